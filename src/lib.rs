@@ -1,0 +1,10 @@
+//! podrun: run a Kubernetes Pod manifest once on the local container engine.
+//!
+//! Layers, from the outside in: `cli` (flags) and `commands` (one module per subcommand) drive
+//! `driver` (the observe/plan/act loop), which asks `plan` (pure kubelet rules) what to do
+//! and `runtime` (the engine, behind one trait) to do it. `manifest` loads and checks the
+//! user's YAML and knows nothing of engines; `pod` turns a manifest into the desired state;
+//! `status` computes Kubernetes-shaped status; `report` shows it.
+
+pub mod manifest;
+pub mod runtime;

@@ -1,0 +1,122 @@
+//! Defaults as the Kubernetes API server applies them, plus podrun's stable pod uid.
+
+use super::types::{Pod, PullPolicy, RestartPolicy};
+
+pub const DEFAULT_NAMESPACE: &str = "default";
+pub const DEFAULT_GRACE_PERIOD_SECONDS: i64 = 30;
+
+/// The API server's rule: no tag, or the tag `latest`, means Always; a tag or digest means
+/// IfNotPresent.
+pub fn default_pull_policy(image: &str) -> PullPolicy {
+    if image.contains('@') {
+        return PullPolicy::IfNotPresent;
+    }
+    // The tag follows the last ':' after the last '/'; a ':' before that is a registry port.
+    let last = image.rsplit('/').next().unwrap_or(image);
+    match last.rsplit_once(':') {
+        Some((_, "latest")) | None => PullPolicy::Always,
+        Some(_) => PullPolicy::IfNotPresent,
+    }
+}
+
+/// Fills in what the API server would, and the namespace and uid podrun needs.
+pub fn apply(pod: &mut Pod, namespace: &str) {
+    if pod.metadata.namespace.as_deref().unwrap_or("").is_empty() {
+        pod.metadata.namespace = Some(namespace.to_owned());
+    }
+    if pod.metadata.uid.as_deref().unwrap_or("").is_empty() {
+        let ns = pod.metadata.namespace.clone().unwrap_or_default();
+        pod.metadata.uid = Some(derive_uid(&ns, &pod.metadata.name));
+    }
+    let spec = &mut pod.spec;
+    spec.restart_policy.get_or_insert(RestartPolicy::Always);
+    spec.termination_grace_period_seconds.get_or_insert(DEFAULT_GRACE_PERIOD_SECONDS);
+    for c in &mut spec.containers {
+        if c.image_pull_policy.is_none() {
+            c.image_pull_policy = Some(default_pull_policy(&c.image));
+        }
+    }
+}
+
+/// 64-bit FNV-1a: tiny, and its output never changes between releases (unlike Rust's
+/// DefaultHasher), which matters for values stored in labels.
+pub fn fnv1a64(data: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in data {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// A pod uid that is the same on every run for the same namespace and name, in UUID form
+/// (version 8, "custom", RFC 9562) so tools that expect a Kubernetes uid accept it.
+pub fn derive_uid(namespace: &str, name: &str) -> String {
+    let key = format!("podrun\0{namespace}\0{name}");
+    let hi = fnv1a64(key.as_bytes());
+    let lo = fnv1a64(format!("{key}\0lo").as_bytes());
+    let hi = (hi & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_8000; // version 8
+    let lo = (lo & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000; // RFC 4122 variant
+    format!(
+        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+        hi >> 32,
+        (hi >> 16) & 0xffff,
+        hi & 0xffff,
+        lo >> 48,
+        lo & 0xffff_ffff_ffff
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::types::{Container, ObjectMeta, PodSpec};
+
+    #[test]
+    fn pull_policy_defaults() {
+        assert_eq!(default_pull_policy("busybox"), PullPolicy::Always);
+        assert_eq!(default_pull_policy("busybox:latest"), PullPolicy::Always);
+        assert_eq!(default_pull_policy("busybox:1.28"), PullPolicy::IfNotPresent);
+        assert_eq!(default_pull_policy("localhost:5000/busybox"), PullPolicy::Always);
+        assert_eq!(default_pull_policy("localhost:5000/busybox:1"), PullPolicy::IfNotPresent);
+        assert_eq!(default_pull_policy("busybox@sha256:abcd"), PullPolicy::IfNotPresent);
+    }
+
+    #[test]
+    fn fnv_matches_the_reference_vectors() {
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn uid_is_stable_and_distinct() {
+        let a = derive_uid("default", "web");
+        assert_eq!(a, derive_uid("default", "web"));
+        assert_ne!(a, derive_uid("other", "web"));
+        assert_ne!(derive_uid("a", "bc"), derive_uid("ab", "c"));
+        assert_eq!(a.len(), 36);
+        assert_eq!(&a[14..15], "8");
+        // Pinned: a changed derivation would orphan every running pod on upgrade.
+        assert_eq!(a, "291342d4-70df-8342-975e-e404a2a8db23");
+    }
+
+    #[test]
+    fn fills_defaults_without_overriding() {
+        let mut p = Pod {
+            metadata: ObjectMeta { name: "p".into(), namespace: Some("ns".into()), ..Default::default() },
+            spec: PodSpec {
+                containers: vec![Container { name: "a".into(), image: "x:1".into(), ..Default::default() }],
+                termination_grace_period_seconds: Some(5),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        apply(&mut p, "default");
+        assert_eq!(p.metadata.namespace.as_deref(), Some("ns"));
+        assert_eq!(p.metadata.uid, Some(derive_uid("ns", "p")));
+        assert_eq!(p.spec.restart_policy, Some(RestartPolicy::Always));
+        assert_eq!(p.spec.termination_grace_period_seconds, Some(5));
+        assert_eq!(p.spec.containers[0].image_pull_policy, Some(PullPolicy::IfNotPresent));
+    }
+}

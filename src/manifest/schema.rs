@@ -1,0 +1,1649 @@
+//! The Kubernetes core/v1 Pod schema, as podrun sees it.
+//!
+//! A user's manifest is parsed into a loose [`serde_yaml::Value`], so nothing stops a typo such
+//! as `comand` or `imagePullpolicy` from being silently dropped. This module walks that value
+//! against a static copy of the Pod schema (Kubernetes v1.35, plus the fields added up to v1.37,
+//! since manifests copied from current documentation already use them) and reports, in
+//! document order:
+//!
+//! - keys that are not Pod fields at all ([`Finding::Unknown`], with a "did you mean"),
+//! - values of the wrong kind, e.g. a string where a list is required ([`Finding::WrongShape`]),
+//! - fields Kubernetes knows but podrun does not implement yet ([`Finding::NotYet`]),
+//! - fields that only mean something on a cluster, which podrun ignores
+//!   ([`Finding::ClusterOnly`]).
+//!
+//! Fields podrun implements produce nothing. Whether a field is implemented is recorded once,
+//! next to the field's name in the tables at the bottom of this file.
+
+use serde_yaml::Value;
+
+/// How far podrun honours a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Support {
+    /// podrun acts on the field.
+    Implemented,
+    /// Kubernetes has the field; podrun does not act on it yet.
+    NotYet,
+    /// The field only matters to a cluster (scheduler, API server, service accounts);
+    /// podrun accepts it and ignores it.
+    ClusterOnly,
+}
+
+/// One finding of the walk. `path` uses Kubernetes field-path syntax: `spec.containers[1].comand`,
+/// `metadata.labels` (map keys of free-form maps are never checked), `spec.volumes[0].hostPath.type`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Finding {
+    /// The key is not a field of the Pod schema at this place. `suggestion` is the sibling
+    /// field it most likely meant, if one is close enough.
+    Unknown {
+        path: String,
+        suggestion: Option<String>,
+    },
+    /// A Kubernetes field podrun does not implement yet.
+    NotYet { path: String },
+    /// A field that only makes sense on a cluster; podrun ignores it.
+    ClusterOnly { path: String },
+    /// The value has the wrong kind, e.g. a scalar where an object or a list is required.
+    /// `expected` is "an object", "a map", "a list" or "a scalar".
+    WrongShape {
+        path: String,
+        expected: &'static str,
+    },
+}
+
+/// Walk a whole Pod document (the root mapping with apiVersion, kind, metadata, spec, status).
+pub fn check_pod(doc: &Value) -> Vec<Finding> {
+    let mut walk = Walk::default();
+    walk.value(doc, Shape::Object(POD), "", false);
+    walk.findings
+}
+
+/// Walk a PodSpec (used later for pod templates inside Deployments etc.), paths prefixed with
+/// `prefix` (e.g. "spec.template.spec").
+pub fn check_pod_spec(spec: &Value, prefix: &str) -> Vec<Finding> {
+    let mut walk = Walk::default();
+    walk.value(spec, Shape::Object(POD_SPEC), prefix, false);
+    walk.findings
+}
+
+// ---------------------------------------------------------------------------------------------
+// The walk
+// ---------------------------------------------------------------------------------------------
+
+/// What a value must look like.
+#[derive(Debug, Clone, Copy)]
+enum Shape {
+    /// A string, number or boolean (Kubernetes quantities and int-or-string included).
+    Scalar,
+    /// A list of scalars.
+    Scalars,
+    /// A free-form string map (labels, resource lists): keys are the user's, never checked.
+    Map,
+    /// Not checked below this point.
+    Any,
+    /// A mapping with exactly these fields.
+    Object(&'static [Field]),
+    /// A list of such mappings.
+    Objects(&'static [Field]),
+}
+
+#[derive(Debug)]
+struct Field {
+    name: &'static str,
+    shape: Shape,
+    support: Support,
+}
+
+#[derive(Default)]
+struct Walk {
+    findings: Vec<Finding>,
+}
+
+impl Walk {
+    /// `muted` is set below a field podrun does not implement: that field's own finding already
+    /// covers its subtree, so only errors (typos, wrong shapes) are reported there.
+    fn value(&mut self, value: &Value, shape: Shape, path: &str, muted: bool) {
+        let value = untagged(value);
+        match (shape, value) {
+            // Kubernetes treats null as absent, whatever the field.
+            (_, Value::Null) | (Shape::Any, _) => {}
+            (Shape::Scalar, Value::Mapping(_) | Value::Sequence(_)) => {
+                self.wrong_shape(path, "a scalar")
+            }
+            (Shape::Scalar, _) => {}
+            (Shape::Scalars, Value::Sequence(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    self.value(item, Shape::Scalar, &format!("{path}[{i}]"), muted);
+                }
+            }
+            (Shape::Map, Value::Mapping(map)) => {
+                for (key, item) in map {
+                    let path = format!("{path}[{}]", key_text(key));
+                    self.value(item, Shape::Scalar, &path, muted);
+                }
+            }
+            (Shape::Object(fields), Value::Mapping(map)) => self.object(map, fields, path, muted),
+            (Shape::Objects(fields), Value::Sequence(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    let item_path = format!("{path}[{i}]");
+                    self.value(item, Shape::Object(fields), &item_path, muted);
+                }
+            }
+            (Shape::Scalars | Shape::Objects(_), _) => self.wrong_shape(path, "a list"),
+            (Shape::Map, _) => self.wrong_shape(path, "a map"),
+            (Shape::Object(_), _) => self.wrong_shape(path, "an object"),
+        }
+    }
+
+    fn object(&mut self, map: &serde_yaml::Mapping, fields: &[Field], path: &str, muted: bool) {
+        for (key, value) in map {
+            let key = untagged(key);
+            let name = key_text(key);
+            let child = if path.is_empty() {
+                name.clone()
+            } else {
+                format!("{path}.{name}")
+            };
+            let field = match key {
+                Value::String(s) => fields.iter().find(|f| f.name == s),
+                _ => None,
+            };
+            let Some(field) = field else {
+                let suggestion = match key {
+                    Value::String(s) => suggest(s, fields),
+                    _ => None,
+                };
+                self.findings.push(Finding::Unknown {
+                    path: child,
+                    suggestion,
+                });
+                continue;
+            };
+            // An empty map or list asks for nothing, and `kubectl run -o yaml` emits
+            // `resources: {}` and `status: {}`: warning about those would only be noise.
+            if !muted && !asks_for_nothing(value) {
+                match field.support {
+                    Support::Implemented => {}
+                    Support::NotYet => self.findings.push(Finding::NotYet {
+                        path: child.clone(),
+                    }),
+                    Support::ClusterOnly => self.findings.push(Finding::ClusterOnly {
+                        path: child.clone(),
+                    }),
+                }
+            }
+            let muted = muted || field.support != Support::Implemented;
+            self.value(value, field.shape, &child, muted);
+        }
+    }
+
+    fn wrong_shape(&mut self, path: &str, expected: &'static str) {
+        let path = if path.is_empty() { "<root>" } else { path };
+        self.findings.push(Finding::WrongShape {
+            path: path.to_string(),
+            expected,
+        });
+    }
+}
+
+/// YAML tags (`!!str`, `!foo`) do not change what Kubernetes sees.
+fn untagged(value: &Value) -> &Value {
+    match value {
+        Value::Tagged(tagged) => untagged(&tagged.value),
+        other => other,
+    }
+}
+
+fn asks_for_nothing(value: &Value) -> bool {
+    match untagged(value) {
+        Value::Null => true,
+        Value::Mapping(map) => map.is_empty(),
+        Value::Sequence(items) => items.is_empty(),
+        _ => false,
+    }
+}
+
+/// How a mapping key appears in a path; keys that are not strings still need a readable name.
+fn key_text(key: &Value) -> String {
+    match untagged(key) {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Null => "null".to_string(),
+        _ => "<non-scalar key>".to_string(),
+    }
+}
+
+/// The sibling field `key` most likely meant. Only close matches count: a far-fetched
+/// suggestion misleads more than none.
+fn suggest(key: &str, fields: &[Field]) -> Option<String> {
+    let limit = (key.chars().count() / 3).max(1);
+    fields
+        .iter()
+        .map(|field| (edit_distance(key, field.name), field.name))
+        .filter(|&(distance, _)| distance <= limit)
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, name)| name.to_string())
+}
+
+/// Case-insensitive optimal-string-alignment distance (Levenshtein plus adjacent transpositions,
+/// the most common typing slip: `contianers`).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().flat_map(char::to_lowercase).collect();
+    let b: Vec<char> = b.chars().flat_map(char::to_lowercase).collect();
+    // Three rolling rows: two back is needed for transpositions.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current: Vec<usize> = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        current[0] = i;
+        for j in 1..=b.len() {
+            let substitution = previous[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            let mut best = substitution.min(previous[j] + 1).min(current[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(before[j - 2] + 1);
+            }
+            current[j] = best;
+        }
+        std::mem::swap(&mut before, &mut previous);
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
+// ---------------------------------------------------------------------------------------------
+// The schema: Kubernetes core/v1 (k8s.io/api core/v1/types.go) and meta/v1 ObjectMeta, with the
+// JSON names of the Go structs, mostly in their order; fields newer than v1.35 say so. To change
+// what podrun supports, change the constructor on the field's line: implemented / not_yet /
+// cluster_only.
+// ---------------------------------------------------------------------------------------------
+
+const fn implemented(name: &'static str, shape: Shape) -> Field {
+    Field {
+        name,
+        shape,
+        support: Support::Implemented,
+    }
+}
+
+const fn not_yet(name: &'static str, shape: Shape) -> Field {
+    Field {
+        name,
+        shape,
+        support: Support::NotYet,
+    }
+}
+
+const fn cluster_only(name: &'static str, shape: Shape) -> Field {
+    Field {
+        name,
+        shape,
+        support: Support::ClusterOnly,
+    }
+}
+
+use Shape::{Any, Map, Object, Objects, Scalar, Scalars};
+
+static POD: &[Field] = &[
+    implemented("apiVersion", Scalar),
+    implemented("kind", Scalar),
+    implemented("metadata", Object(OBJECT_META)),
+    implemented("spec", Object(POD_SPEC)),
+    // Server-populated; a dumped `kubectl get -o yaml` carries it.
+    cluster_only("status", Any),
+];
+
+static OBJECT_META: &[Field] = &[
+    implemented("name", Scalar),
+    not_yet("generateName", Scalar),
+    implemented("namespace", Scalar),
+    cluster_only("selfLink", Scalar),
+    implemented("uid", Scalar),
+    cluster_only("resourceVersion", Scalar),
+    cluster_only("generation", Scalar),
+    cluster_only("creationTimestamp", Scalar),
+    cluster_only("deletionTimestamp", Scalar),
+    cluster_only("deletionGracePeriodSeconds", Scalar),
+    implemented("labels", Map),
+    implemented("annotations", Map),
+    cluster_only("ownerReferences", Objects(OWNER_REFERENCE)),
+    cluster_only("finalizers", Scalars),
+    cluster_only("managedFields", Objects(MANAGED_FIELDS_ENTRY)),
+];
+
+static OWNER_REFERENCE: &[Field] = &[
+    not_yet("apiVersion", Scalar),
+    not_yet("kind", Scalar),
+    not_yet("name", Scalar),
+    not_yet("uid", Scalar),
+    not_yet("controller", Scalar),
+    not_yet("blockOwnerDeletion", Scalar),
+];
+
+static MANAGED_FIELDS_ENTRY: &[Field] = &[
+    not_yet("manager", Scalar),
+    not_yet("operation", Scalar),
+    not_yet("apiVersion", Scalar),
+    not_yet("time", Scalar),
+    not_yet("fieldsType", Scalar),
+    not_yet("fieldsV1", Any),
+    not_yet("subresource", Scalar),
+];
+
+static POD_SPEC: &[Field] = &[
+    not_yet("volumes", Objects(VOLUME)),
+    not_yet("initContainers", Objects(CONTAINER)),
+    implemented("containers", Objects(CONTAINER)),
+    not_yet("ephemeralContainers", Objects(EPHEMERAL_CONTAINER)),
+    implemented("restartPolicy", Scalar),
+    implemented("terminationGracePeriodSeconds", Scalar),
+    not_yet("activeDeadlineSeconds", Scalar),
+    not_yet("dnsPolicy", Scalar),
+    cluster_only("nodeSelector", Map),
+    cluster_only("serviceAccountName", Scalar),
+    cluster_only("serviceAccount", Scalar),
+    cluster_only("automountServiceAccountToken", Scalar),
+    cluster_only("nodeName", Scalar),
+    not_yet("hostNetwork", Scalar),
+    not_yet("hostPID", Scalar),
+    not_yet("hostIPC", Scalar),
+    not_yet("shareProcessNamespace", Scalar),
+    not_yet("securityContext", Object(POD_SECURITY_CONTEXT)),
+    not_yet("imagePullSecrets", Objects(LOCAL_OBJECT_REFERENCE)),
+    not_yet("hostname", Scalar),
+    not_yet("subdomain", Scalar),
+    cluster_only("affinity", Object(AFFINITY)),
+    cluster_only("schedulerName", Scalar),
+    cluster_only("tolerations", Objects(TOLERATION)),
+    not_yet("hostAliases", Objects(HOST_ALIAS)),
+    cluster_only("priorityClassName", Scalar),
+    cluster_only("priority", Scalar),
+    not_yet("dnsConfig", Object(POD_DNS_CONFIG)),
+    cluster_only("readinessGates", Objects(POD_READINESS_GATE)),
+    cluster_only("runtimeClassName", Scalar),
+    cluster_only("enableServiceLinks", Scalar),
+    cluster_only("preemptionPolicy", Scalar),
+    cluster_only("overhead", Map),
+    cluster_only(
+        "topologySpreadConstraints",
+        Objects(TOPOLOGY_SPREAD_CONSTRAINT),
+    ),
+    not_yet("setHostnameAsFQDN", Scalar),
+    not_yet("os", Object(POD_OS)),
+    not_yet("hostUsers", Scalar),
+    cluster_only("schedulingGates", Objects(POD_SCHEDULING_GATE)),
+    not_yet("resourceClaims", Objects(POD_RESOURCE_CLAIM)),
+    not_yet("resources", Object(RESOURCE_REQUIREMENTS)),
+    not_yet("hostnameOverride", Scalar),
+    // Gang scheduling, alpha in v1.35 only (replaced by schedulingGroup in v1.36).
+    cluster_only("workloadRef", Object(WORKLOAD_REFERENCE)),
+    // v1.36+, alpha. Any: its shape is still changing (CompositePodGroup).
+    cluster_only("schedulingGroup", Any),
+    // v1.37+, alpha: responders to the Eviction API, a control-plane affair.
+    cluster_only("evictionResponders", Objects(EVICTION_RESPONDER)),
+];
+
+/// Container and EphemeralContainer share every field; the latter adds some at the end.
+macro_rules! container_fields {
+    ($($extra:expr),* $(,)?) => {
+        &[
+            implemented("name", Scalar),
+            implemented("image", Scalar),
+            implemented("command", Scalars),
+            implemented("args", Scalars),
+            implemented("workingDir", Scalar),
+            not_yet("ports", Objects(CONTAINER_PORT)),
+            not_yet("envFrom", Objects(ENV_FROM_SOURCE)),
+            implemented("env", Objects(ENV_VAR)),
+            not_yet("resources", Object(RESOURCE_REQUIREMENTS)),
+            not_yet("resizePolicy", Objects(CONTAINER_RESIZE_POLICY)),
+            not_yet("restartPolicy", Scalar),
+            not_yet("restartPolicyRules", Objects(CONTAINER_RESTART_RULE)),
+            not_yet("volumeMounts", Objects(VOLUME_MOUNT)),
+            not_yet("volumeDevices", Objects(VOLUME_DEVICE)),
+            not_yet("livenessProbe", Object(PROBE)),
+            not_yet("readinessProbe", Object(PROBE)),
+            not_yet("startupProbe", Object(PROBE)),
+            not_yet("lifecycle", Object(LIFECYCLE)),
+            not_yet("terminationMessagePath", Scalar),
+            not_yet("terminationMessagePolicy", Scalar),
+            implemented("imagePullPolicy", Scalar),
+            not_yet("securityContext", Object(SECURITY_CONTEXT)),
+            not_yet("stdin", Scalar),
+            not_yet("stdinOnce", Scalar),
+            not_yet("tty", Scalar),
+            $($extra,)*
+        ]
+    };
+}
+
+static CONTAINER: &[Field] = container_fields![];
+
+static EPHEMERAL_CONTAINER: &[Field] = container_fields![not_yet("targetContainerName", Scalar)];
+
+static CONTAINER_PORT: &[Field] = &[
+    not_yet("name", Scalar),
+    not_yet("hostPort", Scalar),
+    not_yet("containerPort", Scalar),
+    not_yet("protocol", Scalar),
+    not_yet("hostIP", Scalar),
+];
+
+static ENV_FROM_SOURCE: &[Field] = &[
+    not_yet("prefix", Scalar),
+    not_yet("configMapRef", Object(OPTIONAL_LOCAL_OBJECT_REFERENCE)),
+    not_yet("secretRef", Object(OPTIONAL_LOCAL_OBJECT_REFERENCE)),
+];
+
+static ENV_VAR: &[Field] = &[
+    implemented("name", Scalar),
+    implemented("value", Scalar),
+    not_yet("valueFrom", Object(ENV_VAR_SOURCE)),
+];
+
+static ENV_VAR_SOURCE: &[Field] = &[
+    not_yet("fieldRef", Object(OBJECT_FIELD_SELECTOR)),
+    not_yet("resourceFieldRef", Object(RESOURCE_FIELD_SELECTOR)),
+    not_yet("configMapKeyRef", Object(KEY_SELECTOR)),
+    not_yet("secretKeyRef", Object(KEY_SELECTOR)),
+    not_yet("fileKeyRef", Object(FILE_KEY_SELECTOR)),
+];
+
+static OBJECT_FIELD_SELECTOR: &[Field] =
+    &[not_yet("apiVersion", Scalar), not_yet("fieldPath", Scalar)];
+
+static RESOURCE_FIELD_SELECTOR: &[Field] = &[
+    not_yet("containerName", Scalar),
+    not_yet("resource", Scalar),
+    not_yet("divisor", Scalar),
+];
+
+/// ConfigMapKeySelector and SecretKeySelector.
+static KEY_SELECTOR: &[Field] = &[
+    not_yet("name", Scalar),
+    not_yet("key", Scalar),
+    not_yet("optional", Scalar),
+];
+
+static FILE_KEY_SELECTOR: &[Field] = &[
+    not_yet("volumeName", Scalar),
+    not_yet("path", Scalar),
+    not_yet("key", Scalar),
+    not_yet("optional", Scalar),
+];
+
+static RESOURCE_REQUIREMENTS: &[Field] = &[
+    not_yet("limits", Map),
+    not_yet("requests", Map),
+    not_yet("claims", Objects(RESOURCE_CLAIM)),
+];
+
+static RESOURCE_CLAIM: &[Field] = &[not_yet("name", Scalar), not_yet("request", Scalar)];
+
+static CONTAINER_RESIZE_POLICY: &[Field] = &[
+    not_yet("resourceName", Scalar),
+    not_yet("restartPolicy", Scalar),
+];
+
+static CONTAINER_RESTART_RULE: &[Field] = &[
+    not_yet("action", Scalar),
+    not_yet("exitCodes", Object(CONTAINER_RESTART_RULE_ON_EXIT_CODES)),
+    // Not an API field: the API server rejects it. The Kubernetes documentation's
+    // restart-all-containers.yaml example shipped with `onExit: {exitCodes: ...}` (fixed by
+    // kubernetes/website#54001), so copies of it are in the wild. Tolerated while podrun does
+    // not implement restartPolicyRules anyway; make it an error when it does.
+    not_yet("onExit", Object(CONTAINER_RESTART_RULE_ON_EXIT)),
+];
+
+static CONTAINER_RESTART_RULE_ON_EXIT: &[Field] = &[not_yet(
+    "exitCodes",
+    Object(CONTAINER_RESTART_RULE_ON_EXIT_CODES),
+)];
+
+static CONTAINER_RESTART_RULE_ON_EXIT_CODES: &[Field] =
+    &[not_yet("operator", Scalar), not_yet("values", Scalars)];
+
+static VOLUME_MOUNT: &[Field] = &[
+    not_yet("name", Scalar),
+    not_yet("readOnly", Scalar),
+    not_yet("recursiveReadOnly", Scalar),
+    not_yet("mountPath", Scalar),
+    not_yet("subPath", Scalar),
+    not_yet("mountPropagation", Scalar),
+    not_yet("subPathExpr", Scalar),
+    not_yet("bindMountOptions", Scalars),
+];
+
+static VOLUME_DEVICE: &[Field] = &[not_yet("name", Scalar), not_yet("devicePath", Scalar)];
+
+static PROBE: &[Field] = &[
+    // ProbeHandler, inlined.
+    not_yet("exec", Object(EXEC_ACTION)),
+    not_yet("httpGet", Object(HTTP_GET_ACTION)),
+    not_yet("tcpSocket", Object(TCP_SOCKET_ACTION)),
+    not_yet("grpc", Object(GRPC_ACTION)),
+    not_yet("initialDelaySeconds", Scalar),
+    not_yet("timeoutSeconds", Scalar),
+    not_yet("periodSeconds", Scalar),
+    not_yet("successThreshold", Scalar),
+    not_yet("failureThreshold", Scalar),
+    not_yet("terminationGracePeriodSeconds", Scalar),
+];
+
+static EXEC_ACTION: &[Field] = &[not_yet("command", Scalars)];
+
+static HTTP_GET_ACTION: &[Field] = &[
+    not_yet("path", Scalar),
+    not_yet("port", Scalar),
+    not_yet("host", Scalar),
+    not_yet("scheme", Scalar),
+    not_yet("httpHeaders", Objects(HTTP_HEADER)),
+    not_yet("protocol", Scalar),
+];
+
+static HTTP_HEADER: &[Field] = &[not_yet("name", Scalar), not_yet("value", Scalar)];
+
+static TCP_SOCKET_ACTION: &[Field] = &[not_yet("port", Scalar), not_yet("host", Scalar)];
+
+static GRPC_ACTION: &[Field] = &[
+    not_yet("port", Scalar),
+    not_yet("service", Scalar),
+    not_yet("mode", Scalar),
+];
+
+static LIFECYCLE: &[Field] = &[
+    not_yet("postStart", Object(LIFECYCLE_HANDLER)),
+    not_yet("preStop", Object(LIFECYCLE_HANDLER)),
+    not_yet("stopSignal", Scalar),
+];
+
+static LIFECYCLE_HANDLER: &[Field] = &[
+    not_yet("exec", Object(EXEC_ACTION)),
+    not_yet("httpGet", Object(HTTP_GET_ACTION)),
+    not_yet("tcpSocket", Object(TCP_SOCKET_ACTION)),
+    not_yet("sleep", Object(SLEEP_ACTION)),
+];
+
+static SLEEP_ACTION: &[Field] = &[not_yet("seconds", Scalar)];
+
+static SECURITY_CONTEXT: &[Field] = &[
+    not_yet("capabilities", Object(CAPABILITIES)),
+    not_yet("privileged", Scalar),
+    not_yet("seLinuxOptions", Object(SE_LINUX_OPTIONS)),
+    not_yet("windowsOptions", Object(WINDOWS_SECURITY_CONTEXT_OPTIONS)),
+    not_yet("runAsUser", Scalar),
+    not_yet("runAsGroup", Scalar),
+    not_yet("runAsNonRoot", Scalar),
+    not_yet("readOnlyRootFilesystem", Scalar),
+    not_yet("allowPrivilegeEscalation", Scalar),
+    not_yet("procMount", Scalar),
+    not_yet("seccompProfile", Object(SECCOMP_PROFILE)),
+    not_yet("appArmorProfile", Object(APP_ARMOR_PROFILE)),
+];
+
+static CAPABILITIES: &[Field] = &[not_yet("add", Scalars), not_yet("drop", Scalars)];
+
+static SE_LINUX_OPTIONS: &[Field] = &[
+    not_yet("user", Scalar),
+    not_yet("role", Scalar),
+    not_yet("type", Scalar),
+    not_yet("level", Scalar),
+];
+
+static WINDOWS_SECURITY_CONTEXT_OPTIONS: &[Field] = &[
+    not_yet("gmsaCredentialSpecName", Scalar),
+    not_yet("gmsaCredentialSpec", Scalar),
+    not_yet("runAsUserName", Scalar),
+    not_yet("hostProcess", Scalar),
+];
+
+static SECCOMP_PROFILE: &[Field] = &[not_yet("type", Scalar), not_yet("localhostProfile", Scalar)];
+
+static APP_ARMOR_PROFILE: &[Field] =
+    &[not_yet("type", Scalar), not_yet("localhostProfile", Scalar)];
+
+static POD_SECURITY_CONTEXT: &[Field] = &[
+    not_yet("seLinuxOptions", Object(SE_LINUX_OPTIONS)),
+    not_yet("windowsOptions", Object(WINDOWS_SECURITY_CONTEXT_OPTIONS)),
+    not_yet("runAsUser", Scalar),
+    not_yet("runAsGroup", Scalar),
+    not_yet("runAsNonRoot", Scalar),
+    not_yet("supplementalGroups", Scalars),
+    not_yet("supplementalGroupsPolicy", Scalar),
+    not_yet("fsGroup", Scalar),
+    not_yet("sysctls", Objects(SYSCTL)),
+    not_yet("fsGroupChangePolicy", Scalar),
+    not_yet("seccompProfile", Object(SECCOMP_PROFILE)),
+    not_yet("appArmorProfile", Object(APP_ARMOR_PROFILE)),
+    not_yet("seLinuxChangePolicy", Scalar),
+];
+
+static SYSCTL: &[Field] = &[not_yet("name", Scalar), not_yet("value", Scalar)];
+
+static LOCAL_OBJECT_REFERENCE: &[Field] = &[not_yet("name", Scalar)];
+
+/// ConfigMapEnvSource and SecretEnvSource.
+static OPTIONAL_LOCAL_OBJECT_REFERENCE: &[Field] =
+    &[not_yet("name", Scalar), not_yet("optional", Scalar)];
+
+static AFFINITY: &[Field] = &[
+    not_yet("nodeAffinity", Object(NODE_AFFINITY)),
+    not_yet("podAffinity", Object(POD_AFFINITY)),
+    not_yet("podAntiAffinity", Object(POD_AFFINITY)),
+];
+
+static NODE_AFFINITY: &[Field] = &[
+    not_yet(
+        "requiredDuringSchedulingIgnoredDuringExecution",
+        Object(NODE_SELECTOR),
+    ),
+    not_yet(
+        "preferredDuringSchedulingIgnoredDuringExecution",
+        Objects(PREFERRED_SCHEDULING_TERM),
+    ),
+];
+
+static NODE_SELECTOR: &[Field] = &[not_yet("nodeSelectorTerms", Objects(NODE_SELECTOR_TERM))];
+
+static NODE_SELECTOR_TERM: &[Field] = &[
+    not_yet("matchExpressions", Objects(SELECTOR_REQUIREMENT)),
+    not_yet("matchFields", Objects(SELECTOR_REQUIREMENT)),
+];
+
+/// NodeSelectorRequirement and metav1.LabelSelectorRequirement.
+static SELECTOR_REQUIREMENT: &[Field] = &[
+    not_yet("key", Scalar),
+    not_yet("operator", Scalar),
+    not_yet("values", Scalars),
+];
+
+static PREFERRED_SCHEDULING_TERM: &[Field] = &[
+    not_yet("weight", Scalar),
+    not_yet("preference", Object(NODE_SELECTOR_TERM)),
+];
+
+/// PodAffinity and PodAntiAffinity.
+static POD_AFFINITY: &[Field] = &[
+    not_yet(
+        "requiredDuringSchedulingIgnoredDuringExecution",
+        Objects(POD_AFFINITY_TERM),
+    ),
+    not_yet(
+        "preferredDuringSchedulingIgnoredDuringExecution",
+        Objects(WEIGHTED_POD_AFFINITY_TERM),
+    ),
+];
+
+static WEIGHTED_POD_AFFINITY_TERM: &[Field] = &[
+    not_yet("weight", Scalar),
+    not_yet("podAffinityTerm", Object(POD_AFFINITY_TERM)),
+];
+
+static POD_AFFINITY_TERM: &[Field] = &[
+    not_yet("labelSelector", Object(LABEL_SELECTOR)),
+    not_yet("namespaces", Scalars),
+    not_yet("topologyKey", Scalar),
+    not_yet("namespaceSelector", Object(LABEL_SELECTOR)),
+    not_yet("matchLabelKeys", Scalars),
+    not_yet("mismatchLabelKeys", Scalars),
+];
+
+static LABEL_SELECTOR: &[Field] = &[
+    not_yet("matchLabels", Map),
+    not_yet("matchExpressions", Objects(SELECTOR_REQUIREMENT)),
+];
+
+static TOLERATION: &[Field] = &[
+    not_yet("key", Scalar),
+    not_yet("operator", Scalar),
+    not_yet("value", Scalar),
+    not_yet("effect", Scalar),
+    not_yet("tolerationSeconds", Scalar),
+];
+
+static HOST_ALIAS: &[Field] = &[not_yet("ip", Scalar), not_yet("hostnames", Scalars)];
+
+static POD_DNS_CONFIG: &[Field] = &[
+    not_yet("nameservers", Scalars),
+    not_yet("searches", Scalars),
+    not_yet("options", Objects(POD_DNS_CONFIG_OPTION)),
+];
+
+static POD_DNS_CONFIG_OPTION: &[Field] = &[not_yet("name", Scalar), not_yet("value", Scalar)];
+
+static POD_READINESS_GATE: &[Field] = &[not_yet("conditionType", Scalar)];
+
+static TOPOLOGY_SPREAD_CONSTRAINT: &[Field] = &[
+    not_yet("maxSkew", Scalar),
+    not_yet("topologyKey", Scalar),
+    not_yet("whenUnsatisfiable", Scalar),
+    not_yet("labelSelector", Object(LABEL_SELECTOR)),
+    not_yet("minDomains", Scalar),
+    not_yet("nodeAffinityPolicy", Scalar),
+    not_yet("nodeTaintsPolicy", Scalar),
+    not_yet("matchLabelKeys", Scalars),
+];
+
+static POD_OS: &[Field] = &[not_yet("name", Scalar)];
+
+static POD_SCHEDULING_GATE: &[Field] = &[not_yet("name", Scalar)];
+
+static POD_RESOURCE_CLAIM: &[Field] = &[
+    not_yet("name", Scalar),
+    not_yet("resourceClaimName", Scalar),
+    not_yet("resourceClaimTemplateName", Scalar),
+];
+
+static EVICTION_RESPONDER: &[Field] = &[not_yet("name", Scalar), not_yet("priority", Scalar)];
+
+static WORKLOAD_REFERENCE: &[Field] = &[
+    not_yet("name", Scalar),
+    not_yet("podGroup", Scalar),
+    not_yet("podGroupReplicaKey", Scalar),
+];
+
+// --- Volumes ---------------------------------------------------------------------------------
+// The `defaultUser` / `user` fields are v1.37 alpha (AtomicWriteVolumeUserFields).
+
+static VOLUME: &[Field] = &[
+    not_yet("name", Scalar),
+    // VolumeSource, inlined.
+    not_yet("hostPath", Object(HOST_PATH_VOLUME_SOURCE)),
+    not_yet("emptyDir", Object(EMPTY_DIR_VOLUME_SOURCE)),
+    not_yet(
+        "gcePersistentDisk",
+        Object(GCE_PERSISTENT_DISK_VOLUME_SOURCE),
+    ),
+    not_yet(
+        "awsElasticBlockStore",
+        Object(AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE),
+    ),
+    not_yet("gitRepo", Object(GIT_REPO_VOLUME_SOURCE)),
+    not_yet("secret", Object(SECRET_VOLUME_SOURCE)),
+    not_yet("nfs", Object(NFS_VOLUME_SOURCE)),
+    not_yet("iscsi", Object(ISCSI_VOLUME_SOURCE)),
+    not_yet("glusterfs", Object(GLUSTERFS_VOLUME_SOURCE)),
+    not_yet(
+        "persistentVolumeClaim",
+        Object(PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE),
+    ),
+    not_yet("rbd", Object(RBD_VOLUME_SOURCE)),
+    not_yet("flexVolume", Object(FLEX_VOLUME_SOURCE)),
+    not_yet("cinder", Object(CINDER_VOLUME_SOURCE)),
+    not_yet("cephfs", Object(CEPH_FS_VOLUME_SOURCE)),
+    not_yet("flocker", Object(FLOCKER_VOLUME_SOURCE)),
+    not_yet("downwardAPI", Object(DOWNWARD_API_VOLUME_SOURCE)),
+    not_yet("fc", Object(FC_VOLUME_SOURCE)),
+    not_yet("azureFile", Object(AZURE_FILE_VOLUME_SOURCE)),
+    not_yet("configMap", Object(CONFIG_MAP_VOLUME_SOURCE)),
+    not_yet("vsphereVolume", Object(VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE)),
+    not_yet("quobyte", Object(QUOBYTE_VOLUME_SOURCE)),
+    not_yet("azureDisk", Object(AZURE_DISK_VOLUME_SOURCE)),
+    not_yet(
+        "photonPersistentDisk",
+        Object(PHOTON_PERSISTENT_DISK_VOLUME_SOURCE),
+    ),
+    not_yet("projected", Object(PROJECTED_VOLUME_SOURCE)),
+    not_yet("portworxVolume", Object(PORTWORX_VOLUME_SOURCE)),
+    not_yet("scaleIO", Object(SCALE_IO_VOLUME_SOURCE)),
+    not_yet("storageos", Object(STORAGE_OS_VOLUME_SOURCE)),
+    not_yet("csi", Object(CSI_VOLUME_SOURCE)),
+    not_yet("ephemeral", Object(EPHEMERAL_VOLUME_SOURCE)),
+    not_yet("image", Object(IMAGE_VOLUME_SOURCE)),
+];
+
+static HOST_PATH_VOLUME_SOURCE: &[Field] = &[not_yet("path", Scalar), not_yet("type", Scalar)];
+
+static EMPTY_DIR_VOLUME_SOURCE: &[Field] = &[
+    not_yet("medium", Scalar),
+    not_yet("sizeLimit", Scalar),
+    not_yet("mode", Scalar),
+];
+
+static GCE_PERSISTENT_DISK_VOLUME_SOURCE: &[Field] = &[
+    not_yet("pdName", Scalar),
+    not_yet("fsType", Scalar),
+    not_yet("partition", Scalar),
+    not_yet("readOnly", Scalar),
+];
+
+static AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE: &[Field] = &[
+    not_yet("volumeID", Scalar),
+    not_yet("fsType", Scalar),
+    not_yet("partition", Scalar),
+    not_yet("readOnly", Scalar),
+];
+
+static GIT_REPO_VOLUME_SOURCE: &[Field] = &[
+    not_yet("repository", Scalar),
+    not_yet("revision", Scalar),
+    not_yet("directory", Scalar),
+];
+
+static SECRET_VOLUME_SOURCE: &[Field] = &[
+    not_yet("secretName", Scalar),
+    not_yet("items", Objects(KEY_TO_PATH)),
+    not_yet("defaultMode", Scalar),
+    not_yet("optional", Scalar),
+    not_yet("defaultUser", Scalar),
+];
+
+static KEY_TO_PATH: &[Field] = &[
+    not_yet("key", Scalar),
+    not_yet("path", Scalar),
+    not_yet("mode", Scalar),
+    not_yet("user", Scalar),
+];
+
+static NFS_VOLUME_SOURCE: &[Field] = &[
+    not_yet("server", Scalar),
+    not_yet("path", Scalar),
+    not_yet("readOnly", Scalar),
+];
+
+static ISCSI_VOLUME_SOURCE: &[Field] = &[
+    not_yet("targetPortal", Scalar),
+    not_yet("iqn", Scalar),
+    not_yet("lun", Scalar),
+    not_yet("iscsiInterface", Scalar),
+    not_yet("fsType", Scalar),
+    not_yet("readOnly", Scalar),
+    not_yet("portals", Scalars),
+    not_yet("chapAuthDiscovery", Scalar),
+    not_yet("chapAuthSession", Scalar),
+    not_yet("secretRef", Object(LOCAL_OBJECT_REFERENCE)),
+    not_yet("initiatorName", Scalar),
+];
+
+static GLUSTERFS_VOLUME_SOURCE: &[Field] = &[
+    not_yet("endpoints", Scalar),
+    not_yet("path", Scalar),
+    not_yet("readOnly", Scalar),
+];
+
+static PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE: &[Field] =
+    &[not_yet("claimName", Scalar), not_yet("readOnly", Scalar)];
+
+static RBD_VOLUME_SOURCE: &[Field] = &[
+    not_yet("monitors", Scalars),
+    not_yet("image", Scalar),
+    not_yet("fsType", Scalar),
+    not_yet("pool", Scalar),
+    not_yet("user", Scalar),
+    not_yet("keyring", Scalar),
+    not_yet("secretRef", Object(LOCAL_OBJECT_REFERENCE)),
+    not_yet("readOnly", Scalar),
+];
+
+static FLEX_VOLUME_SOURCE: &[Field] = &[
+    not_yet("driver", Scalar),
+    not_yet("fsType", Scalar),
+    not_yet("secretRef", Object(LOCAL_OBJECT_REFERENCE)),
+    not_yet("readOnly", Scalar),
+    not_yet("options", Map),
+];
+
+static CINDER_VOLUME_SOURCE: &[Field] = &[
+    not_yet("volumeID", Scalar),
+    not_yet("fsType", Scalar),
+    not_yet("readOnly", Scalar),
+    not_yet("secretRef", Object(LOCAL_OBJECT_REFERENCE)),
+];
+
+static CEPH_FS_VOLUME_SOURCE: &[Field] = &[
+    not_yet("monitors", Scalars),
+    not_yet("path", Scalar),
+    not_yet("user", Scalar),
+    not_yet("secretFile", Scalar),
+    not_yet("secretRef", Object(LOCAL_OBJECT_REFERENCE)),
+    not_yet("readOnly", Scalar),
+];
+
+static FLOCKER_VOLUME_SOURCE: &[Field] = &[
+    not_yet("datasetName", Scalar),
+    not_yet("datasetUUID", Scalar),
+];
+
+static DOWNWARD_API_VOLUME_SOURCE: &[Field] = &[
+    not_yet("items", Objects(DOWNWARD_API_VOLUME_FILE)),
+    not_yet("defaultMode", Scalar),
+    not_yet("defaultUser", Scalar),
+];
+
+static DOWNWARD_API_VOLUME_FILE: &[Field] = &[
+    not_yet("path", Scalar),
+    not_yet("fieldRef", Object(OBJECT_FIELD_SELECTOR)),
+    not_yet("resourceFieldRef", Object(RESOURCE_FIELD_SELECTOR)),
+    not_yet("mode", Scalar),
+    not_yet("user", Scalar),
+];
+
+static FC_VOLUME_SOURCE: &[Field] = &[
+    not_yet("targetWWNs", Scalars),
+    not_yet("lun", Scalar),
+    not_yet("fsType", Scalar),
+    not_yet("readOnly", Scalar),
+    not_yet("wwids", Scalars),
+];
+
+static AZURE_FILE_VOLUME_SOURCE: &[Field] = &[
+    not_yet("secretName", Scalar),
+    not_yet("shareName", Scalar),
+    not_yet("readOnly", Scalar),
+];
+
+static CONFIG_MAP_VOLUME_SOURCE: &[Field] = &[
+    not_yet("name", Scalar),
+    not_yet("items", Objects(KEY_TO_PATH)),
+    not_yet("defaultMode", Scalar),
+    not_yet("optional", Scalar),
+    not_yet("defaultUser", Scalar),
+];
+
+static VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE: &[Field] = &[
+    not_yet("volumePath", Scalar),
+    not_yet("fsType", Scalar),
+    not_yet("storagePolicyName", Scalar),
+    not_yet("storagePolicyID", Scalar),
+];
+
+static QUOBYTE_VOLUME_SOURCE: &[Field] = &[
+    not_yet("registry", Scalar),
+    not_yet("volume", Scalar),
+    not_yet("readOnly", Scalar),
+    not_yet("user", Scalar),
+    not_yet("group", Scalar),
+    not_yet("tenant", Scalar),
+];
+
+static AZURE_DISK_VOLUME_SOURCE: &[Field] = &[
+    not_yet("diskName", Scalar),
+    not_yet("diskURI", Scalar),
+    not_yet("cachingMode", Scalar),
+    not_yet("fsType", Scalar),
+    not_yet("readOnly", Scalar),
+    not_yet("kind", Scalar),
+];
+
+static PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: &[Field] =
+    &[not_yet("pdID", Scalar), not_yet("fsType", Scalar)];
+
+static PROJECTED_VOLUME_SOURCE: &[Field] = &[
+    not_yet("sources", Objects(VOLUME_PROJECTION)),
+    not_yet("defaultMode", Scalar),
+    not_yet("defaultUser", Scalar),
+];
+
+static VOLUME_PROJECTION: &[Field] = &[
+    not_yet("secret", Object(SECRET_PROJECTION)),
+    not_yet("downwardAPI", Object(DOWNWARD_API_PROJECTION)),
+    not_yet("configMap", Object(CONFIG_MAP_PROJECTION)),
+    not_yet(
+        "serviceAccountToken",
+        Object(SERVICE_ACCOUNT_TOKEN_PROJECTION),
+    ),
+    not_yet(
+        "clusterTrustBundle",
+        Object(CLUSTER_TRUST_BUNDLE_PROJECTION),
+    ),
+    not_yet("podCertificate", Object(POD_CERTIFICATE_PROJECTION)),
+];
+
+/// SecretProjection and ConfigMapProjection.
+static SECRET_PROJECTION: &[Field] = &[
+    not_yet("name", Scalar),
+    not_yet("items", Objects(KEY_TO_PATH)),
+    not_yet("optional", Scalar),
+];
+
+static CONFIG_MAP_PROJECTION: &[Field] = SECRET_PROJECTION;
+
+static DOWNWARD_API_PROJECTION: &[Field] = &[not_yet("items", Objects(DOWNWARD_API_VOLUME_FILE))];
+
+static SERVICE_ACCOUNT_TOKEN_PROJECTION: &[Field] = &[
+    not_yet("audience", Scalar),
+    not_yet("expirationSeconds", Scalar),
+    not_yet("path", Scalar),
+    not_yet("user", Scalar),
+];
+
+static CLUSTER_TRUST_BUNDLE_PROJECTION: &[Field] = &[
+    not_yet("name", Scalar),
+    not_yet("signerName", Scalar),
+    not_yet("labelSelector", Object(LABEL_SELECTOR)),
+    not_yet("optional", Scalar),
+    not_yet("path", Scalar),
+    not_yet("user", Scalar),
+];
+
+static POD_CERTIFICATE_PROJECTION: &[Field] = &[
+    not_yet("signerName", Scalar),
+    not_yet("keyType", Scalar),
+    not_yet("maxExpirationSeconds", Scalar),
+    not_yet("credentialBundlePath", Scalar),
+    not_yet("keyPath", Scalar),
+    not_yet("certificateChainPath", Scalar),
+    not_yet("userAnnotations", Map),
+    not_yet("user", Scalar),
+];
+
+static PORTWORX_VOLUME_SOURCE: &[Field] = &[
+    not_yet("volumeID", Scalar),
+    not_yet("fsType", Scalar),
+    not_yet("readOnly", Scalar),
+];
+
+static SCALE_IO_VOLUME_SOURCE: &[Field] = &[
+    not_yet("gateway", Scalar),
+    not_yet("system", Scalar),
+    not_yet("secretRef", Object(LOCAL_OBJECT_REFERENCE)),
+    not_yet("sslEnabled", Scalar),
+    not_yet("protectionDomain", Scalar),
+    not_yet("storagePool", Scalar),
+    not_yet("storageMode", Scalar),
+    not_yet("volumeName", Scalar),
+    not_yet("fsType", Scalar),
+    not_yet("readOnly", Scalar),
+];
+
+static STORAGE_OS_VOLUME_SOURCE: &[Field] = &[
+    not_yet("volumeName", Scalar),
+    not_yet("volumeNamespace", Scalar),
+    not_yet("fsType", Scalar),
+    not_yet("readOnly", Scalar),
+    not_yet("secretRef", Object(LOCAL_OBJECT_REFERENCE)),
+];
+
+static CSI_VOLUME_SOURCE: &[Field] = &[
+    not_yet("driver", Scalar),
+    not_yet("readOnly", Scalar),
+    not_yet("fsType", Scalar),
+    not_yet("volumeAttributes", Map),
+    not_yet("nodePublishSecretRef", Object(LOCAL_OBJECT_REFERENCE)),
+];
+
+static EPHEMERAL_VOLUME_SOURCE: &[Field] = &[not_yet(
+    "volumeClaimTemplate",
+    Object(PERSISTENT_VOLUME_CLAIM_TEMPLATE),
+)];
+
+static PERSISTENT_VOLUME_CLAIM_TEMPLATE: &[Field] = &[
+    not_yet("metadata", Object(OBJECT_META)),
+    // A whole PersistentVolumeClaimSpec; storage is not podrun's business.
+    not_yet("spec", Any),
+];
+
+static IMAGE_VOLUME_SOURCE: &[Field] =
+    &[not_yet("reference", Scalar), not_yet("pullPolicy", Scalar)];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn yaml(text: &str) -> Value {
+        serde_yaml::from_str(text).expect("test YAML parses")
+    }
+
+    fn unknown(path: &str, suggestion: Option<&str>) -> Finding {
+        Finding::Unknown {
+            path: path.to_string(),
+            suggestion: suggestion.map(str::to_string),
+        }
+    }
+
+    fn not_yet_at(path: &str) -> Finding {
+        Finding::NotYet {
+            path: path.to_string(),
+        }
+    }
+
+    fn cluster_only_at(path: &str) -> Finding {
+        Finding::ClusterOnly {
+            path: path.to_string(),
+        }
+    }
+
+    fn wrong_shape(path: &str, expected: &'static str) -> Finding {
+        Finding::WrongShape {
+            path: path.to_string(),
+            expected,
+        }
+    }
+
+    #[test]
+    fn implemented_fields_are_silent() {
+        let doc = yaml(
+            r#"
+apiVersion: v1
+kind: Pod
+metadata:
+  name: hello
+  namespace: default
+  uid: 1234
+  labels: {app: hello}
+  annotations: {note: hi}
+spec:
+  restartPolicy: Never
+  terminationGracePeriodSeconds: 5
+  containers:
+  - name: main
+    image: busybox
+    imagePullPolicy: IfNotPresent
+    command: [sh, -c]
+    args: ["echo $GREETING"]
+    workingDir: /tmp
+    env:
+    - name: GREETING
+      value: hello
+"#,
+        );
+        assert_eq!(check_pod(&doc), vec![]);
+    }
+
+    #[test]
+    fn typos_at_several_depths_name_the_path_and_the_likely_field() {
+        let doc = yaml(
+            r#"
+apiVersion: v1
+kind: Pod
+metadata:
+  name: typo
+  lables: {app: x}
+spec:
+  contianers: []
+  containers:
+  - name: a
+    image: busybox
+  - name: b
+    image: busybox
+    comand: [sleep, "1"]
+    imagePullpolicy: Always
+    livenessProbe:
+      httpGet:
+        paht: /healthz
+        port: 8080
+"#,
+        );
+        assert_eq!(
+            check_pod(&doc),
+            vec![
+                unknown("metadata.lables", Some("labels")),
+                unknown("spec.contianers", Some("containers")),
+                unknown("spec.containers[1].comand", Some("command")),
+                unknown(
+                    "spec.containers[1].imagePullpolicy",
+                    Some("imagePullPolicy")
+                ),
+                not_yet_at("spec.containers[1].livenessProbe"),
+                unknown(
+                    "spec.containers[1].livenessProbe.httpGet.paht",
+                    Some("path")
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn case_only_differences_are_unknown_but_suggested() {
+        // The API server decodes case-sensitively, so `imagepullpolicy` is dropped there too.
+        let doc = yaml("spec: {containers: [{name: a, image: b, imagepullpolicy: Never}]}");
+        assert_eq!(
+            check_pod(&doc),
+            vec![unknown(
+                "spec.containers[0].imagepullpolicy",
+                Some("imagePullPolicy")
+            )]
+        );
+    }
+
+    #[test]
+    fn far_fetched_keys_get_no_suggestion() {
+        let doc = yaml("spec: {containers: [{name: a, image: b, frobnicate: 1}], xyz: 2}");
+        assert_eq!(
+            check_pod(&doc),
+            vec![
+                unknown("spec.containers[0].frobnicate", None),
+                unknown("spec.xyz", None),
+            ]
+        );
+    }
+
+    #[test]
+    fn unimplemented_fields_are_reported_once_not_per_child() {
+        let doc = yaml(
+            r#"
+metadata:
+  generateName: web-
+spec:
+  volumes:
+  - name: data
+    emptyDir: {medium: Memory}
+  - name: conf
+    configMap: {name: conf, items: [{key: a, path: b}]}
+  containers:
+  - name: main
+    image: busybox
+    env:
+    - name: POD
+      valueFrom: {fieldRef: {fieldPath: metadata.name}}
+    volumeMounts: [{name: data, mountPath: /data}]
+"#,
+        );
+        assert_eq!(
+            check_pod(&doc),
+            vec![
+                not_yet_at("metadata.generateName"),
+                not_yet_at("spec.volumes"),
+                not_yet_at("spec.containers[0].env[0].valueFrom"),
+                not_yet_at("spec.containers[0].volumeMounts"),
+            ]
+        );
+    }
+
+    #[test]
+    fn cluster_only_fields_are_reported() {
+        let doc = yaml(
+            r#"
+metadata:
+  name: x
+  resourceVersion: "42"
+  ownerReferences: [{apiVersion: v1, kind: Node, name: n, uid: u, controller: true}]
+spec:
+  nodeSelector: {disktype: ssd}
+  serviceAccountName: builder
+  priorityClassName: high
+  tolerations: [{key: k, operator: Exists, effect: NoSchedule}]
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a]}]}]
+  containers: [{name: a, image: b}]
+status:
+  phase: Running
+"#,
+        );
+        assert_eq!(
+            check_pod(&doc),
+            vec![
+                cluster_only_at("metadata.resourceVersion"),
+                cluster_only_at("metadata.ownerReferences"),
+                cluster_only_at("spec.nodeSelector"),
+                cluster_only_at("spec.serviceAccountName"),
+                cluster_only_at("spec.priorityClassName"),
+                cluster_only_at("spec.tolerations"),
+                cluster_only_at("spec.affinity"),
+                cluster_only_at("status"),
+            ]
+        );
+    }
+
+    #[test]
+    fn typos_below_unimplemented_fields_are_still_errors() {
+        let doc = yaml(
+            r#"
+spec:
+  volumes:
+  - name: data
+    emptyDir: {mediun: Memory}
+  tolerations:
+  - {key: k, operator: Exists, efect: NoSchedule}
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms: [{matchExpresions: []}]
+  containers: [{name: a, image: b}]
+"#,
+        );
+        let path = "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution\
+                    .nodeSelectorTerms[0].matchExpresions";
+        assert_eq!(
+            check_pod(&doc),
+            vec![
+                not_yet_at("spec.volumes"),
+                unknown("spec.volumes[0].emptyDir.mediun", Some("medium")),
+                cluster_only_at("spec.tolerations"),
+                unknown("spec.tolerations[0].efect", Some("effect")),
+                cluster_only_at("spec.affinity"),
+                unknown(path, Some("matchExpressions")),
+            ]
+        );
+    }
+
+    #[test]
+    fn free_form_map_keys_are_never_checked() {
+        let doc = yaml(
+            r#"
+metadata:
+  labels: {app.kubernetes.io/name: web, comand: x}
+  annotations: {"example.com/anything": "goes", containers: y}
+spec:
+  nodeSelector: {kubernetes.io/os: linux}
+  containers:
+  - name: a
+    image: b
+    resources:
+      limits: {cpu: 500m, memory: 128Mi, nvidia.com/gpu: 1}
+      requests: {cpu: 250m}
+"#,
+        );
+        assert_eq!(
+            check_pod(&doc),
+            vec![
+                cluster_only_at("spec.nodeSelector"),
+                not_yet_at("spec.containers[0].resources"),
+            ]
+        );
+    }
+
+    #[test]
+    fn wrong_shapes_are_reported() {
+        let doc = yaml(
+            r#"
+metadata:
+  name: [not, a, string]
+  labels: [app]
+  annotations: {nested: {no: pe}}
+spec:
+  containers:
+  - name: a
+    image: b
+    command: sleep 3600
+    env: {FOO: bar}
+  - just a string
+"#,
+        );
+        assert_eq!(
+            check_pod(&doc),
+            vec![
+                wrong_shape("metadata.name", "a scalar"),
+                wrong_shape("metadata.labels", "a map"),
+                wrong_shape("metadata.annotations[nested]", "a scalar"),
+                wrong_shape("spec.containers[0].command", "a list"),
+                wrong_shape("spec.containers[0].env", "a list"),
+                wrong_shape("spec.containers[1]", "an object"),
+            ]
+        );
+        assert_eq!(
+            check_pod(&yaml("spec: {containers: {name: a}}")),
+            vec![wrong_shape("spec.containers", "a list")]
+        );
+        assert_eq!(
+            check_pod(&yaml("just text")),
+            vec![wrong_shape("<root>", "an object")]
+        );
+    }
+
+    #[test]
+    fn null_values_are_absent() {
+        let doc = yaml(
+            r#"
+metadata:
+  name: x
+  creationTimestamp: null
+  labels: ~
+spec:
+  nodeSelector: null
+  volumes: ~
+  containers:
+  - name: a
+    image: b
+    command: null
+    livenessProbe: ~
+status: null
+"#,
+        );
+        assert_eq!(check_pod(&doc), vec![]);
+        assert_eq!(check_pod(&Value::Null), vec![]);
+    }
+
+    #[test]
+    fn kubectl_run_output_only_warns_about_what_it_asks_for() {
+        // `kubectl run nginx --image=nginx --dry-run=client -o yaml`
+        let doc = yaml(
+            r#"
+apiVersion: v1
+kind: Pod
+metadata:
+  creationTimestamp: null
+  labels:
+    run: nginx
+  name: nginx
+spec:
+  containers:
+  - image: nginx
+    name: nginx
+    resources: {}
+  dnsPolicy: ClusterFirst
+  restartPolicy: Always
+status: {}
+"#,
+        );
+        assert_eq!(check_pod(&doc), vec![not_yet_at("spec.dnsPolicy")]);
+    }
+
+    #[test]
+    fn keys_that_are_not_strings_are_unknown() {
+        let doc = yaml("spec: {containers: [{name: a, image: b, 1: x, true: y}]}");
+        assert_eq!(
+            check_pod(&doc),
+            vec![
+                unknown("spec.containers[0].1", None),
+                unknown("spec.containers[0].true", None),
+            ]
+        );
+    }
+
+    #[test]
+    fn findings_follow_document_order() {
+        let doc = yaml(
+            r#"
+spec:
+  hostNetwork: true
+  containers: [{name: a, image: b, tty: true, ttyy: true}]
+  nodeName: n1
+  dnsPolicy: Default
+metadata:
+  nmae: x
+"#,
+        );
+        assert_eq!(
+            check_pod(&doc),
+            vec![
+                not_yet_at("spec.hostNetwork"),
+                not_yet_at("spec.containers[0].tty"),
+                unknown("spec.containers[0].ttyy", Some("tty")),
+                cluster_only_at("spec.nodeName"),
+                not_yet_at("spec.dnsPolicy"),
+                unknown("metadata.nmae", Some("name")),
+            ]
+        );
+    }
+
+    #[test]
+    fn pod_spec_paths_take_the_prefix() {
+        let spec = yaml("{containers: [{name: a, image: b, comand: [x]}], nodeSelector: {a: b}}");
+        assert_eq!(
+            check_pod_spec(&spec, "spec.template.spec"),
+            vec![
+                unknown("spec.template.spec.containers[0].comand", Some("command")),
+                cluster_only_at("spec.template.spec.nodeSelector"),
+            ]
+        );
+        assert_eq!(
+            check_pod_spec(&spec, ""),
+            vec![
+                unknown("containers[0].comand", Some("command")),
+                cluster_only_at("nodeSelector"),
+            ]
+        );
+    }
+
+    #[test]
+    fn newer_fields_are_known() {
+        let doc = yaml(
+            r#"
+spec:
+  hostUsers: false
+  hostnameOverride: box
+  schedulingGroup: {podGroupName: workers}
+  evictionResponders: [{name: example.com/drain, priority: 10000}]
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: t}]
+  ephemeralContainers: [{name: dbg, image: busybox, targetContainerName: a}]
+  initContainers:
+  - name: sidecar
+    image: b
+    restartPolicy: Always
+    restartPolicyRules: [{action: Restart, exitCodes: {operator: In, values: [42]}}]
+    resizePolicy: [{resourceName: cpu, restartPolicy: NotRequired}]
+    lifecycle: {stopSignal: SIGUSR1, preStop: {sleep: {seconds: 5}}}
+  containers:
+  - name: a
+    image: b
+    env:
+    - name: X
+      valueFrom: {fileKeyRef: {volumeName: v, path: p, key: k, optional: false}}
+    volumeMounts: [{name: v, mountPath: /v, readOnly: true, recursiveReadOnly: Enabled}]
+    readinessProbe: {grpc: {port: 9000, mode: TLS}}
+    livenessProbe: {httpGet: {port: 80, protocol: HTTP2}}
+  - name: b
+    image: b
+    volumeMounts: [{name: scratch, mountPath: /s, bindMountOptions: [noexec]}]
+  volumes:
+  - name: scratch
+    emptyDir: {mode: 01777}
+  - name: conf
+    configMap: {name: c, defaultUser: 1000, items: [{key: k, path: p, user: 1001}]}
+  - name: v
+    image: {reference: quay.io/x:1, pullPolicy: IfNotPresent}
+  - name: certs
+    projected:
+      defaultUser: 1000
+      sources:
+      - podCertificate: {signerName: s, keyType: ED25519, credentialBundlePath: b.pem}
+      - serviceAccountToken: {path: token, user: 1000}
+      - clusterTrustBundle: {signerName: s, labelSelector: {matchLabels: {a: b}}, path: p}
+"#,
+        );
+        let unknowns: Vec<_> = check_pod(&doc)
+            .into_iter()
+            .filter(|f| matches!(f, Finding::Unknown { .. } | Finding::WrongShape { .. }))
+            .collect();
+        assert_eq!(unknowns, vec![]);
+    }
+
+    #[test]
+    fn edit_distance_counts_transpositions_once_and_ignores_case() {
+        assert_eq!(edit_distance("contianers", "containers"), 1);
+        assert_eq!(edit_distance("comand", "command"), 1);
+        assert_eq!(edit_distance("imagepullpolicy", "imagePullPolicy"), 0);
+        assert_eq!(edit_distance("", "tty"), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    /// Every object table reachable from the Pod root, each once.
+    fn all_tables() -> Vec<&'static [Field]> {
+        fn visit(fields: &'static [Field], seen: &mut Vec<&'static [Field]>) {
+            if seen.iter().any(|t| std::ptr::eq(*t, fields)) {
+                return;
+            }
+            seen.push(fields);
+            for field in fields {
+                if let Object(inner) | Objects(inner) = field.shape {
+                    visit(inner, seen);
+                }
+            }
+        }
+        let mut seen = Vec::new();
+        visit(POD, &mut seen);
+        seen
+    }
+
+    #[test]
+    fn schema_tables_are_well_formed() {
+        let tables = all_tables();
+        for table in &tables {
+            for (i, field) in table.iter().enumerate() {
+                assert!(
+                    field.name.chars().all(|c| c.is_ascii_alphanumeric()),
+                    "odd field name {:?}",
+                    field.name
+                );
+                assert!(
+                    table[..i].iter().all(|other| other.name != field.name),
+                    "duplicate field {:?}",
+                    field.name
+                );
+            }
+        }
+        let fields: usize = tables.iter().map(|t| t.len()).sum();
+        println!("schema: {} object types, {fields} fields", tables.len());
+        assert!(fields > 300, "schema shrank to {fields} fields");
+    }
+
+    /// Every Pod document in the Kubernetes documentation examples must pass without a typo or
+    /// shape error: a false "unknown field" on a real manifest is the worst mistake this module
+    /// can make.
+    #[test]
+    fn kubernetes_documentation_examples_have_no_unknown_fields() {
+        use serde::Deserialize;
+
+        let dir = std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/k8s-examples"
+        ));
+        let index = std::fs::read_to_string(dir.join("INDEX.tsv"))
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.join("INDEX.tsv").display()));
+        // The corpus deliberately holds files that are not valid YAML; the index says which.
+        let not_yaml: Vec<&str> = index
+            .lines()
+            .filter_map(|line| {
+                let columns: Vec<&str> = line.split('\t').collect();
+                let expected = columns.last()?;
+                expected
+                    .starts_with("invalid (not valid YAML")
+                    .then_some(columns[0])
+            })
+            .collect();
+
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|entry| entry.expect("directory entry").path())
+            .filter(|path| path.extension().is_some_and(|ext| ext == "yaml"))
+            .collect();
+        files.sort();
+
+        let mut problems = Vec::new();
+        for file in &files {
+            let name = file.file_name().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(file).expect("readable example");
+            let docs: Result<Vec<Value>, _> = serde_yaml::Deserializer::from_str(&text)
+                .map(Value::deserialize)
+                .collect();
+            let docs = match docs {
+                Ok(docs) => docs,
+                Err(_) if not_yaml.contains(&name.as_str()) => continue,
+                Err(e) => panic!("{name}: {e}"),
+            };
+            let pods: Vec<&Value> = docs.iter().filter(|doc| doc["kind"] == "Pod").collect();
+            // Every example holds a Pod; finding none means the loader, not the schema, is off.
+            assert!(!pods.is_empty(), "{name}: no Pod document");
+            for doc in pods {
+                for finding in check_pod(doc) {
+                    if matches!(
+                        finding,
+                        Finding::Unknown { .. } | Finding::WrongShape { .. }
+                    ) {
+                        problems.push(format!("{name}: {finding:?}"));
+                    }
+                }
+            }
+        }
+        assert!(
+            files.len() >= 40,
+            "only {} examples in {}",
+            files.len(),
+            dir.display()
+        );
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+}

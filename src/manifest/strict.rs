@@ -1,0 +1,164 @@
+//! Deserialisers that take only what Kubernetes takes for string fields.
+//!
+//! serde_yaml turns any plain scalar into a `String` when asked for one, so `value: 5` or
+//! `args: [--port, 8080]` would load here and then be refused by the API server
+//! ("cannot unmarshal number into ... of type string"). podrun promises that what it accepts
+//! is valid for Kubernetes, so these refuse non-string scalars, with the YAML location.
+//! `null` counts as absent, as it does for Kubernetes.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+
+struct StrVisitor;
+
+impl<'de> Visitor<'de> for StrVisitor {
+    type Value = Option<String>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a string (quote numbers and booleans)")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Some(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Some(v))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+/// A string; `null` gives the empty string (the field then counts as unset).
+pub fn string<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(d.deserialize_any(StrVisitor)?.unwrap_or_default())
+}
+
+pub fn opt_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    d.deserialize_any(StrVisitor)
+}
+
+struct StringsVisitor;
+
+impl<'de> Visitor<'de> for StringsVisitor {
+    type Value = Option<Vec<String>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of strings")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(item) = seq.next_element_seed(StrSeed)? {
+            out.push(item);
+        }
+        Ok(Some(out))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+pub fn opt_strings<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
+    d.deserialize_any(StringsVisitor)
+}
+
+struct MapVisitor;
+
+impl<'de> Visitor<'de> for MapVisitor {
+    type Value = BTreeMap<String, String>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a map of strings to strings")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = BTreeMap::new();
+        while let Some(key) = map.next_key_seed(StrSeed)? {
+            let value = map.next_value_seed(StrSeed)?;
+            out.insert(key, value);
+        }
+        Ok(out)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(BTreeMap::new())
+    }
+}
+
+pub fn string_map<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    d.deserialize_any(MapVisitor)
+}
+
+/// One string inside a list or map, where `null` is not a string either.
+struct StrSeed;
+
+impl<'de> de::DeserializeSeed<'de> for StrSeed {
+    type Value = String;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        match d.deserialize_any(StrVisitor)? {
+            Some(s) => Ok(s),
+            None => Err(de::Error::invalid_type(de::Unexpected::Unit, &StrVisitor)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+
+    #[derive(Deserialize, Debug)]
+    struct T {
+        #[serde(default, deserialize_with = "super::opt_string")]
+        s: Option<String>,
+        #[serde(default, deserialize_with = "super::opt_strings")]
+        v: Option<Vec<String>>,
+        #[serde(default, deserialize_with = "super::string_map")]
+        m: std::collections::BTreeMap<String, String>,
+    }
+
+    fn load(y: &str) -> Result<T, serde_yaml::Error> {
+        serde_yaml::from_str(y)
+    }
+
+    #[test]
+    fn strings_load() {
+        let t = load("s: hello\nv: [a, 'b']\nm: {k: v}\n").unwrap();
+        assert_eq!(t.s.as_deref(), Some("hello"));
+        assert_eq!(t.v.unwrap(), vec!["a", "b"]);
+        assert_eq!(t.m["k"], "v");
+    }
+
+    #[test]
+    fn quoted_numbers_are_strings() {
+        let t = load("s: '5'\nv: [\"8080\"]\nm: {k: 'true'}\n").unwrap();
+        assert_eq!(t.s.as_deref(), Some("5"));
+        assert_eq!(t.v.unwrap(), vec!["8080"]);
+        assert_eq!(t.m["k"], "true");
+    }
+
+    #[test]
+    fn null_is_absent() {
+        let t = load("s: null\nv: ~\nm: null\n").unwrap();
+        assert!(t.s.is_none() && t.v.is_none() && t.m.is_empty());
+    }
+
+    #[test]
+    fn numbers_and_booleans_are_refused_with_location() {
+        for y in ["s: 5\n", "v: [--port, 8080]\n", "m: {k: true}\n", "v: [a, null]\n"] {
+            let e = load(y).unwrap_err();
+            assert!(e.location().is_some(), "{y}: {e}");
+            assert!(e.to_string().contains("invalid type"), "{y}: {e}");
+        }
+    }
+}

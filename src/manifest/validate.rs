@@ -1,0 +1,312 @@
+//! The Kubernetes API server's validation rules for the fields podrun implements.
+//!
+//! Messages follow the API server's wording (`Required value`, `Invalid value: "x": ...`,
+//! `Duplicate value`), so they read the same as `kubectl apply` would print them.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use super::types::{Container, ObjectMeta, Pod};
+
+/// One problem, at a Kubernetes field path such as `spec.containers[1].name`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    pub path: String,
+    pub message: String,
+}
+
+impl FieldError {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        FieldError { path: path.into(), message: message.into() }
+    }
+
+    fn required(path: impl Into<String>) -> Self {
+        Self::new(path, "Required value")
+    }
+
+    fn invalid(path: impl Into<String>, value: &str, why: &str) -> Self {
+        Self::new(path, format!("Invalid value: {value:?}: {why}"))
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+const DNS1123_LABEL_MAX: usize = 63;
+const DNS1123_SUBDOMAIN_MAX: usize = 253;
+const LABEL_VALUE_MAX: usize = 63;
+const ANNOTATIONS_MAX_BYTES: usize = 256 * 1024;
+
+const LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric \
+    characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name', \
+    or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case \
+    alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character \
+    (e.g. 'example.com', regex used for validation is \
+    '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const QUALIFIED_MSG: &str = "name part must consist of alphanumeric characters, '-', '_' or \
+    '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or \
+    '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with \
+    an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
+const ENV_NAME_MSG: &str = "a valid environment variable name must consist of alphabetic \
+    characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name', \
+    or 'MY_ENV.NAME', or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')";
+
+fn is_label_body(s: &str) -> bool {
+    let b = s.as_bytes();
+    let alnum = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+    !b.is_empty()
+        && alnum(b[0])
+        && alnum(b[b.len() - 1])
+        && b.iter().all(|&c| alnum(c) || c == b'-')
+}
+
+pub fn is_dns1123_label(s: &str) -> bool {
+    s.len() <= DNS1123_LABEL_MAX && is_label_body(s)
+}
+
+pub fn is_dns1123_subdomain(s: &str) -> bool {
+    s.len() <= DNS1123_SUBDOMAIN_MAX && s.split('.').all(is_label_body)
+}
+
+/// The name part of a label key, and a label value when non-empty.
+fn is_qualified_name_part(s: &str) -> bool {
+    let b = s.as_bytes();
+    let alnum = |c: u8| c.is_ascii_alphanumeric();
+    !b.is_empty()
+        && b.len() <= 63
+        && alnum(b[0])
+        && alnum(b[b.len() - 1])
+        && b.iter().all(|&c| alnum(c) || matches!(c, b'-' | b'_' | b'.'))
+}
+
+pub fn is_qualified_name(s: &str) -> bool {
+    match s.split_once('/') {
+        Some((prefix, name)) => is_dns1123_subdomain(prefix) && is_qualified_name_part(name),
+        None => is_qualified_name_part(s),
+    }
+}
+
+pub fn is_label_value(s: &str) -> bool {
+    s.is_empty() || (s.len() <= LABEL_VALUE_MAX && is_qualified_name_part(s))
+}
+
+pub fn is_env_var_name(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && !b[0].is_ascii_digit()
+        && b.iter().all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+}
+
+/// Checks a defaulted Pod. Returns every problem found, in field order, and warnings that do
+/// not stop the pod (the API server also only warns about these).
+pub fn validate_pod(pod: &Pod) -> (Vec<FieldError>, Vec<String>) {
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    validate_meta(&pod.metadata, &mut errors);
+
+    let spec = &pod.spec;
+    if spec.containers.is_empty() {
+        errors.push(FieldError::required("spec.containers"));
+    }
+    let mut names = BTreeSet::new();
+    for (i, c) in spec.containers.iter().enumerate() {
+        let path = format!("spec.containers[{i}]");
+        validate_container(c, &path, &mut errors, &mut warnings);
+        if !c.name.is_empty() && !names.insert(c.name.as_str()) {
+            errors.push(FieldError::new(format!("{path}.name"), format!("Duplicate value: {:?}", c.name)));
+        }
+    }
+    if let Some(g) = spec.termination_grace_period_seconds {
+        if g < 0 {
+            errors.push(FieldError::invalid(
+                "spec.terminationGracePeriodSeconds",
+                &g.to_string(),
+                "must be greater than or equal to 0",
+            ));
+        }
+    }
+    (errors, warnings)
+}
+
+fn validate_meta(meta: &ObjectMeta, errors: &mut Vec<FieldError>) {
+    if meta.name.is_empty() {
+        errors.push(FieldError::required("metadata.name"));
+    } else if !is_dns1123_subdomain(&meta.name) {
+        errors.push(FieldError::invalid("metadata.name", &meta.name, SUBDOMAIN_MSG));
+    }
+    if let Some(ns) = &meta.namespace {
+        if !is_dns1123_label(ns) {
+            errors.push(FieldError::invalid("metadata.namespace", ns, LABEL_MSG));
+        }
+    }
+    if let Some(uid) = &meta.uid {
+        if uid.trim().is_empty() || uid.len() > 128 {
+            errors.push(FieldError::invalid("metadata.uid", uid, "must be 1 to 128 characters"));
+        }
+    }
+    for (k, v) in &meta.labels {
+        if !is_qualified_name(k) {
+            errors.push(FieldError::invalid("metadata.labels", k, QUALIFIED_MSG));
+        }
+        if !is_label_value(v) {
+            errors.push(FieldError::invalid(
+                format!("metadata.labels[{k}]"),
+                v,
+                "a valid label must be an empty string or consist of alphanumeric characters, \
+                 '-', '_' or '.', and must start and end with an alphanumeric character, \
+                 at most 63 characters",
+            ));
+        }
+    }
+    let mut total = 0;
+    for (k, v) in &meta.annotations {
+        if !is_qualified_name(&k.to_ascii_lowercase()) {
+            errors.push(FieldError::invalid("metadata.annotations", k, QUALIFIED_MSG));
+        }
+        total += k.len() + v.len();
+    }
+    if total > ANNOTATIONS_MAX_BYTES {
+        errors.push(FieldError::new(
+            "metadata.annotations",
+            format!("Too long: must have at most {ANNOTATIONS_MAX_BYTES} bytes"),
+        ));
+    }
+}
+
+fn validate_container(c: &Container, path: &str, errors: &mut Vec<FieldError>, warnings: &mut Vec<String>) {
+    if c.name.is_empty() {
+        errors.push(FieldError::required(format!("{path}.name")));
+    } else if !is_dns1123_label(&c.name) {
+        errors.push(FieldError::invalid(format!("{path}.name"), &c.name, LABEL_MSG));
+    }
+    if c.image.is_empty() {
+        errors.push(FieldError::required(format!("{path}.image")));
+    } else if c.image.trim() != c.image {
+        errors.push(FieldError::invalid(
+            format!("{path}.image"),
+            &c.image,
+            "must not have leading or trailing whitespace",
+        ));
+    }
+    if let Some(dir) = &c.working_dir {
+        if !dir.is_empty() && !dir.starts_with('/') {
+            // Kubernetes allows a relative workingDir; Docker refuses it at create time.
+            errors.push(FieldError::invalid(
+                format!("{path}.workingDir"),
+                dir,
+                "podrun needs an absolute path (the container engine refuses relative ones)",
+            ));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for (j, e) in c.env.iter().enumerate() {
+        let epath = format!("{path}.env[{j}].name");
+        if e.name.is_empty() {
+            errors.push(FieldError::required(epath));
+        } else if !is_env_var_name(&e.name) {
+            errors.push(FieldError::invalid(epath, &e.name, ENV_NAME_MSG));
+        } else if !seen.insert(e.name.as_str()) {
+            warnings.push(format!(
+                "{epath}: environment variable {:?} is set more than once; the last value wins",
+                e.name
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::types::{EnvVar, PodSpec};
+
+    fn pod(name: &str, containers: Vec<Container>) -> Pod {
+        Pod {
+            api_version: "v1".into(),
+            kind: "Pod".into(),
+            metadata: ObjectMeta { name: name.into(), ..Default::default() },
+            spec: PodSpec { containers, ..Default::default() },
+        }
+    }
+
+    fn c(name: &str, image: &str) -> Container {
+        Container { name: name.into(), image: image.into(), ..Default::default() }
+    }
+
+    fn paths(p: &Pod) -> Vec<String> {
+        validate_pod(p).0.into_iter().map(|e| e.path).collect()
+    }
+
+    #[test]
+    fn names() {
+        assert!(is_dns1123_label("web-1"));
+        assert!(!is_dns1123_label("Web"));
+        assert!(!is_dns1123_label("-a"));
+        assert!(!is_dns1123_label(&"a".repeat(64)));
+        assert!(is_dns1123_subdomain("a.b-c.d"));
+        assert!(!is_dns1123_subdomain("a..b"));
+        assert!(is_qualified_name("app.kubernetes.io/name"));
+        assert!(is_qualified_name("Tier_1"));
+        assert!(!is_qualified_name("/x"));
+        assert!(!is_qualified_name("a/b/c"));
+        assert!(is_label_value(""));
+        assert!(!is_label_value("a b"));
+        assert!(is_env_var_name("MY_VAR.x-1"));
+        assert!(!is_env_var_name("1A"));
+        assert!(!is_env_var_name("A=B"));
+    }
+
+    #[test]
+    fn a_good_pod_passes() {
+        assert!(paths(&pod("web", vec![c("a", "busybox"), c("b", "busybox")])).is_empty());
+    }
+
+    #[test]
+    fn every_problem_is_named_by_path() {
+        let mut bad = c("Bad_Name", "");
+        bad.env = vec![EnvVar { name: "9x".into(), value: None }];
+        let mut p = pod("", vec![c("a", "x"), c("a", "x"), bad]);
+        p.spec.termination_grace_period_seconds = Some(-1);
+        assert_eq!(
+            paths(&p),
+            vec![
+                "metadata.name",
+                "spec.containers[1].name",
+                "spec.containers[2].name",
+                "spec.containers[2].image",
+                "spec.containers[2].env[0].name",
+                "spec.terminationGracePeriodSeconds",
+            ]
+        );
+    }
+
+    #[test]
+    fn no_containers_is_required() {
+        let errs = validate_pod(&pod("p", vec![])).0;
+        assert_eq!(errs[0].to_string(), "spec.containers: Required value");
+    }
+
+    #[test]
+    fn duplicate_env_is_a_warning() {
+        let mut a = c("a", "x");
+        a.env = vec![
+            EnvVar { name: "A".into(), value: Some("1".into()) },
+            EnvVar { name: "A".into(), value: Some("2".into()) },
+        ];
+        let (errs, warns) = validate_pod(&pod("p", vec![a]));
+        assert!(errs.is_empty());
+        assert_eq!(warns.len(), 1);
+        assert!(warns[0].contains("spec.containers[0].env[1].name"));
+    }
+
+    #[test]
+    fn labels_and_namespace() {
+        let mut p = pod("p", vec![c("a", "x")]);
+        p.metadata.namespace = Some("Bad".into());
+        p.metadata.labels.insert("ok/key".into(), "bad value".into());
+        assert_eq!(paths(&p), vec!["metadata.namespace", "metadata.labels[ok/key]"]);
+    }
+}
