@@ -7,4 +7,7 @@
 //! `status` computes Kubernetes-shaped status; `report` shows it.
 
 pub mod manifest;
+pub mod plan;
+pub mod pod;
 pub mod runtime;
+pub mod status;

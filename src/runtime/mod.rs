@@ -1,3 +1,170 @@
 //! The container engine behind one trait, in podrun's own types.
+//!
+//! `docker` is the only implementation that speaks to an engine (Docker Engine, or Podman's
+//! Docker-compatible API); `fake` is a recording stand-in for unit tests of the driver.
 
+pub mod docker;
+pub mod fake;
 pub mod infra_image;
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::time::Duration;
+
+use crate::pod::labels;
+
+/// What podrun asks the engine to create. Engine-neutral: the Docker implementation maps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreateSpec {
+    /// The engine-side container name (deterministic, see `pod::names`).
+    pub name: String,
+    pub image: String,
+    /// Replaces the image ENTRYPOINT when set (Kubernetes `command`).
+    pub entrypoint: Option<Vec<String>>,
+    /// Replaces the image CMD when set (Kubernetes `args`).
+    pub cmd: Option<Vec<String>>,
+    /// `NAME=value` pairs, in order.
+    pub env: Vec<String>,
+    pub working_dir: Option<String>,
+    pub labels: BTreeMap<String, String>,
+    pub namespaces: Namespaces,
+    /// Seconds the engine waits after the stop signal before SIGKILL.
+    pub stop_timeout: Option<i64>,
+}
+
+/// How a container gets its namespaces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Namespaces {
+    /// The infra container: creates the pod's network and IPC namespaces (shareable), and
+    /// carries the pod's hostname.
+    Infra { hostname: String },
+    /// A pod member: joins the infra container's network and IPC namespaces (the engine copies
+    /// its hostname, /etc/hosts and resolv.conf).
+    Join { infra_id: String },
+}
+
+/// A container as observed in the engine, reduced to what podrun decides on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Observed {
+    pub id: String,
+    pub name: String,
+    pub labels: BTreeMap<String, String>,
+    /// The image reference it was created from.
+    pub image: String,
+    /// The engine's image id (`sha256:...`).
+    pub image_id: String,
+    pub state: State,
+    /// The pod IP, for an infra container that has one.
+    pub ip: Option<String>,
+}
+
+impl Observed {
+    pub fn label(&self, key: &str) -> Option<&str> {
+        self.labels.get(key).map(String::as_str)
+    }
+
+    /// Whether podrun created this container. podrun never stops or removes one that it did not.
+    pub fn is_owned(&self) -> bool {
+        self.label(labels::MANAGED) == Some(labels::MANAGED_VALUE)
+    }
+
+    pub fn is_running(&self) -> bool {
+        matches!(self.state, State::Running { .. })
+    }
+
+    pub fn is_dead(&self) -> bool {
+        matches!(self.state, State::Exited { .. } | State::Dead)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum State {
+    /// Created but never started (or a start that is still under way).
+    Created,
+    Running { started_at: Option<String> },
+    Exited {
+        exit_code: i64,
+        started_at: Option<String>,
+        finished_at: Option<String>,
+        oom_killed: bool,
+        /// The engine's reason when the process could not be started at all.
+        error: Option<String>,
+    },
+    /// Paused, restarting, being removed: not podrun's doing, so treated as not running.
+    Other(String),
+    Dead,
+}
+
+/// Which containers to list: podrun's own, optionally of one namespace and pod.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selector {
+    pub namespace: Option<String>,
+    pub pod: Option<String>,
+}
+
+impl Selector {
+    pub fn pod(namespace: &str, pod: &str) -> Self {
+        Selector { namespace: Some(namespace.to_owned()), pod: Some(pod.to_owned()) }
+    }
+
+    /// The label filters, always including podrun's ownership label.
+    pub fn label_filters(&self) -> Vec<String> {
+        let mut f = vec![format!("{}={}", labels::MANAGED, labels::MANAGED_VALUE)];
+        if let Some(ns) = &self.namespace {
+            f.push(format!("{}={ns}", labels::POD_NAMESPACE));
+        }
+        if let Some(p) = &self.pod {
+            f.push(format!("{}={p}", labels::POD_NAME));
+        }
+        f
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineInfo {
+    pub name: String,
+    pub version: String,
+    pub api_version: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuntimeError {
+    #[error("cannot reach the container engine at {endpoint}: {detail}")]
+    Unreachable { endpoint: String, detail: String },
+    #[error("{what}: not found")]
+    NotFound { what: String },
+    #[error("{what}: already exists")]
+    Conflict { what: String },
+    #[error("image {image}: {detail}")]
+    Image { image: String, detail: String },
+    #[error("{what}: the engine answered {status}: {message}")]
+    Engine { what: String, status: u16, message: String },
+    #[error("{what}: refusing to touch container {id}: it was not created by podrun")]
+    NotOwned { what: String, id: String },
+    #[error("{0}")]
+    Other(String),
+}
+
+/// The container engine. Every call is one engine round trip or a short sequence of them.
+pub trait Runtime: Send + Sync + 'static {
+    /// Connects and checks the engine answers; a failure is `Unreachable`.
+    fn info(&self) -> impl Future<Output = Result<EngineInfo, RuntimeError>> + Send;
+    /// podrun's containers matching `sel`, with their state (one list call plus inspects).
+    fn list(&self, sel: &Selector) -> impl Future<Output = Result<Vec<Observed>, RuntimeError>> + Send;
+    fn image_present(&self, image: &str) -> impl Future<Output = Result<bool, RuntimeError>> + Send;
+    fn pull_image(&self, image: &str) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// Creates an image from a rootfs tarball (`docker import`).
+    fn import_image(
+        &self,
+        image: &str,
+        rootfs_tar: Vec<u8>,
+        changes: Vec<String>,
+    ) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// Returns the new container's id. A name already taken is `Conflict`.
+    fn create(&self, spec: &CreateSpec) -> impl Future<Output = Result<String, RuntimeError>> + Send;
+    fn start(&self, id: &str) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// Stop signal, then SIGKILL after `grace`. Refuses containers podrun does not own.
+    fn stop(&self, c: &Observed, grace: Duration) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// Removes a stopped (or, with force, any) container podrun owns. Gone already is Ok.
+    fn remove(&self, c: &Observed) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+}

@@ -1,0 +1,210 @@
+//! The planner's rules, one test each, without an engine.
+
+use super::*;
+use crate::manifest::{load, LoadOptions, Source};
+use crate::pod::labels;
+use crate::pod::observed::PodObservation;
+use crate::runtime::Observed;
+
+const INFRA: &str = "localhost/podrun-pause:test";
+
+fn desired_with(policy: &str, extra: &str) -> DesiredPod {
+    let yaml = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: web}}\nspec:\n  restartPolicy: {policy}\n  containers:\n  - {{name: a, image: 'img:1'{extra}}}\n  - {{name: b, image: 'img:2'}}\n"
+    );
+    let loaded = load(&Source::from_text("t.yaml", &yaml), &LoadOptions::default()).unwrap();
+    DesiredPod::from_loaded(&loaded.pods[0], INFRA)
+}
+
+fn desired(policy: &str) -> DesiredPod {
+    desired_with(policy, "")
+}
+
+/// An engine container exactly as podrun would have created it.
+fn instance(d: &DesiredPod, name: &str, attempt: u32, state: State) -> Observed {
+    let c = d.find(name).unwrap();
+    let spec = d.create_spec(c, attempt, Some("infra-id"));
+    Observed {
+        id: format!("{name}-{attempt}"),
+        name: spec.name,
+        labels: spec.labels,
+        image: c.image.clone(),
+        image_id: "sha256:1".into(),
+        state,
+        ip: None,
+    }
+}
+
+fn running() -> State {
+    State::Running { started_at: Some("2026-01-01T00:00:00Z".into()) }
+}
+
+fn exited(code: i64) -> State {
+    State::Exited { exit_code: code, started_at: None, finished_at: None, oom_killed: false, error: None }
+}
+
+fn plan_for(d: &DesiredPod, observed: &[Observed]) -> Plan {
+    plan(d, &PodObservation::new(d, observed))
+}
+
+fn running_pod(d: &DesiredPod) -> Vec<Observed> {
+    vec![instance(d, "POD", 0, running()), instance(d, "a", 0, running()), instance(d, "b", 0, running())]
+}
+
+fn creates(p: &Plan) -> Vec<(String, u32)> {
+    p.infra
+        .iter()
+        .chain(&p.apps)
+        .filter_map(|s| match s.step {
+            Step::Create { attempt, .. } => Some((s.container.clone(), attempt)),
+            Step::Start { .. } => None,
+        })
+        .collect()
+}
+
+fn removed(p: &Plan) -> Vec<String> {
+    p.remove.iter().map(|r| r.container.id.clone()).collect()
+}
+
+#[test]
+fn an_empty_engine_gets_the_whole_pod() {
+    let d = desired("Always");
+    let p = plan_for(&d, &[]);
+    assert_eq!(creates(&p), vec![("POD".into(), 0), ("a".into(), 0), ("b".into(), 0)]);
+    assert!(p.remove.is_empty());
+    assert_eq!(p.images.len(), 2, "one need per distinct image");
+    assert!(p.images.iter().all(|n| n.image != INFRA), "the infra image is never pulled");
+}
+
+#[test]
+fn a_running_pod_needs_nothing() {
+    let d = desired("Always");
+    assert!(plan_for(&d, &running_pod(&d)).is_empty());
+}
+
+#[test]
+fn a_changed_container_alone_is_recreated() {
+    let old = desired("Always");
+    let new = desired_with("Always", ", command: [sh]");
+    let p = plan_for(&new, &running_pod(&old));
+    assert_eq!(removed(&p), vec!["a-0"]);
+    assert_eq!(creates(&p), vec![("a".into(), 1)]);
+}
+
+#[test]
+fn a_container_gone_from_the_manifest_is_removed() {
+    let d = desired("Always");
+    let mut obs = running_pod(&d);
+    let mut extra = instance(&d, "a", 0, running());
+    extra.id = "c-0".into();
+    extra.labels.insert(labels::CONTAINER_NAME.into(), "c".into());
+    obs.push(extra);
+    let p = plan_for(&d, &obs);
+    assert_eq!(removed(&p), vec!["c-0"]);
+    assert!(creates(&p).is_empty());
+}
+
+#[test]
+fn a_missing_infra_container_recreates_the_pod() {
+    let d = desired("Always");
+    let obs = vec![instance(&d, "a", 0, running()), instance(&d, "b", 2, running())];
+    let p = plan_for(&d, &obs);
+    assert_eq!(removed(&p), vec!["a-0", "b-2"]);
+    // Restart counts carry over, as the kubelet keeps them across a sandbox change.
+    assert_eq!(creates(&p), vec![("POD".into(), 0), ("a".into(), 1), ("b".into(), 3)]);
+}
+
+#[test]
+fn a_dead_infra_container_recreates_the_pod() {
+    let d = desired("Always");
+    let mut obs = running_pod(&d);
+    obs[0].state = exited(137);
+    let p = plan_for(&d, &obs);
+    assert_eq!(removed(&p), vec!["POD-0", "a-0", "b-0"]);
+    assert_eq!(creates(&p)[0], ("POD".into(), 1));
+}
+
+#[test]
+fn a_finished_pod_under_never_is_not_rerun() {
+    let d = desired("Never");
+    let obs = vec![instance(&d, "POD", 0, exited(0)), instance(&d, "a", 0, exited(0)), instance(&d, "b", 0, exited(1))];
+    assert!(plan_for(&d, &obs).is_empty());
+}
+
+#[test]
+fn another_pod_uid_is_removed_entirely() {
+    let d = desired("Always");
+    let mut obs = running_pod(&d);
+    for c in &mut obs {
+        c.labels.insert(labels::POD_UID.into(), "other".into());
+    }
+    let p = plan_for(&d, &obs);
+    assert_eq!(removed(&p).len(), 3);
+    assert_eq!(creates(&p).len(), 3);
+}
+
+#[test]
+fn containers_podrun_does_not_own_are_never_touched() {
+    let d = desired("Always");
+    let mut stranger = instance(&d, "a", 0, running());
+    stranger.labels.remove(labels::MANAGED);
+    stranger.id = "stranger".into();
+    let mut obs = running_pod(&d);
+    obs.push(stranger);
+    assert!(plan_for(&d, &obs).is_empty());
+}
+
+#[test]
+fn restart_policies() {
+    for (policy, code, restarts) in [
+        ("Always", 0, true),
+        ("Always", 1, true),
+        ("OnFailure", 0, false),
+        ("OnFailure", 1, true),
+        ("Never", 0, false),
+        ("Never", 1, false),
+    ] {
+        let d = desired(policy);
+        let mut obs = running_pod(&d);
+        obs[1].state = exited(code);
+        let p = plan_for(&d, &obs);
+        let want = if restarts { vec![("a".to_owned(), 1)] } else { vec![] };
+        assert_eq!(creates(&p), want, "{policy} exit {code}");
+        assert!(p.remove.is_empty(), "{policy} exit {code}: the exited instance is kept for lastState");
+    }
+}
+
+#[test]
+fn only_one_dead_instance_is_kept() {
+    let d = desired("Always");
+    let mut obs = running_pod(&d);
+    obs[1] = instance(&d, "a", 2, exited(1));
+    obs.push(instance(&d, "a", 1, exited(1)));
+    obs.push(instance(&d, "a", 0, exited(1)));
+    let p = plan_for(&d, &obs);
+    // a-0 is beyond the one kept dead instance; a-1 goes because a-2 becomes the kept one.
+    assert_eq!(removed(&p), vec!["a-0", "a-1"]);
+    assert_eq!(creates(&p), vec![("a".into(), 3)]);
+}
+
+#[test]
+fn created_but_not_started_is_started() {
+    let d = desired("Always");
+    let mut obs = running_pod(&d);
+    obs[2].state = State::Created;
+    let p = plan_for(&d, &obs);
+    assert_eq!(p.apps, vec![ContainerStep { container: "b".into(), step: Step::Start { id: "b-0".into() } }]);
+    assert!(p.images.is_empty(), "starting needs no image check");
+}
+
+#[test]
+fn images_are_resolved_once_with_the_strictest_policy() {
+    let yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: a, image: 'x:1'}\n  - {name: b, image: 'x:1', imagePullPolicy: Always}\n  - {name: c, image: 'y:1', imagePullPolicy: Never}\n";
+    let loaded = load(&Source::from_text("t.yaml", yaml), &LoadOptions::default()).unwrap();
+    let d = DesiredPod::from_loaded(&loaded.pods[0], INFRA);
+    let p = plan_for(&d, &[]);
+    assert_eq!(p.images.len(), 2);
+    assert_eq!(p.images[0].policy, PullPolicy::Always);
+    assert_eq!(p.images[0].containers, vec!["a", "b"]);
+    assert_eq!(p.images[1].policy, PullPolicy::Never);
+}

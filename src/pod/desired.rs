@@ -1,0 +1,230 @@
+//! The desired state of one pod: what its infra and app containers must look like in the
+//! engine, with their identity labels and spec hashes. Built from a loaded manifest.
+
+use std::collections::BTreeMap;
+
+use crate::manifest::defaults::{fnv1a64, DEFAULT_GRACE_PERIOD_SECONDS};
+use crate::manifest::types::{Container, Pod, PullPolicy, RestartPolicy};
+use crate::manifest::LoadedPod;
+use crate::runtime::{CreateSpec, Namespaces};
+
+use super::labels;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    Infra,
+    App,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Infra => "infra",
+            Role::App => "app",
+        }
+    }
+}
+
+/// One container of the pod, as it must be in the engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DesiredContainer {
+    /// The Kubernetes container name (`POD` for the infra container).
+    pub name: String,
+    pub role: Role,
+    pub image: String,
+    pub pull_policy: PullPolicy,
+    pub spec_hash: String,
+    entrypoint: Option<Vec<String>>,
+    cmd: Option<Vec<String>>,
+    env: Vec<String>,
+    working_dir: Option<String>,
+}
+
+/// A pod podrun has been asked to run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DesiredPod {
+    pub namespace: String,
+    pub name: String,
+    pub uid: String,
+    pub restart_policy: RestartPolicy,
+    pub grace_period_seconds: i64,
+    pub infra: DesiredContainer,
+    pub containers: Vec<DesiredContainer>,
+    /// The defaulted manifest, for reports that show the Pod object.
+    pub manifest: Pod,
+}
+
+/// A short, stable hash of a value's JSON form (field order is fixed by the types, and maps are
+/// sorted), so an unchanged manifest always gives the same hash.
+fn spec_hash<T: serde::Serialize>(value: &T) -> String {
+    let json = serde_json::to_vec(value).unwrap_or_default();
+    format!("{:016x}", fnv1a64(&json))
+}
+
+/// Kubernetes sets the hostname to the pod name, cut to a valid 63-character label.
+fn pod_hostname(name: &str) -> String {
+    let mut h: String = name.chars().take(63).collect();
+    while h.ends_with(['-', '.']) {
+        h.pop();
+    }
+    h
+}
+
+impl DesiredPod {
+    pub fn from_loaded(loaded: &LoadedPod, infra_image: &str) -> DesiredPod {
+        let pod = &loaded.pod;
+        let namespace = loaded.namespace().to_owned();
+        let name = pod.metadata.name.clone();
+        let hostname = pod_hostname(&name);
+        let infra = DesiredContainer {
+            name: labels::INFRA_CONTAINER_NAME.to_owned(),
+            role: Role::Infra,
+            image: infra_image.to_owned(),
+            // podrun builds the infra image itself; it is never pulled.
+            pull_policy: PullPolicy::Never,
+            spec_hash: spec_hash(&(infra_image, &hostname)),
+            entrypoint: None,
+            cmd: None,
+            env: Vec::new(),
+            working_dir: None,
+        };
+        let containers = pod.spec.containers.iter().map(app_container).collect();
+        DesiredPod {
+            namespace,
+            name,
+            uid: pod.metadata.uid.clone().unwrap_or_default(),
+            restart_policy: pod.spec.restart_policy.unwrap_or(RestartPolicy::Always),
+            grace_period_seconds: pod.spec.termination_grace_period_seconds.unwrap_or(DEFAULT_GRACE_PERIOD_SECONDS),
+            infra,
+            containers,
+            manifest: pod.clone(),
+        }
+    }
+
+    pub fn hostname(&self) -> String {
+        pod_hostname(&self.name)
+    }
+
+    /// The engine-side name of one instance: readable and deterministic, so two podrun
+    /// invocations racing to create the same instance collide on the name (409) instead of
+    /// creating duplicates. Never parsed: labels say what a container is.
+    pub fn container_name(&self, container: &str, attempt: u32) -> String {
+        format!("podrun_{}_{}_{container}_{attempt}", self.namespace, self.name)
+    }
+
+    pub fn find(&self, name: &str) -> Option<&DesiredContainer> {
+        if name == labels::INFRA_CONTAINER_NAME {
+            Some(&self.infra)
+        } else {
+            self.containers.iter().find(|c| c.name == name)
+        }
+    }
+
+    /// The create request for `container`'s instance number `attempt`. App containers need the
+    /// running infra container's id.
+    pub fn create_spec(&self, c: &DesiredContainer, attempt: u32, infra_id: Option<&str>) -> CreateSpec {
+        let mut l = BTreeMap::new();
+        l.insert(labels::MANAGED.to_owned(), labels::MANAGED_VALUE.to_owned());
+        l.insert(labels::POD_NAME.to_owned(), self.name.clone());
+        l.insert(labels::POD_NAMESPACE.to_owned(), self.namespace.clone());
+        l.insert(labels::POD_UID.to_owned(), self.uid.clone());
+        l.insert(labels::CONTAINER_NAME.to_owned(), c.name.clone());
+        l.insert(labels::SPEC_HASH.to_owned(), c.spec_hash.clone());
+        l.insert(labels::ROLE.to_owned(), c.role.as_str().to_owned());
+        l.insert(labels::ATTEMPT.to_owned(), attempt.to_string());
+        l.insert(labels::GRACE_PERIOD.to_owned(), self.grace_period_seconds.to_string());
+        let namespaces = match (c.role, infra_id) {
+            (Role::App, Some(id)) => Namespaces::Join { infra_id: id.to_owned() },
+            _ => Namespaces::Infra { hostname: self.hostname() },
+        };
+        CreateSpec {
+            name: self.container_name(&c.name, attempt),
+            image: c.image.clone(),
+            entrypoint: c.entrypoint.clone(),
+            cmd: c.cmd.clone(),
+            env: c.env.clone(),
+            working_dir: c.working_dir.clone(),
+            labels: l,
+            namespaces,
+            stop_timeout: Some(self.grace_period_seconds),
+        }
+    }
+}
+
+fn app_container(c: &Container) -> DesiredContainer {
+    DesiredContainer {
+        name: c.name.clone(),
+        role: Role::App,
+        image: c.image.clone(),
+        pull_policy: c.image_pull_policy.unwrap_or(PullPolicy::IfNotPresent),
+        spec_hash: spec_hash(c),
+        // Kubernetes: `command` replaces ENTRYPOINT and `args` replaces CMD. With only
+        // `command`, the image's CMD must not be appended, so CMD is emptied explicitly.
+        entrypoint: c.command.clone(),
+        cmd: match (&c.command, &c.args) {
+            (_, Some(args)) => Some(args.clone()),
+            (Some(_), None) => Some(Vec::new()),
+            (None, None) => None,
+        },
+        env: c.env.iter().map(|e| format!("{}={}", e.name, e.value.as_deref().unwrap_or(""))).collect(),
+        working_dir: c.working_dir.clone().filter(|d| !d.is_empty()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::{load, LoadOptions, Source};
+
+    fn desired(yaml: &str) -> DesiredPod {
+        let loaded = load(&Source::from_text("t.yaml", yaml), &LoadOptions::default()).unwrap();
+        DesiredPod::from_loaded(&loaded.pods[0], "localhost/podrun-pause:test")
+    }
+
+    const POD: &str = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: a\n    image: busybox:1.28\n    command: [sleep]\n    args: ['10']\n    env: [{name: A, value: x}]\n  - name: b\n    image: busybox\n    command: [sh]\n";
+
+    #[test]
+    fn command_and_args_map_to_entrypoint_and_cmd() {
+        let d = desired(POD);
+        let a = d.create_spec(&d.containers[0], 0, Some("infra"));
+        assert_eq!(a.entrypoint, Some(vec!["sleep".to_owned()]));
+        assert_eq!(a.cmd, Some(vec!["10".to_owned()]));
+        assert_eq!(a.env, vec!["A=x"]);
+        let b = d.create_spec(&d.containers[1], 0, Some("infra"));
+        assert_eq!(b.cmd, Some(vec![]), "command alone must drop the image CMD");
+        assert_eq!(b.namespaces, Namespaces::Join { infra_id: "infra".into() });
+    }
+
+    #[test]
+    fn identity_labels_and_names() {
+        let d = desired(POD);
+        let s = d.create_spec(&d.containers[0], 3, Some("infra"));
+        assert_eq!(s.name, "podrun_default_web_a_3");
+        assert_eq!(s.labels[labels::POD_NAME], "web");
+        assert_eq!(s.labels[labels::POD_NAMESPACE], "default");
+        assert_eq!(s.labels[labels::CONTAINER_NAME], "a");
+        assert_eq!(s.labels[labels::ATTEMPT], "3");
+        assert_eq!(s.labels[labels::MANAGED], "true");
+        assert_eq!(s.labels[labels::POD_UID], d.uid);
+        assert!(!s.name.starts_with("k8s_"));
+        let i = d.create_spec(&d.infra, 0, None);
+        assert_eq!(i.labels[labels::CONTAINER_NAME], "POD");
+        assert_eq!(i.namespaces, Namespaces::Infra { hostname: "web".into() });
+    }
+
+    #[test]
+    fn hash_is_stable_and_sensitive() {
+        let a = desired(POD);
+        assert_eq!(a.containers[0].spec_hash, desired(POD).containers[0].spec_hash);
+        let b = desired(&POD.replace("'10'", "'11'"));
+        assert_ne!(a.containers[0].spec_hash, b.containers[0].spec_hash);
+        assert_eq!(a.containers[1].spec_hash, b.containers[1].spec_hash);
+        // Defaults are part of the hash input, but only as the API server fills them.
+        assert_eq!(a.containers[1].pull_policy, PullPolicy::Always);
+    }
+
+    #[test]
+    fn hostname_is_a_valid_label() {
+        assert_eq!(pod_hostname(&format!("{}-x", "a".repeat(62))), "a".repeat(62));
+    }
+}

@@ -1,0 +1,24 @@
+//! The labels podrun puts on every container. Labels, not names, are the source of truth for
+//! what belongs to which pod; none of them is read by a kubelet, so a kubelet using
+//! cri-dockerd on the same host never adopts podrun's containers.
+
+/// Kubernetes' own keys, so tools that know them (and people) can read podrun's containers.
+pub const POD_NAME: &str = "io.kubernetes.pod.name";
+pub const POD_NAMESPACE: &str = "io.kubernetes.pod.namespace";
+pub const POD_UID: &str = "io.kubernetes.pod.uid";
+pub const CONTAINER_NAME: &str = "io.kubernetes.container.name";
+
+/// Ownership: podrun only ever stops or removes containers that carry this label.
+pub const MANAGED: &str = "io.podrun.managed";
+pub const MANAGED_VALUE: &str = "true";
+/// The stable hash of the container's spec; a change means the container is recreated.
+pub const SPEC_HASH: &str = "io.podrun.spec-hash";
+/// `infra` or `app`.
+pub const ROLE: &str = "io.podrun.role";
+/// 0 for the first instance, +1 for each replacement: the container's restart count.
+pub const ATTEMPT: &str = "io.podrun.attempt";
+/// Grace period in seconds, so `podrun delete POD` can stop a pod without its manifest.
+pub const GRACE_PERIOD: &str = "io.podrun.grace-period";
+
+/// The Kubernetes container name of the infra container, as the kubelet names its sandbox.
+pub const INFRA_CONTAINER_NAME: &str = "POD";

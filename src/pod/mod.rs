@@ -1,0 +1,7 @@
+//! A pod as podrun runs it: identity (labels, names, uid) and the desired containers.
+
+pub mod desired;
+pub mod labels;
+pub mod observed;
+
+pub use desired::{DesiredContainer, DesiredPod, Role};

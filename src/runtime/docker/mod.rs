@@ -1,0 +1,1 @@
+//! Docker Engine (and Podman's Docker-compatible API), through bollard.

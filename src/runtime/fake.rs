@@ -1,0 +1,1 @@
+//! A recording fake runtime for unit tests.

@@ -1,0 +1,216 @@
+//! Computing a pod's Kubernetes status from what the engine shows, with the kubelet's rules
+//! for container states, reasons and the pod phase (kubelet_pods.go: getPhase), and deciding
+//! whether a run has reached what the user asked to wait for.
+
+use std::collections::BTreeMap;
+
+use crate::manifest::types::RestartPolicy;
+use crate::pod::observed::{attempt_of, Instances, PodObservation};
+use crate::pod::DesiredPod;
+use crate::runtime::{Observed, State};
+
+use super::types::*;
+
+/// The last failure podrun met acting on a container (pull, create, start), shown as its
+/// waiting reason until an instance of it runs: `ErrImagePull`, `CreateContainerError`, ...
+pub type Notes = BTreeMap<String, Waiting>;
+
+pub fn container_id(c: &Observed) -> String {
+    format!("docker://{}", c.id)
+}
+
+fn terminated(c: &Observed) -> Option<Terminated> {
+    let State::Exited { exit_code, started_at, finished_at, oom_killed, error } = &c.state else {
+        return match c.state {
+            State::Dead => Some(Terminated {
+                exit_code: 137,
+                reason: "Error".into(),
+                message: Some("the engine reports the container dead".into()),
+                started_at: None,
+                finished_at: None,
+                container_id: Some(container_id(c)),
+            }),
+            _ => None,
+        };
+    };
+    let reason = if *oom_killed {
+        "OOMKilled"
+    } else if error.is_some() {
+        "ContainerCannotRun"
+    } else if *exit_code == 0 {
+        "Completed"
+    } else {
+        "Error"
+    };
+    Some(Terminated {
+        exit_code: *exit_code,
+        reason: reason.into(),
+        message: error.clone(),
+        started_at: started_at.clone(),
+        finished_at: finished_at.clone(),
+        container_id: Some(container_id(c)),
+    })
+}
+
+fn state_of(current: Option<&Observed>, note: Option<&Waiting>) -> ContainerState {
+    let creating = || ContainerState { waiting: Some(note.cloned().unwrap_or(Waiting { reason: "ContainerCreating".into(), message: None })), ..Default::default() };
+    let Some(c) = current else { return creating() };
+    match &c.state {
+        State::Created => creating(),
+        State::Running { started_at } => {
+            ContainerState { running: Some(Running { started_at: started_at.clone() }), ..Default::default() }
+        }
+        State::Exited { .. } | State::Dead => ContainerState { terminated: terminated(c), ..Default::default() },
+        State::Other(s) => ContainerState::waiting(&format!("Container{}", capitalise(s)), None),
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut cs = s.chars();
+    cs.next().map(|f| f.to_uppercase().chain(cs).collect()).unwrap_or_default()
+}
+
+fn container_status(name: &str, image: &str, inst: &Instances, note: Option<&Waiting>) -> ContainerStatus {
+    let current = inst.current.as_ref();
+    let state = state_of(current, note);
+    let running = state.running.is_some();
+    ContainerStatus {
+        name: name.to_owned(),
+        last_state: ContainerState {
+            terminated: inst.previous.as_ref().and_then(terminated),
+            ..Default::default()
+        },
+        state,
+        ready: running,
+        restart_count: current.map_or(0, attempt_of),
+        image: image.to_owned(),
+        image_id: current.map(|c| c.image_id.clone()).unwrap_or_default(),
+        container_id: current.map(container_id),
+        started: running,
+    }
+}
+
+/// The pod's status as the kubelet would report it.
+pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes) -> PodStatus {
+    let empty = Instances::default();
+    let container_statuses: Vec<ContainerStatus> = desired
+        .containers
+        .iter()
+        .map(|c| {
+            let inst = obs.containers.get(&c.name).unwrap_or(&empty);
+            container_status(&c.name, &c.image, inst, notes.get(&c.name))
+        })
+        .collect();
+    let infra = obs.infra.current.as_ref().filter(|c| c.is_running());
+    let pod_ip = infra.and_then(|c| c.ip.clone());
+    let start_time = obs.infra.current.as_ref().and_then(|c| match &c.state {
+        State::Running { started_at } | State::Exited { started_at, .. } => started_at.clone(),
+        _ => None,
+    });
+    let phase = phase(desired.restart_policy, &container_statuses);
+    let all_ready = !container_statuses.is_empty() && container_statuses.iter().all(|c| c.ready);
+    let cond = |t: &str, ok: bool| Condition { type_: t.into(), status: if ok { "True" } else { "False" }.into() };
+    PodStatus {
+        phase,
+        conditions: vec![
+            cond("PodScheduled", true),
+            cond("Initialized", true),
+            cond("ContainersReady", all_ready),
+            cond("Ready", all_ready),
+        ],
+        message: None,
+        reason: None,
+        pod_ips: pod_ip.iter().map(|ip| PodIp { ip: ip.clone() }).collect(),
+        pod_ip,
+        start_time,
+        container_statuses,
+    }
+}
+
+/// kubelet_pods.go getPhase, for the app containers.
+pub fn phase(policy: RestartPolicy, statuses: &[ContainerStatus]) -> Phase {
+    let (mut waiting, mut running, mut stopped, mut succeeded) = (0, 0, 0, 0);
+    for s in statuses {
+        if s.state.running.is_some() {
+            running += 1;
+        } else if let Some(t) = &s.state.terminated {
+            stopped += 1;
+            if t.exit_code == 0 {
+                succeeded += 1;
+            }
+        } else if s.last_state.terminated.is_some() {
+            // Waiting to be restarted: the kubelet counts it as stopped, not pending.
+            stopped += 1;
+        } else {
+            waiting += 1;
+        }
+    }
+    match () {
+        _ if waiting > 0 => Phase::Pending,
+        _ if running > 0 => Phase::Running,
+        _ if stopped > 0 => match policy {
+            RestartPolicy::Always => Phase::Running,
+            _ if stopped == succeeded => Phase::Succeeded,
+            RestartPolicy::Never => Phase::Failed,
+            RestartPolicy::OnFailure => Phase::Running,
+        },
+        _ => Phase::Pending,
+    }
+}
+
+/// What the user waits for (`--wait-for`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitFor {
+    /// Every app container running, or completed with exit 0 where it will not be restarted.
+    Running,
+    /// Every app container terminated for good.
+    Complete,
+}
+
+impl WaitFor {
+    /// Running under restartPolicy Always, complete under OnFailure and Never.
+    pub fn default_for(policy: RestartPolicy) -> WaitFor {
+        match policy {
+            RestartPolicy::Always => WaitFor::Running,
+            RestartPolicy::OnFailure | RestartPolicy::Never => WaitFor::Complete,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// What was asked for is reached.
+    Done,
+    /// Not yet.
+    Pending,
+    /// It can never be reached: a container failed for good.
+    Failed { container: String, state: ContainerState },
+}
+
+fn final_exit(policy: RestartPolicy, s: &ContainerStatus) -> Option<i64> {
+    s.state.terminated.as_ref().map(|t| t.exit_code).filter(|&code| !policy.restarts_after(code))
+}
+
+pub fn verdict(desired: &DesiredPod, status: &PodStatus, infra_running: bool, wait_for: WaitFor) -> Verdict {
+    let policy = desired.restart_policy;
+    for s in &status.container_statuses {
+        if final_exit(policy, s).is_some_and(|code| code != 0) {
+            return Verdict::Failed { container: s.name.clone(), state: s.state.clone() };
+        }
+    }
+    let done = match wait_for {
+        WaitFor::Running => {
+            infra_running
+                && status
+                    .container_statuses
+                    .iter()
+                    .all(|s| s.state.running.is_some() || final_exit(policy, s) == Some(0))
+        }
+        WaitFor::Complete => status.container_statuses.iter().all(|s| final_exit(policy, s).is_some()),
+    };
+    if done {
+        Verdict::Done
+    } else {
+        Verdict::Pending
+    }
+}

@@ -1,0 +1,146 @@
+//! Pod status in the shape of the Kubernetes API (`status` of a v1 Pod), so `-o json` output
+//! works with the jq recipes people already have for `kubectl get pod -o json`.
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Phase {
+    Pending,
+    Running,
+    Succeeded,
+    Failed,
+    Unknown,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodStatus {
+    pub phase: Phase,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Condition>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(rename = "podIP", skip_serializing_if = "Option::is_none")]
+    pub pod_ip: Option<String>,
+    #[serde(rename = "podIPs", skip_serializing_if = "Vec::is_empty")]
+    pub pod_ips: Vec<PodIp>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<String>,
+    pub container_statuses: Vec<ContainerStatus>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PodIp {
+    pub ip: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Condition {
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// "True" or "False", as strings, as in the API.
+    pub status: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerStatus {
+    pub name: String,
+    pub state: ContainerState,
+    pub last_state: ContainerState,
+    pub ready: bool,
+    pub restart_count: u32,
+    pub image: String,
+    #[serde(rename = "imageID")]
+    pub image_id: String,
+    #[serde(rename = "containerID", skip_serializing_if = "Option::is_none")]
+    pub container_id: Option<String>,
+    pub started: bool,
+}
+
+/// Exactly one of the three is set, except in `lastState`, which is empty before a restart.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ContainerState {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<Waiting>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub running: Option<Running>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terminated: Option<Terminated>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Waiting {
+    pub reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Running {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Terminated {
+    pub exit_code: i64,
+    pub reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+    #[serde(rename = "containerID", skip_serializing_if = "Option::is_none")]
+    pub container_id: Option<String>,
+}
+
+impl ContainerState {
+    pub fn waiting(reason: &str, message: Option<String>) -> Self {
+        ContainerState { waiting: Some(Waiting { reason: reason.to_owned(), message }), ..Default::default() }
+    }
+
+    /// One word for tables: the waiting or terminated reason, or `Running`.
+    pub fn summary(&self) -> String {
+        if let Some(w) = &self.waiting {
+            w.reason.clone()
+        } else if self.running.is_some() {
+            "Running".to_owned()
+        } else if let Some(t) = &self.terminated {
+            t.reason.clone()
+        } else {
+            "Unknown".to_owned()
+        }
+    }
+
+    /// A line for people: `Running`, `Waiting: ContainerCreating`, `Terminated: Error (exit code 1)`.
+    pub fn describe(&self) -> String {
+        if let Some(w) = &self.waiting {
+            match &w.message {
+                Some(m) => format!("Waiting: {} ({m})", w.reason),
+                None => format!("Waiting: {}", w.reason),
+            }
+        } else if self.running.is_some() {
+            "Running".to_owned()
+        } else if let Some(t) = &self.terminated {
+            match &t.message {
+                Some(m) => format!("Terminated: {} (exit code {}): {m}", t.reason, t.exit_code),
+                None => format!("Terminated: {} (exit code {})", t.reason, t.exit_code),
+            }
+        } else {
+            "Unknown".to_owned()
+        }
+    }
+}
+
+impl PodStatus {
+    pub fn container(&self, name: &str) -> Option<&ContainerStatus> {
+        self.container_statuses.iter().find(|c| c.name == name)
+    }
+}
