@@ -1,1 +1,247 @@
-//! Docker Engine (and Podman's Docker-compatible API), through bollard.
+//! Docker Engine (and Podman's Docker-compatible API), through bollard. The only module that
+//! speaks bollard. Engine errors are told apart by HTTP status code (404, 409, 304), never by
+//! message text: message wording changes between engine versions (kubernetes PR #79623).
+
+mod convert;
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use bollard::errors::Error as BollardError;
+use bollard::query_parameters::{
+    CreateContainerOptionsBuilder, CreateImageOptionsBuilder, ListContainersOptionsBuilder,
+    RemoveContainerOptionsBuilder, StopContainerOptionsBuilder,
+};
+use bollard::Docker;
+use futures_util::future::join_all;
+use futures_util::StreamExt;
+
+use super::{CreateSpec, EngineInfo, Observed, Runtime, RuntimeError, Selector};
+
+/// The default engine endpoint when neither `--host` nor DOCKER_HOST says otherwise.
+pub const DEFAULT_HOST: &str = "unix:///var/run/docker.sock";
+/// How long to wait for the engine to answer at all before calling it unreachable.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// Per-request timeout: long enough for a stop with a long grace period or a big pull; the
+/// driver's own deadline bounds the run as a whole.
+const REQUEST_TIMEOUT_SECS: u64 = 3600;
+
+#[derive(Debug, Clone)]
+pub struct DockerRuntime {
+    docker: Docker,
+    endpoint: String,
+}
+
+impl DockerRuntime {
+    /// Connects to `host` (`unix:///path`, `tcp://host:port`, `http://...`), or DOCKER_HOST, or
+    /// the default socket, and agrees on an API version the engine speaks. Unreachable within
+    /// a few seconds is an error naming the endpoint.
+    pub async fn connect(host: Option<&str>) -> Result<DockerRuntime, RuntimeError> {
+        let endpoint = host
+            .map(str::to_owned)
+            .or_else(|| std::env::var("DOCKER_HOST").ok().filter(|h| !h.is_empty()))
+            .unwrap_or_else(|| DEFAULT_HOST.to_owned());
+        let unreachable = |detail: String| RuntimeError::Unreachable { endpoint: endpoint.clone(), detail };
+        let docker = if let Some(path) = endpoint.strip_prefix("unix://") {
+            Docker::connect_with_unix(path, REQUEST_TIMEOUT_SECS, bollard::API_DEFAULT_VERSION)
+        } else if endpoint.starts_with("tcp://") || endpoint.starts_with("http://") {
+            Docker::connect_with_http(&endpoint, REQUEST_TIMEOUT_SECS, bollard::API_DEFAULT_VERSION)
+        } else {
+            return Err(unreachable("unsupported address: use unix:///path or tcp://host:port".into()));
+        }
+        .map_err(|e| unreachable(e.to_string()))?;
+        let docker = tokio::time::timeout(CONNECT_TIMEOUT, docker.negotiate_version())
+            .await
+            .map_err(|_| unreachable(format!("no answer within {}s", CONNECT_TIMEOUT.as_secs())))?
+            .map_err(|e| unreachable(e.to_string()))?;
+        Ok(DockerRuntime { docker, endpoint })
+    }
+
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    fn error(&self, what: &str, e: BollardError) -> RuntimeError {
+        match e {
+            BollardError::DockerResponseServerError { status_code: 404, .. } => {
+                RuntimeError::NotFound { what: what.to_owned() }
+            }
+            BollardError::DockerResponseServerError { status_code: 409, .. } => {
+                RuntimeError::Conflict { what: what.to_owned() }
+            }
+            BollardError::DockerResponseServerError { status_code, message } => {
+                RuntimeError::Engine { what: what.to_owned(), status: status_code, message }
+            }
+            BollardError::IOError { .. }
+            | BollardError::HyperLegacyError { .. }
+            | BollardError::SocketNotFoundError(_)
+            | BollardError::RequestTimeoutError => {
+                RuntimeError::Unreachable { endpoint: self.endpoint.clone(), detail: e.to_string() }
+            }
+            other => RuntimeError::Other(format!("{what}: {other}")),
+        }
+    }
+
+    fn status_of(e: &BollardError) -> Option<u16> {
+        match e {
+            BollardError::DockerResponseServerError { status_code, .. } => Some(*status_code),
+            _ => None,
+        }
+    }
+
+    async fn inspect(&self, id: &str) -> Result<Option<Observed>, RuntimeError> {
+        match self.docker.inspect_container(id, None).await {
+            Ok(c) => Ok(Some(convert::observed(c))),
+            // Removed between the list and the inspect: it is gone, which is what the list
+            // would have said a moment later.
+            Err(e) if Self::status_of(&e) == Some(404) => Ok(None),
+            Err(e) => Err(self.error(&format!("inspect container {id}"), e)),
+        }
+    }
+
+    fn ensure_owned(what: &str, c: &Observed) -> Result<(), RuntimeError> {
+        if c.is_owned() {
+            Ok(())
+        } else {
+            Err(RuntimeError::NotOwned { what: what.to_owned(), id: c.id.clone() })
+        }
+    }
+}
+
+/// Docker pulls every tag of a repository when given none; Kubernetes means `:latest`.
+pub fn pull_reference(image: &str) -> String {
+    let last = image.rsplit('/').next().unwrap_or(image);
+    if image.contains('@') || last.contains(':') {
+        image.to_owned()
+    } else {
+        format!("{image}:latest")
+    }
+}
+
+impl Runtime for DockerRuntime {
+    async fn info(&self) -> Result<EngineInfo, RuntimeError> {
+        let v = self.docker.version().await.map_err(|e| self.error("engine version", e))?;
+        let name = v
+            .components
+            .as_ref()
+            .and_then(|cs| cs.first())
+            .map(|c| c.name.clone())
+            .unwrap_or_else(|| "Engine".to_owned());
+        Ok(EngineInfo {
+            name,
+            version: v.version.unwrap_or_default(),
+            api_version: v.api_version.unwrap_or_default(),
+        })
+    }
+
+    async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
+        let filters: HashMap<String, Vec<String>> = HashMap::from([("label".to_owned(), sel.label_filters())]);
+        let opts = ListContainersOptionsBuilder::default().all(true).filters(&filters).build();
+        let summaries = self.docker.list_containers(Some(opts)).await.map_err(|e| self.error("list containers", e))?;
+        let ids: Vec<String> = summaries.into_iter().filter_map(|s| s.id).collect();
+        let inspected = join_all(ids.iter().map(|id| self.inspect(id))).await;
+        let mut out = Vec::with_capacity(ids.len());
+        for r in inspected {
+            // The filter ran in the engine; checking ownership again here costs nothing and
+            // keeps a container without podrun's label out even if a filter were ignored.
+            if let Some(c) = r?.filter(Observed::is_owned) {
+                out.push(c);
+            }
+        }
+        Ok(out)
+    }
+
+    async fn image_present(&self, image: &str) -> Result<bool, RuntimeError> {
+        match self.docker.inspect_image(image).await {
+            Ok(_) => Ok(true),
+            Err(e) if Self::status_of(&e) == Some(404) => Ok(false),
+            Err(e) => Err(self.error(&format!("inspect image {image}"), e)),
+        }
+    }
+
+    async fn pull_image(&self, image: &str) -> Result<(), RuntimeError> {
+        let reference = pull_reference(image);
+        let opts = CreateImageOptionsBuilder::default().from_image(&reference).build();
+        let mut stream = self.docker.create_image(Some(opts), None, None);
+        while let Some(item) = stream.next().await {
+            if let Err(e) = item {
+                return Err(match e {
+                    BollardError::DockerResponseServerError { message, .. } => {
+                        RuntimeError::Image { image: image.to_owned(), detail: message }
+                    }
+                    BollardError::DockerStreamError { error } => RuntimeError::Image { image: image.to_owned(), detail: error },
+                    other => self.error(&format!("pull {image}"), other),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    async fn import_image(&self, image: &str, rootfs_tar: Vec<u8>, changes: Vec<String>) -> Result<(), RuntimeError> {
+        let opts = CreateImageOptionsBuilder::default().from_src("-").repo(image).changes(changes).build();
+        let body = bollard::body_full(rootfs_tar.into());
+        let mut stream = self.docker.create_image(Some(opts), Some(body), None);
+        while let Some(item) = stream.next().await {
+            item.map_err(|e| self.error(&format!("import image {image}"), e))?;
+        }
+        Ok(())
+    }
+
+    async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
+        let opts = CreateContainerOptionsBuilder::default().name(&spec.name).build();
+        let body = convert::create_body(spec);
+        let what = format!("create container {}", spec.name);
+        let resp = self.docker.create_container(Some(opts), body).await.map_err(|e| match e {
+            BollardError::DockerResponseServerError { status_code: 404, message } => {
+                // 404 on create: the image (or the infra container to join) is gone.
+                RuntimeError::Engine { what: what.clone(), status: 404, message }
+            }
+            other => self.error(&what, other),
+        })?;
+        Ok(resp.id)
+    }
+
+    async fn start(&self, id: &str) -> Result<(), RuntimeError> {
+        match self.docker.start_container(id, None).await {
+            // 304: already started, by us or by a podrun running beside us.
+            Err(e) if Self::status_of(&e) == Some(304) => Ok(()),
+            r => r.map_err(|e| self.error(&format!("start container {id}"), e)),
+        }
+    }
+
+    async fn stop(&self, c: &Observed, grace: Duration) -> Result<(), RuntimeError> {
+        Self::ensure_owned("stop", c)?;
+        let t = i32::try_from(grace.as_secs()).unwrap_or(i32::MAX);
+        let opts = StopContainerOptionsBuilder::default().t(t).build();
+        match self.docker.stop_container(&c.id, Some(opts)).await {
+            // 304: not running; 404: gone. Either way it is stopped.
+            Err(e) if matches!(Self::status_of(&e), Some(304 | 404)) => Ok(()),
+            r => r.map_err(|e| self.error(&format!("stop container {}", c.name), e)),
+        }
+    }
+
+    async fn remove(&self, c: &Observed) -> Result<(), RuntimeError> {
+        Self::ensure_owned("remove", c)?;
+        // v: anonymous volumes the image declared go with the container, or they would leak.
+        let opts = RemoveContainerOptionsBuilder::default().force(true).v(true).build();
+        match self.docker.remove_container(&c.id, Some(opts)).await {
+            // 404: gone already; 409: a removal is already in progress.
+            Err(e) if matches!(Self::status_of(&e), Some(404 | 409)) => Ok(()),
+            r => r.map_err(|e| self.error(&format!("remove container {}", c.name), e)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pull_reference_adds_latest_only_when_needed() {
+        assert_eq!(pull_reference("busybox"), "busybox:latest");
+        assert_eq!(pull_reference("busybox:1.28"), "busybox:1.28");
+        assert_eq!(pull_reference("127.0.0.1:5000/x"), "127.0.0.1:5000/x:latest");
+        assert_eq!(pull_reference("127.0.0.1:5000/x:2"), "127.0.0.1:5000/x:2");
+        assert_eq!(pull_reference("x@sha256:ab"), "x@sha256:ab");
+    }
+}
