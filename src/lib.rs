@@ -4,10 +4,15 @@
 //! `driver` (the observe/plan/act loop), which asks `plan` (pure kubelet rules) what to do
 //! and `runtime` (the engine, behind one trait) to do it. `manifest` loads and checks the
 //! user's YAML and knows nothing of engines; `pod` turns a manifest into the desired state;
-//! `status` computes Kubernetes-shaped status; `report` shows it.
+//! `status` computes Kubernetes-shaped status; `report` shows it; `exit` names the exit codes.
 
+pub mod cli;
+pub mod commands;
+pub mod driver;
+pub mod exit;
 pub mod manifest;
 pub mod plan;
 pub mod pod;
+pub mod report;
 pub mod runtime;
 pub mod status;

@@ -1,1 +1,199 @@
-//! A recording fake runtime for unit tests.
+//! A recording, in-memory runtime for unit tests of the driver. It keeps containers in a map,
+//! logs every call, and can be told how containers behave when started. It never replaces the
+//! end-to-end tests against a real engine.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+
+use crate::pod::labels;
+
+use super::{CreateSpec, EngineInfo, Observed, Runtime, RuntimeError, Selector, State};
+
+#[derive(Debug, Default)]
+struct Inner {
+    containers: BTreeMap<String, Observed>,
+    next_id: u64,
+    images: BTreeSet<String>,
+    pullable: BTreeSet<String>,
+    /// Kubernetes container name -> exit code it exits with as soon as it starts.
+    exits_on_start: BTreeMap<String, i64>,
+    calls: Vec<String>,
+    unreachable: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct FakeRuntime {
+    inner: Mutex<Inner>,
+}
+
+impl FakeRuntime {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        // A test that panicked while holding the lock has failed already; keep going.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn with_image(self, image: &str) -> Self {
+        self.lock().images.insert(image.to_owned());
+        self
+    }
+
+    /// The image is not present but a pull of it succeeds.
+    pub fn with_pullable(self, image: &str) -> Self {
+        self.lock().pullable.insert(image.to_owned());
+        self
+    }
+
+    /// Containers with this Kubernetes name exit with `code` right after starting.
+    pub fn exits_on_start(self, container: &str, code: i64) -> Self {
+        self.lock().exits_on_start.insert(container.to_owned(), code);
+        self
+    }
+
+    pub fn unreachable(self) -> Self {
+        self.lock().unreachable = true;
+        self
+    }
+
+    /// Every call so far, as `verb target` lines.
+    pub fn calls(&self) -> Vec<String> {
+        self.lock().calls.clone()
+    }
+
+    pub fn containers(&self) -> Vec<Observed> {
+        self.lock().containers.values().cloned().collect()
+    }
+
+    /// Puts a container into the engine as if someone else (or an earlier run) made it.
+    pub fn insert(&self, c: Observed) {
+        self.lock().containers.insert(c.id.clone(), c);
+    }
+
+    fn check(&self, call: String) -> Result<(), RuntimeError> {
+        let mut inner = self.lock();
+        inner.calls.push(call);
+        if inner.unreachable {
+            return Err(RuntimeError::Unreachable { endpoint: "fake".into(), detail: "down".into() });
+        }
+        Ok(())
+    }
+}
+
+impl Runtime for FakeRuntime {
+    async fn info(&self) -> Result<EngineInfo, RuntimeError> {
+        self.check("info".into())?;
+        Ok(EngineInfo { name: "fake".into(), version: "0".into(), api_version: "0".into() })
+    }
+
+    async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
+        self.check("list".into())?;
+        let inner = self.lock();
+        Ok(inner
+            .containers
+            .values()
+            .filter(|c| c.is_owned())
+            .filter(|c| sel.namespace.as_deref().is_none_or(|ns| c.label(labels::POD_NAMESPACE) == Some(ns)))
+            .filter(|c| sel.pod.as_deref().is_none_or(|p| c.label(labels::POD_NAME) == Some(p)))
+            .cloned()
+            .collect())
+    }
+
+    async fn image_present(&self, image: &str) -> Result<bool, RuntimeError> {
+        self.check(format!("image_present {image}"))?;
+        Ok(self.lock().images.contains(image))
+    }
+
+    async fn pull_image(&self, image: &str) -> Result<(), RuntimeError> {
+        self.check(format!("pull {image}"))?;
+        let mut inner = self.lock();
+        if inner.pullable.contains(image) {
+            inner.images.insert(image.to_owned());
+            Ok(())
+        } else {
+            Err(RuntimeError::Image { image: image.to_owned(), detail: "not found".into() })
+        }
+    }
+
+    async fn import_image(&self, image: &str, _rootfs: Vec<u8>, _changes: Vec<String>) -> Result<(), RuntimeError> {
+        self.check(format!("import {image}"))?;
+        self.lock().images.insert(image.to_owned());
+        Ok(())
+    }
+
+    async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
+        self.check(format!("create {}", spec.name))?;
+        let mut inner = self.lock();
+        if inner.containers.values().any(|c| c.name == spec.name) {
+            return Err(RuntimeError::Conflict { what: spec.name.clone() });
+        }
+        if !inner.images.contains(&spec.image) {
+            return Err(RuntimeError::Engine { what: spec.name.clone(), status: 404, message: "no such image".into() });
+        }
+        inner.next_id += 1;
+        let id = format!("id{}", inner.next_id);
+        let c = Observed {
+            id: id.clone(),
+            name: spec.name.clone(),
+            labels: spec.labels.clone(),
+            image: spec.image.clone(),
+            image_id: format!("sha256:{}", spec.image),
+            state: State::Created,
+            ip: matches!(spec.namespaces, super::Namespaces::Infra { .. }).then(|| "10.0.0.2".to_owned()),
+        };
+        inner.containers.insert(id.clone(), c);
+        Ok(id)
+    }
+
+    async fn start(&self, id: &str) -> Result<(), RuntimeError> {
+        self.check(format!("start {id}"))?;
+        let mut inner = self.lock();
+        let exits = inner.exits_on_start.clone();
+        let c = inner.containers.get_mut(id).ok_or_else(|| RuntimeError::NotFound { what: id.to_owned() })?;
+        let name = c.label(labels::CONTAINER_NAME).unwrap_or("").to_owned();
+        c.state = match exits.get(&name) {
+            Some(&code) => State::Exited {
+                exit_code: code,
+                started_at: Some("t0".into()),
+                finished_at: Some("t1".into()),
+                oom_killed: false,
+                error: None,
+            },
+            None => State::Running { started_at: Some("t0".into()) },
+        };
+        Ok(())
+    }
+
+    async fn stop(&self, c: &Observed, _grace: Duration) -> Result<(), RuntimeError> {
+        self.check(format!("stop {}", c.id))?;
+        if !c.is_owned() {
+            return Err(RuntimeError::NotOwned { what: "stop".into(), id: c.id.clone() });
+        }
+        if let Some(c) = self.lock().containers.get_mut(&c.id) {
+            if c.is_running() {
+                c.state =
+                    State::Exited { exit_code: 0, started_at: None, finished_at: None, oom_killed: false, error: None };
+            }
+        }
+        Ok(())
+    }
+
+    fn changes(&self, _sel: &Selector) -> futures_util::stream::BoxStream<'static, ()> {
+        // No events: the driver must work by polling alone.
+        futures_util::stream::empty().boxed()
+    }
+
+    async fn remove(&self, c: &Observed) -> Result<(), RuntimeError> {
+        self.check(format!("remove {}", c.id))?;
+        if !c.is_owned() {
+            return Err(RuntimeError::NotOwned { what: "remove".into(), id: c.id.clone() });
+        }
+        self.lock().containers.remove(&c.id);
+        Ok(())
+    }
+}

@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use std::future::Future;
 use std::time::Duration;
 
+use futures_util::stream::BoxStream;
+
 use crate::pod::labels;
 
 /// What podrun asks the engine to create. Engine-neutral: the Docker implementation maps it.
@@ -165,6 +167,10 @@ pub trait Runtime: Send + Sync + 'static {
     fn start(&self, id: &str) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// Stop signal, then SIGKILL after `grace`. Refuses containers podrun does not own.
     fn stop(&self, c: &Observed, grace: Duration) -> impl Future<Output = Result<(), RuntimeError>> + Send;
-    /// Removes a stopped (or, with force, any) container podrun owns. Gone already is Ok.
+    /// Removes a container podrun owns (killing it if it still runs). Gone already is Ok.
     fn remove(&self, c: &Observed) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// A tick for every lifecycle event (create, start, die, destroy, oom) of a container
+    /// matching `sel`, so the driver sees a crash or an exit at once instead of at its next
+    /// poll. The stream may end at any time (the driver then polls); it never errors.
+    fn changes(&self, sel: &Selector) -> BoxStream<'static, ()>;
 }

@@ -9,11 +9,12 @@ use std::time::Duration;
 
 use bollard::errors::Error as BollardError;
 use bollard::query_parameters::{
-    CreateContainerOptionsBuilder, CreateImageOptionsBuilder, ListContainersOptionsBuilder,
+    CreateContainerOptionsBuilder, CreateImageOptionsBuilder, EventsOptionsBuilder, ListContainersOptionsBuilder,
     RemoveContainerOptionsBuilder, StopContainerOptionsBuilder,
 };
 use bollard::Docker;
 use futures_util::future::join_all;
+use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 
 use super::{CreateSpec, EngineInfo, Observed, Runtime, RuntimeError, Selector};
@@ -229,6 +230,23 @@ impl Runtime for DockerRuntime {
             Err(e) if matches!(Self::status_of(&e), Some(404 | 409)) => Ok(()),
             r => r.map_err(|e| self.error(&format!("remove container {}", c.name), e)),
         }
+    }
+
+    fn changes(&self, sel: &Selector) -> BoxStream<'static, ()> {
+        let filters: HashMap<String, Vec<String>> = HashMap::from([
+            ("type".to_owned(), vec!["container".to_owned()]),
+            ("label".to_owned(), sel.label_filters()),
+            (
+                "event".to_owned(),
+                ["create", "start", "die", "destroy", "oom"].map(str::to_owned).to_vec(),
+            ),
+        ]);
+        let opts = EventsOptionsBuilder::default().filters(&filters).build();
+        self.docker
+            .events(Some(opts))
+            .take_while(|e| std::future::ready(e.is_ok()))
+            .map(|_| ())
+            .boxed()
     }
 }
 

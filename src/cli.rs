@@ -1,0 +1,201 @@
+//! The command line: every flag podrun takes, in one place.
+
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const ABOUT: &str = "Run a Kubernetes Pod manifest once on the local container engine";
+
+const LONG_ABOUT: &str = "\
+Run a Kubernetes Pod manifest once on the local container engine (Docker, or Podman's
+Docker-compatible API), the way a kubelet would: an infra container that holds the pod's
+network and IPC namespaces, then the pod's containers joined to it. podrun then watches and
+repairs the pod, with exponential backoff, until it is running (or complete) or the retry
+budget runs out, and exits with a code a script can act on.
+
+Exit codes: 0 success; 1 internal error; 2 invalid usage or manifest (nothing created);
+3 container engine unreachable; 4 image unavailable; 5 not converged in time;
+6 a container failed; 130/143 interrupted by SIGINT/SIGTERM.";
+
+#[derive(Debug, Parser)]
+#[command(name = "podrun", version, about = ABOUT, long_about = LONG_ABOUT, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+
+    /// Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or
+    /// unix:///var/run/docker.sock]
+    #[arg(short = 'H', long, global = true, value_name = "ADDRESS")]
+    pub host: Option<String>,
+
+    /// Show only warnings and errors (and `-o json` output)
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Say more: -v shows each action podrun takes, -vv adds debug logs
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Start a pod from a manifest and wait until it runs (or completes)
+    #[command(long_about = "\
+Start the pods of a manifest and wait until they run (or complete), repairing them on the way.
+
+Re-applying an unchanged manifest to a running pod changes nothing. A container whose spec
+changed is recreated alone; containers no longer in the manifest are removed.
+
+Every manifest error names the file and a line:column or a field path, and creates nothing.")]
+    Apply(ApplyArgs),
+    /// Stop and remove the containers podrun created for a pod
+    #[command(long_about = "\
+Stop (SIGTERM, then SIGKILL after the grace period) and remove every container podrun created
+for a pod. TARGET is a manifest file (or - for standard input) when such a file exists, and a
+pod name otherwise. Exits 0 when there was nothing to remove. Containers podrun did not create
+are never touched.")]
+    Delete(DeleteArgs),
+}
+
+/// Where the manifest comes from: a positional FILE or `-f FILE`.
+#[derive(Debug, Args)]
+pub struct ManifestArgs {
+    /// Manifest file with one or more YAML documents, or - for standard input
+    #[arg(value_name = "FILE", required_unless_present = "filename", conflicts_with = "filename")]
+    pub file: Option<String>,
+
+    /// Manifest file (as kubectl takes it)
+    #[arg(short = 'f', long = "filename", value_name = "FILE")]
+    pub filename: Option<String>,
+}
+
+impl ManifestArgs {
+    pub fn path(&self) -> &str {
+        self.file.as_deref().or(self.filename.as_deref()).unwrap_or("-")
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct ApplyArgs {
+    #[command(flatten)]
+    pub manifest: ManifestArgs,
+
+    /// Namespace for pods whose manifest names none
+    #[arg(short, long, value_name = "NS")]
+    pub namespace: Option<String>,
+
+    /// Overall deadline (e.g. 90s, 5m)
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_duration)]
+    pub timeout: Duration,
+
+    /// How many times to repair the pod (restart, recreate) after the first sync
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub retries: u32,
+
+    /// Wait before the first repair; later waits grow by --backoff
+    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = parse_duration)]
+    pub retry_delay: Duration,
+
+    /// Factor by which the wait grows after each repair
+    #[arg(long, value_name = "FACTOR", default_value_t = 2.0, value_parser = parse_backoff)]
+    pub backoff: f64,
+
+    /// What to wait for [default: running under restartPolicy Always, complete otherwise]
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub wait_for: Option<WaitForArg>,
+
+    /// Output format of the result on stdout
+    #[arg(short, long, value_enum, default_value = "text", value_name = "FORMAT")]
+    pub output: OutputArg,
+
+    /// Image for the pod's infra container [default: podrun's own, built locally]
+    #[arg(long, value_name = "IMAGE")]
+    pub infra_image: Option<String>,
+
+    /// Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DeleteArgs {
+    /// Manifest file (or -), or the name of a pod
+    #[arg(value_name = "TARGET", required_unless_present = "filename", conflicts_with = "filename")]
+    pub target: Option<String>,
+
+    /// Manifest file whose pods to delete
+    #[arg(short = 'f', long = "filename", value_name = "FILE")]
+    pub filename: Option<String>,
+
+    /// Namespace of the pod [default: the manifest's, or default]
+    #[arg(short, long, value_name = "NS")]
+    pub namespace: Option<String>,
+
+    /// Seconds to wait after SIGTERM before SIGKILL [default: the pod's
+    /// terminationGracePeriodSeconds]
+    #[arg(long, value_name = "SECONDS")]
+    pub grace_period: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WaitForArg {
+    /// Every container running (or completed with exit 0 where it is not restarted)
+    Running,
+    /// Every container terminated for good; success when all exited 0
+    Complete,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputArg {
+    Text,
+    Json,
+}
+
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    humantime::parse_duration(s).map_err(|e| format!("{e} (examples: 90s, 5m, 1h30m)"))
+}
+
+fn parse_backoff(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(f) if f.is_finite() && f >= 1.0 => Ok(f),
+        _ => Err("must be a number of at least 1 (e.g. 2)".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_cli_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn apply_defaults_are_the_kubelet_run_once_values() {
+        let cli = Cli::parse_from(["podrun", "apply", "pod.yaml"]);
+        let Command::Apply(a) = cli.command else { panic!("not apply") };
+        assert_eq!(a.retries, 10);
+        assert_eq!(a.retry_delay, Duration::from_secs(1));
+        assert_eq!(a.backoff, 2.0);
+        assert_eq!(a.timeout, Duration::from_secs(300));
+        assert_eq!(a.manifest.path(), "pod.yaml");
+        let cli = Cli::parse_from(["podrun", "apply", "-f", "-"]);
+        let Command::Apply(a) = cli.command else { panic!("not apply") };
+        assert_eq!(a.manifest.path(), "-");
+    }
+
+    #[test]
+    fn bad_values_are_usage_errors() {
+        for args in [
+            vec!["podrun", "apply", "x", "--timeout", "soon"],
+            vec!["podrun", "apply", "x", "--backoff", "0.5"],
+            vec!["podrun", "apply"],
+            vec!["podrun", "apply", "x", "-f", "y"],
+            vec!["podrun", "apply", "x", "--wait-for", "ready-ish"],
+        ] {
+            assert!(Cli::try_parse_from(&args).is_err(), "{args:?}");
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! `podrun apply`: load and check every pod first (nothing is created if any is invalid), then
+//! run each pod's driver concurrently and report.
+
+use std::sync::Arc;
+
+use futures_util::future::join_all;
+use tokio::time::Instant;
+
+use crate::cli::{ApplyArgs, Cli, OutputArg, WaitForArg};
+use crate::driver::{self, DriveOptions, Interrupt, PodResult};
+use crate::exit;
+use crate::manifest::{self, LoadOptions, Source};
+use crate::pod::DesiredPod;
+use crate::report::{self, summary, Format, ReportOptions};
+use crate::runtime::infra_image;
+use crate::status::WaitFor;
+
+pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
+    let source = Source::read(args.manifest.path())?;
+    let opts = LoadOptions { namespace: args.namespace.clone(), strict: args.strict };
+    let loaded = manifest::load(&source, &opts)?;
+
+    let stderr_is_term = console::Term::stderr().is_term();
+    let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: stderr_is_term });
+    for w in &loaded.warnings {
+        reporter.warning(w);
+    }
+
+    let rt = Arc::new(super::connect(cli).await?);
+    let infra = args.infra_image.clone().unwrap_or_else(infra_image::default_infra_image);
+    driver::ensure_infra_image(&*rt, &infra).await?;
+
+    let interrupt = Interrupt::listen()?;
+    let drive = DriveOptions {
+        wait_for: args.wait_for.map(|w| match w {
+            WaitForArg::Running => WaitFor::Running,
+            WaitForArg::Complete => WaitFor::Complete,
+        }),
+        retries: args.retries,
+        retry_delay: args.retry_delay,
+        backoff: args.backoff,
+        deadline: Instant::now() + args.timeout,
+    };
+    let runs = loaded.pods.iter().map(|p| {
+        let desired = DesiredPod::from_loaded(p, &infra);
+        let (rt, reporter, drive, interrupt) = (rt.clone(), reporter.clone(), drive.clone(), interrupt.clone());
+        async move {
+            let result = driver::run_pod(rt, desired, drive, reporter.clone(), interrupt).await;
+            reporter.done(&result);
+            result
+        }
+    });
+    let results: Vec<PodResult> = join_all(runs).await;
+    reporter.finish();
+
+    let format = match args.output {
+        OutputArg::Text => Format::Text,
+        OutputArg::Json => Format::Json,
+    };
+    if format == Format::Json || !cli.quiet {
+        let colour = console::Term::stdout().is_term() && console::colors_enabled();
+        print!("{}", summary::render(&results, format, colour));
+    }
+    // The first failing pod, in manifest order, decides the exit code.
+    Ok(results.iter().find_map(|r| r.outcome.as_ref().err()).map_or(exit::SUCCESS, exit::for_pod))
+}

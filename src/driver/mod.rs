@@ -1,0 +1,203 @@
+//! The run-once driver: observe, plan, act, wait, until the pod is where the user asked or the
+//! budget runs out. It owns the deadline, the backoff between repairs, and interruption; the
+//! planner decides what to do, the runtime does it, the reporter shows it.
+
+mod act;
+pub mod signals;
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use tokio::time::Instant;
+
+use crate::plan;
+use crate::pod::observed::PodObservation;
+use crate::pod::DesiredPod;
+use crate::report::{PodKey, Reporter};
+use crate::runtime::{Runtime, RuntimeError, Selector};
+use crate::status::{self, Notes, PodStatus, Verdict, WaitFor};
+
+pub use act::{ensure_infra_image, remove_pod};
+pub use signals::Interrupt;
+
+/// How long and how often to try.
+#[derive(Debug, Clone)]
+pub struct DriveOptions {
+    /// `None`: the default for the pod's restart policy.
+    pub wait_for: Option<WaitFor>,
+    /// How many repair rounds (restarts, re-creations) after the first sync.
+    pub retries: u32,
+    /// The wait after the first repair; multiplied by `backoff` after each.
+    pub retry_delay: Duration,
+    pub backoff: f64,
+    /// The whole run ends here, whatever is left of the retries.
+    pub deadline: Instant,
+}
+
+/// Why a pod did not get where it was asked to.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PodFailure {
+    #[error("container {container:?}: image {image} is not available: {reason}: {message}")]
+    Image { container: String, image: String, reason: String, message: String },
+    #[error("container {container:?} failed: {description}")]
+    ContainerFailed { container: String, description: String },
+    #[error("not {goal} after {retries} retries and {elapsed}: {detail}")]
+    NotConverged { goal: &'static str, retries: u32, elapsed: String, detail: String, crash_loop: bool },
+    #[error("{0}")]
+    Runtime(RuntimeError),
+    #[error("interrupted by {}", signals::name(*.0))]
+    Interrupted(i32),
+}
+
+/// The end of one pod's run.
+#[derive(Debug, Clone)]
+pub struct PodResult {
+    pub desired: DesiredPod,
+    /// The last status observed (or the best known one, if the engine went away).
+    pub status: Option<PodStatus>,
+    pub outcome: Result<(), PodFailure>,
+}
+
+fn goal(w: WaitFor) -> &'static str {
+    match w {
+        WaitFor::Running => "running",
+        WaitFor::Complete => "complete",
+    }
+}
+
+/// A one-line account of the containers that keep the pod from its goal.
+fn blockers(status: &PodStatus) -> String {
+    let parts: Vec<String> = status
+        .container_statuses
+        .iter()
+        .filter(|c| c.state.running.is_none())
+        .map(|c| format!("{}: {}", c.name, c.state.describe()))
+        .collect();
+    if parts.is_empty() {
+        "the pod's infra container is not running".to_owned()
+    } else {
+        parts.join("; ")
+    }
+}
+
+fn crash_looping(status: &PodStatus) -> bool {
+    status.container_statuses.iter().any(|c| {
+        c.restart_count > 0 && c.state.terminated.as_ref().is_some_and(|t| t.exit_code != 0)
+            || c.last_state.terminated.as_ref().is_some_and(|t| t.exit_code != 0)
+    })
+}
+
+/// When nothing is to be done but wait, how often to look without an event.
+const POLL: Duration = Duration::from_secs(2);
+
+/// Runs one pod to its goal. Never returns early on a transient engine error short of the
+/// engine being unreachable: that is retried like any other failed repair.
+pub async fn run_pod<R: Runtime>(
+    rt: Arc<R>,
+    desired: DesiredPod,
+    opts: DriveOptions,
+    reporter: Arc<dyn Reporter>,
+    mut interrupt: Interrupt,
+) -> PodResult {
+    let key = PodKey::of(&desired);
+    let wait_for = opts.wait_for.unwrap_or_else(|| WaitFor::default_for(desired.restart_policy));
+    let sel = Selector::pod(&desired.namespace, &desired.name);
+    // Subscribe before the first look, so nothing that happens after it is missed.
+    let mut changes = rt.changes(&sel);
+    let mut events_alive = true;
+    let start = Instant::now();
+    let mut notes = Notes::new();
+    let mut status: Option<PodStatus> = None;
+    let mut delay = opts.retry_delay;
+    let mut repairs = 0u32;
+    let mut synced = false;
+    let mut hold_until: Option<Instant> = None;
+
+    let result = |status: Option<PodStatus>, outcome| PodResult { desired: desired.clone(), status, outcome };
+    loop {
+        if let Some(sig) = interrupt.fired() {
+            return result(status, Err(PodFailure::Interrupted(sig)));
+        }
+        let observed = match rt.list(&sel).await {
+            Ok(o) => o,
+            Err(e) => return result(status, Err(PodFailure::Runtime(e))),
+        };
+        let obs = PodObservation::new(&desired, &observed);
+        let st = status::compute(&desired, &obs, &notes);
+        reporter.status(&key, &st);
+        let infra_running = obs.infra.current.as_ref().is_some_and(|c| c.is_running());
+        match status::verdict(&desired, &st, infra_running, wait_for) {
+            Verdict::Done => return result(Some(st), Ok(())),
+            Verdict::Failed { container, state } => {
+                let description = state.describe();
+                return result(Some(st), Err(PodFailure::ContainerFailed { container, description }));
+            }
+            Verdict::Pending => {}
+        }
+        let plan = plan::plan(&desired, &obs);
+        let now = Instant::now();
+        let may_act = hold_until.is_none_or(|t| now >= t);
+        if !plan.is_empty() && may_act {
+            if synced {
+                repairs += 1;
+                if repairs > opts.retries {
+                    return not_converged(result, st, wait_for, opts.retries, start);
+                }
+            }
+            synced = true;
+            let acted = tokio::select! {
+                r = act::act(&*rt, &desired, &plan, &mut notes, &*reporter, &key) => r,
+                sig = interrupt.wait() => return result(Some(st), Err(PodFailure::Interrupted(sig))),
+            };
+            if let Err(failure) = acted {
+                let st = status::compute(&desired, &obs, &notes);
+                reporter.status(&key, &st);
+                return result(Some(st), Err(failure));
+            }
+            // Look again at once: a started pod is usually done now. Further repairs wait out
+            // the backoff delay, so a crashing container is not restarted in a tight loop.
+            hold_until = Some(Instant::now() + delay);
+            delay = delay.mul_f64(opts.backoff.max(1.0));
+            status = Some(st);
+            continue;
+        }
+        status = Some(st.clone());
+        if now >= opts.deadline {
+            return not_converged(result, st, wait_for, repairs, start);
+        }
+        // Wait for the backoff to end when there is work held back, else for an event or a
+        // poll; never past the deadline.
+        let mut wake = if plan.is_empty() { now + POLL } else { hold_until.unwrap_or(now) };
+        wake = wake.min(opts.deadline);
+        tokio::select! {
+            _ = tokio::time::sleep_until(wake) => {}
+            ev = changes.next(), if events_alive => {
+                if ev.is_none() {
+                    events_alive = false;
+                }
+            }
+            sig = interrupt.wait() => return result(Some(st), Err(PodFailure::Interrupted(sig))),
+        }
+    }
+}
+
+fn not_converged(
+    result: impl Fn(Option<PodStatus>, Result<(), PodFailure>) -> PodResult,
+    st: PodStatus,
+    wait_for: WaitFor,
+    retries: u32,
+    start: Instant,
+) -> PodResult {
+    let elapsed = humantime::format_duration(Duration::from_secs(start.elapsed().as_secs())).to_string();
+    let failure = PodFailure::NotConverged {
+        goal: goal(wait_for),
+        retries,
+        elapsed,
+        detail: blockers(&st),
+        crash_loop: crash_looping(&st),
+    };
+    result(Some(st), Err(failure))
+}

@@ -1,0 +1,94 @@
+//! Live progress on a terminal: one spinner line per container showing its state and reason,
+//! updated in place (indicatif), with podrun's own actions shown above them under `-v`.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::driver::PodResult;
+use crate::status::PodStatus;
+
+use super::{outcome_line, state_style, PodKey, Reporter};
+
+pub struct Live {
+    verbose: bool,
+    multi: MultiProgress,
+    bars: Mutex<HashMap<(PodKey, String), ProgressBar>>,
+}
+
+impl Live {
+    pub fn new(verbose: bool) -> Live {
+        Live {
+            verbose,
+            multi: MultiProgress::with_draw_target(ProgressDrawTarget::stderr()),
+            bars: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn println(&self, text: &str) {
+        // Printed above the live lines; if the terminal is gone there is no one to tell.
+        let _ = self.multi.println(text);
+    }
+}
+
+fn style() -> ProgressStyle {
+    ProgressStyle::with_template("{spinner:.cyan} {prefix:.bold} {wide_msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_spinner())
+        .tick_chars("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏✓")
+}
+
+impl Reporter for Live {
+    fn warning(&self, msg: &str) {
+        self.println(&format!("{} {msg}", console::style("warning:").yellow().bold()));
+    }
+
+    fn event(&self, pod: &PodKey, msg: &str) {
+        if self.verbose {
+            self.println(&format!("{pod}: {msg}"));
+        }
+    }
+
+    fn status(&self, pod: &PodKey, status: &PodStatus) {
+        let mut bars = self.bars.lock().unwrap_or_else(|e| e.into_inner());
+        for c in &status.container_statuses {
+            let bar = bars.entry((pod.clone(), c.name.clone())).or_insert_with(|| {
+                let b = self.multi.add(ProgressBar::new_spinner());
+                b.set_style(style());
+                b.set_prefix(format!("{pod}/{}", c.name));
+                b.enable_steady_tick(Duration::from_millis(120));
+                b
+            });
+            let mut text = state_style(&c.state.summary()).apply_to(c.state.describe()).to_string();
+            if c.restart_count > 0 {
+                text.push_str(&format!("  restarts: {}", c.restart_count));
+            }
+            bar.set_message(text);
+        }
+    }
+
+    fn done(&self, result: &PodResult) {
+        let key = PodKey::of(&result.desired);
+        let bars = self.bars.lock().unwrap_or_else(|e| e.into_inner());
+        for ((pod, _), bar) in bars.iter() {
+            if *pod == key {
+                bar.finish();
+            }
+        }
+        let line = outcome_line(result);
+        let styled = if result.outcome.is_ok() {
+            console::style(line).green()
+        } else {
+            console::style(line).red()
+        };
+        self.println(&styled.to_string());
+    }
+
+    fn finish(&self) {
+        let bars = self.bars.lock().unwrap_or_else(|e| e.into_inner());
+        for bar in bars.values() {
+            bar.finish();
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! Reporting: everything podrun tells the user goes through here. Live progress goes to
+//! stderr (one live line per container on a terminal, timestamped lines otherwise); the final
+//! result goes to stdout, as a table or, with `-o json`, as a Kubernetes `List` of Pods.
+
+mod live;
+mod plain;
+pub mod summary;
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::driver::PodResult;
+use crate::pod::DesiredPod;
+use crate::status::PodStatus;
+
+/// A pod's name as people write it: `namespace/name`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PodKey {
+    pub namespace: String,
+    pub name: String,
+}
+
+impl PodKey {
+    pub fn of(d: &DesiredPod) -> PodKey {
+        PodKey { namespace: d.namespace.clone(), name: d.name.clone() }
+    }
+}
+
+impl fmt::Display for PodKey {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}/{}", self.namespace, self.name)
+    }
+}
+
+/// The progress side of reporting. Implementations are shared by concurrent pod drivers.
+pub trait Reporter: Send + Sync {
+    fn warning(&self, msg: &str);
+    /// Something podrun is doing: pulling, creating, removing.
+    fn event(&self, pod: &PodKey, msg: &str);
+    /// The pod's status as just observed; implementations show what changed.
+    fn status(&self, pod: &PodKey, status: &PodStatus);
+    /// One pod's run is over.
+    fn done(&self, result: &PodResult);
+    /// All runs are over: clear any live display before the summary is printed.
+    fn finish(&self);
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct ReportOptions {
+    pub quiet: bool,
+    pub verbose: bool,
+    /// Live lines when stderr is a terminal; plain lines otherwise.
+    pub live: bool,
+}
+
+pub fn reporter(opts: ReportOptions) -> Arc<dyn Reporter> {
+    if opts.quiet {
+        Arc::new(plain::Plain::quiet())
+    } else if opts.live {
+        Arc::new(live::Live::new(opts.verbose))
+    } else {
+        Arc::new(plain::Plain::new())
+    }
+}
+
+/// Colours for states, applied only where the stream's colours are on.
+pub(crate) fn state_style(summary: &str) -> console::Style {
+    match summary {
+        "Running" | "Completed" => console::Style::new().green(),
+        "Error" | "OOMKilled" | "ContainerCannotRun" | "CrashLoopBackOff" | "ErrImagePull" | "ErrImageNeverPull"
+        | "ImagePullBackOff" | "CreateContainerError" | "RunContainerError" => console::Style::new().red(),
+        _ => console::Style::new().yellow(),
+    }
+}
+
+/// One line for the end of a pod's run.
+pub(crate) fn outcome_line(r: &PodResult) -> String {
+    let key = PodKey::of(&r.desired);
+    match &r.outcome {
+        Ok(()) => {
+            let phase = r.status.as_ref().map(|s| format!("{:?}", s.phase)).unwrap_or_default();
+            format!("pod {key}: ok ({phase})")
+        }
+        Err(e) => format!("pod {key}: {e}"),
+    }
+}

@@ -1,0 +1,73 @@
+//! Plain progress lines on stderr, for logs and pipes: a timestamped line for each state change
+//! of each container, and for each thing podrun does.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::Mutex;
+use std::time::SystemTime;
+
+use crate::driver::PodResult;
+use crate::status::PodStatus;
+
+use super::{outcome_line, PodKey, Reporter};
+
+pub struct Plain {
+    quiet: bool,
+    /// Last state line shown per pod and container, so only changes are printed.
+    seen: Mutex<HashMap<(PodKey, String), String>>,
+}
+
+impl Plain {
+    pub fn new() -> Plain {
+        Plain { quiet: false, seen: Mutex::new(HashMap::new()) }
+    }
+
+    /// Warnings only.
+    pub fn quiet() -> Plain {
+        Plain { quiet: true, seen: Mutex::new(HashMap::new()) }
+    }
+
+    fn line(&self, text: &str) {
+        let now = humantime::format_rfc3339_seconds(SystemTime::now());
+        // A closed stderr is no reason to fail a pod.
+        let _ = writeln!(std::io::stderr().lock(), "{now} {text}");
+    }
+}
+
+impl Reporter for Plain {
+    fn warning(&self, msg: &str) {
+        let _ = writeln!(std::io::stderr().lock(), "warning: {msg}");
+    }
+
+    fn event(&self, pod: &PodKey, msg: &str) {
+        if !self.quiet {
+            self.line(&format!("{pod}: {msg}"));
+        }
+    }
+
+    fn status(&self, pod: &PodKey, status: &PodStatus) {
+        if self.quiet {
+            return;
+        }
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        for c in &status.container_statuses {
+            let mut text = c.state.describe();
+            if c.restart_count > 0 {
+                text.push_str(&format!(", restarts: {}", c.restart_count));
+            }
+            let k = (pod.clone(), c.name.clone());
+            if seen.get(&k) != Some(&text) {
+                self.line(&format!("{pod}/{}: {text}", c.name));
+                seen.insert(k, text);
+            }
+        }
+    }
+
+    fn done(&self, result: &PodResult) {
+        if !self.quiet || result.outcome.is_err() {
+            self.line(&outcome_line(result));
+        }
+    }
+
+    fn finish(&self) {}
+}
