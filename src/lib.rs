@@ -10,6 +10,7 @@ pub mod cli;
 pub mod commands;
 pub mod driver;
 pub mod exit;
+pub mod fnv;
 pub mod manifest;
 pub mod plan;
 pub mod pod;

@@ -1,1 +1,187 @@
+//! The driver against the recording fake runtime: what it calls, in what order, and how each
+//! run ends. Time is paused, so backoff waits cost nothing.
 
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::*;
+use crate::manifest::{load, LoadOptions, Source};
+use crate::runtime::fake::FakeRuntime;
+
+const INFRA: &str = "localhost/podrun-pause:test";
+
+#[derive(Default)]
+struct Recorder {
+    events: Mutex<Vec<String>>,
+}
+
+impl Reporter for Recorder {
+    fn warning(&self, msg: &str) {
+        self.events.lock().unwrap().push(format!("warning {msg}"));
+    }
+    fn event(&self, _pod: &PodKey, msg: &str) {
+        self.events.lock().unwrap().push(msg.to_owned());
+    }
+    fn status(&self, _pod: &PodKey, _status: &PodStatus) {}
+    fn done(&self, _result: &PodResult) {}
+    fn finish(&self) {}
+}
+
+fn desired(policy: &str, image_a: &str, pull: &str) -> DesiredPod {
+    let yaml = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: web}}\nspec:\n  restartPolicy: {policy}\n  containers:\n  - {{name: a, image: '{image_a}', imagePullPolicy: {pull}}}\n  - {{name: b, image: 'img:1'}}\n"
+    );
+    let loaded = load(&Source::from_text("t.yaml", &yaml), &LoadOptions::default()).unwrap();
+    DesiredPod::from_loaded(&loaded.pods[0], INFRA)
+}
+
+fn opts(retries: u32) -> DriveOptions {
+    DriveOptions {
+        wait_for: None,
+        retries,
+        retry_delay: Duration::from_secs(1),
+        backoff: 2.0,
+        deadline: Instant::now() + Duration::from_secs(300),
+    }
+}
+
+async fn run(rt: &Arc<FakeRuntime>, d: DesiredPod, o: DriveOptions) -> PodResult {
+    run_pod(rt.clone(), d, o, Arc::new(Recorder::default()), Interrupt::never()).await
+}
+
+fn fake() -> FakeRuntime {
+    FakeRuntime::new().with_image(INFRA).with_image("img:1")
+}
+
+fn verbs(rt: &FakeRuntime) -> Vec<String> {
+    rt.calls().into_iter().filter(|c| !c.starts_with("list") && !c.starts_with("image_present")).collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn creates_infra_then_apps_and_converges() {
+    let rt = Arc::new(fake());
+    let r = run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(10)).await;
+    assert_eq!(r.outcome, Ok(()));
+    let calls = verbs(&rt);
+    // The infra container is created and started before any app container; the app
+    // containers are created concurrently (their order among themselves is not fixed).
+    assert_eq!(calls[..2], ["create podrun_default_web_POD_0", "start id1"]);
+    let mut rest = calls[2..].to_vec();
+    rest.sort();
+    assert_eq!(rest, ["create podrun_default_web_a_0", "create podrun_default_web_b_0", "start id2", "start id3"]);
+    let st = r.status.unwrap();
+    assert_eq!(st.pod_ip.as_deref(), Some("10.0.0.2"));
+    assert!(st.container_statuses.iter().all(|c| c.ready));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_second_run_changes_nothing() {
+    let rt = Arc::new(fake());
+    run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(10)).await;
+    let before = rt.containers();
+    let n = rt.calls().len();
+    let r = run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(10)).await;
+    assert_eq!(r.outcome, Ok(()));
+    assert_eq!(rt.containers(), before);
+    assert_eq!(rt.calls()[n..], ["list".to_owned()], "one look, no action");
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_absent_image_under_never_creates_nothing() {
+    let rt = Arc::new(fake());
+    let r = run(&rt, desired("Always", "missing:1", "Never"), opts(10)).await;
+    let Err(PodFailure::Image { reason, .. }) = &r.outcome else { panic!("{:?}", r.outcome) };
+    assert_eq!(reason, "ErrImageNeverPull");
+    assert!(rt.containers().is_empty(), "no half-created pod");
+    assert_eq!(crate::exit::for_pod(r.outcome.as_ref().unwrap_err()), 4);
+    let a = &r.status.unwrap().container_statuses[0];
+    assert_eq!(a.state.waiting.as_ref().unwrap().reason, "ErrImageNeverPull");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_failed_pull_is_exit_4_and_a_good_one_proceeds() {
+    let rt = Arc::new(fake());
+    let r = run(&rt, desired("Always", "missing:1", "IfNotPresent"), opts(10)).await;
+    assert!(matches!(&r.outcome, Err(PodFailure::Image { reason, .. }) if reason == "ErrImagePull"));
+    assert!(rt.containers().is_empty());
+
+    let rt = Arc::new(fake().with_pullable("new:1"));
+    let r = run(&rt, desired("Always", "new:1", "IfNotPresent"), opts(10)).await;
+    assert_eq!(r.outcome, Ok(()));
+    assert!(rt.calls().contains(&"pull new:1".to_owned()));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_failure_under_never_fails_at_once() {
+    let rt = Arc::new(fake().exits_on_start("a", 3));
+    let start = Instant::now();
+    let r = run(&rt, desired("Never", "img:1", "IfNotPresent"), opts(10)).await;
+    let Err(PodFailure::ContainerFailed { container, description }) = &r.outcome else { panic!("{:?}", r.outcome) };
+    assert_eq!(container, "a");
+    assert!(description.contains("exit code 3"), "{description}");
+    assert!(start.elapsed() < Duration::from_secs(1), "no waiting out the retries");
+    assert_eq!(crate::exit::for_pod(r.outcome.as_ref().unwrap_err()), 6);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_crash_loop_exhausts_the_retries_with_backoff() {
+    let rt = Arc::new(fake().exits_on_start("a", 1));
+    let start = Instant::now();
+    let r = run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(3)).await;
+    let Err(f @ PodFailure::NotConverged { crash_loop: true, .. }) = &r.outcome else { panic!("{:?}", r.outcome) };
+    assert_eq!(crate::exit::for_pod(f), 6);
+    let creates_of_a = rt.calls().iter().filter(|c| c.starts_with("create podrun_default_web_a_")).count();
+    assert_eq!(creates_of_a, 4, "the first start and three repairs");
+    // Repairs waited 1 s, 2 s and 4 s, then the next one was refused.
+    assert!(start.elapsed() >= Duration::from_secs(7), "{:?}", start.elapsed());
+    let a = &r.status.unwrap().container_statuses[0];
+    assert_eq!(a.restart_count, 3);
+    assert!(a.last_state.terminated.is_some());
+    // At most one dead instance is kept beside the current one.
+    assert_eq!(rt.containers().iter().filter(|c| c.name.contains("_a_")).count(), 2);
+}
+
+#[tokio::test(start_paused = true)]
+async fn onfailure_completion_is_success_under_complete() {
+    let rt = Arc::new(fake().exits_on_start("a", 0).exits_on_start("b", 0));
+    let r = run(&rt, desired("OnFailure", "img:1", "IfNotPresent"), opts(10)).await;
+    assert_eq!(r.outcome, Ok(()));
+    assert_eq!(r.status.unwrap().phase, crate::status::Phase::Succeeded);
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_deadline_ends_a_run_that_cannot_converge() {
+    let rt = Arc::new(fake());
+    let mut o = opts(10);
+    o.wait_for = Some(WaitFor::Complete);
+    o.deadline = Instant::now() + Duration::from_secs(30);
+    let r = run(&rt, desired("Always", "img:1", "IfNotPresent"), o).await;
+    let Err(f @ PodFailure::NotConverged { crash_loop: false, .. }) = &r.outcome else { panic!("{:?}", r.outcome) };
+    assert_eq!(crate::exit::for_pod(f), 5);
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_unreachable_engine_is_reported_as_such() {
+    let rt = Arc::new(fake().unreachable());
+    let r = run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(10)).await;
+    let Err(f @ PodFailure::Runtime(_)) = &r.outcome else { panic!("{:?}", r.outcome) };
+    assert_eq!(crate::exit::for_pod(f), 3);
+}
+
+#[tokio::test(start_paused = true)]
+async fn delete_removes_apps_then_infra_and_only_owned_containers() {
+    let rt = Arc::new(fake());
+    run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(10)).await;
+    let mut stranger = rt.containers()[1].clone();
+    stranger.id = "stranger".into();
+    stranger.labels.remove(crate::pod::labels::MANAGED);
+    rt.insert(stranger);
+    let n = remove_pod(&*rt, &Selector::pod("default", "web"), None).await.unwrap();
+    assert_eq!(n, 3);
+    let left: Vec<String> = rt.containers().into_iter().map(|c| c.id).collect();
+    assert_eq!(left, vec!["stranger"]);
+    let removes: Vec<String> = rt.calls().into_iter().filter(|c| c.starts_with("remove")).collect();
+    assert_eq!(removes.last().map(String::as_str), Some("remove id1"), "the infra container goes last");
+}

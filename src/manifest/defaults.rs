@@ -1,6 +1,7 @@
 //! Defaults as the Kubernetes API server applies them, plus podrun's stable pod uid.
 
 use super::types::{Pod, PullPolicy, RestartPolicy};
+use crate::fnv::fnv1a64;
 
 pub const DEFAULT_NAMESPACE: &str = "default";
 pub const DEFAULT_GRACE_PERIOD_SECONDS: i64 = 30;
@@ -38,17 +39,6 @@ pub fn apply(pod: &mut Pod, namespace: &str) {
     }
 }
 
-/// 64-bit FNV-1a: tiny, and its output never changes between releases (unlike Rust's
-/// DefaultHasher), which matters for values stored in labels.
-pub fn fnv1a64(data: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in data {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
 /// A pod uid that is the same on every run for the same namespace and name, in UUID form
 /// (version 8, "custom", RFC 9562) so tools that expect a Kubernetes uid accept it.
 pub fn derive_uid(namespace: &str, name: &str) -> String {
@@ -80,13 +70,6 @@ mod tests {
         assert_eq!(default_pull_policy("localhost:5000/busybox"), PullPolicy::Always);
         assert_eq!(default_pull_policy("localhost:5000/busybox:1"), PullPolicy::IfNotPresent);
         assert_eq!(default_pull_policy("busybox@sha256:abcd"), PullPolicy::IfNotPresent);
-    }
-
-    #[test]
-    fn fnv_matches_the_reference_vectors() {
-        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::manifest::defaults::{fnv1a64, DEFAULT_GRACE_PERIOD_SECONDS};
+use crate::fnv::fnv1a64;
+use crate::manifest::defaults::DEFAULT_GRACE_PERIOD_SECONDS;
 use crate::manifest::types::{Container, Pod, PullPolicy, RestartPolicy};
 use crate::manifest::LoadedPod;
 use crate::runtime::{CreateSpec, Namespaces};

@@ -16,12 +16,14 @@ pub const PAUSE_BINARY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/pause"
 /// Where the pause binary lives in the image, relative to its root (as stored in the tar).
 const PAUSE_PATH: &str = "pause";
 
-/// The default infra image reference: `localhost/podrun-pause:<CARGO_PKG_VERSION>`.
+/// The default infra image reference: `localhost/podrun-pause:<version>-<hash of the rootfs>`.
 ///
 /// The `localhost/` prefix marks it as a locally built image, never to be mistaken for a Docker
-/// Hub one.
+/// Hub one. The hash keeps a rebuilt pause program (same version, other toolchain or source)
+/// from reusing a stale image under the same tag.
 pub fn default_infra_image() -> String {
-    format!("localhost/podrun-pause:{}", env!("CARGO_PKG_VERSION"))
+    let hash = crate::fnv::fnv1a64(&rootfs_tar());
+    format!("localhost/podrun-pause:{}-{:08x}", env!("CARGO_PKG_VERSION"), hash >> 32)
 }
 
 /// A tar archive (uncompressed) of the infra rootfs: `/pause` (mode 0755, owner 0:0) and nothing
@@ -52,13 +54,14 @@ fn write_rootfs_tar(buf: Vec<u8>) -> io::Result<Vec<u8>> {
 }
 
 /// Dockerfile-style changes to apply on import (Docker's `changes` query parameter, one
-/// instruction per entry): just `ENTRYPOINT ["/pause"]`.
+/// instruction per entry): `ENTRYPOINT ["/pause"]`, run as 65535:65535 like Kubernetes' pause
+/// image (it needs no privilege: it only waits for signals and reaps its own children).
 ///
 /// The import API accepts only CMD, ENTRYPOINT, ENV, EXPOSE, ONBUILD, USER, VOLUME and WORKDIR
 /// (no LABEL). The exec (JSON) form matters: the shell form would run `/bin/sh -c`, which the
 /// image lacks.
 pub fn import_changes() -> Vec<String> {
-    vec![r#"ENTRYPOINT ["/pause"]"#.to_string()]
+    vec![r#"ENTRYPOINT ["/pause"]"#.to_string(), "USER 65535:65535".to_string()]
 }
 
 #[cfg(test)]
@@ -153,10 +156,12 @@ mod tests {
 
     #[test]
     fn image_reference_and_changes() {
-        assert_eq!(
-            default_infra_image(),
-            format!("localhost/podrun-pause:{}", env!("CARGO_PKG_VERSION"))
-        );
+        let image = default_infra_image();
+        let tag = image.strip_prefix("localhost/podrun-pause:").expect("podrun's local repository");
+        let (version, hash) = tag.split_once('-').expect("version-hash");
+        assert_eq!(version, env!("CARGO_PKG_VERSION"));
+        assert_eq!(hash.len(), 8);
+        assert_eq!(image, default_infra_image(), "stable");
         let changes = import_changes();
         assert!(changes.iter().any(|c| c == r#"ENTRYPOINT ["/pause"]"#));
         const ALLOWED: [&str; 8] = [

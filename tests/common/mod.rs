@@ -1,0 +1,145 @@
+//! Shared helpers for the tests that run the built `podrun` binary.
+//!
+//! End-to-end tests need a real engine. `scripts/test` starts one and sets PODRUN_E2E=required
+//! (as CI does), and then a missing engine fails the test; run bare with `cargo test` and no
+//! engine, they say so and pass without checking anything.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+pub const PODRUN: &str = env!("CARGO_BIN_EXE_podrun");
+
+/// Runs podrun with `args`; `stdin` is fed to it when given.
+pub fn podrun(args: &[&str], stdin: Option<&str>) -> Output {
+    podrun_env(args, stdin, &[])
+}
+
+pub fn podrun_env(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(PODRUN);
+    cmd.args(args).env("NO_COLOR", "1").stdout(Stdio::piped()).stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+    let mut child = cmd.spawn().expect("run podrun");
+    if let Some(input) = stdin {
+        child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
+    }
+    child.wait_with_output().expect("wait for podrun")
+}
+
+pub fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A scratch file that is removed when dropped.
+pub struct TempFile(pub PathBuf);
+
+impl TempFile {
+    pub fn new(name: &str, content: &str) -> TempFile {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!("podrun-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join(format!("{}-{name}", N.fetch_add(1, Ordering::Relaxed)));
+        std::fs::write(&path, content).expect("write temp file");
+        TempFile(path)
+    }
+
+    pub fn path(&self) -> &str {
+        self.0.to_str().expect("utf-8 temp path")
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn docker(args: &[&str]) -> Output {
+    Command::new("docker").args(args).output().expect("run the docker CLI")
+}
+
+/// Whether end-to-end tests can run. When PODRUN_E2E=required (scripts/test, CI), a missing
+/// engine is a test failure, never a skip.
+pub fn engine() -> bool {
+    let up = Command::new("docker")
+        .args(["info", "--format", "{{.ServerVersion}}"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    let required = std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required")
+        || std::env::var("CI").is_ok_and(|v| v == "true");
+    if !up {
+        assert!(!required, "no container engine answers, and end-to-end tests are required (PODRUN_E2E/CI)");
+        eprintln!("skipping: no container engine (run scripts/test to start one)");
+    }
+    up
+}
+
+/// A namespace of the test's own, whose containers are all removed when it is dropped (also
+/// when the test fails), so tests never see or disturb each other's pods.
+pub struct Namespace(pub String);
+
+impl Namespace {
+    pub fn new(test: &str) -> Namespace {
+        let ns = format!("t{}-{test}", std::process::id()).replace('_', "-");
+        let ns: String = ns.chars().take(63).collect();
+        let ns = Namespace(ns.trim_end_matches('-').to_owned());
+        ns.cleanup();
+        ns
+    }
+
+    pub fn name(&self) -> &str {
+        &self.0
+    }
+
+    /// Ids of the containers in this namespace (podrun's own only), with their names.
+    pub fn containers(&self) -> Vec<(String, String)> {
+        let filter = format!("label=io.kubernetes.pod.namespace={}", self.0);
+        let out = docker(&["ps", "-a", "--no-trunc", "--filter", &filter, "--filter", "label=io.podrun.managed=true", "--format", "{{.ID}} {{.Names}}"]);
+        let mut v: Vec<(String, String)> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.split_once(' ').map(|(a, b)| (a.to_owned(), b.to_owned())))
+            .collect();
+        v.sort_by(|a, b| a.1.cmp(&b.1));
+        v
+    }
+
+    pub fn inspect(&self, container: &str, format: &str) -> String {
+        String::from_utf8_lossy(&docker(&["inspect", "--format", format, container]).stdout).trim().to_owned()
+    }
+
+    pub fn logs(&self, container: &str) -> String {
+        let o = docker(&["logs", container]);
+        format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    }
+
+    fn cleanup(&self) {
+        let ids: Vec<String> = self.containers().into_iter().map(|(id, _)| id).collect();
+        if !ids.is_empty() {
+            let mut args = vec!["rm", "-f", "-v"];
+            args.extend(ids.iter().map(String::as_str));
+            docker(&args);
+        }
+    }
+}
+
+impl Drop for Namespace {
+    fn drop(&mut self) {
+        self.cleanup();
+    }
+}

@@ -1,0 +1,178 @@
+//! `podrun apply` and `podrun delete` end to end, against the real engine.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::*;
+
+fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> std::process::Output {
+    let f = TempFile::new("pod.yaml", manifest);
+    let mut args = vec!["apply", f.path(), "-n", ns.name()];
+    args.extend_from_slice(extra);
+    podrun(&args, None)
+}
+
+const SLEEPER: &str = "\
+apiVersion: v1
+kind: Pod
+metadata: {name: sleeper}
+spec:
+  terminationGracePeriodSeconds: 2
+  containers:
+  - name: a
+    image: busybox:1.28
+    command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1; done']
+  - name: b
+    image: busybox:1.28
+    command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1; done']
+";
+
+#[test]
+fn e2e_containers_of_a_pod_reach_each_other_on_localhost() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("localhost");
+    // The server answers one request and exits; the client succeeds once it got the answer.
+    // Both exit 0 only if the client reached the server on 127.0.0.1.
+    let pod = r#"
+apiVersion: v1
+kind: Pod
+metadata: {name: pair}
+spec:
+  restartPolicy: Never
+  containers:
+  - name: server
+    image: busybox:1.28
+    command: [sh, -c, 'printf "HTTP/1.0 200 OK\r\n\r\npong\n" | nc -l -p 8080']
+  - name: client
+    image: busybox:1.28
+    command: [sh, -c]
+    args: ['for i in $(seq 100); do wget -q -O - http://127.0.0.1:8080/ && exit 0; sleep 0.2; done; exit 1']
+"#;
+    let out = apply(&ns, pod, &["--timeout", "60s"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let client = ns.containers().into_iter().find(|(_, n)| n.contains("_client_")).expect("client container");
+    assert!(ns.logs(&client.0).contains("pong"));
+    // The pod's containers share the infra container's network namespace and hostname.
+    let infra = ns.containers().into_iter().find(|(_, n)| n.contains("_POD_")).expect("infra container");
+    assert_eq!(ns.inspect(&client.0, "{{.HostConfig.NetworkMode}}"), format!("container:{}", infra.0));
+    assert_eq!(ns.inspect(&client.0, "{{.Config.Hostname}}"), "pair");
+}
+
+#[test]
+fn e2e_reapply_keeps_container_ids_and_delete_removes_everything() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("reapply");
+    let first = apply(&ns, SLEEPER, &[]);
+    assert_eq!(code(&first), 0, "{}", stderr(&first));
+    let before = ns.containers();
+    assert_eq!(before.len(), 3, "{before:?}");
+    for (id, _) in &before {
+        let labels = ns.inspect(id, "{{json .Config.Labels}}");
+        for key in ["io.kubernetes.pod.name", "io.kubernetes.pod.namespace", "io.kubernetes.pod.uid", "io.kubernetes.container.name", "io.podrun.managed", "io.podrun.spec-hash"] {
+            assert!(labels.contains(key), "{key} missing in {labels}");
+        }
+        assert!(!labels.contains("io.kubernetes.docker.type"));
+    }
+    assert!(before.iter().all(|(_, n)| !n.starts_with("k8s_")));
+
+    let again = apply(&ns, SLEEPER, &[]);
+    assert_eq!(code(&again), 0, "{}", stderr(&again));
+    assert_eq!(ns.containers(), before, "an unchanged manifest changes nothing");
+
+    let f = TempFile::new("pod.yaml", SLEEPER);
+    let del = podrun(&["delete", f.path(), "-n", ns.name()], None);
+    assert_eq!(code(&del), 0, "{}", stderr(&del));
+    assert!(ns.containers().is_empty());
+    let del = podrun(&["delete", "sleeper", "-n", ns.name()], None);
+    assert_eq!(code(&del), 0, "deleting nothing is fine: {}", stderr(&del));
+}
+
+#[test]
+fn e2e_json_output_has_the_kubernetes_shape() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("json");
+    let out = apply(&ns, SLEEPER, &["-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_eq!(v["kind"], "List");
+    let pod = &v["items"][0];
+    assert_eq!(pod["kind"], "Pod");
+    assert_eq!(pod["metadata"]["namespace"], ns.name());
+    assert_eq!(pod["status"]["phase"], "Running");
+    assert!(pod["status"]["podIP"].as_str().is_some_and(|ip| !ip.is_empty()));
+    let statuses = pod["status"]["containerStatuses"].as_array().expect("containerStatuses");
+    assert_eq!(statuses.len(), 2);
+    for s in statuses {
+        assert!(s["state"]["running"].is_object(), "{s}");
+        assert_eq!(s["ready"], true);
+        assert_eq!(s["restartCount"], 0);
+        assert!(s["containerID"].as_str().is_some_and(|id| id.starts_with("docker://")));
+    }
+}
+
+#[test]
+fn e2e_invalid_manifests_exit_2_and_create_nothing() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("invalid");
+    let cases = [
+        // A typo: an error with a suggestion, naming the field path.
+        (SLEEPER.replace("command:", "comand:"), "spec.containers[0].comand"),
+        // An invalid name, by field path.
+        (SLEEPER.replace("name: b", "name: B_b"), "spec.containers[1].name"),
+        // A YAML syntax error, by line and column.
+        (SLEEPER.replace("metadata: {name: sleeper}", "metadata: {name: sleeper"), ":4:"),
+        // A number where Kubernetes requires a string.
+        (SLEEPER.replace("image: busybox:1.28\n    command", "image: 5\n    command"), "invalid type"),
+    ];
+    for (manifest, expect) in cases {
+        let out = apply(&ns, &manifest, &[]);
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        assert!(stderr(&out).contains(expect), "{expect:?} not in: {}", stderr(&out));
+        assert!(ns.containers().is_empty(), "nothing is created");
+    }
+}
+
+#[test]
+fn e2e_a_missing_image_under_never_exits_4() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("never");
+    let manifest = SLEEPER.replace("image: busybox:1.28\n    command: [sh, -c, 'trap", "image: podrun-test/absent:1\n    imagePullPolicy: Never\n    command: [sh, -c, 'trap");
+    let out = apply(&ns, &manifest, &[]);
+    assert_eq!(code(&out), 4, "{}", stderr(&out));
+    assert!(stderr(&out).contains("ErrImageNeverPull"), "{}", stderr(&out));
+    assert!(ns.containers().is_empty(), "no half-created pod");
+}
+
+#[test]
+fn e2e_a_failing_container_under_never_exits_6_promptly() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("fail");
+    let manifest = "apiVersion: v1\nkind: Pod\nmetadata: {name: failing}\nspec:\n  restartPolicy: Never\n  containers:\n  - {name: bad, image: 'busybox:1.28', command: [sh, -c, 'exit 3']}\n";
+    let start = Instant::now();
+    let out = apply(&ns, manifest, &[]);
+    assert_eq!(code(&out), 6, "{}", stderr(&out));
+    assert!(stdout(&out).contains("exit code 3"), "{}", stdout(&out));
+    // Not a benchmark: a bound far below the ~17 minutes the default retries would take.
+    assert!(start.elapsed() < Duration::from_secs(60));
+}
+
+#[test]
+fn e2e_an_unreachable_engine_exits_3_naming_it() {
+    let f = TempFile::new("pod.yaml", SLEEPER);
+    let out = podrun_env(&["apply", f.path()], None, &[("DOCKER_HOST", "unix:///nonexistent/podrun.sock")]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    assert!(stderr(&out).contains("/nonexistent/podrun.sock"), "{}", stderr(&out));
+}
