@@ -78,16 +78,11 @@ fn main() {
 
     let output = match cmd.output() {
         Ok(output) => output,
-        Err(err) => fail(&format!(
-            "could not run {rustc:?} to compile {SOURCE}: {err}\ncommand: {cmd:?}"
-        )),
+        Err(err) => fail(&format!("could not run {rustc:?} to compile {SOURCE}: {err}\ncommand: {cmd:?}")),
     };
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() {
-        fail(&format!(
-            "compiling {SOURCE} failed ({}).\ncommand: {cmd:?}\nrustc output:\n{stderr}",
-            output.status
-        ));
+        fail(&format!("compiling {SOURCE} failed ({}).\ncommand: {cmd:?}\nrustc output:\n{stderr}", output.status));
     }
     // Warnings would otherwise vanish: cargo hides a successful build script's output.
     for line in stderr.lines().filter(|line| !line.trim().is_empty()) {

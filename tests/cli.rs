@@ -19,7 +19,17 @@ fn version_and_help() {
     }
     let h = podrun(&["help", "apply"], None);
     assert_eq!(code(&h), 0);
-    for word in ["--wait-for", "--timeout", "--retries", "--retry-delay", "--backoff", "--namespace", "--output", "--infra-image", "--strict"] {
+    for word in [
+        "--wait-for",
+        "--timeout",
+        "--retries",
+        "--retry-delay",
+        "--backoff",
+        "--namespace",
+        "--output",
+        "--infra-image",
+        "--strict",
+    ] {
         assert!(stdout(&h).contains(word), "{word} missing from help apply");
     }
 }
@@ -41,9 +51,17 @@ fn manifest_errors_exit_2_before_any_engine_is_contacted() {
     let o = podrun_env(&["apply", f.path()], None, NO_ENGINE);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
     assert!(stderr(&o).contains(f.path()), "the file is named: {}", stderr(&o));
-    assert!(stderr(&o).contains("spec.containers[0].comand: unknown field \"comand\" (did you mean \"command\"?)"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("spec.containers[0].comand: unknown field \"comand\" (did you mean \"command\"?)"),
+        "{}",
+        stderr(&o)
+    );
 
-    let o = podrun_env(&["apply", "-"], Some("kind: Pod\napiVersion: v1\nmetadata: {name: p}\nspec: {containers: [}\n"), NO_ENGINE);
+    let o = podrun_env(
+        &["apply", "-"],
+        Some("kind: Pod\napiVersion: v1\nmetadata: {name: p}\nspec: {containers: [}\n"),
+        NO_ENGINE,
+    );
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("<stdin>:4:"), "{}", stderr(&o));
 

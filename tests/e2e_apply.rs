@@ -22,10 +22,10 @@ spec:
   containers:
   - name: a
     image: busybox:1.28
-    command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1; done']
+    command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
   - name: b
     image: busybox:1.28
-    command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1; done']
+    command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
 ";
 
 #[test]
@@ -73,7 +73,14 @@ fn e2e_reapply_keeps_container_ids_and_delete_removes_everything() {
     assert_eq!(before.len(), 3, "{before:?}");
     for (id, _) in &before {
         let labels = ns.inspect(id, "{{json .Config.Labels}}");
-        for key in ["io.kubernetes.pod.name", "io.kubernetes.pod.namespace", "io.kubernetes.pod.uid", "io.kubernetes.container.name", "io.podrun.managed", "io.podrun.spec-hash"] {
+        for key in [
+            "io.kubernetes.pod.name",
+            "io.kubernetes.pod.namespace",
+            "io.kubernetes.pod.uid",
+            "io.kubernetes.container.name",
+            "io.podrun.managed",
+            "io.podrun.spec-hash",
+        ] {
             assert!(labels.contains(key), "{key} missing in {labels}");
         }
         assert!(!labels.contains("io.kubernetes.docker.type"));
@@ -147,7 +154,10 @@ fn e2e_a_missing_image_under_never_exits_4() {
         return;
     }
     let ns = Namespace::new("never");
-    let manifest = SLEEPER.replace("image: busybox:1.28\n    command: [sh, -c, 'trap", "image: podrun-test/absent:1\n    imagePullPolicy: Never\n    command: [sh, -c, 'trap");
+    let manifest = SLEEPER.replace(
+        "image: busybox:1.28\n    command: [sh, -c, 'trap",
+        "image: podrun-test/absent:1\n    imagePullPolicy: Never\n    command: [sh, -c, 'trap",
+    );
     let out = apply(&ns, &manifest, &[]);
     assert_eq!(code(&out), 4, "{}", stderr(&out));
     assert!(stderr(&out).contains("ErrImageNeverPull"), "{}", stderr(&out));

@@ -22,7 +22,8 @@ fn targets(args: &DeleteArgs) -> anyhow::Result<Vec<PodKey>> {
         _ => None,
     };
     if let Some(file) = file {
-        let loaded = manifest::load(&Source::read(file)?, &LoadOptions { namespace: args.namespace.clone(), strict: false })?;
+        let loaded =
+            manifest::load(&Source::read(file)?, &LoadOptions { namespace: args.namespace.clone(), strict: false })?;
         return Ok(loaded
             .pods
             .iter()

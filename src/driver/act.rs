@@ -72,8 +72,7 @@ pub async fn act<R: Runtime>(
             None => return Ok(()),
         },
     };
-    let results =
-        join_all(plan.apps.iter().map(|s| run_step(rt, desired, s, Some(&infra_id), reporter, key))).await;
+    let results = join_all(plan.apps.iter().map(|s| run_step(rt, desired, s, Some(&infra_id), reporter, key))).await;
     for (step, r) in plan.apps.iter().zip(results) {
         match r {
             Ok(_) => {
@@ -114,7 +113,11 @@ async fn run_step<R: Runtime>(
 
 async fn current_infra_id<R: Runtime>(rt: &R, desired: &DesiredPod) -> Result<Option<String>, PodFailure> {
     let observed = rt.list(&Selector::pod(&desired.namespace, &desired.name)).await.map_err(PodFailure::Runtime)?;
-    Ok(crate::pod::observed::PodObservation::new(desired, &observed).infra.current.filter(Observed::is_running).map(|c| c.id))
+    Ok(crate::pod::observed::PodObservation::new(desired, &observed)
+        .infra
+        .current
+        .filter(Observed::is_running)
+        .map(|c| c.id))
 }
 
 async fn stop_and_remove<R: Runtime>(rt: &R, c: &Observed, grace: Duration) -> Result<(), RuntimeError> {

@@ -67,10 +67,12 @@ pub enum ManifestError {
     Invalid { doc: DocRef, what: String, problems: Vec<FieldError> },
     #[error("{file}: no Pod in this manifest (podrun runs objects of kind Pod)")]
     NoPod { file: String },
-    #[error("{doc}: the namespace {found:?} of the manifest does not match the namespace {given:?} given with --namespace")]
+    #[error(
+        "{doc}: the namespace {found:?} of the manifest does not match the namespace {given:?} given with --namespace"
+    )]
     NamespaceMismatch { doc: DocRef, found: String, given: String },
-    #[error("{first} and {second}: both define Pod {namespace}/{name}")]
-    Duplicate { first: DocRef, second: DocRef, namespace: String, name: String },
+    #[error("{first} and {second}: both define Pod {pod}")]
+    Duplicate { first: String, second: String, pod: String },
 }
 
 fn list(problems: &[FieldError]) -> String {
@@ -182,10 +184,9 @@ pub fn load(source: &Source, opts: &LoadOptions) -> Result<Loaded, ManifestError
     for (i, a) in out.pods.iter().enumerate() {
         if let Some(b) = out.pods[..i].iter().find(|b| b.namespace() == a.namespace() && b.name() == a.name()) {
             return Err(ManifestError::Duplicate {
-                first: b.doc.clone(),
-                second: a.doc.clone(),
-                namespace: a.namespace().to_owned(),
-                name: a.name().to_owned(),
+                first: b.doc.to_string(),
+                second: a.doc.to_string(),
+                pod: format!("{}/{}", a.namespace(), a.name()),
             });
         }
     }
@@ -213,7 +214,8 @@ fn check_schema(value: &Value, doc: &DocRef, strict: bool, warnings: &mut Vec<St
     if strict {
         let why = "not supported by podrun (--strict)";
         problems.extend(not_yet.drain(..).map(|p| FieldError::new(p, format!("{why}: not implemented"))));
-        problems.extend(cluster_only.drain(..).map(|p| FieldError::new(p, format!("{why}: only meaningful on a cluster"))));
+        problems
+            .extend(cluster_only.drain(..).map(|p| FieldError::new(p, format!("{why}: only meaningful on a cluster"))));
     }
     if !problems.is_empty() {
         return Err(ManifestError::Invalid { doc: doc.clone(), what: "Pod".into(), problems });
@@ -225,15 +227,17 @@ fn check_schema(value: &Value, doc: &DocRef, strict: bool, warnings: &mut Vec<St
         ));
     }
     if !cluster_only.is_empty() {
-        warnings.push(format!(
-            "{doc}: ignoring fields that only matter on a cluster: {}",
-            cluster_only.join(", ")
-        ));
+        warnings.push(format!("{doc}: ignoring fields that only matter on a cluster: {}", cluster_only.join(", ")));
     }
     Ok(())
 }
 
-fn finish_pod(mut pod: Pod, doc: DocRef, opts: &LoadOptions, warnings: &mut Vec<String>) -> Result<LoadedPod, ManifestError> {
+fn finish_pod(
+    mut pod: Pod,
+    doc: DocRef,
+    opts: &LoadOptions,
+    warnings: &mut Vec<String>,
+) -> Result<LoadedPod, ManifestError> {
     if let (Some(found), Some(given)) = (pod.metadata.namespace.as_deref(), opts.namespace.as_deref()) {
         if !found.is_empty() && found != given {
             return Err(ManifestError::NamespaceMismatch { doc, found: found.into(), given: given.into() });
@@ -252,4 +256,81 @@ fn finish_pod(mut pod: Pod, doc: DocRef, opts: &LoadOptions, warnings: &mut Vec<
     let ns = opts.namespace.as_deref().unwrap_or(defaults::DEFAULT_NAMESPACE);
     defaults::apply(&mut pod, ns);
     Ok(LoadedPod { pod, doc })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POD: &str =
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n  - {name: c, image: busybox}\n";
+
+    fn load_text(text: &str, opts: &LoadOptions) -> Result<Loaded, ManifestError> {
+        load(&Source::from_text("f.yaml", text), opts)
+    }
+
+    #[test]
+    fn several_documents_with_other_kinds_and_empty_ones() {
+        let text = format!(
+            "---\n{POD}---\napiVersion: v1\nkind: Service\nmetadata: {{name: s}}\n---\n{}---\n",
+            POD.replace("name: a", "name: b")
+        );
+        let l = load_text(&text, &LoadOptions::default()).unwrap();
+        let names: Vec<&str> = l.pods.iter().map(|p| p.name()).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert_eq!(l.pods[1].doc.to_string(), "f.yaml (document 3)");
+        assert_eq!(l.warnings.len(), 1);
+        assert!(l.warnings[0].contains("ignoring Service \"s\""), "{:?}", l.warnings);
+    }
+
+    #[test]
+    fn a_single_document_is_named_by_file_alone() {
+        let l = load_text(POD, &LoadOptions::default()).unwrap();
+        assert_eq!(l.pods[0].doc.to_string(), "f.yaml");
+        assert_eq!(l.pods[0].namespace(), "default");
+    }
+
+    #[test]
+    fn the_namespace_option_fills_in_and_must_agree() {
+        let opts = LoadOptions { namespace: Some("x".into()), strict: false };
+        assert_eq!(load_text(POD, &opts).unwrap().pods[0].namespace(), "x");
+        let with_ns = POD.replace("{name: a}", "{name: a, namespace: y}");
+        assert!(matches!(load_text(&with_ns, &opts), Err(ManifestError::NamespaceMismatch { .. })));
+    }
+
+    #[test]
+    fn the_same_pod_twice_is_an_error() {
+        let text = format!("{POD}---\n{POD}");
+        let e = load_text(&text, &LoadOptions::default()).unwrap_err();
+        assert_eq!(e.to_string(), "f.yaml (document 1) and f.yaml (document 2): both define Pod default/a");
+    }
+
+    #[test]
+    fn kind_and_api_version_are_checked() {
+        let e = load_text("metadata: {name: a}\n", &LoadOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("kind: Required value"), "{e}");
+        let e = load_text(&POD.replace("apiVersion: v1", "apiVersion: apps/v1"), &LoadOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("apiVersion: Unsupported value: \"apps/v1\""), "{e}");
+        assert!(matches!(load_text("", &LoadOptions::default()), Err(ManifestError::NoPod { .. })));
+    }
+
+    #[test]
+    fn syntax_errors_carry_line_and_column_once() {
+        let e = load_text("apiVersion: v1\nkind: Pod\nmetadata: {name: a\n", &LoadOptions::default()).unwrap_err();
+        let ManifestError::Syntax { line, column, message, .. } = &e else { panic!("{e}") };
+        assert!(*line >= 3 && *column > 0, "{e}");
+        assert!(!message.contains(&format!("at line {line} column {column}")), "{e}");
+        assert!(e.to_string().starts_with(&format!("f.yaml:{line}:{column}: ")), "{e}");
+    }
+
+    #[test]
+    fn unimplemented_and_cluster_fields_warn_and_strict_refuses_them() {
+        let text = POD.replace("spec:\n", "spec:\n  nodeSelector: {a: b}\n  hostNetwork: true\n");
+        let l = load_text(&text, &LoadOptions::default()).unwrap();
+        assert_eq!(l.warnings.len(), 2, "{:?}", l.warnings);
+        assert!(l.warnings.iter().any(|w| w.contains("spec.hostNetwork") && w.contains("does not implement")));
+        assert!(l.warnings.iter().any(|w| w.contains("spec.nodeSelector") && w.contains("cluster")));
+        let e = load_text(&text, &LoadOptions { namespace: None, strict: true }).unwrap_err();
+        assert!(e.to_string().contains("spec.hostNetwork") && e.to_string().contains("spec.nodeSelector"), "{e}");
+    }
 }

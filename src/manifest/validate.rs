@@ -58,10 +58,7 @@ const ENV_NAME_MSG: &str = "a valid environment variable name must consist of al
 fn is_label_body(s: &str) -> bool {
     let b = s.as_bytes();
     let alnum = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-    !b.is_empty()
-        && alnum(b[0])
-        && alnum(b[b.len() - 1])
-        && b.iter().all(|&c| alnum(c) || c == b'-')
+    !b.is_empty() && alnum(b[0]) && alnum(b[b.len() - 1]) && b.iter().all(|&c| alnum(c) || c == b'-')
 }
 
 pub fn is_dns1123_label(s: &str) -> bool {
@@ -210,10 +207,8 @@ fn validate_container(c: &Container, path: &str, errors: &mut Vec<FieldError>, w
         } else if !is_env_var_name(&e.name) {
             errors.push(FieldError::invalid(epath, &e.name, ENV_NAME_MSG));
         } else if !seen.insert(e.name.as_str()) {
-            warnings.push(format!(
-                "{epath}: environment variable {:?} is set more than once; the last value wins",
-                e.name
-            ));
+            warnings
+                .push(format!("{epath}: environment variable {:?} is set more than once; the last value wins", e.name));
         }
     }
 }

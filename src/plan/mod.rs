@@ -83,7 +83,9 @@ fn infra_needs_create(desired: &DesiredPod, infra: &Instances) -> Option<&'stati
 
 /// Whether any app container has run before in this pod (a restart policy may forbid a rerun).
 fn has_run(obs: &PodObservation) -> bool {
-    obs.containers.values().any(|i| i.current.as_ref().is_some_and(|c| c.state != State::Created) || i.previous.is_some())
+    obs.containers
+        .values()
+        .any(|i| i.current.as_ref().is_some_and(|c| c.state != State::Created) || i.previous.is_some())
 }
 
 pub fn plan(desired: &DesiredPod, obs: &PodObservation) -> Plan {
@@ -107,7 +109,8 @@ pub fn plan(desired: &DesiredPod, obs: &PodObservation) -> Plan {
         }
     } else {
         if let Some(Observed { id, state: State::Created, .. }) = &obs.infra.current {
-            p.infra = Some(ContainerStep { container: desired.infra.name.clone(), step: Step::Start { id: id.clone() } });
+            p.infra =
+                Some(ContainerStep { container: desired.infra.name.clone(), step: Step::Start { id: id.clone() } });
         }
         for c in &desired.containers {
             let inst = obs.containers.get(&c.name).cloned().unwrap_or_default();
@@ -120,7 +123,12 @@ pub fn plan(desired: &DesiredPod, obs: &PodObservation) -> Plan {
     p
 }
 
-fn app_step(desired: &DesiredPod, c: &DesiredContainer, inst: &Instances, removals: &mut Vec<Removal>) -> Option<ContainerStep> {
+fn app_step(
+    desired: &DesiredPod,
+    c: &DesiredContainer,
+    inst: &Instances,
+    removals: &mut Vec<Removal>,
+) -> Option<ContainerStep> {
     let Some(cur) = &inst.current else { return Some(create(c, inst, "the container does not exist")) };
     if cur.label(crate::pod::labels::SPEC_HASH) != Some(c.spec_hash.as_str()) {
         removals.push(remove(cur, "its spec changed"));
@@ -159,7 +167,11 @@ fn images_for(desired: &DesiredPod, p: &Plan) -> Vec<ImageNeed> {
                     n.policy = PullPolicy::Always;
                 }
             }
-            None => needs.push(ImageNeed { image: c.image.clone(), policy: c.pull_policy, containers: vec![c.name.clone()] }),
+            None => needs.push(ImageNeed {
+                image: c.image.clone(),
+                policy: c.pull_policy,
+                containers: vec![c.name.clone()],
+            }),
         }
     }
     needs

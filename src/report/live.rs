@@ -77,11 +77,7 @@ impl Reporter for Live {
             }
         }
         let line = outcome_line(result);
-        let styled = if result.outcome.is_ok() {
-            console::style(line).green()
-        } else {
-            console::style(line).red()
-        };
+        let styled = if result.outcome.is_ok() { console::style(line).green() } else { console::style(line).red() };
         self.println(&styled.to_string());
     }
 

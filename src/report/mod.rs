@@ -73,8 +73,15 @@ pub fn reporter(opts: ReportOptions) -> Arc<dyn Reporter> {
 pub(crate) fn state_style(summary: &str) -> console::Style {
     match summary {
         "Running" | "Completed" => console::Style::new().green(),
-        "Error" | "OOMKilled" | "ContainerCannotRun" | "CrashLoopBackOff" | "ErrImagePull" | "ErrImageNeverPull"
-        | "ImagePullBackOff" | "CreateContainerError" | "RunContainerError" => console::Style::new().red(),
+        "Error"
+        | "OOMKilled"
+        | "ContainerCannotRun"
+        | "CrashLoopBackOff"
+        | "ErrImagePull"
+        | "ErrImageNeverPull"
+        | "ImagePullBackOff"
+        | "CreateContainerError"
+        | "RunContainerError" => console::Style::new().red(),
         _ => console::Style::new().yellow(),
     }
 }

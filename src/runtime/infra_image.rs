@@ -109,27 +109,17 @@ mod tests {
         let phentsize = usize::from(u16_at(elf, 54));
         let phnum = usize::from(u16_at(elf, 56));
         assert!(phnum > 0 && phentsize >= 56);
-        assert!(
-            phoff + phnum * phentsize <= elf.len(),
-            "program headers out of bounds"
-        );
+        assert!(phoff + phnum * phentsize <= elf.len(), "program headers out of bounds");
         for i in 0..phnum {
             let p_type = u32_at(elf, phoff + i * phentsize);
-            assert_ne!(
-                p_type, PT_INTERP,
-                "program header {i} is PT_INTERP: not static"
-            );
+            assert_ne!(p_type, PT_INTERP, "program header {i} is PT_INTERP: not static");
         }
     }
 
     #[test]
     fn rootfs_tar_holds_just_pause_0755_root_owned() {
         let tar_bytes = rootfs_tar();
-        assert!(
-            tar_bytes.len() < 1024 * 1024,
-            "tar is {} bytes",
-            tar_bytes.len()
-        );
+        assert!(tar_bytes.len() < 1024 * 1024, "tar is {} bytes", tar_bytes.len());
         let mut archive = tar::Archive::new(tar_bytes.as_slice());
         let mut names = Vec::new();
         for entry in archive.entries().unwrap() {
@@ -164,22 +154,10 @@ mod tests {
         assert_eq!(image, default_infra_image(), "stable");
         let changes = import_changes();
         assert!(changes.iter().any(|c| c == r#"ENTRYPOINT ["/pause"]"#));
-        const ALLOWED: [&str; 8] = [
-            "CMD",
-            "ENTRYPOINT",
-            "ENV",
-            "EXPOSE",
-            "ONBUILD",
-            "USER",
-            "VOLUME",
-            "WORKDIR",
-        ];
+        const ALLOWED: [&str; 8] = ["CMD", "ENTRYPOINT", "ENV", "EXPOSE", "ONBUILD", "USER", "VOLUME", "WORKDIR"];
         for change in &changes {
             let instruction = change.split_whitespace().next().unwrap_or_default();
-            assert!(
-                ALLOWED.contains(&instruction),
-                "{change:?} not allowed on import"
-            );
+            assert!(ALLOWED.contains(&instruction), "{change:?} not allowed on import");
         }
     }
 
@@ -195,10 +173,7 @@ mod tests {
     impl Running {
         /// Runs pause with `args`, its stdout piped, and returns at once.
         fn spawn(test_name: &str, args: &[&str]) -> Running {
-            let path = std::env::temp_dir().join(format!(
-                "podrun-pause-test-{}-{test_name}",
-                std::process::id()
-            ));
+            let path = std::env::temp_dir().join(format!("podrun-pause-test-{}-{test_name}", std::process::id()));
             fs::write(&path, PAUSE_BINARY).unwrap();
             fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
             let mut cmd = Command::new(&path);
@@ -229,22 +204,14 @@ mod tests {
                 let execd = fs::read_link(proc_dir.join("exe")).is_ok_and(|exe| exe == binary);
                 let status = fs::read_to_string(proc_dir.join("status")).unwrap_or_default();
                 let field = |name: &str| {
-                    status
-                        .lines()
-                        .find_map(|l| l.strip_prefix(name))
-                        .map(str::trim)
-                        .unwrap_or_default()
-                        .to_owned()
+                    status.lines().find_map(|l| l.strip_prefix(name)).map(str::trim).unwrap_or_default().to_owned()
                 };
                 let blocked = u64::from_str_radix(&field("SigBlk:"), 16).unwrap_or(0);
                 let asleep = field("State:").starts_with('S');
                 if execd && (blocked & wanted == wanted || asleep) {
                     return;
                 }
-                assert!(
-                    Instant::now() < deadline,
-                    "pause never got to wait for signals"
-                );
+                assert!(Instant::now() < deadline, "pause never got to wait for signals");
                 sleep(Duration::from_millis(5));
             }
         }
@@ -336,9 +303,6 @@ mod tests {
         let mut stdout = String::new();
         let mut pipe = pause.child.stdout.take().unwrap();
         pipe.read_to_string(&mut stdout).unwrap();
-        assert_eq!(
-            stdout,
-            format!("podrun-pause {}\n", env!("CARGO_PKG_VERSION"))
-        );
+        assert_eq!(stdout, format!("podrun-pause {}\n", env!("CARGO_PKG_VERSION")));
     }
 }

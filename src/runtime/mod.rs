@@ -83,7 +83,9 @@ impl Observed {
 pub enum State {
     /// Created but never started (or a start that is still under way).
     Created,
-    Running { started_at: Option<String> },
+    Running {
+        started_at: Option<String>,
+    },
     Exited {
         exit_code: i64,
         started_at: Option<String>,

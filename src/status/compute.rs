@@ -53,7 +53,10 @@ fn terminated(c: &Observed) -> Option<Terminated> {
 }
 
 fn state_of(current: Option<&Observed>, note: Option<&Waiting>) -> ContainerState {
-    let creating = || ContainerState { waiting: Some(note.cloned().unwrap_or(Waiting { reason: "ContainerCreating".into(), message: None })), ..Default::default() };
+    let creating = || ContainerState {
+        waiting: Some(note.cloned().unwrap_or(Waiting { reason: "ContainerCreating".into(), message: None })),
+        ..Default::default()
+    };
     let Some(c) = current else { return creating() };
     match &c.state {
         State::Created => creating(),
@@ -76,10 +79,7 @@ fn container_status(name: &str, image: &str, inst: &Instances, note: Option<&Wai
     let running = state.running.is_some();
     ContainerStatus {
         name: name.to_owned(),
-        last_state: ContainerState {
-            terminated: inst.previous.as_ref().and_then(terminated),
-            ..Default::default()
-        },
+        last_state: ContainerState { terminated: inst.previous.as_ref().and_then(terminated), ..Default::default() },
         state,
         ready: running,
         restart_count: current.map_or(0, attempt_of),
@@ -184,7 +184,7 @@ pub enum Verdict {
     /// Not yet.
     Pending,
     /// It can never be reached: a container failed for good.
-    Failed { container: String, state: ContainerState },
+    Failed { container: String, state: Box<ContainerState> },
 }
 
 fn final_exit(policy: RestartPolicy, s: &ContainerStatus) -> Option<i64> {
@@ -195,7 +195,7 @@ pub fn verdict(desired: &DesiredPod, status: &PodStatus, infra_running: bool, wa
     let policy = desired.restart_policy;
     for s in &status.container_statuses {
         if final_exit(policy, s).is_some_and(|code| code != 0) {
-            return Verdict::Failed { container: s.name.clone(), state: s.state.clone() };
+            return Verdict::Failed { container: s.name.clone(), state: Box::new(s.state.clone()) };
         }
     }
     let done = match wait_for {

@@ -81,8 +81,8 @@ pub fn engine() -> bool {
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|s| s.success());
-    let required = std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required")
-        || std::env::var("CI").is_ok_and(|v| v == "true");
+    let required =
+        std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required") || std::env::var("CI").is_ok_and(|v| v == "true");
     if !up {
         assert!(!required, "no container engine answers, and end-to-end tests are required (PODRUN_E2E/CI)");
         eprintln!("skipping: no container engine (run scripts/test to start one)");
@@ -110,7 +110,17 @@ impl Namespace {
     /// Ids of the containers in this namespace (podrun's own only), with their names.
     pub fn containers(&self) -> Vec<(String, String)> {
         let filter = format!("label=io.kubernetes.pod.namespace={}", self.0);
-        let out = docker(&["ps", "-a", "--no-trunc", "--filter", &filter, "--filter", "label=io.podrun.managed=true", "--format", "{{.ID}} {{.Names}}"]);
+        let out = docker(&[
+            "ps",
+            "-a",
+            "--no-trunc",
+            "--filter",
+            &filter,
+            "--filter",
+            "label=io.podrun.managed=true",
+            "--format",
+            "{{.ID}} {{.Names}}",
+        ]);
         let mut v: Vec<(String, String)> = String::from_utf8_lossy(&out.stdout)
             .lines()
             .filter_map(|l| l.split_once(' ').map(|(a, b)| (a.to_owned(), b.to_owned())))

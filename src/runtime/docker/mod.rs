@@ -128,11 +128,7 @@ impl Runtime for DockerRuntime {
             .and_then(|cs| cs.first())
             .map(|c| c.name.clone())
             .unwrap_or_else(|| "Engine".to_owned());
-        Ok(EngineInfo {
-            name,
-            version: v.version.unwrap_or_default(),
-            api_version: v.api_version.unwrap_or_default(),
-        })
+        Ok(EngineInfo { name, version: v.version.unwrap_or_default(), api_version: v.api_version.unwrap_or_default() })
     }
 
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
@@ -170,7 +166,9 @@ impl Runtime for DockerRuntime {
                     BollardError::DockerResponseServerError { message, .. } => {
                         RuntimeError::Image { image: image.to_owned(), detail: message }
                     }
-                    BollardError::DockerStreamError { error } => RuntimeError::Image { image: image.to_owned(), detail: error },
+                    BollardError::DockerStreamError { error } => {
+                        RuntimeError::Image { image: image.to_owned(), detail: error }
+                    }
                     other => self.error(&format!("pull {image}"), other),
                 });
             }
@@ -236,17 +234,10 @@ impl Runtime for DockerRuntime {
         let filters: HashMap<String, Vec<String>> = HashMap::from([
             ("type".to_owned(), vec!["container".to_owned()]),
             ("label".to_owned(), sel.label_filters()),
-            (
-                "event".to_owned(),
-                ["create", "start", "die", "destroy", "oom"].map(str::to_owned).to_vec(),
-            ),
+            ("event".to_owned(), ["create", "start", "die", "destroy", "oom"].map(str::to_owned).to_vec()),
         ]);
         let opts = EventsOptionsBuilder::default().filters(&filters).build();
-        self.docker
-            .events(Some(opts))
-            .take_while(|e| std::future::ready(e.is_ok()))
-            .map(|_| ())
-            .boxed()
+        self.docker.events(Some(opts)).take_while(|e| std::future::ready(e.is_ok())).map(|_| ()).boxed()
     }
 }
 
