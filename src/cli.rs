@@ -100,6 +100,19 @@ pub struct ApplyArgs {
     #[arg(long, value_name = "FACTOR", default_value_t = 2.0, value_parser = parse_backoff)]
     pub backoff: f64,
 
+    /// Wait before restarting a crashed container the second time; it doubles each restart
+    /// (the first restart is immediate)
+    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = parse_duration)]
+    pub crash_backoff: Duration,
+
+    /// The longest wait between restarts of a crashing container
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
+    pub crash_backoff_max: Duration,
+
+    /// Remove what this run created when the pod fails or the run is interrupted
+    #[arg(long)]
+    pub cleanup_on_failure: bool,
+
     /// What to wait for [default: running under restartPolicy Always, complete otherwise]
     #[arg(long, value_enum, value_name = "WHAT")]
     pub wait_for: Option<WaitForArg>,

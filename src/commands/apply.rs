@@ -7,12 +7,12 @@ use futures_util::future::join_all;
 use tokio::time::Instant;
 
 use crate::cli::{ApplyArgs, Cli, OutputArg, WaitForArg};
-use crate::driver::{self, DriveOptions, Interrupt, PodResult};
+use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
 use crate::exit;
 use crate::manifest::{self, LoadOptions, Source};
 use crate::pod::DesiredPod;
-use crate::report::{self, summary, Format, ReportOptions};
-use crate::runtime::infra_image;
+use crate::report::{self, summary, Format, PodKey, ReportOptions};
+use crate::runtime::{infra_image, Selector};
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
@@ -40,6 +40,7 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         retry_delay: args.retry_delay,
         backoff: args.backoff,
         deadline: Instant::now() + args.timeout,
+        crash: CrashBackoff { base: args.crash_backoff, max: args.crash_backoff_max.max(args.crash_backoff) },
     };
     let runs = loaded.pods.iter().map(|p| {
         let desired = DesiredPod::from_loaded(p, &infra);
@@ -51,6 +52,17 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         }
     });
     let results: Vec<PodResult> = join_all(runs).await;
+    if args.cleanup_on_failure {
+        for r in results.iter().filter(|r| r.outcome.is_err() && !r.created.is_empty()) {
+            let sel = Selector::pod(&r.desired.namespace, &r.desired.name);
+            match driver::remove_pod(&*rt, &sel, None, Some(&r.created)).await {
+                Ok(n) => {
+                    reporter.event(&PodKey::of(&r.desired), &format!("removed the {n} containers this run created"))
+                }
+                Err(e) => reporter.warning(&format!("cleanup of {}: {e}", PodKey::of(&r.desired))),
+            }
+        }
+    }
     reporter.finish();
 
     let format = match args.output {

@@ -45,7 +45,7 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     let grace = args.grace_period.map(Duration::from_secs);
     let results = join_all(pods.iter().map(|p| {
         let rt = &rt;
-        async move { driver::remove_pod(rt, &Selector::pod(&p.namespace, &p.name), grace).await }
+        async move { driver::remove_pod(rt, &Selector::pod(&p.namespace, &p.name), grace, None).await }
     }))
     .await;
     let mut code = exit::SUCCESS;

@@ -1,19 +1,28 @@
 //! Carrying out a plan on the runtime: images first (so a missing image creates nothing), then
-//! removals (app containers before the infra container), then the infra container, then the
-//! app containers concurrently.
+//! finished pods' sidecars are stopped, removals (app containers before the infra container),
+//! the infra container, the init containers one after another, and the app containers
+//! concurrently. Lifecycle hooks run here: postStart after a start, preStop before a stop.
 
 use std::time::Duration;
 
 use futures_util::future::join_all;
 
 use crate::manifest::types::PullPolicy;
-use crate::plan::{ContainerStep, ImageNeed, Plan, Removal, Step};
-use crate::pod::{labels, DesiredPod};
+use crate::plan::{ContainerStep, ImageNeed, Plan, Step};
+use crate::pod::{labels, DesiredPod, Hook};
 use crate::report::{PodKey, Reporter};
 use crate::runtime::{infra_image, Observed, Runtime, RuntimeError, Selector};
 use crate::status::{Notes, Waiting};
 
 use super::PodFailure;
+
+/// How a round of actions went, short of a failure that ends the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Acted {
+    Clean,
+    /// Something failed and was noted against its container; worth a retry after a delay.
+    WithErrors,
+}
 
 fn note(notes: &mut Notes, container: &str, reason: &str, message: String) {
     notes.insert(container.to_owned(), Waiting { reason: reason.to_owned(), message: Some(message) });
@@ -24,25 +33,43 @@ fn fatal(e: &RuntimeError) -> bool {
     matches!(e, RuntimeError::Unreachable { .. })
 }
 
+fn is_infra(c: &Observed) -> bool {
+    c.label(labels::ROLE) == Some("infra")
+}
+
+/// `created` collects the ids of the containers this call creates (for --cleanup-on-failure).
 pub async fn act<R: Runtime>(
     rt: &R,
     desired: &DesiredPod,
     plan: &Plan,
     notes: &mut Notes,
+    created: &mut Vec<String>,
     reporter: &dyn Reporter,
     key: &PodKey,
-) -> Result<(), PodFailure> {
+) -> Result<Acted, PodFailure> {
     ensure_images(rt, &plan.images, notes, reporter, key).await?;
+    let mut outcome = Acted::Clean;
 
-    let grace = Duration::from_secs(desired.grace_period_seconds.max(0).unsigned_abs());
-    let (infra, apps): (Vec<&Removal>, Vec<&Removal>) =
-        plan.remove.iter().partition(|r| r.container.label(labels::ROLE) == Some("infra"));
-    for batch in [apps, infra] {
-        for r in &batch {
-            reporter.event(key, &format!("removing {} ({})", r.container.name, r.reason));
+    for c in &plan.stop {
+        reporter.event(key, &format!("stopping sidecar {} (the pod has finished)", c.name));
+    }
+    for r in join_all(plan.stop.iter().map(|c| stop(rt, c, None))).await {
+        if let Err(e) = r {
+            if fatal(&e) {
+                return Err(PodFailure::Runtime(e));
+            }
+            reporter.warning(&format!("{key}: {e}"));
         }
-        let results = join_all(batch.iter().map(|r| stop_and_remove(rt, &r.container, grace))).await;
-        for e in results.into_iter().filter_map(Result::err) {
+    }
+
+    let (infra, members): (Vec<&Observed>, Vec<&Observed>) =
+        plan.remove.iter().map(|r| &r.container).partition(|c| is_infra(c));
+    for r in &plan.remove {
+        reporter.event(key, &format!("removing {} ({})", r.container.name, r.reason));
+    }
+    for batch in [members, infra] {
+        for e in join_all(batch.iter().map(|c| stop_and_remove(rt, c, None))).await.into_iter().filter_map(Result::err)
+        {
             if fatal(&e) {
                 return Err(PodFailure::Runtime(e));
             }
@@ -53,41 +80,75 @@ pub async fn act<R: Runtime>(
     let mut infra_id = None;
     if let Some(step) = &plan.infra {
         match run_step(rt, desired, step, None, reporter, key).await {
-            Ok(id) => infra_id = Some(id),
+            Ok(id) => {
+                if matches!(step.step, Step::Create { .. }) {
+                    created.push(id.clone());
+                }
+                infra_id = Some(id)
+            }
             Err((_, e)) if fatal(&e) => return Err(PodFailure::Runtime(e)),
-            // Another podrun created it first (409), or it failed: look again next round.
+            // Created by a podrun running beside us: use it at the next look.
+            Err((_, RuntimeError::Conflict { .. })) => return Ok(Acted::Clean),
             Err((_, e)) => {
                 reporter.warning(&format!("{key}: infra container: {e}"));
-                return Ok(());
+                return Ok(Acted::WithErrors);
             }
         }
     }
-    if plan.apps.is_empty() {
-        return Ok(());
+    if plan.init.is_empty() && plan.apps.is_empty() {
+        return Ok(outcome);
     }
     let infra_id = match infra_id {
         Some(id) => id,
         None => match current_infra_id(rt, desired).await? {
             Some(id) => id,
-            None => return Ok(()),
+            None => return Ok(Acted::WithErrors),
         },
     };
-    let results = join_all(plan.apps.iter().map(|s| run_step(rt, desired, s, Some(&infra_id), reporter, key))).await;
-    for (step, r) in plan.apps.iter().zip(results) {
-        match r {
-            Ok(_) => {
-                notes.remove(&step.container);
-            }
-            Err((_, e)) if fatal(&e) => return Err(PodFailure::Runtime(e)),
-            Err((_, RuntimeError::Conflict { .. })) => {} // created by a podrun beside us
-            Err((reason, e)) => note(notes, &step.container, reason, e.to_string()),
+
+    // Init containers in order: a failure stops the sequence, since later ones depend on it.
+    for step in &plan.init {
+        let r = run_step(rt, desired, step, Some(&infra_id), reporter, key).await;
+        if !record(r, step, notes, created, &mut outcome)? {
+            return Ok(outcome);
         }
     }
-    Ok(())
+    let results = join_all(plan.apps.iter().map(|s| run_step(rt, desired, s, Some(&infra_id), reporter, key))).await;
+    for (step, r) in plan.apps.iter().zip(results) {
+        record(r, step, notes, created, &mut outcome)?;
+    }
+    Ok(outcome)
 }
 
-/// Creates (if asked) and starts one container; returns its id. An error comes with the
-/// Kubernetes waiting reason for it.
+/// Notes a step's outcome against its container. Returns whether it succeeded.
+fn record(
+    r: Result<String, (&'static str, RuntimeError)>,
+    step: &ContainerStep,
+    notes: &mut Notes,
+    created: &mut Vec<String>,
+    outcome: &mut Acted,
+) -> Result<bool, PodFailure> {
+    match r {
+        Ok(id) => {
+            if matches!(step.step, Step::Create { .. }) {
+                created.push(id);
+            }
+            notes.remove(&step.container);
+            Ok(true)
+        }
+        Err((_, e)) if fatal(&e) => Err(PodFailure::Runtime(e)),
+        // Created by a podrun running beside us: nothing went wrong.
+        Err((_, RuntimeError::Conflict { .. })) => Ok(true),
+        Err((reason, e)) => {
+            note(notes, &step.container, reason, e.to_string());
+            *outcome = Acted::WithErrors;
+            Ok(false)
+        }
+    }
+}
+
+/// Creates (if asked) and starts one container, then runs its postStart hook; returns its id.
+/// An error comes with the Kubernetes waiting reason for it.
 async fn run_step<R: Runtime>(
     rt: &R,
     desired: &DesiredPod,
@@ -96,11 +157,11 @@ async fn run_step<R: Runtime>(
     reporter: &dyn Reporter,
     key: &PodKey,
 ) -> Result<String, (&'static str, RuntimeError)> {
+    let c = desired
+        .find(&step.container)
+        .ok_or_else(|| ("CreateContainerError", RuntimeError::Other(format!("no container {}", step.container))))?;
     let id = match &step.step {
         Step::Create { attempt, reason } => {
-            let c = desired.find(&step.container).ok_or_else(|| {
-                ("CreateContainerError", RuntimeError::Other(format!("no container {}", step.container)))
-            })?;
             reporter.event(key, &format!("creating {} ({reason})", step.container));
             let spec = desired.create_spec(c, *attempt, infra_id);
             rt.create(&spec).await.map_err(|e| ("CreateContainerError", e))?
@@ -108,22 +169,84 @@ async fn run_step<R: Runtime>(
         Step::Start { id } => id.clone(),
     };
     rt.start(&id).await.map_err(|e| ("RunContainerError", e))?;
+    if let Some(hook) = &c.post_start {
+        if let Err(message) =
+            run_hook(rt, &id, hook, Duration::from_secs(desired.grace_period_seconds.max(0) as u64)).await
+        {
+            // The kubelet kills a container whose postStart hook failed; its restart policy
+            // then decides what happens next.
+            reporter.event(key, &format!("postStart hook of {} failed: {message}", step.container));
+            let killed = rt
+                .list(&Selector::pod(&desired.namespace, &desired.name))
+                .await
+                .ok()
+                .and_then(|all| all.into_iter().find(|o| o.id == id));
+            if let Some(o) = killed {
+                let _ = rt.stop(&o, Duration::ZERO).await;
+            }
+            return Err(("PostStartHookError", RuntimeError::Other(message)));
+        }
+    }
     Ok(id)
+}
+
+/// Runs a lifecycle hook within `limit`. Err carries a message for the status.
+async fn run_hook<R: Runtime>(rt: &R, id: &str, hook: &Hook, limit: Duration) -> Result<(), String> {
+    let run = async {
+        match hook {
+            Hook::Exec(cmd) => match rt.exec(id, cmd).await {
+                Ok(0) => Ok(()),
+                Ok(code) => Err(format!("command {cmd:?} exited with {code}")),
+                Err(e) => Err(e.to_string()),
+            },
+            Hook::Sleep(secs) => {
+                tokio::time::sleep(Duration::from_secs(*secs)).await;
+                Ok(())
+            }
+        }
+    };
+    tokio::time::timeout(limit.max(Duration::from_secs(1)), run)
+        .await
+        .unwrap_or_else(|_| Err(format!("did not finish within {}s", limit.as_secs())))
 }
 
 async fn current_infra_id<R: Runtime>(rt: &R, desired: &DesiredPod) -> Result<Option<String>, PodFailure> {
     let observed = rt.list(&Selector::pod(&desired.namespace, &desired.name)).await.map_err(PodFailure::Runtime)?;
-    Ok(crate::pod::observed::PodObservation::new(desired, &observed)
-        .infra
-        .current
-        .filter(Observed::is_running)
-        .map(|c| c.id))
+    let obs = crate::pod::observed::PodObservation::new(desired, &observed);
+    Ok(obs.infra.current.filter(Observed::is_running).map(|c| c.id))
 }
 
-async fn stop_and_remove<R: Runtime>(rt: &R, c: &Observed, grace: Duration) -> Result<(), RuntimeError> {
-    if c.is_running() {
-        rt.stop(c, grace).await?;
+/// The grace period a container was created with (its label), unless overridden.
+fn grace_of(c: &Observed, grace_override: Option<Duration>) -> Duration {
+    grace_override.unwrap_or_else(|| {
+        let secs = c.label(labels::GRACE_PERIOD).and_then(|g| g.parse().ok()).unwrap_or(30);
+        Duration::from_secs(secs)
+    })
+}
+
+/// Stops a running container the kubelet's way: its preStop hook (recorded in a label, so it
+/// runs even when the manifest no longer has the container) inside the grace period, then the
+/// stop signal, then SIGKILL when the rest of the grace period runs out.
+async fn stop<R: Runtime>(rt: &R, c: &Observed, grace_override: Option<Duration>) -> Result<(), RuntimeError> {
+    if !c.is_running() {
+        return Ok(());
     }
+    let grace = grace_of(c, grace_override);
+    let started = tokio::time::Instant::now();
+    if let Some(hook) = c.label(labels::PRE_STOP).and_then(|h| serde_json::from_str::<Hook>(h).ok()) {
+        if grace > Duration::ZERO {
+            // A failed preStop hook does not stop the stop, as in Kubernetes.
+            let _ = run_hook(rt, &c.id, &hook, grace).await;
+        }
+    }
+    // The kubelet gives the stop signal at least 2 s after a preStop hook ran.
+    let left = grace.saturating_sub(started.elapsed());
+    let left = if left.is_zero() && !grace.is_zero() { Duration::from_secs(2) } else { left };
+    rt.stop(c, left).await
+}
+
+async fn stop_and_remove<R: Runtime>(rt: &R, c: &Observed, grace: Option<Duration>) -> Result<(), RuntimeError> {
+    stop(rt, c, grace).await?;
     rt.remove(c).await
 }
 
@@ -195,24 +318,22 @@ pub async fn ensure_infra_image<R: Runtime>(rt: &R, image: &str) -> Result<(), R
     }
 }
 
-/// Stops (in parallel, app containers first, with the grace period each was created with)
-/// and removes every container podrun made for the pods `sel` selects. Returns how many.
+/// Stops (in parallel, pod members first, each with its preStop hook and the grace period it
+/// was created with) and removes every container podrun made for the pods `sel` selects, or
+/// only those of them with an id in `only`. Returns how many.
 pub async fn remove_pod<R: Runtime>(
     rt: &R,
     sel: &Selector,
     grace_override: Option<Duration>,
+    only: Option<&[String]>,
 ) -> Result<usize, RuntimeError> {
-    let all = rt.list(sel).await?;
-    let grace_of = |c: &Observed| {
-        grace_override.unwrap_or_else(|| {
-            let secs = c.label(labels::GRACE_PERIOD).and_then(|g| g.parse().ok()).unwrap_or(30);
-            Duration::from_secs(secs)
-        })
-    };
-    let (infra, apps): (Vec<&Observed>, Vec<&Observed>) =
-        all.iter().partition(|c| c.label(labels::ROLE) == Some("infra"));
-    for batch in [apps, infra] {
-        for r in join_all(batch.iter().map(|c| stop_and_remove(rt, c, grace_of(c)))).await {
+    let mut all = rt.list(sel).await?;
+    if let Some(ids) = only {
+        all.retain(|c| ids.contains(&c.id));
+    }
+    let (infra, members): (Vec<&Observed>, Vec<&Observed>) = all.iter().partition(|c| is_infra(c));
+    for batch in [members, infra] {
+        for r in join_all(batch.iter().map(|c| stop_and_remove(rt, c, grace_override))).await {
             r?;
         }
     }

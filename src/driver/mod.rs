@@ -21,6 +21,7 @@ use crate::runtime::{Runtime, RuntimeError, Selector};
 use crate::status::{self, Notes, PodStatus, Verdict, WaitFor};
 
 pub use act::{ensure_infra_image, remove_pod};
+pub use plan::CrashBackoff;
 pub use signals::Interrupt;
 
 /// How long and how often to try.
@@ -35,6 +36,32 @@ pub struct DriveOptions {
     pub backoff: f64,
     /// The whole run ends here, whatever is left of the retries.
     pub deadline: Instant,
+    /// How restarts of a crashing container are spaced (CrashLoopBackOff).
+    pub crash: plan::CrashBackoff,
+}
+
+/// Wall-clock time that advances with tokio's clock, so the planner's notion of "now" (which
+/// it compares with the engine's timestamps) moves with paused time in tests, and is the
+/// wall clock otherwise.
+#[derive(Debug, Clone, Copy)]
+struct Clock {
+    wall: std::time::SystemTime,
+    mono: Instant,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock { wall: std::time::SystemTime::now(), mono: Instant::now() }
+    }
+
+    fn now(&self) -> std::time::SystemTime {
+        self.wall + self.mono.elapsed()
+    }
+
+    /// The tokio instant at which the wall clock reads `t`.
+    fn instant_at(&self, t: std::time::SystemTime) -> Instant {
+        Instant::now() + t.duration_since(self.now()).unwrap_or_default()
+    }
 }
 
 /// Why a pod did not get where it was asked to.
@@ -59,6 +86,8 @@ pub struct PodResult {
     /// The last status observed (or the best known one, if the engine went away).
     pub status: Option<PodStatus>,
     pub outcome: Result<(), PodFailure>,
+    /// Ids of the containers this run created.
+    pub created: Vec<String>,
 }
 
 fn goal(w: WaitFor) -> &'static str {
@@ -100,7 +129,21 @@ pub async fn run_pod<R: Runtime>(
     desired: DesiredPod,
     opts: DriveOptions,
     reporter: Arc<dyn Reporter>,
+    interrupt: Interrupt,
+) -> PodResult {
+    let mut created = Vec::new();
+    let mut r = drive(rt, desired, opts, reporter, interrupt, &mut created).await;
+    r.created = created;
+    r
+}
+
+async fn drive<R: Runtime>(
+    rt: Arc<R>,
+    desired: DesiredPod,
+    opts: DriveOptions,
+    reporter: Arc<dyn Reporter>,
     mut interrupt: Interrupt,
+    created: &mut Vec<String>,
 ) -> PodResult {
     let key = PodKey::of(&desired);
     let wait_for = opts.wait_for.unwrap_or_else(|| WaitFor::default_for(desired.restart_policy));
@@ -113,10 +156,15 @@ pub async fn run_pod<R: Runtime>(
     let mut status: Option<PodStatus> = None;
     let mut delay = opts.retry_delay;
     let mut repairs = 0u32;
-    let mut synced = false;
     let mut hold_until: Option<Instant> = None;
 
-    let result = |status: Option<PodStatus>, outcome| PodResult { desired: desired.clone(), status, outcome };
+    let result = |status: Option<PodStatus>, outcome| PodResult {
+        desired: desired.clone(),
+        status,
+        outcome,
+        created: Vec::new(),
+    };
+    let clock = Clock::start();
     loop {
         if let Some(sig) = interrupt.fired() {
             return result(status, Err(PodFailure::Interrupted(sig)));
@@ -126,7 +174,8 @@ pub async fn run_pod<R: Runtime>(
             Err(e) => return result(status, Err(PodFailure::Runtime(e))),
         };
         let obs = PodObservation::new(&desired, &observed);
-        let st = status::compute(&desired, &obs, &notes);
+        let plan = plan::plan(&desired, &obs, &plan::Context { now: clock.now(), crash: opts.crash });
+        let st = status::compute(&desired, &obs, &notes, &plan);
         reporter.status(&key, &st);
         let infra_running = obs.infra.current.as_ref().is_some_and(|c| c.is_running());
         match status::verdict(&desired, &st, infra_running, wait_for) {
@@ -137,40 +186,52 @@ pub async fn run_pod<R: Runtime>(
             }
             Verdict::Pending => {}
         }
-        let plan = plan::plan(&desired, &obs);
         let now = Instant::now();
+        if now >= opts.deadline {
+            return not_converged(result, st, wait_for, repairs, start);
+        }
         let may_act = hold_until.is_none_or(|t| now >= t);
         if !plan.is_empty() && may_act {
-            if synced {
+            // Repairs (restarts, replacements) and retries after a failure use up the budget;
+            // a container's first start does not, however many init containers come first.
+            if plan.is_repair() || hold_until.is_some() {
                 repairs += 1;
                 if repairs > opts.retries {
                     return not_converged(result, st, wait_for, opts.retries, start);
                 }
             }
-            synced = true;
+            tracing::debug!(pod = %key, ?plan, "acting");
             let acted = tokio::select! {
-                r = act::act(&*rt, &desired, &plan, &mut notes, &*reporter, &key) => r,
+                r = act::act(&*rt, &desired, &plan, &mut notes, created, &*reporter, &key) => r,
                 sig = interrupt.wait() => return result(Some(st), Err(PodFailure::Interrupted(sig))),
             };
-            if let Err(failure) = acted {
-                let st = status::compute(&desired, &obs, &notes);
-                reporter.status(&key, &st);
-                return result(Some(st), Err(failure));
+            match acted {
+                // Look again at once: a started pod is usually done now.
+                Ok(act::Acted::Clean) => hold_until = None,
+                // Something failed (and was noted): retry after the backoff delay.
+                Ok(act::Acted::WithErrors) => {
+                    hold_until = Some(Instant::now() + delay);
+                    delay = delay.mul_f64(opts.backoff.max(1.0));
+                }
+                Err(failure) => {
+                    let st = status::compute(&desired, &obs, &notes, &plan);
+                    reporter.status(&key, &st);
+                    return result(Some(st), Err(failure));
+                }
             }
-            // Look again at once: a started pod is usually done now. Further repairs wait out
-            // the backoff delay, so a crashing container is not restarted in a tight loop.
-            hold_until = Some(Instant::now() + delay);
-            delay = delay.mul_f64(opts.backoff.max(1.0));
             status = Some(st);
             continue;
         }
         status = Some(st.clone());
-        if now >= opts.deadline {
-            return not_converged(result, st, wait_for, repairs, start);
+        // Wait for held-back work (a retry after a failure, a restart in backoff), or for an
+        // engine event or a poll; never past the deadline.
+        let mut wake = now + POLL;
+        if !plan.is_empty() {
+            wake = hold_until.unwrap_or(now);
         }
-        // Wait for the backoff to end when there is work held back, else for an event or a
-        // poll; never past the deadline.
-        let mut wake = if plan.is_empty() { now + POLL } else { hold_until.unwrap_or(now) };
+        if let Some(t) = plan.next_restart() {
+            wake = wake.min(clock.instant_at(t));
+        }
         wake = wake.min(opts.deadline);
         tokio::select! {
             _ = tokio::time::sleep_until(wake) => {}

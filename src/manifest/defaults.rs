@@ -1,10 +1,11 @@
 //! Defaults as the Kubernetes API server applies them, plus podrun's stable pod uid.
 
-use super::types::{Pod, PullPolicy, RestartPolicy};
+use super::types::{Pod, PullPolicy, RestartPolicy, TerminationMessagePolicy};
 use crate::fnv::fnv1a64;
 
 pub const DEFAULT_NAMESPACE: &str = "default";
 pub const DEFAULT_GRACE_PERIOD_SECONDS: i64 = 30;
+pub const DEFAULT_TERMINATION_MESSAGE_PATH: &str = "/dev/termination-log";
 
 /// The API server's rule: no tag, or the tag `latest`, means Always; a tag or digest means
 /// IfNotPresent.
@@ -32,10 +33,12 @@ pub fn apply(pod: &mut Pod, namespace: &str) {
     let spec = &mut pod.spec;
     spec.restart_policy.get_or_insert(RestartPolicy::Always);
     spec.termination_grace_period_seconds.get_or_insert(DEFAULT_GRACE_PERIOD_SECONDS);
-    for c in &mut spec.containers {
+    for c in spec.init_containers.iter_mut().chain(&mut spec.containers) {
         if c.image_pull_policy.is_none() {
             c.image_pull_policy = Some(default_pull_policy(&c.image));
         }
+        c.termination_message_path.get_or_insert_with(|| DEFAULT_TERMINATION_MESSAGE_PATH.to_owned());
+        c.termination_message_policy.get_or_insert(TerminationMessagePolicy::File);
     }
 }
 

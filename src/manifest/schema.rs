@@ -298,7 +298,7 @@ static MANAGED_FIELDS_ENTRY: &[Field] = &[
 
 static POD_SPEC: &[Field] = &[
     not_yet("volumes", Objects(VOLUME)),
-    not_yet("initContainers", Objects(CONTAINER)),
+    implemented("initContainers", Objects(CONTAINER)),
     implemented("containers", Objects(CONTAINER)),
     not_yet("ephemeralContainers", Objects(EPHEMERAL_CONTAINER)),
     implemented("restartPolicy", Scalar),
@@ -360,16 +360,16 @@ macro_rules! container_fields {
             implemented("env", Objects(ENV_VAR)),
             not_yet("resources", Object(RESOURCE_REQUIREMENTS)),
             not_yet("resizePolicy", Objects(CONTAINER_RESIZE_POLICY)),
-            not_yet("restartPolicy", Scalar),
+            implemented("restartPolicy", Scalar),
             not_yet("restartPolicyRules", Objects(CONTAINER_RESTART_RULE)),
             not_yet("volumeMounts", Objects(VOLUME_MOUNT)),
             not_yet("volumeDevices", Objects(VOLUME_DEVICE)),
             not_yet("livenessProbe", Object(PROBE)),
             not_yet("readinessProbe", Object(PROBE)),
             not_yet("startupProbe", Object(PROBE)),
-            not_yet("lifecycle", Object(LIFECYCLE)),
-            not_yet("terminationMessagePath", Scalar),
-            not_yet("terminationMessagePolicy", Scalar),
+            implemented("lifecycle", Object(LIFECYCLE)),
+            implemented("terminationMessagePath", Scalar),
+            implemented("terminationMessagePolicy", Scalar),
             implemented("imagePullPolicy", Scalar),
             not_yet("securityContext", Object(SECURITY_CONTEXT)),
             not_yet("stdin", Scalar),
@@ -468,7 +468,7 @@ static PROBE: &[Field] = &[
     not_yet("terminationGracePeriodSeconds", Scalar),
 ];
 
-static EXEC_ACTION: &[Field] = &[not_yet("command", Scalars)];
+static EXEC_ACTION: &[Field] = &[implemented("command", Scalars)];
 
 static HTTP_GET_ACTION: &[Field] = &[
     not_yet("path", Scalar),
@@ -486,19 +486,19 @@ static TCP_SOCKET_ACTION: &[Field] = &[not_yet("port", Scalar), not_yet("host", 
 static GRPC_ACTION: &[Field] = &[not_yet("port", Scalar), not_yet("service", Scalar), not_yet("mode", Scalar)];
 
 static LIFECYCLE: &[Field] = &[
-    not_yet("postStart", Object(LIFECYCLE_HANDLER)),
-    not_yet("preStop", Object(LIFECYCLE_HANDLER)),
+    implemented("postStart", Object(LIFECYCLE_HANDLER)),
+    implemented("preStop", Object(LIFECYCLE_HANDLER)),
     not_yet("stopSignal", Scalar),
 ];
 
 static LIFECYCLE_HANDLER: &[Field] = &[
-    not_yet("exec", Object(EXEC_ACTION)),
+    implemented("exec", Object(EXEC_ACTION)),
     not_yet("httpGet", Object(HTTP_GET_ACTION)),
     not_yet("tcpSocket", Object(TCP_SOCKET_ACTION)),
-    not_yet("sleep", Object(SLEEP_ACTION)),
+    implemented("sleep", Object(SLEEP_ACTION)),
 ];
 
-static SLEEP_ACTION: &[Field] = &[not_yet("seconds", Scalar)];
+static SLEEP_ACTION: &[Field] = &[implemented("seconds", Scalar)];
 
 static SECURITY_CONTEXT: &[Field] = &[
     not_yet("capabilities", Object(CAPABILITIES)),

@@ -68,6 +68,10 @@ impl<'de> Visitor<'de> for StringsVisitor {
     }
 }
 
+pub fn strings<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    Ok(d.deserialize_any(StringsVisitor)?.unwrap_or_default())
+}
+
 pub fn opt_strings<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
     d.deserialize_any(StringsVisitor)
 }

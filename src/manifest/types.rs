@@ -42,6 +42,8 @@ pub struct ObjectMeta {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodSpec {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub init_containers: Vec<Container>,
     #[serde(default)]
     pub containers: Vec<Container>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -110,6 +112,59 @@ pub struct Container {
     pub env: Vec<EnvVar>,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
     pub working_dir: Option<String>,
+    /// Only `Always`, and only on init containers: a native sidecar.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<ContainerRestartPolicy>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lifecycle: Option<Lifecycle>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub termination_message_path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub termination_message_policy: Option<TerminationMessagePolicy>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ContainerRestartPolicy {
+    Always,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TerminationMessagePolicy {
+    File,
+    FallbackToLogsOnError,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Lifecycle {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub post_start: Option<LifecycleHandler>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pre_stop: Option<LifecycleHandler>,
+}
+
+/// Exactly one handler must be set (checked by validation).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LifecycleHandler {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exec: Option<ExecAction>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sleep: Option<SleepAction>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecAction {
+    #[serde(default, deserialize_with = "strict::strings")]
+    pub command: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SleepAction {
+    #[serde(default)]
+    pub seconds: i64,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

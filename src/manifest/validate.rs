@@ -109,10 +109,17 @@ pub fn validate_pod(pod: &Pod) -> (Vec<FieldError>, Vec<String>) {
     if spec.containers.is_empty() {
         errors.push(FieldError::required("spec.containers"));
     }
+    // Names are unique across init and app containers: they share one namespace in the API.
     let mut names = BTreeSet::new();
-    for (i, c) in spec.containers.iter().enumerate() {
-        let path = format!("spec.containers[{i}]");
+    let all = spec
+        .init_containers
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (format!("spec.initContainers[{i}]"), c, true))
+        .chain(spec.containers.iter().enumerate().map(|(i, c)| (format!("spec.containers[{i}]"), c, false)));
+    for (path, c, init) in all {
         validate_container(c, &path, &mut errors, &mut warnings);
+        validate_lifecycle(c, &path, init, &mut errors);
         if !c.name.is_empty() && !names.insert(c.name.as_str()) {
             errors.push(FieldError::new(format!("{path}.name"), format!("Duplicate value: {:?}", c.name)));
         }
@@ -127,6 +134,46 @@ pub fn validate_pod(pod: &Pod) -> (Vec<FieldError>, Vec<String>) {
         }
     }
     (errors, warnings)
+}
+
+fn validate_lifecycle(c: &Container, path: &str, init: bool, errors: &mut Vec<FieldError>) {
+    let sidecar = c.restart_policy.is_some();
+    if sidecar && !init {
+        errors.push(FieldError::new(
+            format!("{path}.restartPolicy"),
+            "Forbidden: may not be set for non-init containers",
+        ));
+    }
+    if let Some(lc) = &c.lifecycle {
+        if init && !sidecar {
+            errors.push(FieldError::new(
+                format!("{path}.lifecycle"),
+                "Forbidden: may not be set for init containers without restartPolicy=Always",
+            ));
+        }
+        for (name, handler) in [("postStart", &lc.post_start), ("preStop", &lc.pre_stop)] {
+            let Some(h) = handler else { continue };
+            let hpath = format!("{path}.lifecycle.{name}");
+            match (&h.exec, &h.sleep) {
+                (Some(exec), None) if exec.command.is_empty() => {
+                    errors.push(FieldError::required(format!("{hpath}.exec.command")));
+                }
+                (None, Some(sleep)) if sleep.seconds < 0 => errors.push(FieldError::invalid(
+                    format!("{hpath}.sleep.seconds"),
+                    &sleep.seconds.to_string(),
+                    "must be greater than or equal to 0",
+                )),
+                (Some(_), None) | (None, Some(_)) => {}
+                (None, None) => errors.push(FieldError::new(hpath, "Required value: must specify a handler type")),
+                (Some(_), Some(_)) => {
+                    errors.push(FieldError::new(hpath, "Forbidden: may not specify more than 1 handler type"))
+                }
+            }
+        }
+    }
+    if c.termination_message_path.as_deref() == Some("") {
+        errors.push(FieldError::required(format!("{path}.terminationMessagePath")));
+    }
 }
 
 fn validate_meta(meta: &ObjectMeta, errors: &mut Vec<FieldError>) {

@@ -1,18 +1,32 @@
 //! The planner: a pure function from the desired pod and what the engine shows to the actions
 //! that bring the one toward the other. This is where the kubelet's rules live
-//! (kuberuntime_manager.go: computePodActions); it never talks to an engine.
+//! (kuberuntime_manager.go: computePodActions); it never talks to an engine, and takes the
+//! time as an input.
 //!
-//! A plan is carried out in a fixed order: remove, then the infra container, then the app
-//! containers (concurrently). App containers that need the infra container's id get it from the
-//! step before them, so a whole pod is created in one sync.
+//! A plan is carried out in a fixed order: stop finished pods' sidecars, remove, the infra
+//! container, the init steps one after another, then the app containers concurrently. Steps
+//! that need the infra container's id get it from the step before them, so a whole pod is
+//! created in one sync.
 
+mod backoff;
 #[cfg(test)]
 mod tests;
 
-use crate::manifest::types::PullPolicy;
+use std::time::{Duration, SystemTime};
+
+pub use backoff::CrashBackoff;
+
+use crate::manifest::types::{PullPolicy, RestartPolicy};
 use crate::pod::observed::{Instances, PodObservation};
-use crate::pod::{DesiredContainer, DesiredPod};
+use crate::pod::{labels, DesiredContainer, DesiredPod};
 use crate::runtime::{Observed, State};
+
+/// What the planner needs besides the two states.
+#[derive(Debug, Clone, Copy)]
+pub struct Context {
+    pub now: SystemTime,
+    pub crash: CrashBackoff,
+}
 
 /// Stop (with the pod's grace period) and remove a container.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,23 +60,60 @@ pub struct ImageNeed {
     pub containers: Vec<String>,
 }
 
+/// A container that must be restarted, but not before `until` (CrashLoopBackOff).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BackOff {
+    pub container: String,
+    pub until: SystemTime,
+    pub delay: Duration,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Plan {
     /// Images to make present first; if one cannot be had, nothing else is done.
     pub images: Vec<ImageNeed>,
+    /// Sidecars to stop because every app container finished for good.
+    pub stop: Vec<Observed>,
     pub remove: Vec<Removal>,
     pub infra: Option<ContainerStep>,
+    /// Init containers to create or start, in order.
+    pub init: Vec<ContainerStep>,
     pub apps: Vec<ContainerStep>,
+    /// Restarts held back by the crash backoff.
+    pub backoff: Vec<BackOff>,
 }
 
 impl Plan {
     pub fn is_empty(&self) -> bool {
-        self.remove.is_empty() && self.infra.is_none() && self.apps.is_empty()
+        self.stop.is_empty()
+            && self.remove.is_empty()
+            && self.infra.is_none()
+            && self.init.is_empty()
+            && self.apps.is_empty()
+    }
+
+    /// Whether carrying it out repairs something (a restart, a replacement, a removal) rather
+    /// than making progress (a container's first instance): repairs use up the retries.
+    pub fn is_repair(&self) -> bool {
+        !self.remove.is_empty()
+            || self.infra.iter().chain(&self.init).chain(&self.apps).any(|s| match s.step {
+                Step::Create { attempt, .. } => attempt > 0,
+                Step::Start { .. } => false,
+            })
+    }
+
+    /// When the earliest held-back restart may go ahead.
+    pub fn next_restart(&self) -> Option<SystemTime> {
+        self.backoff.iter().map(|b| b.until).min()
     }
 }
 
 fn create(c: &DesiredContainer, inst: &Instances, reason: &'static str) -> ContainerStep {
     ContainerStep { container: c.name.clone(), step: Step::Create { attempt: inst.next_attempt(), reason } }
+}
+
+fn start(c: &DesiredContainer, id: &str) -> ContainerStep {
+    ContainerStep { container: c.name.clone(), step: Step::Start { id: id.to_owned() } }
 }
 
 fn remove(c: &Observed, reason: &'static str) -> Removal {
@@ -72,8 +123,8 @@ fn remove(c: &Observed, reason: &'static str) -> Removal {
 /// Whether the pod's infra container must be (re)created, and why.
 fn infra_needs_create(desired: &DesiredPod, infra: &Instances) -> Option<&'static str> {
     let Some(c) = &infra.current else { return Some("the pod has no infra container") };
-    if c.label(crate::pod::labels::SPEC_HASH) != Some(desired.infra.spec_hash.as_str()) {
-        return Some("the pod's infra spec changed");
+    if c.label(labels::SPEC_HASH) != Some(desired.infra.spec_hash.as_str()) {
+        return Some("the pod's spec changed");
     }
     match c.state {
         State::Running { .. } | State::Created => None,
@@ -81,80 +132,187 @@ fn infra_needs_create(desired: &DesiredPod, infra: &Instances) -> Option<&'stati
     }
 }
 
-/// Whether any app container has run before in this pod (a restart policy may forbid a rerun).
+/// Whether any container has run before in this pod (a restart policy may forbid a rerun).
 fn has_run(obs: &PodObservation) -> bool {
     obs.containers
         .values()
         .any(|i| i.current.as_ref().is_some_and(|c| c.state != State::Created) || i.previous.is_some())
 }
 
-pub fn plan(desired: &DesiredPod, obs: &PodObservation) -> Plan {
-    let mut p = Plan { remove: obs.stale.iter().map(|(c, why)| remove(c, why)).collect(), ..Plan::default() };
+fn exit_code(c: &Observed) -> Option<i64> {
+    match c.state {
+        State::Exited { exit_code, .. } => Some(exit_code),
+        State::Dead => Some(137),
+        _ => None,
+    }
+}
 
-    if let Some(why) = infra_needs_create(desired, &obs.infra) {
-        let infra_dead = obs.infra.current.as_ref().is_some_and(|c| c.is_dead());
-        // The kubelet does not bring a finished pod back under Never: its containers ran.
-        if infra_dead && desired.restart_policy == crate::manifest::types::RestartPolicy::Never && has_run(obs) {
-            return p;
+/// Every app container has terminated and will not be restarted.
+fn apps_done(desired: &DesiredPod, obs: &PodObservation) -> bool {
+    desired.containers.iter().all(|c| {
+        obs.get(&c.name)
+            .current
+            .as_ref()
+            .and_then(exit_code)
+            .is_some_and(|code| !desired.restart_policy.restarts_after(code))
+    })
+}
+
+pub fn plan(desired: &DesiredPod, obs: &PodObservation, ctx: &Context) -> Plan {
+    let mut p = Plan { remove: obs.stale.iter().map(|(c, why)| remove(c, why)).collect(), ..Plan::default() };
+    let fresh = match infra_needs_create(desired, &obs.infra) {
+        Some(why) => {
+            let infra_dead = obs.infra.current.as_ref().is_some_and(Observed::is_dead);
+            // The kubelet does not bring a finished pod back under Never: its containers ran.
+            if infra_dead && desired.restart_policy == RestartPolicy::Never && has_run(obs) {
+                return p;
+            }
+            // A new infra container means every container starts over, as the kubelet does.
+            p.remove.extend(obs.infra.current.iter().map(|c| remove(c, why)));
+            for inst in obs.containers.values() {
+                p.remove.extend(inst.current.iter().map(|c| remove(c, "the pod's infra container is being recreated")));
+            }
+            p.infra = Some(create(&desired.infra, &obs.infra, why));
+            true
         }
-        // A new sandbox means every container starts over, as the kubelet does.
-        p.remove.extend(obs.infra.current.iter().map(|c| remove(c, why)));
-        for inst in obs.containers.values() {
-            p.remove.extend(inst.current.iter().map(|c| remove(c, "the pod's infra container is being recreated")));
+        None => {
+            if let Some(Observed { id, state: State::Created, .. }) = &obs.infra.current {
+                p.infra = Some(start(&desired.infra, id));
+            }
+            false
         }
-        p.infra = Some(create(&desired.infra, &obs.infra, why));
+    };
+    let done = !fresh && apps_done(desired, obs);
+    if init_steps(desired, obs, ctx, fresh, done, &mut p) {
         for c in &desired.containers {
-            let inst = obs.containers.get(&c.name).cloned().unwrap_or_default();
-            p.apps.push(create(c, &inst, "the pod is being created"));
-        }
-    } else {
-        if let Some(Observed { id, state: State::Created, .. }) = &obs.infra.current {
-            p.infra =
-                Some(ContainerStep { container: desired.infra.name.clone(), step: Step::Start { id: id.clone() } });
-        }
-        for c in &desired.containers {
-            let inst = obs.containers.get(&c.name).cloned().unwrap_or_default();
-            if let Some(step) = app_step(desired, c, &inst, &mut p.remove) {
+            let inst = obs.get(&c.name);
+            if fresh {
+                p.apps.push(create(c, inst, "the pod is being created"));
+            } else if let Some(step) = app_step(desired, c, inst, ctx, &mut p) {
                 p.apps.push(step);
             }
+        }
+    }
+    if done {
+        // The pod has finished: its sidecars are stopped, as the kubelet stops them.
+        for c in desired.init.iter().filter(|c| c.sidecar) {
+            p.stop.extend(obs.get(&c.name).current.iter().filter(|c| c.is_running()).cloned());
         }
     }
     p.images = images_for(desired, &p);
     p
 }
 
+/// Plans the init containers, in order. Returns whether initialization is over, so the app
+/// containers may be started.
+fn init_steps(
+    desired: &DesiredPod,
+    obs: &PodObservation,
+    ctx: &Context,
+    fresh: bool,
+    done: bool,
+    p: &mut Plan,
+) -> bool {
+    for c in &desired.init {
+        let inst = obs.get(&c.name);
+        let current = if fresh { None } else { inst.current.as_ref() };
+        let Some(cur) = current else {
+            p.init.push(create(
+                c,
+                inst,
+                if fresh { "the pod is being created" } else { "the container does not exist" },
+            ));
+            if c.sidecar {
+                continue; // the next one may start as soon as this one has started
+            }
+            return false;
+        };
+        match (&cur.state, c.sidecar) {
+            (State::Created, _) => {
+                p.init.push(start(c, &cur.id));
+                if !c.sidecar {
+                    return false;
+                }
+            }
+            (State::Running { .. }, true) => {}
+            (State::Running { .. }, false) => return false,
+            (State::Exited { .. } | State::Dead, true) => {
+                if !done {
+                    if let Some(step) = restart(c, inst, cur, ctx, p) {
+                        p.init.push(step);
+                    }
+                }
+            }
+            (State::Exited { exit_code: 0, .. }, false) => {}
+            (State::Exited { .. } | State::Dead, false) => {
+                // A failed init container: under Never the pod has failed (the verdict says
+                // so); otherwise it is retried, and nothing after it starts meanwhile.
+                if desired.restart_policy != RestartPolicy::Never {
+                    if let Some(step) = restart(c, inst, cur, ctx, p) {
+                        p.init.push(step);
+                    }
+                }
+                return false;
+            }
+            (State::Other(_), sidecar) => {
+                if !sidecar {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
 fn app_step(
     desired: &DesiredPod,
     c: &DesiredContainer,
     inst: &Instances,
-    removals: &mut Vec<Removal>,
+    ctx: &Context,
+    p: &mut Plan,
 ) -> Option<ContainerStep> {
     let Some(cur) = &inst.current else { return Some(create(c, inst, "the container does not exist")) };
-    if cur.label(crate::pod::labels::SPEC_HASH) != Some(c.spec_hash.as_str()) {
-        removals.push(remove(cur, "its spec changed"));
-        // The replaced instance is gone, so no dead instance beyond the previous one is kept.
+    if cur.label(labels::SPEC_HASH) != Some(c.spec_hash.as_str()) {
+        p.remove.push(remove(cur, "its spec changed"));
+        // The replaced instance is gone; the kept dead one (if any) stays as lastState.
         return Some(create(c, inst, "its spec changed"));
     }
     match &cur.state {
-        State::Created => Some(ContainerStep { container: c.name.clone(), step: Step::Start { id: cur.id.clone() } }),
-        State::Exited { exit_code, .. } if desired.restart_policy.restarts_after(*exit_code) => {
-            // The exited instance becomes the kept previous one; the older one goes.
-            removals.extend(inst.previous.iter().map(|p| remove(p, "an older instance")));
-            Some(create(c, inst, "restart policy"))
-        }
-        State::Dead if desired.restart_policy.restarts_after(1) => {
-            removals.extend(inst.previous.iter().map(|p| remove(p, "an older instance")));
-            Some(create(c, inst, "restart policy"))
+        State::Created => Some(start(c, &cur.id)),
+        State::Exited { .. } | State::Dead => {
+            let code = exit_code(cur).unwrap_or(1);
+            if desired.restart_policy.restarts_after(code) {
+                restart(c, inst, cur, ctx, p)
+            } else {
+                None
+            }
         }
         _ => None,
     }
 }
 
-/// One entry per distinct image among the app containers the plan creates. (The infra image
-/// is podrun's own, built locally by the driver, never pulled.)
+/// A restart of `cur`, unless the crash backoff holds it back (then it is recorded in
+/// `p.backoff`). The exited instance becomes the one dead instance kept; an older one goes.
+fn restart(
+    c: &DesiredContainer,
+    inst: &Instances,
+    cur: &Observed,
+    ctx: &Context,
+    p: &mut Plan,
+) -> Option<ContainerStep> {
+    if let Some((until, delay)) = ctx.crash.hold(cur, ctx.now) {
+        p.backoff.push(BackOff { container: c.name.clone(), until, delay });
+        return None;
+    }
+    p.remove.extend(inst.previous.iter().map(|prev| remove(prev, "an older instance")));
+    Some(create(c, inst, "restart policy"))
+}
+
+/// One entry per distinct image among the containers the plan creates. (The infra image is
+/// podrun's own, built locally by the driver, never pulled.)
 fn images_for(desired: &DesiredPod, p: &Plan) -> Vec<ImageNeed> {
     let mut needs: Vec<ImageNeed> = Vec::new();
-    for step in &p.apps {
+    for step in p.init.iter().chain(&p.apps) {
         if !matches!(step.step, Step::Create { .. }) {
             continue;
         }

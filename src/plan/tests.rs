@@ -1,5 +1,7 @@
 //! The planner's rules, one test each, without an engine.
 
+use std::time::SystemTime;
+
 use super::*;
 use crate::manifest::{load, LoadOptions, Source};
 use crate::pod::labels;
@@ -35,6 +37,10 @@ fn instance(d: &DesiredPod, name: &str, attempt: u32, state: State) -> Observed 
     }
 }
 
+fn ctx() -> Context {
+    Context { now: SystemTime::now(), crash: CrashBackoff::default() }
+}
+
 fn running() -> State {
     State::Running { started_at: Some("2026-01-01T00:00:00Z".into()) }
 }
@@ -44,7 +50,7 @@ fn exited(code: i64) -> State {
 }
 
 fn plan_for(d: &DesiredPod, observed: &[Observed]) -> Plan {
-    plan(d, &PodObservation::new(d, observed))
+    plan(d, &PodObservation::new(d, observed), &ctx())
 }
 
 fn running_pod(d: &DesiredPod) -> Vec<Observed> {
@@ -54,6 +60,7 @@ fn running_pod(d: &DesiredPod) -> Vec<Observed> {
 fn creates(p: &Plan) -> Vec<(String, u32)> {
     p.infra
         .iter()
+        .chain(&p.init)
         .chain(&p.apps)
         .filter_map(|s| match s.step {
             Step::Create { attempt, .. } => Some((s.container.clone(), attempt)),
@@ -207,4 +214,123 @@ fn images_are_resolved_once_with_the_strictest_policy() {
     assert_eq!(p.images[0].policy, PullPolicy::Always);
     assert_eq!(p.images[0].containers, vec!["a", "b"]);
     assert_eq!(p.images[1].policy, PullPolicy::Never);
+}
+
+// --- init containers, sidecars, crash backoff ---
+
+fn desired_init(policy: &str) -> DesiredPod {
+    let yaml = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: web}}\nspec:\n  restartPolicy: {policy}\n  initContainers:\n  - {{name: i1, image: 'img:1'}}\n  - {{name: side, image: 'img:1', restartPolicy: Always}}\n  - {{name: i2, image: 'img:1'}}\n  containers:\n  - {{name: a, image: 'img:1'}}\n"
+    );
+    let loaded = load(&Source::from_text("t.yaml", &yaml), &LoadOptions::default()).unwrap();
+    DesiredPod::from_loaded(&loaded.pods[0], INFRA)
+}
+
+fn steps(v: &[ContainerStep]) -> Vec<String> {
+    v.iter().map(|s| s.container.clone()).collect()
+}
+
+#[test]
+fn init_containers_run_one_at_a_time_before_the_app_containers() {
+    let d = desired_init("Always");
+    // Nothing yet: the infra container and the first init container only.
+    let p = plan_for(&d, &[]);
+    assert_eq!(steps(&p.infra.clone().into_iter().collect::<Vec<_>>()), ["POD"]);
+    assert_eq!(steps(&p.init), ["i1"]);
+    assert!(p.apps.is_empty());
+
+    let mut obs = vec![instance(&d, "POD", 0, running()), instance(&d, "i1", 0, running())];
+    assert!(plan_for(&d, &obs).is_empty(), "i1 still runs: wait");
+
+    // i1 done: the sidecar starts, and i2 right after it in the same sync.
+    obs[1].state = exited(0);
+    let p = plan_for(&d, &obs);
+    assert_eq!(steps(&p.init), ["side", "i2"]);
+    assert!(p.apps.is_empty());
+
+    obs.push(instance(&d, "side", 0, running()));
+    obs.push(instance(&d, "i2", 0, exited(0)));
+    let p = plan_for(&d, &obs);
+    assert!(p.init.is_empty(), "finished init containers are not rerun");
+    assert_eq!(steps(&p.apps), ["a"]);
+}
+
+#[test]
+fn a_failed_init_container_is_retried_unless_never() {
+    for (policy, retried) in [("Always", true), ("OnFailure", true), ("Never", false)] {
+        let d = desired_init(policy);
+        let obs = vec![instance(&d, "POD", 0, running()), instance(&d, "i1", 0, exited(1))];
+        let p = plan_for(&d, &obs);
+        assert_eq!(creates(&p), if retried { vec![("i1".to_owned(), 1)] } else { vec![] }, "{policy}");
+        assert!(p.apps.is_empty(), "{policy}: nothing after a failed init container starts");
+    }
+}
+
+#[test]
+fn a_sidecar_is_restarted_and_stopped_once_the_pod_is_done() {
+    let d = desired_init("Never");
+    let mut obs = vec![
+        instance(&d, "POD", 0, running()),
+        instance(&d, "i1", 0, exited(0)),
+        instance(&d, "side", 0, exited(1)),
+        instance(&d, "i2", 0, exited(0)),
+        instance(&d, "a", 0, running()),
+    ];
+    // Sidecars restart whatever the pod's restart policy.
+    assert_eq!(creates(&plan_for(&d, &obs)), vec![("side".to_owned(), 1)]);
+    obs[2].state = running();
+    obs[4].state = exited(0);
+    let p = plan_for(&d, &obs);
+    assert_eq!(p.stop.iter().map(|c| c.id.clone()).collect::<Vec<_>>(), ["side-0"]);
+    assert!(creates(&p).is_empty());
+}
+
+#[test]
+fn changing_an_init_container_recreates_the_pod() {
+    let old = desired_init("Always");
+    let obs = vec![instance(&old, "POD", 0, running()), instance(&old, "i1", 0, exited(0))];
+    let yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  initContainers:\n  - {name: i1, image: 'img:2'}\n  - {name: side, image: 'img:1', restartPolicy: Always}\n  - {name: i2, image: 'img:1'}\n  containers:\n  - {name: a, image: 'img:1'}\n";
+    let new = DesiredPod::from_loaded(
+        &load(&Source::from_text("t.yaml", yaml), &LoadOptions::default()).unwrap().pods[0],
+        INFRA,
+    );
+    let p = plan_for(&new, &obs);
+    assert_eq!(removed(&p), vec!["POD-0", "i1-0"]);
+    assert_eq!(creates(&p), vec![("POD".into(), 1), ("i1".into(), 1)]);
+}
+
+fn exited_at(code: i64, finished: SystemTime) -> State {
+    let t = humantime::format_rfc3339_nanos(finished).to_string();
+    State::Exited { exit_code: code, started_at: Some(t.clone()), finished_at: Some(t), oom_killed: false, error: None }
+}
+
+#[test]
+fn crash_backoff_holds_restarts_back() {
+    let d = desired("Always");
+    let now = SystemTime::now();
+    let ctx = Context { now, crash: CrashBackoff { base: Duration::from_secs(10), max: Duration::from_secs(300) } };
+    let mut obs = running_pod(&d);
+    // The first restart is immediate.
+    obs[1] = instance(&d, "a", 0, exited_at(1, now));
+    let p = plan(&d, &PodObservation::new(&d, &obs), &ctx);
+    assert_eq!(creates(&p), vec![("a".into(), 1)]);
+    // After the third exit: 20 s after it finished.
+    obs[1] = instance(&d, "a", 2, exited_at(1, now - Duration::from_secs(5)));
+    let p = plan(&d, &PodObservation::new(&d, &obs), &ctx);
+    assert!(creates(&p).is_empty());
+    assert_eq!(p.backoff.len(), 1);
+    assert_eq!(p.backoff[0].delay, Duration::from_secs(20));
+    assert_eq!(p.next_restart(), Some(now + Duration::from_secs(15)));
+    // Once it has passed, the restart goes ahead.
+    obs[1] = instance(&d, "a", 2, exited_at(1, now - Duration::from_secs(21)));
+    assert_eq!(creates(&plan(&d, &PodObservation::new(&d, &obs), &ctx)), vec![("a".into(), 3)]);
+}
+
+#[test]
+fn first_starts_are_progress_and_restarts_are_repairs() {
+    let d = desired("Always");
+    assert!(!plan_for(&d, &[]).is_repair());
+    let mut obs = running_pod(&d);
+    obs[1].state = exited(1);
+    assert!(plan_for(&d, &obs).is_repair());
 }

@@ -4,8 +4,10 @@
 use std::collections::BTreeMap;
 
 use crate::fnv::fnv1a64;
-use crate::manifest::defaults::DEFAULT_GRACE_PERIOD_SECONDS;
-use crate::manifest::types::{Container, Pod, PullPolicy, RestartPolicy};
+use crate::manifest::defaults::{DEFAULT_GRACE_PERIOD_SECONDS, DEFAULT_TERMINATION_MESSAGE_PATH};
+use crate::manifest::types::{
+    Container, ContainerRestartPolicy, LifecycleHandler, Pod, PullPolicy, RestartPolicy, TerminationMessagePolicy,
+};
 use crate::manifest::LoadedPod;
 use crate::runtime::{CreateSpec, Namespaces};
 
@@ -14,6 +16,7 @@ use super::labels;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Role {
     Infra,
+    Init,
     App,
 }
 
@@ -21,7 +24,28 @@ impl Role {
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Infra => "infra",
+            Role::Init => "init",
             Role::App => "app",
+        }
+    }
+}
+
+/// A lifecycle hook, engine-neutral. Serialised into a label for preStop.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Hook {
+    /// Run a command in the container; a non-zero exit is a failure.
+    Exec(Vec<String>),
+    /// Wait, outside the container.
+    Sleep(u64),
+}
+
+impl Hook {
+    fn from_handler(h: &LifecycleHandler) -> Option<Hook> {
+        match (&h.exec, &h.sleep) {
+            (Some(e), _) => Some(Hook::Exec(e.command.clone())),
+            (None, Some(s)) => Some(Hook::Sleep(s.seconds.max(0).unsigned_abs())),
+            (None, None) => None,
         }
     }
 }
@@ -35,6 +59,12 @@ pub struct DesiredContainer {
     pub image: String,
     pub pull_policy: PullPolicy,
     pub spec_hash: String,
+    /// An init container with restartPolicy Always: it keeps running beside the app containers.
+    pub sidecar: bool,
+    pub post_start: Option<Hook>,
+    pub pre_stop: Option<Hook>,
+    pub termination_message_path: String,
+    pub fallback_to_logs: bool,
     entrypoint: Option<Vec<String>>,
     cmd: Option<Vec<String>>,
     env: Vec<String>,
@@ -50,6 +80,8 @@ pub struct DesiredPod {
     pub restart_policy: RestartPolicy,
     pub grace_period_seconds: i64,
     pub infra: DesiredContainer,
+    /// In order: each runs to completion (or, for a sidecar, is started) before the next.
+    pub init: Vec<DesiredContainer>,
     pub containers: Vec<DesiredContainer>,
     /// The defaulted manifest, for reports that show the Pod object.
     pub manifest: Pod,
@@ -77,19 +109,28 @@ impl DesiredPod {
         let namespace = loaded.namespace().to_owned();
         let name = pod.metadata.name.clone();
         let hostname = pod_hostname(&name);
+        let init: Vec<DesiredContainer> = pod.spec.init_containers.iter().map(|c| container(c, Role::Init)).collect();
+        let containers = pod.spec.containers.iter().map(|c| container(c, Role::App)).collect();
+        // Changing an init container restarts the whole pod in Kubernetes, so their hashes
+        // are part of the infra container's.
+        let init_hashes: Vec<&str> = init.iter().map(|c| c.spec_hash.as_str()).collect();
         let infra = DesiredContainer {
             name: labels::INFRA_CONTAINER_NAME.to_owned(),
             role: Role::Infra,
             image: infra_image.to_owned(),
             // podrun builds the infra image itself; it is never pulled.
             pull_policy: PullPolicy::Never,
-            spec_hash: spec_hash(&(infra_image, &hostname)),
+            spec_hash: spec_hash(&(infra_image, &hostname, init_hashes)),
+            sidecar: false,
+            post_start: None,
+            pre_stop: None,
+            termination_message_path: String::new(),
+            fallback_to_logs: false,
             entrypoint: None,
             cmd: None,
             env: Vec::new(),
             working_dir: None,
         };
-        let containers = pod.spec.containers.iter().map(app_container).collect();
         DesiredPod {
             namespace,
             name,
@@ -97,6 +138,7 @@ impl DesiredPod {
             restart_policy: pod.spec.restart_policy.unwrap_or(RestartPolicy::Always),
             grace_period_seconds: pod.spec.termination_grace_period_seconds.unwrap_or(DEFAULT_GRACE_PERIOD_SECONDS),
             infra,
+            init,
             containers,
             manifest: pod.clone(),
         }
@@ -117,7 +159,7 @@ impl DesiredPod {
         if name == labels::INFRA_CONTAINER_NAME {
             Some(&self.infra)
         } else {
-            self.containers.iter().find(|c| c.name == name)
+            self.init.iter().chain(&self.containers).find(|c| c.name == name)
         }
     }
 
@@ -134,8 +176,11 @@ impl DesiredPod {
         l.insert(labels::ROLE.to_owned(), c.role.as_str().to_owned());
         l.insert(labels::ATTEMPT.to_owned(), attempt.to_string());
         l.insert(labels::GRACE_PERIOD.to_owned(), self.grace_period_seconds.to_string());
+        if let Some(hook) = c.pre_stop.as_ref().and_then(|h| serde_json::to_string(h).ok()) {
+            l.insert(labels::PRE_STOP.to_owned(), hook);
+        }
         let namespaces = match (c.role, infra_id) {
-            (Role::App, Some(id)) => Namespaces::Join { infra_id: id.to_owned() },
+            (Role::App | Role::Init, Some(id)) => Namespaces::Join { infra_id: id.to_owned() },
             _ => Namespaces::Infra { hostname: self.hostname() },
         };
         CreateSpec {
@@ -152,13 +197,22 @@ impl DesiredPod {
     }
 }
 
-fn app_container(c: &Container) -> DesiredContainer {
+fn container(c: &Container, role: Role) -> DesiredContainer {
+    let lifecycle = c.lifecycle.clone().unwrap_or_default();
     DesiredContainer {
         name: c.name.clone(),
-        role: Role::App,
+        role,
         image: c.image.clone(),
         pull_policy: c.image_pull_policy.unwrap_or(PullPolicy::IfNotPresent),
         spec_hash: spec_hash(c),
+        sidecar: role == Role::Init && c.restart_policy == Some(ContainerRestartPolicy::Always),
+        post_start: lifecycle.post_start.as_ref().and_then(Hook::from_handler),
+        pre_stop: lifecycle.pre_stop.as_ref().and_then(Hook::from_handler),
+        termination_message_path: c
+            .termination_message_path
+            .clone()
+            .unwrap_or_else(|| DEFAULT_TERMINATION_MESSAGE_PATH.to_owned()),
+        fallback_to_logs: c.termination_message_policy == Some(TerminationMessagePolicy::FallbackToLogsOnError),
         // Kubernetes: `command` replaces ENTRYPOINT and `args` replaces CMD. With only
         // `command`, the image's CMD must not be appended, so CMD is emptied explicitly.
         entrypoint: c.command.clone(),

@@ -20,5 +20,8 @@ pub const ATTEMPT: &str = "io.podrun.attempt";
 /// Grace period in seconds, so `podrun delete POD` can stop a pod without its manifest.
 pub const GRACE_PERIOD: &str = "io.podrun.grace-period";
 
+/// The container's preStop hook (JSON), so it runs on stop even without the manifest.
+pub const PRE_STOP: &str = "io.podrun.pre-stop";
+
 /// The Kubernetes container name of the infra container, as the kubelet names its sandbox.
 pub const INFRA_CONTAINER_NAME: &str = "POD";

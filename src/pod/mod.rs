@@ -4,4 +4,4 @@ pub mod desired;
 pub mod labels;
 pub mod observed;
 
-pub use desired::{DesiredContainer, DesiredPod, Role};
+pub use desired::{DesiredContainer, DesiredPod, Hook, Role};

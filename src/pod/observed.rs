@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::runtime::Observed;
+use crate::runtime::{Observed, State};
 
 use super::{labels, DesiredPod};
 
@@ -33,7 +33,7 @@ impl Instances {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PodObservation {
     pub infra: Instances,
-    /// By container name; every desired app container has an entry.
+    /// By container name; every desired init and app container has an entry.
     pub containers: BTreeMap<String, Instances>,
     /// Containers of this pod's namespace and name that must go, with why.
     pub stale: Vec<(Observed, &'static str)>,
@@ -75,8 +75,27 @@ impl PodObservation {
             Instances { current, previous }
         };
         let infra = sort_out(labels::INFRA_CONTAINER_NAME);
-        let containers = desired.containers.iter().map(|c| (c.name.clone(), sort_out(&c.name))).collect();
+        let containers =
+            desired.init.iter().chain(&desired.containers).map(|c| (c.name.clone(), sort_out(&c.name))).collect();
         PodObservation { infra, containers, stale }
+    }
+
+    pub fn get(&self, name: &str) -> &Instances {
+        static EMPTY: Instances = Instances { current: None, previous: None };
+        self.containers.get(name).unwrap_or(&EMPTY)
+    }
+
+    /// Whether the pod's initialization is over: every regular init container exited 0, and
+    /// every sidecar has started (it may be restarting since).
+    pub fn initialized(&self, desired: &DesiredPod) -> bool {
+        desired.init.iter().all(|c| {
+            let inst = self.get(&c.name);
+            match &inst.current {
+                None => false,
+                Some(cur) if c.sidecar => cur.state != State::Created || inst.previous.is_some(),
+                Some(cur) => matches!(cur.state, State::Exited { exit_code: 0, .. }),
+            }
+        })
     }
 
     /// Whether any container of the pod exists at all.

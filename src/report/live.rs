@@ -52,7 +52,7 @@ impl Reporter for Live {
 
     fn status(&self, pod: &PodKey, status: &PodStatus) {
         let mut bars = self.bars.lock().unwrap_or_else(|e| e.into_inner());
-        for c in &status.container_statuses {
+        for c in status.all() {
             let bar = bars.entry((pod.clone(), c.name.clone())).or_insert_with(|| {
                 let b = self.multi.add(ProgressBar::new_spinner());
                 b.set_style(style());

@@ -55,7 +55,7 @@ fn table(results: &[PodResult], colour: bool) -> String {
             continue;
         };
         let ip = st.pod_ip.clone().unwrap_or_else(|| "-".into());
-        for c in &st.container_statuses {
+        for c in st.all() {
             rows.push(vec![key.clone(), c.name.clone(), c.state.describe(), c.restart_count.to_string(), ip.clone()]);
             summaries.push(c.state.summary());
         }

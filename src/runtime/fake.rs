@@ -24,14 +24,27 @@ struct Inner {
     unreachable: bool,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct FakeRuntime {
     inner: Mutex<Inner>,
+    /// Timestamps follow tokio's clock, so they move with paused time in tests.
+    wall: std::time::SystemTime,
+    mono: tokio::time::Instant,
+}
+
+impl Default for FakeRuntime {
+    fn default() -> Self {
+        FakeRuntime { inner: Mutex::default(), wall: std::time::SystemTime::now(), mono: tokio::time::Instant::now() }
+    }
 }
 
 impl FakeRuntime {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    fn now(&self) -> String {
+        humantime::format_rfc3339_nanos(self.wall + self.mono.elapsed()).to_string()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -156,15 +169,16 @@ impl Runtime for FakeRuntime {
         let exits = inner.exits_on_start.clone();
         let c = inner.containers.get_mut(id).ok_or_else(|| RuntimeError::NotFound { what: id.to_owned() })?;
         let name = c.label(labels::CONTAINER_NAME).unwrap_or("").to_owned();
+        let now = self.now();
         c.state = match exits.get(&name) {
             Some(&code) => State::Exited {
                 exit_code: code,
-                started_at: Some("t0".into()),
-                finished_at: Some("t1".into()),
+                started_at: Some(now.clone()),
+                finished_at: Some(now),
                 oom_killed: false,
                 error: None,
             },
-            None => State::Running { started_at: Some("t0".into()) },
+            None => State::Running { started_at: Some(now) },
         };
         Ok(())
     }
@@ -181,6 +195,12 @@ impl Runtime for FakeRuntime {
             }
         }
         Ok(())
+    }
+
+    async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
+        self.check(format!("exec {id} {}", cmd.join(" ")))?;
+        let code = cmd.first().map_or(0, |c| if c == "false" { 1 } else { 0 });
+        Ok(code)
     }
 
     fn changes(&self, _sel: &Selector) -> futures_util::stream::BoxStream<'static, ()> {

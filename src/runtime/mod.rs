@@ -171,6 +171,8 @@ pub trait Runtime: Send + Sync + 'static {
     fn stop(&self, c: &Observed, grace: Duration) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// Removes a container podrun owns (killing it if it still runs). Gone already is Ok.
     fn remove(&self, c: &Observed) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// Runs `cmd` in a running container and returns its exit code.
+    fn exec(&self, id: &str, cmd: &[String]) -> impl Future<Output = Result<i64, RuntimeError>> + Send;
     /// A tick for every lifecycle event (create, start, die, destroy, oom) of a container
     /// matching `sel`, so the driver sees a crash or an exit at once instead of at its next
     /// poll. The stream may end at any time (the driver then polls); it never errors.

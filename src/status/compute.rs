@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 
 use crate::manifest::types::RestartPolicy;
+use crate::plan::{BackOff, Plan};
 use crate::pod::observed::{attempt_of, Instances, PodObservation};
-use crate::pod::DesiredPod;
+use crate::pod::{DesiredContainer, DesiredPod};
 use crate::runtime::{Observed, State};
 
 use super::types::*;
@@ -52,14 +53,17 @@ fn terminated(c: &Observed) -> Option<Terminated> {
     })
 }
 
-fn state_of(current: Option<&Observed>, note: Option<&Waiting>) -> ContainerState {
-    let creating = || ContainerState {
-        waiting: Some(note.cloned().unwrap_or(Waiting { reason: "ContainerCreating".into(), message: None })),
-        ..Default::default()
-    };
-    let Some(c) = current else { return creating() };
+/// How a container that is not running waits: a failure podrun met acting on it, else
+/// `default` (ContainerCreating, or PodInitializing while init containers run).
+fn waiting(note: Option<&Waiting>, default: &str) -> ContainerState {
+    let w = note.cloned().unwrap_or(Waiting { reason: default.into(), message: None });
+    ContainerState { waiting: Some(w), ..Default::default() }
+}
+
+fn state_of(current: Option<&Observed>, note: Option<&Waiting>, default: &str) -> ContainerState {
+    let Some(c) = current else { return waiting(note, default) };
     match &c.state {
-        State::Created => creating(),
+        State::Created => waiting(note, "ContainerCreating"),
         State::Running { started_at } => {
             ContainerState { running: Some(Running { started_at: started_at.clone() }), ..Default::default() }
         }
@@ -73,13 +77,27 @@ fn capitalise(s: &str) -> String {
     cs.next().map(|f| f.to_uppercase().chain(cs).collect()).unwrap_or_default()
 }
 
-fn container_status(name: &str, image: &str, inst: &Instances, note: Option<&Waiting>) -> ContainerStatus {
+fn container_status(
+    name: &str,
+    image: &str,
+    inst: &Instances,
+    note: Option<&Waiting>,
+    default: &str,
+    backoff: Option<&BackOff>,
+) -> ContainerStatus {
     let current = inst.current.as_ref();
-    let state = state_of(current, note);
+    let mut state = state_of(current, note, default);
+    let mut last = inst.previous.as_ref().and_then(terminated);
+    if let Some(b) = backoff {
+        // Waiting out the crash backoff: the exit that caused it becomes the last state.
+        last = state.terminated.take();
+        let message = format!("back-off {} restarting failed container={name}", humantime::format_duration(b.delay));
+        state = ContainerState::waiting("CrashLoopBackOff", Some(message));
+    }
     let running = state.running.is_some();
     ContainerStatus {
         name: name.to_owned(),
-        last_state: ContainerState { terminated: inst.previous.as_ref().and_then(terminated), ..Default::default() },
+        last_state: ContainerState { terminated: last, ..Default::default() },
         state,
         ready: running,
         restart_count: current.map_or(0, attempt_of),
@@ -90,31 +108,46 @@ fn container_status(name: &str, image: &str, inst: &Instances, note: Option<&Wai
     }
 }
 
-/// The pod's status as the kubelet would report it.
-pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes) -> PodStatus {
-    let empty = Instances::default();
-    let container_statuses: Vec<ContainerStatus> = desired
-        .containers
+/// The pod's status as the kubelet would report it. `plan` is what the planner made of the same
+/// observation: it says which restarts the crash backoff holds back.
+pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes, plan: &Plan) -> PodStatus {
+    let initialized = obs.initialized(desired);
+    let status_of = |c: &DesiredContainer, default: &str| {
+        let backoff = plan.backoff.iter().find(|b| b.container == c.name);
+        container_status(&c.name, &c.image, obs.get(&c.name), notes.get(&c.name), default, backoff)
+    };
+    // Before the first init container has started the pod is still being set up; later ones
+    // wait for their turn, as the app containers wait for initialization.
+    let init_container_statuses: Vec<ContainerStatus> = desired
+        .init
         .iter()
-        .map(|c| {
-            let inst = obs.containers.get(&c.name).unwrap_or(&empty);
-            container_status(&c.name, &c.image, inst, notes.get(&c.name))
-        })
+        .enumerate()
+        .map(|(i, c)| status_of(c, if i == 0 { "ContainerCreating" } else { "PodInitializing" }))
         .collect();
+    let app_default = if initialized { "ContainerCreating" } else { "PodInitializing" };
+    let container_statuses: Vec<ContainerStatus> =
+        desired.containers.iter().map(|c| status_of(c, app_default)).collect();
     let infra = obs.infra.current.as_ref().filter(|c| c.is_running());
     let pod_ip = infra.and_then(|c| c.ip.clone());
     let start_time = obs.infra.current.as_ref().and_then(|c| match &c.state {
         State::Running { started_at } | State::Exited { started_at, .. } => started_at.clone(),
         _ => None,
     });
-    let phase = phase(desired.restart_policy, &container_statuses);
-    let all_ready = !container_statuses.is_empty() && container_statuses.iter().all(|c| c.ready);
+    let init_failed = init_failure(desired, &init_container_statuses).is_some();
+    let phase = if init_failed {
+        Phase::Failed
+    } else if !initialized {
+        Phase::Pending
+    } else {
+        phase(desired.restart_policy, &container_statuses)
+    };
+    let all_ready = initialized && !container_statuses.is_empty() && container_statuses.iter().all(|c| c.ready);
     let cond = |t: &str, ok: bool| Condition { type_: t.into(), status: if ok { "True" } else { "False" }.into() };
     PodStatus {
         phase,
         conditions: vec![
             cond("PodScheduled", true),
-            cond("Initialized", true),
+            cond("Initialized", initialized),
             cond("ContainersReady", all_ready),
             cond("Ready", all_ready),
         ],
@@ -123,8 +156,23 @@ pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes) -> Pod
         pod_ips: pod_ip.iter().map(|ip| PodIp { ip: ip.clone() }).collect(),
         pod_ip,
         start_time,
+        init_container_statuses,
         container_statuses,
     }
+}
+
+/// A regular init container that failed for good: under restartPolicy Never, the pod fails.
+fn init_failure<'a>(desired: &DesiredPod, statuses: &'a [ContainerStatus]) -> Option<&'a ContainerStatus> {
+    if desired.restart_policy != RestartPolicy::Never {
+        return None;
+    }
+    desired
+        .init
+        .iter()
+        .zip(statuses)
+        .filter(|(c, _)| !c.sidecar)
+        .map(|(_, s)| s)
+        .find(|s| s.state.terminated.as_ref().is_some_and(|t| t.exit_code != 0))
 }
 
 /// kubelet_pods.go getPhase, for the app containers.
@@ -193,6 +241,9 @@ fn final_exit(policy: RestartPolicy, s: &ContainerStatus) -> Option<i64> {
 
 pub fn verdict(desired: &DesiredPod, status: &PodStatus, infra_running: bool, wait_for: WaitFor) -> Verdict {
     let policy = desired.restart_policy;
+    if let Some(s) = init_failure(desired, &status.init_container_statuses) {
+        return Verdict::Failed { container: s.name.clone(), state: Box::new(s.state.clone()) };
+    }
     for s in &status.container_statuses {
         if final_exit(policy, s).is_some_and(|code| code != 0) {
             return Verdict::Failed { container: s.name.clone(), state: Box::new(s.state.clone()) };

@@ -28,6 +28,8 @@ pub struct PodStatus {
     pub pod_ips: Vec<PodIp>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start_time: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub init_container_statuses: Vec<ContainerStatus>,
     pub container_statuses: Vec<ContainerStatus>,
 }
 
@@ -141,6 +143,11 @@ impl ContainerState {
 
 impl PodStatus {
     pub fn container(&self, name: &str) -> Option<&ContainerStatus> {
-        self.container_statuses.iter().find(|c| c.name == name)
+        self.all().find(|c| c.name == name)
+    }
+
+    /// Init containers first, then app containers.
+    pub fn all(&self) -> impl Iterator<Item = &ContainerStatus> {
+        self.init_container_statuses.iter().chain(&self.container_statuses)
     }
 }

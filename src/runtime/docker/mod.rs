@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use bollard::errors::Error as BollardError;
+use bollard::exec::{CreateExecOptions, StartExecResults};
 use bollard::query_parameters::{
     CreateContainerOptionsBuilder, CreateImageOptionsBuilder, EventsOptionsBuilder, ListContainersOptionsBuilder,
     RemoveContainerOptionsBuilder, StopContainerOptionsBuilder,
@@ -228,6 +229,25 @@ impl Runtime for DockerRuntime {
             Err(e) if matches!(Self::status_of(&e), Some(404 | 409)) => Ok(()),
             r => r.map_err(|e| self.error(&format!("remove container {}", c.name), e)),
         }
+    }
+
+    async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
+        let what = format!("exec in container {id}");
+        let opts = CreateExecOptions::<String> {
+            cmd: Some(cmd.to_vec()),
+            attach_stdout: Some(true),
+            attach_stderr: Some(true),
+            ..Default::default()
+        };
+        let exec = self.docker.create_exec(id, opts).await.map_err(|e| self.error(&what, e))?;
+        // Attached, so the call returns when the command ends; its output is not needed.
+        if let StartExecResults::Attached { mut output, .. } =
+            self.docker.start_exec(&exec.id, None).await.map_err(|e| self.error(&what, e))?
+        {
+            while output.next().await.is_some() {}
+        }
+        let info = self.docker.inspect_exec(&exec.id).await.map_err(|e| self.error(&what, e))?;
+        Ok(info.exit_code.unwrap_or(-1))
     }
 
     fn changes(&self, sel: &Selector) -> BoxStream<'static, ()> {
