@@ -182,7 +182,7 @@ async fn run_step<R: Runtime>(
                 .ok()
                 .and_then(|all| all.into_iter().find(|o| o.id == id));
             if let Some(o) = killed {
-                let _ = rt.stop(&o, Duration::ZERO).await;
+                let _ = rt.kill(&o).await;
             }
             return Err(("PostStartHookError", RuntimeError::Other(message)));
         }

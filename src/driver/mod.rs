@@ -132,9 +132,24 @@ pub async fn run_pod<R: Runtime>(
     interrupt: Interrupt,
 ) -> PodResult {
     let mut created = Vec::new();
-    let mut r = drive(rt, desired, opts, reporter, interrupt, &mut created).await;
+    let mut r = drive(rt.clone(), desired, opts.clone(), reporter, interrupt, &mut created).await;
     r.created = created;
+    if matches!(r.outcome, Err(PodFailure::Interrupted(_))) {
+        // Show the state as it stands now, not as it was before the interrupted step; but a
+        // second look must not delay the exit more than a moment.
+        if let Ok(Some(st)) = tokio::time::timeout(Duration::from_secs(2), look(&*rt, &r.desired, &opts)).await {
+            r.status = Some(st);
+        }
+    }
     r
+}
+
+/// The pod's status as the engine shows it now.
+async fn look<R: Runtime>(rt: &R, desired: &DesiredPod, opts: &DriveOptions) -> Option<PodStatus> {
+    let observed = rt.list(&Selector::pod(&desired.namespace, &desired.name)).await.ok()?;
+    let obs = PodObservation::new(desired, &observed);
+    let plan = plan::plan(desired, &obs, &plan::Context { now: std::time::SystemTime::now(), crash: opts.crash });
+    Some(status::compute(desired, &obs, &Notes::new(), &plan))
 }
 
 async fn drive<R: Runtime>(
@@ -178,13 +193,15 @@ async fn drive<R: Runtime>(
         let st = status::compute(&desired, &obs, &notes, &plan);
         reporter.status(&key, &st);
         let infra_running = obs.infra.current.as_ref().is_some_and(|c| c.is_running());
-        match status::verdict(&desired, &st, infra_running, wait_for) {
-            Verdict::Done => return result(Some(st), Ok(())),
+        match status::verdict(&desired, &st, infra_running, wait_for, clock.now()) {
+            // Done only when nothing is left to do: a changed container still gets replaced,
+            // a finished pod's sidecars still get stopped.
+            Verdict::Done if plan.is_empty() => return result(Some(st), Ok(())),
             Verdict::Failed { container, state } => {
                 let description = state.describe();
                 return result(Some(st), Err(PodFailure::ContainerFailed { container, description }));
             }
-            Verdict::Pending => {}
+            Verdict::Done | Verdict::Pending => {}
         }
         let now = Instant::now();
         if now >= opts.deadline {
@@ -229,7 +246,7 @@ async fn drive<R: Runtime>(
         if !plan.is_empty() {
             wake = hold_until.unwrap_or(now);
         }
-        if let Some(t) = plan.next_restart() {
+        for t in plan.next_restart().into_iter().chain(status::compute::settles_at(&st, clock.now())) {
             wake = wake.min(clock.instant_at(t));
         }
         wake = wake.min(opts.deadline);

@@ -8,7 +8,7 @@
 //! that need the infra container's id get it from the step before them, so a whole pod is
 //! created in one sync.
 
-mod backoff;
+pub mod backoff;
 #[cfg(test)]
 mod tests;
 

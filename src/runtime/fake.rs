@@ -208,6 +208,25 @@ impl Runtime for FakeRuntime {
         futures_util::stream::empty().boxed()
     }
 
+    async fn kill(&self, c: &Observed) -> Result<(), RuntimeError> {
+        self.check(format!("kill {}", c.id))?;
+        if !c.is_owned() {
+            return Err(RuntimeError::NotOwned { what: "kill".into(), id: c.id.clone() });
+        }
+        if let Some(c) = self.lock().containers.get_mut(&c.id) {
+            if c.is_running() {
+                c.state = State::Exited {
+                    exit_code: 137,
+                    started_at: None,
+                    finished_at: None,
+                    oom_killed: false,
+                    error: None,
+                };
+            }
+        }
+        Ok(())
+    }
+
     async fn remove(&self, c: &Observed) -> Result<(), RuntimeError> {
         self.check(format!("remove {}", c.id))?;
         if !c.is_owned() {

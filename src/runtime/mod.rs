@@ -169,6 +169,8 @@ pub trait Runtime: Send + Sync + 'static {
     fn start(&self, id: &str) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// Stop signal, then SIGKILL after `grace`. Refuses containers podrun does not own.
     fn stop(&self, c: &Observed, grace: Duration) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// SIGKILL, at once. Refuses containers podrun does not own.
+    fn kill(&self, c: &Observed) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// Removes a container podrun owns (killing it if it still runs). Gone already is Ok.
     fn remove(&self, c: &Observed) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// Runs `cmd` in a running container and returns its exit code.

@@ -3,8 +3,10 @@
 //! whether a run has reached what the user asked to wait for.
 
 use std::collections::BTreeMap;
+use std::time::{Duration, SystemTime};
 
 use crate::manifest::types::RestartPolicy;
+use crate::plan::backoff::parse_time;
 use crate::plan::{BackOff, Plan};
 use crate::pod::observed::{attempt_of, Instances, PodObservation};
 use crate::pod::{DesiredContainer, DesiredPod};
@@ -239,7 +241,31 @@ fn final_exit(policy: RestartPolicy, s: &ContainerStatus) -> Option<i64> {
     s.state.terminated.as_ref().map(|t| t.exit_code).filter(|&code| !policy.restarts_after(code))
 }
 
-pub fn verdict(desired: &DesiredPod, status: &PodStatus, infra_running: bool, wait_for: WaitFor) -> Verdict {
+/// How long a restarted container must stay up before it counts as running: one that crashed
+/// before is not "running" just because the last restart has not failed yet.
+pub const RESTARTED_STABLE_FOR: Duration = Duration::from_secs(1);
+
+/// When a restarted container that runs now will have run for `RESTARTED_STABLE_FOR`.
+fn stable_at(s: &ContainerStatus) -> Option<SystemTime> {
+    if s.restart_count == 0 {
+        return None;
+    }
+    let started = s.state.running.as_ref()?.started_at.as_deref().and_then(parse_time)?;
+    Some(started + RESTARTED_STABLE_FOR)
+}
+
+/// The earliest moment a running but not yet stable container becomes stable, if any.
+pub fn settles_at(status: &PodStatus, now: SystemTime) -> Option<SystemTime> {
+    status.container_statuses.iter().filter_map(stable_at).filter(|t| *t > now).min()
+}
+
+pub fn verdict(
+    desired: &DesiredPod,
+    status: &PodStatus,
+    infra_running: bool,
+    wait_for: WaitFor,
+    now: SystemTime,
+) -> Verdict {
     let policy = desired.restart_policy;
     if let Some(s) = init_failure(desired, &status.init_container_statuses) {
         return Verdict::Failed { container: s.name.clone(), state: Box::new(s.state.clone()) };
@@ -252,10 +278,10 @@ pub fn verdict(desired: &DesiredPod, status: &PodStatus, infra_running: bool, wa
     let done = match wait_for {
         WaitFor::Running => {
             infra_running
-                && status
-                    .container_statuses
-                    .iter()
-                    .all(|s| s.state.running.is_some() || final_exit(policy, s) == Some(0))
+                && status.container_statuses.iter().all(|s| {
+                    let stable = stable_at(s).is_none_or(|t| t <= now);
+                    (s.state.running.is_some() && stable) || final_exit(policy, s) == Some(0)
+                })
         }
         WaitFor::Complete => status.container_statuses.iter().all(|s| final_exit(policy, s).is_some()),
     };

@@ -129,6 +129,11 @@ impl Namespace {
         v
     }
 
+    /// How many of this namespace's containers are running.
+    pub fn running(&self) -> usize {
+        self.containers().iter().filter(|(id, _)| self.inspect(id, "{{.State.Running}}") == "true").count()
+    }
+
     pub fn inspect(&self, container: &str, format: &str) -> String {
         String::from_utf8_lossy(&docker(&["inspect", "--format", format, container]).stdout).trim().to_owned()
     }

@@ -10,8 +10,8 @@ use std::time::Duration;
 use bollard::errors::Error as BollardError;
 use bollard::exec::{CreateExecOptions, StartExecResults};
 use bollard::query_parameters::{
-    CreateContainerOptionsBuilder, CreateImageOptionsBuilder, EventsOptionsBuilder, ListContainersOptionsBuilder,
-    RemoveContainerOptionsBuilder, StopContainerOptionsBuilder,
+    CreateContainerOptionsBuilder, CreateImageOptionsBuilder, EventsOptionsBuilder, KillContainerOptionsBuilder,
+    ListContainersOptionsBuilder, RemoveContainerOptionsBuilder, StopContainerOptionsBuilder,
 };
 use bollard::Docker;
 use futures_util::future::join_all;
@@ -211,12 +211,24 @@ impl Runtime for DockerRuntime {
 
     async fn stop(&self, c: &Observed, grace: Duration) -> Result<(), RuntimeError> {
         Self::ensure_owned("stop", c)?;
-        let t = i32::try_from(grace.as_secs()).unwrap_or(i32::MAX);
+        // Whole seconds, rounded up: a grace period is never cut short.
+        let secs = grace.as_secs() + u64::from(grace.subsec_nanos() > 0);
+        let t = i32::try_from(secs).unwrap_or(i32::MAX);
         let opts = StopContainerOptionsBuilder::default().t(t).build();
         match self.docker.stop_container(&c.id, Some(opts)).await {
             // 304: not running; 404: gone. Either way it is stopped.
             Err(e) if matches!(Self::status_of(&e), Some(304 | 404)) => Ok(()),
             r => r.map_err(|e| self.error(&format!("stop container {}", c.name), e)),
+        }
+    }
+
+    async fn kill(&self, c: &Observed) -> Result<(), RuntimeError> {
+        Self::ensure_owned("kill", c)?;
+        let opts = KillContainerOptionsBuilder::default().signal("KILL").build();
+        match self.docker.kill_container(&c.id, Some(opts)).await {
+            // 404: gone; 409: not running. Either way it is not running any more.
+            Err(e) if matches!(Self::status_of(&e), Some(404 | 409)) => Ok(()),
+            r => r.map_err(|e| self.error(&format!("kill container {}", c.name), e)),
         }
     }
 

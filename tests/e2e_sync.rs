@@ -1,0 +1,306 @@
+//! Kubelet-grade sync end to end: init containers, restarts and crash backoff, re-apply and
+//! drift, lifecycle hooks, grace periods, concurrency and signals, against the real engine.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+
+fn apply_file(ns: &Namespace, f: &TempFile, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["apply", f.path(), "-n", ns.name()];
+    args.extend_from_slice(extra);
+    podrun(&args, None)
+}
+
+fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> std::process::Output {
+    apply_file(ns, &TempFile::new("pod.yaml", manifest), extra)
+}
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(out)))
+}
+
+/// A container that ends at once on SIGTERM.
+const LOOP: &str = "trap \"exit 0\" TERM; while true; do sleep 1 & wait; done";
+
+fn two_containers(b_command: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: drift}}\nspec:\n  terminationGracePeriodSeconds: 2\n  containers:\n  - {{name: a, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}\n  - {{name: b, image: 'busybox:1.28', command: [sh, -c, '{b_command}']}}\n"
+    )
+}
+
+fn id_of(ns: &Namespace, container: &str) -> Option<String> {
+    ns.containers().into_iter().find(|(_, n)| n.contains(&format!("_{container}_"))).map(|(id, _)| id)
+}
+
+#[test]
+fn e2e_init_containers_run_in_order_before_the_app_containers() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("init");
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: init}}\nspec:\n  terminationGracePeriodSeconds: 2\n  initContainers:\n  - {{name: one, image: 'busybox:1.28', command: [sh, -c, 'sleep 1']}}\n  - {{name: side, image: 'busybox:1.28', restartPolicy: Always, command: [sh, -c, '{LOOP}']}}\n  - {{name: two, image: 'busybox:1.28', command: [sh, -c, 'exit 0']}}\n  containers:\n  - {{name: app, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}\n"
+    );
+    let out = apply(&ns, &pod, &["-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let time = |c: &str, what: &str| ns.inspect(&id_of(&ns, c).expect(c), &format!("{{{{.State.{what}}}}}"));
+    assert!(time("one", "FinishedAt") <= time("side", "StartedAt"), "one before side");
+    assert!(time("side", "StartedAt") <= time("two", "StartedAt"), "side before two");
+    assert!(time("two", "FinishedAt") <= time("app", "StartedAt"), "two before app");
+    let v = json(&out);
+    let init = v["items"][0]["status"]["initContainerStatuses"].as_array().expect("initContainerStatuses").clone();
+    assert_eq!(init.len(), 3);
+    assert_eq!(init[0]["state"]["terminated"]["reason"], "Completed");
+    assert!(init[1]["state"]["running"].is_object(), "the sidecar keeps running");
+    // Init containers that succeeded are not rerun by a later apply.
+    let before = ns.containers();
+    let again = apply(&ns, &pod, &[]);
+    assert_eq!(code(&again), 0, "{}", stderr(&again));
+    assert_eq!(ns.containers(), before);
+}
+
+#[test]
+fn e2e_a_crash_loop_counts_restarts_and_exits_6() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("crash");
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: crash}\nspec:\n  containers:\n  - {name: c, image: 'busybox:1.28', command: [sh, -c, 'echo boom; exit 2']}\n";
+    let out = apply(&ns, pod, &["--retries", "3", "--crash-backoff", "200ms", "-o", "json"]);
+    assert_eq!(code(&out), 6, "{}", stderr(&out));
+    let v = json(&out);
+    let c = &v["items"][0]["status"]["containerStatuses"][0];
+    assert_eq!(c["restartCount"], 3, "{c}");
+    assert_eq!(c["lastState"]["terminated"]["exitCode"], 2, "{c}");
+    assert!(stderr(&out).contains("CrashLoopBackOff") || stderr(&out).contains("exit code 2"), "{}", stderr(&out));
+    // Dead instances do not pile up: the current one and at most one before it.
+    let instances = ns.containers().into_iter().filter(|(_, n)| n.contains("_c_")).count();
+    assert!(instances <= 2, "{instances} instances kept");
+}
+
+#[test]
+fn e2e_onfailure_completion_is_success() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("onfailure");
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: job}\nspec:\n  restartPolicy: OnFailure\n  containers:\n  - {name: c, image: 'busybox:1.28', command: [sh, -c, 'sleep 1; exit 0']}\n";
+    let out = apply(&ns, pod, &["-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["items"][0]["status"]["phase"], "Succeeded");
+    assert_eq!(v["items"][0]["status"]["containerStatuses"][0]["restartCount"], 0);
+}
+
+#[test]
+fn e2e_drift_recreates_only_what_changed() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("drift");
+    let out = apply(&ns, &two_containers(LOOP), &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let (infra, a, b) = (id_of(&ns, "POD").unwrap(), id_of(&ns, "a").unwrap(), id_of(&ns, "b").unwrap());
+
+    // A changed container alone is recreated.
+    let changed = two_containers(&format!("echo changed; {LOOP}"));
+    let out = apply(&ns, &changed, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(id_of(&ns, "POD").unwrap(), infra);
+    assert_eq!(id_of(&ns, "a").unwrap(), a);
+    assert_ne!(id_of(&ns, "b").unwrap(), b);
+
+    // A container gone from the manifest is removed.
+    let only_a = changed.split("  - {name: b").next().unwrap().to_owned();
+    let out = apply(&ns, &only_a, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(id_of(&ns, "b").is_none());
+    assert_eq!(id_of(&ns, "a").unwrap(), a);
+
+    // A lost infra container means a new pod.
+    Command::new("docker").args(["rm", "-f", &infra]).output().unwrap();
+    let out = apply(&ns, &only_a, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_ne!(id_of(&ns, "POD").unwrap(), infra);
+    assert_ne!(id_of(&ns, "a").unwrap(), a);
+    assert_eq!(ns.containers().len(), 2, "{:?}", ns.containers());
+}
+
+#[test]
+fn e2e_parallel_applies_make_one_pod() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("parallel");
+    let f = TempFile::new("pod.yaml", &two_containers(LOOP));
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            Command::new(PODRUN)
+                .args(["apply", f.path(), "-n", ns.name(), "-q"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn podrun")
+        })
+        .collect();
+    for c in children {
+        let out = c.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    assert_eq!(ns.containers().len(), 3, "{:?}", ns.containers());
+}
+
+#[test]
+fn e2e_sigint_stops_promptly_and_leaves_a_consistent_pod() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("sigint");
+    let f = TempFile::new("pod.yaml", &two_containers(LOOP));
+    // Waiting for completion of containers that never complete: only a signal ends it.
+    let child = Command::new(PODRUN)
+        .args(["apply", f.path(), "-n", ns.name(), "--wait-for", "complete"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn podrun");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while ns.running() < 3 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let sent = Instant::now();
+    Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(sent.elapsed() < Duration::from_secs(5), "stopped promptly");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Running"), "the state as it stands is printed");
+    // What exists stays as it was, labelled: a later apply picks it up unchanged.
+    let before = ns.containers();
+    let again = apply_file(&ns, &f, &[]);
+    assert_eq!(code(&again), 0, "{}", stderr(&again));
+    assert_eq!(ns.containers(), before);
+}
+
+#[test]
+fn e2e_a_killed_apply_is_completed_by_the_next() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("kill9");
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: k}}\nspec:\n  terminationGracePeriodSeconds: 2\n  containers:\n{}",
+        (0..6).map(|i| format!("  - {{name: c{i}, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}\n")).collect::<String>()
+    );
+    let f = TempFile::new("pod.yaml", &pod);
+    let mut child = Command::new(PODRUN)
+        .args(["apply", f.path(), "-n", ns.name(), "-q"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it as soon as it has created something, mid-apply.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while ns.containers().is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let out = apply_file(&ns, &f, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(ns.containers().len(), 7, "{:?}", ns.containers());
+}
+
+fn one_container(name: &str, command: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n  terminationGracePeriodSeconds: 2\n  containers:\n  - {{name: c, image: 'busybox:1.28', command: [sh, -c, '{command}']}}\n"
+    )
+}
+
+#[test]
+fn e2e_grace_period_kills_what_ignores_sigterm() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("grace");
+    let stubborn = one_container("g", "trap \"\" TERM; while true; do sleep 1; done");
+    let out = apply(&ns, &stubborn, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let id = id_of(&ns, "c").unwrap();
+    let start = Instant::now();
+    let del = podrun(&["delete", "g", "-n", ns.name()], None);
+    assert_eq!(code(&del), 0, "{}", stderr(&del));
+    // Not a benchmark: the grace period is the lower bound of a stop SIGTERM cannot end.
+    assert!(start.elapsed() >= Duration::from_secs(2), "{:?}", start.elapsed());
+    assert!(ns.containers().is_empty());
+    drop(id);
+
+    // One that handles SIGTERM is stopped by it, cleanly, long before its grace period.
+    let polite =
+        one_container("p", LOOP).replace("terminationGracePeriodSeconds: 2", "terminationGracePeriodSeconds: 30");
+    let out = apply(&ns, &polite, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let id = id_of(&ns, "c").unwrap();
+    let start = Instant::now();
+    let del = podrun(&["delete", "p", "-n", ns.name()], None);
+    assert_eq!(code(&del), 0, "{}", stderr(&del));
+    assert!(start.elapsed() < Duration::from_secs(20), "{:?}", start.elapsed());
+    drop(id);
+}
+
+#[test]
+fn e2e_lifecycle_hooks_run() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("hooks");
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: h}}\nspec:\n  terminationGracePeriodSeconds: 5\n  containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    lifecycle:\n      postStart: {{exec: {{command: [sh, -c, 'echo hi > /tmp/post-start']}}}}\n      preStop: {{exec: {{command: [touch, /tmp/pre-stop-ran]}}}}\n"
+    );
+    let out = apply(&ns, &pod, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let id = id_of(&ns, "c").unwrap();
+    let cat = Command::new("docker").args(["exec", &id, "cat", "/tmp/post-start"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&cat.stdout).trim(), "hi");
+    let since = ns.inspect(&id, "{{.State.StartedAt}}");
+    let del = podrun(&["delete", "h", "-n", ns.name()], None);
+    assert_eq!(code(&del), 0, "{}", stderr(&del));
+    let until = humantime::format_rfc3339_seconds(std::time::SystemTime::now() + Duration::from_secs(1)).to_string();
+    let events = Command::new("docker")
+        .args([
+            "events",
+            "--since",
+            &since,
+            "--until",
+            &until,
+            "--filter",
+            &format!("container={id}"),
+            "--format",
+            "{{.Action}}",
+        ])
+        .output()
+        .unwrap();
+    let events = String::from_utf8_lossy(&events.stdout);
+    assert!(events.contains("exec_start: touch /tmp/pre-stop-ran"), "{events}");
+
+    // A failing postStart hook kills the container; under Never the pod fails.
+    let bad =
+        pod.replace("spec:\n", "spec:\n  restartPolicy: Never\n").replace("'echo hi > /tmp/post-start'", "'exit 1'");
+    assert_ne!(bad, pod);
+    let out = apply(&ns, &bad, &[]);
+    assert_eq!(code(&out), 6, "{}{}", stdout(&out), stderr(&out));
+}
+
+#[test]
+fn e2e_cleanup_on_failure_removes_what_the_run_created() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("cleanup");
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: f}\nspec:\n  restartPolicy: Never\n  containers:\n  - {name: c, image: 'busybox:1.28', command: [sh, -c, 'exit 1']}\n";
+    let out = apply(&ns, pod, &["--cleanup-on-failure"]);
+    assert_eq!(code(&out), 6, "{}", stderr(&out));
+    assert!(ns.containers().is_empty(), "{:?}", ns.containers());
+}
