@@ -304,3 +304,29 @@ fn e2e_cleanup_on_failure_removes_what_the_run_created() {
     assert_eq!(code(&out), 6, "{}", stderr(&out));
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
 }
+
+#[test]
+fn e2e_termination_messages_are_reported() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("termmsg");
+    // Three pods in one file, so that one failing does not end the others' runs early.
+    let pod = |name: &str, container: &str| {
+        format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n  restartPolicy: Never\n  containers:\n  - {container}\n")
+    };
+    let manifest = [
+        pod("a", "{name: c, image: 'busybox:1.28', command: [sh, -c, 'echo disk full > /dev/termination-log; exit 3']}"),
+        pod("b", "{name: c, image: 'busybox:1.28', terminationMessagePolicy: FallbackToLogsOnError, command: [sh, -c, 'echo last words; exit 4']}"),
+        pod("c", "{name: c, image: 'busybox:1.28', terminationMessagePath: /tmp/why, command: [sh, -c, 'echo custom path > /tmp/why']}"),
+    ]
+    .join("---\n");
+    let out = apply(&ns, &manifest, &["-o", "json"]);
+    assert_eq!(code(&out), 6, "{}", stderr(&out));
+    let v = json(&out);
+    let msg = |i: usize| v["items"][i]["status"]["containerStatuses"][0]["state"]["terminated"]["message"].clone();
+    assert_eq!(msg(0), "disk full\n");
+    assert_eq!(msg(1), "last words\n");
+    assert_eq!(msg(2), "custom path\n");
+    assert!(stderr(&out).contains("disk full"), "the report shows it: {}", stderr(&out));
+}

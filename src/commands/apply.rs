@@ -10,9 +10,10 @@ use crate::cli::{ApplyArgs, Cli, OutputArg, WaitForArg};
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
 use crate::exit;
 use crate::manifest::{self, LoadOptions, Source};
+use crate::pod::files::PodFiles;
 use crate::pod::DesiredPod;
 use crate::report::{self, summary, Format, PodKey, ReportOptions};
-use crate::runtime::{infra_image, Selector};
+use crate::runtime::{infra_image, Runtime, Selector};
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
@@ -41,10 +42,12 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         backoff: args.backoff,
         deadline: Instant::now() + args.timeout,
         crash: CrashBackoff { base: args.crash_backoff, max: args.crash_backoff_max.max(args.crash_backoff) },
+        files: rt.local_files().then(|| PodFiles::new(PodFiles::default_root())),
     };
     let runs = loaded.pods.iter().map(|p| {
         let desired = DesiredPod::from_loaded(p, &infra);
-        let (rt, reporter, drive, interrupt) = (rt.clone(), reporter.clone(), drive.clone(), interrupt.clone());
+        let (rt, reporter, interrupt) = (rt.clone(), reporter.clone(), interrupt.clone());
+        let drive = drive.clone();
         async move {
             let result = driver::run_pod(rt, desired, drive, reporter.clone(), interrupt).await;
             reporter.done(&result);
@@ -55,7 +58,7 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     if args.cleanup_on_failure {
         for r in results.iter().filter(|r| r.outcome.is_err() && !r.created.is_empty()) {
             let sel = Selector::pod(&r.desired.namespace, &r.desired.name);
-            match driver::remove_pod(&*rt, &sel, None, Some(&r.created)).await {
+            match driver::remove_pod(&*rt, &sel, None, Some(&r.created), drive.files.as_ref()).await {
                 Ok(n) => {
                     reporter.event(&PodKey::of(&r.desired), &format!("removed the {n} containers this run created"))
                 }

@@ -11,8 +11,9 @@ use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::manifest::validate::is_dns1123_subdomain;
 use crate::manifest::{self, LoadOptions, Source};
+use crate::pod::files::PodFiles;
 use crate::report::{self, PodKey, ReportOptions};
-use crate::runtime::Selector;
+use crate::runtime::{Runtime, Selector};
 
 /// The pods to delete: from a manifest when TARGET is an existing file (or -), else by name.
 fn targets(args: &DeleteArgs) -> anyhow::Result<Vec<PodKey>> {
@@ -43,11 +44,17 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     let rt = super::connect(cli).await?;
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     let grace = args.grace_period.map(Duration::from_secs);
-    let results = join_all(pods.iter().map(|p| {
-        let rt = &rt;
-        async move { driver::remove_pod(rt, &Selector::pod(&p.namespace, &p.name), grace, None).await }
-    }))
-    .await;
+    let files = rt.local_files().then(|| PodFiles::new(PodFiles::default_root()));
+    let results =
+        join_all(
+            pods.iter().map(|p| {
+                let (rt, files) = (&rt, &files);
+                async move {
+                    driver::remove_pod(rt, &Selector::pod(&p.namespace, &p.name), grace, None, files.as_ref()).await
+                }
+            }),
+        )
+        .await;
     let mut code = exit::SUCCESS;
     for (pod, r) in pods.iter().zip(results) {
         match r {

@@ -9,9 +9,11 @@ use futures_util::future::join_all;
 
 use crate::manifest::types::PullPolicy;
 use crate::plan::{ContainerStep, ImageNeed, Plan, Step};
-use crate::pod::{labels, DesiredPod, Hook};
+use crate::pod::files::PodFiles;
+use crate::pod::observed::attempt_of;
+use crate::pod::{labels, DesiredPod, Hook, Role};
 use crate::report::{PodKey, Reporter};
-use crate::runtime::{infra_image, Observed, Runtime, RuntimeError, Selector};
+use crate::runtime::{infra_image, BindMount, Observed, Runtime, RuntimeError, Selector};
 use crate::status::{Notes, Waiting};
 
 use super::PodFailure;
@@ -25,7 +27,7 @@ pub enum Acted {
 }
 
 fn note(notes: &mut Notes, container: &str, reason: &str, message: String) {
-    notes.insert(container.to_owned(), Waiting { reason: reason.to_owned(), message: Some(message) });
+    notes.waiting.insert(container.to_owned(), Waiting { reason: reason.to_owned(), message: Some(message) });
 }
 
 /// Engine unreachable is fatal to the run; anything else is recorded and retried.
@@ -44,6 +46,7 @@ pub async fn act<R: Runtime>(
     plan: &Plan,
     notes: &mut Notes,
     created: &mut Vec<String>,
+    files: Option<&PodFiles>,
     reporter: &dyn Reporter,
     key: &PodKey,
 ) -> Result<Acted, PodFailure> {
@@ -68,7 +71,10 @@ pub async fn act<R: Runtime>(
         reporter.event(key, &format!("removing {} ({})", r.container.name, r.reason));
     }
     for batch in [members, infra] {
-        for e in join_all(batch.iter().map(|c| stop_and_remove(rt, c, None))).await.into_iter().filter_map(Result::err)
+        for e in join_all(batch.iter().map(|c| stop_and_remove(rt, c, None, files)))
+            .await
+            .into_iter()
+            .filter_map(Result::err)
         {
             if fatal(&e) {
                 return Err(PodFailure::Runtime(e));
@@ -79,7 +85,7 @@ pub async fn act<R: Runtime>(
 
     let mut infra_id = None;
     if let Some(step) = &plan.infra {
-        match run_step(rt, desired, step, None, reporter, key).await {
+        match run_step(rt, desired, step, None, files, reporter, key).await {
             Ok(id) => {
                 if matches!(step.step, Step::Create { .. }) {
                     created.push(id.clone());
@@ -108,12 +114,13 @@ pub async fn act<R: Runtime>(
 
     // Init containers in order: a failure stops the sequence, since later ones depend on it.
     for step in &plan.init {
-        let r = run_step(rt, desired, step, Some(&infra_id), reporter, key).await;
+        let r = run_step(rt, desired, step, Some(&infra_id), files, reporter, key).await;
         if !record(r, step, notes, created, &mut outcome)? {
             return Ok(outcome);
         }
     }
-    let results = join_all(plan.apps.iter().map(|s| run_step(rt, desired, s, Some(&infra_id), reporter, key))).await;
+    let results =
+        join_all(plan.apps.iter().map(|s| run_step(rt, desired, s, Some(&infra_id), files, reporter, key))).await;
     for (step, r) in plan.apps.iter().zip(results) {
         record(r, step, notes, created, &mut outcome)?;
     }
@@ -133,7 +140,7 @@ fn record(
             if matches!(step.step, Step::Create { .. }) {
                 created.push(id);
             }
-            notes.remove(&step.container);
+            notes.waiting.remove(&step.container);
             Ok(true)
         }
         Err((_, e)) if fatal(&e) => Err(PodFailure::Runtime(e)),
@@ -154,6 +161,7 @@ async fn run_step<R: Runtime>(
     desired: &DesiredPod,
     step: &ContainerStep,
     infra_id: Option<&str>,
+    files: Option<&PodFiles>,
     reporter: &dyn Reporter,
     key: &PodKey,
 ) -> Result<String, (&'static str, RuntimeError)> {
@@ -163,7 +171,17 @@ async fn run_step<R: Runtime>(
     let id = match &step.step {
         Step::Create { attempt, reason } => {
             reporter.event(key, &format!("creating {} ({reason})", step.container));
-            let spec = desired.create_spec(c, *attempt, infra_id);
+            let mut spec = desired.create_spec(c, *attempt, infra_id);
+            if let (Some(files), Role::Init | Role::App) = (files, c.role) {
+                let path = files.prepare_termination_log(&desired.uid, &c.name, *attempt).map_err(|e| {
+                    ("CreateContainerConfigError", RuntimeError::Other(format!("termination-log file: {e}")))
+                })?;
+                spec.mounts.push(BindMount {
+                    source: path.to_string_lossy().into_owned(),
+                    target: c.termination_message_path.clone(),
+                    read_only: false,
+                });
+            }
             rt.create(&spec).await.map_err(|e| ("CreateContainerError", e))?
         }
         Step::Start { id } => id.clone(),
@@ -245,9 +263,18 @@ async fn stop<R: Runtime>(rt: &R, c: &Observed, grace_override: Option<Duration>
     rt.stop(c, left).await
 }
 
-async fn stop_and_remove<R: Runtime>(rt: &R, c: &Observed, grace: Option<Duration>) -> Result<(), RuntimeError> {
+async fn stop_and_remove<R: Runtime>(
+    rt: &R,
+    c: &Observed,
+    grace: Option<Duration>,
+    files: Option<&PodFiles>,
+) -> Result<(), RuntimeError> {
     stop(rt, c, grace).await?;
-    rt.remove(c).await
+    rt.remove(c).await?;
+    if let (Some(files), Some(uid), Some(name)) = (files, c.label(labels::POD_UID), c.label(labels::CONTAINER_NAME)) {
+        files.remove_instance(uid, name, attempt_of(c));
+    }
+    Ok(())
 }
 
 /// Makes every needed image present, concurrently. A failure fails the run at once (exit 4),
@@ -326,6 +353,7 @@ pub async fn remove_pod<R: Runtime>(
     sel: &Selector,
     grace_override: Option<Duration>,
     only: Option<&[String]>,
+    files: Option<&PodFiles>,
 ) -> Result<usize, RuntimeError> {
     let mut all = rt.list(sel).await?;
     if let Some(ids) = only {
@@ -333,8 +361,16 @@ pub async fn remove_pod<R: Runtime>(
     }
     let (infra, members): (Vec<&Observed>, Vec<&Observed>) = all.iter().partition(|c| is_infra(c));
     for batch in [members, infra] {
-        for r in join_all(batch.iter().map(|c| stop_and_remove(rt, c, grace_override))).await {
+        for r in join_all(batch.iter().map(|c| stop_and_remove(rt, c, grace_override, files))).await {
             r?;
+        }
+    }
+    // With the whole pod gone, so are its files.
+    if let (Some(files), None) = (files, only) {
+        let mut uids: Vec<&str> = all.iter().filter_map(|c| c.label(labels::POD_UID)).collect();
+        uids.dedup();
+        for uid in uids {
+            files.remove_pod(uid);
         }
     }
     Ok(all.len())

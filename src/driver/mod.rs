@@ -14,6 +14,7 @@ use futures_util::StreamExt;
 use tokio::time::Instant;
 
 use crate::plan;
+use crate::pod::files::PodFiles;
 use crate::pod::observed::PodObservation;
 use crate::pod::DesiredPod;
 use crate::report::{PodKey, Reporter};
@@ -38,6 +39,8 @@ pub struct DriveOptions {
     pub deadline: Instant,
     /// How restarts of a crashing container are spaced (CrashLoopBackOff).
     pub crash: plan::CrashBackoff,
+    /// podrun's files on the host (termination messages), when the engine can mount them.
+    pub files: Option<PodFiles>,
 }
 
 /// Wall-clock time that advances with tokio's clock, so the planner's notion of "now" (which
@@ -144,6 +147,49 @@ pub async fn run_pod<R: Runtime>(
     r
 }
 
+/// The kubelet's limit for a termination message taken from the logs.
+const MAX_LOG_MESSAGE_BYTES: usize = 2048;
+const MAX_LOG_MESSAGE_LINES: usize = 80;
+
+/// Reads the termination message of every instance that has terminated since the last look:
+/// its termination-log file, or under FallbackToLogsOnError, after a failure with an empty
+/// file, the end of its logs.
+async fn read_messages<R: Runtime>(
+    rt: &R,
+    desired: &DesiredPod,
+    obs: &PodObservation,
+    files: Option<&PodFiles>,
+    notes: &mut Notes,
+) {
+    for c in desired.init.iter().chain(&desired.containers) {
+        let inst = obs.get(&c.name);
+        for o in inst.current.iter().chain(&inst.previous) {
+            let crate::runtime::State::Exited { exit_code, .. } = o.state else { continue };
+            if notes.messages.contains_key(&o.id) {
+                continue;
+            }
+            let attempt = crate::pod::observed::attempt_of(o);
+            let mut message =
+                files.and_then(|f| f.read_termination_log(&desired.uid, &c.name, attempt)).unwrap_or_default();
+            if message.is_empty() && exit_code != 0 && c.fallback_to_logs {
+                if let Ok(logs) = rt.logs_tail(&o.id, MAX_LOG_MESSAGE_LINES).await {
+                    message = tail_bytes(&logs, MAX_LOG_MESSAGE_BYTES).to_owned();
+                }
+            }
+            notes.messages.insert(o.id.clone(), message);
+        }
+    }
+}
+
+/// The last `max` bytes of `s`, cut at a character boundary.
+fn tail_bytes(s: &str, max: usize) -> &str {
+    let mut start = s.len().saturating_sub(max);
+    while !s.is_char_boundary(start) {
+        start += 1;
+    }
+    &s[start..]
+}
+
 /// The pod's status as the engine shows it now.
 async fn look<R: Runtime>(rt: &R, desired: &DesiredPod, opts: &DriveOptions) -> Option<PodStatus> {
     let observed = rt.list(&Selector::pod(&desired.namespace, &desired.name)).await.ok()?;
@@ -189,6 +235,7 @@ async fn drive<R: Runtime>(
             Err(e) => return result(status, Err(PodFailure::Runtime(e))),
         };
         let obs = PodObservation::new(&desired, &observed);
+        read_messages(&*rt, &desired, &obs, opts.files.as_ref(), &mut notes).await;
         let plan = plan::plan(&desired, &obs, &plan::Context { now: clock.now(), crash: opts.crash });
         let st = status::compute(&desired, &obs, &notes, &plan);
         reporter.status(&key, &st);
@@ -219,7 +266,7 @@ async fn drive<R: Runtime>(
             }
             tracing::debug!(pod = %key, ?plan, "acting");
             let acted = tokio::select! {
-                r = act::act(&*rt, &desired, &plan, &mut notes, created, &*reporter, &key) => r,
+                r = act::act(&*rt, &desired, &plan, &mut notes, created, opts.files.as_ref(), &*reporter, &key) => r,
                 sig = interrupt.wait() => return result(Some(st), Err(PodFailure::Interrupted(sig))),
             };
             match acted {

@@ -45,6 +45,7 @@ fn opts(retries: u32) -> DriveOptions {
         backoff: 2.0,
         deadline: Instant::now() + Duration::from_secs(300),
         crash: crate::plan::CrashBackoff { base: Duration::from_secs(1), max: Duration::from_secs(30) },
+        files: None,
     }
 }
 
@@ -179,7 +180,7 @@ async fn delete_removes_apps_then_infra_and_only_owned_containers() {
     stranger.id = "stranger".into();
     stranger.labels.remove(crate::pod::labels::MANAGED);
     rt.insert(stranger);
-    let n = remove_pod(&*rt, &Selector::pod("default", "web"), None, None).await.unwrap();
+    let n = remove_pod(&*rt, &Selector::pod("default", "web"), None, None, None).await.unwrap();
     assert_eq!(n, 3);
     let left: Vec<String> = rt.containers().into_iter().map(|c| c.id).collect();
     assert_eq!(left, vec!["stranger"]);

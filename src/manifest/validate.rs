@@ -188,8 +188,16 @@ fn validate_meta(meta: &ObjectMeta, errors: &mut Vec<FieldError>) {
         }
     }
     if let Some(uid) = &meta.uid {
-        if uid.trim().is_empty() || uid.len() > 128 {
-            errors.push(FieldError::invalid("metadata.uid", uid, "must be 1 to 128 characters"));
+        // podrun names a directory after it, so it must be a safe path component.
+        let ok = uid.len() <= 128
+            && uid.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && uid.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        if !ok {
+            errors.push(FieldError::invalid(
+                "metadata.uid",
+                uid,
+                "podrun needs 1 to 128 letters, digits, '-', '_' or '.', starting with a letter or digit",
+            ));
         }
     }
     for (k, v) in &meta.labels {

@@ -193,6 +193,7 @@ impl DesiredPod {
             labels: l,
             namespaces,
             stop_timeout: Some(self.grace_period_seconds),
+            mounts: Vec::new(),
         }
     }
 }

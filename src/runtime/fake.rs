@@ -197,6 +197,15 @@ impl Runtime for FakeRuntime {
         Ok(())
     }
 
+    fn local_files(&self) -> bool {
+        false
+    }
+
+    async fn logs_tail(&self, id: &str, _lines: usize) -> Result<String, RuntimeError> {
+        self.check(format!("logs {id}"))?;
+        Ok(String::new())
+    }
+
     async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
         self.check(format!("exec {id} {}", cmd.join(" ")))?;
         let code = cmd.first().map_or(0, |c| if c == "false" { 1 } else { 0 });

@@ -32,6 +32,15 @@ pub struct CreateSpec {
     pub namespaces: Namespaces,
     /// Seconds the engine waits after the stop signal before SIGKILL.
     pub stop_timeout: Option<i64>,
+    /// Host paths bind-mounted into the container.
+    pub mounts: Vec<BindMount>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BindMount {
+    pub source: String,
+    pub target: String,
+    pub read_only: bool,
 }
 
 /// How a container gets its namespaces.
@@ -173,6 +182,10 @@ pub trait Runtime: Send + Sync + 'static {
     fn kill(&self, c: &Observed) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// Removes a container podrun owns (killing it if it still runs). Gone already is Ok.
     fn remove(&self, c: &Observed) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// Whether the engine runs on this host, so files podrun writes can be bind-mounted.
+    fn local_files(&self) -> bool;
+    /// The last `lines` lines of a container's output (stdout and stderr), as text.
+    fn logs_tail(&self, id: &str, lines: usize) -> impl Future<Output = Result<String, RuntimeError>> + Send;
     /// Runs `cmd` in a running container and returns its exit code.
     fn exec(&self, id: &str, cmd: &[String]) -> impl Future<Output = Result<i64, RuntimeError>> + Send;
     /// A tick for every lifecycle event (create, start, die, destroy, oom) of a container

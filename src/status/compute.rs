@@ -14,15 +14,27 @@ use crate::runtime::{Observed, State};
 
 use super::types::*;
 
-/// The last failure podrun met acting on a container (pull, create, start), shown as its
-/// waiting reason until an instance of it runs: `ErrImagePull`, `CreateContainerError`, ...
-pub type Notes = BTreeMap<String, Waiting>;
+/// What the driver knows beyond what the engine shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Notes {
+    /// By container name: the last failure podrun met acting on it (pull, create, start),
+    /// shown as its waiting reason until an instance of it runs: `ErrImagePull`, ...
+    pub waiting: BTreeMap<String, Waiting>,
+    /// By engine container id: the termination message of an instance that has terminated.
+    pub messages: BTreeMap<String, String>,
+}
+
+impl Notes {
+    pub fn new() -> Notes {
+        Notes::default()
+    }
+}
 
 pub fn container_id(c: &Observed) -> String {
     format!("docker://{}", c.id)
 }
 
-fn terminated(c: &Observed) -> Option<Terminated> {
+fn terminated(c: &Observed, messages: &BTreeMap<String, String>) -> Option<Terminated> {
     let State::Exited { exit_code, started_at, finished_at, oom_killed, error } = &c.state else {
         return match c.state {
             State::Dead => Some(Terminated {
@@ -45,10 +57,12 @@ fn terminated(c: &Observed) -> Option<Terminated> {
     } else {
         "Error"
     };
+    // The container's own termination message, else why the engine could not run it.
+    let message = messages.get(&c.id).filter(|m| !m.is_empty()).cloned().or_else(|| error.clone());
     Some(Terminated {
         exit_code: *exit_code,
         reason: reason.into(),
-        message: error.clone(),
+        message,
         started_at: started_at.clone(),
         finished_at: finished_at.clone(),
         container_id: Some(container_id(c)),
@@ -62,14 +76,21 @@ fn waiting(note: Option<&Waiting>, default: &str) -> ContainerState {
     ContainerState { waiting: Some(w), ..Default::default() }
 }
 
-fn state_of(current: Option<&Observed>, note: Option<&Waiting>, default: &str) -> ContainerState {
+fn state_of(
+    current: Option<&Observed>,
+    note: Option<&Waiting>,
+    messages: &BTreeMap<String, String>,
+    default: &str,
+) -> ContainerState {
     let Some(c) = current else { return waiting(note, default) };
     match &c.state {
         State::Created => waiting(note, "ContainerCreating"),
         State::Running { started_at } => {
             ContainerState { running: Some(Running { started_at: started_at.clone() }), ..Default::default() }
         }
-        State::Exited { .. } | State::Dead => ContainerState { terminated: terminated(c), ..Default::default() },
+        State::Exited { .. } | State::Dead => {
+            ContainerState { terminated: terminated(c, messages), ..Default::default() }
+        }
         State::Other(s) => ContainerState::waiting(&format!("Container{}", capitalise(s)), None),
     }
 }
@@ -83,13 +104,13 @@ fn container_status(
     name: &str,
     image: &str,
     inst: &Instances,
-    note: Option<&Waiting>,
+    notes: &Notes,
     default: &str,
     backoff: Option<&BackOff>,
 ) -> ContainerStatus {
     let current = inst.current.as_ref();
-    let mut state = state_of(current, note, default);
-    let mut last = inst.previous.as_ref().and_then(terminated);
+    let mut state = state_of(current, notes.waiting.get(name), &notes.messages, default);
+    let mut last = inst.previous.as_ref().and_then(|p| terminated(p, &notes.messages));
     if let Some(b) = backoff {
         // Waiting out the crash backoff: the exit that caused it becomes the last state.
         last = state.terminated.take();
@@ -116,7 +137,7 @@ pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes, plan: 
     let initialized = obs.initialized(desired);
     let status_of = |c: &DesiredContainer, default: &str| {
         let backoff = plan.backoff.iter().find(|b| b.container == c.name);
-        container_status(&c.name, &c.image, obs.get(&c.name), notes.get(&c.name), default, backoff)
+        container_status(&c.name, &c.image, obs.get(&c.name), notes, default, backoff)
     };
     // Before the first init container has started the pod is still being set up; later ones
     // wait for their turn, as the app containers wait for initialization.
@@ -289,5 +310,93 @@ pub fn verdict(
         Verdict::Done
     } else {
         Verdict::Pending
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(name: &str, state: ContainerState, restarts: u32) -> ContainerStatus {
+        ContainerStatus {
+            name: name.into(),
+            state,
+            last_state: ContainerState::default(),
+            ready: false,
+            restart_count: restarts,
+            image: "img".into(),
+            image_id: String::new(),
+            container_id: None,
+            started: false,
+        }
+    }
+
+    fn running() -> ContainerState {
+        ContainerState { running: Some(Running { started_at: None }), ..Default::default() }
+    }
+
+    fn term(code: i64) -> ContainerState {
+        ContainerState {
+            terminated: Some(Terminated {
+                exit_code: code,
+                reason: if code == 0 { "Completed" } else { "Error" }.into(),
+                message: None,
+                started_at: None,
+                finished_at: None,
+                container_id: None,
+            }),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn phase_follows_get_phase() {
+        use RestartPolicy::*;
+        let w = || ContainerState::waiting("ContainerCreating", None);
+        let cases = [
+            (Always, vec![running(), w()], Phase::Pending),
+            (Always, vec![running(), term(0)], Phase::Running),
+            (Always, vec![term(0), term(1)], Phase::Running),
+            (OnFailure, vec![term(0), term(0)], Phase::Succeeded),
+            (OnFailure, vec![term(0), term(1)], Phase::Running),
+            (Never, vec![term(0), term(1)], Phase::Failed),
+            (Never, vec![term(0), term(0)], Phase::Succeeded),
+        ];
+        for (policy, states, want) in cases {
+            let ss: Vec<ContainerStatus> = states.into_iter().map(|s| status("c", s, 0)).collect();
+            assert_eq!(phase(policy, &ss), want, "{policy:?} {ss:?}");
+        }
+    }
+
+    #[test]
+    fn a_restarted_container_must_settle_before_it_counts() {
+        let now = SystemTime::now();
+        let started = humantime::format_rfc3339_nanos(now - Duration::from_millis(300)).to_string();
+        let mut s = status("c", running(), 2);
+        s.state.running = Some(Running { started_at: Some(started) });
+        let st = PodStatus {
+            phase: Phase::Running,
+            conditions: vec![],
+            message: None,
+            reason: None,
+            pod_ip: None,
+            pod_ips: vec![],
+            start_time: None,
+            init_container_statuses: vec![],
+            container_statuses: vec![s],
+        };
+        let settles = settles_at(&st, now).expect("not settled yet");
+        assert!(settles > now && settles <= now + RESTARTED_STABLE_FOR);
+        assert_eq!(settles_at(&st, now + Duration::from_secs(2)), None);
+    }
+
+    #[test]
+    fn describe_reads_like_kubectl() {
+        assert_eq!(running().describe(), "Running");
+        assert_eq!(term(1).describe(), "Terminated: Error (exit code 1)");
+        assert_eq!(
+            ContainerState::waiting("ErrImagePull", Some("not found".into())).describe(),
+            "Waiting: ErrImagePull (not found)"
+        );
     }
 }

@@ -131,13 +131,24 @@ impl ContainerState {
         } else if self.running.is_some() {
             "Running".to_owned()
         } else if let Some(t) = &self.terminated {
-            match &t.message {
+            match t.message.as_deref().map(one_line).filter(|m| !m.is_empty()) {
                 Some(m) => format!("Terminated: {} (exit code {}): {m}", t.reason, t.exit_code),
                 None => format!("Terminated: {} (exit code {})", t.reason, t.exit_code),
             }
         } else {
             "Unknown".to_owned()
         }
+    }
+}
+
+/// A message on one line, for reports: its last non-empty line (where a failure's reason
+/// usually is), marked when there was more.
+fn one_line(m: &str) -> String {
+    let lines: Vec<&str> = m.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    match lines.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [.., last] => format!("… {last}"),
     }
 }
 

@@ -62,6 +62,15 @@ pub fn create_body(spec: &CreateSpec) -> ContainerCreateBody {
             },
         ),
     };
+    let mut host_config = host_config;
+    if !spec.mounts.is_empty() {
+        host_config.binds = Some(
+            spec.mounts
+                .iter()
+                .map(|m| format!("{}:{}{}", m.source, m.target, if m.read_only { ":ro" } else { "" }))
+                .collect(),
+        );
+    }
     ContainerCreateBody {
         image: Some(spec.image.clone()),
         hostname,

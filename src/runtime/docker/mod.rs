@@ -11,7 +11,7 @@ use bollard::errors::Error as BollardError;
 use bollard::exec::{CreateExecOptions, StartExecResults};
 use bollard::query_parameters::{
     CreateContainerOptionsBuilder, CreateImageOptionsBuilder, EventsOptionsBuilder, KillContainerOptionsBuilder,
-    ListContainersOptionsBuilder, RemoveContainerOptionsBuilder, StopContainerOptionsBuilder,
+    ListContainersOptionsBuilder, LogsOptionsBuilder, RemoveContainerOptionsBuilder, StopContainerOptionsBuilder,
 };
 use bollard::Docker;
 use futures_util::future::join_all;
@@ -241,6 +241,21 @@ impl Runtime for DockerRuntime {
             Err(e) if matches!(Self::status_of(&e), Some(404 | 409)) => Ok(()),
             r => r.map_err(|e| self.error(&format!("remove container {}", c.name), e)),
         }
+    }
+
+    fn local_files(&self) -> bool {
+        self.endpoint.starts_with("unix://")
+    }
+
+    async fn logs_tail(&self, id: &str, lines: usize) -> Result<String, RuntimeError> {
+        let opts = LogsOptionsBuilder::default().stdout(true).stderr(true).tail(&lines.to_string()).build();
+        let mut out = String::new();
+        let mut stream = self.docker.logs(id, Some(opts));
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(|e| self.error(&format!("logs of container {id}"), e))?;
+            out.push_str(&String::from_utf8_lossy(&chunk.into_bytes()));
+        }
+        Ok(out)
     }
 
     async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {

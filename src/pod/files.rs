@@ -1,0 +1,124 @@
+//! podrun's files on the host, per pod: today the termination-log file each container instance
+//! writes its termination message to (bind-mounted at its terminationMessagePath, as the
+//! kubelet does, because a file written inside the container is gone once it stops).
+//!
+//! Layout: `<root>/pods/<pod uid>/<container>-<attempt>/termination-log`. The root is
+//! `$PODRUN_STATE_DIR`, else `/var/lib/podrun` for root, else `$XDG_STATE_HOME/podrun` (or
+//! `~/.local/state/podrun`). Directories are private (0700); the termination-log file is
+//! writable by any user (0666), since the container may run as anyone: it is reached only
+//! through the bind mount.
+
+use std::fs;
+use std::io::{self, Read};
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// The kubelet's limit for a termination message read from the file.
+pub const MAX_MESSAGE_BYTES: u64 = 4096;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PodFiles {
+    root: PathBuf,
+}
+
+impl PodFiles {
+    pub fn new(root: impl Into<PathBuf>) -> PodFiles {
+        PodFiles { root: root.into() }
+    }
+
+    /// The default root for this user (see the module doc).
+    pub fn default_root() -> PathBuf {
+        if let Some(dir) = std::env::var_os("PODRUN_STATE_DIR").filter(|d| !d.is_empty()) {
+            return PathBuf::from(dir);
+        }
+        // Root or not, without libc: /proc/self belongs to the process's effective uid.
+        let is_root = fs::metadata("/proc/self").map(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0).unwrap_or(false);
+        if is_root {
+            return PathBuf::from("/var/lib/podrun");
+        }
+        let state = std::env::var_os("XDG_STATE_HOME")
+            .filter(|d| !d.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
+            .unwrap_or_else(std::env::temp_dir);
+        state.join("podrun")
+    }
+
+    pub fn pod_dir(&self, uid: &str) -> PathBuf {
+        self.root.join("pods").join(uid)
+    }
+
+    fn instance_dir(&self, uid: &str, container: &str, attempt: u32) -> PathBuf {
+        self.pod_dir(uid).join(format!("{container}-{attempt}"))
+    }
+
+    pub fn termination_log(&self, uid: &str, container: &str, attempt: u32) -> PathBuf {
+        self.instance_dir(uid, container, attempt).join("termination-log")
+    }
+
+    /// Creates an empty termination-log file for one instance and returns its path.
+    pub fn prepare_termination_log(&self, uid: &str, container: &str, attempt: u32) -> io::Result<PathBuf> {
+        let dir = self.instance_dir(uid, container, attempt);
+        fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir)?;
+        let path = dir.join("termination-log");
+        fs::File::create(&path)?;
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o666))?;
+        Ok(path)
+    }
+
+    /// The message an instance left, at most 4096 bytes; `None` when there is no file.
+    pub fn read_termination_log(&self, uid: &str, container: &str, attempt: u32) -> Option<String> {
+        read_limited(&self.termination_log(uid, container, attempt), MAX_MESSAGE_BYTES)
+    }
+
+    pub fn remove_instance(&self, uid: &str, container: &str, attempt: u32) {
+        remove_dir(&self.instance_dir(uid, container, attempt));
+    }
+
+    pub fn remove_pod(&self, uid: &str) {
+        remove_dir(&self.pod_dir(uid));
+    }
+}
+
+fn read_limited(path: &Path, limit: u64) -> Option<String> {
+    let mut buf = Vec::new();
+    fs::File::open(path).ok()?.take(limit).read_to_end(&mut buf).ok()?;
+    Some(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// Best effort: a leftover directory is harmless, and a failure here must not fail a delete.
+fn remove_dir(dir: &Path) {
+    if let Err(e) = fs::remove_dir_all(dir) {
+        if e.kind() != io::ErrorKind::NotFound {
+            tracing::warn!(dir = %dir.display(), error = %e, "could not remove podrun's files");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PodFiles {
+        let root = std::env::temp_dir().join(format!("podrun-files-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        PodFiles::new(root)
+    }
+
+    #[test]
+    fn termination_log_lifecycle() {
+        let f = scratch("lifecycle");
+        let path = f.prepare_termination_log("uid-1", "c", 2).unwrap();
+        assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o666);
+        assert_eq!(fs::metadata(path.parent().unwrap()).unwrap().permissions().mode() & 0o777, 0o700);
+        assert_eq!(f.read_termination_log("uid-1", "c", 2).as_deref(), Some(""));
+        fs::write(&path, "x".repeat(5000)).unwrap();
+        assert_eq!(f.read_termination_log("uid-1", "c", 2).unwrap().len(), 4096);
+        f.remove_instance("uid-1", "c", 2);
+        assert_eq!(f.read_termination_log("uid-1", "c", 2), None);
+        f.prepare_termination_log("uid-1", "d", 0).unwrap();
+        f.remove_pod("uid-1");
+        assert!(!f.pod_dir("uid-1").exists());
+        let _ = fs::remove_dir_all(&f.root);
+    }
+}
