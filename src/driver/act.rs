@@ -39,17 +39,32 @@ fn is_infra(c: &Observed) -> bool {
     c.label(labels::ROLE) == Some("infra")
 }
 
+/// The pod being acted on, and what acting on it needs.
+pub struct Scope<'a, R> {
+    pub rt: &'a R,
+    pub desired: &'a DesiredPod,
+    /// podrun's host files, where the engine can mount them.
+    pub files: Option<&'a PodFiles>,
+    pub reporter: &'a dyn Reporter,
+    pub key: &'a PodKey,
+}
+
+impl<R> Clone for Scope<'_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for Scope<'_, R> {}
+
 /// `created` collects the ids of the containers this call creates (for --cleanup-on-failure).
 pub async fn act<R: Runtime>(
-    rt: &R,
-    desired: &DesiredPod,
+    scope: Scope<'_, R>,
     plan: &Plan,
     notes: &mut Notes,
     created: &mut Vec<String>,
-    files: Option<&PodFiles>,
-    reporter: &dyn Reporter,
-    key: &PodKey,
 ) -> Result<Acted, PodFailure> {
+    let Scope { rt, desired, files, reporter, key } = scope;
     ensure_images(rt, &plan.images, notes, reporter, key).await?;
     let mut outcome = Acted::Clean;
 
@@ -85,7 +100,7 @@ pub async fn act<R: Runtime>(
 
     let mut infra_id = None;
     if let Some(step) = &plan.infra {
-        match run_step(rt, desired, step, None, files, reporter, key).await {
+        match run_step(scope, step, None).await {
             Ok(id) => {
                 if matches!(step.step, Step::Create { .. }) {
                     created.push(id.clone());
@@ -114,13 +129,12 @@ pub async fn act<R: Runtime>(
 
     // Init containers in order: a failure stops the sequence, since later ones depend on it.
     for step in &plan.init {
-        let r = run_step(rt, desired, step, Some(&infra_id), files, reporter, key).await;
+        let r = run_step(scope, step, Some(&infra_id)).await;
         if !record(r, step, notes, created, &mut outcome)? {
             return Ok(outcome);
         }
     }
-    let results =
-        join_all(plan.apps.iter().map(|s| run_step(rt, desired, s, Some(&infra_id), files, reporter, key))).await;
+    let results = join_all(plan.apps.iter().map(|s| run_step(scope, s, Some(&infra_id)))).await;
     for (step, r) in plan.apps.iter().zip(results) {
         record(r, step, notes, created, &mut outcome)?;
     }
@@ -157,14 +171,11 @@ fn record(
 /// Creates (if asked) and starts one container, then runs its postStart hook; returns its id.
 /// An error comes with the Kubernetes waiting reason for it.
 async fn run_step<R: Runtime>(
-    rt: &R,
-    desired: &DesiredPod,
+    scope: Scope<'_, R>,
     step: &ContainerStep,
     infra_id: Option<&str>,
-    files: Option<&PodFiles>,
-    reporter: &dyn Reporter,
-    key: &PodKey,
 ) -> Result<String, (&'static str, RuntimeError)> {
+    let Scope { rt, desired, files, reporter, key } = scope;
     let c = desired
         .find(&step.container)
         .ok_or_else(|| ("CreateContainerError", RuntimeError::Other(format!("no container {}", step.container))))?;

@@ -266,7 +266,12 @@ async fn drive<R: Runtime>(
             }
             tracing::debug!(pod = %key, ?plan, "acting");
             let acted = tokio::select! {
-                r = act::act(&*rt, &desired, &plan, &mut notes, created, opts.files.as_ref(), &*reporter, &key) => r,
+                r = act::act(
+                    act::Scope { rt: &*rt, desired: &desired, files: opts.files.as_ref(), reporter: &*reporter, key: &key },
+                    &plan,
+                    &mut notes,
+                    created,
+                ) => r,
                 sig = interrupt.wait() => return result(Some(st), Err(PodFailure::Interrupted(sig))),
             };
             match acted {
