@@ -7,6 +7,7 @@
 //! `status` computes Kubernetes-shaped status; `report` shows it; `exit` names the exit codes.
 
 pub mod cli;
+pub mod clock;
 pub mod commands;
 pub mod driver;
 pub mod exit;

@@ -43,30 +43,6 @@ pub struct DriveOptions {
     pub files: Option<PodFiles>,
 }
 
-/// Wall-clock time that advances with tokio's clock, so the planner's notion of "now" (which
-/// it compares with the engine's timestamps) moves with paused time in tests, and is the
-/// wall clock otherwise.
-#[derive(Debug, Clone, Copy)]
-struct Clock {
-    wall: std::time::SystemTime,
-    mono: Instant,
-}
-
-impl Clock {
-    fn start() -> Clock {
-        Clock { wall: std::time::SystemTime::now(), mono: Instant::now() }
-    }
-
-    fn now(&self) -> std::time::SystemTime {
-        self.wall + self.mono.elapsed()
-    }
-
-    /// The tokio instant at which the wall clock reads `t`.
-    fn instant_at(&self, t: std::time::SystemTime) -> Instant {
-        Instant::now() + t.duration_since(self.now()).unwrap_or_default()
-    }
-}
-
 /// Why a pod did not get where it was asked to.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PodFailure {
@@ -194,7 +170,7 @@ fn tail_bytes(s: &str, max: usize) -> &str {
 async fn look<R: Runtime>(rt: &R, desired: &DesiredPod, opts: &DriveOptions) -> Option<PodStatus> {
     let observed = rt.list(&Selector::pod(&desired.namespace, &desired.name)).await.ok()?;
     let obs = PodObservation::new(desired, &observed);
-    let plan = plan::plan(desired, &obs, &plan::Context { now: std::time::SystemTime::now(), crash: opts.crash });
+    let plan = plan::plan(desired, &obs, &plan::Context { now: crate::clock::now(), crash: opts.crash });
     Some(status::compute(desired, &obs, &Notes::new(), &plan))
 }
 
@@ -225,7 +201,6 @@ async fn drive<R: Runtime>(
         outcome,
         created: Vec::new(),
     };
-    let clock = Clock::start();
     loop {
         if let Some(sig) = interrupt.fired() {
             return result(status, Err(PodFailure::Interrupted(sig)));
@@ -236,11 +211,11 @@ async fn drive<R: Runtime>(
         };
         let obs = PodObservation::new(&desired, &observed);
         read_messages(&*rt, &desired, &obs, opts.files.as_ref(), &mut notes).await;
-        let plan = plan::plan(&desired, &obs, &plan::Context { now: clock.now(), crash: opts.crash });
+        let plan = plan::plan(&desired, &obs, &plan::Context { now: crate::clock::now(), crash: opts.crash });
         let st = status::compute(&desired, &obs, &notes, &plan);
         reporter.status(&key, &st);
         let infra_running = obs.infra.current.as_ref().is_some_and(|c| c.is_running());
-        match status::verdict(&desired, &st, infra_running, wait_for, clock.now()) {
+        match status::verdict(&desired, &st, infra_running, wait_for, crate::clock::now()) {
             // Done only when nothing is left to do: a changed container still gets replaced,
             // a finished pod's sidecars still get stopped.
             Verdict::Done if plan.is_empty() => return result(Some(st), Ok(())),
@@ -298,8 +273,8 @@ async fn drive<R: Runtime>(
         if !plan.is_empty() {
             wake = hold_until.unwrap_or(now);
         }
-        for t in plan.next_restart().into_iter().chain(status::compute::settles_at(&st, clock.now())) {
-            wake = wake.min(clock.instant_at(t));
+        for t in plan.next_restart().into_iter().chain(status::compute::settles_at(&st, crate::clock::now())) {
+            wake = wake.min(crate::clock::instant_at(t));
         }
         wake = wake.min(opts.deadline);
         tokio::select! {

@@ -82,6 +82,8 @@ async fn creates_infra_then_apps_and_converges() {
 async fn a_second_run_changes_nothing() {
     let rt = Arc::new(fake());
     run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(10)).await;
+    // Later, with the containers settled.
+    tokio::time::advance(Duration::from_secs(5)).await;
     let before = rt.containers();
     let n = rt.calls().len();
     let r = run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(10)).await;

@@ -1,7 +1,9 @@
 //! The manifest layer: reading, checking and defaulting Kubernetes YAML. Knows nothing of engines.
 
+pub mod config_store;
 pub mod defaults;
 pub mod load;
+pub mod quantity;
 pub mod schema;
 mod strict;
 pub mod types;

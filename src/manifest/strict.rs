@@ -103,6 +103,82 @@ pub fn string_map<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, St
     d.deserialize_any(MapVisitor)
 }
 
+/// A Kubernetes quantity: written as a string (`250m`, `1Gi`) or a plain number (`0.5`, `2`),
+/// kept as text for `quantity.rs` to parse.
+struct QuantityVisitor;
+
+impl<'de> Visitor<'de> for QuantityVisitor {
+    type Value = Option<String>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a quantity (such as 250m, 64Mi or 0.5)")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Some(v.to_owned()))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(Some(v.to_string()))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(Some(v.to_string()))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(Some(v.to_string()))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+pub fn opt_quantity<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    d.deserialize_any(QuantityVisitor)
+}
+
+struct QuantityMapVisitor;
+
+impl<'de> Visitor<'de> for QuantityMapVisitor {
+    type Value = BTreeMap<String, String>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a map of resource names to quantities")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = BTreeMap::new();
+        while let Some(key) = map.next_key_seed(StrSeed)? {
+            let value = map.next_value_seed(QuantitySeed)?;
+            out.insert(key, value);
+        }
+        Ok(out)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(BTreeMap::new())
+    }
+}
+
+pub fn quantity_map<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    d.deserialize_any(QuantityMapVisitor)
+}
+
+struct QuantitySeed;
+
+impl<'de> de::DeserializeSeed<'de> for QuantitySeed {
+    type Value = String;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        match d.deserialize_any(QuantityVisitor)? {
+            Some(s) => Ok(s),
+            None => Err(de::Error::invalid_type(de::Unexpected::Unit, &QuantityVisitor)),
+        }
+    }
+}
+
 /// One string inside a list or map, where `null` is not a string either.
 struct StrSeed;
 

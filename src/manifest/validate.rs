@@ -317,7 +317,7 @@ mod tests {
     #[test]
     fn every_problem_is_named_by_path() {
         let mut bad = c("Bad_Name", "");
-        bad.env = vec![EnvVar { name: "9x".into(), value: None }];
+        bad.env = vec![EnvVar { name: "9x".into(), ..Default::default() }];
         let mut p = pod("", vec![c("a", "x"), c("a", "x"), bad]);
         p.spec.termination_grace_period_seconds = Some(-1);
         assert_eq!(
@@ -343,8 +343,8 @@ mod tests {
     fn duplicate_env_is_a_warning() {
         let mut a = c("a", "x");
         a.env = vec![
-            EnvVar { name: "A".into(), value: Some("1".into()) },
-            EnvVar { name: "A".into(), value: Some("2".into()) },
+            EnvVar { name: "A".into(), value: Some("1".into()), ..Default::default() },
+            EnvVar { name: "A".into(), value: Some("2".into()), ..Default::default() },
         ];
         let (errs, warns) = validate_pod(&pod("p", vec![a]));
         assert!(errs.is_empty());

@@ -1,6 +1,7 @@
 //! A pod as podrun runs it: identity (labels, names, uid) and the desired containers.
 
 pub mod desired;
+pub mod downward;
 pub mod files;
 pub mod labels;
 pub mod observed;

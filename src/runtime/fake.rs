@@ -24,18 +24,9 @@ struct Inner {
     unreachable: bool,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct FakeRuntime {
     inner: Mutex<Inner>,
-    /// Timestamps follow tokio's clock, so they move with paused time in tests.
-    wall: std::time::SystemTime,
-    mono: tokio::time::Instant,
-}
-
-impl Default for FakeRuntime {
-    fn default() -> Self {
-        FakeRuntime { inner: Mutex::default(), wall: std::time::SystemTime::now(), mono: tokio::time::Instant::now() }
-    }
 }
 
 impl FakeRuntime {
@@ -43,8 +34,9 @@ impl FakeRuntime {
         Self::default()
     }
 
+    /// Timestamps follow podrun's clock, so they move with paused time in tests.
     fn now(&self) -> String {
-        humantime::format_rfc3339_nanos(self.wall + self.mono.elapsed()).to_string()
+        humantime::format_rfc3339_nanos(crate::clock::now()).to_string()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {

@@ -262,17 +262,17 @@ fn final_exit(policy: RestartPolicy, s: &ContainerStatus) -> Option<i64> {
     s.state.terminated.as_ref().map(|t| t.exit_code).filter(|&code| !policy.restarts_after(code))
 }
 
-/// How long a restarted container must stay up before it counts as running: one that crashed
-/// before is not "running" just because the last restart has not failed yet.
+/// How long a container must have been up before it counts as running, so that one that exits
+/// right after its start (a wrong command, a missing file) is not reported as running just
+/// because podrun looked in the first milliseconds. A container that crashed before must show
+/// more: it is not running just because the last restart has not failed yet.
+pub const STARTED_STABLE_FOR: Duration = Duration::from_millis(200);
 pub const RESTARTED_STABLE_FOR: Duration = Duration::from_secs(1);
 
-/// When a restarted container that runs now will have run for `RESTARTED_STABLE_FOR`.
+/// When a running container will have been up long enough to count as running.
 fn stable_at(s: &ContainerStatus) -> Option<SystemTime> {
-    if s.restart_count == 0 {
-        return None;
-    }
     let started = s.state.running.as_ref()?.started_at.as_deref().and_then(parse_time)?;
-    Some(started + RESTARTED_STABLE_FOR)
+    Some(started + if s.restart_count == 0 { STARTED_STABLE_FOR } else { RESTARTED_STABLE_FOR })
 }
 
 /// The earliest moment a running but not yet stable container becomes stable, if any.

@@ -1,0 +1,131 @@
+//! The ConfigMaps and Secrets a run knows (from the manifest and `--config` files), by
+//! namespace and name, with their values decoded. Secret values are wrapped so they cannot be
+//! printed by accident.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use base64::Engine;
+
+use super::types::{ConfigMap, Secret};
+
+/// Bytes of a Secret: `Debug` and `Display` never show them.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SecretBytes(pub Vec<u8>);
+
+impl fmt::Debug for SecretBytes {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "<redacted {} bytes>", self.0.len())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{kind} {namespace}/{name}: key {key:?}: invalid base64 data")]
+    Base64 { kind: &'static str, namespace: String, name: String, key: String },
+}
+
+/// The decoded contents of one ConfigMap or Secret: key to bytes.
+pub type Entries = BTreeMap<String, Vec<u8>>;
+
+#[derive(Debug, Clone, Default)]
+pub struct ConfigStore {
+    config_maps: BTreeMap<(String, String), Entries>,
+    secrets: BTreeMap<(String, String), BTreeMap<String, SecretBytes>>,
+}
+
+fn decode(kind: &'static str, ns: &str, name: &str, key: &str, b64: &str) -> Result<Vec<u8>, ConfigError> {
+    // The API accepts base64 with or without line breaks.
+    let compact: String = b64.chars().filter(|c| !c.is_whitespace()).collect();
+    base64::engine::general_purpose::STANDARD.decode(compact).map_err(|_| ConfigError::Base64 {
+        kind,
+        namespace: ns.to_owned(),
+        name: name.to_owned(),
+        key: key.to_owned(),
+    })
+}
+
+impl ConfigStore {
+    pub fn new() -> ConfigStore {
+        ConfigStore::default()
+    }
+
+    pub fn add_config_map(&mut self, namespace: &str, cm: &ConfigMap) -> Result<(), ConfigError> {
+        let name = cm.metadata.name.clone();
+        let mut entries: Entries = cm.data.iter().map(|(k, v)| (k.clone(), v.clone().into_bytes())).collect();
+        for (k, v) in &cm.binary_data {
+            entries.insert(k.clone(), decode("ConfigMap", namespace, &name, k, v)?);
+        }
+        self.config_maps.insert((namespace.to_owned(), name), entries);
+        Ok(())
+    }
+
+    pub fn add_secret(&mut self, namespace: &str, s: &Secret) -> Result<(), ConfigError> {
+        let name = s.metadata.name.clone();
+        let mut entries = BTreeMap::new();
+        for (k, v) in &s.data {
+            entries.insert(k.clone(), SecretBytes(decode("Secret", namespace, &name, k, v)?));
+        }
+        // stringData wins over data for the same key, as the API server merges them.
+        for (k, v) in &s.string_data {
+            entries.insert(k.clone(), SecretBytes(v.clone().into_bytes()));
+        }
+        self.secrets.insert((namespace.to_owned(), name), entries);
+        Ok(())
+    }
+
+    pub fn config_map(&self, namespace: &str, name: &str) -> Option<&Entries> {
+        self.config_maps.get(&(namespace.to_owned(), name.to_owned()))
+    }
+
+    pub fn secret(&self, namespace: &str, name: &str) -> Option<&BTreeMap<String, SecretBytes>> {
+        self.secrets.get(&(namespace.to_owned(), name.to_owned()))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.config_maps.is_empty() && self.secrets.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::types::ObjectMeta;
+
+    fn meta(name: &str) -> ObjectMeta {
+        ObjectMeta { name: name.into(), ..Default::default() }
+    }
+
+    #[test]
+    fn decodes_and_merges() {
+        let mut store = ConfigStore::new();
+        let cm = ConfigMap {
+            metadata: meta("c"),
+            data: [("a".to_owned(), "1".to_owned())].into(),
+            binary_data: [("b".to_owned(), "aGk=".to_owned())].into(),
+            immutable: None,
+        };
+        store.add_config_map("ns", &cm).unwrap();
+        assert_eq!(store.config_map("ns", "c").unwrap()["b"], b"hi");
+        assert!(store.config_map("other", "c").is_none());
+        let s = Secret {
+            metadata: meta("s"),
+            data: [("k".to_owned(), "c2VjcmV0".to_owned()), ("x".to_owned(), "eA==".to_owned())].into(),
+            string_data: [("x".to_owned(), "y".to_owned())].into(),
+            ..Default::default()
+        };
+        store.add_secret("ns", &s).unwrap();
+        let sec = store.secret("ns", "s").unwrap();
+        assert_eq!(sec["k"].0, b"secret");
+        assert_eq!(sec["x"].0, b"y");
+        assert_eq!(format!("{:?}", sec["k"]), "<redacted 6 bytes>");
+        assert!(!format!("{s:?}").contains("c2VjcmV0"), "Debug of a Secret hides its data");
+    }
+
+    #[test]
+    fn bad_base64_is_an_error_naming_the_key_not_the_value() {
+        let s = Secret { metadata: meta("s"), data: [("k".to_owned(), "!!!".to_owned())].into(), ..Default::default() };
+        let e = ConfigStore::new().add_secret("ns", &s).unwrap_err();
+        assert_eq!(e.to_string(), "Secret ns/s: key \"k\": invalid base64 data");
+    }
+}

@@ -1,0 +1,387 @@
+//! The subset of the Kubernetes `v1` object model that podrun implements, as serde types.
+//!
+//! Field names and shapes follow the Kubernetes API exactly (camelCase), so a manifest that
+//! deserialises here means what it means on a cluster. Fields that Kubernetes knows but podrun
+//! does not implement are not represented: the schema walk (`schema.rs`) reports them.
+
+mod config;
+mod security;
+mod volume;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+pub use config::*;
+pub use security::*;
+pub use volume::*;
+
+use super::strict;
+
+/// A Pod as podrun understands it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pod {
+    #[serde(default)]
+    pub api_version: String,
+    #[serde(default)]
+    pub kind: String,
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    #[serde(default)]
+    pub spec: PodSpec,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjectMeta {
+    #[serde(default, skip_serializing_if = "String::is_empty", deserialize_with = "strict::string")]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub namespace: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub uid: Option<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "strict::string_map")]
+    pub labels: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "strict::string_map")]
+    pub annotations: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodSpec {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub init_containers: Vec<Container>,
+    #[serde(default)]
+    pub containers: Vec<Container>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<RestartPolicy>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub termination_grace_period_seconds: Option<i64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub volumes: Vec<Volume>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_network: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "hostPID")]
+    pub host_pid: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "hostIPC")]
+    pub host_ipc: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share_process_namespace: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub hostname: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub subdomain: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub host_aliases: Vec<HostAlias>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dns_policy: Option<DnsPolicy>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dns_config: Option<PodDnsConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub security_context: Option<PodSecurityContext>,
+    /// Cluster-only, but readable through the downward API.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub node_name: Option<String>,
+    /// Cluster-only, but readable through the downward API.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub service_account_name: Option<String>,
+    /// Pod-level resources (Kubernetes 1.32+).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<ResourceRequirements>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_users: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostAlias {
+    #[serde(default, deserialize_with = "strict::string")]
+    pub ip: String,
+    #[serde(default, deserialize_with = "strict::strings")]
+    pub hostnames: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DnsPolicy {
+    ClusterFirst,
+    ClusterFirstWithHostNet,
+    Default,
+    None,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodDnsConfig {
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "strict::strings")]
+    pub nameservers: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "strict::strings")]
+    pub searches: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<PodDnsConfigOption>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodDnsConfigOption {
+    #[serde(default, deserialize_with = "strict::string")]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub value: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RestartPolicy {
+    Always,
+    OnFailure,
+    Never,
+}
+
+impl RestartPolicy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RestartPolicy::Always => "Always",
+            RestartPolicy::OnFailure => "OnFailure",
+            RestartPolicy::Never => "Never",
+        }
+    }
+
+    /// The kubelet's rule for a container that has stopped with `exit_code`.
+    pub fn restarts_after(self, exit_code: i64) -> bool {
+        match self {
+            RestartPolicy::Always => true,
+            RestartPolicy::OnFailure => exit_code != 0,
+            RestartPolicy::Never => false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PullPolicy {
+    Always,
+    IfNotPresent,
+    Never,
+}
+
+impl PullPolicy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PullPolicy::Always => "Always",
+            PullPolicy::IfNotPresent => "IfNotPresent",
+            PullPolicy::Never => "Never",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Container {
+    #[serde(default, deserialize_with = "strict::string")]
+    pub name: String,
+    #[serde(default, deserialize_with = "strict::string")]
+    pub image: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image_pull_policy: Option<PullPolicy>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_strings")]
+    pub command: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_strings")]
+    pub args: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env: Vec<EnvVar>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub working_dir: Option<String>,
+    /// Only `Always`, and only on init containers: a native sidecar.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<ContainerRestartPolicy>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lifecycle: Option<Lifecycle>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub termination_message_path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub termination_message_policy: Option<TerminationMessagePolicy>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ports: Vec<ContainerPort>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env_from: Vec<EnvFromSource>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<ResourceRequirements>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub volume_mounts: Vec<VolumeMount>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub security_context: Option<SecurityContext>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tty: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdin: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdin_once: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerPort {
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub container_port: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_port: Option<i64>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        rename = "hostIP",
+        deserialize_with = "strict::opt_string"
+    )]
+    pub host_ip: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<Protocol>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[allow(clippy::upper_case_acronyms)]
+pub enum Protocol {
+    TCP,
+    UDP,
+    SCTP,
+}
+
+impl Protocol {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Protocol::TCP => "TCP",
+            Protocol::UDP => "UDP",
+            Protocol::SCTP => "SCTP",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EnvFromSource {
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub prefix: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config_map_ref: Option<LocalObjectReference>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<LocalObjectReference>,
+}
+
+/// ConfigMapEnvSource and SecretEnvSource: a name, and whether it may be absent.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LocalObjectReference {
+    #[serde(default, deserialize_with = "strict::string")]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub optional: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EnvVarSource {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field_ref: Option<ObjectFieldSelector>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_field_ref: Option<ResourceFieldSelector>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config_map_key_ref: Option<KeySelector>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret_key_ref: Option<KeySelector>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjectFieldSelector {
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub api_version: Option<String>,
+    #[serde(default, deserialize_with = "strict::string")]
+    pub field_path: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceFieldSelector {
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub container_name: Option<String>,
+    #[serde(default, deserialize_with = "strict::string")]
+    pub resource: String,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_quantity")]
+    pub divisor: Option<String>,
+}
+
+/// ConfigMapKeySelector and SecretKeySelector.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeySelector {
+    #[serde(default, deserialize_with = "strict::string")]
+    pub name: String,
+    #[serde(default, deserialize_with = "strict::string")]
+    pub key: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub optional: Option<bool>,
+}
+
+/// Quantities are kept as written (`250m`, `64Mi`, `0.5`); `quantity.rs` parses them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceRequirements {
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "strict::quantity_map")]
+    pub limits: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "strict::quantity_map")]
+    pub requests: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ContainerRestartPolicy {
+    Always,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TerminationMessagePolicy {
+    File,
+    FallbackToLogsOnError,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Lifecycle {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub post_start: Option<LifecycleHandler>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pre_stop: Option<LifecycleHandler>,
+}
+
+/// Exactly one handler must be set (checked by validation).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LifecycleHandler {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exec: Option<ExecAction>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sleep: Option<SleepAction>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecAction {
+    #[serde(default, deserialize_with = "strict::strings")]
+    pub command: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SleepAction {
+    #[serde(default)]
+    pub seconds: i64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EnvVar {
+    #[serde(default, deserialize_with = "strict::string")]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value_from: Option<EnvVarSource>,
+}
