@@ -121,6 +121,10 @@ pub struct ApplyArgs {
     #[arg(short, long, value_enum, default_value = "text", value_name = "FORMAT")]
     pub output: OutputArg,
 
+    /// Attach pods to this user-defined engine network (so static pods reach each other by name)
+    #[arg(long, value_name = "NAME")]
+    pub network: Option<String>,
+
     /// Image for the pod's infra container [default: podrun's own, built locally]
     #[arg(long, value_name = "IMAGE")]
     pub infra_image: Option<String>,

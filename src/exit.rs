@@ -29,6 +29,7 @@ pub fn for_pod(f: &PodFailure) -> u8 {
     match f {
         PodFailure::Image { .. } => IMAGE_UNAVAILABLE,
         PodFailure::ContainerFailed { .. } => CONTAINER_FAILED,
+        PodFailure::Config { .. } => USAGE,
         PodFailure::NotConverged { crash_loop: true, .. } => CONTAINER_FAILED,
         PodFailure::NotConverged { .. } => NOT_CONVERGED,
         PodFailure::Runtime(e) => for_runtime(e),

@@ -8,10 +8,10 @@ use tokio::time::Instant;
 
 use crate::cli::{ApplyArgs, Cli, OutputArg, WaitForArg};
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
-use crate::exit;
+use crate::exit::{self, UsageError};
 use crate::manifest::{self, LoadOptions, Source};
 use crate::pod::files::PodFiles;
-use crate::pod::DesiredPod;
+use crate::pod::{settings, DesiredPod};
 use crate::report::{self, summary, Format, PodKey, ReportOptions};
 use crate::runtime::{infra_image, Runtime, Selector};
 use crate::status::WaitFor;
@@ -44,8 +44,18 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         crash: CrashBackoff { base: args.crash_backoff, max: args.crash_backoff_max.max(args.crash_backoff) },
         files: rt.local_files().then(|| PodFiles::new(PodFiles::default_root())),
     };
-    let runs = loaded.pods.iter().map(|p| {
-        let desired = DesiredPod::from_loaded(p, &infra);
+    let mut pods = Vec::new();
+    for p in &loaded.pods {
+        let mut d = DesiredPod::from_loaded(p, &infra, args.network.as_deref());
+        if rt.local_files() {
+            let root = PodFiles::default_root();
+            settings::resolve_host_profiles(&mut d.init, &root)
+                .and_then(|()| settings::resolve_host_profiles(&mut d.containers, &root))
+                .map_err(|e| UsageError(format!("{}: pod {}: {e}", p.doc, PodKey::of(&d))))?;
+        }
+        pods.push(d);
+    }
+    let runs = pods.into_iter().map(|desired| {
         let (rt, reporter, interrupt) = (rt.clone(), reporter.clone(), interrupt.clone());
         let drive = drive.clone();
         async move {

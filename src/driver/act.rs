@@ -66,6 +66,7 @@ pub async fn act<R: Runtime>(
 ) -> Result<Acted, PodFailure> {
     let Scope { rt, desired, files, reporter, key } = scope;
     ensure_images(rt, &plan.images, notes, reporter, key).await?;
+    preflight(rt, desired, plan).await?;
     let mut outcome = Acted::Clean;
 
     for c in &plan.stop {
@@ -183,6 +184,7 @@ async fn run_step<R: Runtime>(
         Step::Create { attempt, reason } => {
             reporter.event(key, &format!("creating {} ({reason})", step.container));
             let mut spec = desired.create_spec(c, *attempt, infra_id);
+            resolve_user(rt, c, &mut spec).await?;
             if let (Some(files), Role::Init | Role::App) = (files, c.role) {
                 let path = files.prepare_termination_log(&desired.uid, &c.name, *attempt).map_err(|e| {
                     ("CreateContainerConfigError", RuntimeError::Other(format!("termination-log file: {e}")))
@@ -217,6 +219,46 @@ async fn run_step<R: Runtime>(
         }
     }
     Ok(id)
+}
+
+/// Checks, before anything is created, what would make a container's creation fail for good
+/// (its configuration against the image): such a pod fails at once, with nothing half-made.
+async fn preflight<R: Runtime>(rt: &R, desired: &DesiredPod, plan: &Plan) -> Result<(), PodFailure> {
+    for step in plan.init.iter().chain(&plan.apps) {
+        let (Step::Create { attempt, .. }, Some(c)) = (&step.step, desired.find(&step.container)) else { continue };
+        let mut spec = desired.create_spec(c, *attempt, None);
+        if let Err((_, e)) = resolve_user(rt, c, &mut spec).await {
+            if fatal(&e) {
+                return Err(PodFailure::Runtime(e));
+            }
+            return Err(PodFailure::Config { container: c.name.clone(), message: e.to_string() });
+        }
+    }
+    Ok(())
+}
+
+/// The user the container runs as, where it depends on the image: a runAsGroup without a
+/// runAsUser keeps the image's user; runAsNonRoot is checked against the final user, as the
+/// kubelet checks it (CreateContainerConfigError).
+async fn resolve_user<R: Runtime>(
+    rt: &R,
+    c: &crate::pod::DesiredContainer,
+    spec: &mut crate::runtime::CreateSpec,
+) -> Result<(), (&'static str, RuntimeError)> {
+    let needs_image = c.run_as_non_root || spec.settings.user.as_deref().is_some_and(|u| u.starts_with(':'));
+    if !needs_image {
+        return Ok(());
+    }
+    let image_user = rt.image_user(&c.image).await.map_err(|e| ("CreateContainerConfigError", e))?;
+    if let Some(group) = spec.settings.user.as_deref().and_then(|u| u.strip_prefix(':')) {
+        let uid = image_user.split(':').next().filter(|u| !u.is_empty()).unwrap_or("0");
+        spec.settings.user = Some(format!("{uid}:{group}"));
+    }
+    if c.run_as_non_root {
+        crate::pod::settings::check_non_root(spec.settings.user.as_deref(), &image_user)
+            .map_err(|m| ("CreateContainerConfigError", RuntimeError::Other(m)))?;
+    }
+    Ok(())
 }
 
 /// Runs a lifecycle hook within `limit`. Err carries a message for the status.

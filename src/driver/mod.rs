@@ -50,6 +50,10 @@ pub enum PodFailure {
     Image { container: String, image: String, reason: String, message: String },
     #[error("container {container:?} failed: {description}")]
     ContainerFailed { container: String, description: String },
+    /// The manifest asks for what cannot be (CreateContainerConfigError), found before
+    /// anything was created in that sync.
+    #[error("container {container:?} cannot be configured: {message}")]
+    Config { container: String, message: String },
     #[error("not {goal} after {retries} retries and {elapsed}: {detail}")]
     NotConverged { goal: &'static str, retries: u32, elapsed: String, detail: String, crash_loop: bool },
     #[error("{0}")]

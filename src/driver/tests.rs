@@ -34,7 +34,7 @@ fn desired(policy: &str, image_a: &str, pull: &str) -> DesiredPod {
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: web}}\nspec:\n  restartPolicy: {policy}\n  containers:\n  - {{name: a, image: '{image_a}', imagePullPolicy: {pull}}}\n  - {{name: b, image: 'img:1'}}\n"
     );
     let loaded = load(&Source::from_text("t.yaml", &yaml), &LoadOptions::default()).unwrap();
-    DesiredPod::from_loaded(&loaded.pods[0], INFRA)
+    DesiredPod::from_loaded(&loaded.pods[0], INFRA, None)
 }
 
 fn opts(retries: u32) -> DriveOptions {

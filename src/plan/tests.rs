@@ -15,7 +15,7 @@ fn desired_with(policy: &str, extra: &str) -> DesiredPod {
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: web}}\nspec:\n  restartPolicy: {policy}\n  containers:\n  - {{name: a, image: 'img:1'{extra}}}\n  - {{name: b, image: 'img:2'}}\n"
     );
     let loaded = load(&Source::from_text("t.yaml", &yaml), &LoadOptions::default()).unwrap();
-    DesiredPod::from_loaded(&loaded.pods[0], INFRA)
+    DesiredPod::from_loaded(&loaded.pods[0], INFRA, None)
 }
 
 fn desired(policy: &str) -> DesiredPod {
@@ -208,7 +208,7 @@ fn created_but_not_started_is_started() {
 fn images_are_resolved_once_with_the_strictest_policy() {
     let yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: a, image: 'x:1'}\n  - {name: b, image: 'x:1', imagePullPolicy: Always}\n  - {name: c, image: 'y:1', imagePullPolicy: Never}\n";
     let loaded = load(&Source::from_text("t.yaml", yaml), &LoadOptions::default()).unwrap();
-    let d = DesiredPod::from_loaded(&loaded.pods[0], INFRA);
+    let d = DesiredPod::from_loaded(&loaded.pods[0], INFRA, None);
     let p = plan_for(&d, &[]);
     assert_eq!(p.images.len(), 2);
     assert_eq!(p.images[0].policy, PullPolicy::Always);
@@ -223,7 +223,7 @@ fn desired_init(policy: &str) -> DesiredPod {
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: web}}\nspec:\n  restartPolicy: {policy}\n  initContainers:\n  - {{name: i1, image: 'img:1'}}\n  - {{name: side, image: 'img:1', restartPolicy: Always}}\n  - {{name: i2, image: 'img:1'}}\n  containers:\n  - {{name: a, image: 'img:1'}}\n"
     );
     let loaded = load(&Source::from_text("t.yaml", &yaml), &LoadOptions::default()).unwrap();
-    DesiredPod::from_loaded(&loaded.pods[0], INFRA)
+    DesiredPod::from_loaded(&loaded.pods[0], INFRA, None)
 }
 
 fn steps(v: &[ContainerStep]) -> Vec<String> {
@@ -293,6 +293,7 @@ fn changing_an_init_container_recreates_the_pod() {
     let new = DesiredPod::from_loaded(
         &load(&Source::from_text("t.yaml", yaml), &LoadOptions::default()).unwrap().pods[0],
         INFRA,
+        None,
     );
     let p = plan_for(&new, &obs);
     assert_eq!(removed(&p), vec!["POD-0", "i1-0"]);

@@ -9,7 +9,9 @@ use crate::manifest::types::{
     Container, ContainerRestartPolicy, LifecycleHandler, Pod, PullPolicy, RestartPolicy, TerminationMessagePolicy,
 };
 use crate::manifest::LoadedPod;
-use crate::runtime::{CreateSpec, Namespaces};
+use crate::runtime::{ContainerSettings, CreateSpec, Namespaces, PidMode, PodNetwork};
+
+use super::settings::{self, HostProfile};
 
 use super::labels;
 
@@ -65,6 +67,11 @@ pub struct DesiredContainer {
     pub pre_stop: Option<Hook>,
     pub termination_message_path: String,
     pub fallback_to_logs: bool,
+    pub settings: ContainerSettings,
+    /// Host profiles (seccomp files, AppArmor profiles) that must exist for it to start.
+    pub host_profiles: Vec<HostProfile>,
+    /// runAsNonRoot: checked against the image's user before the container is created.
+    pub run_as_non_root: bool,
     entrypoint: Option<Vec<String>>,
     cmd: Option<Vec<String>>,
     env: Vec<String>,
@@ -83,6 +90,9 @@ pub struct DesiredPod {
     /// In order: each runs to completion (or, for a sidecar, is started) before the next.
     pub init: Vec<DesiredContainer>,
     pub containers: Vec<DesiredContainer>,
+    /// The pod-level settings the infra container carries.
+    pub network: PodNetwork,
+    pub pid: PidMode,
     /// The defaulted manifest, for reports that show the Pod object.
     pub manifest: Pod,
 }
@@ -94,23 +104,29 @@ fn spec_hash<T: serde::Serialize>(value: &T) -> String {
     format!("{:016x}", fnv1a64(&json))
 }
 
-/// Kubernetes sets the hostname to the pod name, cut to a valid 63-character label.
-fn pod_hostname(name: &str) -> String {
-    let mut h: String = name.chars().take(63).collect();
-    while h.ends_with(['-', '.']) {
-        h.pop();
-    }
-    h
+/// The parts of a pod spec its infra container is made with.
+fn sandbox_fields(pod: &Pod) -> serde_json::Value {
+    let s = &pod.spec;
+    let ports: Vec<_> = s.init_containers.iter().chain(&s.containers).map(|c| &c.ports).collect();
+    serde_json::json!({
+        "hostNetwork": s.host_network, "hostPID": s.host_pid, "hostIPC": s.host_ipc,
+        "shareProcessNamespace": s.share_process_namespace, "hostname": s.hostname,
+        "subdomain": s.subdomain, "hostAliases": s.host_aliases, "dnsPolicy": s.dns_policy,
+        "dnsConfig": s.dns_config, "ports": ports,
+        "sysctls": s.security_context.as_ref().map(|sc| &sc.sysctls),
+    })
 }
 
 impl DesiredPod {
-    pub fn from_loaded(loaded: &LoadedPod, infra_image: &str) -> DesiredPod {
+    /// `network`: a user-defined engine network for the pod (`--network`), else the default.
+    pub fn from_loaded(loaded: &LoadedPod, infra_image: &str, network: Option<&str>) -> DesiredPod {
         let pod = &loaded.pod;
         let namespace = loaded.namespace().to_owned();
         let name = pod.metadata.name.clone();
-        let hostname = pod_hostname(&name);
-        let init: Vec<DesiredContainer> = pod.spec.init_containers.iter().map(|c| container(c, Role::Init)).collect();
-        let containers = pod.spec.containers.iter().map(|c| container(c, Role::App)).collect();
+        let pod_network = settings::pod_network(pod, network);
+        let init: Vec<DesiredContainer> =
+            pod.spec.init_containers.iter().map(|c| container(pod, c, Role::Init)).collect();
+        let containers = pod.spec.containers.iter().map(|c| container(pod, c, Role::App)).collect();
         // Changing an init container restarts the whole pod in Kubernetes, so their hashes
         // are part of the infra container's.
         let init_hashes: Vec<&str> = init.iter().map(|c| c.spec_hash.as_str()).collect();
@@ -120,12 +136,16 @@ impl DesiredPod {
             image: infra_image.to_owned(),
             // podrun builds the infra image itself; it is never pulled.
             pull_policy: PullPolicy::Never,
-            spec_hash: spec_hash(&(infra_image, &hostname, init_hashes)),
+            // Everything the pod's namespaces are made with: a change means a new pod.
+            spec_hash: spec_hash(&(infra_image, init_hashes, network, &pod.metadata.name, sandbox_fields(pod))),
             sidecar: false,
             post_start: None,
             pre_stop: None,
             termination_message_path: String::new(),
             fallback_to_logs: false,
+            settings: ContainerSettings::default(),
+            host_profiles: Vec::new(),
+            run_as_non_root: false,
             entrypoint: None,
             cmd: None,
             env: Vec::new(),
@@ -140,12 +160,10 @@ impl DesiredPod {
             infra,
             init,
             containers,
+            network: pod_network,
+            pid: settings::pid_mode(pod),
             manifest: pod.clone(),
         }
-    }
-
-    pub fn hostname(&self) -> String {
-        pod_hostname(&self.name)
     }
 
     /// The engine-side name of one instance: readable and deterministic, so two podrun
@@ -180,8 +198,10 @@ impl DesiredPod {
             l.insert(labels::PRE_STOP.to_owned(), hook);
         }
         let namespaces = match (c.role, infra_id) {
-            (Role::App | Role::Init, Some(id)) => Namespaces::Join { infra_id: id.to_owned() },
-            _ => Namespaces::Infra { hostname: self.hostname() },
+            (Role::App | Role::Init, Some(id)) => {
+                Namespaces::Join { infra_id: id.to_owned(), pid: self.pid, ipc_host: self.network.ipc_host }
+            }
+            _ => Namespaces::Infra(self.network.clone()),
         };
         CreateSpec {
             name: self.container_name(&c.name, attempt),
@@ -194,18 +214,24 @@ impl DesiredPod {
             namespaces,
             stop_timeout: Some(self.grace_period_seconds),
             mounts: Vec::new(),
+            settings: c.settings.clone(),
         }
     }
 }
 
-fn container(c: &Container, role: Role) -> DesiredContainer {
+fn container(pod: &Pod, c: &Container, role: Role) -> DesiredContainer {
     let lifecycle = c.lifecycle.clone().unwrap_or_default();
+    let (settings, host_profiles) = settings::container_settings(pod, c);
     DesiredContainer {
+        settings,
+        host_profiles,
+        run_as_non_root: settings::run_as_non_root(pod, c),
         name: c.name.clone(),
         role,
         image: c.image.clone(),
         pull_policy: c.image_pull_policy.unwrap_or(PullPolicy::IfNotPresent),
-        spec_hash: spec_hash(c),
+        // The pod's securityContext shapes each container's too.
+        spec_hash: spec_hash(&(c, &pod.spec.security_context)),
         sidecar: role == Role::Init && c.restart_policy == Some(ContainerRestartPolicy::Always),
         post_start: lifecycle.post_start.as_ref().and_then(Hook::from_handler),
         pre_stop: lifecycle.pre_stop.as_ref().and_then(Hook::from_handler),
@@ -234,7 +260,7 @@ mod tests {
 
     fn desired(yaml: &str) -> DesiredPod {
         let loaded = load(&Source::from_text("t.yaml", yaml), &LoadOptions::default()).unwrap();
-        DesiredPod::from_loaded(&loaded.pods[0], "localhost/podrun-pause:test")
+        DesiredPod::from_loaded(&loaded.pods[0], "localhost/podrun-pause:test", None)
     }
 
     const POD: &str = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: a\n    image: busybox:1.28\n    command: [sleep]\n    args: ['10']\n    env: [{name: A, value: x}]\n  - name: b\n    image: busybox\n    command: [sh]\n";
@@ -248,7 +274,7 @@ mod tests {
         assert_eq!(a.env, vec!["A=x"]);
         let b = d.create_spec(&d.containers[1], 0, Some("infra"));
         assert_eq!(b.cmd, Some(vec![]), "command alone must drop the image CMD");
-        assert_eq!(b.namespaces, Namespaces::Join { infra_id: "infra".into() });
+        assert_eq!(b.namespaces, Namespaces::Join { infra_id: "infra".into(), pid: PidMode::Private, ipc_host: false });
     }
 
     #[test]
@@ -265,7 +291,8 @@ mod tests {
         assert!(!s.name.starts_with("k8s_"));
         let i = d.create_spec(&d.infra, 0, None);
         assert_eq!(i.labels[labels::CONTAINER_NAME], "POD");
-        assert_eq!(i.namespaces, Namespaces::Infra { hostname: "web".into() });
+        let Namespaces::Infra(net) = &i.namespaces else { panic!("infra") };
+        assert_eq!(net.hostname.as_deref(), Some("web"));
     }
 
     #[test]
@@ -277,10 +304,5 @@ mod tests {
         assert_eq!(a.containers[1].spec_hash, b.containers[1].spec_hash);
         // Defaults are part of the hash input, but only as the API server fills them.
         assert_eq!(a.containers[1].pull_policy, PullPolicy::Always);
-    }
-
-    #[test]
-    fn hostname_is_a_valid_label() {
-        assert_eq!(pod_hostname(&format!("{}-x", "a".repeat(62))), "a".repeat(62));
     }
 }

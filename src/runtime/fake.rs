@@ -114,6 +114,11 @@ impl Runtime for FakeRuntime {
         Ok(self.lock().images.contains(image))
     }
 
+    async fn image_user(&self, image: &str) -> Result<String, RuntimeError> {
+        self.check(format!("image_user {image}"))?;
+        Ok(String::new())
+    }
+
     async fn pull_image(&self, image: &str) -> Result<(), RuntimeError> {
         self.check(format!("pull {image}"))?;
         let mut inner = self.lock();

@@ -34,6 +34,7 @@ pub struct CreateSpec {
     pub stop_timeout: Option<i64>,
     /// Host paths bind-mounted into the container.
     pub mounts: Vec<BindMount>,
+    pub settings: ContainerSettings,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,11 +48,97 @@ pub struct BindMount {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Namespaces {
     /// The infra container: creates the pod's network and IPC namespaces (shareable), and
-    /// carries the pod's hostname.
-    Infra { hostname: String },
-    /// A pod member: joins the infra container's network and IPC namespaces (the engine copies
-    /// its hostname, /etc/hosts and resolv.conf).
-    Join { infra_id: String },
+    /// carries the pod's hostname, ports, /etc/hosts entries, DNS settings and sysctls.
+    Infra(PodNetwork),
+    /// A pod member: joins the infra container's network (the engine copies its hostname,
+    /// /etc/hosts and resolv.conf) and IPC namespaces.
+    Join { infra_id: String, pid: PidMode, ipc_host: bool },
+}
+
+/// The pod-level settings that live on the infra container.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PodNetwork {
+    pub hostname: Option<String>,
+    pub domainname: Option<String>,
+    pub mode: NetworkMode,
+    pub ports: Vec<PortBinding>,
+    /// `hostname:ip` entries for /etc/hosts.
+    pub extra_hosts: Vec<String>,
+    pub dns: DnsSettings,
+    pub ipc_host: bool,
+    pub pid_host: bool,
+    /// Namespaced sysctls: they belong to the namespaces the infra container owns.
+    pub sysctls: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum NetworkMode {
+    /// The engine's default network.
+    #[default]
+    Default,
+    /// The host's network namespace (hostNetwork).
+    Host,
+    /// A user-defined engine network, by name.
+    Named(String),
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum PidMode {
+    /// Its own PID namespace.
+    #[default]
+    Private,
+    /// The host's (hostPID).
+    Host,
+    /// The infra container's (shareProcessNamespace).
+    Infra,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PortBinding {
+    pub container_port: u16,
+    /// `tcp`, `udp` or `sctp`.
+    pub protocol: String,
+    pub host_ip: Option<String>,
+    pub host_port: u16,
+}
+
+/// Replacements for the engine's resolv.conf; empty fields keep the engine's.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DnsSettings {
+    pub servers: Vec<String>,
+    pub searches: Vec<String>,
+    pub options: Vec<String>,
+}
+
+/// A container's own security, resource and terminal settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ContainerSettings {
+    /// `uid`, or `uid:gid`.
+    pub user: Option<String>,
+    pub group_add: Vec<String>,
+    pub privileged: bool,
+    pub cap_add: Vec<String>,
+    pub cap_drop: Vec<String>,
+    pub read_only_rootfs: bool,
+    /// `no-new-privileges:true`, `seccomp=...`, `apparmor=...`.
+    pub security_opt: Vec<String>,
+    /// procMount Unmasked: no masked or read-only /proc paths.
+    pub unmasked_proc: bool,
+    pub cpu: CpuSettings,
+    /// Bytes.
+    pub memory_limit: Option<i64>,
+    pub memory_reservation: Option<i64>,
+    pub tty: bool,
+    pub stdin: bool,
+    pub stdin_once: bool,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CpuSettings {
+    /// CFS quota in microseconds per `period`.
+    pub quota: Option<i64>,
+    pub period: Option<i64>,
+    pub shares: Option<i64>,
 }
 
 /// A container as observed in the engine, reduced to what podrun decides on.
@@ -165,6 +252,8 @@ pub trait Runtime: Send + Sync + 'static {
     /// podrun's containers matching `sel`, with their state (one list call plus inspects).
     fn list(&self, sel: &Selector) -> impl Future<Output = Result<Vec<Observed>, RuntimeError>> + Send;
     fn image_present(&self, image: &str) -> impl Future<Output = Result<bool, RuntimeError>> + Send;
+    /// The USER an image runs as (`""` for root by default).
+    fn image_user(&self, image: &str) -> impl Future<Output = Result<String, RuntimeError>> + Send;
     fn pull_image(&self, image: &str) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// Creates an image from a rootfs tarball (`docker import`).
     fn import_image(

@@ -1,8 +1,13 @@
 //! Mapping between podrun's runtime types and the Docker API's.
 
-use bollard::models::{ContainerCreateBody, ContainerInspectResponse, ContainerStateStatusEnum, HostConfig};
+use std::collections::HashMap;
 
-use crate::runtime::{CreateSpec, Namespaces, Observed, State};
+use bollard::models::{
+    ContainerCreateBody, ContainerInspectResponse, ContainerStateStatusEnum, EndpointSettings, HostConfig,
+    NetworkingConfig, PortBinding,
+};
+
+use crate::runtime::{ContainerSettings, CreateSpec, Namespaces, NetworkMode, Observed, PidMode, State};
 
 /// Docker reports unset times as the zero time.
 fn time(t: Option<String>) -> Option<String> {
@@ -44,25 +49,19 @@ pub fn observed(c: ContainerInspectResponse) -> Observed {
 }
 
 pub fn create_body(spec: &CreateSpec) -> ContainerCreateBody {
-    let (hostname, host_config) = match &spec.namespaces {
-        Namespaces::Infra { hostname } => (
-            Some(hostname.clone()),
-            HostConfig {
-                // Shareable, so the app containers can join the pod's IPC namespace.
-                ipc_mode: Some("shareable".into()),
-                ..Default::default()
-            },
-        ),
-        Namespaces::Join { infra_id } => (
-            None,
-            HostConfig {
-                network_mode: Some(format!("container:{infra_id}")),
-                ipc_mode: Some(format!("container:{infra_id}")),
-                ..Default::default()
-            },
-        ),
+    let mut host_config = HostConfig::default();
+    let mut body = ContainerCreateBody {
+        image: Some(spec.image.clone()),
+        entrypoint: spec.entrypoint.clone(),
+        cmd: spec.cmd.clone(),
+        env: Some(spec.env.clone()),
+        working_dir: spec.working_dir.clone(),
+        labels: Some(spec.labels.clone().into_iter().collect()),
+        stop_timeout: spec.stop_timeout,
+        ..Default::default()
     };
-    let mut host_config = host_config;
+    namespaces(&mut body, &mut host_config, &spec.namespaces);
+    settings(&mut body, &mut host_config, &spec.settings);
     if !spec.mounts.is_empty() {
         host_config.binds = Some(
             spec.mounts
@@ -71,16 +70,84 @@ pub fn create_body(spec: &CreateSpec) -> ContainerCreateBody {
                 .collect(),
         );
     }
-    ContainerCreateBody {
-        image: Some(spec.image.clone()),
-        hostname,
-        entrypoint: spec.entrypoint.clone(),
-        cmd: spec.cmd.clone(),
-        env: Some(spec.env.clone()),
-        working_dir: spec.working_dir.clone(),
-        labels: Some(spec.labels.clone().into_iter().collect()),
-        stop_timeout: spec.stop_timeout,
-        host_config: Some(host_config),
-        ..Default::default()
+    body.host_config = Some(host_config);
+    body
+}
+
+fn namespaces(body: &mut ContainerCreateBody, hc: &mut HostConfig, ns: &Namespaces) {
+    match ns {
+        Namespaces::Infra(net) => {
+            body.hostname = net.hostname.clone();
+            body.domainname = net.domainname.clone();
+            hc.network_mode = match &net.mode {
+                NetworkMode::Default => None,
+                NetworkMode::Host => {
+                    // The host's hostname too, as a hostNetwork pod has.
+                    hc.uts_mode = Some("host".into());
+                    Some("host".into())
+                }
+                NetworkMode::Named(n) => {
+                    // On a user-defined network, other pods reach this one by its hostname.
+                    let aliases = net.hostname.iter().cloned().collect();
+                    let endpoint = EndpointSettings { aliases: Some(aliases), ..Default::default() };
+                    body.networking_config =
+                        Some(NetworkingConfig { endpoints_config: Some(HashMap::from([(n.clone(), endpoint)])) });
+                    Some(n.clone())
+                }
+            };
+            // Shareable, so the pod's containers can join the pod's IPC namespace.
+            hc.ipc_mode = Some(if net.ipc_host { "host" } else { "shareable" }.into());
+            if net.pid_host {
+                hc.pid_mode = Some("host".into());
+            }
+            if !net.ports.is_empty() {
+                let mut map: HashMap<String, Option<Vec<PortBinding>>> = HashMap::new();
+                for p in &net.ports {
+                    map.entry(format!("{}/{}", p.container_port, p.protocol))
+                        .or_default()
+                        .get_or_insert_with(Vec::new)
+                        .push(PortBinding { host_ip: p.host_ip.clone(), host_port: Some(p.host_port.to_string()) });
+                }
+                body.exposed_ports = Some(map.keys().cloned().collect());
+                hc.port_bindings = Some(map);
+            }
+            hc.extra_hosts = (!net.extra_hosts.is_empty()).then(|| net.extra_hosts.clone());
+            hc.dns = (!net.dns.servers.is_empty()).then(|| net.dns.servers.clone());
+            hc.dns_search = (!net.dns.searches.is_empty()).then(|| net.dns.searches.clone());
+            hc.dns_options = (!net.dns.options.is_empty()).then(|| net.dns.options.clone());
+            hc.sysctls = (!net.sysctls.is_empty()).then(|| net.sysctls.clone().into_iter().collect());
+        }
+        Namespaces::Join { infra_id, pid, ipc_host } => {
+            hc.network_mode = Some(format!("container:{infra_id}"));
+            hc.ipc_mode = Some(if *ipc_host { "host".into() } else { format!("container:{infra_id}") });
+            hc.pid_mode = match pid {
+                PidMode::Private => None,
+                PidMode::Host => Some("host".into()),
+                PidMode::Infra => Some(format!("container:{infra_id}")),
+            };
+        }
     }
+}
+
+fn settings(body: &mut ContainerCreateBody, hc: &mut HostConfig, s: &ContainerSettings) {
+    body.user = s.user.clone();
+    body.tty = s.tty.then_some(true);
+    body.open_stdin = s.stdin.then_some(true);
+    body.stdin_once = s.stdin_once.then_some(true);
+    let some = |v: &Vec<String>| (!v.is_empty()).then(|| v.clone());
+    hc.group_add = some(&s.group_add);
+    hc.privileged = s.privileged.then_some(true);
+    hc.cap_add = some(&s.cap_add);
+    hc.cap_drop = some(&s.cap_drop);
+    hc.readonly_rootfs = s.read_only_rootfs.then_some(true);
+    hc.security_opt = some(&s.security_opt);
+    if s.unmasked_proc {
+        hc.masked_paths = Some(Vec::new());
+        hc.readonly_paths = Some(Vec::new());
+    }
+    hc.cpu_quota = s.cpu.quota;
+    hc.cpu_period = s.cpu.period;
+    hc.cpu_shares = s.cpu.shares;
+    hc.memory = s.memory_limit;
+    hc.memory_reservation = s.memory_reservation;
 }

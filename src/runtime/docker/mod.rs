@@ -157,6 +157,12 @@ impl Runtime for DockerRuntime {
         }
     }
 
+    async fn image_user(&self, image: &str) -> Result<String, RuntimeError> {
+        let img =
+            self.docker.inspect_image(image).await.map_err(|e| self.error(&format!("inspect image {image}"), e))?;
+        Ok(img.config.and_then(|c| c.user).unwrap_or_default())
+    }
+
     async fn pull_image(&self, image: &str) -> Result<(), RuntimeError> {
         let reference = pull_reference(image);
         let opts = CreateImageOptionsBuilder::default().from_image(&reference).build();

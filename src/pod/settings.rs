@@ -1,0 +1,350 @@
+//! From a pod's manifest to the engine-neutral settings of its containers: the pod-level ones
+//! that live on the infra container (network, ports, /etc/hosts, DNS, sysctls, host
+//! namespaces) and each container's security context and resources, with the kubelet's
+//! rules (the container's securityContext wins over the pod's; CPU limits become a CFS quota
+//! over a 100 ms period, CPU requests become shares).
+
+use crate::manifest::quantity::Quantity;
+use crate::manifest::types::{Container, Pod, ProcMount, Profile, Protocol};
+use crate::runtime::{ContainerSettings, CpuSettings, DnsSettings, NetworkMode, PidMode, PodNetwork, PortBinding};
+
+/// The kubelet's CFS period, and its floor for quotas and shares.
+const CPU_PERIOD_US: i64 = 100_000;
+const MIN_QUOTA_US: i64 = 1000;
+const MIN_SHARES: i64 = 2;
+
+/// The annotation that carried a container's AppArmor profile before `appArmorProfile`.
+pub const APPARMOR_ANNOTATION_PREFIX: &str = "container.apparmor.security.beta.kubernetes.io/";
+
+/// Where `seccompProfile.localhostProfile` and AppArmor `Localhost` names are looked up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostProfile {
+    /// A seccomp profile file, relative to podrun's seccomp directory.
+    Seccomp(String),
+    /// An AppArmor profile loaded on the host, by name.
+    AppArmor(String),
+}
+
+/// The pod's hostname as Kubernetes sets it: `spec.hostname`, else the pod name cut to a valid
+/// 63-character label.
+pub fn pod_hostname(pod: &Pod) -> String {
+    if let Some(h) = pod.spec.hostname.as_deref().filter(|h| !h.is_empty()) {
+        return h.to_owned();
+    }
+    let mut h: String = pod.metadata.name.chars().take(63).collect();
+    while h.ends_with(['-', '.']) {
+        h.pop();
+    }
+    h
+}
+
+pub fn pod_network(pod: &Pod, network: Option<&str>) -> PodNetwork {
+    let spec = &pod.spec;
+    let host_network = spec.host_network == Some(true);
+    let mode = match (host_network, network) {
+        (true, _) => NetworkMode::Host,
+        (false, Some(n)) => NetworkMode::Named(n.to_owned()),
+        (false, None) => NetworkMode::Default,
+    };
+    let ns = pod.metadata.namespace.clone().unwrap_or_default();
+    // With a subdomain, Kubernetes gives the pod the FQDN hostname.subdomain.ns.svc.<domain>.
+    let domainname = spec.subdomain.as_deref().filter(|s| !s.is_empty()).map(|s| format!("{s}.{ns}.svc.cluster.local"));
+    let mut ports = Vec::new();
+    if !host_network {
+        for c in spec.init_containers.iter().chain(&spec.containers) {
+            for p in &c.ports {
+                let Some(host_port) = p.host_port.filter(|&h| h > 0) else { continue };
+                ports.push(PortBinding {
+                    container_port: u16::try_from(p.container_port).unwrap_or(0),
+                    protocol: p.protocol.unwrap_or(Protocol::TCP).as_str().to_ascii_lowercase(),
+                    host_ip: p.host_ip.clone().filter(|ip| !ip.is_empty()),
+                    host_port: u16::try_from(host_port).unwrap_or(0),
+                });
+            }
+        }
+    }
+    let extra_hosts =
+        spec.host_aliases.iter().flat_map(|a| a.hostnames.iter().map(move |h| format!("{h}:{}", a.ip))).collect();
+    let sysctls =
+        spec.security_context.iter().flat_map(|sc| &sc.sysctls).map(|s| (s.name.clone(), s.value.clone())).collect();
+    PodNetwork {
+        hostname: (!host_network).then(|| pod_hostname(pod)),
+        domainname: domainname.filter(|_| !host_network),
+        mode,
+        ports,
+        extra_hosts,
+        dns: dns(pod),
+        ipc_host: spec.host_ipc == Some(true),
+        pid_host: spec.host_pid == Some(true),
+        sysctls,
+    }
+}
+
+/// dnsPolicy and dnsConfig. There is no cluster DNS on one host, so ClusterFirst resolves like
+/// Default: the host's resolver, as the engine provides it. dnsConfig's searches and options
+/// are added to it; its nameservers replace the host's (the engine takes them as a whole list),
+/// which under dnsPolicy None is exactly Kubernetes' rule.
+fn dns(pod: &Pod) -> DnsSettings {
+    let cfg = pod.spec.dns_config.clone().unwrap_or_default();
+    let options = cfg
+        .options
+        .iter()
+        .map(|o| match &o.value {
+            Some(v) => format!("{}:{v}", o.name),
+            None => o.name.clone(),
+        })
+        .collect();
+    DnsSettings { servers: cfg.nameservers, searches: cfg.searches, options }
+}
+
+pub fn pid_mode(pod: &Pod) -> PidMode {
+    if pod.spec.host_pid == Some(true) {
+        PidMode::Host
+    } else if pod.spec.share_process_namespace == Some(true) {
+        PidMode::Infra
+    } else {
+        PidMode::Private
+    }
+}
+
+fn quantity(map: &std::collections::BTreeMap<String, String>, key: &str) -> Option<Quantity> {
+    map.get(key).and_then(|q| Quantity::parse(q).ok())
+}
+
+/// The security, resource and terminal settings of one container, and the host profiles
+/// (seccomp files, AppArmor names) it needs, which the caller must check exist.
+pub fn container_settings(pod: &Pod, c: &Container) -> (ContainerSettings, Vec<HostProfile>) {
+    let psc = pod.spec.security_context.clone().unwrap_or_default();
+    let sc = c.security_context.clone().unwrap_or_default();
+    let run_as_user = sc.run_as_user.or(psc.run_as_user);
+    let run_as_group = sc.run_as_group.or(psc.run_as_group);
+    let user = match (run_as_user, run_as_group) {
+        (Some(u), Some(g)) => Some(format!("{u}:{g}")),
+        (Some(u), None) => Some(u.to_string()),
+        // A group alone keeps the image's user: the caller resolves it against the image.
+        (None, Some(g)) => Some(format!(":{g}")),
+        (None, None) => None,
+    };
+    let mut group_add: Vec<String> = psc.supplemental_groups.iter().map(i64::to_string).collect();
+    if let Some(fs) = psc.fs_group {
+        group_add.push(fs.to_string());
+    }
+    group_add.dedup();
+
+    let mut security_opt = Vec::new();
+    let mut profiles = Vec::new();
+    if sc.allow_privilege_escalation == Some(false) {
+        security_opt.push("no-new-privileges:true".to_owned());
+    }
+    match sc.seccomp_profile.as_ref().or(psc.seccomp_profile.as_ref()) {
+        Some(Profile { type_, .. }) if type_ == "Unconfined" => security_opt.push("seccomp=unconfined".to_owned()),
+        Some(Profile { type_, localhost_profile: Some(p) }) if type_ == "Localhost" => {
+            profiles.push(HostProfile::Seccomp(p.clone()));
+        }
+        _ => {} // RuntimeDefault, or unset: the engine's default profile
+    }
+    let annotation = pod.metadata.annotations.get(&format!("{APPARMOR_ANNOTATION_PREFIX}{}", c.name));
+    let apparmor = sc.app_armor_profile.clone().or(psc.app_armor_profile.clone()).or_else(|| {
+        annotation.map(|a| match a.as_str() {
+            "unconfined" => Profile { type_: "Unconfined".into(), localhost_profile: None },
+            "runtime/default" => Profile { type_: "RuntimeDefault".into(), localhost_profile: None },
+            other => Profile {
+                type_: "Localhost".into(),
+                localhost_profile: Some(other.strip_prefix("localhost/").unwrap_or(other).to_owned()),
+            },
+        })
+    });
+    match apparmor {
+        Some(Profile { type_, .. }) if type_ == "Unconfined" => security_opt.push("apparmor=unconfined".to_owned()),
+        Some(Profile { type_, localhost_profile: Some(p) }) if type_ == "Localhost" => {
+            profiles.push(HostProfile::AppArmor(p.clone()));
+            security_opt.push(format!("apparmor={p}"));
+        }
+        Some(Profile { type_, .. }) if type_ == "RuntimeDefault" => {
+            profiles.push(HostProfile::AppArmor(String::new()));
+        }
+        _ => {}
+    }
+
+    let res = c.resources.clone().unwrap_or_default();
+    let limit_cpu = quantity(&res.limits, "cpu");
+    // An unset request defaults to the limit, as the API server defaults it.
+    let request_cpu = quantity(&res.requests, "cpu").or(limit_cpu);
+    let cpu = CpuSettings {
+        quota: limit_cpu
+            .map(|q| ((q.milli_ceil() * i128::from(CPU_PERIOD_US)) / 1000).max(i128::from(MIN_QUOTA_US)) as i64),
+        period: limit_cpu.map(|_| CPU_PERIOD_US),
+        shares: Some(
+            request_cpu.map_or(MIN_SHARES, |q| ((q.milli_ceil() * 1024) / 1000).max(i128::from(MIN_SHARES)) as i64),
+        ),
+    };
+    let memory_limit = quantity(&res.limits, "memory").map(|q| q.value_ceil() as i64);
+    let memory_reservation = quantity(&res.requests, "memory").map(|q| q.value_ceil() as i64);
+
+    let settings = ContainerSettings {
+        user,
+        group_add,
+        privileged: sc.privileged == Some(true),
+        cap_add: sc.capabilities.iter().flat_map(|c| &c.add).cloned().collect(),
+        cap_drop: sc.capabilities.iter().flat_map(|c| &c.drop).cloned().collect(),
+        read_only_rootfs: sc.read_only_root_filesystem == Some(true),
+        security_opt,
+        unmasked_proc: sc.proc_mount == Some(ProcMount::Unmasked),
+        cpu,
+        memory_limit,
+        memory_reservation,
+        tty: c.tty == Some(true),
+        stdin: c.stdin == Some(true),
+        stdin_once: c.stdin_once == Some(true),
+    };
+    (settings, profiles)
+}
+
+/// Whether the container must not run as root (runAsNonRoot, container over pod).
+pub fn run_as_non_root(pod: &Pod, c: &Container) -> bool {
+    let sc = c.security_context.as_ref().and_then(|s| s.run_as_non_root);
+    let psc = pod.spec.security_context.as_ref().and_then(|s| s.run_as_non_root);
+    sc.or(psc) == Some(true)
+}
+
+/// The kubelet's runAsNonRoot check, against the user the container will run as (its
+/// runAsUser, else the image's USER): `Err` says why it is refused.
+pub fn check_non_root(run_as_user: Option<&str>, image_user: &str) -> Result<(), String> {
+    let user = run_as_user.filter(|u| !u.is_empty() && !u.starts_with(':')).unwrap_or(image_user);
+    let uid = user.split(':').next().unwrap_or("");
+    match uid {
+        "" | "root" | "0" => Err("container has runAsNonRoot and image will run as root".into()),
+        u if u.parse::<u64>().is_err() => Err(format!(
+            "container has runAsNonRoot and image has non-numeric user ({u}), cannot verify user is non-root"
+        )),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::{load, LoadOptions, Source};
+
+    fn pod(yaml: &str) -> Pod {
+        load(&Source::from_text("t.yaml", yaml), &LoadOptions::default()).unwrap().pods.remove(0).pod
+    }
+
+    #[test]
+    fn resources_map_like_the_kubelet() {
+        let p = pod("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: x\n    resources:\n      requests: {cpu: 250m, memory: 64Mi}\n      limits: {cpu: 500m, memory: 128Mi}\n  - {name: d, image: x}\n  - name: e\n    image: x\n    resources: {limits: {cpu: '1'}}\n");
+        let (s, _) = container_settings(&p, &p.spec.containers[0]);
+        assert_eq!(s.cpu, CpuSettings { quota: Some(50_000), period: Some(100_000), shares: Some(256) });
+        assert_eq!(s.memory_limit, Some(128 << 20));
+        assert_eq!(s.memory_reservation, Some(64 << 20));
+        let (d, _) = container_settings(&p, &p.spec.containers[1]);
+        assert_eq!(d.cpu, CpuSettings { quota: None, period: None, shares: Some(2) }, "best effort");
+        let (e, _) = container_settings(&p, &p.spec.containers[2]);
+        assert_eq!(e.cpu.shares, Some(1024), "the request defaults to the limit");
+    }
+
+    #[test]
+    fn security_context_container_wins() {
+        let p = pod("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  securityContext: {runAsUser: 1000, runAsGroup: 3000, fsGroup: 2000, supplementalGroups: [4000], seccompProfile: {type: Unconfined}}\n  containers:\n  - name: c\n    image: x\n    securityContext:\n      runAsUser: 2000\n      allowPrivilegeEscalation: false\n      readOnlyRootFilesystem: true\n      capabilities: {add: [NET_ADMIN], drop: [ALL]}\n");
+        let (s, _) = container_settings(&p, &p.spec.containers[0]);
+        assert_eq!(s.user.as_deref(), Some("2000:3000"));
+        assert_eq!(s.group_add, ["4000", "2000"]);
+        assert!(s.read_only_rootfs);
+        assert_eq!(s.cap_add, ["NET_ADMIN"]);
+        assert_eq!(s.cap_drop, ["ALL"]);
+        assert!(s.security_opt.contains(&"no-new-privileges:true".to_owned()));
+        assert!(s.security_opt.contains(&"seccomp=unconfined".to_owned()));
+    }
+
+    #[test]
+    fn apparmor_from_field_or_annotation() {
+        let p = pod("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations: {container.apparmor.security.beta.kubernetes.io/c: localhost/k8s-deny}\nspec:\n  containers:\n  - {name: c, image: x}\n");
+        let (s, profiles) = container_settings(&p, &p.spec.containers[0]);
+        assert_eq!(profiles, [HostProfile::AppArmor("k8s-deny".into())]);
+        assert!(s.security_opt.contains(&"apparmor=k8s-deny".to_owned()));
+    }
+
+    #[test]
+    fn non_root_check() {
+        assert!(check_non_root(None, "").is_err());
+        assert!(check_non_root(None, "root").is_err());
+        assert!(check_non_root(Some("0"), "1000").is_err());
+        assert!(check_non_root(None, "nobody").is_err(), "non-numeric cannot be verified");
+        assert!(check_non_root(None, "1000:1000").is_ok());
+        assert!(check_non_root(Some("1000"), "").is_ok());
+        assert!(check_non_root(Some(":5"), "1000").is_ok(), "a group alone keeps the image user");
+    }
+
+    #[test]
+    fn network_ports_aliases_and_dns() {
+        let p = pod("apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: ns}\nspec:\n  subdomain: sub\n  hostAliases: [{ip: 10.1.2.3, hostnames: [foo.local, bar.local]}]\n  dnsConfig: {nameservers: [1.2.3.4], searches: [a.b], options: [{name: ndots, value: '2'}, {name: edns0}]}\n  containers:\n  - name: c\n    image: x\n    ports: [{containerPort: 80, hostPort: 8080}, {containerPort: 53, protocol: UDP}]\n");
+        let n = pod_network(&p, None);
+        assert_eq!(n.hostname.as_deref(), Some("web"));
+        assert_eq!(n.domainname.as_deref(), Some("sub.ns.svc.cluster.local"));
+        assert_eq!(
+            n.ports,
+            [PortBinding { container_port: 80, protocol: "tcp".into(), host_ip: None, host_port: 8080 }]
+        );
+        assert_eq!(n.extra_hosts, ["foo.local:10.1.2.3", "bar.local:10.1.2.3"]);
+        assert_eq!(n.dns.servers, ["1.2.3.4"]);
+        assert_eq!(n.dns.options, ["ndots:2", "edns0"]);
+        assert_eq!(pod_network(&p, Some("net")).mode, NetworkMode::Named("net".into()));
+    }
+}
+
+/// Where podrun looks for seccomp profiles named by `localhostProfile` (as the kubelet looks in
+/// its own seccomp directory).
+pub fn seccomp_root(state_root: &std::path::Path) -> std::path::PathBuf {
+    state_root.join("seccomp")
+}
+
+fn apparmor_enabled() -> bool {
+    std::fs::read_to_string("/sys/module/apparmor/parameters/enabled").is_ok_and(|v| v.trim() == "Y")
+}
+
+fn apparmor_loaded(name: &str) -> bool {
+    std::fs::read_to_string("/sys/kernel/security/apparmor/profiles")
+        .is_ok_and(|all| all.lines().any(|l| l.split(" (").next() == Some(name)))
+}
+
+/// Checks the host has what the pod's containers ask for (AppArmor, seccomp profiles) and puts
+/// the seccomp profiles' contents into the containers' settings. A pod that asks for confinement
+/// the host cannot give is refused rather than run without it.
+pub fn resolve_host_profiles(
+    containers: &mut [crate::pod::DesiredContainer],
+    state_root: &std::path::Path,
+) -> Result<(), String> {
+    for c in containers {
+        for p in c.host_profiles.clone() {
+            match p {
+                HostProfile::AppArmor(name) if !apparmor_enabled() => {
+                    let what = if name.is_empty() {
+                        "the runtime's default AppArmor profile".to_owned()
+                    } else {
+                        format!("AppArmor profile {name:?}")
+                    };
+                    return Err(format!(
+                        "container {:?} asks for {what}, but AppArmor is not enabled on this host",
+                        c.name
+                    ));
+                }
+                HostProfile::AppArmor(name) if !name.is_empty() && !apparmor_loaded(&name) => {
+                    return Err(format!(
+                        "container {:?} asks for AppArmor profile {name:?}, which is not loaded on this host",
+                        c.name
+                    ));
+                }
+                HostProfile::AppArmor(_) => {}
+                HostProfile::Seccomp(rel) => {
+                    let safe = !rel.is_empty() && !rel.starts_with('/') && !rel.split('/').any(|p| p == "..");
+                    let path = seccomp_root(state_root).join(&rel);
+                    let content = safe.then(|| std::fs::read_to_string(&path).ok()).flatten().ok_or_else(|| {
+                        format!("container {:?}: seccomp profile {rel:?} not found at {}", c.name, path.display())
+                    })?;
+                    c.settings.security_opt.push(format!("seccomp={content}"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
