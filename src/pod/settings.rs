@@ -221,6 +221,63 @@ pub fn check_non_root(run_as_user: Option<&str>, image_user: &str) -> Result<(),
     }
 }
 
+/// Where podrun looks for seccomp profiles named by `localhostProfile` (as the kubelet looks in
+/// its own seccomp directory).
+pub fn seccomp_root(state_root: &std::path::Path) -> std::path::PathBuf {
+    state_root.join("seccomp")
+}
+
+fn apparmor_enabled() -> bool {
+    std::fs::read_to_string("/sys/module/apparmor/parameters/enabled").is_ok_and(|v| v.trim() == "Y")
+}
+
+fn apparmor_loaded(name: &str) -> bool {
+    std::fs::read_to_string("/sys/kernel/security/apparmor/profiles")
+        .is_ok_and(|all| all.lines().any(|l| l.split(" (").next() == Some(name)))
+}
+
+/// Checks the host has what the pod's containers ask for (AppArmor, seccomp profiles) and puts
+/// the seccomp profiles' contents into the containers' settings. A pod that asks for confinement
+/// the host cannot give is refused rather than run without it.
+pub fn resolve_host_profiles(
+    containers: &mut [crate::pod::DesiredContainer],
+    state_root: &std::path::Path,
+) -> Result<(), String> {
+    for c in containers {
+        for p in c.host_profiles.clone() {
+            match p {
+                HostProfile::AppArmor(name) if !apparmor_enabled() => {
+                    let what = if name.is_empty() {
+                        "the runtime's default AppArmor profile".to_owned()
+                    } else {
+                        format!("AppArmor profile {name:?}")
+                    };
+                    return Err(format!(
+                        "container {:?} asks for {what}, but AppArmor is not enabled on this host",
+                        c.name
+                    ));
+                }
+                HostProfile::AppArmor(name) if !name.is_empty() && !apparmor_loaded(&name) => {
+                    return Err(format!(
+                        "container {:?} asks for AppArmor profile {name:?}, which is not loaded on this host",
+                        c.name
+                    ));
+                }
+                HostProfile::AppArmor(_) => {}
+                HostProfile::Seccomp(rel) => {
+                    let safe = !rel.is_empty() && !rel.starts_with('/') && !rel.split('/').any(|p| p == "..");
+                    let path = seccomp_root(state_root).join(&rel);
+                    let content = safe.then(|| std::fs::read_to_string(&path).ok()).flatten().ok_or_else(|| {
+                        format!("container {:?}: seccomp profile {rel:?} not found at {}", c.name, path.display())
+                    })?;
+                    c.settings.security_opt.push(format!("seccomp={content}"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,61 +347,4 @@ mod tests {
         assert_eq!(n.dns.options, ["ndots:2", "edns0"]);
         assert_eq!(pod_network(&p, Some("net")).mode, NetworkMode::Named("net".into()));
     }
-}
-
-/// Where podrun looks for seccomp profiles named by `localhostProfile` (as the kubelet looks in
-/// its own seccomp directory).
-pub fn seccomp_root(state_root: &std::path::Path) -> std::path::PathBuf {
-    state_root.join("seccomp")
-}
-
-fn apparmor_enabled() -> bool {
-    std::fs::read_to_string("/sys/module/apparmor/parameters/enabled").is_ok_and(|v| v.trim() == "Y")
-}
-
-fn apparmor_loaded(name: &str) -> bool {
-    std::fs::read_to_string("/sys/kernel/security/apparmor/profiles")
-        .is_ok_and(|all| all.lines().any(|l| l.split(" (").next() == Some(name)))
-}
-
-/// Checks the host has what the pod's containers ask for (AppArmor, seccomp profiles) and puts
-/// the seccomp profiles' contents into the containers' settings. A pod that asks for confinement
-/// the host cannot give is refused rather than run without it.
-pub fn resolve_host_profiles(
-    containers: &mut [crate::pod::DesiredContainer],
-    state_root: &std::path::Path,
-) -> Result<(), String> {
-    for c in containers {
-        for p in c.host_profiles.clone() {
-            match p {
-                HostProfile::AppArmor(name) if !apparmor_enabled() => {
-                    let what = if name.is_empty() {
-                        "the runtime's default AppArmor profile".to_owned()
-                    } else {
-                        format!("AppArmor profile {name:?}")
-                    };
-                    return Err(format!(
-                        "container {:?} asks for {what}, but AppArmor is not enabled on this host",
-                        c.name
-                    ));
-                }
-                HostProfile::AppArmor(name) if !name.is_empty() && !apparmor_loaded(&name) => {
-                    return Err(format!(
-                        "container {:?} asks for AppArmor profile {name:?}, which is not loaded on this host",
-                        c.name
-                    ));
-                }
-                HostProfile::AppArmor(_) => {}
-                HostProfile::Seccomp(rel) => {
-                    let safe = !rel.is_empty() && !rel.starts_with('/') && !rel.split('/').any(|p| p == "..");
-                    let path = seccomp_root(state_root).join(&rel);
-                    let content = safe.then(|| std::fs::read_to_string(&path).ok()).flatten().ok_or_else(|| {
-                        format!("container {:?}: seccomp profile {rel:?} not found at {}", c.name, path.display())
-                    })?;
-                    c.settings.security_opt.push(format!("seccomp={content}"));
-                }
-            }
-        }
-    }
-    Ok(())
 }
