@@ -347,6 +347,7 @@ async fn ensure_images<R: Runtime>(
         }
         let message = match &e {
             RuntimeError::Image { detail, .. } => detail.clone(),
+            RuntimeError::RegistryUnreachable { detail, .. } => format!("registry unreachable: {detail}"),
             other => other.to_string(),
         };
         for c in &need.containers {
@@ -380,7 +381,18 @@ async fn ensure_image<R: Runtime>(
         (PullPolicy::Never | PullPolicy::IfNotPresent, true) => Ok(()),
         (PullPolicy::Always, _) | (PullPolicy::IfNotPresent, false) => {
             reporter.event(key, &format!("pulling image {}", need.image));
-            rt.pull_image(&need.image).await.map_err(|e| ("ErrImagePull", e))
+            match rt.pull_image(&need.image).await {
+                // Offline (a host booting before its network, an air-gapped site): the local
+                // copy serves, and the user is told.
+                Err(RuntimeError::RegistryUnreachable { detail, .. }) if present => {
+                    reporter.warning(&format!(
+                        "{key}: image {}: registry unreachable ({detail}); using the local image",
+                        need.image
+                    ));
+                    Ok(())
+                }
+                r => r.map_err(|e| ("ErrImagePull", e)),
+            }
         }
     }
 }

@@ -118,6 +118,14 @@ async fn a_failed_pull_is_exit_4_and_a_good_one_proceeds() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn offline_always_uses_the_local_image() {
+    let rt = Arc::new(fake());
+    let r = run(&rt, desired("Always", "img:1", "Always"), opts(10)).await;
+    assert_eq!(r.outcome, Ok(()));
+    assert!(rt.calls().contains(&"pull img:1".to_owned()));
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_failure_under_never_fails_at_once() {
     let rt = Arc::new(fake().exits_on_start("a", 3));
     let start = Instant::now();

@@ -125,6 +125,9 @@ impl Runtime for FakeRuntime {
         if inner.pullable.contains(image) {
             inner.images.insert(image.to_owned());
             Ok(())
+        } else if inner.images.contains(image) {
+            // Present but not pullable: as if offline.
+            Err(RuntimeError::RegistryUnreachable { image: image.to_owned(), detail: "no such host".into() })
         } else {
             Err(RuntimeError::Image { image: image.to_owned(), detail: "not found".into() })
         }

@@ -237,6 +237,9 @@ pub enum RuntimeError {
     Conflict { what: String },
     #[error("image {image}: {detail}")]
     Image { image: String, detail: String },
+    /// The registry could not be reached at all (no answer, as opposed to "not found").
+    #[error("image {image}: registry unreachable: {detail}")]
+    RegistryUnreachable { image: String, detail: String },
     #[error("{what}: the engine answered {status}: {message}")]
     Engine { what: String, status: u16, message: String },
     #[error("{what}: refusing to touch container {id}: it was not created by podrun")]

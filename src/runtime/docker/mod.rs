@@ -170,6 +170,11 @@ impl Runtime for DockerRuntime {
         while let Some(item) = stream.next().await {
             if let Err(e) = item {
                 return Err(match e {
+                    // 500: the engine got no answer from the registry (DNS, connection); any
+                    // answer from it (not found, unauthorized) comes back as a 4xx.
+                    BollardError::DockerResponseServerError { status_code: 500, message } => {
+                        RuntimeError::RegistryUnreachable { image: image.to_owned(), detail: message }
+                    }
                     BollardError::DockerResponseServerError { message, .. } => {
                         RuntimeError::Image { image: image.to_owned(), detail: message }
                     }
