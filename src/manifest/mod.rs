@@ -1,5 +1,6 @@
 //! The manifest layer: reading, checking and defaulting Kubernetes YAML. Knows nothing of engines.
 
+pub mod cluster_only;
 pub mod config_store;
 pub mod defaults;
 pub mod load;
