@@ -2,6 +2,7 @@
 
 pub mod desired;
 pub mod downward;
+pub mod env;
 pub mod files;
 pub mod labels;
 pub mod observed;
