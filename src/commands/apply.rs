@@ -10,6 +10,7 @@ use crate::cli::{ApplyArgs, Cli, OutputArg, WaitForArg};
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
 use crate::exit::{self, UsageError};
 use crate::manifest::{self, LoadOptions, Source};
+use crate::pod::downward::PodFacts;
 use crate::pod::files::PodFiles;
 use crate::pod::{settings, DesiredPod};
 use crate::report::{self, summary, Format, PodKey, ReportOptions};
@@ -44,9 +45,11 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         crash: CrashBackoff { base: args.crash_backoff, max: args.crash_backoff_max.max(args.crash_backoff) },
         files: rt.local_files().then(|| PodFiles::new(PodFiles::default_root())),
     };
+    let host = PodFacts::of_host();
     let mut pods = Vec::new();
     for p in &loaded.pods {
         let mut d = DesiredPod::from_loaded(p, &infra, args.network.as_deref());
+        d.host = host.clone();
         if rt.local_files() {
             let root = PodFiles::default_root();
             settings::resolve_host_profiles(&mut d.init, &root)

@@ -11,7 +11,7 @@ use crate::manifest::types::PullPolicy;
 use crate::plan::{ContainerStep, ImageNeed, Plan, Step};
 use crate::pod::files::PodFiles;
 use crate::pod::observed::attempt_of;
-use crate::pod::{labels, DesiredPod, Hook, Role};
+use crate::pod::{labels, DesiredPod, Hook, InfraRef, Role};
 use crate::report::{PodKey, Reporter};
 use crate::runtime::{infra_image, BindMount, Observed, Runtime, RuntimeError, Selector};
 use crate::status::{Notes, Waiting};
@@ -99,14 +99,12 @@ pub async fn act<R: Runtime>(
         }
     }
 
-    let mut infra_id = None;
     if let Some(step) = &plan.infra {
         match run_step(scope, step, None).await {
             Ok(id) => {
                 if matches!(step.step, Step::Create { .. }) {
-                    created.push(id.clone());
+                    created.push(id);
                 }
-                infra_id = Some(id)
             }
             Err((_, e)) if fatal(&e) => return Err(PodFailure::Runtime(e)),
             // Created by a podrun running beside us: use it at the next look.
@@ -120,22 +118,17 @@ pub async fn act<R: Runtime>(
     if plan.init.is_empty() && plan.apps.is_empty() {
         return Ok(outcome);
     }
-    let infra_id = match infra_id {
-        Some(id) => id,
-        None => match current_infra_id(rt, desired).await? {
-            Some(id) => id,
-            None => return Ok(Acted::WithErrors),
-        },
-    };
+    // Its address is known only once it runs, and pod members need it (status.podIP).
+    let Some(infra) = current_infra(rt, desired).await? else { return Ok(Acted::WithErrors) };
 
     // Init containers in order: a failure stops the sequence, since later ones depend on it.
     for step in &plan.init {
-        let r = run_step(scope, step, Some(&infra_id)).await;
+        let r = run_step(scope, step, Some(&infra)).await;
         if !record(r, step, notes, created, &mut outcome)? {
             return Ok(outcome);
         }
     }
-    let results = join_all(plan.apps.iter().map(|s| run_step(scope, s, Some(&infra_id)))).await;
+    let results = join_all(plan.apps.iter().map(|s| run_step(scope, s, Some(&infra)))).await;
     for (step, r) in plan.apps.iter().zip(results) {
         record(r, step, notes, created, &mut outcome)?;
     }
@@ -174,7 +167,7 @@ fn record(
 async fn run_step<R: Runtime>(
     scope: Scope<'_, R>,
     step: &ContainerStep,
-    infra_id: Option<&str>,
+    infra: Option<&InfraRef>,
 ) -> Result<String, (&'static str, RuntimeError)> {
     let Scope { rt, desired, files, reporter, key } = scope;
     let c = desired
@@ -183,7 +176,12 @@ async fn run_step<R: Runtime>(
     let id = match &step.step {
         Step::Create { attempt, reason } => {
             reporter.event(key, &format!("creating {} ({reason})", step.container));
-            let mut spec = desired.create_spec(c, *attempt, infra_id);
+            let (mut spec, warnings) = desired
+                .create_spec(c, *attempt, infra)
+                .map_err(|e| ("CreateContainerConfigError", RuntimeError::Other(e.to_string())))?;
+            for w in warnings {
+                reporter.warning(&format!("{key}: {w}"));
+            }
             resolve_user(rt, c, &mut spec).await?;
             if let (Some(files), Role::Init | Role::App) = (files, c.role) {
                 let path = files.prepare_termination_log(&desired.uid, &c.name, *attempt).map_err(|e| {
@@ -226,7 +224,11 @@ async fn run_step<R: Runtime>(
 async fn preflight<R: Runtime>(rt: &R, desired: &DesiredPod, plan: &Plan) -> Result<(), PodFailure> {
     for step in plan.init.iter().chain(&plan.apps) {
         let (Step::Create { attempt, .. }, Some(c)) = (&step.step, desired.find(&step.container)) else { continue };
-        let mut spec = desired.create_spec(c, *attempt, None);
+        // The pod IP is not known yet; nothing that can fail depends on it.
+        let mut spec = match desired.create_spec(c, *attempt, None) {
+            Ok((spec, _)) => spec,
+            Err(e) => return Err(PodFailure::Config { container: c.name.clone(), message: e.to_string() }),
+        };
         if let Err((_, e)) = resolve_user(rt, c, &mut spec).await {
             if fatal(&e) {
                 return Err(PodFailure::Runtime(e));
@@ -281,10 +283,10 @@ async fn run_hook<R: Runtime>(rt: &R, id: &str, hook: &Hook, limit: Duration) ->
         .unwrap_or_else(|_| Err(format!("did not finish within {}s", limit.as_secs())))
 }
 
-async fn current_infra_id<R: Runtime>(rt: &R, desired: &DesiredPod) -> Result<Option<String>, PodFailure> {
+async fn current_infra<R: Runtime>(rt: &R, desired: &DesiredPod) -> Result<Option<InfraRef>, PodFailure> {
     let observed = rt.list(&Selector::pod(&desired.namespace, &desired.name)).await.map_err(PodFailure::Runtime)?;
     let obs = crate::pod::observed::PodObservation::new(desired, &observed);
-    Ok(obs.infra.current.filter(Observed::is_running).map(|c| c.id))
+    Ok(obs.infra.current.filter(Observed::is_running).map(|c| InfraRef { id: c.id, ip: c.ip, host_ip: c.gateway }))
 }
 
 /// The grace period a container was created with (its label), unless overridden.

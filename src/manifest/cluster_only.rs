@@ -33,7 +33,8 @@ pub fn check(pod: &Pod) -> Vec<FieldError> {
     for (path, c) in all {
         // A variable the container sets itself is its own business.
         let own = |v: &str| c.env.iter().any(|e| e.name == v);
-        let words = c.command.iter().flatten().map(|w| ("command", w)).chain(c.args.iter().flatten().map(|w| ("args", w)));
+        let words =
+            c.command.iter().flatten().map(|w| ("command", w)).chain(c.args.iter().flatten().map(|w| ("args", w)));
         for (field, w) in words {
             if let Some(var) = API_SERVICE_VARS.iter().find(|v| names(w, v) && !own(v)) {
                 errors.push(FieldError::new(
@@ -60,7 +61,10 @@ mod tests {
         p.spec.containers.push(Container {
             name: "c".into(),
             args: Some(args.iter().map(|s| s.to_string()).collect()),
-            env: env.iter().map(|n| EnvVar { name: n.to_string(), value: Some("x".into()), ..Default::default() }).collect(),
+            env: env
+                .iter()
+                .map(|n| EnvVar { name: n.to_string(), value: Some("x".into()), ..Default::default() })
+                .collect(),
             ..Default::default()
         });
         p

@@ -25,7 +25,8 @@ fn desired(policy: &str) -> DesiredPod {
 /// An engine container exactly as podrun would have created it.
 fn instance(d: &DesiredPod, name: &str, attempt: u32, state: State) -> Observed {
     let c = d.find(name).unwrap();
-    let spec = d.create_spec(c, attempt, Some("infra-id"));
+    let infra = crate::pod::InfraRef { id: "infra-id".into(), ip: None, host_ip: None };
+    let spec = d.create_spec(c, attempt, Some(&infra)).unwrap().0;
     Observed {
         id: format!("{name}-{attempt}"),
         name: spec.name,
@@ -34,6 +35,7 @@ fn instance(d: &DesiredPod, name: &str, attempt: u32, state: State) -> Observed 
         image_id: "sha256:1".into(),
         state,
         ip: None,
+        gateway: None,
     }
 }
 

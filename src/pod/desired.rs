@@ -2,14 +2,19 @@
 //! engine, with their identity labels and spec hashes. Built from a loaded manifest.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::fnv::fnv1a64;
+use crate::manifest::config_store::ConfigStore;
 use crate::manifest::defaults::{DEFAULT_GRACE_PERIOD_SECONDS, DEFAULT_TERMINATION_MESSAGE_PATH};
 use crate::manifest::types::{
     Container, ContainerRestartPolicy, LifecycleHandler, Pod, PullPolicy, RestartPolicy, TerminationMessagePolicy,
 };
 use crate::manifest::LoadedPod;
 use crate::runtime::{ContainerSettings, CreateSpec, Namespaces, PidMode, PodNetwork};
+
+use super::downward::PodFacts;
+use super::env::{self, EnvError};
 
 use super::settings::{self, HostProfile};
 
@@ -72,14 +77,14 @@ pub struct DesiredContainer {
     pub host_profiles: Vec<HostProfile>,
     /// runAsNonRoot: checked against the image's user before the container is created.
     pub run_as_non_root: bool,
-    entrypoint: Option<Vec<String>>,
-    cmd: Option<Vec<String>>,
-    env: Vec<String>,
-    working_dir: Option<String>,
+    /// Where it is in the manifest: `spec.containers[1]`, `spec.initContainers[0]`.
+    pub path: String,
+    /// Its index in `initContainers` or `containers`.
+    index: usize,
 }
 
 /// A pod podrun has been asked to run.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct DesiredPod {
     pub namespace: String,
     pub name: String,
@@ -95,6 +100,10 @@ pub struct DesiredPod {
     pub pid: PidMode,
     /// The defaulted manifest, for reports that show the Pod object.
     pub manifest: Pod,
+    /// The ConfigMaps and Secrets the pod may refer to.
+    pub configs: Arc<ConfigStore>,
+    /// The host's facts for the downward API (the pod IP is filled in at create time).
+    pub host: PodFacts,
 }
 
 /// A short, stable hash of a value's JSON form (field order is fixed by the types, and maps are
@@ -125,8 +134,8 @@ impl DesiredPod {
         let name = pod.metadata.name.clone();
         let pod_network = settings::pod_network(pod, network);
         let init: Vec<DesiredContainer> =
-            pod.spec.init_containers.iter().map(|c| container(pod, c, Role::Init)).collect();
-        let containers = pod.spec.containers.iter().map(|c| container(pod, c, Role::App)).collect();
+            pod.spec.init_containers.iter().enumerate().map(|(i, c)| container(pod, i, c, Role::Init)).collect();
+        let containers = pod.spec.containers.iter().enumerate().map(|(i, c)| container(pod, i, c, Role::App)).collect();
         // Changing an init container restarts the whole pod in Kubernetes, so their hashes
         // are part of the infra container's.
         let init_hashes: Vec<&str> = init.iter().map(|c| c.spec_hash.as_str()).collect();
@@ -146,10 +155,8 @@ impl DesiredPod {
             settings: ContainerSettings::default(),
             host_profiles: Vec::new(),
             run_as_non_root: false,
-            entrypoint: None,
-            cmd: None,
-            env: Vec::new(),
-            working_dir: None,
+            path: String::new(),
+            index: 0,
         };
         DesiredPod {
             namespace,
@@ -163,6 +170,17 @@ impl DesiredPod {
             network: pod_network,
             pid: settings::pid_mode(pod),
             manifest: pod.clone(),
+            configs: Arc::new(ConfigStore::new()),
+            host: PodFacts::default(),
+        }
+    }
+
+    /// The container's manifest entry.
+    pub fn manifest_container(&self, c: &DesiredContainer) -> Option<&Container> {
+        match c.role {
+            Role::Init => self.manifest.spec.init_containers.get(c.index),
+            Role::App => self.manifest.spec.containers.get(c.index),
+            Role::Infra => None,
         }
     }
 
@@ -181,9 +199,15 @@ impl DesiredPod {
         }
     }
 
-    /// The create request for `container`'s instance number `attempt`. App containers need the
-    /// running infra container's id.
-    pub fn create_spec(&self, c: &DesiredContainer, attempt: u32, infra_id: Option<&str>) -> CreateSpec {
+    /// The create request for `container`'s instance number `attempt`, with its environment
+    /// resolved and `$(VAR)` expanded in its command and args. Pod members need the running
+    /// infra container. Also returns warnings about the environment (skipped keys).
+    pub fn create_spec(
+        &self,
+        c: &DesiredContainer,
+        attempt: u32,
+        infra: Option<&InfraRef>,
+    ) -> Result<(CreateSpec, Vec<String>), EnvError> {
         let mut l = BTreeMap::new();
         l.insert(labels::MANAGED.to_owned(), labels::MANAGED_VALUE.to_owned());
         l.insert(labels::POD_NAME.to_owned(), self.name.clone());
@@ -197,29 +221,57 @@ impl DesiredPod {
         if let Some(hook) = c.pre_stop.as_ref().and_then(|h| serde_json::to_string(h).ok()) {
             l.insert(labels::PRE_STOP.to_owned(), hook);
         }
-        let namespaces = match (c.role, infra_id) {
-            (Role::App | Role::Init, Some(id)) => {
-                Namespaces::Join { infra_id: id.to_owned(), pid: self.pid, ipc_host: self.network.ipc_host }
+        let namespaces = match (c.role, infra) {
+            (Role::App | Role::Init, Some(infra)) => {
+                Namespaces::Join { infra_id: infra.id.clone(), pid: self.pid, ipc_host: self.network.ipc_host }
             }
             _ => Namespaces::Infra(self.network.clone()),
         };
-        CreateSpec {
+        let mut spec = CreateSpec {
             name: self.container_name(&c.name, attempt),
             image: c.image.clone(),
-            entrypoint: c.entrypoint.clone(),
-            cmd: c.cmd.clone(),
-            env: c.env.clone(),
-            working_dir: c.working_dir.clone(),
+            entrypoint: None,
+            cmd: None,
+            env: Vec::new(),
+            working_dir: None,
             labels: l,
             namespaces,
             stop_timeout: Some(self.grace_period_seconds),
             mounts: Vec::new(),
             settings: c.settings.clone(),
-        }
+        };
+        let Some(m) = self.manifest_container(c) else { return Ok((spec, Vec::new())) };
+        let facts = PodFacts {
+            pod_ip: infra.and_then(|i| i.ip.clone()),
+            host_ip: infra.and_then(|i| i.host_ip.clone()),
+            ..self.host.clone()
+        };
+        let resolved = env::resolve(&self.manifest, m, &c.path, &self.configs, &facts)?;
+        let (command, args) = env::expand_command(m, &resolved);
+        // Kubernetes: `command` replaces ENTRYPOINT and `args` replaces CMD. With only
+        // `command`, the image's CMD must not be appended, so CMD is emptied explicitly.
+        spec.cmd = match (&command, args) {
+            (_, Some(args)) => Some(args),
+            (Some(_), None) => Some(Vec::new()),
+            (None, None) => None,
+        };
+        spec.entrypoint = command;
+        spec.env = resolved.vars.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        spec.working_dir = m.working_dir.clone().filter(|d| !d.is_empty());
+        Ok((spec, resolved.warnings))
     }
 }
 
-fn container(pod: &Pod, c: &Container, role: Role) -> DesiredContainer {
+/// The pod's running infra container, as its members need it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InfraRef {
+    pub id: String,
+    pub ip: Option<String>,
+    /// The host's address on the pod's network.
+    pub host_ip: Option<String>,
+}
+
+fn container(pod: &Pod, index: usize, c: &Container, role: Role) -> DesiredContainer {
     let lifecycle = c.lifecycle.clone().unwrap_or_default();
     let (settings, host_profiles) = settings::container_settings(pod, c);
     DesiredContainer {
@@ -240,16 +292,11 @@ fn container(pod: &Pod, c: &Container, role: Role) -> DesiredContainer {
             .clone()
             .unwrap_or_else(|| DEFAULT_TERMINATION_MESSAGE_PATH.to_owned()),
         fallback_to_logs: c.termination_message_policy == Some(TerminationMessagePolicy::FallbackToLogsOnError),
-        // Kubernetes: `command` replaces ENTRYPOINT and `args` replaces CMD. With only
-        // `command`, the image's CMD must not be appended, so CMD is emptied explicitly.
-        entrypoint: c.command.clone(),
-        cmd: match (&c.command, &c.args) {
-            (_, Some(args)) => Some(args.clone()),
-            (Some(_), None) => Some(Vec::new()),
-            (None, None) => None,
+        path: match role {
+            Role::Init => format!("spec.initContainers[{index}]"),
+            _ => format!("spec.containers[{index}]"),
         },
-        env: c.env.iter().map(|e| format!("{}={}", e.name, e.value.as_deref().unwrap_or(""))).collect(),
-        working_dir: c.working_dir.clone().filter(|d| !d.is_empty()),
+        index,
     }
 }
 
@@ -268,11 +315,12 @@ mod tests {
     #[test]
     fn command_and_args_map_to_entrypoint_and_cmd() {
         let d = desired(POD);
-        let a = d.create_spec(&d.containers[0], 0, Some("infra"));
+        let infra = InfraRef { id: "infra".into(), ip: None, host_ip: None };
+        let a = d.create_spec(&d.containers[0], 0, Some(&infra)).unwrap().0;
         assert_eq!(a.entrypoint, Some(vec!["sleep".to_owned()]));
         assert_eq!(a.cmd, Some(vec!["10".to_owned()]));
         assert_eq!(a.env, vec!["A=x"]);
-        let b = d.create_spec(&d.containers[1], 0, Some("infra"));
+        let b = d.create_spec(&d.containers[1], 0, Some(&infra)).unwrap().0;
         assert_eq!(b.cmd, Some(vec![]), "command alone must drop the image CMD");
         assert_eq!(b.namespaces, Namespaces::Join { infra_id: "infra".into(), pid: PidMode::Private, ipc_host: false });
     }
@@ -280,7 +328,8 @@ mod tests {
     #[test]
     fn identity_labels_and_names() {
         let d = desired(POD);
-        let s = d.create_spec(&d.containers[0], 3, Some("infra"));
+        let infra = InfraRef { id: "infra".into(), ip: None, host_ip: None };
+        let s = d.create_spec(&d.containers[0], 3, Some(&infra)).unwrap().0;
         assert_eq!(s.name, "podrun_default_web_a_3");
         assert_eq!(s.labels[labels::POD_NAME], "web");
         assert_eq!(s.labels[labels::POD_NAMESPACE], "default");
@@ -289,7 +338,7 @@ mod tests {
         assert_eq!(s.labels[labels::MANAGED], "true");
         assert_eq!(s.labels[labels::POD_UID], d.uid);
         assert!(!s.name.starts_with("k8s_"));
-        let i = d.create_spec(&d.infra, 0, None);
+        let i = d.create_spec(&d.infra, 0, None).unwrap().0;
         assert_eq!(i.labels[labels::CONTAINER_NAME], "POD");
         let Namespaces::Infra(net) = &i.namespaces else { panic!("infra") };
         assert_eq!(net.hostname.as_deref(), Some("web"));

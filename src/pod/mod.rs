@@ -8,4 +8,4 @@ pub mod labels;
 pub mod observed;
 pub mod settings;
 
-pub use desired::{DesiredContainer, DesiredPod, Hook, Role};
+pub use desired::{DesiredContainer, DesiredPod, Hook, InfraRef, Role};

@@ -158,6 +158,7 @@ impl Runtime for FakeRuntime {
             image_id: format!("sha256:{}", spec.image),
             state: State::Created,
             ip: matches!(spec.namespaces, super::Namespaces::Infra { .. }).then(|| "10.0.0.2".to_owned()),
+            gateway: matches!(spec.namespaces, super::Namespaces::Infra { .. }).then(|| "10.0.0.1".to_owned()),
         };
         inner.containers.insert(id.clone(), c);
         Ok(id)

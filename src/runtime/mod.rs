@@ -154,6 +154,8 @@ pub struct Observed {
     pub state: State,
     /// The pod IP, for an infra container that has one.
     pub ip: Option<String>,
+    /// The gateway of its network: the host, as the pod sees it.
+    pub gateway: Option<String>,
 }
 
 impl Observed {

@@ -31,12 +31,12 @@ pub fn observed(c: ContainerInspectResponse) -> Observed {
         Some(other) => State::Other(other.to_string()),
         None => State::Other("unknown".into()),
     };
-    let ip = c.network_settings.and_then(|n| n.networks).and_then(|nets| {
-        let mut nets: Vec<_> = nets.into_iter().collect();
-        // Several networks: pick by name so the answer does not depend on map order.
-        nets.sort_by(|a, b| a.0.cmp(&b.0));
-        nets.into_iter().find_map(|(_, e)| e.ip_address.filter(|ip| !ip.is_empty()))
-    });
+    let mut nets: Vec<_> = c.network_settings.and_then(|n| n.networks).unwrap_or_default().into_iter().collect();
+    // Several networks: pick by name so the answer does not depend on map order.
+    nets.sort_by(|a, b| a.0.cmp(&b.0));
+    let endpoint = nets.into_iter().map(|(_, e)| e).find(|e| e.ip_address.as_deref().is_some_and(|ip| !ip.is_empty()));
+    let ip = endpoint.as_ref().and_then(|e| e.ip_address.clone());
+    let gateway = endpoint.and_then(|e| e.gateway).filter(|g| !g.is_empty());
     Observed {
         id: c.id.unwrap_or_default(),
         name: c.name.unwrap_or_default().trim_start_matches('/').to_owned(),
@@ -45,6 +45,7 @@ pub fn observed(c: ContainerInspectResponse) -> Observed {
         image_id: c.image.unwrap_or_default(),
         state,
         ip,
+        gateway,
     }
 }
 
