@@ -116,7 +116,8 @@ fn spec_hash<T: serde::Serialize>(value: &T) -> String {
 /// The parts of a pod spec its infra container is made with.
 fn sandbox_fields(pod: &Pod) -> serde_json::Value {
     let s = &pod.spec;
-    let ports: Vec<_> = s.init_containers.iter().chain(&s.containers).map(|c| &c.ports).collect();
+    // Flattened: adding or removing a container without ports must not change the pod.
+    let ports: Vec<_> = s.init_containers.iter().chain(&s.containers).flat_map(|c| &c.ports).collect();
     serde_json::json!({
         "hostNetwork": s.host_network, "hostPID": s.host_pid, "hostIPC": s.host_ipc,
         "shareProcessNamespace": s.share_process_namespace, "hostname": s.hostname,
