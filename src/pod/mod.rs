@@ -5,5 +5,6 @@ pub mod downward;
 pub mod files;
 pub mod labels;
 pub mod observed;
+pub mod volumes;
 
 pub use desired::{DesiredContainer, DesiredPod, Hook, Role};
