@@ -3,6 +3,8 @@
 //! message text: message wording changes between engine versions (kubernetes PR #79623).
 
 mod convert;
+#[cfg(test)]
+mod e2e_tests;
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
