@@ -606,6 +606,9 @@ struct Keys<'a> {
 
 fn key_files(ctx: &Ctx, field: &str, keys: &Keys, default_mode: u32, out: &mut FileSet) -> Result<(), VolumeError> {
     let name_field = format!("{field}.{}", keys.name_field);
+    // Decided by the manifest alone, so the volume's place does not move between applies as
+    // the Secret comes and goes.
+    out.secret |= keys.kind == "Secret";
     if keys.name.is_empty() {
         return Err(invalid(name_field, "Required value"));
     }
@@ -638,9 +641,6 @@ fn key_files(ctx: &Ctx, field: &str, keys: &Keys, default_mode: u32, out: &mut F
             format!("{} {}/{} not found (set optional: true to run without it)", keys.kind, ctx.namespace, keys.name),
         ));
     };
-    if keys.kind == "Secret" && (!entries.is_empty() || !items.is_empty()) {
-        out.secret = true;
-    }
     if items.is_empty() {
         for (k, v) in entries {
             // A key becomes a file name: one that is not a plain name could not be written safely.

@@ -274,3 +274,33 @@ impl Runtime for FakeRuntime {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn volumes_are_recorded_kept_and_removed_only_when_owned() {
+        let rt = FakeRuntime::new();
+        let owned = BTreeMap::from([(labels::MANAGED.to_owned(), labels::MANAGED_VALUE.to_owned())]);
+        rt.ensure_volume("v", &owned).await.unwrap();
+        rt.ensure_volume("v", &BTreeMap::new()).await.unwrap();
+        assert_eq!(rt.volumes()["v"], owned, "an existing volume keeps its labels");
+        rt.ensure_volume("theirs", &BTreeMap::new()).await.unwrap();
+        assert!(rt.remove_volume("theirs").await.is_err());
+        rt.remove_volume("v").await.unwrap();
+        rt.remove_volume("v").await.unwrap();
+        assert_eq!(rt.volumes().keys().collect::<Vec<_>>(), ["theirs"]);
+        assert_eq!(
+            rt.calls(),
+            [
+                "ensure_volume v",
+                "ensure_volume v",
+                "ensure_volume theirs",
+                "remove_volume theirs",
+                "remove_volume v",
+                "remove_volume v"
+            ]
+        );
+    }
+}
