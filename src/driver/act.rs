@@ -13,7 +13,7 @@ use crate::pod::files::PodFiles;
 use crate::pod::observed::attempt_of;
 use crate::pod::{labels, DesiredPod, Hook, InfraRef, Role};
 use crate::report::{PodKey, Reporter};
-use crate::runtime::{infra_image, BindMount, Observed, Runtime, RuntimeError, Selector};
+use crate::runtime::{infra_image, Mount, Observed, Runtime, RuntimeError, Selector};
 use crate::status::{Notes, Waiting};
 
 use super::PodFailure;
@@ -187,11 +187,7 @@ async fn run_step<R: Runtime>(
                 let path = files.prepare_termination_log(&desired.uid, &c.name, *attempt).map_err(|e| {
                     ("CreateContainerConfigError", RuntimeError::Other(format!("termination-log file: {e}")))
                 })?;
-                spec.mounts.push(BindMount {
-                    source: path.to_string_lossy().into_owned(),
-                    target: c.termination_message_path.clone(),
-                    read_only: false,
-                });
+                spec.mounts.push(Mount::bind(path.to_string_lossy(), c.termination_message_path.clone(), false));
             }
             rt.create(&spec).await.map_err(|e| ("CreateContainerError", e))?
         }

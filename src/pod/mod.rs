@@ -7,5 +7,6 @@ pub mod files;
 pub mod labels;
 pub mod observed;
 pub mod settings;
+pub mod volumes;
 
 pub use desired::{DesiredContainer, DesiredPod, Hook, InfraRef, Role};

@@ -22,6 +22,10 @@ struct Inner {
     exits_on_start: BTreeMap<String, i64>,
     calls: Vec<String>,
     unreachable: bool,
+    /// Named volumes, with their labels.
+    volumes: BTreeMap<String, BTreeMap<String, String>>,
+    /// Every create request, in order, so tests can check mounts and the rest.
+    specs: Vec<CreateSpec>,
 }
 
 #[derive(Debug, Default)]
@@ -73,6 +77,16 @@ impl FakeRuntime {
 
     pub fn containers(&self) -> Vec<Observed> {
         self.lock().containers.values().cloned().collect()
+    }
+
+    /// The named volumes that exist, with their labels.
+    pub fn volumes(&self) -> BTreeMap<String, BTreeMap<String, String>> {
+        self.lock().volumes.clone()
+    }
+
+    /// Every create request so far, in order.
+    pub fn specs(&self) -> Vec<CreateSpec> {
+        self.lock().specs.clone()
     }
 
     /// Puts a container into the engine as if someone else (or an earlier run) made it.
@@ -142,6 +156,7 @@ impl Runtime for FakeRuntime {
     async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
         self.check(format!("create {}", spec.name))?;
         let mut inner = self.lock();
+        inner.specs.push(spec.clone());
         if inner.containers.values().any(|c| c.name == spec.name) {
             return Err(RuntimeError::Conflict { what: spec.name.clone() });
         }
@@ -213,6 +228,28 @@ impl Runtime for FakeRuntime {
         Ok(code)
     }
 
+    async fn ensure_volume(&self, name: &str, labels: &BTreeMap<String, String>) -> Result<(), RuntimeError> {
+        self.check(format!("ensure_volume {name}"))?;
+        // Like the engine: an existing volume keeps its labels.
+        self.lock().volumes.entry(name.to_owned()).or_insert_with(|| labels.clone());
+        Ok(())
+    }
+
+    async fn remove_volume(&self, name: &str) -> Result<(), RuntimeError> {
+        self.check(format!("remove_volume {name}"))?;
+        let mut inner = self.lock();
+        match inner.volumes.get(name) {
+            None => Ok(()),
+            Some(l) if l.get(labels::MANAGED).map(String::as_str) != Some(labels::MANAGED_VALUE) => {
+                Err(RuntimeError::Other(format!("remove volume {name}: refusing: it was not created by podrun")))
+            }
+            Some(_) => {
+                inner.volumes.remove(name);
+                Ok(())
+            }
+        }
+    }
+
     fn changes(&self, _sel: &Selector) -> futures_util::stream::BoxStream<'static, ()> {
         // No events: the driver must work by polling alone.
         futures_util::stream::empty().boxed()
@@ -244,5 +281,35 @@ impl Runtime for FakeRuntime {
         }
         self.lock().containers.remove(&c.id);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn volumes_are_recorded_kept_and_removed_only_when_owned() {
+        let rt = FakeRuntime::new();
+        let owned = BTreeMap::from([(labels::MANAGED.to_owned(), labels::MANAGED_VALUE.to_owned())]);
+        rt.ensure_volume("v", &owned).await.unwrap();
+        rt.ensure_volume("v", &BTreeMap::new()).await.unwrap();
+        assert_eq!(rt.volumes()["v"], owned, "an existing volume keeps its labels");
+        rt.ensure_volume("theirs", &BTreeMap::new()).await.unwrap();
+        assert!(rt.remove_volume("theirs").await.is_err());
+        rt.remove_volume("v").await.unwrap();
+        rt.remove_volume("v").await.unwrap();
+        assert_eq!(rt.volumes().keys().collect::<Vec<_>>(), ["theirs"]);
+        assert_eq!(
+            rt.calls(),
+            [
+                "ensure_volume v",
+                "ensure_volume v",
+                "ensure_volume theirs",
+                "remove_volume theirs",
+                "remove_volume v",
+                "remove_volume v"
+            ]
+        );
     }
 }

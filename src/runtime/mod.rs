@@ -32,16 +32,69 @@ pub struct CreateSpec {
     pub namespaces: Namespaces,
     /// Seconds the engine waits after the stop signal before SIGKILL.
     pub stop_timeout: Option<i64>,
-    /// Host paths bind-mounted into the container.
-    pub mounts: Vec<BindMount>,
+    /// What the container gets mounted, in order (host paths, tmpfs, named volumes).
+    pub mounts: Vec<Mount>,
     pub settings: ContainerSettings,
 }
 
+/// One mount of a container, engine-neutral.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BindMount {
-    pub source: String,
-    pub target: String,
-    pub read_only: bool,
+pub enum Mount {
+    /// A host path (file or directory) bind-mounted at `target`. The path must exist: podrun
+    /// prepares every host path itself, so an engine never creates one on its own.
+    Bind {
+        source: String,
+        target: String,
+        read_only: bool,
+        propagation: Propagation,
+        /// Read-only all the way down, submounts included (Kubernetes `recursiveReadOnly:
+        /// Enabled`). Only engines that can promise it accept it (see `DockerRuntime::create`).
+        recursive_read_only: bool,
+    },
+    /// A fresh tmpfs of the container's own, gone with the container.
+    Tmpfs {
+        target: String,
+        /// The engine's default (half the host's memory for Docker) when unset.
+        size_bytes: Option<u64>,
+        /// Permission bits of the mount's root (the engine's default, 1777, when unset).
+        mode: Option<u32>,
+    },
+    /// A named volume the engine manages (see `Runtime::ensure_volume`), never pre-filled from
+    /// the image: a Kubernetes volume starts as what the volume holds, not as the image's files.
+    Volume { name: String, target: String, read_only: bool },
+}
+
+impl Mount {
+    /// A plain private bind mount, as podrun's own files (the termination-log file) need.
+    pub fn bind(source: impl Into<String>, target: impl Into<String>, read_only: bool) -> Mount {
+        Mount::Bind {
+            source: source.into(),
+            target: target.into(),
+            read_only,
+            propagation: Propagation::Private,
+            recursive_read_only: false,
+        }
+    }
+
+    /// The path inside the container.
+    pub fn target(&self) -> &str {
+        match self {
+            Mount::Bind { target, .. } | Mount::Tmpfs { target, .. } | Mount::Volume { target, .. } => target,
+        }
+    }
+}
+
+/// How mounts made later under a bind mount's source or target travel between host and
+/// container (Kubernetes `mountPropagation`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Propagation {
+    /// Neither way (Kubernetes `None`): the engine's `rprivate`.
+    #[default]
+    Private,
+    /// Host mounts appear in the container (Kubernetes `HostToContainer`): `rslave`.
+    HostToContainer,
+    /// Both ways (Kubernetes `Bidirectional`, privileged containers only): `rshared`.
+    Bidirectional,
 }
 
 /// How a container gets its namespaces.
@@ -282,6 +335,16 @@ pub trait Runtime: Send + Sync + 'static {
     fn logs_tail(&self, id: &str, lines: usize) -> impl Future<Output = Result<String, RuntimeError>> + Send;
     /// Runs `cmd` in a running container and returns its exit code.
     fn exec(&self, id: &str, cmd: &[String]) -> impl Future<Output = Result<i64, RuntimeError>> + Send;
+    /// Creates the named volume `name` with `labels` when it does not exist. An existing one is
+    /// kept as it is (its labels and data untouched), so this is safe to call on every apply.
+    fn ensure_volume(
+        &self,
+        name: &str,
+        labels: &BTreeMap<String, String>,
+    ) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// Removes the named volume `name` if podrun created it (its `io.podrun.managed` label);
+    /// one podrun did not create is refused. Gone already is Ok; one still in use is an error.
+    fn remove_volume(&self, name: &str) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// A tick for every lifecycle event (create, start, die, destroy, oom) of a container
     /// matching `sel`, so the driver sees a crash or an exit at once instead of at its next
     /// poll. The stream may end at any time (the driver then polls); it never errors.

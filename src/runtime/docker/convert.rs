@@ -4,10 +4,13 @@ use std::collections::HashMap;
 
 use bollard::models::{
     ContainerCreateBody, ContainerInspectResponse, ContainerStateStatusEnum, EndpointSettings, HostConfig,
-    NetworkingConfig, PortBinding,
+    Mount as DockerMount, MountBindOptions, MountBindOptionsPropagationEnum, MountTmpfsOptions, MountType,
+    MountVolumeOptions, NetworkingConfig, PortBinding,
 };
 
-use crate::runtime::{ContainerSettings, CreateSpec, Namespaces, NetworkMode, Observed, PidMode, State};
+use crate::runtime::{
+    ContainerSettings, CreateSpec, Mount, Namespaces, NetworkMode, Observed, PidMode, Propagation, State,
+};
 
 /// Docker reports unset times as the zero time.
 fn time(t: Option<String>) -> Option<String> {
@@ -63,14 +66,7 @@ pub fn create_body(spec: &CreateSpec) -> ContainerCreateBody {
     };
     namespaces(&mut body, &mut host_config, &spec.namespaces);
     settings(&mut body, &mut host_config, &spec.settings);
-    if !spec.mounts.is_empty() {
-        host_config.binds = Some(
-            spec.mounts
-                .iter()
-                .map(|m| format!("{}:{}{}", m.source, m.target, if m.read_only { ":ro" } else { "" }))
-                .collect(),
-        );
-    }
+    mounts(&mut host_config, &spec.mounts);
     body.host_config = Some(host_config);
     body
 }
@@ -151,4 +147,98 @@ fn settings(body: &mut ContainerCreateBody, hc: &mut HostConfig, s: &ContainerSe
     hc.cpu_shares = s.cpu.shares;
     hc.memory = s.memory_limit;
     hc.memory_reservation = s.memory_reservation;
+}
+
+/// podrun's mounts as the `Mounts` list of the create request. `Mounts`, not `Binds`: a bind
+/// whose source is missing is then an error instead of a directory the engine creates as root,
+/// and it carries propagation and tmpfs options as fields rather than in a string to parse.
+pub fn mounts(host_config: &mut HostConfig, mounts: &[Mount]) {
+    if mounts.is_empty() {
+        return;
+    }
+    host_config.mounts = Some(mounts.iter().map(mount).collect());
+}
+
+fn mount(m: &Mount) -> DockerMount {
+    match m {
+        Mount::Bind { source, target, read_only, propagation, recursive_read_only } => DockerMount {
+            typ: Some(MountType::BIND),
+            source: Some(source.clone()),
+            target: Some(target.clone()),
+            read_only: Some(*read_only),
+            bind_options: Some(MountBindOptions {
+                propagation: Some(match propagation {
+                    // Recursive, as the kubelet's CRI runtimes make every propagation mode.
+                    Propagation::Private => MountBindOptionsPropagationEnum::RPRIVATE,
+                    Propagation::HostToContainer => MountBindOptionsPropagationEnum::RSLAVE,
+                    Propagation::Bidirectional => MountBindOptionsPropagationEnum::RSHARED,
+                }),
+                // Known to API 1.44 and later only; `DockerRuntime::create` refuses it before.
+                read_only_force_recursive: recursive_read_only.then_some(true),
+                ..Default::default()
+            }),
+            ..Default::default()
+        },
+        Mount::Tmpfs { target, size_bytes, mode } => DockerMount {
+            typ: Some(MountType::TMPFS),
+            target: Some(target.clone()),
+            tmpfs_options: Some(MountTmpfsOptions {
+                size_bytes: size_bytes.map(|b| i64::try_from(b).unwrap_or(i64::MAX)),
+                mode: mode.map(i64::from),
+                ..Default::default()
+            }),
+            ..Default::default()
+        },
+        Mount::Volume { name, target, read_only } => DockerMount {
+            typ: Some(MountType::VOLUME),
+            source: Some(name.clone()),
+            target: Some(target.clone()),
+            read_only: Some(*read_only),
+            // Docker fills an empty volume with the image's files at the target; Kubernetes
+            // never does.
+            volume_options: Some(MountVolumeOptions { no_copy: Some(true), ..Default::default() }),
+            ..Default::default()
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mounts_map_to_the_mounts_list() {
+        let mut hc = HostConfig::default();
+        mounts(&mut hc, &[]);
+        assert_eq!(hc.mounts, None, "no mounts: the field stays unset");
+        mounts(
+            &mut hc,
+            &[
+                Mount::bind("/h/f", "/dev/termination-log", false),
+                Mount::Bind {
+                    source: "/h/d".into(),
+                    target: "/d".into(),
+                    read_only: true,
+                    propagation: Propagation::HostToContainer,
+                    recursive_read_only: false,
+                },
+                Mount::Tmpfs { target: "/t".into(), size_bytes: Some(1 << 20), mode: Some(0o1777) },
+                Mount::Volume { name: "v".into(), target: "/v".into(), read_only: true },
+            ],
+        );
+        let json = serde_json::to_value(&hc.mounts).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!([
+                {"Type": "bind", "Source": "/h/f", "Target": "/dev/termination-log", "ReadOnly": false,
+                 "BindOptions": {"Propagation": "rprivate"}},
+                {"Type": "bind", "Source": "/h/d", "Target": "/d", "ReadOnly": true,
+                 "BindOptions": {"Propagation": "rslave"}},
+                {"Type": "tmpfs", "Target": "/t", "TmpfsOptions": {"SizeBytes": 1048576, "Mode": 1023}},
+                {"Type": "volume", "Source": "v", "Target": "/v", "ReadOnly": true,
+                 "VolumeOptions": {"NoCopy": true}},
+            ])
+        );
+        assert_eq!(hc.binds, None);
+    }
 }

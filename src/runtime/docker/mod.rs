@@ -3,22 +3,27 @@
 //! message text: message wording changes between engine versions (kubernetes PR #79623).
 
 mod convert;
+#[cfg(test)]
+mod e2e_tests;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
 use bollard::errors::Error as BollardError;
 use bollard::exec::{CreateExecOptions, StartExecResults};
+use bollard::models::VolumeCreateRequest;
 use bollard::query_parameters::{
     CreateContainerOptionsBuilder, CreateImageOptionsBuilder, EventsOptionsBuilder, KillContainerOptionsBuilder,
-    ListContainersOptionsBuilder, LogsOptionsBuilder, RemoveContainerOptionsBuilder, StopContainerOptionsBuilder,
+    ListContainersOptionsBuilder, LogsOptionsBuilder, RemoveContainerOptionsBuilder, RemoveVolumeOptionsBuilder,
+    StopContainerOptionsBuilder,
 };
 use bollard::Docker;
 use futures_util::future::join_all;
 use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 
-use super::{CreateSpec, EngineInfo, Observed, Runtime, RuntimeError, Selector};
+use super::{CreateSpec, EngineInfo, Mount, Observed, Runtime, RuntimeError, Selector};
+use crate::pod::labels;
 
 /// The default engine endpoint when neither `--host` nor DOCKER_HOST says otherwise.
 pub const DEFAULT_HOST: &str = "unix:///var/run/docker.sock";
@@ -27,6 +32,9 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// Per-request timeout: long enough for a stop with a long grace period or a big pull; the
 /// driver's own deadline bounds the run as a whole.
 const REQUEST_TIMEOUT_SECS: u64 = 3600;
+/// The first API version with `ReadOnlyForceRecursive` (Docker Engine 25). Older engines
+/// ignore the unknown field, so podrun must refuse rather than send it.
+const RECURSIVE_READ_ONLY_API: (usize, usize) = (1, 44);
 
 #[derive(Debug, Clone)]
 pub struct DockerRuntime {
@@ -199,6 +207,21 @@ impl Runtime for DockerRuntime {
     }
 
     async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
+        let v = self.docker.client_version();
+        if (v.major_version, v.minor_version) < RECURSIVE_READ_ONLY_API {
+            if let Some(m) = spec.mounts.iter().find(|m| matches!(m, Mount::Bind { recursive_read_only: true, .. })) {
+                return Err(RuntimeError::Other(format!(
+                    "create container {}: the mount at {} must be recursively read-only, which needs \
+                     Docker API {}.{} (Engine 25) or later; this engine speaks {}.{}",
+                    spec.name,
+                    m.target(),
+                    RECURSIVE_READ_ONLY_API.0,
+                    RECURSIVE_READ_ONLY_API.1,
+                    v.major_version,
+                    v.minor_version
+                )));
+            }
+        }
         let opts = CreateContainerOptionsBuilder::default().name(&spec.name).build();
         let body = convert::create_body(spec);
         let what = format!("create container {}", spec.name);
@@ -286,6 +309,46 @@ impl Runtime for DockerRuntime {
         }
         let info = self.docker.inspect_exec(&exec.id).await.map_err(|e| self.error(&what, e))?;
         Ok(info.exit_code.unwrap_or(-1))
+    }
+
+    async fn ensure_volume(&self, name: &str, labels: &BTreeMap<String, String>) -> Result<(), RuntimeError> {
+        let req = VolumeCreateRequest {
+            name: Some(name.to_owned()),
+            labels: Some(labels.clone().into_iter().collect()),
+            ..Default::default()
+        };
+        // The engine answers a create of an existing local volume with that volume, unchanged;
+        // 409 (the name taken with another driver, or a racing create) also means it exists.
+        match self.docker.create_volume(req).await {
+            Err(e) if Self::status_of(&e) == Some(409) => Ok(()),
+            r => r.map(drop).map_err(|e| self.error(&format!("create volume {name}"), e)),
+        }
+    }
+
+    async fn remove_volume(&self, name: &str) -> Result<(), RuntimeError> {
+        let what = format!("remove volume {name}");
+        let volume = match self.docker.inspect_volume(name).await {
+            Err(e) if Self::status_of(&e) == Some(404) => return Ok(()),
+            r => r.map_err(|e| self.error(&what, e))?,
+        };
+        // As with containers: podrun never removes data it did not create.
+        if volume.labels.get(labels::MANAGED).map(String::as_str) != Some(labels::MANAGED_VALUE) {
+            return Err(RuntimeError::Other(format!(
+                "{what}: refusing: it was not created by podrun (no {}={} label)",
+                labels::MANAGED,
+                labels::MANAGED_VALUE
+            )));
+        }
+        let opts = RemoveVolumeOptionsBuilder::default().force(false).build();
+        match self.docker.remove_volume(name, Some(opts)).await {
+            Err(e) if Self::status_of(&e) == Some(404) => Ok(()),
+            // 409: still in use by a container. Reported as the engine said it, not as
+            // `Conflict` (which reads "already exists").
+            Err(BollardError::DockerResponseServerError { status_code: 409, message }) => {
+                Err(RuntimeError::Engine { what, status: 409, message })
+            }
+            r => r.map_err(|e| self.error(&what, e)),
+        }
     }
 
     fn changes(&self, sel: &Selector) -> BoxStream<'static, ()> {

@@ -1,0 +1,1361 @@
+//! Pod volumes as the kubelet provides them, on one host.
+//!
+//! Three steps, so the part that decides stays pure:
+//!
+//! 1. [`plan_volumes`] reads the defaulted Pod (and the ConfigMaps and Secrets it may refer to)
+//!    and decides everything: where each volume lives on the host, which files podrun writes
+//!    into it, which named engine volumes exist, and each container's mounts. It checks what the
+//!    API server checks about volumes and mounts (so every error names its field), and refuses
+//!    what the engine cannot do. No I/O.
+//! 2. [`prepare`] makes the host side real: directories, files (rewritten atomically on every
+//!    apply), hostPath type checks. The driver calls `Runtime::ensure_volume` for each of
+//!    [`VolumeSetup::named_volumes`].
+//! 3. [`VolumeSetup::mounts_for`] gives one container's mounts, just before it is created (it
+//!    expands `subPathExpr` against that container's environment, and creates a missing
+//!    sub-path directory the way the kubelet does).
+//!
+//! Host layout (under the pod's private directory, `PodFiles::pod_dir`, mode 0700, which keeps
+//! every other host user out of everything below it, whatever the modes there):
+//!
+//! - `<pod dir>/volumes/<name>`: emptyDir, configMap, downwardAPI, and projected volumes
+//!   without a Secret.
+//! - `/dev/shm/podrun-<hash of the state root>/<pod uid>/<name>` (the pod directory there is
+//!   0700 too): emptyDir with `medium: Memory`, and volumes that hold Secret data, which
+//!   therefore never touch a disk (as the kubelet keeps secrets on tmpfs). A Memory emptyDir is
+//!   a host directory rather than a tmpfs mount of the engine's because an engine tmpfs belongs
+//!   to one container: it could not be shared by several containers, and it would be emptied on
+//!   every restart, while an emptyDir lives as long as the pod.
+//! - persistentVolumeClaim: the named engine volume `podrun-<namespace>-<claim>`, kept when the
+//!   pod is deleted, as a claim outlives its pods.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::fs;
+use std::io::{self, Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Component, Path, PathBuf};
+
+use crate::fnv::fnv1a64;
+use crate::manifest::config_store::ConfigStore;
+use crate::manifest::defaults::DEFAULT_NAMESPACE;
+use crate::manifest::quantity::Quantity;
+use crate::manifest::types::{
+    Container, DownwardApiVolumeFile, KeyToPath, MountPropagation, Pod, RecursiveReadOnly, Volume,
+};
+use crate::manifest::validate::{is_dns1123_label, is_dns1123_subdomain};
+use crate::runtime::{EngineInfo, Mount, Propagation};
+
+use super::downward::{self, PodFacts};
+use super::files::PodFiles;
+use super::labels;
+
+/// The label naming the claim a named volume was made for.
+pub const CLAIM_LABEL: &str = "io.podrun.claim";
+/// The API server's default for `defaultMode` and for an item without `mode`.
+const DEFAULT_FILE_MODE: u32 = 0o644;
+/// An emptyDir is writable by any user, as the kubelet makes it.
+const EMPTY_DIR_MODE: u32 = 0o777;
+/// Directories podrun creates for the files of a configMap, secret, downwardAPI or projected
+/// volume (see `prepare` for the secret case).
+const FILES_DIR_MODE: u32 = 0o755;
+/// With fsGroup, the directory of a volume holding Secret data is closed to other users: every
+/// container of the pod has the group.
+const SECRET_DIR_MODE_WITH_GROUP: u32 = 0o750;
+/// The tmpfs podrun keeps Memory emptyDirs and secrets on.
+const SHM: &str = "/dev/shm";
+/// The first engine API that can make a mount recursively read-only (Docker Engine 25).
+const RECURSIVE_READ_ONLY_API: (u32, u32) = (1, 44);
+/// The kubelet's limits for a path inside a volume (its atomic writer's).
+const MAX_PATH_BYTES: usize = 4096;
+const MAX_SEGMENT_BYTES: usize = 255;
+
+/// Why a volume cannot be planned or prepared. Every variant names the field it is about, so
+/// the message reads like the API server's (`spec.volumes[2].hostPath.path: ...`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VolumeError {
+    /// Kubernetes itself would refuse the manifest.
+    #[error("{field}: {message}")]
+    Invalid { field: String, message: String },
+    /// A ConfigMap, Secret or key the pod needs is not there (the kubelet's
+    /// CreateContainerConfigError).
+    #[error("{field}: {message}")]
+    Missing { field: String, message: String },
+    /// Valid for Kubernetes, but podrun (or its engine) cannot provide it.
+    #[error("{field}: {message}")]
+    Unsupported { field: String, message: String },
+    /// The host side could not be made or failed a check.
+    #[error("{field}: {message}")]
+    Host { field: String, message: String },
+}
+
+impl VolumeError {
+    /// The field path the error is about.
+    pub fn field(&self) -> &str {
+        match self {
+            VolumeError::Invalid { field, .. }
+            | VolumeError::Missing { field, .. }
+            | VolumeError::Unsupported { field, .. }
+            | VolumeError::Host { field, .. } => field,
+        }
+    }
+}
+
+fn invalid(field: impl Into<String>, message: impl Into<String>) -> VolumeError {
+    VolumeError::Invalid { field: field.into(), message: message.into() }
+}
+
+fn missing(field: impl Into<String>, message: impl Into<String>) -> VolumeError {
+    VolumeError::Missing { field: field.into(), message: message.into() }
+}
+
+fn unsupported(field: impl Into<String>, message: impl Into<String>) -> VolumeError {
+    VolumeError::Unsupported { field: field.into(), message: message.into() }
+}
+
+fn host(field: impl Into<String>, message: impl Into<String>) -> VolumeError {
+    VolumeError::Host { field: field.into(), message: message.into() }
+}
+
+/// Everything podrun must prepare for a pod's volumes, and every container's mounts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VolumeSetup {
+    pod_dir: PathBuf,
+    shm_dir: PathBuf,
+    fs_group: Option<u32>,
+    volumes: Vec<PlannedVolume>,
+    /// By container name (init and app containers).
+    mounts: BTreeMap<String, Vec<PlannedMount>>,
+    warnings: Vec<String>,
+}
+
+/// One volume of `spec.volumes`, resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedVolume {
+    pub name: String,
+    /// Its field path, `spec.volumes[i]`.
+    pub field: String,
+    pub source: PlannedSource,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlannedSource {
+    /// emptyDir: a directory of podrun's own, kept as long as the pod (`memory`: on /dev/shm).
+    EmptyDir { dir: PathBuf, memory: bool },
+    /// hostPath: the host's own path, checked (and created, for the *OrCreate types).
+    HostPath { path: PathBuf, kind: HostPathType },
+    /// configMap, secret, downwardAPI, projected: files podrun writes, mounted read-only (as
+    /// the kubelet has mounted them since Kubernetes 1.10). `secret`: some file holds Secret
+    /// data, so the directory is on /dev/shm.
+    Files { dir: PathBuf, files: Vec<VolumeFile>, secret: bool },
+    /// persistentVolumeClaim: a named engine volume.
+    Claim { volume: NamedVolume, read_only: bool },
+}
+
+/// A named volume the engine must have (`Runtime::ensure_volume`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedVolume {
+    pub name: String,
+    pub labels: BTreeMap<String, String>,
+}
+
+/// One file of a configMap, secret, downwardAPI or projected volume. Its `Debug` shows the path
+/// and mode only, never the content.
+#[derive(Clone, PartialEq, Eq)]
+pub struct VolumeFile {
+    /// Relative to the volume's directory; checked to stay inside it.
+    pub path: PathBuf,
+    /// Permission bits as the manifest gives them (before fsGroup adds group read).
+    pub mode: u32,
+    content: Vec<u8>,
+}
+
+impl VolumeFile {
+    pub fn content(&self) -> &[u8] {
+        &self.content
+    }
+}
+
+impl fmt::Debug for VolumeFile {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.debug_struct("VolumeFile")
+            .field("path", &self.path)
+            .field("mode", &format_args!("{:04o}", self.mode))
+            .field("bytes", &self.content.len())
+            .finish()
+    }
+}
+
+/// `hostPath.type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostPathType {
+    /// `""`: no check. A missing path is created as a directory, as container runtimes do.
+    Unset,
+    DirectoryOrCreate,
+    Directory,
+    FileOrCreate,
+    File,
+    Socket,
+    CharDevice,
+    BlockDevice,
+}
+
+impl HostPathType {
+    const ALL: [(&'static str, HostPathType); 8] = [
+        ("", HostPathType::Unset),
+        ("BlockDevice", HostPathType::BlockDevice),
+        ("CharDevice", HostPathType::CharDevice),
+        ("Directory", HostPathType::Directory),
+        ("DirectoryOrCreate", HostPathType::DirectoryOrCreate),
+        ("File", HostPathType::File),
+        ("FileOrCreate", HostPathType::FileOrCreate),
+        ("Socket", HostPathType::Socket),
+    ];
+
+    fn parse(s: &str) -> Option<HostPathType> {
+        Self::ALL.iter().find(|(n, _)| *n == s).map(|(_, t)| *t)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct PlannedMount {
+    /// `spec.containers[i].volumeMounts[j]`.
+    field: String,
+    /// Index into `VolumeSetup::volumes`.
+    volume: usize,
+    target: String,
+    read_only: bool,
+    sub_path: SubPath,
+    propagation: Propagation,
+    recursive_read_only: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum SubPath {
+    None,
+    /// Checked already.
+    Literal(PathBuf),
+    /// Checked after expansion, in `mounts_for`.
+    Expr(String),
+}
+
+/// What planning one pod needs, besides the pod.
+struct Ctx<'a> {
+    pod: &'a Pod,
+    namespace: &'a str,
+    configs: &'a ConfigStore,
+    facts: &'a PodFacts,
+    pod_dir: PathBuf,
+    shm_dir: PathBuf,
+    warnings: Vec<String>,
+}
+
+/// Plans every volume of the pod and every container's mounts, from the defaulted Pod. Pure:
+/// no I/O. ConfigMaps and Secrets are looked up in `configs` in the pod's namespace.
+///
+/// Besides what only podrun can know (a missing ConfigMap, an engine limit), it makes the API
+/// server's checks of volumes and volume mounts, since a manifest never meets an API server
+/// here: names, one source per volume (none means emptyDir, as the API server defaults it),
+/// modes, item paths, unique mount paths, subPath shape, propagation and recursiveReadOnly rules.
+pub fn plan_volumes(
+    pod: &Pod,
+    files: &PodFiles,
+    configs: &ConfigStore,
+    facts: &PodFacts,
+) -> Result<VolumeSetup, VolumeError> {
+    let uid = pod.metadata.uid.as_deref().unwrap_or("");
+    if !is_path_component(uid) {
+        return Err(invalid("metadata.uid", "Required value: volumes are planned for a defaulted pod, with a uid"));
+    }
+    let fs_group = match pod.spec.security_context.as_ref().and_then(|s| s.fs_group) {
+        None => None,
+        Some(g) => Some(u32::try_from(g).map_err(|_| {
+            invalid("spec.securityContext.fsGroup", format!("Invalid value: {g}: must be between 0 and 4294967295"))
+        })?),
+    };
+    let mut ctx = Ctx {
+        pod,
+        namespace: pod.metadata.namespace.as_deref().filter(|n| !n.is_empty()).unwrap_or(DEFAULT_NAMESPACE),
+        configs,
+        facts,
+        pod_dir: files.pod_dir(uid),
+        shm_dir: shm_base(files, uid).join(uid),
+        warnings: Vec::new(),
+    };
+    let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut volumes = Vec::with_capacity(pod.spec.volumes.len());
+    for (i, v) in pod.spec.volumes.iter().enumerate() {
+        let field = format!("spec.volumes[{i}]");
+        if v.name.is_empty() {
+            return Err(invalid(format!("{field}.name"), "Required value"));
+        }
+        if !is_dns1123_label(&v.name) {
+            return Err(invalid(format!("{field}.name"), format!("Invalid value: {:?}: {LABEL_MSG}", v.name)));
+        }
+        if by_name.insert(&v.name, i).is_some() {
+            return Err(invalid(format!("{field}.name"), format!("Duplicate value: {:?}", v.name)));
+        }
+        let source = plan_source(&mut ctx, v, &field)?;
+        volumes.push(PlannedVolume { name: v.name.clone(), field, source });
+    }
+    let mut mounts = BTreeMap::new();
+    let containers = pod
+        .spec
+        .init_containers
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (format!("spec.initContainers[{i}]"), c))
+        .chain(pod.spec.containers.iter().enumerate().map(|(i, c)| (format!("spec.containers[{i}]"), c)));
+    for (field, c) in containers {
+        mounts.insert(c.name.clone(), plan_mounts(c, &field, &by_name, &volumes)?);
+    }
+    Ok(VolumeSetup { pod_dir: ctx.pod_dir, shm_dir: ctx.shm_dir, fs_group, volumes, mounts, warnings: ctx.warnings })
+}
+
+const LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', \
+    and must start and end with an alphanumeric character (e.g. 'my-name', or '123-abc', regex used for \
+    validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+
+fn plan_source(ctx: &mut Ctx, v: &Volume, field: &str) -> Result<PlannedSource, VolumeError> {
+    let set: Vec<&str> = [
+        ("emptyDir", v.empty_dir.is_some()),
+        ("hostPath", v.host_path.is_some()),
+        ("configMap", v.config_map.is_some()),
+        ("secret", v.secret.is_some()),
+        ("downwardAPI", v.downward_api.is_some()),
+        ("projected", v.projected.is_some()),
+        ("persistentVolumeClaim", v.persistent_volume_claim.is_some()),
+        ("image", v.image.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(n, on)| on.then_some(n))
+    .collect();
+    if let Some(second) = set.get(1) {
+        return Err(invalid(format!("{field}.{second}"), "Forbidden: may not specify more than 1 volume type"));
+    }
+    if v.image.is_some() {
+        return Err(unsupported(
+            format!("{field}.image"),
+            "not supported by podrun: the container engine (Docker API 1.41) cannot mount an image as a volume",
+        ));
+    }
+    if let Some(hp) = &v.host_path {
+        return plan_host_path(&hp.path, hp.type_.as_deref(), &format!("{field}.hostPath"));
+    }
+    if let Some(pvc) = &v.persistent_volume_claim {
+        let f = format!("{field}.persistentVolumeClaim.claimName");
+        if pvc.claim_name.is_empty() {
+            return Err(invalid(f, "Required value"));
+        }
+        if !is_dns1123_subdomain(&pvc.claim_name) {
+            return Err(invalid(
+                f,
+                format!("Invalid value: {:?}: must be a lowercase RFC 1123 subdomain", pvc.claim_name),
+            ));
+        }
+        return Ok(PlannedSource::Claim {
+            volume: claim_volume(ctx.namespace, &pvc.claim_name),
+            read_only: pvc.read_only.unwrap_or(false),
+        });
+    }
+    let mut files = FileSet::default();
+    if let Some(cm) = &v.config_map {
+        let f = format!("{field}.configMap");
+        let default_mode = mode(cm.default_mode, &format!("{f}.defaultMode"))?.unwrap_or(DEFAULT_FILE_MODE);
+        let keys = Keys {
+            kind: "ConfigMap",
+            name_field: "name",
+            name: &cm.name,
+            items: &cm.items,
+            optional: cm.optional.unwrap_or(false),
+        };
+        key_files(ctx, &f, &keys, default_mode, &mut files)?;
+    } else if let Some(s) = &v.secret {
+        let f = format!("{field}.secret");
+        let default_mode = mode(s.default_mode, &format!("{f}.defaultMode"))?.unwrap_or(DEFAULT_FILE_MODE);
+        let keys = Keys {
+            kind: "Secret",
+            name_field: "secretName",
+            name: &s.secret_name,
+            items: &s.items,
+            optional: s.optional.unwrap_or(false),
+        };
+        key_files(ctx, &f, &keys, default_mode, &mut files)?;
+    } else if let Some(d) = &v.downward_api {
+        let f = format!("{field}.downwardAPI");
+        let default_mode = mode(d.default_mode, &format!("{f}.defaultMode"))?.unwrap_or(DEFAULT_FILE_MODE);
+        downward_files(ctx, &f, &d.items, default_mode, &mut files)?;
+    } else if let Some(p) = &v.projected {
+        let f = format!("{field}.projected");
+        let default_mode = mode(p.default_mode, &format!("{f}.defaultMode"))?.unwrap_or(DEFAULT_FILE_MODE);
+        for (k, src) in p.sources.iter().enumerate() {
+            let sf = format!("{f}.sources[{k}]");
+            let set: Vec<&str> = [
+                ("configMap", src.config_map.is_some()),
+                ("secret", src.secret.is_some()),
+                ("downwardAPI", src.downward_api.is_some()),
+                ("serviceAccountToken", src.service_account_token.is_some()),
+                ("clusterTrustBundle", src.cluster_trust_bundle.is_some()),
+                ("podCertificate", src.pod_certificate.is_some()),
+            ]
+            .into_iter()
+            .filter_map(|(n, on)| on.then_some(n))
+            .collect();
+            match set.as_slice() {
+                [] => return Err(invalid(sf, "Required value: must specify exactly 1 projection type")),
+                [_, second, ..] => {
+                    return Err(invalid(format!("{sf}.{second}"), "Forbidden: may not specify more than 1 volume type"))
+                }
+                [_] => {}
+            }
+            if let Some(cm) = &src.config_map {
+                let keys = Keys {
+                    kind: "ConfigMap",
+                    name_field: "name",
+                    name: &cm.name,
+                    items: &cm.items,
+                    optional: cm.optional.unwrap_or(false),
+                };
+                key_files(ctx, &format!("{sf}.configMap"), &keys, default_mode, &mut files)?;
+            } else if let Some(s) = &src.secret {
+                let keys = Keys {
+                    kind: "Secret",
+                    name_field: "name",
+                    name: &s.name,
+                    items: &s.items,
+                    optional: s.optional.unwrap_or(false),
+                };
+                key_files(ctx, &format!("{sf}.secret"), &keys, default_mode, &mut files)?;
+            } else if let Some(d) = &src.downward_api {
+                downward_files(ctx, &format!("{sf}.downwardAPI"), &d.items, default_mode, &mut files)?;
+            } else {
+                return Err(unsupported(
+                    format!("{sf}.{}", set[0]),
+                    "not supported by podrun: a single host has no cluster to issue it",
+                ));
+            }
+        }
+    } else {
+        // emptyDir, also when no source is given: the API server's default.
+        let ed = v.empty_dir.clone().unwrap_or_default();
+        let f = format!("{field}.emptyDir");
+        let memory = match ed.medium.as_deref().unwrap_or("") {
+            "" => false,
+            "Memory" => true,
+            m if m == "HugePages" || m.starts_with("HugePages-") => {
+                return Err(unsupported(format!("{f}.medium"), format!("{m:?}: not supported by podrun")))
+            }
+            m => {
+                return Err(invalid(
+                    format!("{f}.medium"),
+                    format!("Unsupported value: {m:?}: supported values: \"\", \"Memory\", \"HugePages\""),
+                ))
+            }
+        };
+        if let Some(size) = &ed.size_limit {
+            let q = Quantity::parse(size)
+                .map_err(|e| invalid(format!("{f}.sizeLimit"), format!("Invalid value: {size:?}: {e}")))?;
+            if q.is_negative() {
+                return Err(invalid(format!("{f}.sizeLimit"), "must be greater than or equal to 0"));
+            }
+            // Said once, when planning: a limit podrun does not keep must not pass unnoticed.
+            ctx.warnings.push(if memory {
+                format!(
+                    "{f}.sizeLimit: not enforced: podrun keeps a Memory emptyDir in a directory on the host's {SHM} \
+                     tmpfs, which the pod's containers share and which has no per-volume size"
+                )
+            } else {
+                format!("{f}.sizeLimit: not enforced: the kubelet enforces it by evicting the pod, and podrun does not evict")
+            });
+        }
+        let dir = if memory { ctx.shm_dir.join(&v.name) } else { ctx.pod_dir.join("volumes").join(&v.name) };
+        return Ok(PlannedSource::EmptyDir { dir, memory });
+    }
+    let secret = files.secret;
+    let dir = if secret { ctx.shm_dir.join(&v.name) } else { ctx.pod_dir.join("volumes").join(&v.name) };
+    Ok(PlannedSource::Files { dir, files: files.finish()?, secret })
+}
+
+fn plan_host_path(path: &str, type_: Option<&str>, field: &str) -> Result<PlannedSource, VolumeError> {
+    let pf = format!("{field}.path");
+    if path.is_empty() {
+        return Err(invalid(pf, "Required value"));
+    }
+    if !path.starts_with('/') {
+        return Err(invalid(pf, format!("Invalid value: {path:?}: podrun needs an absolute path")));
+    }
+    if path.split('/').any(|c| c == "..") {
+        return Err(invalid(pf, format!("Invalid value: {path:?}: must not contain '..'")));
+    }
+    let t = type_.unwrap_or("");
+    let kind = HostPathType::parse(t).ok_or_else(|| {
+        let names: Vec<String> = HostPathType::ALL.iter().map(|(n, _)| format!("{n:?}")).collect();
+        invalid(format!("{field}.type"), format!("Unsupported value: {t:?}: supported values: {}", names.join(", ")))
+    })?;
+    Ok(PlannedSource::HostPath { path: PathBuf::from(path), kind })
+}
+
+/// The engine volume for a claim: one per namespace and claim name, shared by every pod that
+/// names the claim.
+pub fn claim_volume(namespace: &str, claim: &str) -> NamedVolume {
+    let labels = BTreeMap::from([
+        (labels::MANAGED.to_owned(), labels::MANAGED_VALUE.to_owned()),
+        (labels::POD_NAMESPACE.to_owned(), namespace.to_owned()),
+        (CLAIM_LABEL.to_owned(), claim.to_owned()),
+    ]);
+    NamedVolume { name: format!("podrun-{namespace}-{claim}"), labels }
+}
+
+/// A permission mode from the manifest, checked as the API server does.
+fn mode(m: Option<i64>, field: &str) -> Result<Option<u32>, VolumeError> {
+    match m {
+        None => Ok(None),
+        Some(v) => match u32::try_from(v) {
+            Ok(v) if v <= 0o777 => Ok(Some(v)),
+            _ => Err(invalid(
+                field,
+                format!("Invalid value: {v}: must be a number between 0 and 0777 (octal), both inclusive"),
+            )),
+        },
+    }
+}
+
+/// A path inside a volume (an item path, a key used as a file name, a subPath): relative,
+/// without a `..` component, not starting with `..` (the kubelet reserves such names), within
+/// the kubelet's length limits. Returns it with `.` and empty components dropped.
+fn rel_path(s: &str, field: &str) -> Result<PathBuf, VolumeError> {
+    let bad = |why: &str| invalid(field, format!("Invalid value: {s:?}: {why}"));
+    if s.is_empty() {
+        return Err(invalid(field, "Required value"));
+    }
+    if s.starts_with('/') {
+        return Err(bad("must be a relative path"));
+    }
+    if s.split('/').any(|c| c == "..") {
+        return Err(bad("must not contain '..'"));
+    }
+    if s.starts_with("..") {
+        return Err(bad("must not start with '..'"));
+    }
+    if s.contains('\0') {
+        return Err(bad("must not contain a NUL character"));
+    }
+    if s.len() > MAX_PATH_BYTES || s.split('/').any(|c| c.len() > MAX_SEGMENT_BYTES) {
+        return Err(bad("too long"));
+    }
+    let p: PathBuf = Path::new(s).components().filter(|c| matches!(c, Component::Normal(_))).collect();
+    if p.as_os_str().is_empty() {
+        return Err(bad("must name something inside the volume"));
+    }
+    Ok(p)
+}
+
+/// A uid fit to name a directory (validation checks it; removal checks again before it deletes).
+fn is_path_component(s: &str) -> bool {
+    !s.is_empty() && s != "." && s != ".." && !s.contains(['/', '\0'])
+}
+
+/// The files of one Files volume as they are collected, with the field each came from.
+#[derive(Default)]
+struct FileSet {
+    files: Vec<(String, VolumeFile)>,
+    secret: bool,
+}
+
+impl FileSet {
+    fn push(&mut self, field: String, path: PathBuf, mode: u32, content: Vec<u8>) {
+        self.files.push((field, VolumeFile { path, mode, content }));
+    }
+
+    /// The files, once no two claim the same path and none is needed as both a file and a
+    /// directory (`a` and `a/b`).
+    fn finish(self) -> Result<Vec<VolumeFile>, VolumeError> {
+        let mut seen: BTreeMap<&Path, &str> = BTreeMap::new();
+        for (field, f) in &self.files {
+            if seen.insert(f.path.as_path(), field.as_str()).is_some() {
+                return Err(invalid(
+                    field.as_str(),
+                    format!("Invalid value: {:?}: conflicting duplicate paths", f.path),
+                ));
+            }
+        }
+        for (field, f) in &self.files {
+            if let Some(a) = f.path.ancestors().skip(1).find(|a| seen.contains_key(a)) {
+                return Err(invalid(
+                    field.as_str(),
+                    format!(
+                        "Invalid value: {:?}: conflicts with the file {a:?}, which would have to be a directory",
+                        f.path
+                    ),
+                ));
+            }
+        }
+        Ok(self.files.into_iter().map(|(_, f)| f).collect())
+    }
+}
+
+/// A configMap or secret source (of a volume, or of a projected volume).
+struct Keys<'a> {
+    kind: &'static str,
+    /// The field that names the object: `secretName` in a secret volume, `name` elsewhere.
+    name_field: &'static str,
+    name: &'a str,
+    items: &'a [KeyToPath],
+    optional: bool,
+}
+
+fn key_files(ctx: &Ctx, field: &str, keys: &Keys, default_mode: u32, out: &mut FileSet) -> Result<(), VolumeError> {
+    let name_field = format!("{field}.{}", keys.name_field);
+    // Decided by the manifest alone, so the volume's place does not move between applies as
+    // the Secret comes and goes.
+    out.secret |= keys.kind == "Secret";
+    if keys.name.is_empty() {
+        return Err(invalid(name_field, "Required value"));
+    }
+    // The items are checked whether or not the object exists, as the API server checks them.
+    let mut items = Vec::with_capacity(keys.items.len());
+    for (j, it) in keys.items.iter().enumerate() {
+        let f = format!("{field}.items[{j}]");
+        if it.key.is_empty() {
+            return Err(invalid(format!("{f}.key"), "Required value"));
+        }
+        let path = rel_path(&it.path, &format!("{f}.path"))?;
+        let m = mode(it.mode, &format!("{f}.mode"))?.unwrap_or(default_mode);
+        items.push((f, &it.key, path, m));
+    }
+    let entries: Option<BTreeMap<&str, &[u8]>> = if keys.kind == "Secret" {
+        ctx.configs
+            .secret(ctx.namespace, keys.name)
+            .map(|e| e.iter().map(|(k, v)| (k.as_str(), v.0.as_slice())).collect())
+    } else {
+        ctx.configs
+            .config_map(ctx.namespace, keys.name)
+            .map(|e| e.iter().map(|(k, v)| (k.as_str(), v.as_slice())).collect())
+    };
+    let Some(entries) = entries else {
+        if keys.optional {
+            return Ok(());
+        }
+        return Err(missing(
+            name_field,
+            format!("{} {}/{} not found (set optional: true to run without it)", keys.kind, ctx.namespace, keys.name),
+        ));
+    };
+    if items.is_empty() {
+        for (k, v) in entries {
+            // A key becomes a file name: one that is not a plain name could not be written safely.
+            let path = rel_path(k, &name_field).ok().filter(|p| p.components().count() == 1).ok_or_else(|| {
+                invalid(
+                    &name_field,
+                    format!("{} {}/{}: key {k:?} is not a valid file name", keys.kind, ctx.namespace, keys.name),
+                )
+            })?;
+            out.push(name_field.clone(), path, default_mode, v.to_vec());
+        }
+        return Ok(());
+    }
+    for (f, key, path, m) in items {
+        match entries.get(key.as_str()) {
+            Some(v) => out.push(format!("{f}.path"), path, m, v.to_vec()),
+            None if keys.optional => {}
+            None => {
+                return Err(missing(
+                    format!("{f}.key"),
+                    format!("{} {}/{} has no key {key:?}", keys.kind, ctx.namespace, keys.name),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Field paths a downwardAPI volume file may show (fewer than an environment variable may).
+fn volume_field_path_ok(path: &str) -> bool {
+    let subscripted =
+        |prefix: &str| path.strip_prefix(prefix).and_then(|r| r.strip_prefix("['")).is_some_and(|r| r.ends_with("']"));
+    matches!(path, "metadata.name" | "metadata.namespace" | "metadata.uid" | "metadata.labels" | "metadata.annotations")
+        || subscripted("metadata.labels")
+        || subscripted("metadata.annotations")
+}
+
+fn downward_files(
+    ctx: &Ctx,
+    field: &str,
+    items: &[DownwardApiVolumeFile],
+    default_mode: u32,
+    out: &mut FileSet,
+) -> Result<(), VolumeError> {
+    for (j, it) in items.iter().enumerate() {
+        let f = format!("{field}.items[{j}]");
+        let path = rel_path(&it.path, &format!("{f}.path"))?;
+        let m = mode(it.mode, &format!("{f}.mode"))?.unwrap_or(default_mode);
+        let value = match (&it.field_ref, &it.resource_field_ref) {
+            (Some(fr), None) => {
+                let ff = format!("{f}.fieldRef");
+                if let Some(v) = fr.api_version.as_deref().filter(|v| !v.is_empty() && *v != "v1") {
+                    return Err(invalid(
+                        format!("{ff}.apiVersion"),
+                        format!("Unsupported value: {v:?}: supported values: \"v1\""),
+                    ));
+                }
+                if !volume_field_path_ok(&fr.field_path) {
+                    return Err(invalid(
+                        format!("{ff}.fieldPath"),
+                        format!(
+                            "Unsupported value: {:?}: supported values: \"metadata.annotations\", \"metadata.labels\", \
+                             \"metadata.name\", \"metadata.namespace\", \"metadata.uid\"",
+                            fr.field_path
+                        ),
+                    ));
+                }
+                downward::field_value(ctx.pod, &fr.field_path, ctx.facts, true)
+                    .map_err(|e| invalid(format!("{ff}.fieldPath"), e.0))?
+            }
+            (None, Some(rf)) => {
+                let rff = format!("{f}.resourceFieldRef");
+                if rf.container_name.as_deref().unwrap_or("").is_empty() {
+                    return Err(invalid(format!("{rff}.containerName"), "Required value"));
+                }
+                downward::resource_value(ctx.pod, "", rf, ctx.facts).map_err(|e| invalid(rff, e.0))?
+            }
+            (None, None) => {
+                return Err(invalid(f, "Required value: must specify one of: `fieldRef` or `resourceFieldRef`"))
+            }
+            (Some(_), Some(_)) => {
+                return Err(invalid(
+                    f,
+                    "Invalid value: fieldRef and resourceFieldRef can not be specified simultaneously",
+                ))
+            }
+        };
+        out.push(format!("{f}.path"), path, m, value.into_bytes());
+    }
+    Ok(())
+}
+
+fn plan_mounts(
+    c: &Container,
+    cfield: &str,
+    by_name: &BTreeMap<&str, usize>,
+    volumes: &[PlannedVolume],
+) -> Result<Vec<PlannedMount>, VolumeError> {
+    let privileged = c.security_context.as_ref().and_then(|s| s.privileged).unwrap_or(false);
+    let mut targets = BTreeSet::new();
+    let mut out = Vec::with_capacity(c.volume_mounts.len());
+    for (j, m) in c.volume_mounts.iter().enumerate() {
+        let field = format!("{cfield}.volumeMounts[{j}]");
+        if m.name.is_empty() {
+            return Err(invalid(format!("{field}.name"), "Required value"));
+        }
+        let Some(&index) = by_name.get(m.name.as_str()) else {
+            return Err(invalid(format!("{field}.name"), format!("Not found: {:?}", m.name)));
+        };
+        let volume = &volumes[index];
+        let mp = &m.mount_path;
+        if mp.is_empty() {
+            return Err(invalid(format!("{field}.mountPath"), "Required value"));
+        }
+        if !mp.starts_with('/') {
+            return Err(invalid(
+                format!("{field}.mountPath"),
+                format!("Invalid value: {mp:?}: podrun needs an absolute path"),
+            ));
+        }
+        let normal: PathBuf = Path::new(mp).components().collect();
+        if normal == Path::new("/") {
+            return Err(invalid(format!("{field}.mountPath"), format!("Invalid value: {mp:?}: cannot mount over /")));
+        }
+        if !targets.insert(normal) {
+            return Err(invalid(format!("{field}.mountPath"), format!("Invalid value: {mp:?}: must be unique")));
+        }
+        let sub = m.sub_path.as_deref().unwrap_or("");
+        let expr = m.sub_path_expr.as_deref().unwrap_or("");
+        let sub_path = match (sub.is_empty(), expr.is_empty()) {
+            (true, true) => SubPath::None,
+            (false, true) => SubPath::Literal(rel_path(sub, &format!("{field}.subPath"))?),
+            (true, false) => {
+                // The expression must be a safe path already; its expansion is checked again.
+                rel_path(expr, &format!("{field}.subPathExpr"))?;
+                SubPath::Expr(expr.to_owned())
+            }
+            (false, false) => {
+                return Err(invalid(
+                    format!("{field}.subPathExpr"),
+                    format!("Invalid value: {expr:?}: subPathExpr and subPath are mutually exclusive"),
+                ))
+            }
+        };
+        if sub_path != SubPath::None {
+            if let PlannedSource::Claim { .. } = volume.source {
+                let which = if sub.is_empty() { "subPathExpr" } else { "subPath" };
+                return Err(unsupported(
+                    format!("{field}.{which}"),
+                    format!(
+                        "not supported by podrun: volume {:?} is a persistentVolumeClaim, a named engine volume, and \
+                         Docker 20.10 cannot mount a sub-path of a named volume",
+                        m.name
+                    ),
+                ));
+            }
+        }
+        let propagation = match m.mount_propagation {
+            None | Some(MountPropagation::None) => Propagation::Private,
+            Some(MountPropagation::HostToContainer) => Propagation::HostToContainer,
+            Some(MountPropagation::Bidirectional) if privileged => Propagation::Bidirectional,
+            Some(MountPropagation::Bidirectional) => {
+                return Err(invalid(
+                    format!("{field}.mountPropagation"),
+                    "Forbidden: Bidirectional mount propagation is available only to privileged containers",
+                ))
+            }
+        };
+        let read_only = m.read_only.unwrap_or(false);
+        let recursive_read_only = match m.recursive_read_only {
+            None | Some(RecursiveReadOnly::Disabled) => false,
+            Some(rro) => {
+                let rf = format!("{field}.recursiveReadOnly");
+                if !read_only {
+                    return Err(invalid(rf, "Forbidden: may only be specified when readOnly is true"));
+                }
+                if propagation != Propagation::Private {
+                    return Err(invalid(
+                        rf,
+                        "Forbidden: may only be specified when mountPropagation is None or not specified",
+                    ));
+                }
+                // IfPossible: a plain read-only mount is what is possible on every engine.
+                rro == RecursiveReadOnly::Enabled
+            }
+        };
+        let forced_read_only = match &volume.source {
+            PlannedSource::Files { .. } => true,
+            PlannedSource::Claim { read_only, .. } => *read_only,
+            _ => false,
+        };
+        out.push(PlannedMount {
+            field,
+            volume: index,
+            target: mp.clone(),
+            read_only: read_only || forced_read_only,
+            sub_path,
+            propagation,
+            recursive_read_only,
+        });
+    }
+    Ok(out)
+}
+
+impl VolumeSetup {
+    /// The pod's volumes, in manifest order.
+    pub fn volumes(&self) -> &[PlannedVolume] {
+        &self.volumes
+    }
+
+    /// What the user should hear about once (a sizeLimit podrun does not enforce).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The named engine volumes the pod needs (one per claim), for `Runtime::ensure_volume`.
+    pub fn named_volumes(&self) -> Vec<NamedVolume> {
+        let mut out: Vec<NamedVolume> = Vec::new();
+        for v in &self.volumes {
+            if let PlannedSource::Claim { volume, .. } = &v.source {
+                if !out.iter().any(|o| o.name == volume.name) {
+                    out.push(volume.clone());
+                }
+            }
+        }
+        out
+    }
+
+    /// Refuses what the engine cannot do: a recursively read-only mount needs API 1.44
+    /// (Docker Engine 25); older engines would silently make it read-only only at the top.
+    pub fn check_engine(&self, engine: &EngineInfo) -> Result<(), VolumeError> {
+        let api = parse_api_version(&engine.api_version);
+        for m in self.mounts.values().flatten().filter(|m| m.recursive_read_only) {
+            if api.is_none_or(|v| v < RECURSIVE_READ_ONLY_API) {
+                return Err(unsupported(
+                    format!("{}.recursiveReadOnly", m.field),
+                    format!(
+                        "Unsupported value: \"Enabled\": the container engine ({} {}, API {}) cannot make a mount \
+                         recursively read-only, which needs API {}.{} (Docker Engine 25) or later; IfPossible gives \
+                         a plain read-only mount",
+                        engine.name,
+                        engine.version,
+                        engine.api_version,
+                        RECURSIVE_READ_ONLY_API.0,
+                        RECURSIVE_READ_ONLY_API.1
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The mounts of the container named `container` (init or app), given its environment
+    /// (`NAME`, value, in order; the last definition wins) for `subPathExpr`.
+    ///
+    /// Call it after [`prepare`], right before creating the container. It touches the host
+    /// only for a sub-path: it must not lead out of its volume through a symbolic link (which a
+    /// container could have planted in a writable volume), and when missing it is created as
+    /// a directory with the mode of the volume's root, as the kubelet does.
+    pub fn mounts_for(&self, container: &str, env: &[(String, String)]) -> Result<Vec<Mount>, VolumeError> {
+        let Some(planned) = self.mounts.get(container) else { return Ok(Vec::new()) };
+        planned.iter().map(|m| self.mount(m, env)).collect()
+    }
+
+    fn mount(&self, m: &PlannedMount, env: &[(String, String)]) -> Result<Mount, VolumeError> {
+        let base = match &self.volumes[m.volume].source {
+            PlannedSource::Claim { volume, .. } => {
+                return Ok(Mount::Volume {
+                    name: volume.name.clone(),
+                    target: m.target.clone(),
+                    read_only: m.read_only,
+                })
+            }
+            PlannedSource::EmptyDir { dir, .. } | PlannedSource::Files { dir, .. } => dir,
+            PlannedSource::HostPath { path, .. } => path,
+        };
+        let source = match &m.sub_path {
+            SubPath::None => base.clone(),
+            SubPath::Literal(p) => sub_dir(base, p).map_err(|e| host(format!("{}.subPath", m.field), e))?,
+            SubPath::Expr(e) => {
+                let field = format!("{}.subPathExpr", m.field);
+                let expanded = expand(e, env);
+                let p = rel_path(&expanded, &field)?;
+                sub_dir(base, &p).map_err(|e| host(field, e))?
+            }
+        };
+        Ok(Mount::Bind {
+            source: source.to_string_lossy().into_owned(),
+            target: m.target.clone(),
+            read_only: m.read_only,
+            propagation: m.propagation,
+            recursive_read_only: m.recursive_read_only,
+        })
+    }
+}
+
+/// `"1.41"` as (1, 41).
+fn parse_api_version(v: &str) -> Option<(u32, u32)> {
+    let (a, b) = v.split_once('.')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+/// Expands `$(VAR)` in a subPathExpr with the container's environment, by the Kubernetes rules:
+/// a defined variable is replaced, an undefined one is left as written, `$$` is a literal `$`,
+/// and any other `$` stays as it is. (The same rules as `command`, `args` and `env` values;
+/// the integrator may fold this into a shared helper in `pod::env`.)
+fn expand(input: &str, env: &[(String, String)]) -> String {
+    let lookup = |name: &str| env.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    let mut out = String::with_capacity(input.len());
+    let mut rest = input;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        if let Some(tail) = after.strip_prefix('$') {
+            out.push('$');
+            rest = tail;
+        } else if let Some(body) = after.strip_prefix('(') {
+            match body.find(')') {
+                Some(end) => {
+                    let name = &body[..end];
+                    match lookup(name) {
+                        Some(v) => out.push_str(v),
+                        None => {
+                            out.push_str("$(");
+                            out.push_str(name);
+                            out.push(')');
+                        }
+                    }
+                    rest = &body[end + 1..];
+                }
+                // An unclosed reference is kept as written.
+                None => {
+                    out.push_str("$(");
+                    rest = body;
+                }
+            }
+        } else {
+            out.push('$');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `base/rel` for a mount source: every component below `base` must be a real directory or
+/// missing (then created with the mode of `base`); the last may also be a file. A symbolic link
+/// anywhere below `base` is refused, so a sub-path cannot leave its volume. (`base` itself is
+/// podrun's own directory or the hostPath the manifest names, which may be a link.)
+fn sub_dir(base: &Path, rel: &Path) -> Result<PathBuf, String> {
+    let base_md = fs::metadata(base).map_err(|e| format!("{}: {e}", base.display()))?;
+    if !base_md.is_dir() {
+        return Err(format!("{} is not a directory, so it has no sub-path", base.display()));
+    }
+    let mode = base_md.permissions().mode() & 0o7777;
+    let count = rel.components().count();
+    let mut cur = base.to_path_buf();
+    for (i, comp) in rel.components().enumerate() {
+        cur.push(comp);
+        match fs::symlink_metadata(&cur) {
+            Ok(md) if md.file_type().is_symlink() => {
+                return Err(format!(
+                    "refusing to follow the symbolic link {}: a sub-path must stay inside its volume",
+                    cur.display()
+                ))
+            }
+            Ok(md) if md.is_dir() => {}
+            Ok(_) if i + 1 == count => {}
+            Ok(_) => return Err(format!("{} is not a directory", cur.display())),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                match fs::create_dir(&cur) {
+                    Ok(()) => {}
+                    // Made by someone else meanwhile: check it again below.
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                    Err(e) => return Err(format!("cannot create {}: {e}", cur.display())),
+                }
+                let md = fs::symlink_metadata(&cur).map_err(|e| format!("{}: {e}", cur.display()))?;
+                if !md.is_dir() {
+                    return Err(format!("{} is not a directory", cur.display()));
+                }
+                fs::set_permissions(&cur, fs::Permissions::from_mode(mode))
+                    .map_err(|e| format!("cannot set the mode of {}: {e}", cur.display()))?;
+            }
+            Err(e) => return Err(format!("{}: {e}", cur.display())),
+        }
+    }
+    Ok(cur)
+}
+
+/// `/dev/shm/podrun-<hash>`: one per state root, so podruns with different state roots (other
+/// users, tests) never share it.
+fn shm_base(files: &PodFiles, uid: &str) -> PathBuf {
+    let pods = files.pod_dir(uid);
+    let pods = pods.parent().unwrap_or(&pods);
+    Path::new(SHM).join(format!("podrun-{:016x}", fnv1a64(pods.as_os_str().as_bytes())))
+}
+
+/// Prepares the host side of every volume: podrun's own directories and files, and the
+/// hostPath checks. Safe to run again on a re-apply: an emptyDir keeps its content, and the
+/// files of configMap, secret, downwardAPI and projected volumes are rewritten atomically (a
+/// container never sees a half-written file), with files no longer wanted removed.
+///
+/// Directories: emptyDir 0777 (the kubelet's); file volumes 0755, or 0750 for one holding
+/// Secret data when the pod has an fsGroup (every container of the pod then has the group; without
+/// one, 0750 would lock a non-root container user out, which Kubernetes does not). Other host
+/// users are kept out by the pod directories, which this makes sure are podrun's and 0700.
+/// With fsGroup, what podrun creates gets that group, group read (and write, for an emptyDir)
+/// and setgid on directories, as the kubelet's ownership management does; without, it stays
+/// podrun's user's (root's).
+pub fn prepare(setup: &VolumeSetup) -> Result<(), VolumeError> {
+    if setup.volumes.is_empty() {
+        return Ok(());
+    }
+    let on_disk = |v: &&PlannedVolume| {
+        matches!(v.source, PlannedSource::EmptyDir { memory: false, .. } | PlannedSource::Files { secret: false, .. })
+    };
+    let on_shm = |v: &&PlannedVolume| {
+        matches!(v.source, PlannedSource::EmptyDir { memory: true, .. } | PlannedSource::Files { secret: true, .. })
+    };
+    if let Some(v) = setup.volumes.iter().find(on_disk) {
+        if let Some(parent) = setup.pod_dir.parent() {
+            fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(parent)
+                .map_err(|e| host(&v.field, format!("cannot create {}: {e}", parent.display())))?;
+        }
+        private_dir(&setup.pod_dir).map_err(|e| host(&v.field, e))?;
+        private_dir(&setup.pod_dir.join("volumes")).map_err(|e| host(&v.field, e))?;
+    }
+    if let Some(v) = setup.volumes.iter().find(on_shm) {
+        let what = match v.source {
+            PlannedSource::EmptyDir { .. } => format!("{}.emptyDir.medium", v.field),
+            _ => v.field.clone(),
+        };
+        match fs_type(Path::new(SHM)) {
+            Some(t) if t == "tmpfs" => {}
+            found => {
+                return Err(host(
+                    what,
+                    format!(
+                        "podrun keeps Memory emptyDirs and secrets on the tmpfs at {SHM}, and on this host {SHM} is {}",
+                        found.map_or_else(|| "not a mount".to_owned(), |t| format!("a {t} file system"))
+                    ),
+                ))
+            }
+        }
+        if let Some(base) = setup.shm_dir.parent() {
+            private_dir(base).map_err(|e| host(&what, e))?;
+        }
+        private_dir(&setup.shm_dir).map_err(|e| host(&what, e))?;
+    }
+    let group = setup.fs_group;
+    for v in &setup.volumes {
+        match &v.source {
+            PlannedSource::EmptyDir { dir, .. } => {
+                let mode = if group.is_some() { EMPTY_DIR_MODE | 0o2000 } else { EMPTY_DIR_MODE };
+                ensure_dir(dir, mode, group).map_err(|e| host(&v.field, e))?;
+            }
+            PlannedSource::HostPath { path, kind } => {
+                check_host_path(path, *kind).map_err(|e| host(format!("{}.hostPath.path", v.field), e))?;
+            }
+            PlannedSource::Files { dir, files, secret } => {
+                let base = if *secret && group.is_some() { SECRET_DIR_MODE_WITH_GROUP } else { FILES_DIR_MODE };
+                // The kubelet's ownership rule for a read-only volume: group read, and for
+                // directories setgid and group search.
+                let (dir_mode, file_bits) = match group {
+                    Some(_) => (base | 0o2000 | 0o110 | 0o440, 0o440),
+                    None => (base, 0),
+                };
+                write_files(dir, files, dir_mode, file_bits, group).map_err(|e| host(&v.field, e))?;
+            }
+            PlannedSource::Claim { .. } => {}
+        }
+    }
+    Ok(())
+}
+
+/// Removes the host side of a pod's volumes: its volume directories under the pod directory
+/// and on /dev/shm. Named volumes (claims) are kept. Best effort, as a delete must not fail
+/// over a leftover directory; a warning names what could not be removed.
+pub fn remove_pod_volumes(files: &PodFiles, uid: &str) {
+    if !is_path_component(uid) {
+        tracing::warn!(uid, "not removing volumes: the pod uid is not a plain name");
+        return;
+    }
+    remove_tree(&files.pod_dir(uid).join("volumes"));
+    let base = shm_base(files, uid);
+    remove_tree(&base.join(uid));
+    // Only when no other pod has a directory there.
+    let _ = fs::remove_dir(&base);
+}
+
+fn remove_tree(dir: &Path) {
+    // remove_dir_all does not follow symbolic links, so a link a container left in an emptyDir
+    // cannot make it delete anything outside.
+    if let Err(e) = fs::remove_dir_all(dir) {
+        if e.kind() != io::ErrorKind::NotFound {
+            tracing::warn!(dir = %dir.display(), error = %e, "could not remove a pod volume");
+        }
+    }
+}
+
+/// The effective uid, without libc: /proc/self belongs to it.
+fn euid() -> Option<u32> {
+    fs::metadata("/proc/self").ok().map(|m| m.uid())
+}
+
+/// Makes `dir` (whose parent exists) a directory of podrun's user's, mode 0700, refusing a
+/// symbolic link or a directory someone else owns: /dev/shm is writable by anyone.
+fn private_dir(dir: &Path) -> Result<(), String> {
+    match fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
+    }
+    let md = fs::symlink_metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if md.file_type().is_symlink() || !md.is_dir() {
+        return Err(format!("{} is not a directory (a symbolic link is refused)", dir.display()));
+    }
+    if let Some(me) = euid() {
+        if md.uid() != me {
+            return Err(format!("{} belongs to uid {}, not to podrun's user (uid {me})", dir.display(), md.uid()));
+        }
+    }
+    if md.permissions().mode() & 0o7777 != 0o700 {
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
+            .map_err(|e| format!("cannot set the mode of {}: {e}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// Makes `dir` (whose parent exists and was checked) a real directory with `mode` and group.
+fn ensure_dir(dir: &Path, mode: u32, group: Option<u32>) -> Result<(), String> {
+    match fs::symlink_metadata(dir) {
+        Ok(md) if md.file_type().is_symlink() => {
+            return Err(format!("refusing to use {}: it is a symbolic link", dir.display()))
+        }
+        Ok(md) if !md.is_dir() => return Err(format!("{} exists and is not a directory", dir.display())),
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => fs::DirBuilder::new()
+            .mode(0o700)
+            .create(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?,
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
+    }
+    if let Some(g) = group {
+        std::os::unix::fs::lchown(dir, None, Some(g)).map_err(|e| group_error(dir, g, &e))?;
+    }
+    // Always set: the umask must not decide, and chown may have cleared setgid.
+    fs::set_permissions(dir, fs::Permissions::from_mode(mode))
+        .map_err(|e| format!("cannot set the mode of {}: {e}", dir.display()))
+}
+
+fn group_error(path: &Path, group: u32, e: &io::Error) -> String {
+    let hint = if e.kind() == io::ErrorKind::PermissionDenied { " (fsGroup needs podrun to run as root)" } else { "" };
+    format!("cannot give {} to group {group} (fsGroup): {e}{hint}", path.display())
+}
+
+/// Writes a Files volume: `dir` ends up holding exactly `files` (and their directories).
+fn write_files(
+    dir: &Path,
+    files: &[VolumeFile],
+    dir_mode: u32,
+    file_bits: u32,
+    group: Option<u32>,
+) -> Result<(), String> {
+    ensure_dir(dir, dir_mode, group)?;
+    let wanted_files: BTreeSet<&Path> = files.iter().map(|f| f.path.as_path()).collect();
+    let wanted_dirs: BTreeSet<&Path> =
+        files.iter().flat_map(|f| f.path.ancestors().skip(1)).filter(|a| !a.as_os_str().is_empty()).collect();
+    remove_stale(dir, Path::new(""), &wanted_files, &wanted_dirs)?;
+    // Parents sort before their children, so each directory's parent exists and was checked.
+    for d in &wanted_dirs {
+        ensure_dir(&dir.join(d), dir_mode, group)?;
+    }
+    for f in files {
+        write_atomic(&dir.join(&f.path), &f.content, f.mode | file_bits, group)?;
+    }
+    Ok(())
+}
+
+/// Removes what a Files volume no longer holds: files and directories not wanted, and anything
+/// of the wrong type (a symbolic link, or a file where a directory is wanted). Walks without
+/// following symbolic links.
+fn remove_stale(root: &Path, rel: &Path, files: &BTreeSet<&Path>, dirs: &BTreeSet<&Path>) -> Result<(), String> {
+    let here = root.join(rel);
+    let entries = fs::read_dir(&here).map_err(|e| format!("{}: {e}", here.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("{}: {e}", here.display()))?;
+        let path = rel.join(entry.file_name());
+        let ft = entry.file_type().map_err(|e| format!("{}: {e}", entry.path().display()))?;
+        let result = if ft.is_dir() && dirs.contains(path.as_path()) {
+            remove_stale(root, &path, files, dirs)?;
+            continue;
+        } else if ft.is_file() && files.contains(path.as_path()) {
+            continue;
+        } else if ft.is_dir() {
+            fs::remove_dir_all(entry.path())
+        } else {
+            fs::remove_file(entry.path())
+        };
+        result.map_err(|e| format!("cannot remove {}: {e}", entry.path().display()))?;
+    }
+    Ok(())
+}
+
+/// Writes `content` to `path` by writing a temporary file beside it and renaming it over the
+/// old one, so a reader sees the old file or the new one, never a part. An unchanged file is
+/// left alone. The temporary name starts with `..`, which no item path may.
+fn write_atomic(path: &Path, content: &[u8], mode: u32, group: Option<u32>) -> Result<(), String> {
+    if unchanged(path, content, mode, group) {
+        return Ok(());
+    }
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!("..podrun-tmp-{}-{name}", std::process::id()));
+    let _ = fs::remove_file(&tmp);
+    let write = || -> io::Result<()> {
+        // create_new: O_EXCL, so a link planted at the temporary name is never followed.
+        let mut f = fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&tmp)?;
+        f.write_all(content)?;
+        if let Some(g) = group {
+            std::os::unix::fs::fchown(&f, None, Some(g))?;
+        }
+        f.set_permissions(fs::Permissions::from_mode(mode))?;
+        f.sync_all()?;
+        drop(f);
+        fs::rename(&tmp, path)
+    };
+    write().map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        match group {
+            Some(g) if e.kind() == io::ErrorKind::PermissionDenied => group_error(path, g, &e),
+            _ => format!("cannot write {}: {e}", path.display()),
+        }
+    })
+}
+
+fn unchanged(path: &Path, content: &[u8], mode: u32, group: Option<u32>) -> bool {
+    let Ok(md) = fs::symlink_metadata(path) else { return false };
+    if !md.is_file() || md.permissions().mode() & 0o7777 != mode || group.is_some_and(|g| md.gid() != g) {
+        return false;
+    }
+    if md.len() != content.len() as u64 {
+        return false;
+    }
+    let mut old = Vec::with_capacity(content.len());
+    fs::File::open(path).and_then(|mut f| f.read_to_end(&mut old)).is_ok() && old == content
+}
+
+/// The kubelet's hostPath type check (and creation, for the *OrCreate types). Like the
+/// kubelet, it follows symbolic links: the path is the manifest's own choice of host path.
+fn check_host_path(path: &Path, kind: HostPathType) -> Result<(), String> {
+    let p = path.display();
+    let md = fs::metadata(path).ok();
+    let ok = match kind {
+        HostPathType::Unset | HostPathType::DirectoryOrCreate if md.is_none() => {
+            // Created as the kubelet's MkdirAll(path, 0755) does (the umask applies).
+            return fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o755)
+                .create(path)
+                .map_err(|e| format!("cannot create directory {p}: {e}"));
+        }
+        HostPathType::Unset => true,
+        HostPathType::DirectoryOrCreate | HostPathType::Directory => md.is_some_and(|m| m.is_dir()),
+        HostPathType::FileOrCreate if md.is_none() => {
+            // The parent must exist, as for the kubelet's MakeFile.
+            return fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .mode(0o644)
+                .open(path)
+                .map(drop)
+                .map_err(|e| format!("cannot create file {p}: {e}"));
+        }
+        HostPathType::FileOrCreate | HostPathType::File => md.is_some_and(|m| m.is_file()),
+        HostPathType::Socket => md.is_some_and(|m| m.file_type().is_socket()),
+        HostPathType::CharDevice => md.is_some_and(|m| m.file_type().is_char_device()),
+        HostPathType::BlockDevice => md.is_some_and(|m| m.file_type().is_block_device()),
+    };
+    if ok {
+        return Ok(());
+    }
+    let what = match kind {
+        HostPathType::DirectoryOrCreate | HostPathType::Directory | HostPathType::Unset => "a directory",
+        HostPathType::FileOrCreate | HostPathType::File => "a file",
+        HostPathType::Socket => "a socket file",
+        HostPathType::CharDevice => "a character device",
+        HostPathType::BlockDevice => "a block device",
+    };
+    Err(format!("hostPath type check failed: {p} is not {what}"))
+}
+
+/// The file system type of the mount holding `path`, from /proc/self/mountinfo (the last of the
+/// longest matching mount points: later mounts cover earlier ones).
+fn fs_type(path: &Path) -> Option<String> {
+    let info = fs::read_to_string("/proc/self/mountinfo").ok()?;
+    let mut best: Option<(usize, String)> = None;
+    for line in info.lines() {
+        let fields: Vec<&str> = line.split(' ').collect();
+        let Some(mount_point) = fields.get(4) else { continue };
+        let mount_point = mount_point.replace("\\040", " ");
+        let Some(sep) = fields.iter().position(|f| *f == "-") else { continue };
+        let Some(fstype) = fields.get(sep + 1) else { continue };
+        if path.starts_with(&mount_point) {
+            let len = Path::new(&mount_point).components().count();
+            if best.as_ref().is_none_or(|(l, _)| len >= *l) {
+                best = Some((len, (*fstype).to_owned()));
+            }
+        }
+    }
+    best.map(|(_, t)| t)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,638 @@
+//! Tests of volume planning (pure) and preparing (on a scratch state root of the test's own,
+//! and a matching scratch directory on /dev/shm, both removed afterwards).
+
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+
+use super::*;
+use crate::manifest::types::{ConfigMap, ObjectMeta, Secret};
+use crate::manifest::{load, LoadOptions, Source};
+
+/// A PodFiles root of the test's own; removes it, and its /dev/shm twin, when dropped.
+struct Scratch {
+    root: PathBuf,
+    files: PodFiles,
+}
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let root = std::env::temp_dir().join(format!("podrun-volumes-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(&root).unwrap();
+        let files = PodFiles::new(root.join("state"));
+        Scratch { root, files }
+    }
+
+    /// A host path of the test's own, for hostPath volumes.
+    fn path(&self, rel: &str) -> PathBuf {
+        self.root.join("host").join(rel)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(shm_base(&self.files, "x"));
+        let _ = fs::remove_dir_all(&self.root);
+    }
+}
+
+const HEAD: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {app: web, tier: front}\n";
+
+/// A pod with `spec` (YAML, indented by two spaces under `spec:`).
+fn pod(spec: &str) -> Pod {
+    let text = format!("{HEAD}spec:\n{spec}");
+    load(&Source::from_text("t.yaml", &text), &LoadOptions::default()).unwrap().pods.remove(0).pod
+}
+
+fn facts() -> PodFacts {
+    PodFacts { node_name: "host".into(), host_cpus: 2, host_memory: 1 << 30, ..Default::default() }
+}
+
+fn configs() -> ConfigStore {
+    let mut store = ConfigStore::new();
+    let cm = ConfigMap {
+        metadata: ObjectMeta { name: "cfg".into(), ..Default::default() },
+        data: [("a".to_owned(), "one".to_owned()), ("b".to_owned(), "two".to_owned())].into(),
+        ..Default::default()
+    };
+    store.add_config_map("default", &cm).unwrap();
+    let s = Secret {
+        metadata: ObjectMeta { name: "sec".into(), ..Default::default() },
+        string_data: [("password".to_owned(), "hunter2".to_owned())].into(),
+        ..Default::default()
+    };
+    store.add_secret("default", &s).unwrap();
+    store
+}
+
+fn plan(s: &Scratch, spec: &str) -> Result<VolumeSetup, VolumeError> {
+    plan_volumes(&pod(spec), &s.files, &configs(), &facts())
+}
+
+fn plan_err(spec: &str) -> String {
+    let s = Scratch::new("err");
+    plan(&s, spec).unwrap_err().to_string()
+}
+
+fn mode_of(p: &Path) -> u32 {
+    fs::symlink_metadata(p).unwrap().permissions().mode() & 0o7777
+}
+
+fn dir_of(setup: &VolumeSetup, name: &str) -> PathBuf {
+    match &setup.volumes().iter().find(|v| v.name == name).unwrap().source {
+        PlannedSource::EmptyDir { dir, .. } | PlannedSource::Files { dir, .. } => dir.clone(),
+        PlannedSource::HostPath { path, .. } => path.clone(),
+        PlannedSource::Claim { .. } => panic!("a claim has no directory"),
+    }
+}
+
+fn read(p: &Path) -> String {
+    fs::read_to_string(p).unwrap()
+}
+
+/// One container `c` mounting what `mounts` says (YAML flow list entries).
+fn with_mounts(volumes: &str, mounts: &str) -> String {
+    format!(
+        "  volumes: [{volumes}]\n  containers:\n  - name: c\n    image: busybox:1.28\n    volumeMounts: [{mounts}]\n"
+    )
+}
+
+#[test]
+fn empty_dir_on_disk_shared_and_kept_across_prepares() {
+    let s = Scratch::new("emptydir");
+    let spec = "  volumes: [{name: scratch, emptyDir: {}}, {name: bare}]\n  initContainers:\n  - {name: i, image: x:1, \
+                volumeMounts: [{name: scratch, mountPath: /s}]}\n  containers:\n  - {name: c, image: x:1, volumeMounts: \
+                [{name: scratch, mountPath: /data, readOnly: true}, {name: bare, mountPath: /b}]}\n";
+    let setup = plan(&s, spec).unwrap();
+    let uid = pod(spec).metadata.uid.unwrap();
+    let dir = dir_of(&setup, "scratch");
+    assert_eq!(dir, s.files.pod_dir(&uid).join("volumes/scratch"));
+    // A volume without a source is an emptyDir, as the API server defaults it.
+    assert!(matches!(setup.volumes()[1].source, PlannedSource::EmptyDir { memory: false, .. }));
+    prepare(&setup).unwrap();
+    assert_eq!(mode_of(&dir), 0o777);
+    assert_eq!(mode_of(&s.files.pod_dir(&uid)), 0o700);
+    fs::write(dir.join("kept"), "x").unwrap();
+    prepare(&setup).unwrap();
+    assert_eq!(read(&dir.join("kept")), "x", "a re-apply keeps an emptyDir's content");
+    let src = dir.to_string_lossy().into_owned();
+    assert_eq!(setup.mounts_for("i", &[]).unwrap(), vec![Mount::bind(src.clone(), "/s", false)]);
+    assert_eq!(setup.mounts_for("c", &[]).unwrap()[0], Mount::bind(src, "/data", true));
+    assert_eq!(setup.mounts_for("nobody", &[]).unwrap(), vec![]);
+    remove_pod_volumes(&s.files, &uid);
+    assert!(!dir.exists());
+}
+
+#[test]
+fn memory_empty_dir_is_a_directory_on_dev_shm() {
+    let s = Scratch::new("memory");
+    let spec = with_mounts(
+        "{name: m, emptyDir: {medium: Memory, sizeLimit: 64Mi}}",
+        "{name: m, mountPath: /m}, {name: m, mountPath: /again, subPath: sub}",
+    );
+    let setup = plan(&s, &spec).unwrap();
+    let uid = pod(&spec).metadata.uid.unwrap();
+    let dir = dir_of(&setup, "m");
+    assert!(dir.starts_with("/dev/shm"), "{dir:?}");
+    assert!(dir.ends_with(format!("{uid}/m")), "{dir:?}");
+    assert_eq!(setup.warnings().len(), 1);
+    assert!(setup.warnings()[0].starts_with("spec.volumes[0].emptyDir.sizeLimit: not enforced"));
+    prepare(&setup).unwrap();
+    assert_eq!(mode_of(&dir), 0o777);
+    assert_eq!(mode_of(dir.parent().unwrap()), 0o700, "the pod's directory on /dev/shm is private");
+    assert_eq!(mode_of(dir.parent().unwrap().parent().unwrap()), 0o700);
+    let mounts = setup.mounts_for("c", &[]).unwrap();
+    assert_eq!(mounts[1], Mount::bind(dir.join("sub").to_string_lossy(), "/again", false));
+    assert!(dir.join("sub").is_dir(), "a missing sub-path is created");
+    assert_eq!(mode_of(&dir.join("sub")), 0o777, "with the mode of the volume's root");
+    remove_pod_volumes(&s.files, &uid);
+    assert!(!dir.exists());
+    assert!(!dir.parent().unwrap().exists());
+}
+
+#[test]
+fn empty_dir_medium_and_size_are_checked() {
+    let e = plan_err(&with_mounts("{name: m, emptyDir: {medium: Disk}}", ""));
+    assert!(e.starts_with("spec.volumes[0].emptyDir.medium: Unsupported value: \"Disk\""), "{e}");
+    let e = plan_err(&with_mounts("{name: m, emptyDir: {medium: HugePages-2Mi}}", ""));
+    assert!(e.contains("not supported by podrun"), "{e}");
+    let s = Scratch::new("disk-size");
+    let setup = plan(&s, &with_mounts("{name: m, emptyDir: {sizeLimit: 1Gi}}", "")).unwrap();
+    assert!(setup.warnings()[0].contains("evict"), "{:?}", setup.warnings());
+}
+
+#[test]
+fn host_path_types_are_checked_like_the_kubelet() {
+    let s = Scratch::new("hostpath");
+    let check = |path: &Path, t: &str| -> Result<(), String> {
+        let spec = with_mounts(&format!("{{name: h, hostPath: {{path: {:?}, type: {t:?}}}}}", path), "");
+        prepare(&plan(&s, &spec).map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+    };
+    let d = s.path("made/deep");
+    check(&d, "DirectoryOrCreate").unwrap();
+    assert_eq!(mode_of(&d), 0o755);
+    check(&d, "Directory").unwrap();
+    check(&d, "DirectoryOrCreate").unwrap();
+    let e = check(&s.path("absent"), "Directory").unwrap_err();
+    assert_eq!(
+        e,
+        format!(
+            "spec.volumes[0].hostPath.path: hostPath type check failed: {} is not a directory",
+            s.path("absent").display()
+        )
+    );
+    let f = d.join("f");
+    check(&f, "FileOrCreate").unwrap();
+    assert_eq!(mode_of(&f), 0o644);
+    assert_eq!(fs::metadata(&f).unwrap().len(), 0);
+    check(&f, "File").unwrap();
+    assert!(check(&f, "Directory").unwrap_err().ends_with("is not a directory"));
+    assert!(check(&d, "File").unwrap_err().ends_with(&format!("{} is not a file", d.display())));
+    let e = check(&s.path("no-parent/f"), "FileOrCreate").unwrap_err();
+    assert!(e.contains("cannot create file"), "the parent must exist: {e}");
+    assert!(check(&f, "Socket").unwrap_err().ends_with("is not a socket file"));
+    let sock = d.join("sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    check(&sock, "Socket").unwrap();
+    check(Path::new("/dev/null"), "CharDevice").unwrap();
+    assert!(check(&f, "CharDevice").unwrap_err().ends_with("is not a character device"));
+    assert!(check(Path::new("/dev/null"), "BlockDevice").unwrap_err().ends_with("is not a block device"));
+    // No type: no check, and a missing path becomes a directory, as container runtimes make it.
+    check(&s.path("untyped"), "").unwrap();
+    assert!(s.path("untyped").is_dir());
+    check(&f, "").unwrap();
+    let e = check(&d, "Dir").unwrap_err();
+    assert!(e.starts_with("spec.volumes[0].hostPath.type: Unsupported value: \"Dir\": supported values: \"\""), "{e}");
+    let e = plan_err(&with_mounts("{name: h, hostPath: {path: rel/x}}", ""));
+    assert_eq!(e, "spec.volumes[0].hostPath.path: Invalid value: \"rel/x\": podrun needs an absolute path");
+    assert!(plan_err(&with_mounts("{name: h, hostPath: {path: /a/../etc}}", "")).ends_with("must not contain '..'"));
+}
+
+#[test]
+fn config_map_all_keys_or_items_with_modes_and_nested_paths() {
+    let s = Scratch::new("configmap");
+    let spec = with_mounts(
+        "{name: all, configMap: {name: cfg}}, {name: some, configMap: {name: cfg, defaultMode: 0600, items: [{key: a, \
+         path: x/y/a.conf}, {key: b, path: b, mode: 0640}]}}",
+        "{name: all, mountPath: /all}, {name: some, mountPath: /some}",
+    );
+    let setup = plan(&s, &spec).unwrap();
+    prepare(&setup).unwrap();
+    let all = dir_of(&setup, "all");
+    assert!(all.starts_with(s.files.pod_dir(&pod(&spec).metadata.uid.unwrap())));
+    assert_eq!(read(&all.join("a")), "one");
+    assert_eq!(read(&all.join("b")), "two");
+    assert_eq!(mode_of(&all.join("a")), 0o644, "the API's default mode");
+    assert_eq!(mode_of(&all), 0o755);
+    let some = dir_of(&setup, "some");
+    assert_eq!(read(&some.join("x/y/a.conf")), "one");
+    assert_eq!(mode_of(&some.join("x/y/a.conf")), 0o600, "defaultMode");
+    assert_eq!(mode_of(&some.join("b")), 0o640, "an item's own mode wins");
+    assert_eq!(mode_of(&some.join("x/y")), 0o755);
+    assert!(!some.join("a").exists(), "only the items");
+    // Always mounted read-only, as the kubelet mounts them.
+    assert!(setup.mounts_for("c", &[]).unwrap().iter().all(|m| matches!(m, Mount::Bind { read_only: true, .. })));
+    // Modes are checked.
+    let e = plan_err(&with_mounts("{name: v, configMap: {name: cfg, defaultMode: 01777}}", ""));
+    assert_eq!(
+        e,
+        "spec.volumes[0].configMap.defaultMode: Invalid value: 1023: must be a number between 0 and 0777 (octal), both \
+         inclusive"
+    );
+}
+
+#[test]
+fn missing_objects_and_keys_fail_unless_optional() {
+    let e = plan_err(&with_mounts("{name: v, configMap: {name: nope}}", ""));
+    assert_eq!(
+        e,
+        "spec.volumes[0].configMap.name: ConfigMap default/nope not found (set optional: true to run without it)"
+    );
+    let e = plan_err(&with_mounts("{name: v, secret: {secretName: nope}}", ""));
+    assert!(e.starts_with("spec.volumes[0].secret.secretName: Secret default/nope not found"), "{e}");
+    let e = plan_err(&with_mounts("{name: v, configMap: {name: cfg, items: [{key: zz, path: z}]}}", ""));
+    assert_eq!(e, "spec.volumes[0].configMap.items[0].key: ConfigMap default/cfg has no key \"zz\"");
+    let s = Scratch::new("optional");
+    let spec = with_mounts(
+        "{name: gone, configMap: {name: nope, optional: true}}, {name: part, configMap: {name: cfg, optional: true, \
+         items: [{key: zz, path: z}, {key: a, path: a}]}}",
+        "{name: gone, mountPath: /g}",
+    );
+    let setup = plan(&s, &spec).unwrap();
+    prepare(&setup).unwrap();
+    let gone = dir_of(&setup, "gone");
+    assert!(
+        gone.is_dir() && fs::read_dir(&gone).unwrap().next().is_none(),
+        "an optional missing object: an empty volume"
+    );
+    let part = dir_of(&setup, "part");
+    assert!(part.join("a").is_file() && !part.join("z").exists());
+}
+
+#[test]
+fn secrets_live_on_dev_shm_and_never_show_in_debug() {
+    let s = Scratch::new("secret");
+    let spec = with_mounts(
+        "{name: s, secret: {secretName: sec, items: [{key: password, path: pw, mode: 0400}]}}",
+        "{name: s, mountPath: /s, readOnly: false}",
+    );
+    let setup = plan(&s, &spec).unwrap();
+    assert!(!format!("{setup:?}").contains("hunter2"), "Debug must not show secret values");
+    prepare(&setup).unwrap();
+    let dir = dir_of(&setup, "s");
+    assert!(dir.starts_with("/dev/shm"), "secrets stay off the disk: {dir:?}");
+    assert_eq!(read(&dir.join("pw")), "hunter2");
+    assert_eq!(mode_of(&dir.join("pw")), 0o400);
+    // Host users are kept out by the private pod directory; the volume's own directory stays
+    // usable for a non-root container user.
+    assert_eq!(mode_of(dir.parent().unwrap()), 0o700);
+    assert_eq!(mode_of(&dir), 0o755);
+    assert!(matches!(&setup.mounts_for("c", &[]).unwrap()[0], Mount::Bind { read_only: true, .. }));
+    remove_pod_volumes(&s.files, &pod(&spec).metadata.uid.unwrap());
+    assert!(!dir.exists());
+}
+
+#[test]
+fn fs_group_owns_what_podrun_creates() {
+    let s = Scratch::new("fsgroup");
+    let spec = format!(
+        "  securityContext: {{fsGroup: 2345}}\n{}",
+        with_mounts(
+            "{name: e, emptyDir: {}}, {name: s, secret: {secretName: sec, defaultMode: 0400}}, {name: c, configMap: \
+             {name: cfg, items: [{key: a, path: d/a}]}}, {name: h, hostPath: {path: HOST, type: DirectoryOrCreate}}",
+            "{name: e, mountPath: /e}",
+        )
+        .replace("HOST", s.path("h").to_str().unwrap())
+    );
+    let setup = plan(&s, &spec).unwrap();
+    prepare(&setup).unwrap();
+    let gid = |p: &Path| fs::symlink_metadata(p).unwrap().gid();
+    let e = dir_of(&setup, "e");
+    assert_eq!((gid(&e), mode_of(&e)), (2345, 0o2777), "emptyDir: group rw and setgid");
+    let sec = dir_of(&setup, "s");
+    assert_eq!((gid(&sec), mode_of(&sec)), (2345, 0o2750), "a secret's directory is closed to others");
+    assert_eq!((gid(&sec.join("password")), mode_of(&sec.join("password"))), (2345, 0o440), "group read is added");
+    let c = dir_of(&setup, "c");
+    assert_eq!((gid(&c.join("d")), mode_of(&c.join("d"))), (2345, 0o2755));
+    assert_eq!((gid(&c.join("d/a")), mode_of(&c.join("d/a"))), (2345, 0o644));
+    assert_ne!(gid(&s.path("h")), 2345, "a hostPath is the host's: fsGroup does not apply");
+    let e = plan_err("  securityContext: {fsGroup: -1}\n  containers: [{name: c, image: x:1}]\n");
+    assert!(e.starts_with("spec.securityContext.fsGroup: Invalid value: -1"), "{e}");
+}
+
+#[test]
+fn downward_api_files() {
+    let s = Scratch::new("downward");
+    let spec = "  volumes:\n  - name: info\n    downwardAPI:\n      items:\n      - {path: labels, fieldRef: {fieldPath: \
+                metadata.labels}}\n      - {path: name, fieldRef: {fieldPath: metadata.name}, mode: 0600}\n      - {path: \
+                tier, fieldRef: {fieldPath: \"metadata.labels['tier']\"}}\n      - {path: mem, resourceFieldRef: \
+                {containerName: c, resource: limits.memory, divisor: 1Mi}}\n  containers:\n  - name: c\n    image: x:1\n    \
+                resources: {limits: {memory: 64Mi}}\n    volumeMounts: [{name: info, mountPath: /info}]\n";
+    let setup = plan(&s, spec).unwrap();
+    prepare(&setup).unwrap();
+    let d = dir_of(&setup, "info");
+    assert_eq!(read(&d.join("labels")), "app=\"web\"\ntier=\"front\"\n");
+    assert_eq!(read(&d.join("name")), "p");
+    assert_eq!(mode_of(&d.join("name")), 0o600);
+    assert_eq!(read(&d.join("tier")), "front");
+    assert_eq!(read(&d.join("mem")), "64");
+    let e = plan_err(&with_mounts(
+        "{name: i, downwardAPI: {items: [{path: ip, fieldRef: {fieldPath: status.podIP}}]}}",
+        "",
+    ));
+    assert!(
+        e.starts_with("spec.volumes[0].downwardAPI.items[0].fieldRef.fieldPath: Unsupported value: \"status.podIP\"")
+    );
+    let e = plan_err(&with_mounts(
+        "{name: i, downwardAPI: {items: [{path: m, resourceFieldRef: {resource: limits.cpu}}]}}",
+        "",
+    ));
+    assert_eq!(e, "spec.volumes[0].downwardAPI.items[0].resourceFieldRef.containerName: Required value");
+    let e = plan_err(&with_mounts("{name: i, downwardAPI: {items: [{path: m}]}}", ""));
+    assert!(e.starts_with("spec.volumes[0].downwardAPI.items[0]: Required value"), "{e}");
+}
+
+#[test]
+fn projected_merges_sources_and_refuses_conflicts() {
+    let s = Scratch::new("projected");
+    let spec = with_mounts(
+        "{name: all, projected: {defaultMode: 0440, sources: [{configMap: {name: cfg, items: [{key: a, path: conf/a}]}}, \
+         {secret: {name: sec}}, {downwardAPI: {items: [{path: conf/name, fieldRef: {fieldPath: metadata.name}}]}}]}}",
+        "{name: all, mountPath: /all}",
+    );
+    let setup = plan(&s, &spec).unwrap();
+    prepare(&setup).unwrap();
+    let d = dir_of(&setup, "all");
+    assert!(d.starts_with("/dev/shm"), "it holds a secret");
+    assert_eq!(read(&d.join("conf/a")), "one");
+    assert_eq!(read(&d.join("password")), "hunter2");
+    assert_eq!(read(&d.join("conf/name")), "p");
+    assert_eq!(mode_of(&d.join("password")), 0o440);
+    let e = plan_err(&with_mounts(
+        "{name: v, projected: {sources: [{configMap: {name: cfg}}, {secret: {name: sec, items: [{key: password, path: \
+         a}]}}]}}",
+        "",
+    ));
+    assert_eq!(
+        e,
+        "spec.volumes[0].projected.sources[1].secret.items[0].path: Invalid value: \"a\": conflicting duplicate paths"
+    );
+    let e = plan_err(&with_mounts(
+        "{name: v, projected: {sources: [{configMap: {name: cfg, items: [{key: a, path: x}, {key: b, path: x/y}]}}]}}",
+        "",
+    ));
+    assert!(e.contains("conflicts with the file \"x\""), "{e}");
+    let e = plan_err(&with_mounts("{name: v, projected: {sources: [{serviceAccountToken: {path: t}}]}}", ""));
+    assert!(e.starts_with("spec.volumes[0].projected.sources[0].serviceAccountToken: not supported by podrun"), "{e}");
+}
+
+#[test]
+fn paths_can_never_escape_the_volume() {
+    for (path, why) in [
+        ("../x", "must not contain '..'"),
+        ("a/../../x", "must not contain '..'"),
+        ("/etc/passwd", "must be a relative path"),
+        ("..data", "must not start with '..'"),
+    ] {
+        let e = plan_err(&with_mounts(
+            &format!("{{name: v, configMap: {{name: cfg, items: [{{key: a, path: {path:?}}}]}}}}"),
+            "",
+        ));
+        assert_eq!(e, format!("spec.volumes[0].configMap.items[0].path: Invalid value: {path:?}: {why}"));
+        let e = plan_err(&with_mounts(
+            "{name: v, emptyDir: {}}",
+            &format!("{{name: v, mountPath: /m, subPath: {path:?}}}"),
+        ));
+        assert_eq!(e, format!("spec.containers[0].volumeMounts[0].subPath: Invalid value: {path:?}: {why}"));
+    }
+    // A subPathExpr is checked once expanded.
+    let s = Scratch::new("escape");
+    let setup =
+        plan(&s, &with_mounts("{name: v, emptyDir: {}}", "{name: v, mountPath: /m, subPathExpr: $(DIR)/x}")).unwrap();
+    prepare(&setup).unwrap();
+    let e = setup.mounts_for("c", &[("DIR".into(), "..".into())]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "spec.containers[0].volumeMounts[0].subPathExpr: Invalid value: \"../x\": must not contain '..'"
+    );
+    // A symbolic link a container left in a writable volume is never followed.
+    let dir = dir_of(&setup, "v");
+    std::os::unix::fs::symlink("/etc", dir.join("link")).unwrap();
+    let e = setup.mounts_for("c", &[("DIR".into(), "link".into())]).unwrap_err();
+    assert!(matches!(e, VolumeError::Host { .. }));
+    assert!(e.to_string().contains("refusing to follow the symbolic link"), "{e}");
+    assert!(!Path::new("/etc/x").exists());
+    // Nor is a link where podrun's own directory should be.
+    fs::remove_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(s.path(""), &dir).unwrap();
+    let e = prepare(&setup).unwrap_err().to_string();
+    assert!(e.starts_with("spec.volumes[0]: refusing to use") && e.ends_with("it is a symbolic link"), "{e}");
+}
+
+#[test]
+fn re_apply_rewrites_files_atomically_and_drops_stale_ones() {
+    let s = Scratch::new("rewrite");
+    let spec = with_mounts("{name: v, configMap: {name: cfg}}", "");
+    let setup = plan(&s, &spec).unwrap();
+    prepare(&setup).unwrap();
+    let d = dir_of(&setup, "v");
+    let ino = |p: &Path| fs::metadata(p).unwrap().ino();
+    let (a0, b0) = (ino(&d.join("a")), ino(&d.join("b")));
+    // Unchanged: left alone.
+    prepare(&setup).unwrap();
+    assert_eq!((ino(&d.join("a")), ino(&d.join("b"))), (a0, b0));
+    // Changed: replaced by a rename (a new inode, never a file written in place); gone: removed.
+    let mut store = ConfigStore::new();
+    let cm = ConfigMap {
+        metadata: ObjectMeta { name: "cfg".into(), ..Default::default() },
+        data: [("a".to_owned(), "uno".to_owned()), ("c".to_owned(), "tres".to_owned())].into(),
+        ..Default::default()
+    };
+    store.add_config_map("default", &cm).unwrap();
+    fs::create_dir(d.join("junk")).unwrap();
+    let setup2 = plan_volumes(&pod(&spec), &s.files, &store, &facts()).unwrap();
+    prepare(&setup2).unwrap();
+    assert_eq!(read(&d.join("a")), "uno");
+    assert_ne!(ino(&d.join("a")), a0);
+    assert_eq!(read(&d.join("c")), "tres");
+    assert!(!d.join("b").exists() && !d.join("junk").exists());
+    let names: Vec<String> =
+        fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    assert_eq!(names.len(), 2, "no temporary file is left: {names:?}");
+}
+
+#[test]
+fn claims_are_named_volumes() {
+    let s = Scratch::new("claim");
+    let spec = with_mounts(
+        "{name: data, persistentVolumeClaim: {claimName: db}}, {name: ro, persistentVolumeClaim: {claimName: db, \
+         readOnly: true}}",
+        "{name: data, mountPath: /data}, {name: ro, mountPath: /ro}",
+    );
+    let setup = plan(&s, &spec).unwrap();
+    let named = setup.named_volumes();
+    assert_eq!(named.len(), 1, "one engine volume per claim");
+    assert_eq!(named[0].name, "podrun-default-db");
+    assert_eq!(named[0].labels["io.podrun.managed"], "true");
+    assert_eq!(named[0].labels["io.kubernetes.pod.namespace"], "default");
+    assert_eq!(named[0].labels["io.podrun.claim"], "db");
+    prepare(&setup).unwrap();
+    assert_eq!(
+        setup.mounts_for("c", &[]).unwrap(),
+        vec![
+            Mount::Volume { name: "podrun-default-db".into(), target: "/data".into(), read_only: false },
+            Mount::Volume { name: "podrun-default-db".into(), target: "/ro".into(), read_only: true },
+        ]
+    );
+    let e = plan_err(&with_mounts(
+        "{name: data, persistentVolumeClaim: {claimName: db}}",
+        "{name: data, mountPath: /d, subPath: x}",
+    ));
+    assert!(e.starts_with("spec.containers[0].volumeMounts[0].subPath: not supported by podrun"), "{e}");
+    assert!(e.contains("cannot mount a sub-path of a named volume"), "{e}");
+    let e = plan_err(&with_mounts("{name: data, persistentVolumeClaim: {}}", ""));
+    assert_eq!(e, "spec.volumes[0].persistentVolumeClaim.claimName: Required value");
+}
+
+#[test]
+fn propagation_and_recursive_read_only() {
+    let s = Scratch::new("propagation");
+    let spec = "  volumes: [{name: h, hostPath: {path: /tmp}}]\n  containers:\n  - name: c\n    image: x:1\n    \
+                securityContext: {privileged: true}\n    volumeMounts:\n    - {name: h, mountPath: /a, mountPropagation: \
+                HostToContainer}\n    - {name: h, mountPath: /b, mountPropagation: Bidirectional}\n    - {name: h, \
+                mountPath: /c, readOnly: true, recursiveReadOnly: IfPossible}\n    - {name: h, mountPath: /d, readOnly: \
+                true, recursiveReadOnly: Enabled}\n";
+    let setup = plan(&s, spec).unwrap();
+    let m = setup.mounts_for("c", &[]).unwrap();
+    let props: Vec<(Propagation, bool, bool)> = m
+        .iter()
+        .map(|m| match m {
+            Mount::Bind { propagation, read_only, recursive_read_only, .. } => {
+                (*propagation, *read_only, *recursive_read_only)
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        props,
+        vec![
+            (Propagation::HostToContainer, false, false),
+            (Propagation::Bidirectional, false, false),
+            (Propagation::Private, true, false),
+            (Propagation::Private, true, true),
+        ]
+    );
+    let engine = |api: &str| EngineInfo { name: "Engine".into(), version: "x".into(), api_version: api.into() };
+    let e = setup.check_engine(&engine("1.41")).unwrap_err().to_string();
+    assert!(
+        e.starts_with("spec.containers[0].volumeMounts[3].recursiveReadOnly: Unsupported value: \"Enabled\""),
+        "{e}"
+    );
+    setup.check_engine(&engine("1.44")).unwrap();
+    let e = plan_err(&spec.replace("privileged: true", "privileged: false"));
+    assert_eq!(
+        e,
+        "spec.containers[0].volumeMounts[1].mountPropagation: Forbidden: Bidirectional mount propagation is available \
+         only to privileged containers"
+    );
+    let e = plan_err(&with_mounts("{name: v}", "{name: v, mountPath: /v, recursiveReadOnly: Enabled}"));
+    assert_eq!(
+        e,
+        "spec.containers[0].volumeMounts[0].recursiveReadOnly: Forbidden: may only be specified when readOnly is true"
+    );
+}
+
+#[test]
+fn volumes_and_mounts_are_checked_like_the_api_server() {
+    let cases = [
+        (with_mounts("{name: v}, {name: v}", ""), "spec.volumes[1].name: Duplicate value: \"v\""),
+        (with_mounts("{name: V}", ""), "spec.volumes[0].name: Invalid value: \"V\""),
+        (
+            with_mounts("{name: v, emptyDir: {}, hostPath: {path: /x}}", ""),
+            "spec.volumes[0].hostPath: Forbidden: may not specify more than 1 volume type",
+        ),
+        (with_mounts("{name: v, image: {reference: x}}", ""), "spec.volumes[0].image: not supported by podrun"),
+        (with_mounts("{name: v}", "{name: w, mountPath: /w}"), "spec.containers[0].volumeMounts[0].name: Not found: \"w\""),
+        (
+            with_mounts("{name: v}", "{name: v, mountPath: /a}, {name: v, mountPath: /a/}"),
+            "spec.containers[0].volumeMounts[1].mountPath: Invalid value: \"/a/\": must be unique",
+        ),
+        (
+            with_mounts("{name: v}", "{name: v, mountPath: rel}"),
+            "spec.containers[0].volumeMounts[0].mountPath: Invalid value: \"rel\": podrun needs an absolute path",
+        ),
+        (with_mounts("{name: v}", "{name: v}"), "spec.containers[0].volumeMounts[0].mountPath: Required value"),
+        (
+            with_mounts("{name: v}", "{name: v, mountPath: /v, subPath: a, subPathExpr: b}"),
+            "spec.containers[0].volumeMounts[0].subPathExpr: Invalid value: \"b\": subPathExpr and subPath are mutually \
+             exclusive",
+        ),
+    ];
+    for (spec, want) in cases {
+        let e = plan_err(&spec);
+        assert!(e.starts_with(want), "{e}\nwanted: {want}");
+    }
+}
+
+#[test]
+fn sub_path_expr_expands_the_container_environment() {
+    let s = Scratch::new("subpathexpr");
+    let setup = plan(&s, &with_mounts("{name: v}", "{name: v, mountPath: /v, subPathExpr: logs/$(POD)}")).unwrap();
+    prepare(&setup).unwrap();
+    let env = [("POD".to_owned(), "old".to_owned()), ("POD".to_owned(), "web-1".to_owned())];
+    let m = setup.mounts_for("c", &env).unwrap();
+    let want = dir_of(&setup, "v").join("logs/web-1");
+    assert_eq!(m, vec![Mount::bind(want.to_string_lossy(), "/v", false)]);
+    assert!(want.is_dir());
+}
+
+#[test]
+fn expansion_rules() {
+    let env = [("A".to_owned(), "x".to_owned()), ("B".to_owned(), "y".to_owned())];
+    for (input, want) in [
+        ("$(A)/$(B)", "x/y"),
+        ("$(C)", "$(C)"),
+        ("$$(A)", "$(A)"),
+        ("a$$b", "a$b"),
+        ("$A", "$A"),
+        ("$(A", "$(A"),
+        ("end$", "end$"),
+        ("é$(A)é", "éxé"),
+        ("$$$(A)", "$x"),
+    ] {
+        assert_eq!(expand(input, &env), want, "{input}");
+    }
+}
+
+#[test]
+fn removal_refuses_a_uid_that_is_not_a_plain_name() {
+    let s = Scratch::new("uid");
+    let victim = s.path("victim/volumes");
+    fs::create_dir_all(&victim).unwrap();
+    remove_pod_volumes(&s.files, "..");
+    remove_pod_volumes(&s.files, "a/../..");
+    assert!(victim.exists());
+}
+
+#[test]
+fn dev_shm_is_found_as_a_tmpfs() {
+    // The test machines (and scripts/test) have the usual tmpfs /dev/shm.
+    assert_eq!(fs_type(Path::new("/dev/shm/podrun-x/y")).as_deref(), Some("tmpfs"));
+    assert!(fs_type(Path::new("/")).is_some());
+}
+
+#[test]
+fn modes_read_as_kubernetes_reads_them() {
+    let mode_in = |m: &str| -> Result<Option<i64>, String> {
+        let text = format!("{HEAD}spec:\n  volumes: [{{name: v, configMap: {{name: cfg, defaultMode: {m}}}}}]\n  containers: [{{name: c, image: x:1}}]\n");
+        load(&Source::from_text("t.yaml", &text), &LoadOptions::default())
+            .map(|mut l| l.pods.remove(0).pod.spec.volumes[0].config_map.as_ref().unwrap().default_mode)
+            .map_err(|e| e.to_string())
+    };
+    // YAML 1.1, as Kubernetes reads it: a leading 0 means octal.
+    assert_eq!(mode_in("0600"), Ok(Some(0o600)));
+    assert_eq!(mode_in("0o600"), Ok(Some(0o600)));
+    assert_eq!(mode_in("420"), Ok(Some(420)));
+    assert_eq!(mode_in("0"), Ok(Some(0)));
+    assert!(mode_in("0800").unwrap_err().contains("a file mode"));
+    assert!(mode_in("rw").unwrap_err().contains("a file mode"));
+}

@@ -1,0 +1,346 @@
+//! End-to-end tests of mounts and named volumes against the real engine: containers are created
+//! through `DockerRuntime` and checked from inside with `Runtime::exec`.
+//!
+//! Like `tests/common::engine`: with no engine they say so and pass, unless PODRUN_E2E=required
+//! (scripts/test) or CI=true, where a missing engine fails them. Every name carries the process
+//! id, and everything a test creates is removed when it ends, also when it fails.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::Command;
+
+use super::DockerRuntime;
+use crate::manifest::config_store::ConfigStore;
+use crate::manifest::types::{ConfigMap, ObjectMeta, Secret};
+use crate::manifest::{load, LoadOptions, Source};
+use crate::pod::downward::PodFacts;
+use crate::pod::files::PodFiles;
+use crate::pod::labels;
+use crate::pod::volumes::{self, plan_volumes};
+use crate::runtime::{CreateSpec, Mount, Namespaces, Propagation, Runtime, RuntimeError, Selector};
+
+const IMAGE: &str = "busybox:1.28";
+
+async fn engine() -> Option<DockerRuntime> {
+    let required =
+        std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required") || std::env::var("CI").is_ok_and(|v| v == "true");
+    match DockerRuntime::connect(None).await {
+        Ok(rt) => Some(rt),
+        Err(e) => {
+            assert!(!required, "no container engine answers ({e}), and end-to-end tests are required (PODRUN_E2E/CI)");
+            eprintln!("skipping: no container engine ({e})");
+            None
+        }
+    }
+}
+
+fn docker(args: &[&str]) -> std::process::Output {
+    Command::new("docker").args(args).output().expect("run the docker CLI")
+}
+
+/// What a test made, removed on drop (by the CLI: a drop cannot await).
+#[derive(Default)]
+struct Made {
+    containers: Vec<String>,
+    volumes: Vec<String>,
+    dirs: Vec<PathBuf>,
+    /// A pod's volume directories (some are on /dev/shm, outside `dirs`).
+    pod_volumes: Option<(PodFiles, String)>,
+}
+
+impl Drop for Made {
+    fn drop(&mut self) {
+        for c in &self.containers {
+            docker(&["rm", "-f", "-v", c]);
+        }
+        for v in &self.volumes {
+            docker(&["volume", "rm", "-f", v]);
+        }
+        if let Some((files, uid)) = &self.pod_volumes {
+            volumes::remove_pod_volumes(files, uid);
+        }
+        for d in &self.dirs {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("podrun-docker-e2e-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn namespace(tag: &str) -> String {
+    format!("t{}-{tag}", std::process::id())
+}
+
+fn spec(name: &str, ns: &str, mounts: Vec<Mount>) -> CreateSpec {
+    let labels = BTreeMap::from([
+        (labels::MANAGED.to_owned(), labels::MANAGED_VALUE.to_owned()),
+        (labels::POD_NAMESPACE.to_owned(), ns.to_owned()),
+        (labels::POD_NAME.to_owned(), "p".to_owned()),
+    ]);
+    CreateSpec {
+        name: name.to_owned(),
+        image: IMAGE.to_owned(),
+        entrypoint: Some(vec!["sleep".into()]),
+        cmd: Some(vec!["300".into()]),
+        env: Vec::new(),
+        working_dir: None,
+        labels,
+        namespaces: Namespaces::Infra(crate::runtime::PodNetwork {
+            hostname: Some("e2e".into()),
+            ..Default::default()
+        }),
+        stop_timeout: Some(1),
+        mounts,
+        settings: Default::default(),
+    }
+}
+
+/// Runs a shell script in the container; its exit code.
+async fn sh(rt: &DockerRuntime, id: &str, script: &str) -> i64 {
+    rt.exec(id, &["sh".to_owned(), "-c".to_owned(), script.to_owned()]).await.unwrap()
+}
+
+/// Asserts each script exits 0 in the container.
+async fn check_all(rt: &DockerRuntime, id: &str, scripts: &[&str]) {
+    for s in scripts {
+        assert_eq!(sh(rt, id, s).await, 0, "in the container: {s}");
+    }
+}
+
+async fn remove_all(rt: &DockerRuntime, ns: &str) {
+    let sel = Selector { namespace: Some(ns.to_owned()), pod: None };
+    for c in rt.list(&sel).await.unwrap() {
+        rt.remove(&c).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn bind_tmpfs_and_named_volume_mounts_reach_the_container() {
+    let Some(rt) = engine().await else { return };
+    let mut made = Made::default();
+    let ns = namespace("mounts");
+    let dir = scratch("mounts");
+    made.dirs.push(dir.clone());
+    std::fs::create_dir(dir.join("ro")).unwrap();
+    std::fs::write(dir.join("ro/hello"), "hi").unwrap();
+    std::fs::create_dir(dir.join("rw")).unwrap();
+    std::fs::write(dir.join("file"), "one file").unwrap();
+
+    let volume = format!("podrun-e2e-{}", std::process::id());
+    made.volumes.push(volume.clone());
+    let vlabels = BTreeMap::from([(labels::MANAGED.to_owned(), labels::MANAGED_VALUE.to_owned())]);
+    rt.ensure_volume(&volume, &vlabels).await.unwrap();
+    // Idempotent: an existing volume is kept, with its labels, whatever labels come now.
+    rt.ensure_volume(&volume, &BTreeMap::new()).await.unwrap();
+    let shown = docker(&["volume", "inspect", "-f", "{{index .Labels \"io.podrun.managed\"}}", &volume]);
+    assert_eq!(String::from_utf8_lossy(&shown.stdout).trim(), "true");
+
+    let name = format!("podrun-e2e-mounts-{}", std::process::id());
+    made.containers.push(name.clone());
+    let d = |p: &str| dir.join(p).to_string_lossy().into_owned();
+    let mounts = vec![
+        Mount::bind(d("ro"), "/ro", true),
+        Mount::bind(d("rw"), "/rw", false),
+        Mount::bind(d("file"), "/etc/one-file", true),
+        Mount::Tmpfs { target: "/scratch".into(), size_bytes: Some(2 << 20), mode: Some(0o1770) },
+        Mount::Volume { name: volume.clone(), target: "/vol".into(), read_only: false },
+        Mount::Volume { name: volume.clone(), target: "/vol-ro".into(), read_only: true },
+    ];
+    let id = rt.create(&spec(&name, &ns, mounts)).await.unwrap();
+    rt.start(&id).await.unwrap();
+    check_all(
+        &rt,
+        &id,
+        &[
+            "test \"$(cat /ro/hello)\" = hi",
+            "! touch /ro/x 2>/dev/null",
+            "echo written > /rw/new",
+            "test \"$(cat /etc/one-file)\" = 'one file'",
+            "! sh -c 'echo x > /etc/one-file' 2>/dev/null",
+            "grep ' /scratch ' /proc/self/mountinfo | grep -q ' - tmpfs .*size=2048k'",
+            "test \"$(stat -c %a /scratch)\" = 1770",
+            "echo data > /vol/f && test \"$(cat /vol-ro/f)\" = data",
+            "! touch /vol-ro/g 2>/dev/null",
+            // No copy of the image's files into the volume: it starts as the volume is.
+            "test \"$(ls /vol)\" = f",
+        ],
+    )
+    .await;
+    assert_eq!(std::fs::read_to_string(dir.join("rw/new")).unwrap(), "written\n");
+    // The mounts as the engine recorded them: Mounts (not Binds), private propagation.
+    let inspect = docker(&["inspect", "-f", "{{json .HostConfig.Mounts}}", &name]);
+    let json: serde_json::Value = serde_json::from_slice(&inspect.stdout).unwrap();
+    assert_eq!(json[0]["BindOptions"]["Propagation"], "rprivate", "{json}");
+    assert_eq!(json[4]["VolumeOptions"]["NoCopy"], true, "{json}");
+
+    // The volume is in use: removing it is an error, and it stays.
+    let e = rt.remove_volume(&volume).await.unwrap_err();
+    assert!(matches!(e, RuntimeError::Engine { status: 409, .. }), "{e:?}");
+    remove_all(&rt, &ns).await;
+    rt.remove_volume(&volume).await.unwrap();
+    assert!(!docker(&["volume", "inspect", &volume]).status.success(), "the volume is gone");
+    rt.remove_volume(&volume).await.unwrap(); // gone already: fine
+
+    // A volume podrun did not make is never removed.
+    let foreign = format!("podrun-e2e-foreign-{}", std::process::id());
+    made.volumes.push(foreign.clone());
+    rt.ensure_volume(&foreign, &BTreeMap::new()).await.unwrap();
+    let e = rt.remove_volume(&foreign).await.unwrap_err();
+    assert!(e.to_string().contains("not created by podrun"), "{e}");
+    assert!(docker(&["volume", "inspect", &foreign]).status.success());
+}
+
+#[tokio::test]
+async fn propagation_and_recursive_read_only_reach_the_engine() {
+    let Some(rt) = engine().await else { return };
+    let mut made = Made::default();
+    let ns = namespace("propagation");
+    let dir = scratch("propagation");
+    made.dirs.push(dir.clone());
+    let src = dir.to_string_lossy().into_owned();
+    let bind = |target: &str, propagation, rro| Mount::Bind {
+        source: src.clone(),
+        target: target.into(),
+        read_only: rro,
+        propagation,
+        recursive_read_only: rro,
+    };
+    // Created only: whether the host's mount is shared (needed to start with rslave or
+    // rshared) depends on the machine; what podrun asks for does not.
+    let name = format!("podrun-e2e-propagation-{}", std::process::id());
+    made.containers.push(name.clone());
+    let mounts = vec![bind("/a", Propagation::HostToContainer, false), bind("/b", Propagation::Bidirectional, false)];
+    rt.create(&spec(&name, &ns, mounts)).await.unwrap();
+    let inspect = docker(&["inspect", "-f", "{{json .HostConfig.Mounts}}", &name]);
+    let json: serde_json::Value = serde_json::from_slice(&inspect.stdout).unwrap();
+    assert_eq!(json[0]["BindOptions"]["Propagation"], "rslave", "{json}");
+    assert_eq!(json[1]["BindOptions"]["Propagation"], "rshared", "{json}");
+
+    let rro_name = format!("podrun-e2e-rro-{}", std::process::id());
+    made.containers.push(rro_name.clone());
+    let r = rt.create(&spec(&rro_name, &ns, vec![bind("/r", Propagation::Private, true)])).await;
+    let v = rt.docker.client_version();
+    if (v.major_version, v.minor_version) < (1, 44) {
+        let e = r.unwrap_err().to_string();
+        assert!(e.contains("recursively read-only") && e.contains("1.44"), "{e}");
+    } else {
+        r.unwrap();
+    }
+    remove_all(&rt, &ns).await;
+}
+
+const POD: &str = "apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: NS}
+spec:
+  securityContext: {fsGroup: 2345}
+  volumes:
+  - {name: cfg, configMap: {name: cfg, items: [{key: a, path: conf/a.conf}]}}
+  - {name: sec, secret: {secretName: sec, defaultMode: 0400}}
+  - {name: scratch, emptyDir: {}}
+  - {name: mem, emptyDir: {medium: Memory}}
+  - {name: data, persistentVolumeClaim: {claimName: db}}
+  - {name: host, hostPath: {path: HOST, type: DirectoryOrCreate}}
+  containers:
+  - name: c
+    image: busybox:1.28
+    volumeMounts:
+    - {name: cfg, mountPath: /etc/cfg}
+    - {name: cfg, mountPath: /etc/one.conf, subPath: conf/a.conf}
+    - {name: sec, mountPath: /s}
+    - {name: scratch, mountPath: /scratch}
+    - {name: scratch, mountPath: /logs, subPathExpr: $(POD_NAME)}
+    - {name: mem, mountPath: /mem}
+    - {name: data, mountPath: /data}
+    - {name: host, mountPath: /host, readOnly: true}
+";
+
+#[tokio::test]
+async fn planned_pod_volumes_in_a_real_container() {
+    let Some(rt) = engine().await else { return };
+    let mut made = Made::default();
+    let ns = namespace("planned");
+    let dir = scratch("planned");
+    made.dirs.push(dir.clone());
+    let host_dir = dir.join("host");
+    let text = POD.replace("NS", &ns).replace("HOST", host_dir.to_str().unwrap());
+    let pod = load(&Source::from_text("pod.yaml", &text), &LoadOptions::default()).unwrap().pods.remove(0).pod;
+    let mut configs = ConfigStore::new();
+    let cm = ConfigMap {
+        metadata: ObjectMeta { name: "cfg".into(), ..Default::default() },
+        data: [("a".to_owned(), "one".to_owned())].into(),
+        ..Default::default()
+    };
+    configs.add_config_map(&ns, &cm).unwrap();
+    let secret = Secret {
+        metadata: ObjectMeta { name: "sec".into(), ..Default::default() },
+        string_data: [("password".to_owned(), "hunter2".to_owned())].into(),
+        ..Default::default()
+    };
+    configs.add_secret(&ns, &secret).unwrap();
+    let files = PodFiles::new(dir.join("state"));
+    let uid = pod.metadata.uid.clone().unwrap();
+
+    made.pod_volumes = Some((files.clone(), uid.clone()));
+    let setup = plan_volumes(&pod, &files, &configs, &PodFacts::default()).unwrap();
+    setup.check_engine(&rt.info().await.unwrap()).unwrap();
+    volumes::prepare(&setup).unwrap();
+    for v in setup.named_volumes() {
+        made.volumes.push(v.name.clone());
+        rt.ensure_volume(&v.name, &v.labels).await.unwrap();
+    }
+    let mounts = setup.mounts_for("c", &[("POD_NAME".to_owned(), "web".to_owned())]).unwrap();
+    let name = format!("podrun-e2e-planned-{}", std::process::id());
+    made.containers.push(name.clone());
+    let id = rt.create(&spec(&name, &ns, mounts)).await.unwrap();
+    rt.start(&id).await.unwrap();
+    check_all(
+        &rt,
+        &id,
+        &[
+            "test \"$(cat /etc/cfg/conf/a.conf)\" = one",
+            "test \"$(cat /etc/one.conf)\" = one",
+            "! touch /etc/cfg/x 2>/dev/null",
+            "test \"$(cat /s/password)\" = hunter2",
+            "test \"$(stat -c %a:%g /s/password)\" = 440:2345",
+            "! touch /s/x 2>/dev/null",
+            "test \"$(stat -c %a:%g /scratch)\" = 2777:2345",
+            "touch /scratch/f /logs/g",
+            "grep ' /mem ' /proc/self/mountinfo | grep -q ' - tmpfs '",
+            "echo x > /mem/m",
+            "echo x > /data/f",
+            "! touch /host/x 2>/dev/null",
+        ],
+    )
+    .await;
+    let scratch_dir = files.pod_dir(&uid).join("volumes/scratch");
+    assert!(scratch_dir.join("f").is_file() && scratch_dir.join("web/g").is_file());
+    // Other users in the container: the fsGroup opens the secret; without it, it stays closed.
+    let as_user = |user: &str, cmd: &[&str]| {
+        let mut args = vec!["exec", "-u", user, &name];
+        args.extend_from_slice(cmd);
+        docker(&args).status.success()
+    };
+    assert!(as_user("1000:2345", &["cat", "/s/password"]));
+    assert!(!as_user("1000:1000", &["cat", "/s/password"]));
+    assert!(as_user("1000:1000", &["touch", "/scratch/by-1000"]), "an emptyDir is writable by anyone");
+    // A re-apply rewrites the files while the container runs; it sees the new content.
+    let mut configs2 = configs.clone();
+    let cm2 = ConfigMap { data: [("a".to_owned(), "two".to_owned())].into(), ..cm };
+    configs2.add_config_map(&ns, &cm2).unwrap();
+    volumes::prepare(&plan_volumes(&pod, &files, &configs2, &PodFacts::default()).unwrap()).unwrap();
+    check_all(&rt, &id, &["test \"$(cat /etc/cfg/conf/a.conf)\" = two", "test -f /mem/m"]).await;
+
+    remove_all(&rt, &ns).await;
+    volumes::remove_pod_volumes(&files, &uid);
+    files.remove_pod(&uid);
+    assert!(!files.pod_dir(&uid).exists());
+    for v in setup.named_volumes() {
+        rt.remove_volume(&v.name).await.unwrap();
+    }
+}
