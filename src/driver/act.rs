@@ -11,6 +11,7 @@ use crate::manifest::types::PullPolicy;
 use crate::plan::{ContainerStep, ImageNeed, Plan, Step};
 use crate::pod::files::PodFiles;
 use crate::pod::observed::attempt_of;
+use crate::pod::volumes::{self, VolumeSetup};
 use crate::pod::{labels, DesiredPod, Hook, InfraRef, Role};
 use crate::report::{PodKey, Reporter};
 use crate::runtime::{infra_image, Mount, Observed, Runtime, RuntimeError, Selector};
@@ -66,7 +67,8 @@ pub async fn act<R: Runtime>(
 ) -> Result<Acted, PodFailure> {
     let Scope { rt, desired, files, reporter, key } = scope;
     ensure_images(rt, &plan.images, notes, reporter, key).await?;
-    preflight(rt, desired, plan).await?;
+    let setup = preflight(rt, desired, plan, files).await?;
+    let setup = setup.as_ref();
     let mut outcome = Acted::Clean;
 
     for c in &plan.stop {
@@ -100,7 +102,7 @@ pub async fn act<R: Runtime>(
     }
 
     if let Some(step) = &plan.infra {
-        match run_step(scope, step, None).await {
+        match run_step(scope, step, None, None).await {
             Ok(id) => {
                 if matches!(step.step, Step::Create { .. }) {
                     created.push(id);
@@ -123,12 +125,12 @@ pub async fn act<R: Runtime>(
 
     // Init containers in order: a failure stops the sequence, since later ones depend on it.
     for step in &plan.init {
-        let r = run_step(scope, step, Some(&infra)).await;
+        let r = run_step(scope, step, Some(&infra), setup).await;
         if !record(r, step, notes, created, &mut outcome)? {
             return Ok(outcome);
         }
     }
-    let results = join_all(plan.apps.iter().map(|s| run_step(scope, s, Some(&infra)))).await;
+    let results = join_all(plan.apps.iter().map(|s| run_step(scope, s, Some(&infra), setup))).await;
     for (step, r) in plan.apps.iter().zip(results) {
         record(r, step, notes, created, &mut outcome)?;
     }
@@ -168,6 +170,7 @@ async fn run_step<R: Runtime>(
     scope: Scope<'_, R>,
     step: &ContainerStep,
     infra: Option<&InfraRef>,
+    setup: Option<&VolumeSetup>,
 ) -> Result<String, (&'static str, RuntimeError)> {
     let Scope { rt, desired, files, reporter, key } = scope;
     let c = desired
@@ -183,7 +186,21 @@ async fn run_step<R: Runtime>(
                 reporter.warning(&format!("{key}: {w}"));
             }
             resolve_user(rt, c, &mut spec).await?;
-            if let (Some(files), Role::Init | Role::App) = (files, c.role) {
+            if let Some(setup) = setup {
+                let env: Vec<(String, String)> = spec
+                    .env
+                    .iter()
+                    .filter_map(|e| e.split_once('='))
+                    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                    .collect();
+                let mounts = setup
+                    .mounts_for(&c.name, &env)
+                    .map_err(|e| ("CreateContainerConfigError", RuntimeError::Other(e.to_string())))?;
+                spec.mounts.extend(mounts);
+            }
+            // A volume mounted at the termination message path takes its place.
+            let taken = spec.mounts.iter().any(|m| m.target() == c.termination_message_path);
+            if let (Some(files), Role::Init | Role::App, false) = (files, c.role, taken) {
                 let path = files.prepare_termination_log(&desired.uid, &c.name, *attempt).map_err(|e| {
                     ("CreateContainerConfigError", RuntimeError::Other(format!("termination-log file: {e}")))
                 })?;
@@ -217,7 +234,17 @@ async fn run_step<R: Runtime>(
 
 /// Checks, before anything is created, what would make a container's creation fail for good
 /// (its configuration against the image): such a pod fails at once, with nothing half-made.
-async fn preflight<R: Runtime>(rt: &R, desired: &DesiredPod, plan: &Plan) -> Result<(), PodFailure> {
+async fn preflight<R: Runtime>(
+    rt: &R,
+    desired: &DesiredPod,
+    plan: &Plan,
+    files: Option<&PodFiles>,
+) -> Result<Option<VolumeSetup>, PodFailure> {
+    let creates = plan.init.iter().chain(&plan.apps).any(|s| matches!(s.step, Step::Create { .. }));
+    if !creates {
+        return Ok(None);
+    }
+    let setup = volumes_for(rt, desired, files).await?;
     for step in plan.init.iter().chain(&plan.apps) {
         let (Step::Create { attempt, .. }, Some(c)) = (&step.step, desired.find(&step.container)) else { continue };
         // The pod IP is not known yet; nothing that can fail depends on it.
@@ -225,6 +252,13 @@ async fn preflight<R: Runtime>(rt: &R, desired: &DesiredPod, plan: &Plan) -> Res
             Ok((spec, _)) => spec,
             Err(e) => return Err(PodFailure::Config { container: c.name.clone(), message: e.to_string() }),
         };
+        if let Some(setup) = &setup {
+            let env: Vec<(String, String)> =
+                spec.env.iter().filter_map(|e| e.split_once('=')).map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
+            if let Err(e) = setup.mounts_for(&c.name, &env) {
+                return Err(PodFailure::Config { container: c.name.clone(), message: e.to_string() });
+            }
+        }
         if let Err((_, e)) = resolve_user(rt, c, &mut spec).await {
             if fatal(&e) {
                 return Err(PodFailure::Runtime(e));
@@ -232,7 +266,37 @@ async fn preflight<R: Runtime>(rt: &R, desired: &DesiredPod, plan: &Plan) -> Res
             return Err(PodFailure::Config { container: c.name.clone(), message: e.to_string() });
         }
     }
-    Ok(())
+    Ok(setup)
+}
+
+/// Plans and prepares the pod's volumes on the host (files, directories, named engine
+/// volumes). Idempotent, so every sync that creates containers runs it: configMap and secret
+/// files are rewritten when their contents changed.
+async fn volumes_for<R: Runtime>(
+    rt: &R,
+    desired: &DesiredPod,
+    files: Option<&PodFiles>,
+) -> Result<Option<VolumeSetup>, PodFailure> {
+    if desired.manifest.spec.volumes.is_empty() {
+        return Ok(None);
+    }
+    let config = |e: String| PodFailure::Config { container: desired.name.clone(), message: e };
+    let Some(files) = files else {
+        return Err(config("volumes need files on the engine's host, and the engine is not local".into()));
+    };
+    let setup = volumes::plan_volumes(&desired.manifest, files, &desired.configs, &desired.host)
+        .map_err(|e| config(e.to_string()))?;
+    volumes::prepare(&setup).map_err(|e| config(e.to_string()))?;
+    for v in setup.named_volumes() {
+        rt.ensure_volume(&v.name, &v.labels).await.map_err(|e| {
+            if fatal(&e) {
+                PodFailure::Runtime(e)
+            } else {
+                config(e.to_string())
+            }
+        })?;
+    }
+    Ok(Some(setup))
 }
 
 /// The user the container runs as, where it depends on the image: a runAsGroup without a
@@ -433,6 +497,7 @@ pub async fn remove_pod<R: Runtime>(
         let mut uids: Vec<&str> = all.iter().filter_map(|c| c.label(labels::POD_UID)).collect();
         uids.dedup();
         for uid in uids {
+            volumes::remove_pod_volumes(files, uid);
             files.remove_pod(uid);
         }
     }

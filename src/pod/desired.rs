@@ -272,6 +272,12 @@ pub struct InfraRef {
     pub host_ip: Option<String>,
 }
 
+/// The pod's volumes a container mounts (a changed source means a new container; changed
+/// contents of a configMap or secret do not: their files are rewritten in place).
+fn mounted_volumes<'a>(pod: &'a Pod, c: &Container) -> Vec<&'a crate::manifest::types::Volume> {
+    pod.spec.volumes.iter().filter(|v| c.volume_mounts.iter().any(|m| m.name == v.name)).collect()
+}
+
 fn container(pod: &Pod, index: usize, c: &Container, role: Role) -> DesiredContainer {
     let lifecycle = c.lifecycle.clone().unwrap_or_default();
     let (settings, host_profiles) = settings::container_settings(pod, c);
@@ -283,8 +289,8 @@ fn container(pod: &Pod, index: usize, c: &Container, role: Role) -> DesiredConta
         role,
         image: c.image.clone(),
         pull_policy: c.image_pull_policy.unwrap_or(PullPolicy::IfNotPresent),
-        // The pod's securityContext shapes each container's too.
-        spec_hash: spec_hash(&(c, &pod.spec.security_context)),
+        // The pod's securityContext, and the volumes it mounts, shape each container too.
+        spec_hash: spec_hash(&(c, &pod.spec.security_context, mounted_volumes(pod, c))),
         sidecar: role == Role::Init && c.restart_policy == Some(ContainerRestartPolicy::Always),
         post_start: lifecycle.post_start.as_ref().and_then(Hook::from_handler),
         pre_stop: lifecycle.pre_stop.as_ref().and_then(Hook::from_handler),

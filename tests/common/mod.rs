@@ -144,6 +144,24 @@ impl Namespace {
     }
 
     fn cleanup(&self) {
+        // Through podrun first, so its files on the host go with the containers.
+        let filter = format!("label=io.kubernetes.pod.namespace={}", self.0);
+        let out = docker(&[
+            "ps",
+            "-a",
+            "--filter",
+            &filter,
+            "--filter",
+            "label=io.podrun.managed=true",
+            "--format",
+            "{{.Label \"io.kubernetes.pod.name\"}}",
+        ]);
+        let mut pods: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(str::to_owned).collect();
+        pods.sort();
+        pods.dedup();
+        for pod in pods {
+            podrun(&["delete", &pod, "-n", &self.0, "--grace-period", "0", "-q"], None);
+        }
         let ids: Vec<String> = self.containers().into_iter().map(|(id, _)| id).collect();
         if !ids.is_empty() {
             let mut args = vec!["rm", "-f", "-v"];
