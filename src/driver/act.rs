@@ -493,7 +493,8 @@ pub async fn remove_pod<R: Runtime>(
         }
     }
     // With the whole pod gone, so are its files.
-    if let (Some(files), None) = (files, only) {
+    let whole_pod = only.is_none() || rt.list(sel).await.is_ok_and(|left| left.is_empty());
+    if let (Some(files), true) = (files, whole_pod) {
         let mut uids: Vec<&str> = all.iter().filter_map(|c| c.label(labels::POD_UID)).collect();
         uids.dedup();
         for uid in uids {
