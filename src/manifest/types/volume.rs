@@ -1,5 +1,7 @@
 //! Volumes and volume mounts.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::{ObjectFieldSelector, ResourceFieldSelector};
@@ -60,6 +62,15 @@ pub struct Volume {
     pub persistent_volume_claim: Option<PersistentVolumeClaimVolumeSource>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<ImageVolumeSource>,
+    /// Refused by validation (a claim a cluster's storage driver provisions); kept as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ephemeral: Option<serde_yaml::Value>,
+    /// The volume sources podrun does not implement (nfs, csi, gitRepo, ...), by field name, as
+    /// written. The schema walk has already refused unknown names, so only Kubernetes sources
+    /// land here; validation counts them so that "exactly one source" is judged as the API
+    /// server judges it.
+    #[serde(flatten, skip_serializing_if = "BTreeMap::is_empty")]
+    pub other_sources: BTreeMap<String, serde_yaml::Value>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -94,7 +105,7 @@ pub struct KeyToPath {
     pub key: String,
     #[serde(default, deserialize_with = "strict::string")]
     pub path: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
     pub mode: Option<i64>,
 }
 
@@ -105,7 +116,7 @@ pub struct ConfigMapVolumeSource {
     pub name: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<KeyToPath>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
     pub default_mode: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
@@ -118,7 +129,7 @@ pub struct SecretVolumeSource {
     pub secret_name: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<KeyToPath>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
     pub default_mode: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
@@ -129,7 +140,7 @@ pub struct SecretVolumeSource {
 pub struct DownwardApiVolumeSource {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<DownwardApiVolumeFile>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
     pub default_mode: Option<i64>,
 }
 
@@ -142,7 +153,7 @@ pub struct DownwardApiVolumeFile {
     pub field_ref: Option<ObjectFieldSelector>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resource_field_ref: Option<ResourceFieldSelector>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
     pub mode: Option<i64>,
 }
 
@@ -151,7 +162,7 @@ pub struct DownwardApiVolumeFile {
 pub struct ProjectedVolumeSource {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<VolumeProjection>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
     pub default_mode: Option<i64>,
 }
 
