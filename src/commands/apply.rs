@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use crate::cli::{ApplyArgs, Cli, OutputArg, WaitForArg};
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
 use crate::exit;
-use crate::manifest::{self, LoadOptions, Source};
+use crate::manifest::LoadOptions;
 use crate::pod::files::PodFiles;
 use crate::pod::DesiredPod;
 use crate::report::{self, summary, Format, PodKey, ReportOptions};
@@ -17,9 +17,8 @@ use crate::runtime::{infra_image, Runtime, Selector};
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
-    let source = Source::read(args.manifest.path())?;
     let opts = LoadOptions { namespace: args.namespace.clone(), strict: args.strict };
-    let loaded = manifest::load(&source, &opts)?;
+    let loaded = super::load_manifests(&[args.manifest.path().to_owned()], &args.configs, &opts)?;
 
     let stderr_is_term = console::Term::stderr().is_term();
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: stderr_is_term });
