@@ -48,6 +48,14 @@ changed is recreated alone; containers no longer in the manifest are removed.
 
 Every manifest error names the file and a line:column or a field path, and creates nothing.")]
     Apply(ApplyArgs),
+    /// Check manifests as apply would, without a container engine
+    #[command(long_about = "\
+Check manifests as apply would (syntax, unknown fields, the API server's rules, features podrun
+cannot provide on one host), without a container engine, and create nothing.
+
+Prints the warnings and one line per pod (`pod default/web: valid`). Exits 0 when every pod is
+valid and 2 otherwise, with every error naming the file and a line:column or a field path.")]
+    Validate(ValidateArgs),
     /// Stop and remove the containers podrun created for a pod
     #[command(long_about = "\
 Stop (SIGTERM, then SIGKILL after the grace period) and remove every container podrun created
@@ -132,6 +140,29 @@ pub struct ApplyArgs {
     /// Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)
     #[arg(long)]
     pub strict: bool,
+
+    /// A file of ConfigMaps and Secrets the pods refer to (repeatable)
+    #[arg(long = "config", value_name = "FILE")]
+    pub configs: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Manifest files with one or more YAML documents, or - for standard input
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<String>,
+
+    /// A file of ConfigMaps and Secrets the pods refer to (repeatable)
+    #[arg(long = "config", value_name = "FILE")]
+    pub configs: Vec<String>,
+
+    /// Namespace for pods whose manifest names none
+    #[arg(short, long, value_name = "NS")]
+    pub namespace: Option<String>,
+
+    /// Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Debug, Args)]
@@ -204,6 +235,18 @@ mod tests {
     }
 
     #[test]
+    fn validate_takes_several_files_and_configs() {
+        let cli =
+            Cli::parse_from(["podrun", "validate", "a.yaml", "b.yaml", "--config", "c.yaml", "--config", "d.yaml"]);
+        let Command::Validate(v) = cli.command else { panic!("not validate") };
+        assert_eq!(v.files, ["a.yaml", "b.yaml"]);
+        assert_eq!(v.configs, ["c.yaml", "d.yaml"]);
+        let cli = Cli::parse_from(["podrun", "apply", "a.yaml", "--config", "c.yaml"]);
+        let Command::Apply(a) = cli.command else { panic!("not apply") };
+        assert_eq!(a.configs, ["c.yaml"]);
+    }
+
+    #[test]
     fn bad_values_are_usage_errors() {
         for args in [
             vec!["podrun", "apply", "x", "--timeout", "soon"],
@@ -211,6 +254,8 @@ mod tests {
             vec!["podrun", "apply"],
             vec!["podrun", "apply", "x", "-f", "y"],
             vec!["podrun", "apply", "x", "--wait-for", "ready-ish"],
+            vec!["podrun", "validate"],
+            vec!["podrun", "validate", "x", "--config"],
         ] {
             assert!(Cli::try_parse_from(&args).is_err(), "{args:?}");
         }

@@ -14,7 +14,7 @@ fn version_and_help() {
     assert_eq!(stdout(&v).trim(), format!("podrun {}", env!("CARGO_PKG_VERSION")));
     let h = podrun(&["--help"], None);
     assert_eq!(code(&h), 0);
-    for word in ["apply", "delete", "Exit codes", "--host"] {
+    for word in ["apply", "validate", "delete", "Exit codes", "--host"] {
         assert!(stdout(&h).contains(word), "{word} missing from --help");
     }
     let h = podrun(&["help", "apply"], None);
@@ -29,8 +29,14 @@ fn version_and_help() {
         "--output",
         "--infra-image",
         "--strict",
+        "--config",
     ] {
         assert!(stdout(&h).contains(word), "{word} missing from help apply");
+    }
+    let h = podrun(&["help", "validate"], None);
+    assert_eq!(code(&h), 0);
+    for word in ["--config", "--namespace", "--strict", "without a container engine"] {
+        assert!(stdout(&h).contains(word), "{word} missing from help validate");
     }
 }
 
@@ -92,4 +98,171 @@ fn strict_refuses_what_podrun_would_ignore() {
     let o = podrun_env(&["apply", "-"], Some(pod), NO_ENGINE);
     assert_eq!(code(&o), 3, "{}", stderr(&o));
     assert!(stderr(&o).contains("spec.nodeSelector"), "the warning names the field: {}", stderr(&o));
+}
+
+const POD: &str =
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: c\n    image: busybox\n    \
+    envFrom: [{configMapRef: {name: conf}}]\n    env: [{name: PW, valueFrom: {secretKeyRef: {name: pw, key: p}}}]\n";
+const CONFIGS: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: conf}\ndata: {A: '1'}\n---\n\
+    apiVersion: v1\nkind: Secret\nmetadata: {name: pw}\nstringData: {p: hunter2}\n";
+
+#[test]
+fn validate_checks_without_an_engine_and_prints_one_line_per_pod() {
+    let pods = TempFile::new("pods.yaml", &format!("{POD}---\n{}", POD.replace("name: web", "name: api")));
+    let configs = TempFile::new("configs.yaml", CONFIGS);
+    let o = podrun_env(&["validate", pods.path(), "--config", configs.path(), "-n", "shop"], None, NO_ENGINE);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o), "pod shop/web: valid\npod shop/api: valid\n");
+    let o = podrun_env(&["-q", "validate", pods.path()], None, NO_ENGINE);
+    assert_eq!((code(&o), stdout(&o).as_str()), (0, ""), "{}", stderr(&o));
+
+    let typo = TempFile::new("typo.yaml", &POD.replace("envFrom", "envfrom"));
+    let o = podrun_env(&["validate", pods.path(), typo.path()], None, NO_ENGINE);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains(&format!("{}: invalid Pod:", typo.path())), "{}", stderr(&o));
+    assert!(stderr(&o).contains("unknown field \"envfrom\" (did you mean \"envFrom\"?)"), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "", "nothing is called valid when the load fails");
+
+    let o = podrun_env(&["validate", "-", "-"], Some(POD), NO_ENGINE);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+}
+
+#[test]
+fn config_files_hold_configs_only_and_keep_secrets_secret() {
+    let pod = TempFile::new("pod.yaml", POD);
+    let with_pod = TempFile::new("with-pod.yaml", &format!("{CONFIGS}---\n{POD}"));
+    for cmd in ["validate", "apply"] {
+        let o = podrun_env(&[cmd, pod.path(), "--config", with_pod.path()], None, NO_ENGINE);
+        assert_eq!(code(&o), 2, "{cmd}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("{} (document 3): Pod \"web\" in a --config file", with_pod.path())),
+            "{cmd}: {}",
+            stderr(&o)
+        );
+    }
+    let leaky =
+        TempFile::new("leaky.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: pw}\nstringData: {p: 271828}\n");
+    let o = podrun_env(&["validate", pod.path(), "--config", leaky.path()], None, NO_ENGINE);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains(&format!("{}:4:", leaky.path())) && !stderr(&o).contains("271828"), "{}", stderr(&o));
+    let o = podrun_env(&["validate", pod.path(), "--config", "/nonexistent/configs.yaml"], None, NO_ENGINE);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("/nonexistent/configs.yaml: cannot read"), "{}", stderr(&o));
+}
+
+#[test]
+fn apply_takes_config_files_before_it_needs_the_engine() {
+    let pod = TempFile::new("pod.yaml", POD);
+    let configs = TempFile::new("configs.yaml", CONFIGS);
+    // Valid manifests get as far as the engine, which is not there: exit 3.
+    let o = podrun_env(&["apply", pod.path(), "--config", configs.path()], None, NO_ENGINE);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+}
+
+#[test]
+fn workloads_and_refusals_through_the_binary() {
+    let deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  \
+        selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      \
+        containers: [{name: c, image: nginx}]\n";
+    let o = podrun_env(&["validate", "-"], Some(deployment), NO_ENGINE);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o), "pod default/web: valid\n");
+    assert!(stderr(&o).contains("asks for replicas: 3; podrun runs one pod"), "{}", stderr(&o));
+    let userns = POD.replace("spec:\n", "spec:\n  hostUsers: false\n");
+    let o = podrun_env(&["validate", "-"], Some(&userns), NO_ENGINE);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("spec.hostUsers: Forbidden: user namespaces (hostUsers: false) are not supported"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("does not implement"), "refused, not \"not yet\": {}", stderr(&o));
+}
+
+/// What the acceptance corpus says of a `run-or-refuse` file podrun refuses, and the words the
+/// refusal must contain. The others of that class pass validation for now.
+const REFUSED: &[(&str, &str)] = &[
+    ("dra__dra-device-metadata-pod.yaml", "dynamic resource allocation"),
+    ("dra__dra-device-metadata-template-pod.yaml", "dynamic resource allocation"),
+    ("pods__image-volumes-subpath.yaml", "image volumes are not supported"),
+    ("pods__image-volumes.yaml", "image volumes are not supported"),
+    ("pods__commands.yaml", "KUBERNETES_PORT, which the kubelet sets for the Kubernetes API server's Service"),
+    ("pods__restart-policy__restart-all-containers.yaml", "restartPolicyRules"),
+    ("pods__storage__projected-podcertificate.yaml", "podCertificate: Forbidden: pod certificate projections"),
+    ("pods__storage__projected-service-account-token.yaml", "serviceAccountToken: Forbidden: service account token"),
+    ("pods__user-namespaces-stateless.yaml", "user namespaces (hostUsers: false)"),
+];
+
+/// Every file of the acceptance corpus (`../shared/k8s-examples`, see its README), validated
+/// with its companion ConfigMaps and Secrets, ends as its INDEX.tsv says. Prints a table of
+/// file, exit code and first message line (`cargo test --test cli corpus -- --nocapture`).
+#[test]
+fn the_kubernetes_documentation_corpus_validates_as_indexed() {
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/k8s-examples"));
+    let index = std::fs::read_to_string(dir.join("INDEX.tsv"))
+        .unwrap_or_else(|e| panic!("the corpus must be there (it always is in CI): {}: {e}", dir.display()));
+    let mut table = Vec::new();
+    let mut failures = Vec::new();
+    let mut rows = 0;
+    for line in index.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+        let columns: Vec<&str> = line.split('\t').collect();
+        assert_eq!(columns.len(), 7, "INDEX.tsv row with {} columns: {line}", columns.len());
+        let (file, companions, expected) = (columns[0], columns[5], columns[6]);
+        rows += 1;
+        let path = dir.join(file);
+        assert!(path.is_file(), "{} is indexed but missing", path.display());
+        let mut args = vec!["validate".to_owned(), path.display().to_string()];
+        for c in companions.split_whitespace() {
+            let companion = dir.join("companions").join(c);
+            assert!(companion.is_file(), "{}: companion {} missing", file, companion.display());
+            args.extend(["--config".to_owned(), companion.display().to_string()]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = podrun_env(&args, None, NO_ENGINE);
+        let (status, err) = (code(&o), stderr(&o));
+        // The error's first line names the document; the second names the problem.
+        let errors: Vec<&str> = err.lines().filter(|l| !l.starts_with("warning:")).collect();
+        let first = match errors.as_slice() {
+            [] => stdout(&o).lines().next().unwrap_or("").to_owned(),
+            [only] => only.to_string(),
+            [_, problem, ..] => problem.trim().to_owned(),
+        };
+        table.push(format!("{file:<66} {status}  {first}"));
+        let class = expected.split(' ').next().unwrap_or("");
+        let problem = if class == "run" && expected.contains("warn and ignore") {
+            // The note names the field that must be warned about.
+            (status != 0 || !err.contains("ignoring fields that only matter on a cluster: spec.priorityClassName"))
+                .then(|| "expected to validate with a warning about priorityClassName".to_owned())
+        } else if class == "run" {
+            (status != 0).then(|| "expected to validate".to_owned())
+        } else if expected.starts_with("invalid (not valid YAML") {
+            let at = format!("{}:", path.display());
+            let located = err.lines().any(|l| {
+                l.strip_prefix("podrun: ").and_then(|l| l.strip_prefix(&at)).is_some_and(|rest| {
+                    let mut parts = rest.splitn(3, ':');
+                    parts.next().is_some_and(|n| n.parse::<usize>().is_ok())
+                        && parts.next().is_some_and(|n| n.parse::<usize>().is_ok())
+                })
+            });
+            (status != 2 || !located).then(|| "expected exit 2 with file:line:col".to_owned())
+        } else if expected.starts_with("invalid (volumeMount token-vol") {
+            (status != 2 || !err.contains("volumeMounts[0].name: Not found: \"token-vol\""))
+                .then(|| "expected exit 2 naming the missing volume token-vol".to_owned())
+        } else if class == "run-or-refuse" {
+            match REFUSED.iter().find(|(f, _)| *f == file) {
+                Some((_, words)) => {
+                    (status != 2 || !err.contains(words)).then(|| format!("expected a refusal naming {words:?}"))
+                }
+                None => (status != 0).then(|| "expected to validate (podrun refuses it later, if at all)".to_owned()),
+            }
+        } else {
+            Some(format!("unknown expectation {expected:?}"))
+        };
+        if let Some(p) = problem {
+            failures.push(format!("{file}: {p}, got exit {status}:\n{err}"));
+        }
+    }
+    println!("{}", table.join("\n"));
+    assert!(rows >= 40, "only {rows} rows in INDEX.tsv");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

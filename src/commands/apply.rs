@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use crate::cli::{ApplyArgs, Cli, OutputArg, WaitForArg};
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
 use crate::exit::{self, UsageError};
-use crate::manifest::{self, LoadOptions, Source};
+use crate::manifest::LoadOptions;
 use crate::pod::downward::PodFacts;
 use crate::pod::files::PodFiles;
 use crate::pod::{settings, DesiredPod};
@@ -18,9 +18,8 @@ use crate::runtime::{infra_image, Runtime, Selector};
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
-    let source = Source::read(args.manifest.path())?;
     let opts = LoadOptions { namespace: args.namespace.clone(), strict: args.strict };
-    let loaded = manifest::load(&source, &opts)?;
+    let loaded = super::load_manifests(&[args.manifest.path().to_owned()], &args.configs, &opts)?;
 
     let stderr_is_term = console::Term::stderr().is_term();
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: stderr_is_term });
@@ -46,10 +45,12 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         files: rt.local_files().then(|| PodFiles::new(PodFiles::default_root())),
     };
     let host = PodFacts::of_host();
+    let configs = Arc::new(loaded.configs.clone());
     let mut pods = Vec::new();
     for p in &loaded.pods {
         let mut d = DesiredPod::from_loaded(p, &infra, args.network.as_deref());
         d.host = host.clone();
+        d.configs = configs.clone();
         if rt.local_files() {
             let root = PodFiles::default_root();
             settings::resolve_host_profiles(&mut d.init, &root)

@@ -2,16 +2,31 @@
 
 pub mod apply;
 pub mod delete;
+pub mod validate;
 
 use crate::cli::{Cli, Command};
+use crate::exit::UsageError;
+use crate::manifest::{self, LoadOptions, Loaded, Source};
 use crate::runtime::docker::DockerRuntime;
 use crate::runtime::Runtime;
 
 pub async fn run(cli: Cli) -> anyhow::Result<u8> {
     match &cli.command {
         Command::Apply(args) => apply::run(&cli, args).await,
+        Command::Validate(args) => validate::run(&cli, args),
         Command::Delete(args) => delete::run(&cli, args).await,
     }
+}
+
+/// Reads and loads manifests and `--config` files, as apply and validate both do.
+pub(crate) fn load_manifests(files: &[String], configs: &[String], opts: &LoadOptions) -> anyhow::Result<Loaded> {
+    // Standard input can be read once; a second `-` would silently read nothing.
+    if files.iter().chain(configs).filter(|f| *f == "-").count() > 1 {
+        return Err(UsageError("- (standard input) can be given only once".into()).into());
+    }
+    let read = |paths: &[String]| paths.iter().map(|p| Source::read(p)).collect::<Result<Vec<_>, _>>();
+    let (sources, config_sources) = (read(files)?, read(configs)?);
+    Ok(manifest::load_all(&sources, &config_sources, opts)?)
 }
 
 /// Connects to the engine and checks it answers: unreachable is exit 3, within seconds.

@@ -1,17 +1,25 @@
 //! Reading manifests: files or standard input, several YAML documents each, into checked and
-//! defaulted Pods. Every problem names the file and a line:column (YAML) or a field path.
+//! defaulted Pods, and the ConfigMaps, Secrets and claims beside them. Every problem names the
+//! file and a line:column (YAML) or a field path.
+//!
+//! Pods come from Pod documents and from the pod templates of workloads (`workload.rs`);
+//! `List`s are read item by item (`documents.rs`). Nothing is half-loaded: any error fails the
+//! whole load, before anything could be created.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Read;
 
-use serde::de::IgnoredAny;
+use serde::de::DeserializeSeed;
 use serde::Deserialize;
 use serde_yaml::Value;
 
+use super::config_store::{ConfigError, ConfigStore};
 use super::defaults;
-use super::schema::{self, Finding};
-use super::types::Pod;
+use super::documents::{Classifier, Plan, PlanSeed, Typed};
+use super::types::{ConfigMap, ObjectMeta, PersistentVolumeClaim, Pod, Secret};
 use super::validate::{self, FieldError};
+use super::workload::{self, Workload, WorkloadKind};
 
 /// Where a manifest came from and what it says.
 #[derive(Debug, Clone)]
@@ -40,19 +48,36 @@ impl Source {
     }
 }
 
-/// A document within a file: `pod.yaml`, or `pod.yaml (document 2)` when there are several.
+/// A document within a file: `pod.yaml`, `pod.yaml (document 2)` when there are several, and
+/// `pods.yaml (items[3])` for an item of a `List`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DocRef {
     pub file: String,
     /// 1-based; `None` when the file holds one document.
     pub index: Option<usize>,
+    /// The path of a `List` item within the document (`items[3]`, `items[0].items[1]`).
+    pub item: Option<String>,
+}
+
+impl DocRef {
+    /// Item `i` of the `List` this names.
+    pub fn item(&self, i: usize) -> DocRef {
+        let item = match &self.item {
+            Some(outer) => format!("{outer}.items[{i}]"),
+            None => format!("items[{i}]"),
+        };
+        DocRef { item: Some(item), ..self.clone() }
+    }
 }
 
 impl fmt::Display for DocRef {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self.index {
-            Some(i) => write!(f, "{} (document {i})", self.file),
-            None => f.write_str(&self.file),
+        f.write_str(&self.file)?;
+        match (self.index, &self.item) {
+            (Some(i), Some(item)) => write!(f, " (document {i}, {item})"),
+            (Some(i), None) => write!(f, " (document {i})"),
+            (None, Some(item)) => write!(f, " ({item})"),
+            (None, None) => Ok(()),
         }
     }
 }
@@ -65,7 +90,7 @@ pub enum ManifestError {
     Syntax { file: String, line: usize, column: usize, message: String },
     #[error("{doc}: invalid {what}:{}", list(problems))]
     Invalid { doc: DocRef, what: String, problems: Vec<FieldError> },
-    #[error("{file}: no Pod in this manifest (podrun runs objects of kind Pod)")]
+    #[error("{file}: no Pod in this manifest (podrun runs Pods, and the pod templates of workloads)")]
     NoPod { file: String },
     #[error(
         "{doc}: the namespace {found:?} of the manifest does not match the namespace {given:?} given with --namespace"
@@ -73,6 +98,15 @@ pub enum ManifestError {
     NamespaceMismatch { doc: DocRef, found: String, given: String },
     #[error("{first} and {second}: both define Pod {pod}")]
     Duplicate { first: String, second: String, pod: String },
+    /// Two ConfigMaps, Secrets or claims of one name in one namespace.
+    #[error("{first} and {second}: both define {kind} {name}")]
+    DuplicateObject { first: String, second: String, kind: &'static str, name: String },
+    /// A `--config` file holds something other than ConfigMaps, Secrets and Lists of them.
+    #[error("{doc}: {kind} {name:?} in a --config file, which may hold only ConfigMap, Secret and List documents")]
+    ConfigFileObject { doc: DocRef, kind: String, name: String },
+    /// A ConfigMap's or Secret's data cannot be decoded (the message names the key only).
+    #[error("{doc}: {error}")]
+    Config { doc: DocRef, error: Box<ConfigError> },
 }
 
 fn list(problems: &[FieldError]) -> String {
@@ -108,6 +142,11 @@ impl LoadedPod {
 pub struct Loaded {
     pub pods: Vec<LoadedPod>,
     pub warnings: Vec<String>,
+    /// The ConfigMaps and Secrets of every source, by namespace, decoded.
+    pub configs: ConfigStore,
+    /// (namespace, name) of each PersistentVolumeClaim: claim documents, and the claims a
+    /// StatefulSet's claim templates stand for.
+    pub claims: Vec<(String, String)>,
 }
 
 fn syntax_error(file: &str, e: &serde_yaml::Error) -> ManifestError {
@@ -117,145 +156,240 @@ fn syntax_error(file: &str, e: &serde_yaml::Error) -> ManifestError {
     ManifestError::Syntax { file: file.to_owned(), line, column, message }
 }
 
-/// Loads every Pod in `source`. Nothing is half-loaded: any error fails the whole source.
-pub fn load(source: &Source, opts: &LoadOptions) -> Result<Loaded, ManifestError> {
-    let file = source.name.as_str();
-    // First pass: generic values, for the kind and the schema walk.
-    let mut values = Vec::new();
-    for doc in serde_yaml::Deserializer::from_str(&source.text) {
-        // Stop at the first error: serde_yaml's document iterator repeats a syntax error forever.
-        values.push(Value::deserialize(doc).map_err(|e| syntax_error(file, &e))?);
-    }
-    let many = values.iter().filter(|v| !v.is_null()).count() > 1;
-    let mut out = Loaded::default();
-    let mut pod_docs = Vec::new();
-    for (i, value) in values.iter().enumerate() {
-        if value.is_null() {
-            continue; // an empty document, such as after a trailing `---`
-        }
-        let doc = DocRef { file: file.to_owned(), index: many.then_some(i + 1) };
-        let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
-        let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("");
-        let name = value.get("metadata").and_then(|m| m.get("name")).and_then(Value::as_str).unwrap_or("");
-        match kind {
-            "Pod" => {}
-            "" => {
-                return Err(ManifestError::Invalid {
-                    doc,
-                    what: "object".into(),
-                    problems: vec![FieldError::new("kind", "Required value")],
-                })
+/// serde's type errors quote the value they met (`invalid type: integer `1234``), which in a
+/// Secret is a secret. This keeps the kind of value and drops the value.
+fn redact(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(start) = rest.find(['`', '"']) {
+        let quote = rest[start..].chars().next().unwrap_or('"');
+        out.push_str(&rest[..start]);
+        match rest[start + 1..].find(quote) {
+            Some(len) => {
+                out.push_str("(value hidden)");
+                rest = &rest[start + 1 + len + 1..];
             }
-            other => {
-                out.warnings.push(format!("{doc}: ignoring {other} {name:?}: podrun runs objects of kind Pod"));
+            None => {
+                out.push_str("(value hidden)");
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Loads every Pod in `source`, and the ConfigMaps, Secrets and claims beside them.
+pub fn load(source: &Source, opts: &LoadOptions) -> Result<Loaded, ManifestError> {
+    load_all(std::slice::from_ref(source), &[], opts)
+}
+
+/// Loads the manifests in `sources` (Pods, workloads, ConfigMaps, Secrets, claims) and the
+/// ConfigMaps and Secrets of `config_sources` (`--config` files, which may hold nothing else).
+/// An error in any of them fails the whole load.
+pub fn load_all(sources: &[Source], config_sources: &[Source], opts: &LoadOptions) -> Result<Loaded, ManifestError> {
+    let mut loader = Loader { opts, out: Loaded::default(), objects: BTreeMap::new() };
+    for s in sources {
+        loader.source(s, false)?;
+    }
+    for s in config_sources {
+        loader.source(s, true)?;
+    }
+    loader.finish(sources)
+}
+
+/// The objects read so far, by identity, for duplicate checks.
+type ObjectKey = (String, &'static str, String);
+
+struct Loader<'o> {
+    opts: &'o LoadOptions,
+    out: Loaded,
+    /// (namespace, kind, name) of each ConfigMap, Secret and claim, and where it came from.
+    objects: BTreeMap<ObjectKey, DocRef>,
+}
+
+impl Loader<'_> {
+    fn source(&mut self, source: &Source, config_only: bool) -> Result<(), ManifestError> {
+        let file = source.name.as_str();
+        // First pass: generic values, for the kind and the schema walk.
+        let mut values = Vec::new();
+        for doc in serde_yaml::Deserializer::from_str(&source.text) {
+            // Stop at the first error: serde_yaml's document iterator repeats a syntax error forever.
+            values.push(Value::deserialize(doc).map_err(|e| syntax_error(file, &e))?);
+        }
+        let many = values.iter().filter(|v| !v.is_null()).count() > 1;
+        let mut classifier = Classifier { strict: self.opts.strict, config_only, warnings: &mut self.out.warnings };
+        let mut plans = Vec::with_capacity(values.len());
+        for (i, value) in values.iter().enumerate() {
+            if value.is_null() {
+                plans.push(Plan::Skip); // an empty document, such as after a trailing `---`
                 continue;
             }
+            let doc = DocRef { file: file.to_owned(), index: many.then_some(i + 1), item: None };
+            plans.push(classifier.classify(value, doc)?);
         }
-        if api_version != "v1" {
-            return Err(ManifestError::Invalid {
-                doc,
-                what: "Pod".into(),
-                problems: vec![FieldError::new(
-                    "apiVersion",
-                    format!("Unsupported value: {api_version:?}: supported values: \"v1\""),
-                )],
+
+        // Second pass: typed, straight from the text, so type errors carry a line and column.
+        let mut typed = Vec::new();
+        for (d, plan) in serde_yaml::Deserializer::from_str(&source.text).zip(&plans) {
+            PlanSeed { plan, out: &mut typed }.deserialize(d).map_err(|e| {
+                let mut err = syntax_error(file, &e);
+                if let (ManifestError::Syntax { message, .. }, true) = (&mut err, plan.has_secret()) {
+                    *message = redact(message);
+                }
+                err
+            })?;
+        }
+        for (doc, object) in typed {
+            match object {
+                Typed::Pod(pod) => {
+                    let loaded = self.finish_pod(pod, doc, None)?;
+                    self.out.pods.push(loaded);
+                }
+                Typed::Workload(kind, w) => self.workload(kind, w, doc)?,
+                Typed::ConfigMap(cm) => self.config_map(cm, doc)?,
+                Typed::Secret(secret) => self.secret(secret, doc)?,
+                Typed::Claim(claim) => self.claim(claim, doc)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self, sources: &[Source]) -> Result<Loaded, ManifestError> {
+        let out = self.out;
+        if out.pods.is_empty() {
+            let names: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
+            let file = if names.is_empty() { "<no manifest>".to_owned() } else { names.join(", ") };
+            return Err(ManifestError::NoPod { file });
+        }
+        for (i, a) in out.pods.iter().enumerate() {
+            if let Some(b) = out.pods[..i].iter().find(|b| b.namespace() == a.namespace() && b.name() == a.name()) {
+                return Err(ManifestError::Duplicate {
+                    first: b.doc.to_string(),
+                    second: a.doc.to_string(),
+                    pod: format!("{}/{}", a.namespace(), a.name()),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The namespace an object lands in: its own, else `--namespace`, else `default`. A
+    /// manifest naming another namespace than `--namespace` is an error, as with kubectl.
+    fn namespace(&self, meta: &ObjectMeta, doc: &DocRef) -> Result<String, ManifestError> {
+        let found = meta.namespace.as_deref().filter(|n| !n.is_empty());
+        match (found, self.opts.namespace.as_deref()) {
+            (Some(found), Some(given)) if found != given => {
+                Err(ManifestError::NamespaceMismatch { doc: doc.clone(), found: found.into(), given: given.into() })
+            }
+            (Some(ns), _) | (None, Some(ns)) => Ok(ns.to_owned()),
+            (None, None) => Ok(defaults::DEFAULT_NAMESPACE.to_owned()),
+        }
+    }
+
+    /// Validates and defaults a pod. `workload` is set for a pod made from a workload's
+    /// template: its problems are reported at the workload's paths, as the workload's.
+    fn finish_pod(
+        &mut self,
+        mut pod: Pod,
+        doc: DocRef,
+        workload: Option<(WorkloadKind, Vec<FieldError>)>,
+    ) -> Result<LoadedPod, ManifestError> {
+        let ns = self.namespace(&pod.metadata, &doc)?;
+        // Validate before defaulting, so a missing field is reported as the user wrote it.
+        let (mut problems, warns) = validate::validate_pod(&pod);
+        let what = match (&workload, pod.metadata.name.as_str()) {
+            (None, "") => "Pod".to_owned(),
+            (None, n) => format!("Pod {n:?}"),
+            (Some((kind, _)), "") => kind.to_string(),
+            (Some((kind, _)), n) => format!("{kind} {n:?}"),
+        };
+        let warns = match &workload {
+            None => warns,
+            Some(_) => warns.iter().map(|w| workload::workload_path(w)).collect(),
+        };
+        self.out.warnings.extend(warns.into_iter().map(|w| format!("{doc}: {w}")));
+        if let Some((_, own)) = workload {
+            for p in &mut problems {
+                p.path = workload::workload_path(&p.path);
+            }
+            problems.splice(0..0, own);
+        }
+        if !problems.is_empty() {
+            return Err(ManifestError::Invalid { doc, what, problems });
+        }
+        defaults::apply(&mut pod, &ns);
+        Ok(LoadedPod { pod, doc })
+    }
+
+    fn workload(&mut self, kind: WorkloadKind, w: Workload, doc: DocRef) -> Result<(), ManifestError> {
+        let t = workload::template_pod(kind, w);
+        self.out.warnings.extend(t.warnings.iter().map(|w| format!("{doc}: {w}")));
+        let loaded = self.finish_pod(t.pod, doc.clone(), Some((kind, t.problems)))?;
+        for claim in t.claims {
+            let key = (loaded.namespace().to_owned(), "PersistentVolumeClaim", claim);
+            self.record(key, &doc)?;
+        }
+        self.out.pods.push(loaded);
+        Ok(())
+    }
+
+    /// Remembers an object; the same one twice is an error naming both documents.
+    fn record(&mut self, key: ObjectKey, doc: &DocRef) -> Result<(), ManifestError> {
+        if let Some(first) = self.objects.get(&key) {
+            return Err(ManifestError::DuplicateObject {
+                first: first.to_string(),
+                second: doc.to_string(),
+                kind: key.1,
+                name: format!("{}/{}", key.0, key.2),
             });
         }
-        check_schema(value, &doc, opts.strict, &mut out.warnings)?;
-        pod_docs.push((i, doc));
-    }
-    if pod_docs.is_empty() {
-        return Err(ManifestError::NoPod { file: file.to_owned() });
+        if key.1 == "PersistentVolumeClaim" {
+            self.out.claims.push((key.0.clone(), key.2.clone()));
+        }
+        self.objects.insert(key, doc.clone());
+        Ok(())
     }
 
-    // Second pass: typed, straight from the text, so type errors carry a line and column.
-    let mut docs = serde_yaml::Deserializer::from_str(&source.text).enumerate();
-    for (want, doc) in pod_docs {
-        let pod = loop {
-            // The first pass read these same documents, so the iterator cannot run out first.
-            let Some((i, d)) = docs.next() else { return Err(ManifestError::NoPod { file: file.to_owned() }) };
-            if i == want {
-                break Pod::deserialize(d).map_err(|e| syntax_error(file, &e))?;
-            }
-            IgnoredAny::deserialize(d).map_err(|e| syntax_error(file, &e))?;
-        };
-        out.pods.push(finish_pod(pod, doc, opts, &mut out.warnings)?);
-    }
-    for (i, a) in out.pods.iter().enumerate() {
-        if let Some(b) = out.pods[..i].iter().find(|b| b.namespace() == a.namespace() && b.name() == a.name()) {
-            return Err(ManifestError::Duplicate {
-                first: b.doc.to_string(),
-                second: a.doc.to_string(),
-                pod: format!("{}/{}", a.namespace(), a.name()),
-            });
+    fn config_map(&mut self, cm: ConfigMap, doc: DocRef) -> Result<(), ManifestError> {
+        let ns = self.namespace(&cm.metadata, &doc)?;
+        let problems = validate::validate_config_map(&cm);
+        if !problems.is_empty() {
+            return Err(ManifestError::Invalid { doc, what: format!("ConfigMap {:?}", cm.metadata.name), problems });
         }
+        self.record((ns.clone(), "ConfigMap", cm.metadata.name.clone()), &doc)?;
+        self.out.configs.add_config_map(&ns, &cm).map_err(|error| ManifestError::Config { doc, error: Box::new(error) })
     }
-    Ok(out)
-}
 
-fn check_schema(value: &Value, doc: &DocRef, strict: bool, warnings: &mut Vec<String>) -> Result<(), ManifestError> {
-    let mut problems = Vec::new();
-    let mut not_yet = Vec::new();
-    let mut cluster_only = Vec::new();
-    for finding in schema::check_pod(value) {
-        match finding {
-            Finding::Unknown { path, suggestion } => {
-                let field = path.rsplit('.').next().unwrap_or(&path).to_owned();
-                let hint = suggestion.map(|s| format!(" (did you mean {s:?}?)")).unwrap_or_default();
-                problems.push(FieldError::new(path, format!("unknown field {field:?}{hint}")));
-            }
-            Finding::WrongShape { path, expected } => {
-                problems.push(FieldError::new(path, format!("Invalid value: must be {expected}")));
-            }
-            Finding::NotYet { path } => not_yet.push(path),
-            Finding::ClusterOnly { path } => cluster_only.push(path),
+    fn secret(&mut self, secret: Secret, doc: DocRef) -> Result<(), ManifestError> {
+        let ns = self.namespace(&secret.metadata, &doc)?;
+        let what = format!("Secret {:?}", secret.metadata.name);
+        let problems = validate::validate_secret(&secret);
+        if !problems.is_empty() {
+            return Err(ManifestError::Invalid { doc, what, problems });
         }
+        self.record((ns.clone(), "Secret", secret.metadata.name.clone()), &doc)?;
+        let decoded = self.out.configs.add_secret(&ns, &secret);
+        decoded.map_err(|error| ManifestError::Config { doc: doc.clone(), error: Box::new(error) })?;
+        // Which keys a typed Secret must hold is known only once `data` is decoded.
+        if let Some(entries) = self.out.configs.secret(&ns, &secret.metadata.name) {
+            let problems = validate::validate_secret_type(secret.type_.as_deref(), entries);
+            if !problems.is_empty() {
+                return Err(ManifestError::Invalid { doc, what, problems });
+            }
+        }
+        Ok(())
     }
-    if strict {
-        let why = "not supported by podrun (--strict)";
-        problems.extend(not_yet.drain(..).map(|p| FieldError::new(p, format!("{why}: not implemented"))));
-        problems
-            .extend(cluster_only.drain(..).map(|p| FieldError::new(p, format!("{why}: only meaningful on a cluster"))));
-    }
-    if !problems.is_empty() {
-        return Err(ManifestError::Invalid { doc: doc.clone(), what: "Pod".into(), problems });
-    }
-    if !not_yet.is_empty() {
-        warnings.push(format!(
-            "{doc}: podrun does not implement these fields yet and ignores them (--strict refuses them): {}",
-            not_yet.join(", ")
-        ));
-    }
-    if !cluster_only.is_empty() {
-        warnings.push(format!("{doc}: ignoring fields that only matter on a cluster: {}", cluster_only.join(", ")));
-    }
-    Ok(())
-}
 
-fn finish_pod(
-    mut pod: Pod,
-    doc: DocRef,
-    opts: &LoadOptions,
-    warnings: &mut Vec<String>,
-) -> Result<LoadedPod, ManifestError> {
-    if let (Some(found), Some(given)) = (pod.metadata.namespace.as_deref(), opts.namespace.as_deref()) {
-        if !found.is_empty() && found != given {
-            return Err(ManifestError::NamespaceMismatch { doc, found: found.into(), given: given.into() });
+    fn claim(&mut self, claim: PersistentVolumeClaim, doc: DocRef) -> Result<(), ManifestError> {
+        let ns = self.namespace(&claim.metadata, &doc)?;
+        let problems = validate::validate_claim(&claim);
+        if !problems.is_empty() {
+            let what = format!("PersistentVolumeClaim {:?}", claim.metadata.name);
+            return Err(ManifestError::Invalid { doc, what, problems });
         }
+        self.record((ns, "PersistentVolumeClaim", claim.metadata.name), &doc)
     }
-    // Validate before defaulting, so a missing field is reported as the user wrote it.
-    let (problems, warns) = validate::validate_pod(&pod);
-    warnings.extend(warns.into_iter().map(|w| format!("{doc}: {w}")));
-    if !problems.is_empty() {
-        let what = match pod.metadata.name.as_str() {
-            "" => "Pod".to_owned(),
-            n => format!("Pod {n:?}"),
-        };
-        return Err(ManifestError::Invalid { doc, what, problems });
-    }
-    let ns = opts.namespace.as_deref().unwrap_or(defaults::DEFAULT_NAMESPACE);
-    defaults::apply(&mut pod, ns);
-    Ok(LoadedPod { pod, doc })
 }
 
 #[cfg(test)]
@@ -281,6 +415,7 @@ mod tests {
         assert_eq!(l.pods[1].doc.to_string(), "f.yaml (document 3)");
         assert_eq!(l.warnings.len(), 1);
         assert!(l.warnings[0].contains("ignoring Service \"s\""), "{:?}", l.warnings);
+        assert_eq!(l.pods[1].doc.item, None);
     }
 
     #[test]
@@ -325,12 +460,201 @@ mod tests {
 
     #[test]
     fn unimplemented_and_cluster_fields_warn_and_strict_refuses_them() {
-        let text = POD.replace("spec:\n", "spec:\n  nodeSelector: {a: b}\n  hostNetwork: true\n");
+        let text = POD.replace("spec:\n", "spec:\n  nodeSelector: {a: b}\n  activeDeadlineSeconds: 30\n");
         let l = load_text(&text, &LoadOptions::default()).unwrap();
         assert_eq!(l.warnings.len(), 2, "{:?}", l.warnings);
-        assert!(l.warnings.iter().any(|w| w.contains("spec.hostNetwork") && w.contains("does not implement")));
+        assert!(l
+            .warnings
+            .iter()
+            .any(|w| w.contains("spec.activeDeadlineSeconds") && w.contains("does not implement")));
         assert!(l.warnings.iter().any(|w| w.contains("spec.nodeSelector") && w.contains("cluster")));
         let e = load_text(&text, &LoadOptions { namespace: None, strict: true }).unwrap_err();
-        assert!(e.to_string().contains("spec.hostNetwork") && e.to_string().contains("spec.nodeSelector"), "{e}");
+        assert!(
+            e.to_string().contains("spec.activeDeadlineSeconds") && e.to_string().contains("spec.nodeSelector"),
+            "{e}"
+        );
+    }
+
+    const CONFIGS: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: conf}\ndata: {a: '1'}\nbinaryData: {b: aGk=}\n\
+        ---\napiVersion: v1\nkind: Secret\nmetadata: {name: pw, namespace: other}\ntype: Opaque\ndata: {p: aHVudGVyMg==}\n\
+        stringData: {u: admin}\nimmutable: true\n";
+
+    #[test]
+    fn config_maps_and_secrets_are_decoded_by_namespace() {
+        let text = format!("{CONFIGS}---\n{POD}");
+        let l = load_text(&text, &LoadOptions::default()).unwrap();
+        assert_eq!(l.pods.len(), 1);
+        assert_eq!(l.configs.config_map("default", "conf").unwrap()["b"], b"hi");
+        let secret = l.configs.secret("other", "pw").unwrap();
+        assert_eq!(secret["p"].0, b"hunter2");
+        assert_eq!(secret["u"].0, b"admin");
+        assert!(!format!("{l:?}").contains("hunter2") && !format!("{l:?}").contains("aHVudGVy"), "Debug hides values");
+        let ns = LoadOptions { namespace: Some("team".into()), strict: false };
+        let text = format!("{}---\n{POD}", CONFIGS.split("---").next().unwrap());
+        assert!(load_text(&text, &ns).unwrap().configs.config_map("team", "conf").is_some());
+    }
+
+    #[test]
+    fn secrets_never_show_their_values() {
+        let bad64 = "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {token: 'hunter2!!'}\n";
+        let e = load_text(&format!("{bad64}---\n{POD}"), &LoadOptions::default()).unwrap_err();
+        assert_eq!(e.to_string(), "f.yaml (document 1): Secret default/s: key \"token\": invalid base64 data");
+        let number = "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {pin: 123456}\n";
+        let e = load_text(&format!("{number}---\n{POD}"), &LoadOptions::default()).unwrap_err();
+        let ManifestError::Syntax { line, .. } = &e else { panic!("{e}") };
+        assert_eq!(*line, 4);
+        assert!(!e.to_string().contains("123456") && e.to_string().contains("invalid type: integer"), "{e}");
+        let typo = "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringdata: {pin: hunter2}\n";
+        let e = load_text(&format!("{typo}---\n{POD}"), &LoadOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("stringdata: unknown field") && !e.to_string().contains("hunter2"), "{e}");
+        let tls =
+            "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ntype: kubernetes.io/tls\nstringData: {tls.crt: c}\n";
+        let e = load_text(&format!("{tls}---\n{POD}"), &LoadOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("invalid Secret \"s\":\n  data[tls.key]: Required value"), "{e}");
+    }
+
+    #[test]
+    fn config_maps_are_validated() {
+        let cm = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: Conf}\ndata: {a/b: x}\n";
+        let e = load_text(&format!("{cm}---\n{POD}"), &LoadOptions::default()).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.starts_with("f.yaml (document 1): invalid ConfigMap \"Conf\":\n  metadata.name: Invalid value"),
+            "{text}"
+        );
+        assert!(text.contains("data[a/b]: Invalid value: \"a/b\": a valid config key"), "{text}");
+    }
+
+    #[test]
+    fn lists_are_read_item_by_item_with_locations() {
+        let list = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n\
+            - apiVersion: v1\n  kind: List\n  items:\n  - apiVersion: v1\n    kind: Pod\n    metadata: {name: a}\n    \
+            spec: {containers: [{name: c, image: b}]}\n- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n";
+        let l = load_text(list, &LoadOptions::default()).unwrap();
+        assert_eq!(l.pods[0].doc.to_string(), "f.yaml (items[1].items[0])");
+        assert!(l.configs.config_map("default", "c").is_some());
+        assert_eq!(l.warnings.len(), 1);
+        assert!(l.warnings[0].starts_with("f.yaml (items[2]): ignoring Service \"s\""), "{:?}", l.warnings);
+        let typed = list.replace("image: b", "image: 5");
+        let ManifestError::Syntax { line, .. } = load_text(&typed, &LoadOptions::default()).unwrap_err() else {
+            panic!("not a syntax error")
+        };
+        assert_eq!(line, 13, "the error points into the item");
+        let typo = list.replace("image: b", "image: b, comand: [x]");
+        let e = load_text(&typo, &LoadOptions::default()).unwrap_err().to_string();
+        assert!(
+            e.starts_with("f.yaml (items[1].items[0]): invalid Pod:\n  spec.containers[0].comand: unknown field"),
+            "{e}"
+        );
+    }
+
+    const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  \
+        replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    \
+        spec:\n      containers: [{name: c, image: nginx}]\n";
+
+    #[test]
+    fn workloads_run_one_pod_from_their_template() {
+        let l = load_text(DEPLOYMENT, &LoadOptions::default()).unwrap();
+        let p = &l.pods[0];
+        assert_eq!((p.namespace(), p.name()), ("shop", "web"));
+        assert_eq!(p.pod.metadata.labels["app"], "web");
+        assert_eq!(p.pod.spec.restart_policy, Some(crate::manifest::types::RestartPolicy::Always), "defaulted");
+        assert_eq!(l.warnings.len(), 1);
+        assert!(l.warnings[0].contains("asks for replicas: 2; podrun runs one pod"), "{:?}", l.warnings);
+
+        let typo = DEPLOYMENT.replace("image: nginx", "image: nginx, comand: [x]");
+        let e = load_text(&typo, &LoadOptions::default()).unwrap_err().to_string();
+        assert!(e.contains("spec.template.spec.containers[0].comand: unknown field \"comand\""), "{e}");
+        let invalid = DEPLOYMENT.replace("name: c,", "name: C_,");
+        let e = load_text(&invalid, &LoadOptions::default()).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "f.yaml: invalid Deployment \"web\":\n  spec.template.spec.containers[0].name: Invalid value"
+            ),
+            "{e}"
+        );
+        let no_template = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 1}\n";
+        let e = load_text(no_template, &LoadOptions::default()).unwrap_err().to_string();
+        assert_eq!(e, "f.yaml: invalid Deployment \"web\":\n  spec.template: Required value");
+        let old = DEPLOYMENT.replace("apps/v1", "extensions/v1beta1");
+        let e = load_text(&old, &LoadOptions::default()).unwrap_err().to_string();
+        assert!(
+            e.contains("apiVersion: Unsupported value: \"extensions/v1beta1\": supported values: \"apps/v1\""),
+            "{e}"
+        );
+        let clash = format!("{DEPLOYMENT}---\n{}", POD.replace("{name: a}", "{name: web, namespace: shop}"));
+        assert!(matches!(load_text(&clash, &LoadOptions::default()), Err(ManifestError::Duplicate { .. })));
+    }
+
+    #[test]
+    fn jobs_and_stateful_sets() {
+        let job =
+            "apiVersion: batch/v1\nkind: Job\nmetadata: {name: once}\nspec:\n  backoffLimit: 2\n  template:\n    \
+            spec: {restartPolicy: Never, containers: [{name: c, image: b}]}\n";
+        let l = load_text(job, &LoadOptions::default()).unwrap();
+        assert_eq!(l.pods[0].name(), "once");
+        assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+        let sts = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n  \
+            selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      \
+            containers: [{name: c, image: b, volumeMounts: [{name: data, mountPath: /data}]}]\n  \
+            volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce]}}]\n---\n\
+            apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: logs}\nspec: {accessModes: [ReadWriteOnce]}\n";
+        let l = load_text(sts, &LoadOptions::default()).unwrap();
+        assert_eq!(
+            l.claims,
+            [("default".to_owned(), "data-db-0".to_owned()), ("default".to_owned(), "logs".to_owned())]
+        );
+    }
+
+    #[test]
+    fn other_kinds_warn_by_kind_and_name() {
+        let claim = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: gpu}\nspec: {}\n";
+        let l = load_text(&format!("{claim}---\n{POD}"), &LoadOptions::default()).unwrap();
+        assert!(l.warnings[0].starts_with("f.yaml (document 1): ignoring ResourceClaim \"gpu\""), "{:?}", l.warnings);
+    }
+
+    #[test]
+    fn several_sources_and_config_files() {
+        let pods = Source::from_text("pods.yaml", POD);
+        let configs = Source::from_text("conf.yaml", CONFIGS);
+        let l = load_all(std::slice::from_ref(&pods), std::slice::from_ref(&configs), &LoadOptions::default()).unwrap();
+        assert!(l.configs.config_map("default", "conf").is_some() && l.configs.secret("other", "pw").is_some());
+
+        let pod_in_config = Source::from_text("conf.yaml", &format!("{CONFIGS}---\n{POD}"));
+        let e = load_all(std::slice::from_ref(&pods), &[pod_in_config], &LoadOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "conf.yaml (document 3): Pod \"a\" in a --config file, which may hold only ConfigMap, Secret and List documents"
+        );
+        let again = Source::from_text("more.yaml", CONFIGS);
+        let e = load_all(std::slice::from_ref(&pods), &[configs.clone(), again], &LoadOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "conf.yaml (document 1) and more.yaml (document 1): both define ConfigMap default/conf"
+        );
+
+        let only_configs = Source::from_text("c.yaml", CONFIGS);
+        let other = Source::from_text("b.yaml", &POD.replace("name: a", "name: b"));
+        let l = load_all(&[only_configs.clone(), other, pods.clone()], &[], &LoadOptions::default()).unwrap();
+        assert_eq!(l.pods.len(), 2, "pods come from every source; configs may share a file with them");
+        let e = load_all(&[only_configs], &[], &LoadOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "c.yaml: no Pod in this manifest (podrun runs Pods, and the pod templates of workloads)"
+        );
+    }
+
+    #[test]
+    fn file_modes_written_octal_load_as_kubernetes_reads_them() {
+        let text = POD.replace(
+            "spec:\n",
+            "spec:\n  volumes: [{name: s, projected: {sources: [{secret: {name: x, items: [{key: p, path: p, mode: 0644}]}}]}}, \
+             {name: n, nfs: {server: nas, path: /x}}]\n",
+        );
+        let l = load_text(&text, &LoadOptions::default()).unwrap();
+        let v = &l.pods[0].pod.spec.volumes;
+        assert_eq!(v[0].projected.as_ref().unwrap().sources[0].secret.as_ref().unwrap().items[0].mode, Some(0o644));
+        assert!(v[1].other_sources.contains_key("nfs"));
+        assert!(l.warnings.iter().any(|w| w.contains("spec.volumes[1].nfs")), "{:?}", l.warnings);
     }
 }

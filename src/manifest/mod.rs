@@ -3,11 +3,13 @@
 pub mod cluster_only;
 pub mod config_store;
 pub mod defaults;
+mod documents;
 pub mod load;
 pub mod quantity;
 pub mod schema;
 mod strict;
 pub mod types;
 pub mod validate;
+pub mod workload;
 
-pub use load::{load, DocRef, LoadOptions, Loaded, LoadedPod, ManifestError, Source};
+pub use load::{load, load_all, DocRef, LoadOptions, Loaded, LoadedPod, ManifestError, Source};

@@ -118,6 +118,10 @@ impl Quantity {
     pub fn from_millis(millis: i128) -> Quantity {
         Quantity { nanos: millis * 1_000_000 }
     }
+
+    pub fn from_nanos(nanos: i128) -> Quantity {
+        Quantity { nanos }
+    }
 }
 
 fn ceil_div(a: i128, b: i128) -> i128 {

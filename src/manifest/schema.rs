@@ -12,8 +12,12 @@
 //! - fields that only mean something on a cluster, which podrun ignores
 //!   ([`Finding::ClusterOnly`]).
 //!
-//! Fields podrun implements produce nothing. Whether a field is implemented is recorded once,
-//! next to the field's name in the tables at the bottom of this file.
+//! Fields podrun implements produce nothing, and neither do fields it refuses
+//! ([`Support::Refused`]): validation refuses those with a message naming the feature, and a
+//! "not implemented yet" warning beside that error would only blur it. Whether a field is
+//! implemented is recorded once, next to the field's name in the tables at the bottom of this
+//! file. The same walk checks ConfigMap and Secret documents and the pod templates of
+//! workloads (Deployments and the like).
 
 use serde_yaml::Value;
 
@@ -27,6 +31,12 @@ pub enum Support {
     /// The field only matters to a cluster (scheduler, API server, service accounts);
     /// podrun accepts it and ignores it.
     ClusterOnly,
+    /// podrun cannot provide the feature on one host and refuses a manifest that asks for it.
+    /// The refusal is validation's (`validate/refused.rs`), which knows the feature and says
+    /// why; the walk reports nothing for the field or below it except typos and wrong shapes.
+    /// A field whose harmless value podrun does honour (`hostUsers: true`) is marked so too:
+    /// only validation sees values.
+    Refused,
 }
 
 /// One finding of the walk. `path` uses Kubernetes field-path syntax: `spec.containers[1].comand`,
@@ -52,11 +62,32 @@ pub fn check_pod(doc: &Value) -> Vec<Finding> {
     walk.findings
 }
 
-/// Walk a PodSpec (used later for pod templates inside Deployments etc.), paths prefixed with
-/// `prefix` (e.g. "spec.template.spec").
+/// Walk a PodSpec, paths prefixed with `prefix` (e.g. "spec.template.spec").
 pub fn check_pod_spec(spec: &Value, prefix: &str) -> Vec<Finding> {
     let mut walk = Walk::default();
     walk.value(spec, Shape::Object(POD_SPEC), prefix, false);
+    walk.findings
+}
+
+/// Walk a PodTemplateSpec (a workload's `spec.template`: metadata and a PodSpec), paths
+/// prefixed with `prefix` (e.g. "spec.template").
+pub fn check_pod_template(template: &Value, prefix: &str) -> Vec<Finding> {
+    let mut walk = Walk::default();
+    walk.value(template, Shape::Object(POD_TEMPLATE_SPEC), prefix, false);
+    walk.findings
+}
+
+/// Walk a whole ConfigMap document.
+pub fn check_config_map(doc: &Value) -> Vec<Finding> {
+    let mut walk = Walk::default();
+    walk.value(doc, Shape::Object(CONFIG_MAP), "", false);
+    walk.findings
+}
+
+/// Walk a whole Secret document. Findings name fields, never values.
+pub fn check_secret(doc: &Value) -> Vec<Finding> {
+    let mut walk = Walk::default();
+    walk.value(doc, Shape::Object(SECRET), "", false);
     walk.findings
 }
 
@@ -148,7 +179,7 @@ impl Walk {
             // `resources: {}` and `status: {}`: warning about those would only be noise.
             if !muted && !asks_for_nothing(value) {
                 match field.support {
-                    Support::Implemented => {}
+                    Support::Implemented | Support::Refused => {}
                     Support::NotYet => self.findings.push(Finding::NotYet { path: child.clone() }),
                     Support::ClusterOnly => self.findings.push(Finding::ClusterOnly { path: child.clone() }),
                 }
@@ -248,6 +279,10 @@ const fn cluster_only(name: &'static str, shape: Shape) -> Field {
     Field { name, shape, support: Support::ClusterOnly }
 }
 
+const fn refused(name: &'static str, shape: Shape) -> Field {
+    Field { name, shape, support: Support::Refused }
+}
+
 use Shape::{Any, Map, Object, Objects, Scalar, Scalars};
 
 static POD: &[Field] = &[
@@ -257,6 +292,29 @@ static POD: &[Field] = &[
     implemented("spec", Object(POD_SPEC)),
     // Server-populated; a dumped `kubectl get -o yaml` carries it.
     cluster_only("status", Any),
+];
+
+/// A workload's `spec.template`.
+static POD_TEMPLATE_SPEC: &[Field] =
+    &[implemented("metadata", Object(OBJECT_META)), implemented("spec", Object(POD_SPEC))];
+
+static CONFIG_MAP: &[Field] = &[
+    implemented("apiVersion", Scalar),
+    implemented("kind", Scalar),
+    implemented("metadata", Object(OBJECT_META)),
+    implemented("immutable", Scalar),
+    implemented("data", Map),
+    implemented("binaryData", Map),
+];
+
+static SECRET: &[Field] = &[
+    implemented("apiVersion", Scalar),
+    implemented("kind", Scalar),
+    implemented("metadata", Object(OBJECT_META)),
+    implemented("immutable", Scalar),
+    implemented("data", Map),
+    implemented("stringData", Map),
+    implemented("type", Scalar),
 ];
 
 static OBJECT_META: &[Field] = &[
@@ -297,34 +355,34 @@ static MANAGED_FIELDS_ENTRY: &[Field] = &[
 ];
 
 static POD_SPEC: &[Field] = &[
-    not_yet("volumes", Objects(VOLUME)),
+    implemented("volumes", Objects(VOLUME)),
     implemented("initContainers", Objects(CONTAINER)),
     implemented("containers", Objects(CONTAINER)),
     not_yet("ephemeralContainers", Objects(EPHEMERAL_CONTAINER)),
     implemented("restartPolicy", Scalar),
     implemented("terminationGracePeriodSeconds", Scalar),
     not_yet("activeDeadlineSeconds", Scalar),
-    not_yet("dnsPolicy", Scalar),
+    implemented("dnsPolicy", Scalar),
     cluster_only("nodeSelector", Map),
     cluster_only("serviceAccountName", Scalar),
     cluster_only("serviceAccount", Scalar),
     cluster_only("automountServiceAccountToken", Scalar),
     cluster_only("nodeName", Scalar),
-    not_yet("hostNetwork", Scalar),
-    not_yet("hostPID", Scalar),
-    not_yet("hostIPC", Scalar),
-    not_yet("shareProcessNamespace", Scalar),
-    not_yet("securityContext", Object(POD_SECURITY_CONTEXT)),
+    implemented("hostNetwork", Scalar),
+    implemented("hostPID", Scalar),
+    implemented("hostIPC", Scalar),
+    implemented("shareProcessNamespace", Scalar),
+    implemented("securityContext", Object(POD_SECURITY_CONTEXT)),
     not_yet("imagePullSecrets", Objects(LOCAL_OBJECT_REFERENCE)),
-    not_yet("hostname", Scalar),
-    not_yet("subdomain", Scalar),
+    implemented("hostname", Scalar),
+    implemented("subdomain", Scalar),
     cluster_only("affinity", Object(AFFINITY)),
     cluster_only("schedulerName", Scalar),
     cluster_only("tolerations", Objects(TOLERATION)),
-    not_yet("hostAliases", Objects(HOST_ALIAS)),
+    implemented("hostAliases", Objects(HOST_ALIAS)),
     cluster_only("priorityClassName", Scalar),
     cluster_only("priority", Scalar),
-    not_yet("dnsConfig", Object(POD_DNS_CONFIG)),
+    implemented("dnsConfig", Object(POD_DNS_CONFIG)),
     cluster_only("readinessGates", Objects(POD_READINESS_GATE)),
     cluster_only("runtimeClassName", Scalar),
     cluster_only("enableServiceLinks", Scalar),
@@ -333,10 +391,11 @@ static POD_SPEC: &[Field] = &[
     cluster_only("topologySpreadConstraints", Objects(TOPOLOGY_SPREAD_CONSTRAINT)),
     not_yet("setHostnameAsFQDN", Scalar),
     not_yet("os", Object(POD_OS)),
-    not_yet("hostUsers", Scalar),
+    // `true` (the default) is what podrun does; `false` is refused.
+    refused("hostUsers", Scalar),
     cluster_only("schedulingGates", Objects(POD_SCHEDULING_GATE)),
-    not_yet("resourceClaims", Objects(POD_RESOURCE_CLAIM)),
-    not_yet("resources", Object(RESOURCE_REQUIREMENTS)),
+    refused("resourceClaims", Objects(POD_RESOURCE_CLAIM)),
+    implemented("resources", Object(RESOURCE_REQUIREMENTS)),
     not_yet("hostnameOverride", Scalar),
     // Gang scheduling, alpha in v1.35 only (replaced by schedulingGroup in v1.36).
     cluster_only("workloadRef", Object(WORKLOAD_REFERENCE)),
@@ -355,14 +414,14 @@ macro_rules! container_fields {
             implemented("command", Scalars),
             implemented("args", Scalars),
             implemented("workingDir", Scalar),
-            not_yet("ports", Objects(CONTAINER_PORT)),
-            not_yet("envFrom", Objects(ENV_FROM_SOURCE)),
+            implemented("ports", Objects(CONTAINER_PORT)),
+            implemented("envFrom", Objects(ENV_FROM_SOURCE)),
             implemented("env", Objects(ENV_VAR)),
-            not_yet("resources", Object(RESOURCE_REQUIREMENTS)),
+            implemented("resources", Object(RESOURCE_REQUIREMENTS)),
             not_yet("resizePolicy", Objects(CONTAINER_RESIZE_POLICY)),
             implemented("restartPolicy", Scalar),
-            not_yet("restartPolicyRules", Objects(CONTAINER_RESTART_RULE)),
-            not_yet("volumeMounts", Objects(VOLUME_MOUNT)),
+            refused("restartPolicyRules", Objects(CONTAINER_RESTART_RULE)),
+            implemented("volumeMounts", Objects(VOLUME_MOUNT)),
             not_yet("volumeDevices", Objects(VOLUME_DEVICE)),
             not_yet("livenessProbe", Object(PROBE)),
             not_yet("readinessProbe", Object(PROBE)),
@@ -371,10 +430,10 @@ macro_rules! container_fields {
             implemented("terminationMessagePath", Scalar),
             implemented("terminationMessagePolicy", Scalar),
             implemented("imagePullPolicy", Scalar),
-            not_yet("securityContext", Object(SECURITY_CONTEXT)),
-            not_yet("stdin", Scalar),
-            not_yet("stdinOnce", Scalar),
-            not_yet("tty", Scalar),
+            implemented("securityContext", Object(SECURITY_CONTEXT)),
+            implemented("stdin", Scalar),
+            implemented("stdinOnce", Scalar),
+            implemented("tty", Scalar),
             $($extra,)*
         ]
     };
@@ -385,43 +444,44 @@ static CONTAINER: &[Field] = container_fields![];
 static EPHEMERAL_CONTAINER: &[Field] = container_fields![not_yet("targetContainerName", Scalar)];
 
 static CONTAINER_PORT: &[Field] = &[
-    not_yet("name", Scalar),
-    not_yet("hostPort", Scalar),
-    not_yet("containerPort", Scalar),
-    not_yet("protocol", Scalar),
-    not_yet("hostIP", Scalar),
+    implemented("name", Scalar),
+    implemented("hostPort", Scalar),
+    implemented("containerPort", Scalar),
+    implemented("protocol", Scalar),
+    implemented("hostIP", Scalar),
 ];
 
 static ENV_FROM_SOURCE: &[Field] = &[
-    not_yet("prefix", Scalar),
-    not_yet("configMapRef", Object(OPTIONAL_LOCAL_OBJECT_REFERENCE)),
-    not_yet("secretRef", Object(OPTIONAL_LOCAL_OBJECT_REFERENCE)),
+    implemented("prefix", Scalar),
+    implemented("configMapRef", Object(OPTIONAL_LOCAL_OBJECT_REFERENCE)),
+    implemented("secretRef", Object(OPTIONAL_LOCAL_OBJECT_REFERENCE)),
 ];
 
 static ENV_VAR: &[Field] =
-    &[implemented("name", Scalar), implemented("value", Scalar), not_yet("valueFrom", Object(ENV_VAR_SOURCE))];
+    &[implemented("name", Scalar), implemented("value", Scalar), implemented("valueFrom", Object(ENV_VAR_SOURCE))];
 
 static ENV_VAR_SOURCE: &[Field] = &[
-    not_yet("fieldRef", Object(OBJECT_FIELD_SELECTOR)),
-    not_yet("resourceFieldRef", Object(RESOURCE_FIELD_SELECTOR)),
-    not_yet("configMapKeyRef", Object(KEY_SELECTOR)),
-    not_yet("secretKeyRef", Object(KEY_SELECTOR)),
+    implemented("fieldRef", Object(OBJECT_FIELD_SELECTOR)),
+    implemented("resourceFieldRef", Object(RESOURCE_FIELD_SELECTOR)),
+    implemented("configMapKeyRef", Object(KEY_SELECTOR)),
+    implemented("secretKeyRef", Object(KEY_SELECTOR)),
     not_yet("fileKeyRef", Object(FILE_KEY_SELECTOR)),
 ];
 
-static OBJECT_FIELD_SELECTOR: &[Field] = &[not_yet("apiVersion", Scalar), not_yet("fieldPath", Scalar)];
+static OBJECT_FIELD_SELECTOR: &[Field] = &[implemented("apiVersion", Scalar), implemented("fieldPath", Scalar)];
 
 static RESOURCE_FIELD_SELECTOR: &[Field] =
-    &[not_yet("containerName", Scalar), not_yet("resource", Scalar), not_yet("divisor", Scalar)];
+    &[implemented("containerName", Scalar), implemented("resource", Scalar), implemented("divisor", Scalar)];
 
 /// ConfigMapKeySelector and SecretKeySelector.
-static KEY_SELECTOR: &[Field] = &[not_yet("name", Scalar), not_yet("key", Scalar), not_yet("optional", Scalar)];
+static KEY_SELECTOR: &[Field] =
+    &[implemented("name", Scalar), implemented("key", Scalar), implemented("optional", Scalar)];
 
 static FILE_KEY_SELECTOR: &[Field] =
     &[not_yet("volumeName", Scalar), not_yet("path", Scalar), not_yet("key", Scalar), not_yet("optional", Scalar)];
 
 static RESOURCE_REQUIREMENTS: &[Field] =
-    &[not_yet("limits", Map), not_yet("requests", Map), not_yet("claims", Objects(RESOURCE_CLAIM))];
+    &[implemented("limits", Map), implemented("requests", Map), refused("claims", Objects(RESOURCE_CLAIM))];
 
 static RESOURCE_CLAIM: &[Field] = &[not_yet("name", Scalar), not_yet("request", Scalar)];
 
@@ -432,8 +492,9 @@ static CONTAINER_RESTART_RULE: &[Field] = &[
     not_yet("exitCodes", Object(CONTAINER_RESTART_RULE_ON_EXIT_CODES)),
     // Not an API field: the API server rejects it. The Kubernetes documentation's
     // restart-all-containers.yaml example shipped with `onExit: {exitCodes: ...}` (fixed by
-    // kubernetes/website#54001), so copies of it are in the wild. Tolerated while podrun does
-    // not implement restartPolicyRules anyway; make it an error when it does.
+    // kubernetes/website#54001), so copies of it are in the wild. Tolerated while podrun
+    // refuses restartPolicyRules anyway (the refusal is the clearer message); make it an error
+    // when podrun implements them.
     not_yet("onExit", Object(CONTAINER_RESTART_RULE_ON_EXIT)),
 ];
 
@@ -442,13 +503,14 @@ static CONTAINER_RESTART_RULE_ON_EXIT: &[Field] = &[not_yet("exitCodes", Object(
 static CONTAINER_RESTART_RULE_ON_EXIT_CODES: &[Field] = &[not_yet("operator", Scalar), not_yet("values", Scalars)];
 
 static VOLUME_MOUNT: &[Field] = &[
-    not_yet("name", Scalar),
-    not_yet("readOnly", Scalar),
-    not_yet("recursiveReadOnly", Scalar),
-    not_yet("mountPath", Scalar),
-    not_yet("subPath", Scalar),
-    not_yet("mountPropagation", Scalar),
-    not_yet("subPathExpr", Scalar),
+    implemented("name", Scalar),
+    implemented("readOnly", Scalar),
+    // Validated (Enabled needs readOnly); whether the engine can honour it is the runtime's call.
+    implemented("recursiveReadOnly", Scalar),
+    implemented("mountPath", Scalar),
+    implemented("subPath", Scalar),
+    implemented("mountPropagation", Scalar),
+    implemented("subPathExpr", Scalar),
     not_yet("bindMountOptions", Scalars),
 ];
 
@@ -501,21 +563,21 @@ static LIFECYCLE_HANDLER: &[Field] = &[
 static SLEEP_ACTION: &[Field] = &[implemented("seconds", Scalar)];
 
 static SECURITY_CONTEXT: &[Field] = &[
-    not_yet("capabilities", Object(CAPABILITIES)),
-    not_yet("privileged", Scalar),
+    implemented("capabilities", Object(CAPABILITIES)),
+    implemented("privileged", Scalar),
     not_yet("seLinuxOptions", Object(SE_LINUX_OPTIONS)),
     not_yet("windowsOptions", Object(WINDOWS_SECURITY_CONTEXT_OPTIONS)),
-    not_yet("runAsUser", Scalar),
-    not_yet("runAsGroup", Scalar),
-    not_yet("runAsNonRoot", Scalar),
-    not_yet("readOnlyRootFilesystem", Scalar),
-    not_yet("allowPrivilegeEscalation", Scalar),
-    not_yet("procMount", Scalar),
-    not_yet("seccompProfile", Object(SECCOMP_PROFILE)),
-    not_yet("appArmorProfile", Object(APP_ARMOR_PROFILE)),
+    implemented("runAsUser", Scalar),
+    implemented("runAsGroup", Scalar),
+    implemented("runAsNonRoot", Scalar),
+    implemented("readOnlyRootFilesystem", Scalar),
+    implemented("allowPrivilegeEscalation", Scalar),
+    implemented("procMount", Scalar),
+    implemented("seccompProfile", Object(SECCOMP_PROFILE)),
+    implemented("appArmorProfile", Object(APP_ARMOR_PROFILE)),
 ];
 
-static CAPABILITIES: &[Field] = &[not_yet("add", Scalars), not_yet("drop", Scalars)];
+static CAPABILITIES: &[Field] = &[implemented("add", Scalars), implemented("drop", Scalars)];
 
 static SE_LINUX_OPTIONS: &[Field] =
     &[not_yet("user", Scalar), not_yet("role", Scalar), not_yet("type", Scalar), not_yet("level", Scalar)];
@@ -527,32 +589,32 @@ static WINDOWS_SECURITY_CONTEXT_OPTIONS: &[Field] = &[
     not_yet("hostProcess", Scalar),
 ];
 
-static SECCOMP_PROFILE: &[Field] = &[not_yet("type", Scalar), not_yet("localhostProfile", Scalar)];
+static SECCOMP_PROFILE: &[Field] = &[implemented("type", Scalar), implemented("localhostProfile", Scalar)];
 
-static APP_ARMOR_PROFILE: &[Field] = &[not_yet("type", Scalar), not_yet("localhostProfile", Scalar)];
+static APP_ARMOR_PROFILE: &[Field] = &[implemented("type", Scalar), implemented("localhostProfile", Scalar)];
 
 static POD_SECURITY_CONTEXT: &[Field] = &[
     not_yet("seLinuxOptions", Object(SE_LINUX_OPTIONS)),
     not_yet("windowsOptions", Object(WINDOWS_SECURITY_CONTEXT_OPTIONS)),
-    not_yet("runAsUser", Scalar),
-    not_yet("runAsGroup", Scalar),
-    not_yet("runAsNonRoot", Scalar),
-    not_yet("supplementalGroups", Scalars),
+    implemented("runAsUser", Scalar),
+    implemented("runAsGroup", Scalar),
+    implemented("runAsNonRoot", Scalar),
+    implemented("supplementalGroups", Scalars),
     not_yet("supplementalGroupsPolicy", Scalar),
-    not_yet("fsGroup", Scalar),
-    not_yet("sysctls", Objects(SYSCTL)),
+    implemented("fsGroup", Scalar),
+    implemented("sysctls", Objects(SYSCTL)),
     not_yet("fsGroupChangePolicy", Scalar),
-    not_yet("seccompProfile", Object(SECCOMP_PROFILE)),
-    not_yet("appArmorProfile", Object(APP_ARMOR_PROFILE)),
+    implemented("seccompProfile", Object(SECCOMP_PROFILE)),
+    implemented("appArmorProfile", Object(APP_ARMOR_PROFILE)),
     not_yet("seLinuxChangePolicy", Scalar),
 ];
 
-static SYSCTL: &[Field] = &[not_yet("name", Scalar), not_yet("value", Scalar)];
+static SYSCTL: &[Field] = &[implemented("name", Scalar), implemented("value", Scalar)];
 
 static LOCAL_OBJECT_REFERENCE: &[Field] = &[not_yet("name", Scalar)];
 
 /// ConfigMapEnvSource and SecretEnvSource.
-static OPTIONAL_LOCAL_OBJECT_REFERENCE: &[Field] = &[not_yet("name", Scalar), not_yet("optional", Scalar)];
+static OPTIONAL_LOCAL_OBJECT_REFERENCE: &[Field] = &[implemented("name", Scalar), implemented("optional", Scalar)];
 
 static AFFINITY: &[Field] = &[
     not_yet("nodeAffinity", Object(NODE_AFFINITY)),
@@ -608,15 +670,15 @@ static TOLERATION: &[Field] = &[
     not_yet("tolerationSeconds", Scalar),
 ];
 
-static HOST_ALIAS: &[Field] = &[not_yet("ip", Scalar), not_yet("hostnames", Scalars)];
+static HOST_ALIAS: &[Field] = &[implemented("ip", Scalar), implemented("hostnames", Scalars)];
 
 static POD_DNS_CONFIG: &[Field] = &[
-    not_yet("nameservers", Scalars),
-    not_yet("searches", Scalars),
-    not_yet("options", Objects(POD_DNS_CONFIG_OPTION)),
+    implemented("nameservers", Scalars),
+    implemented("searches", Scalars),
+    implemented("options", Objects(POD_DNS_CONFIG_OPTION)),
 ];
 
-static POD_DNS_CONFIG_OPTION: &[Field] = &[not_yet("name", Scalar), not_yet("value", Scalar)];
+static POD_DNS_CONFIG_OPTION: &[Field] = &[implemented("name", Scalar), implemented("value", Scalar)];
 
 static POD_READINESS_GATE: &[Field] = &[not_yet("conditionType", Scalar)];
 
@@ -647,44 +709,44 @@ static WORKLOAD_REFERENCE: &[Field] =
 // The `defaultUser` / `user` fields are v1.37 alpha (AtomicWriteVolumeUserFields).
 
 static VOLUME: &[Field] = &[
-    not_yet("name", Scalar),
+    implemented("name", Scalar),
     // VolumeSource, inlined.
-    not_yet("hostPath", Object(HOST_PATH_VOLUME_SOURCE)),
-    not_yet("emptyDir", Object(EMPTY_DIR_VOLUME_SOURCE)),
+    implemented("hostPath", Object(HOST_PATH_VOLUME_SOURCE)),
+    implemented("emptyDir", Object(EMPTY_DIR_VOLUME_SOURCE)),
     not_yet("gcePersistentDisk", Object(GCE_PERSISTENT_DISK_VOLUME_SOURCE)),
     not_yet("awsElasticBlockStore", Object(AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE)),
     not_yet("gitRepo", Object(GIT_REPO_VOLUME_SOURCE)),
-    not_yet("secret", Object(SECRET_VOLUME_SOURCE)),
+    implemented("secret", Object(SECRET_VOLUME_SOURCE)),
     not_yet("nfs", Object(NFS_VOLUME_SOURCE)),
     not_yet("iscsi", Object(ISCSI_VOLUME_SOURCE)),
     not_yet("glusterfs", Object(GLUSTERFS_VOLUME_SOURCE)),
-    not_yet("persistentVolumeClaim", Object(PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE)),
+    implemented("persistentVolumeClaim", Object(PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE)),
     not_yet("rbd", Object(RBD_VOLUME_SOURCE)),
     not_yet("flexVolume", Object(FLEX_VOLUME_SOURCE)),
     not_yet("cinder", Object(CINDER_VOLUME_SOURCE)),
     not_yet("cephfs", Object(CEPH_FS_VOLUME_SOURCE)),
     not_yet("flocker", Object(FLOCKER_VOLUME_SOURCE)),
-    not_yet("downwardAPI", Object(DOWNWARD_API_VOLUME_SOURCE)),
+    implemented("downwardAPI", Object(DOWNWARD_API_VOLUME_SOURCE)),
     not_yet("fc", Object(FC_VOLUME_SOURCE)),
     not_yet("azureFile", Object(AZURE_FILE_VOLUME_SOURCE)),
-    not_yet("configMap", Object(CONFIG_MAP_VOLUME_SOURCE)),
+    implemented("configMap", Object(CONFIG_MAP_VOLUME_SOURCE)),
     not_yet("vsphereVolume", Object(VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE)),
     not_yet("quobyte", Object(QUOBYTE_VOLUME_SOURCE)),
     not_yet("azureDisk", Object(AZURE_DISK_VOLUME_SOURCE)),
     not_yet("photonPersistentDisk", Object(PHOTON_PERSISTENT_DISK_VOLUME_SOURCE)),
-    not_yet("projected", Object(PROJECTED_VOLUME_SOURCE)),
+    implemented("projected", Object(PROJECTED_VOLUME_SOURCE)),
     not_yet("portworxVolume", Object(PORTWORX_VOLUME_SOURCE)),
     not_yet("scaleIO", Object(SCALE_IO_VOLUME_SOURCE)),
     not_yet("storageos", Object(STORAGE_OS_VOLUME_SOURCE)),
     not_yet("csi", Object(CSI_VOLUME_SOURCE)),
-    not_yet("ephemeral", Object(EPHEMERAL_VOLUME_SOURCE)),
-    not_yet("image", Object(IMAGE_VOLUME_SOURCE)),
+    refused("ephemeral", Object(EPHEMERAL_VOLUME_SOURCE)),
+    refused("image", Object(IMAGE_VOLUME_SOURCE)),
 ];
 
-static HOST_PATH_VOLUME_SOURCE: &[Field] = &[not_yet("path", Scalar), not_yet("type", Scalar)];
+static HOST_PATH_VOLUME_SOURCE: &[Field] = &[implemented("path", Scalar), implemented("type", Scalar)];
 
 static EMPTY_DIR_VOLUME_SOURCE: &[Field] =
-    &[not_yet("medium", Scalar), not_yet("sizeLimit", Scalar), not_yet("mode", Scalar)];
+    &[implemented("medium", Scalar), implemented("sizeLimit", Scalar), not_yet("mode", Scalar)];
 
 static GCE_PERSISTENT_DISK_VOLUME_SOURCE: &[Field] =
     &[not_yet("pdName", Scalar), not_yet("fsType", Scalar), not_yet("partition", Scalar), not_yet("readOnly", Scalar)];
@@ -700,15 +762,15 @@ static GIT_REPO_VOLUME_SOURCE: &[Field] =
     &[not_yet("repository", Scalar), not_yet("revision", Scalar), not_yet("directory", Scalar)];
 
 static SECRET_VOLUME_SOURCE: &[Field] = &[
-    not_yet("secretName", Scalar),
-    not_yet("items", Objects(KEY_TO_PATH)),
-    not_yet("defaultMode", Scalar),
-    not_yet("optional", Scalar),
+    implemented("secretName", Scalar),
+    implemented("items", Objects(KEY_TO_PATH)),
+    implemented("defaultMode", Scalar),
+    implemented("optional", Scalar),
     not_yet("defaultUser", Scalar),
 ];
 
 static KEY_TO_PATH: &[Field] =
-    &[not_yet("key", Scalar), not_yet("path", Scalar), not_yet("mode", Scalar), not_yet("user", Scalar)];
+    &[implemented("key", Scalar), implemented("path", Scalar), implemented("mode", Scalar), not_yet("user", Scalar)];
 
 static NFS_VOLUME_SOURCE: &[Field] = &[not_yet("server", Scalar), not_yet("path", Scalar), not_yet("readOnly", Scalar)];
 
@@ -729,7 +791,8 @@ static ISCSI_VOLUME_SOURCE: &[Field] = &[
 static GLUSTERFS_VOLUME_SOURCE: &[Field] =
     &[not_yet("endpoints", Scalar), not_yet("path", Scalar), not_yet("readOnly", Scalar)];
 
-static PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE: &[Field] = &[not_yet("claimName", Scalar), not_yet("readOnly", Scalar)];
+static PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE: &[Field] =
+    &[implemented("claimName", Scalar), implemented("readOnly", Scalar)];
 
 static RBD_VOLUME_SOURCE: &[Field] = &[
     not_yet("monitors", Scalars),
@@ -769,16 +832,16 @@ static CEPH_FS_VOLUME_SOURCE: &[Field] = &[
 static FLOCKER_VOLUME_SOURCE: &[Field] = &[not_yet("datasetName", Scalar), not_yet("datasetUUID", Scalar)];
 
 static DOWNWARD_API_VOLUME_SOURCE: &[Field] = &[
-    not_yet("items", Objects(DOWNWARD_API_VOLUME_FILE)),
-    not_yet("defaultMode", Scalar),
+    implemented("items", Objects(DOWNWARD_API_VOLUME_FILE)),
+    implemented("defaultMode", Scalar),
     not_yet("defaultUser", Scalar),
 ];
 
 static DOWNWARD_API_VOLUME_FILE: &[Field] = &[
-    not_yet("path", Scalar),
-    not_yet("fieldRef", Object(OBJECT_FIELD_SELECTOR)),
-    not_yet("resourceFieldRef", Object(RESOURCE_FIELD_SELECTOR)),
-    not_yet("mode", Scalar),
+    implemented("path", Scalar),
+    implemented("fieldRef", Object(OBJECT_FIELD_SELECTOR)),
+    implemented("resourceFieldRef", Object(RESOURCE_FIELD_SELECTOR)),
+    implemented("mode", Scalar),
     not_yet("user", Scalar),
 ];
 
@@ -794,10 +857,10 @@ static AZURE_FILE_VOLUME_SOURCE: &[Field] =
     &[not_yet("secretName", Scalar), not_yet("shareName", Scalar), not_yet("readOnly", Scalar)];
 
 static CONFIG_MAP_VOLUME_SOURCE: &[Field] = &[
-    not_yet("name", Scalar),
-    not_yet("items", Objects(KEY_TO_PATH)),
-    not_yet("defaultMode", Scalar),
-    not_yet("optional", Scalar),
+    implemented("name", Scalar),
+    implemented("items", Objects(KEY_TO_PATH)),
+    implemented("defaultMode", Scalar),
+    implemented("optional", Scalar),
     not_yet("defaultUser", Scalar),
 ];
 
@@ -828,25 +891,29 @@ static AZURE_DISK_VOLUME_SOURCE: &[Field] = &[
 
 static PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: &[Field] = &[not_yet("pdID", Scalar), not_yet("fsType", Scalar)];
 
-static PROJECTED_VOLUME_SOURCE: &[Field] =
-    &[not_yet("sources", Objects(VOLUME_PROJECTION)), not_yet("defaultMode", Scalar), not_yet("defaultUser", Scalar)];
+static PROJECTED_VOLUME_SOURCE: &[Field] = &[
+    implemented("sources", Objects(VOLUME_PROJECTION)),
+    implemented("defaultMode", Scalar),
+    not_yet("defaultUser", Scalar),
+];
 
 static VOLUME_PROJECTION: &[Field] = &[
-    not_yet("secret", Object(SECRET_PROJECTION)),
-    not_yet("downwardAPI", Object(DOWNWARD_API_PROJECTION)),
-    not_yet("configMap", Object(CONFIG_MAP_PROJECTION)),
-    not_yet("serviceAccountToken", Object(SERVICE_ACCOUNT_TOKEN_PROJECTION)),
-    not_yet("clusterTrustBundle", Object(CLUSTER_TRUST_BUNDLE_PROJECTION)),
-    not_yet("podCertificate", Object(POD_CERTIFICATE_PROJECTION)),
+    implemented("secret", Object(SECRET_PROJECTION)),
+    implemented("downwardAPI", Object(DOWNWARD_API_PROJECTION)),
+    implemented("configMap", Object(CONFIG_MAP_PROJECTION)),
+    // These need an API server or a signer.
+    refused("serviceAccountToken", Object(SERVICE_ACCOUNT_TOKEN_PROJECTION)),
+    refused("clusterTrustBundle", Object(CLUSTER_TRUST_BUNDLE_PROJECTION)),
+    refused("podCertificate", Object(POD_CERTIFICATE_PROJECTION)),
 ];
 
 /// SecretProjection and ConfigMapProjection.
 static SECRET_PROJECTION: &[Field] =
-    &[not_yet("name", Scalar), not_yet("items", Objects(KEY_TO_PATH)), not_yet("optional", Scalar)];
+    &[implemented("name", Scalar), implemented("items", Objects(KEY_TO_PATH)), implemented("optional", Scalar)];
 
 static CONFIG_MAP_PROJECTION: &[Field] = SECRET_PROJECTION;
 
-static DOWNWARD_API_PROJECTION: &[Field] = &[not_yet("items", Objects(DOWNWARD_API_VOLUME_FILE))];
+static DOWNWARD_API_PROJECTION: &[Field] = &[implemented("items", Objects(DOWNWARD_API_VOLUME_FILE))];
 
 static SERVICE_ACCOUNT_TOKEN_PROJECTION: &[Field] = &[
     not_yet("audience", Scalar),
@@ -1028,9 +1095,12 @@ spec:
 metadata:
   generateName: web-
 spec:
+  imagePullSecrets: [{name: reg}]
   volumes:
   - name: data
-    emptyDir: {medium: Memory}
+    emptyDir: {medium: Memory, mode: 01777}
+  - name: share
+    nfs: {server: nas, path: /export, readOnly: true}
   - name: conf
     configMap: {name: conf, items: [{key: a, path: b}]}
   containers:
@@ -1039,17 +1109,53 @@ spec:
     env:
     - name: POD
       valueFrom: {fieldRef: {fieldPath: metadata.name}}
+    - name: FILE
+      valueFrom: {fileKeyRef: {volumeName: data, path: p, key: k}}
     volumeMounts: [{name: data, mountPath: /data}]
+    livenessProbe: {exec: {command: [true]}, periodSeconds: 5}
 "#,
         );
         assert_eq!(
             check_pod(&doc),
             vec![
                 not_yet_at("metadata.generateName"),
-                not_yet_at("spec.volumes"),
-                not_yet_at("spec.containers[0].env[0].valueFrom"),
-                not_yet_at("spec.containers[0].volumeMounts"),
+                not_yet_at("spec.imagePullSecrets"),
+                not_yet_at("spec.volumes[0].emptyDir.mode"),
+                not_yet_at("spec.volumes[1].nfs"),
+                not_yet_at("spec.containers[0].env[1].valueFrom.fileKeyRef"),
+                not_yet_at("spec.containers[0].livenessProbe"),
             ]
+        );
+    }
+
+    #[test]
+    fn refused_fields_are_left_to_validation_but_typos_below_them_are_not() {
+        let doc = yaml(
+            r#"
+spec:
+  hostUsers: false
+  resourceClaims: [{name: gpu, resourceClaimName: c}]
+  containers:
+  - name: a
+    image: b
+    resources: {claims: [{name: gpu}]}
+    restartPolicyRules: [{action: Restart, exitCodes: {operator: In, values: [1]}}]
+  volumes:
+  - name: v
+    image: {reference: alpine, pullPolicy: IfNotPresent}
+  - name: e
+    ephemeral: {volumeClaimTemplate: {spec: {}}}
+  - name: p
+    projected:
+      sources:
+      - serviceAccountToken: {path: token, audiance: api}
+      - clusterTrustBundle: {name: x, path: p}
+      - podCertificate: {signerName: s, keyType: ED25519, credentialBundlePath: b}
+"#,
+        );
+        assert_eq!(
+            check_pod(&doc),
+            vec![unknown("spec.volumes[2].projected.sources[0].serviceAccountToken.audiance", Some("audience"))]
         );
     }
 
@@ -1112,7 +1218,6 @@ spec:
         assert_eq!(
             check_pod(&doc),
             vec![
-                not_yet_at("spec.volumes"),
                 unknown("spec.volumes[0].emptyDir.mediun", Some("medium")),
                 cluster_only_at("spec.tolerations"),
                 unknown("spec.tolerations[0].efect", Some("effect")),
@@ -1139,10 +1244,7 @@ spec:
       requests: {cpu: 250m}
 "#,
         );
-        assert_eq!(
-            check_pod(&doc),
-            vec![cluster_only_at("spec.nodeSelector"), not_yet_at("spec.containers[0].resources"),]
-        );
+        assert_eq!(check_pod(&doc), vec![cluster_only_at("spec.nodeSelector")]);
     }
 
     #[test]
@@ -1222,7 +1324,7 @@ spec:
 status: {}
 "#,
         );
-        assert_eq!(check_pod(&doc), vec![not_yet_at("spec.dnsPolicy")]);
+        assert_eq!(check_pod(&doc), vec![]);
     }
 
     #[test]
@@ -1239,10 +1341,10 @@ status: {}
         let doc = yaml(
             r#"
 spec:
-  hostNetwork: true
-  containers: [{name: a, image: b, tty: true, ttyy: true}]
+  activeDeadlineSeconds: 5
+  containers: [{name: a, image: b, startupProbe: {exec: {command: [x]}}, ttyy: true}]
   nodeName: n1
-  dnsPolicy: Default
+  os: {name: linux}
 metadata:
   nmae: x
 "#,
@@ -1250,11 +1352,11 @@ metadata:
         assert_eq!(
             check_pod(&doc),
             vec![
-                not_yet_at("spec.hostNetwork"),
-                not_yet_at("spec.containers[0].tty"),
+                not_yet_at("spec.activeDeadlineSeconds"),
+                not_yet_at("spec.containers[0].startupProbe"),
                 unknown("spec.containers[0].ttyy", Some("tty")),
                 cluster_only_at("spec.nodeName"),
-                not_yet_at("spec.dnsPolicy"),
+                not_yet_at("spec.os"),
                 unknown("metadata.nmae", Some("name")),
             ]
         );
@@ -1274,6 +1376,35 @@ metadata:
             check_pod_spec(&spec, ""),
             vec![unknown("containers[0].comand", Some("command")), cluster_only_at("nodeSelector"),]
         );
+    }
+
+    #[test]
+    fn pod_templates_check_metadata_and_spec_under_the_prefix() {
+        let template = yaml(
+            "{metadata: {labels: {app: x}, lables: {}, creationTimestamp: null}, \
+             spec: {containers: [{name: a, image: b, comand: [x]}], nodeSelector: {a: b}}}",
+        );
+        assert_eq!(
+            check_pod_template(&template, "spec.template"),
+            vec![
+                unknown("spec.template.metadata.lables", Some("labels")),
+                unknown("spec.template.spec.containers[0].comand", Some("command")),
+                cluster_only_at("spec.template.spec.nodeSelector"),
+            ]
+        );
+    }
+
+    #[test]
+    fn config_maps_and_secrets_are_checked_by_field_never_by_value() {
+        let cm = yaml("{apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {a: '1'}, binarydata: {}}");
+        assert_eq!(check_config_map(&cm), vec![unknown("binarydata", Some("binaryData"))]);
+        let secret = yaml(
+            "{apiVersion: v1, kind: Secret, metadata: {name: s}, type: Opaque, stringdata: {p: hunter2}, \
+             data: {k: [hunter3]}, immutable: true}",
+        );
+        let findings = check_secret(&secret);
+        assert_eq!(findings, vec![unknown("stringdata", Some("stringData")), wrong_shape("data[k]", "a scalar")]);
+        assert!(!format!("{findings:?}").contains("hunter"));
     }
 
     #[test]

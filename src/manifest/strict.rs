@@ -179,6 +179,50 @@ impl<'de> de::DeserializeSeed<'de> for QuantitySeed {
     }
 }
 
+/// A file mode (`mode`, `defaultMode`): an integer, where `0644` is octal.
+///
+/// Kubernetes reads YAML 1.1, in which a leading zero makes an integer octal, so the API's own
+/// examples write `mode: 0644`. serde_yaml reads YAML 1.2, in which `0644` is the string
+/// "0644"; without this, those examples would be refused. Such a string is read as octal (a
+/// quoted "0644" too: a visitor cannot tell quoted from plain, and this one leniency is rare).
+struct FileModeVisitor;
+
+impl<'de> Visitor<'de> for FileModeVisitor {
+    type Value = Option<i64>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a file mode (an integer such as 0644 or 420)")
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(Some(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        i64::try_from(v).map(Some).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        let octal = v.strip_prefix('0').filter(|d| !d.is_empty() && d.bytes().all(|b| (b'0'..=b'7').contains(&b)));
+        match octal.map(|d| i64::from_str_radix(d, 8)) {
+            Some(Ok(mode)) => Ok(Some(mode)),
+            _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+        }
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+pub fn opt_file_mode<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    d.deserialize_any(FileModeVisitor)
+}
+
 /// One string inside a list or map, where `null` is not a string either.
 struct StrSeed;
 
@@ -209,6 +253,30 @@ mod tests {
 
     fn load(y: &str) -> Result<T, serde_yaml::Error> {
         serde_yaml::from_str(y)
+    }
+
+    #[derive(Deserialize, Debug)]
+    struct Mode {
+        #[serde(default, deserialize_with = "super::opt_file_mode")]
+        mode: Option<i64>,
+    }
+
+    fn mode(y: &str) -> Result<Option<i64>, serde_yaml::Error> {
+        serde_yaml::from_str::<Mode>(y).map(|m| m.mode)
+    }
+
+    #[test]
+    fn file_modes_read_a_leading_zero_as_octal_as_kubernetes_does() {
+        assert_eq!(mode("mode: 0644\n").unwrap(), Some(0o644));
+        assert_eq!(mode("mode: 0o644\n").unwrap(), Some(0o644));
+        assert_eq!(mode("mode: 420\n").unwrap(), Some(420));
+        assert_eq!(mode("mode: 0\n").unwrap(), Some(0));
+        assert_eq!(mode("mode: -1\n").unwrap(), Some(-1), "range is validation's business");
+        assert_eq!(mode("mode: ~\n").unwrap(), None);
+        for bad in ["mode: 0648\n", "mode: rw\n", "mode: 1.5\n", "mode: [1]\n"] {
+            let e = mode(bad).unwrap_err();
+            assert!(e.location().is_some(), "{bad}: {e}");
+        }
     }
 
     #[test]

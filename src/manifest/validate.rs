@@ -1,12 +1,28 @@
-//! The Kubernetes API server's validation rules for the fields podrun implements.
+//! The Kubernetes API server's validation rules for the fields podrun implements, and the
+//! refusal of the features podrun cannot provide on one host.
 //!
 //! Messages follow the API server's wording (`Required value`, `Invalid value: "x": ...`,
-//! `Duplicate value`), so they read the same as `kubectl apply` would print them.
+//! `Unsupported value`, `Duplicate value`, `Not found`, `Forbidden`), so they read the same as
+//! `kubectl apply` would print them. Rules are grouped by area in the submodules; this one
+//! holds the shared vocabulary (field errors, name rules) and walks a Pod in the API server's
+//! order. Where podrun is stricter than Kubernetes (absolute paths the engine needs, say), the
+//! message says "podrun" so nobody mistakes it for a Kubernetes rule.
 
-use std::collections::BTreeSet;
+mod config;
+mod downward;
+mod env;
+mod network;
+mod refused;
+mod resources;
+mod security;
+mod volumes;
+
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use super::types::{Container, ObjectMeta, Pod};
+pub use config::{config_key_problems, validate_claim, validate_config_map, validate_secret, validate_secret_type};
+
+use super::types::{Container, ObjectMeta, Pod, Volume};
 
 /// One problem, at a Kubernetes field path such as `spec.containers[1].name`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,8 +40,39 @@ impl FieldError {
         Self::new(path, "Required value")
     }
 
+    fn required_because(path: impl Into<String>, detail: &str) -> Self {
+        Self::new(path, format!("Required value: {detail}"))
+    }
+
+    /// A string value, quoted as the API server quotes it.
     fn invalid(path: impl Into<String>, value: &str, why: &str) -> Self {
         Self::new(path, format!("Invalid value: {value:?}: {why}"))
+    }
+
+    /// A number or boolean, shown bare as the API server shows it.
+    fn invalid_raw(path: impl Into<String>, value: impl fmt::Display, why: &str) -> Self {
+        Self::new(path, format!("Invalid value: {value}: {why}"))
+    }
+
+    fn unsupported(path: impl Into<String>, value: &str, supported: &[&str]) -> Self {
+        let list: Vec<String> = supported.iter().map(|s| format!("{s:?}")).collect();
+        Self::new(path, format!("Unsupported value: {value:?}: supported values: {}", list.join(", ")))
+    }
+
+    fn duplicate(path: impl Into<String>, value: &str) -> Self {
+        Self::new(path, format!("Duplicate value: {value:?}"))
+    }
+
+    fn not_found(path: impl Into<String>, value: &str) -> Self {
+        Self::new(path, format!("Not found: {value:?}"))
+    }
+
+    fn forbidden(path: impl Into<String>, detail: &str) -> Self {
+        Self::new(path, format!("Forbidden: {detail}"))
+    }
+
+    fn too_long(path: impl Into<String>, max: usize) -> Self {
+        Self::new(path, format!("Too long: must have at most {max} bytes"))
     }
 }
 
@@ -54,6 +101,9 @@ const QUALIFIED_MSG: &str = "name part must consist of alphanumeric characters, 
 const ENV_NAME_MSG: &str = "a valid environment variable name must consist of alphabetic \
     characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name', \
     or 'MY_ENV.NAME', or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')";
+const IP_MSG: &str = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
+/// Docker refuses relative paths where Kubernetes (which also serves Windows) takes them.
+const ABSOLUTE_PATH_MSG: &str = "podrun needs an absolute path (the container engine refuses relative ones)";
 
 fn is_label_body(s: &str) -> bool {
     let b = s.as_bytes();
@@ -91,6 +141,21 @@ pub fn is_label_value(s: &str) -> bool {
     s.is_empty() || (s.len() <= LABEL_VALUE_MAX && is_qualified_name_part(s))
 }
 
+/// A DNS subdomain whose labels may also hold '_' (DNS search domains, as relaxed in
+/// Kubernetes 1.32).
+fn is_dns1123_subdomain_with_underscore(s: &str) -> bool {
+    let label = |l: &str| {
+        let b = l.as_bytes();
+        let alnum = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+        !b.is_empty() && alnum(b[0]) && alnum(b[b.len() - 1]) && b.iter().all(|&c| alnum(c) || c == b'-' || c == b'_')
+    };
+    s.len() <= DNS1123_SUBDOMAIN_MAX && s.split('.').all(label)
+}
+
+fn is_ip(s: &str) -> bool {
+    s.parse::<std::net::IpAddr>().is_ok()
+}
+
 pub fn is_env_var_name(s: &str) -> bool {
     let b = s.as_bytes();
     !b.is_empty()
@@ -98,14 +163,35 @@ pub fn is_env_var_name(s: &str) -> bool {
         && b.iter().all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
 }
 
-/// Checks a defaulted Pod. Returns every problem found, in field order, and warnings that do
-/// not stop the pod (the API server also only warns about these).
+/// What a container's checks need to know of its pod.
+struct PodContext<'a> {
+    /// The volumes that passed their own checks, by name: a mount of any other is "Not found",
+    /// as in the API server.
+    volumes: BTreeMap<&'a str, &'a Volume>,
+    /// False only under `hostUsers: false` (which is refused, but still decides what the
+    /// security context may say).
+    host_users: bool,
+    /// Every container's name, for resourceFieldRef.containerName.
+    container_names: BTreeSet<&'a str>,
+}
+
+/// Checks a Pod as written (before defaults). Returns every problem found, in the API server's
+/// order, then the refusals of what podrun cannot provide; and warnings that do not stop the
+/// pod (the API server also only warns about these).
 pub fn validate_pod(pod: &Pod) -> (Vec<FieldError>, Vec<String>) {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     validate_meta(&pod.metadata, &mut errors);
+    security::validate_apparmor_annotations(pod, &mut errors);
 
     let spec = &pod.spec;
+    let container_names: BTreeSet<&str> =
+        spec.init_containers.iter().chain(&spec.containers).map(|c| c.name.as_str()).collect();
+    let ctx = PodContext {
+        volumes: volumes::validate_volumes(&spec.volumes, &container_names, &mut errors),
+        host_users: spec.host_users != Some(false),
+        container_names,
+    };
     if spec.containers.is_empty() {
         errors.push(FieldError::required("spec.containers"));
     }
@@ -118,12 +204,21 @@ pub fn validate_pod(pod: &Pod) -> (Vec<FieldError>, Vec<String>) {
         .map(|(i, c)| (format!("spec.initContainers[{i}]"), c, true))
         .chain(spec.containers.iter().enumerate().map(|(i, c)| (format!("spec.containers[{i}]"), c, false)));
     for (path, c, init) in all {
-        validate_container(c, &path, &mut errors, &mut warnings);
+        validate_container(c, &path, &ctx, &mut errors, &mut warnings);
         validate_lifecycle(c, &path, init, &mut errors);
         if !c.name.is_empty() && !names.insert(c.name.as_str()) {
-            errors.push(FieldError::new(format!("{path}.name"), format!("Duplicate value: {:?}", c.name)));
+            errors.push(FieldError::duplicate(format!("{path}.name"), &c.name));
+        }
+        if init {
+            // Init containers run one at a time, so only each one's own ports can clash.
+            network::host_port_conflicts([(path.clone(), c)], &mut errors);
         }
     }
+    let app = spec.containers.iter().enumerate().map(|(i, c)| (format!("spec.containers[{i}]"), c));
+    network::host_port_conflicts(app, &mut errors);
+    resources::validate_pod_resources(spec, &mut errors);
+    network::validate_pod_network(spec, &mut errors);
+    security::validate_pod_security(spec, &mut errors);
     if let Some(g) = spec.termination_grace_period_seconds {
         if g < 0 {
             errors.push(FieldError::invalid(
@@ -133,6 +228,9 @@ pub fn validate_pod(pod: &Pod) -> (Vec<FieldError>, Vec<String>) {
             ));
         }
     }
+    security::validate_apparmor_fields_match(pod, &mut errors);
+    refused::refuse(pod, &mut errors);
+    errors.extend(super::cluster_only::check(pod));
     (errors, warnings)
 }
 
@@ -176,6 +274,7 @@ fn validate_lifecycle(c: &Container, path: &str, init: bool, errors: &mut Vec<Fi
     }
 }
 
+/// An object's metadata: Pods, ConfigMaps, Secrets and claims share these rules.
 fn validate_meta(meta: &ObjectMeta, errors: &mut Vec<FieldError>) {
     if meta.name.is_empty() {
         errors.push(FieldError::required("metadata.name"));
@@ -229,7 +328,13 @@ fn validate_meta(meta: &ObjectMeta, errors: &mut Vec<FieldError>) {
     }
 }
 
-fn validate_container(c: &Container, path: &str, errors: &mut Vec<FieldError>, warnings: &mut Vec<String>) {
+fn validate_container(
+    c: &Container,
+    path: &str,
+    ctx: &PodContext,
+    errors: &mut Vec<FieldError>,
+    warnings: &mut Vec<String>,
+) {
     if c.name.is_empty() {
         errors.push(FieldError::required(format!("{path}.name")));
     } else if !is_dns1123_label(&c.name) {
@@ -254,17 +359,15 @@ fn validate_container(c: &Container, path: &str, errors: &mut Vec<FieldError>, w
             ));
         }
     }
-    let mut seen = BTreeSet::new();
-    for (j, e) in c.env.iter().enumerate() {
-        let epath = format!("{path}.env[{j}].name");
-        if e.name.is_empty() {
-            errors.push(FieldError::required(epath));
-        } else if !is_env_var_name(&e.name) {
-            errors.push(FieldError::invalid(epath, &e.name, ENV_NAME_MSG));
-        } else if !seen.insert(e.name.as_str()) {
-            warnings
-                .push(format!("{epath}: environment variable {:?} is set more than once; the last value wins", e.name));
-        }
+    network::validate_ports(&c.ports, path, errors);
+    env::validate_env(&c.env, path, ctx, errors, warnings);
+    env::validate_env_from(&c.env_from, path, errors);
+    volumes::validate_mounts(c, path, ctx, errors);
+    if let Some(r) = &c.resources {
+        resources::validate_container_resources(r, &format!("{path}.resources"), errors);
+    }
+    if let Some(sc) = &c.security_context {
+        security::validate_container_security(sc, &format!("{path}.securityContext"), ctx.host_users, errors);
     }
 }
 

@@ -741,7 +741,10 @@ mod tests {
     #[test]
     fn downward_api_errors_carry_the_field_path() {
         let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  initContainers:\n  - name: i\n    image: x\n    env:\n    - name: CPU\n      valueFrom: {resourceFieldRef: {resource: limits.cpu, divisor: 1m}}\n    - name: NODE\n      valueFrom: {fieldRef: {fieldPath: spec.nodeName}}\n  containers:\n  - name: c\n    image: x\n    resources: {limits: {cpu: 500m}}\n    env:\n    - name: OTHER\n      valueFrom: {resourceFieldRef: {containerName: nope, resource: limits.cpu}}\n";
-        let pod = load(&Source::from_text("t.yaml", text), &LoadOptions::default()).unwrap().pods.remove(0).pod;
+        // Not validated: the manifest layer refuses an unknown containerName first; this is the
+        // resolver's own defence.
+        let mut pod: Pod = serde_yaml::from_str(text).unwrap();
+        crate::manifest::defaults::apply(&mut pod, "default");
         let init = resolve(&pod, &pod.spec.init_containers[0], "spec.initContainers[0]", &ConfigStore::new(), &facts());
         assert_eq!(init.unwrap().vars, vars(&[("CPU", "2000"), ("NODE", "host-1")]));
         let e = resolve_first(&pod, &ConfigStore::new()).unwrap_err();

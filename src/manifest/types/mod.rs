@@ -91,6 +91,10 @@ pub struct PodSpec {
     pub resources: Option<ResourceRequirements>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_users: Option<bool>,
+    /// Dynamic resource allocation, which podrun refuses (validation says why); only whether
+    /// it is there matters, so the entries stay as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resource_claims: Vec<serde_yaml::Value>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -215,6 +219,9 @@ pub struct Container {
     pub stdin: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stdin_once: Option<bool>,
+    /// Kubernetes 1.34+ alpha, which podrun refuses (validation says why); kept as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restart_policy_rules: Vec<serde_yaml::Value>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -287,6 +294,9 @@ pub struct EnvVarSource {
     pub config_map_key_ref: Option<KeySelector>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret_key_ref: Option<KeySelector>,
+    /// Not implemented (the schema walk warns); kept so validation counts it as a source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_key_ref: Option<serde_yaml::Value>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -329,6 +339,9 @@ pub struct ResourceRequirements {
     pub limits: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "strict::quantity_map")]
     pub requests: BTreeMap<String, String>,
+    /// Dynamic resource allocation, which podrun refuses (validation says why); kept as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<serde_yaml::Value>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,53 +1,11 @@
 //! Volumes and volume mounts.
 
-use std::fmt;
+use std::collections::BTreeMap;
 
-use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
 
 use super::{ObjectFieldSelector, ResourceFieldSelector};
 use crate::manifest::strict;
-
-struct ModeVisitor;
-
-impl Visitor<'_> for ModeVisitor {
-    type Value = Option<i64>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a file mode (an integer such as 0644 or 420)")
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        Ok(Some(v))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        i64::try_from(v).map(Some).map_err(|_| E::custom("file mode out of range"))
-    }
-
-    /// Kubernetes reads YAML 1.1, where `0644` is an octal number; the YAML 1.2 parser here
-    /// hands it over as a string. `0o644` (YAML 1.2's octal) is taken too.
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        let digits = v.strip_prefix("0o").or_else(|| v.strip_prefix('0')).filter(|d| !d.is_empty());
-        match digits.map(|d| i64::from_str_radix(d, 8)) {
-            Some(Ok(n)) => Ok(Some(n)),
-            _ => Err(E::invalid_type(de::Unexpected::Str(v), &self)),
-        }
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-}
-
-/// A file mode (`defaultMode`, `mode`): an integer, octal when written with a leading 0.
-fn opt_mode<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
-    d.deserialize_any(ModeVisitor)
-}
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -104,6 +62,15 @@ pub struct Volume {
     pub persistent_volume_claim: Option<PersistentVolumeClaimVolumeSource>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<ImageVolumeSource>,
+    /// Refused by validation (a claim a cluster's storage driver provisions); kept as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ephemeral: Option<serde_yaml::Value>,
+    /// The volume sources podrun does not implement (nfs, csi, gitRepo, ...), by field name, as
+    /// written. The schema walk has already refused unknown names, so only Kubernetes sources
+    /// land here; validation counts them so that "exactly one source" is judged as the API
+    /// server judges it.
+    #[serde(flatten, skip_serializing_if = "BTreeMap::is_empty")]
+    pub other_sources: BTreeMap<String, serde_yaml::Value>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -138,7 +105,7 @@ pub struct KeyToPath {
     pub key: String,
     #[serde(default, deserialize_with = "strict::string")]
     pub path: String,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "opt_mode")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
     pub mode: Option<i64>,
 }
 
@@ -149,7 +116,7 @@ pub struct ConfigMapVolumeSource {
     pub name: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<KeyToPath>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "opt_mode")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
     pub default_mode: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
@@ -162,7 +129,7 @@ pub struct SecretVolumeSource {
     pub secret_name: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<KeyToPath>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "opt_mode")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
     pub default_mode: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
@@ -173,7 +140,7 @@ pub struct SecretVolumeSource {
 pub struct DownwardApiVolumeSource {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<DownwardApiVolumeFile>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "opt_mode")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
     pub default_mode: Option<i64>,
 }
 
@@ -186,7 +153,7 @@ pub struct DownwardApiVolumeFile {
     pub field_ref: Option<ObjectFieldSelector>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resource_field_ref: Option<ResourceFieldSelector>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "opt_mode")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
     pub mode: Option<i64>,
 }
 
@@ -195,7 +162,7 @@ pub struct DownwardApiVolumeFile {
 pub struct ProjectedVolumeSource {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<VolumeProjection>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "opt_mode")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
     pub default_mode: Option<i64>,
 }
 

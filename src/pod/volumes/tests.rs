@@ -40,7 +40,15 @@ const HEAD: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {
 /// A pod with `spec` (YAML, indented by two spaces under `spec:`).
 fn pod(spec: &str) -> Pod {
     let text = format!("{HEAD}spec:\n{spec}");
-    load(&Source::from_text("t.yaml", &text), &LoadOptions::default()).unwrap().pods.remove(0).pod
+    unchecked(&text)
+}
+
+/// Parsed and defaulted but not validated: these tests exercise the planner's own defences,
+/// which stand behind the manifest layer's checks.
+fn unchecked(text: &str) -> Pod {
+    let mut p: Pod = serde_yaml::from_str(text).unwrap();
+    crate::manifest::defaults::apply(&mut p, "default");
+    p
 }
 
 fn facts() -> PodFacts {

@@ -1,0 +1,296 @@
+//! What a manifest file holds, document by document: which kinds podrun reads (Pods,
+//! workloads, ConfigMaps, Secrets, PersistentVolumeClaims, and `List`s of them), which it
+//! skips, and the typed reading of each.
+//!
+//! Reading is in two passes. The first parses generic values, to learn each document's kind
+//! and walk it against the schema; it yields a [`Plan`] per document. The second deserializes
+//! the typed objects straight from the text, following the plan into `List` items, so that a
+//! type error (`value: 5`) still carries its line and column.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_yaml::Value;
+
+use super::load::{DocRef, ManifestError};
+use super::schema::{self, Finding};
+use super::types::{ConfigMap, PersistentVolumeClaim, Pod, Secret};
+use super::validate::FieldError;
+use super::workload::{Workload, WorkloadKind};
+
+/// The kinds podrun reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Pod,
+    ConfigMap,
+    Secret,
+    Claim,
+    Workload(WorkloadKind),
+}
+
+impl Kind {
+    fn from_kind(kind: &str) -> Option<Kind> {
+        Some(match kind {
+            "Pod" => Kind::Pod,
+            "ConfigMap" => Kind::ConfigMap,
+            "Secret" => Kind::Secret,
+            "PersistentVolumeClaim" => Kind::Claim,
+            other => Kind::Workload(WorkloadKind::from_kind(other)?),
+        })
+    }
+
+    fn api_version(self) -> &'static str {
+        match self {
+            Kind::Workload(w) => w.api_version(),
+            _ => "v1",
+        }
+    }
+}
+
+/// How to read one document (or `List` item) in the second pass.
+#[derive(Debug)]
+pub(crate) enum Plan {
+    Object(Kind, DocRef),
+    List(Vec<Plan>),
+    Skip,
+}
+
+impl Plan {
+    /// Whether a Secret is in here, so an error while reading it must not quote values.
+    pub(crate) fn has_secret(&self) -> bool {
+        match self {
+            Plan::Object(kind, _) => *kind == Kind::Secret,
+            Plan::List(items) => items.iter().any(Plan::has_secret),
+            Plan::Skip => false,
+        }
+    }
+}
+
+/// A typed object and the document it came from.
+#[derive(Debug)]
+pub(crate) enum Typed {
+    Pod(Pod),
+    ConfigMap(ConfigMap),
+    Secret(Secret),
+    Claim(PersistentVolumeClaim),
+    Workload(WorkloadKind, Workload),
+}
+
+/// The first pass over one document.
+pub(crate) struct Classifier<'a> {
+    pub strict: bool,
+    /// A `--config` file: ConfigMaps, Secrets and Lists of them only.
+    pub config_only: bool,
+    pub warnings: &'a mut Vec<String>,
+}
+
+fn str_at<'v>(value: &'v Value, key: &str) -> &'v str {
+    value.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+impl Classifier<'_> {
+    pub(crate) fn classify(&mut self, value: &Value, doc: DocRef) -> Result<Plan, ManifestError> {
+        let kind = str_at(value, "kind");
+        let api_version = str_at(value, "apiVersion");
+        let name = value.get("metadata").map_or("", |m| str_at(m, "name"));
+        if kind.is_empty() {
+            return Err(invalid(doc, "object", vec![FieldError::new("kind", "Required value")]));
+        }
+        // `kubectl get -o yaml` of several objects gives a `List` (typed lists such as
+        // `PodList` come from the API directly); kubectl applies their items.
+        if kind == "List" || (kind.ends_with("List") && value.get("items").is_some()) {
+            return self.list(value, kind, doc);
+        }
+        let Some(object) = Kind::from_kind(kind) else {
+            if self.config_only {
+                return Err(ManifestError::ConfigFileObject { doc, kind: kind.to_owned(), name: name.to_owned() });
+            }
+            self.warnings.push(format!(
+                "{doc}: ignoring {kind} {name:?}: podrun runs Pods and the pod templates of Deployments, \
+                 ReplicaSets, StatefulSets, DaemonSets and Jobs"
+            ));
+            return Ok(Plan::Skip);
+        };
+        if self.config_only && !matches!(object, Kind::ConfigMap | Kind::Secret) {
+            return Err(ManifestError::ConfigFileObject { doc, kind: kind.to_owned(), name: name.to_owned() });
+        }
+        let what = if name.is_empty() { kind.to_owned() } else { format!("{kind} {name:?}") };
+        if api_version != object.api_version() {
+            let problem = FieldError::new(
+                "apiVersion",
+                format!("Unsupported value: {api_version:?}: supported values: {:?}", object.api_version()),
+            );
+            return Err(invalid(doc, &what, vec![problem]));
+        }
+        let findings = match object {
+            Kind::Pod => schema::check_pod(value),
+            Kind::ConfigMap => schema::check_config_map(value),
+            Kind::Secret => schema::check_secret(value),
+            // Storage is not podrun's business: a claim only names a volume.
+            Kind::Claim => Vec::new(),
+            Kind::Workload(_) => match value.get("spec").and_then(|s| s.get("template")) {
+                Some(t) if !t.is_null() => schema::check_pod_template(t, "spec.template"),
+                _ => return Err(invalid(doc, &what, vec![FieldError::new("spec.template", "Required value")])),
+            },
+        };
+        // The API server's word for the whole document is the kind alone, as for Pods so far.
+        let what = if object == Kind::Pod { "Pod".to_owned() } else { what };
+        report_findings(findings, &doc, &what, self.strict, self.warnings)?;
+        Ok(Plan::Object(object, doc))
+    }
+
+    fn list(&mut self, value: &Value, kind: &str, doc: DocRef) -> Result<Plan, ManifestError> {
+        let items = match value.get("items") {
+            None | Some(Value::Null) => return Ok(Plan::List(Vec::new())),
+            Some(Value::Sequence(items)) => items,
+            Some(_) => {
+                return Err(invalid(doc, kind, vec![FieldError::new("items", "Invalid value: must be a list")]));
+            }
+        };
+        let mut plans = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            plans.push(self.classify(item, doc.item(i))?);
+        }
+        Ok(Plan::List(plans))
+    }
+}
+
+fn invalid(doc: DocRef, what: &str, problems: Vec<FieldError>) -> ManifestError {
+    ManifestError::Invalid { doc, what: what.to_owned(), problems }
+}
+
+/// Typos and wrong shapes are errors; fields podrun ignores are warnings, or errors under
+/// `--strict`.
+fn report_findings(
+    findings: Vec<Finding>,
+    doc: &DocRef,
+    what: &str,
+    strict: bool,
+    warnings: &mut Vec<String>,
+) -> Result<(), ManifestError> {
+    let mut problems = Vec::new();
+    let mut not_yet = Vec::new();
+    let mut cluster_only = Vec::new();
+    for finding in findings {
+        match finding {
+            Finding::Unknown { path, suggestion } => {
+                let field = path.rsplit('.').next().unwrap_or(&path).to_owned();
+                let hint = suggestion.map(|s| format!(" (did you mean {s:?}?)")).unwrap_or_default();
+                problems.push(FieldError::new(path, format!("unknown field {field:?}{hint}")));
+            }
+            Finding::WrongShape { path, expected } => {
+                problems.push(FieldError::new(path, format!("Invalid value: must be {expected}")));
+            }
+            Finding::NotYet { path } => not_yet.push(path),
+            Finding::ClusterOnly { path } => cluster_only.push(path),
+        }
+    }
+    if strict {
+        let why = "not supported by podrun (--strict)";
+        problems.extend(not_yet.drain(..).map(|p| FieldError::new(p, format!("{why}: not implemented"))));
+        problems
+            .extend(cluster_only.drain(..).map(|p| FieldError::new(p, format!("{why}: only meaningful on a cluster"))));
+    }
+    if !problems.is_empty() {
+        return Err(invalid(doc.clone(), what, problems));
+    }
+    if !not_yet.is_empty() {
+        warnings.push(format!(
+            "{doc}: podrun does not implement these fields yet and ignores them (--strict refuses them): {}",
+            not_yet.join(", ")
+        ));
+    }
+    if !cluster_only.is_empty() {
+        warnings.push(format!("{doc}: ignoring fields that only matter on a cluster: {}", cluster_only.join(", ")));
+    }
+    Ok(())
+}
+
+/// The second pass: reads what `plan` says from one document, appending to `out`.
+pub(crate) struct PlanSeed<'a> {
+    pub plan: &'a Plan,
+    pub out: &'a mut Vec<(DocRef, Typed)>,
+}
+
+impl<'de> DeserializeSeed<'de> for PlanSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        let (kind, doc) = match self.plan {
+            Plan::Skip => return IgnoredAny::deserialize(d).map(drop),
+            Plan::List(items) => return d.deserialize_any(ListVisitor { items, out: self.out }),
+            Plan::Object(kind, doc) => (*kind, doc.clone()),
+        };
+        let typed = match kind {
+            Kind::Pod => Typed::Pod(Pod::deserialize(d)?),
+            Kind::ConfigMap => Typed::ConfigMap(ConfigMap::deserialize(d)?),
+            Kind::Secret => Typed::Secret(Secret::deserialize(d)?),
+            Kind::Claim => Typed::Claim(PersistentVolumeClaim::deserialize(d)?),
+            Kind::Workload(w) => Typed::Workload(w, Workload::deserialize(d)?),
+        };
+        self.out.push((doc, typed));
+        Ok(())
+    }
+}
+
+/// A `List` object: only its `items` matter.
+struct ListVisitor<'a> {
+    items: &'a [Plan],
+    out: &'a mut Vec<(DocRef, Typed)>,
+}
+
+impl<'de> Visitor<'de> for ListVisitor<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a List object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<Value>()? {
+            if key.as_str() == Some("items") {
+                map.next_value_seed(ItemsSeed { items: self.items, out: &mut *self.out })?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+struct ItemsSeed<'a> {
+    items: &'a [Plan],
+    out: &'a mut Vec<(DocRef, Typed)>,
+}
+
+impl<'de> DeserializeSeed<'de> for ItemsSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ItemsSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of objects")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut plans = self.items.iter();
+        loop {
+            // The first pass planned these same items; skipping is the safe answer to any other.
+            let plan = plans.next().unwrap_or(&Plan::Skip);
+            if seq.next_element_seed(PlanSeed { plan, out: &mut *self.out })?.is_none() {
+                return Ok(());
+            }
+        }
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+}

@@ -1,0 +1,232 @@
+//! A container's environment: `env` (names, `value` or one `valueFrom` source) and `envFrom`.
+
+use std::collections::BTreeSet;
+
+use super::downward::{validate_field_selector, validate_resource_selector, ENV_FIELD_PATHS};
+use super::{
+    config_key_problems, is_dns1123_subdomain, is_env_var_name, FieldError, PodContext, ENV_NAME_MSG, SUBDOMAIN_MSG,
+};
+use crate::manifest::types::{EnvFromSource, EnvVar, EnvVarSource, KeySelector, LocalObjectReference};
+
+pub(super) fn validate_env(
+    env: &[EnvVar],
+    path: &str,
+    ctx: &PodContext,
+    errors: &mut Vec<FieldError>,
+    warnings: &mut Vec<String>,
+) {
+    let mut seen = BTreeSet::new();
+    for (j, e) in env.iter().enumerate() {
+        let epath = format!("{path}.env[{j}]");
+        let name_path = format!("{epath}.name");
+        if e.name.is_empty() {
+            errors.push(FieldError::required(name_path));
+        } else if !is_env_var_name(&e.name) {
+            errors.push(FieldError::invalid(name_path, &e.name, ENV_NAME_MSG));
+        } else if !seen.insert(e.name.as_str()) {
+            // The API server accepts this too (and only warns): the last one wins.
+            warnings.push(format!(
+                "{name_path}: environment variable {:?} is set more than once; the last value wins",
+                e.name
+            ));
+        }
+        if let Some(from) = &e.value_from {
+            let value = e.value.as_deref().unwrap_or("");
+            validate_value_from(from, value, &format!("{epath}.valueFrom"), ctx, errors);
+        }
+    }
+}
+
+/// Neither `value` nor `valueFrom` is fine (the variable is empty), as in the API server.
+fn validate_value_from(from: &EnvVarSource, value: &str, path: &str, ctx: &PodContext, errors: &mut Vec<FieldError>) {
+    let mut sources = 0;
+    if let Some(f) = &from.field_ref {
+        sources += 1;
+        validate_field_selector(f, ENV_FIELD_PATHS, &format!("{path}.fieldRef"), errors);
+    }
+    if let Some(r) = &from.resource_field_ref {
+        sources += 1;
+        validate_resource_selector(r, false, &ctx.container_names, &format!("{path}.resourceFieldRef"), errors);
+    }
+    if let Some(k) = &from.config_map_key_ref {
+        sources += 1;
+        validate_key_selector(k, &format!("{path}.configMapKeyRef"), errors);
+    }
+    if let Some(k) = &from.secret_key_ref {
+        sources += 1;
+        validate_key_selector(k, &format!("{path}.secretKeyRef"), errors);
+    }
+    // Not implemented (the schema walk warns), but a source all the same.
+    if from.file_key_ref.as_ref().is_some_and(|v| !v.is_null()) {
+        sources += 1;
+    }
+    if sources == 0 {
+        errors.push(FieldError::invalid(
+            path,
+            "",
+            "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`",
+        ));
+    } else if !value.is_empty() {
+        errors.push(FieldError::invalid(path, "", "may not be specified when `value` is not empty"));
+    } else if sources > 1 {
+        errors.push(FieldError::invalid(path, "", "may not have more than one field specified at a time"));
+    }
+}
+
+fn validate_key_selector(sel: &KeySelector, path: &str, errors: &mut Vec<FieldError>) {
+    if !is_dns1123_subdomain(&sel.name) {
+        errors.push(FieldError::invalid(format!("{path}.name"), &sel.name, SUBDOMAIN_MSG));
+    }
+    if sel.key.is_empty() {
+        errors.push(FieldError::required(format!("{path}.key")));
+    } else {
+        for why in config_key_problems(&sel.key) {
+            errors.push(FieldError::invalid(format!("{path}.key"), &sel.key, &why));
+        }
+    }
+}
+
+pub(super) fn validate_env_from(env_from: &[EnvFromSource], path: &str, errors: &mut Vec<FieldError>) {
+    for (i, ef) in env_from.iter().enumerate() {
+        let p = format!("{path}.envFrom[{i}]");
+        if let Some(prefix) = ef.prefix.as_deref().filter(|p| !p.is_empty()) {
+            if !is_env_var_name(prefix) {
+                errors.push(FieldError::invalid(format!("{p}.prefix"), prefix, ENV_NAME_MSG));
+            }
+        }
+        let mut sources = 0;
+        for (field, r) in [("configMapRef", &ef.config_map_ref), ("secretRef", &ef.secret_ref)] {
+            let Some(r) = r else { continue };
+            sources += 1;
+            validate_object_ref(r, &format!("{p}.{field}"), errors);
+        }
+        // The API server reports these at `envFrom`; the item's own path is more use.
+        if sources == 0 {
+            errors.push(FieldError::invalid(p, "", "must specify one of: `configMapRef` or `secretRef`"));
+        } else if sources > 1 {
+            errors.push(FieldError::invalid(p, "", "may not have more than one field specified at a time"));
+        }
+    }
+}
+
+fn validate_object_ref(r: &LocalObjectReference, path: &str, errors: &mut Vec<FieldError>) {
+    if r.name.is_empty() {
+        errors.push(FieldError::required(format!("{path}.name")));
+    } else if !is_dns1123_subdomain(&r.name) {
+        errors.push(FieldError::invalid(format!("{path}.name"), &r.name, SUBDOMAIN_MSG));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::types::{ObjectFieldSelector, ResourceFieldSelector};
+
+    fn ctx() -> PodContext<'static> {
+        PodContext { volumes: Default::default(), host_users: true, container_names: ["c"].into() }
+    }
+
+    fn check(env: Vec<EnvVar>) -> (Vec<String>, Vec<String>) {
+        let (mut errors, mut warnings) = (Vec::new(), Vec::new());
+        validate_env(&env, "c", &ctx(), &mut errors, &mut warnings);
+        (errors.into_iter().map(|e| e.to_string()).collect(), warnings)
+    }
+
+    fn var(name: &str, value: Option<&str>, from: Option<EnvVarSource>) -> EnvVar {
+        EnvVar { name: name.into(), value: value.map(Into::into), value_from: from }
+    }
+
+    fn cm_key(name: &str, key: &str) -> EnvVarSource {
+        EnvVarSource {
+            config_map_key_ref: Some(KeySelector { name: name.into(), key: key.into(), optional: None }),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn value_or_one_source() {
+        let field = EnvVarSource {
+            field_ref: Some(ObjectFieldSelector { api_version: None, field_path: "metadata.name".into() }),
+            ..Default::default()
+        };
+        let (errors, _) = check(vec![
+            var("A", None, None),
+            var("B", Some("x"), None),
+            var("C", None, Some(field.clone())),
+            var("D", Some("x"), Some(field.clone())),
+            var("E", None, Some(EnvVarSource::default())),
+            var("F", None, Some(EnvVarSource { secret_key_ref: cm_key("s", "k").config_map_key_ref, ..field })),
+        ]);
+        assert_eq!(
+            errors,
+            [
+                "c.env[3].valueFrom: Invalid value: \"\": may not be specified when `value` is not empty",
+                "c.env[4].valueFrom: Invalid value: \"\": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`",
+                "c.env[5].valueFrom: Invalid value: \"\": may not have more than one field specified at a time",
+            ]
+        );
+    }
+
+    #[test]
+    fn key_selectors_and_resource_refs() {
+        let res = EnvVarSource {
+            resource_field_ref: Some(ResourceFieldSelector {
+                container_name: None,
+                resource: "limits.gpu".into(),
+                divisor: None,
+            }),
+            ..Default::default()
+        };
+        let file =
+            EnvVarSource { file_key_ref: Some(serde_yaml::from_str("{path: p}").unwrap()), ..Default::default() };
+        let (errors, _) = check(vec![
+            var("A", None, Some(cm_key("Bad_Name", "..k"))),
+            var("B", None, Some(cm_key("ok", ""))),
+            var("C", None, Some(cm_key("ok", "a b"))),
+            var("D", None, Some(res)),
+            var("E", None, Some(file)),
+        ]);
+        assert_eq!(errors.len(), 5, "{errors:#?}");
+        assert!(errors[0].starts_with("c.env[0].valueFrom.configMapKeyRef.name: Invalid value: \"Bad_Name\""));
+        assert_eq!(
+            errors[1],
+            "c.env[0].valueFrom.configMapKeyRef.key: Invalid value: \"..k\": must not start with '..'"
+        );
+        assert_eq!(errors[2], "c.env[1].valueFrom.configMapKeyRef.key: Required value");
+        assert!(errors[3].contains("a valid config key must consist of alphanumeric characters"), "{}", errors[3]);
+        assert!(errors[4].starts_with("c.env[3].valueFrom.resourceFieldRef.resource: Unsupported value"));
+    }
+
+    #[test]
+    fn names_and_duplicates() {
+        let (errors, warnings) =
+            check(vec![var("", None, None), var("1A", None, None), var("A", None, None), var("A", None, None)]);
+        assert_eq!(errors[0], "c.env[0].name: Required value");
+        assert!(errors[1].starts_with("c.env[1].name: Invalid value: \"1A\""));
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].starts_with("c.env[3].name: "));
+    }
+
+    #[test]
+    fn env_from() {
+        let r = |name: &str| Some(LocalObjectReference { name: name.into(), optional: None });
+        let sources = vec![
+            EnvFromSource { prefix: Some("APP_".into()), config_map_ref: r("cm"), secret_ref: None },
+            EnvFromSource { prefix: Some("1X".into()), config_map_ref: None, secret_ref: r("") },
+            EnvFromSource::default(),
+            EnvFromSource { prefix: None, config_map_ref: r("a"), secret_ref: r("B") },
+        ];
+        let mut errors = Vec::new();
+        validate_env_from(&sources, "c", &mut errors);
+        let errors: Vec<String> = errors.into_iter().map(|e| e.to_string()).collect();
+        assert!(errors[0].starts_with("c.envFrom[1].prefix: Invalid value: \"1X\""), "{errors:#?}");
+        assert_eq!(errors[1], "c.envFrom[1].secretRef.name: Required value");
+        assert_eq!(errors[2], "c.envFrom[2]: Invalid value: \"\": must specify one of: `configMapRef` or `secretRef`");
+        assert!(errors[3].starts_with("c.envFrom[3].secretRef.name: Invalid value: \"B\""));
+        assert_eq!(
+            errors[4],
+            "c.envFrom[3]: Invalid value: \"\": may not have more than one field specified at a time"
+        );
+        assert_eq!(errors.len(), 5);
+    }
+}
