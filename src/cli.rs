@@ -191,6 +191,8 @@ pub enum WaitForArg {
     Running,
     /// Every container terminated for good; success when all exited 0
     Complete,
+    /// Nothing: create and start the pod, then return
+    None,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -12,7 +12,7 @@ use crate::exit::{self, UsageError};
 use crate::manifest::LoadOptions;
 use crate::pod::downward::PodFacts;
 use crate::pod::files::PodFiles;
-use crate::pod::{settings, DesiredPod};
+use crate::pod::{settings, volumes, DesiredPod};
 use crate::report::{self, summary, Format, PodKey, ReportOptions};
 use crate::runtime::{infra_image, Runtime, Selector};
 use crate::status::WaitFor;
@@ -36,6 +36,7 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         wait_for: args.wait_for.map(|w| match w {
             WaitForArg::Running => WaitFor::Running,
             WaitForArg::Complete => WaitFor::Complete,
+            WaitForArg::None => WaitFor::None,
         }),
         retries: args.retries,
         retry_delay: args.retry_delay,
@@ -44,6 +45,7 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         crash: CrashBackoff { base: args.crash_backoff, max: args.crash_backoff_max.max(args.crash_backoff) },
         files: rt.local_files().then(|| PodFiles::new(PodFiles::default_root())),
     };
+    let engine = rt.info().await?;
     let host = PodFacts::of_host();
     let configs = Arc::new(loaded.configs.clone());
     let mut pods = Vec::new();
@@ -56,6 +58,18 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
             settings::resolve_host_profiles(&mut d.init, &root)
                 .and_then(|()| settings::resolve_host_profiles(&mut d.containers, &root))
                 .map_err(|e| UsageError(format!("{}: pod {}: {e}", p.doc, PodKey::of(&d))))?;
+        }
+        // Volumes are checked now, against the engine too, so a pod that can never get its
+        // volumes is refused before anything is created.
+        if rt.local_files() && !d.manifest.spec.volumes.is_empty() {
+            let refuse = |e: volumes::VolumeError| UsageError(format!("{}: pod {}: {e}", p.doc, PodKey::of(&d)));
+            let setup =
+                volumes::plan_volumes(&d.manifest, &PodFiles::new(PodFiles::default_root()), &d.configs, &d.host)
+                    .map_err(refuse)?;
+            setup.check_engine(&engine).map_err(refuse)?;
+            for w in setup.warnings() {
+                reporter.warning(&format!("{}: {w}", PodKey::of(&d)));
+            }
         }
         pods.push(d);
     }

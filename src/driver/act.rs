@@ -403,7 +403,21 @@ async fn ensure_images<R: Runtime>(
 ) -> Result<(), PodFailure> {
     let results = join_all(needs.iter().map(|n| ensure_image(rt, n, reporter, key))).await;
     for (need, r) in needs.iter().zip(results) {
-        let Err((reason, e)) = r else { continue };
+        let (reason, e) = match r {
+            Ok(None) => continue,
+            // Offline (a host booting before its network, an air-gapped site): the local copy
+            // serves, and the user is told once.
+            Ok(Some(detail)) => {
+                if notes.offline_images.insert(need.image.clone()) {
+                    reporter.warning(&format!(
+                        "{key}: image {}: registry unreachable ({detail}); using the local image",
+                        need.image
+                    ));
+                }
+                continue;
+            }
+            Err(e) => e,
+        };
         if fatal(&e) {
             return Err(PodFailure::Runtime(e));
         }
@@ -430,7 +444,7 @@ async fn ensure_image<R: Runtime>(
     need: &ImageNeed,
     reporter: &dyn Reporter,
     key: &PodKey,
-) -> Result<(), (&'static str, RuntimeError)> {
+) -> Result<Option<String>, (&'static str, RuntimeError)> {
     let present = rt.image_present(&need.image).await.map_err(|e| ("ErrImagePull", e))?;
     match (need.policy, present) {
         (PullPolicy::Never, false) => Err((
@@ -440,20 +454,14 @@ async fn ensure_image<R: Runtime>(
                 detail: "the image is not present and imagePullPolicy is Never".into(),
             },
         )),
-        (PullPolicy::Never | PullPolicy::IfNotPresent, true) => Ok(()),
+        (PullPolicy::Never | PullPolicy::IfNotPresent, true) => Ok(None),
         (PullPolicy::Always, _) | (PullPolicy::IfNotPresent, false) => {
             reporter.event(key, &format!("pulling image {}", need.image));
             match rt.pull_image(&need.image).await {
                 // Offline (a host booting before its network, an air-gapped site): the local
                 // copy serves, and the user is told.
-                Err(RuntimeError::RegistryUnreachable { detail, .. }) if present => {
-                    reporter.warning(&format!(
-                        "{key}: image {}: registry unreachable ({detail}); using the local image",
-                        need.image
-                    ));
-                    Ok(())
-                }
-                r => r.map_err(|e| ("ErrImagePull", e)),
+                Err(RuntimeError::RegistryUnreachable { detail, .. }) if present => Ok(Some(detail)),
+                r => r.map(|()| None).map_err(|e| ("ErrImagePull", e)),
             }
         }
     }

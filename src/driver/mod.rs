@@ -77,6 +77,7 @@ fn goal(w: WaitFor) -> &'static str {
     match w {
         WaitFor::Running => "running",
         WaitFor::Complete => "complete",
+        WaitFor::None => "created",
     }
 }
 
@@ -197,6 +198,7 @@ async fn drive<R: Runtime>(
     let mut status: Option<PodStatus> = None;
     let mut delay = opts.retry_delay;
     let mut repairs = 0u32;
+    let mut synced = false;
     let mut hold_until: Option<Instant> = None;
 
     let result = |status: Option<PodStatus>, outcome| PodResult {
@@ -227,6 +229,10 @@ async fn drive<R: Runtime>(
                 let description = state.describe();
                 return result(Some(st), Err(PodFailure::ContainerFailed { container, description }));
             }
+            // --wait-for none: created and started (the first sync did it, or nothing was to do).
+            Verdict::Pending if wait_for == WaitFor::None && (synced || plan.is_empty()) => {
+                return result(Some(st), Ok(()));
+            }
             Verdict::Done | Verdict::Pending => {}
         }
         let now = Instant::now();
@@ -244,6 +250,7 @@ async fn drive<R: Runtime>(
                 }
             }
             tracing::debug!(pod = %key, ?plan, "acting");
+            synced = true;
             let acted = tokio::select! {
                 r = act::act(
                     act::Scope { rt: &*rt, desired: &desired, files: opts.files.as_ref(), reporter: &*reporter, key: &key },

@@ -22,6 +22,9 @@ pub struct Notes {
     pub waiting: BTreeMap<String, Waiting>,
     /// By engine container id: the termination message of an instance that has terminated.
     pub messages: BTreeMap<String, String>,
+    /// Images already reported as served from the local copy because the registry was
+    /// unreachable: said once per run, not at every restart.
+    pub offline_images: std::collections::BTreeSet<String>,
 }
 
 impl Notes {
@@ -236,6 +239,8 @@ pub enum WaitFor {
     Running,
     /// Every app container terminated for good.
     Complete,
+    /// Nothing: the pod is created and started, and podrun returns.
+    None,
 }
 
 impl WaitFor {
@@ -305,6 +310,8 @@ pub fn verdict(
                 })
         }
         WaitFor::Complete => status.container_statuses.iter().all(|s| final_exit(policy, s).is_some()),
+        // The driver returns after its first sync; until then, nothing is done.
+        WaitFor::None => false,
     };
     if done {
         Verdict::Done

@@ -103,6 +103,13 @@ impl Namespace {
         ns
     }
 
+    /// A namespace a manifest names itself (such as `default`): used by one test at a time.
+    pub fn existing(name: &str) -> Namespace {
+        let ns = Namespace(name.to_owned());
+        ns.cleanup();
+        ns
+    }
+
     pub fn name(&self) -> &str {
         &self.0
     }
