@@ -134,8 +134,8 @@ fn e2e_the_kubernetes_documentation_corpus() {
     let cases = cases();
     assert!(cases.len() >= 40, "the corpus holds {} files", cases.len());
     // Examples that name their namespace share it: they run one after another, after the rest.
-    let (shared, own): (Vec<(usize, &Case)>, Vec<(usize, &Case)>) =
-        cases.iter().enumerate().partition(|(_, c)| names_namespace(c));
+    type Numbered<'a> = Vec<(usize, &'a Case)>;
+    let (shared, own): (Numbered, Numbered) = cases.iter().enumerate().partition(|(_, c)| names_namespace(c));
     // The rest a few at a time: two cores, and the engine serialises network setup.
     let mut failures: Vec<String> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..3)
