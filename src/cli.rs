@@ -183,6 +183,11 @@ pub struct DeleteArgs {
     /// terminationGracePeriodSeconds]
     #[arg(long, value_name = "SECONDS")]
     pub grace_period: Option<u64>,
+
+    /// Also remove the engine volumes of the pods' persistentVolumeClaims (kept otherwise,
+    /// as a claim outlives its pod)
+    #[arg(long)]
+    pub delete_volumes: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
