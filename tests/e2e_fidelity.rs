@@ -221,3 +221,69 @@ fn e2e_workload_templates_run_one_pod() {
     assert!(stderr(&out).contains("Service"), "other kinds are named, never silent: {}", stderr(&out));
     assert_eq!(ns.containers().len(), 2, "one pod: infra and one container");
 }
+
+#[test]
+fn e2e_pod_level_namespaces_names_and_dns() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("podlevel");
+    let pod = format!(
+        r#"apiVersion: v1
+kind: Pod
+metadata: {{name: p}}
+spec:
+  terminationGracePeriodSeconds: 1
+  shareProcessNamespace: true
+  hostname: myhost
+  subdomain: sub
+  dnsPolicy: None
+  dnsConfig: {{nameservers: [192.0.2.53], searches: [example.test], options: [{{name: ndots, value: "2"}}]}}
+  containers:
+  - {{name: a, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}
+  - {{name: b, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}
+"#
+    );
+    let out = apply(&ns, &pod, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let a = id_of(&ns, "a");
+    let ps = exec(&a, "ps -o comm");
+    assert!(ps.contains("pause"), "shareProcessNamespace: the infra container's process is visible: {ps}");
+    assert_eq!(exec(&a, "hostname").trim(), "myhost");
+    assert!(exec(&a, "cat /etc/hosts").contains("myhost.sub."), "the FQDN is in /etc/hosts");
+    let resolv = exec(&a, "cat /etc/resolv.conf");
+    for want in ["nameserver 192.0.2.53", "search example.test", "ndots:2"] {
+        assert!(resolv.contains(want), "{want:?} in {resolv}");
+    }
+
+    // hostNetwork: the host's network namespace (and its hostname).
+    let host = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: h}}\nspec:\n  terminationGracePeriodSeconds: 1\n  hostNetwork: true\n  containers:\n  - {{name: c, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}\n"
+    );
+    let out = apply(&ns, &host, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let host_name = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    assert_eq!(exec(&id_of(&ns, "c"), "hostname").trim(), host_name.trim());
+}
+
+#[test]
+fn e2e_pods_on_a_user_network_reach_each_other_by_hostname() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("network");
+    let net = format!("podrun-test-{}", std::process::id());
+    assert!(Command::new("docker").args(["network", "create", &net]).output().unwrap().status.success());
+    let pod = |name: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n  - {{name: c, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}\n"
+        )
+    };
+    let ok = [pod("alpha"), pod("beta")].iter().all(|p| code(&apply(&ns, p, &["--network", &net])) == 0);
+    let beta = ns.containers().into_iter().find(|(_, n)| n.contains("_beta_c_")).map(|(id, _)| id);
+    let ping = beta.map(|id| exec(&id, "ping -c 1 -W 2 alpha")).unwrap_or_default();
+    drop(ns);
+    Command::new("docker").args(["network", "rm", &net]).output().unwrap();
+    assert!(ok, "both pods run on the network");
+    assert!(ping.contains("1 packets received"), "{ping}");
+}
