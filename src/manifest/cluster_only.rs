@@ -23,14 +23,7 @@ fn names(text: &str, var: &str) -> bool {
 
 pub fn check(pod: &Pod) -> Vec<FieldError> {
     let mut errors = Vec::new();
-    let all = pod
-        .spec
-        .init_containers
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (format!("spec.initContainers[{i}]"), c))
-        .chain(pod.spec.containers.iter().enumerate().map(|(i, c)| (format!("spec.containers[{i}]"), c)));
-    for (path, c) in all {
+    for (path, c, _) in pod.spec.all_containers() {
         // A variable the container sets itself is its own business.
         let own = |v: &str| c.env.iter().any(|e| e.name == v);
         let words =

@@ -197,13 +197,7 @@ pub fn validate_pod(pod: &Pod) -> (Vec<FieldError>, Vec<String>) {
     }
     // Names are unique across init and app containers: they share one namespace in the API.
     let mut names = BTreeSet::new();
-    let all = spec
-        .init_containers
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (format!("spec.initContainers[{i}]"), c, true))
-        .chain(spec.containers.iter().enumerate().map(|(i, c)| (format!("spec.containers[{i}]"), c, false)));
-    for (path, c, init) in all {
+    for (path, c, init) in spec.all_containers() {
         validate_container(c, &path, &ctx, &mut errors, &mut warnings);
         validate_lifecycle(c, &path, init, &mut errors);
         if !c.name.is_empty() && !names.insert(c.name.as_str()) {

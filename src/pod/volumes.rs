@@ -299,14 +299,7 @@ pub fn plan_volumes(
         volumes.push(PlannedVolume { name: v.name.clone(), field, source });
     }
     let mut mounts = BTreeMap::new();
-    let containers = pod
-        .spec
-        .init_containers
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (format!("spec.initContainers[{i}]"), c))
-        .chain(pod.spec.containers.iter().enumerate().map(|(i, c)| (format!("spec.containers[{i}]"), c)));
-    for (field, c) in containers {
+    for (field, c, _) in pod.spec.all_containers() {
         mounts.insert(c.name.clone(), plan_mounts(c, &field, &by_name, &volumes)?);
     }
     Ok(VolumeSetup { pod_dir: ctx.pod_dir, shm_dir: ctx.shm_dir, fs_group, volumes, mounts, warnings: ctx.warnings })

@@ -134,6 +134,15 @@ pub struct PodDnsConfigOption {
     pub value: Option<String>,
 }
 
+impl PodSpec {
+    /// Init containers, then app containers, each with its field path
+    /// (`spec.initContainers[0]`, `spec.containers[1]`) and whether it is an init container.
+    pub fn all_containers(&self) -> impl Iterator<Item = (String, &Container, bool)> {
+        let init = self.init_containers.iter().enumerate().map(|(i, c)| (format!("spec.initContainers[{i}]"), c, true));
+        init.chain(self.containers.iter().enumerate().map(|(i, c)| (format!("spec.containers[{i}]"), c, false)))
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RestartPolicy {
     Always,

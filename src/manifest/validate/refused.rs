@@ -70,12 +70,7 @@ pub(super) fn refuse(pod: &Pod, errors: &mut Vec<FieldError>) {
     if spec.resources.as_ref().is_some_and(|r| !r.claims.is_empty()) {
         uses.push((Feature::ResourceClaims, "spec.resources.claims".into()));
     }
-    let containers = spec
-        .init_containers
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (format!("spec.initContainers[{i}]"), c))
-        .chain(spec.containers.iter().enumerate().map(|(i, c)| (format!("spec.containers[{i}]"), c)));
+    let containers = spec.all_containers().map(|(path, c, _)| (path, c));
     for (path, c) in containers {
         if c.resources.as_ref().is_some_and(|r| !r.claims.is_empty()) {
             uses.push((Feature::ResourceClaims, format!("{path}.resources.claims")));

@@ -211,12 +211,7 @@ pub(super) fn validate_apparmor_annotations(pod: &Pod, errors: &mut Vec<FieldErr
 pub(super) fn validate_apparmor_fields_match(pod: &Pod, errors: &mut Vec<FieldError>) {
     let spec = &pod.spec;
     let pod_profile = spec.security_context.as_ref().and_then(|s| s.app_armor_profile.as_ref());
-    let containers = spec
-        .init_containers
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (format!("spec.initContainers[{i}]"), c))
-        .chain(spec.containers.iter().enumerate().map(|(i, c)| (format!("spec.containers[{i}]"), c)));
+    let containers = spec.all_containers().map(|(path, c, _)| (path, c));
     for (path, c) in containers {
         let own = c.security_context.as_ref().and_then(|s| s.app_armor_profile.as_ref());
         let Some(profile) = own.or(pod_profile) else { continue };
