@@ -32,6 +32,8 @@ pub type Entries = BTreeMap<String, Vec<u8>>;
 pub struct ConfigStore {
     config_maps: BTreeMap<(String, String), Entries>,
     secrets: BTreeMap<(String, String), BTreeMap<String, SecretBytes>>,
+    /// Each Secret's `type`, when it names one: image pull secrets are read by type.
+    secret_types: BTreeMap<(String, String), String>,
 }
 
 fn decode(kind: &'static str, ns: &str, name: &str, key: &str, b64: &str) -> Result<Vec<u8>, ConfigError> {
@@ -70,6 +72,10 @@ impl ConfigStore {
         for (k, v) in &s.string_data {
             entries.insert(k.clone(), SecretBytes(v.clone().into_bytes()));
         }
+        match &s.type_ {
+            Some(t) => self.secret_types.insert((namespace.to_owned(), name.clone()), t.clone()),
+            None => self.secret_types.remove(&(namespace.to_owned(), name.clone())),
+        };
         self.secrets.insert((namespace.to_owned(), name), entries);
         Ok(())
     }
@@ -80,6 +86,12 @@ impl ConfigStore {
 
     pub fn secret(&self, namespace: &str, name: &str) -> Option<&BTreeMap<String, SecretBytes>> {
         self.secrets.get(&(namespace.to_owned(), name.to_owned()))
+    }
+
+    /// The `type` a known Secret was written with (`None` when it names none, which the API
+    /// server treats as `Opaque`, or when the Secret is unknown).
+    pub fn secret_type(&self, namespace: &str, name: &str) -> Option<&str> {
+        self.secret_types.get(&(namespace.to_owned(), name.to_owned())).map(String::as_str)
     }
 
     pub fn is_empty(&self) -> bool {

@@ -1,8 +1,10 @@
 //! The container engine behind one trait, in podrun's own types.
 //!
 //! `docker` is the only implementation that speaks to an engine (Docker Engine, or Podman's
-//! Docker-compatible API); `fake` is a recording stand-in for unit tests of the driver.
+//! Docker-compatible API); `fake` is a recording stand-in for unit tests of the driver. `auth`
+//! finds the registry credentials an image pull needs (pull secrets, the Docker config).
 
+pub mod auth;
 pub mod docker;
 pub mod fake;
 pub mod infra_image;
