@@ -137,6 +137,11 @@ pub struct ApplyArgs {
     #[arg(long, value_name = "IMAGE")]
     pub infra_image: Option<String>,
 
+    /// Override every container's imagePullPolicy for this run: always (Always), missing
+    /// (IfNotPresent) or never (Never)
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub pull: Option<PullArg>,
+
     /// Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)
     #[arg(long)]
     pub strict: bool,
@@ -159,6 +164,11 @@ pub struct ValidateArgs {
     /// Namespace for pods whose manifest names none
     #[arg(short, long, value_name = "NS")]
     pub namespace: Option<String>,
+
+    /// Override every container's imagePullPolicy for this run: always (Always), missing
+    /// (IfNotPresent) or never (Never)
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub pull: Option<PullArg>,
 
     /// Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)
     #[arg(long)]
@@ -198,6 +208,13 @@ pub enum WaitForArg {
     Complete,
     /// Nothing: create and start the pod, then return
     None,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PullArg {
+    Always,
+    Missing,
+    Never,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

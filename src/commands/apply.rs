@@ -6,7 +6,8 @@ use std::sync::Arc;
 use futures_util::future::join_all;
 use tokio::time::Instant;
 
-use crate::cli::{ApplyArgs, Cli, OutputArg, WaitForArg};
+use crate::cli::{ApplyArgs, Cli, OutputArg, PullArg, WaitForArg};
+use crate::manifest::types::PullPolicy;
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
 use crate::exit::{self, UsageError};
 use crate::manifest::LoadOptions;
@@ -53,6 +54,16 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         let mut d = DesiredPod::from_loaded(p, &infra, args.network.as_deref());
         d.host = host.clone();
         d.configs = configs.clone();
+        if let Some(pull) = args.pull {
+            let policy = match pull {
+                PullArg::Always => PullPolicy::Always,
+                PullArg::Missing => PullPolicy::IfNotPresent,
+                PullArg::Never => PullPolicy::Never,
+            };
+            for c in d.init.iter_mut().chain(&mut d.containers) {
+                c.pull_policy = policy;
+            }
+        }
         if rt.local_files() {
             let root = PodFiles::default_root();
             settings::resolve_host_profiles(&mut d.init, &root)

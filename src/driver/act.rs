@@ -13,8 +13,8 @@ use crate::pod::files::PodFiles;
 use crate::pod::observed::attempt_of;
 use crate::pod::volumes::{self, VolumeSetup};
 use crate::pod::{labels, DesiredPod, Hook, InfraRef, Role};
-use crate::report::{PodKey, Reporter};
-use crate::runtime::{infra_image, Mount, Observed, Runtime, RuntimeError, Selector};
+use crate::report::{PodKey, PullEvent, Reporter};
+use crate::runtime::{infra_image, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector};
 use crate::status::{Notes, Waiting};
 
 use super::PodFailure;
@@ -66,7 +66,9 @@ pub async fn act<R: Runtime>(
     created: &mut Vec<String>,
 ) -> Result<Acted, PodFailure> {
     let Scope { rt, desired, files, reporter, key } = scope;
-    ensure_images(rt, &plan.images, notes, reporter, key).await?;
+    if !ensure_images(rt, &plan.images, notes, reporter, key).await? {
+        return Ok(Acted::WithErrors);
+    }
     let setup = preflight(rt, desired, plan, files).await?;
     let setup = setup.as_ref();
     let mut outcome = Acted::Clean;
@@ -392,18 +394,22 @@ async fn stop_and_remove<R: Runtime>(
     Ok(())
 }
 
-/// Makes every needed image present, concurrently. A failure fails the run at once (exit 4),
-/// before anything is created: podrun leaves no half-created pod behind a missing image.
+/// Makes every needed image present, concurrently, before anything is created: podrun leaves
+/// no half-created pod behind a missing image. Returns whether all are there. An image that
+/// can never be had (absent under Never, unknown to its registry) fails the run at once
+/// (exit 4); any other failed pull is noted (ErrImagePull, then ImagePullBackOff) and tried
+/// again after the backoff delay, while the retries last.
 async fn ensure_images<R: Runtime>(
     rt: &R,
     needs: &[ImageNeed],
     notes: &mut Notes,
     reporter: &dyn Reporter,
     key: &PodKey,
-) -> Result<(), PodFailure> {
+) -> Result<bool, PodFailure> {
     let results = join_all(needs.iter().map(|n| ensure_image(rt, n, reporter, key))).await;
+    let mut all = true;
     for (need, r) in needs.iter().zip(results) {
-        let (reason, e) = match r {
+        let e = match r {
             Ok(None) => continue,
             // Offline (a host booting before its network, an air-gapped site): the local copy
             // serves, and the user is told once.
@@ -421,47 +427,71 @@ async fn ensure_images<R: Runtime>(
         if fatal(&e) {
             return Err(PodFailure::Runtime(e));
         }
-        let message = match &e {
-            RuntimeError::Image { detail, .. } => detail.clone(),
-            RuntimeError::RegistryUnreachable { detail, .. } => format!("registry unreachable: {detail}"),
-            other => other.to_string(),
+        let (reason, message, for_good) = match &e {
+            RuntimeError::Image { detail, image } if detail.is_empty() => ("ErrImageNeverPull", format!("{image}: the image is not present and imagePullPolicy is Never"), true),
+            RuntimeError::ImageNotFound { detail, .. } => ("ErrImagePull", format!("not found: {detail}"), true),
+            RuntimeError::RegistryUnreachable { detail, .. } => ("ErrImagePull", format!("registry unreachable: {detail}"), false),
+            RuntimeError::Image { detail, .. } => ("ErrImagePull", detail.clone(), false),
+            other => ("ErrImagePull", other.to_string(), false),
         };
-        for c in &need.containers {
-            note(notes, c, reason, message.clone());
+        if for_good {
+            for c in &need.containers {
+                note(notes, c, reason, message.clone());
+            }
+            return Err(PodFailure::Image {
+                container: need.containers.join(", "),
+                image: need.image.clone(),
+                reason: reason.to_owned(),
+                message,
+            });
         }
-        return Err(PodFailure::Image {
-            container: need.containers.join(", "),
-            image: need.image.clone(),
-            reason: reason.to_owned(),
-            message,
-        });
+        // The kubelet's sequence: ErrImagePull on a failure, ImagePullBackOff while it waits
+        // to try again.
+        for c in &need.containers {
+            let again = notes.waiting.get(c).is_some_and(|w| w.reason == "ErrImagePull" || w.reason == "ImagePullBackOff");
+            note(notes, c, if again { "ImagePullBackOff" } else { reason }, message.clone());
+        }
+        all = false;
     }
-    Ok(())
+    Ok(all)
 }
 
+/// Makes one image present. `Ok(Some(why))`: the registry could not be reached, and the
+/// local copy serves.
 async fn ensure_image<R: Runtime>(
     rt: &R,
     need: &ImageNeed,
     reporter: &dyn Reporter,
     key: &PodKey,
-) -> Result<Option<String>, (&'static str, RuntimeError)> {
-    let present = rt.image_present(&need.image).await.map_err(|e| ("ErrImagePull", e))?;
+) -> Result<Option<String>, RuntimeError> {
+    let present = rt.image_present(&need.image).await?;
     match (need.policy, present) {
-        (PullPolicy::Never, false) => Err((
-            "ErrImageNeverPull",
-            RuntimeError::Image {
-                image: need.image.clone(),
-                detail: "the image is not present and imagePullPolicy is Never".into(),
-            },
-        )),
+        // An empty detail marks "absent under Never" for the caller.
+        (PullPolicy::Never, false) => Err(RuntimeError::Image { image: need.image.clone(), detail: String::new() }),
         (PullPolicy::Never | PullPolicy::IfNotPresent, true) => Ok(None),
         (PullPolicy::Always, _) | (PullPolicy::IfNotPresent, false) => {
-            reporter.event(key, &format!("pulling image {}", need.image));
-            match rt.pull_image(&need.image).await {
-                // Offline (a host booting before its network, an air-gapped site): the local
-                // copy serves, and the user is told.
-                Err(RuntimeError::RegistryUnreachable { detail, .. }) if present => Ok(Some(detail)),
-                r => r.map(|()| None).map_err(|e| ("ErrImagePull", e)),
+            reporter.pull(key, &need.image, PullEvent::Started);
+            let started = std::time::Instant::now();
+            let last = std::sync::Mutex::new(PullProgress::default());
+            let progress = |p: PullProgress| {
+                *last.lock().unwrap_or_else(|e| e.into_inner()) = p;
+                reporter.pull(key, &need.image, PullEvent::Progress(p));
+            };
+            let r = rt.pull_image(&need.image, &progress).await;
+            let done = *last.lock().unwrap_or_else(|e| e.into_inner());
+            match r {
+                Ok(()) => {
+                    reporter.pull(key, &need.image, PullEvent::Done { bytes: done.bytes_total, elapsed: started.elapsed() });
+                    Ok(None)
+                }
+                Err(RuntimeError::RegistryUnreachable { detail, .. }) if present => {
+                    reporter.pull(key, &need.image, PullEvent::Failed);
+                    Ok(Some(detail))
+                }
+                Err(e) => {
+                    reporter.pull(key, &need.image, PullEvent::Failed);
+                    Err(e)
+                }
             }
         }
     }
@@ -476,7 +506,7 @@ pub async fn ensure_infra_image<R: Runtime>(rt: &R, image: &str) -> Result<(), R
     if image == infra_image::default_infra_image() {
         rt.import_image(image, infra_image::rootfs_tar(), infra_image::import_changes()).await
     } else {
-        rt.pull_image(image).await
+        rt.pull_image(image, &|_| {}).await
     }
 }
 

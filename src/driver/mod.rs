@@ -308,6 +308,20 @@ fn not_converged(
     start: Instant,
 ) -> PodResult {
     let elapsed = humantime::format_duration(Duration::from_secs(start.elapsed().as_secs())).to_string();
+    // Out of retries while an image could not be pulled: the image is what is missing (exit 4).
+    let pulling = st.all().find_map(|c| {
+        let w = c.state.waiting.as_ref()?;
+        (w.reason == "ErrImagePull" || w.reason == "ImagePullBackOff").then(|| (c, w))
+    });
+    if let Some((c, w)) = pulling {
+        let failure = PodFailure::Image {
+            container: c.name.clone(),
+            image: c.image.clone(),
+            reason: w.reason.clone(),
+            message: w.message.clone().unwrap_or_default(),
+        };
+        return result(Some(st), Err(failure));
+    }
     let failure = PodFailure::NotConverged {
         goal: goal(wait_for),
         retries,

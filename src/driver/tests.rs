@@ -24,6 +24,11 @@ impl Reporter for Recorder {
     fn event(&self, _pod: &PodKey, msg: &str) {
         self.events.lock().unwrap().push(msg.to_owned());
     }
+    fn pull(&self, _pod: &PodKey, image: &str, event: crate::report::PullEvent) {
+        if event == crate::report::PullEvent::Started {
+            self.events.lock().unwrap().push(format!("pull {image}"));
+        }
+    }
     fn status(&self, _pod: &PodKey, _status: &PodStatus) {}
     fn done(&self, _result: &PodResult) {}
     fn finish(&self) {}

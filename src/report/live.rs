@@ -10,12 +10,13 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::driver::PodResult;
 use crate::status::PodStatus;
 
-use super::{outcome_line, state_style, PodKey, Reporter};
+use super::{bytes, outcome_line, state_style, PodKey, PullEvent, Reporter};
 
 pub struct Live {
     verbose: bool,
     multi: MultiProgress,
     bars: Mutex<HashMap<(PodKey, String), ProgressBar>>,
+    pulls: Mutex<HashMap<(PodKey, String), ProgressBar>>,
 }
 
 impl Live {
@@ -24,6 +25,7 @@ impl Live {
             verbose,
             multi: MultiProgress::with_draw_target(ProgressDrawTarget::stderr()),
             bars: Mutex::new(HashMap::new()),
+            pulls: Mutex::new(HashMap::new()),
         }
     }
 
@@ -47,6 +49,42 @@ impl Reporter for Live {
     fn event(&self, pod: &PodKey, msg: &str) {
         if self.verbose {
             self.println(&format!("{pod}: {msg}"));
+        }
+    }
+
+    /// A bar per pull, with bytes and layers, above the containers' lines.
+    fn pull(&self, pod: &PodKey, image: &str, event: PullEvent) {
+        let mut pulls = self.pulls.lock().unwrap_or_else(|e| e.into_inner());
+        let k = (pod.clone(), image.to_owned());
+        match event {
+            PullEvent::Started => {
+                let bar = self.multi.insert(0, ProgressBar::new(0));
+                bar.set_style(
+                    ProgressStyle::with_template("{prefix:.bold} [{bar:30}] {bytes}/{total_bytes} {msg}")
+                        .unwrap_or_else(|_| ProgressStyle::default_bar())
+                        .progress_chars("=> "),
+                );
+                bar.set_prefix(format!("pulling {image}"));
+                pulls.insert(k, bar);
+            }
+            PullEvent::Progress(p) => {
+                if let Some(bar) = pulls.get(&k) {
+                    bar.set_length(p.bytes_total);
+                    bar.set_position(p.bytes_done);
+                    bar.set_message(format!("layers {}/{}", p.layers_done, p.layers));
+                }
+            }
+            PullEvent::Done { bytes: n, elapsed } => {
+                if let Some(bar) = pulls.remove(&k) {
+                    bar.finish_and_clear();
+                }
+                self.println(&format!("pulled {image} ({} in {:.1}s)", bytes(n), elapsed.as_secs_f64()));
+            }
+            PullEvent::Failed => {
+                if let Some(bar) = pulls.remove(&k) {
+                    bar.finish_and_clear();
+                }
+            }
         }
     }
 

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use crate::driver::PodResult;
 use crate::pod::DesiredPod;
+use crate::runtime::PullProgress;
 use crate::status::PodStatus;
 
 /// A pod's name as people write it: `namespace/name`.
@@ -37,12 +38,27 @@ pub trait Reporter: Send + Sync {
     fn warning(&self, msg: &str);
     /// Something podrun is doing: pulling, creating, removing.
     fn event(&self, pod: &PodKey, msg: &str);
+    /// An image pull of the pod's, as it goes.
+    fn pull(&self, pod: &PodKey, image: &str, event: PullEvent);
     /// The pod's status as just observed; implementations show what changed.
     fn status(&self, pod: &PodKey, status: &PodStatus);
     /// One pod's run is over.
     fn done(&self, result: &PodResult);
     /// All runs are over: clear any live display before the summary is printed.
     fn finish(&self);
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PullEvent {
+    Started,
+    Progress(PullProgress),
+    Done { bytes: u64, elapsed: std::time::Duration },
+    Failed,
+}
+
+/// `12.3 MB`, for pull sizes.
+pub(crate) fn bytes(n: u64) -> String {
+    indicatif::HumanBytes(n).to_string()
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

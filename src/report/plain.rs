@@ -9,7 +9,7 @@ use std::time::SystemTime;
 use crate::driver::PodResult;
 use crate::status::PodStatus;
 
-use super::{outcome_line, PodKey, Reporter};
+use super::{bytes, outcome_line, PodKey, PullEvent, Reporter};
 
 pub struct Plain {
     quiet: bool,
@@ -42,6 +42,21 @@ impl Reporter for Plain {
     fn event(&self, pod: &PodKey, msg: &str) {
         if !self.quiet {
             self.line(&format!("{pod}: {msg}"));
+        }
+    }
+
+    /// Start and end of each pull, with size and time; no progress in between (logs are read
+    /// later, by people who want the outcome).
+    fn pull(&self, pod: &PodKey, image: &str, event: PullEvent) {
+        if self.quiet {
+            return;
+        }
+        match event {
+            PullEvent::Started => self.line(&format!("{pod}: pulling image {image}")),
+            PullEvent::Done { bytes: n, elapsed } => {
+                self.line(&format!("{pod}: pulled image {image} ({} in {:.1}s)", bytes(n), elapsed.as_secs_f64()))
+            }
+            PullEvent::Progress(_) | PullEvent::Failed => {}
         }
     }
 

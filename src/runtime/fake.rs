@@ -133,7 +133,12 @@ impl Runtime for FakeRuntime {
         Ok(String::new())
     }
 
-    async fn pull_image(&self, image: &str) -> Result<(), RuntimeError> {
+    async fn pull_image(
+        &self,
+        image: &str,
+        progress: &(dyn Fn(super::PullProgress) + Send + Sync),
+    ) -> Result<(), RuntimeError> {
+        progress(super::PullProgress { layers: 1, layers_done: 1, bytes_done: 10, bytes_total: 10 });
         self.check(format!("pull {image}"))?;
         let mut inner = self.lock();
         if inner.pullable.contains(image) {
@@ -143,7 +148,7 @@ impl Runtime for FakeRuntime {
             // Present but not pullable: as if offline.
             Err(RuntimeError::RegistryUnreachable { image: image.to_owned(), detail: "no such host".into() })
         } else {
-            Err(RuntimeError::Image { image: image.to_owned(), detail: "not found".into() })
+            Err(RuntimeError::ImageNotFound { image: image.to_owned(), detail: "manifest unknown".into() })
         }
     }
 

@@ -8,6 +8,7 @@ pub mod auth;
 pub mod docker;
 pub mod fake;
 pub mod infra_image;
+pub mod registry;
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -277,6 +278,15 @@ impl Selector {
     }
 }
 
+/// How far a pull has got.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PullProgress {
+    pub layers: usize,
+    pub layers_done: usize,
+    pub bytes_done: u64,
+    pub bytes_total: u64,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineInfo {
     pub name: String,
@@ -294,6 +304,9 @@ pub enum RuntimeError {
     Conflict { what: String },
     #[error("image {image}: {detail}")]
     Image { image: String, detail: String },
+    /// The registry answered that there is no such image (or tag): pulling again cannot help.
+    #[error("image {image}: not found: {detail}")]
+    ImageNotFound { image: String, detail: String },
     /// The registry could not be reached at all (no answer, as opposed to "not found").
     #[error("image {image}: registry unreachable: {detail}")]
     RegistryUnreachable { image: String, detail: String },
@@ -314,7 +327,13 @@ pub trait Runtime: Send + Sync + 'static {
     fn image_present(&self, image: &str) -> impl Future<Output = Result<bool, RuntimeError>> + Send;
     /// The USER an image runs as (`""` for root by default).
     fn image_user(&self, image: &str) -> impl Future<Output = Result<String, RuntimeError>> + Send;
-    fn pull_image(&self, image: &str) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// Pulls `image`, reporting progress as it goes. A registry that answered "no such image"
+    /// is `ImageNotFound`; one that gave no answer at all is `RegistryUnreachable`.
+    fn pull_image(
+        &self,
+        image: &str,
+        progress: &(dyn Fn(PullProgress) + Send + Sync),
+    ) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// Creates an image from a rootfs tarball (`docker import`).
     fn import_image(
         &self,

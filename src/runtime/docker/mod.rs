@@ -3,6 +3,7 @@
 //! message text: message wording changes between engine versions (kubernetes PR #79623).
 
 mod convert;
+mod progress;
 #[cfg(test)]
 mod e2e_tests;
 
@@ -22,7 +23,8 @@ use futures_util::future::join_all;
 use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 
-use super::{CreateSpec, EngineInfo, Mount, Observed, Runtime, RuntimeError, Selector};
+use self::progress::LayerProgress;
+use super::{registry, CreateSpec, EngineInfo, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector};
 use crate::pod::labels;
 
 /// The default engine endpoint when neither `--host` nor DOCKER_HOST says otherwise.
@@ -171,26 +173,44 @@ impl Runtime for DockerRuntime {
         Ok(img.config.and_then(|c| c.user).unwrap_or_default())
     }
 
-    async fn pull_image(&self, image: &str) -> Result<(), RuntimeError> {
+    async fn pull_image(
+        &self,
+        image: &str,
+        progress: &(dyn Fn(PullProgress) + Send + Sync),
+    ) -> Result<(), RuntimeError> {
         let reference = pull_reference(image);
         let opts = CreateImageOptionsBuilder::default().from_image(&reference).build();
         let mut stream = self.docker.create_image(Some(opts), None, None);
+        let mut layers = LayerProgress::default();
         while let Some(item) = stream.next().await {
-            if let Err(e) = item {
-                return Err(match e {
-                    // 500: the engine got no answer from the registry (DNS, connection); any
-                    // answer from it (not found, unauthorized) comes back as a 4xx.
-                    BollardError::DockerResponseServerError { status_code: 500, message } => {
-                        RuntimeError::RegistryUnreachable { image: image.to_owned(), detail: message }
+            match item {
+                Ok(info) => {
+                    if layers.update(&info) {
+                        progress(layers.total());
                     }
-                    BollardError::DockerResponseServerError { message, .. } => {
-                        RuntimeError::Image { image: image.to_owned(), detail: message }
-                    }
-                    BollardError::DockerStreamError { error } => {
-                        RuntimeError::Image { image: image.to_owned(), detail: error }
-                    }
-                    other => self.error(&format!("pull {image}"), other),
-                });
+                }
+                Err(e) => {
+                    return Err(match e {
+                        BollardError::DockerResponseServerError { status_code: 404, message } => {
+                            RuntimeError::ImageNotFound { image: image.to_owned(), detail: message }
+                        }
+                        // 500: the engine could not get it from the registry. Whether the
+                        // registry answered at all (an auth failure) or not (offline) cannot be
+                        // told from the status, so podrun asks the network itself.
+                        BollardError::DockerResponseServerError { status_code: 500, message }
+                            if !registry::reachable(image).await =>
+                        {
+                            RuntimeError::RegistryUnreachable { image: image.to_owned(), detail: message }
+                        }
+                        BollardError::DockerResponseServerError { message, .. } => {
+                            RuntimeError::Image { image: image.to_owned(), detail: message }
+                        }
+                        BollardError::DockerStreamError { error } => {
+                            RuntimeError::Image { image: image.to_owned(), detail: error }
+                        }
+                        other => self.error(&format!("pull {image}"), other),
+                    });
+                }
             }
         }
         Ok(())
