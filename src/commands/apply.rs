@@ -7,9 +7,9 @@ use futures_util::future::join_all;
 use tokio::time::Instant;
 
 use crate::cli::{ApplyArgs, Cli, OutputArg, PullArg, WaitForArg};
-use crate::manifest::types::PullPolicy;
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
 use crate::exit::{self, UsageError};
+use crate::manifest::types::PullPolicy;
 use crate::manifest::LoadOptions;
 use crate::pod::downward::PodFacts;
 use crate::pod::files::PodFiles;

@@ -14,7 +14,7 @@ use crate::pod::observed::attempt_of;
 use crate::pod::volumes::{self, VolumeSetup};
 use crate::pod::{labels, DesiredPod, Hook, InfraRef, Role};
 use crate::report::{PodKey, PullEvent, Reporter};
-use crate::runtime::{infra_image, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector};
+use crate::runtime::{auth, infra_image, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector};
 use crate::status::{Notes, Waiting};
 
 use super::PodFailure;
@@ -66,7 +66,7 @@ pub async fn act<R: Runtime>(
     created: &mut Vec<String>,
 ) -> Result<Acted, PodFailure> {
     let Scope { rt, desired, files, reporter, key } = scope;
-    if !ensure_images(rt, &plan.images, notes, reporter, key).await? {
+    if !ensure_images(rt, desired, &plan.images, notes, reporter, key).await? {
         return Ok(Acted::WithErrors);
     }
     let setup = preflight(rt, desired, plan, files).await?;
@@ -401,12 +401,13 @@ async fn stop_and_remove<R: Runtime>(
 /// again after the backoff delay, while the retries last.
 async fn ensure_images<R: Runtime>(
     rt: &R,
+    desired: &DesiredPod,
     needs: &[ImageNeed],
     notes: &mut Notes,
     reporter: &dyn Reporter,
     key: &PodKey,
 ) -> Result<bool, PodFailure> {
-    let results = join_all(needs.iter().map(|n| ensure_image(rt, n, reporter, key))).await;
+    let results = join_all(needs.iter().map(|n| ensure_image(rt, desired, n, reporter, key))).await;
     let mut all = true;
     for (need, r) in needs.iter().zip(results) {
         let e = match r {
@@ -428,9 +429,13 @@ async fn ensure_images<R: Runtime>(
             return Err(PodFailure::Runtime(e));
         }
         let (reason, message, for_good) = match &e {
-            RuntimeError::Image { detail, image } if detail.is_empty() => ("ErrImageNeverPull", format!("{image}: the image is not present and imagePullPolicy is Never"), true),
+            RuntimeError::Image { detail, image } if detail.is_empty() => {
+                ("ErrImageNeverPull", format!("{image}: the image is not present and imagePullPolicy is Never"), true)
+            }
             RuntimeError::ImageNotFound { detail, .. } => ("ErrImagePull", format!("not found: {detail}"), true),
-            RuntimeError::RegistryUnreachable { detail, .. } => ("ErrImagePull", format!("registry unreachable: {detail}"), false),
+            RuntimeError::RegistryUnreachable { detail, .. } => {
+                ("ErrImagePull", format!("registry unreachable: {detail}"), false)
+            }
             RuntimeError::Image { detail, .. } => ("ErrImagePull", detail.clone(), false),
             other => ("ErrImagePull", other.to_string(), false),
         };
@@ -448,7 +453,8 @@ async fn ensure_images<R: Runtime>(
         // The kubelet's sequence: ErrImagePull on a failure, ImagePullBackOff while it waits
         // to try again.
         for c in &need.containers {
-            let again = notes.waiting.get(c).is_some_and(|w| w.reason == "ErrImagePull" || w.reason == "ImagePullBackOff");
+            let again =
+                notes.waiting.get(c).is_some_and(|w| w.reason == "ErrImagePull" || w.reason == "ImagePullBackOff");
             note(notes, c, if again { "ImagePullBackOff" } else { reason }, message.clone());
         }
         all = false;
@@ -460,6 +466,7 @@ async fn ensure_images<R: Runtime>(
 /// local copy serves.
 async fn ensure_image<R: Runtime>(
     rt: &R,
+    desired: &DesiredPod,
     need: &ImageNeed,
     reporter: &dyn Reporter,
     key: &PodKey,
@@ -477,11 +484,16 @@ async fn ensure_image<R: Runtime>(
                 *last.lock().unwrap_or_else(|e| e.into_inner()) = p;
                 reporter.pull(key, &need.image, PullEvent::Progress(p));
             };
-            let r = rt.pull_image(&need.image, &progress).await;
+            let credentials = credentials_for(desired, &need.image, reporter, key).await;
+            let r = rt.pull_image(&need.image, credentials.as_ref(), &progress).await;
             let done = *last.lock().unwrap_or_else(|e| e.into_inner());
             match r {
                 Ok(()) => {
-                    reporter.pull(key, &need.image, PullEvent::Done { bytes: done.bytes_total, elapsed: started.elapsed() });
+                    reporter.pull(
+                        key,
+                        &need.image,
+                        PullEvent::Done { bytes: done.bytes_total, elapsed: started.elapsed() },
+                    );
                     Ok(None)
                 }
                 Err(RuntimeError::RegistryUnreachable { detail, .. }) if present => {
@@ -497,6 +509,39 @@ async fn ensure_image<R: Runtime>(
     }
 }
 
+/// Credentials for pulling `image`, as the kubelet and Docker find them: the pod's
+/// imagePullSecrets first, then the user's Docker config (and its credential helpers). A
+/// problem with either is a warning, and the pull goes on anonymously. Never logged.
+async fn credentials_for(
+    desired: &DesiredPod,
+    image: &str,
+    reporter: &dyn Reporter,
+    key: &PodKey,
+) -> Option<auth::Credentials> {
+    let names: Vec<String> = desired.manifest.spec.image_pull_secrets.iter().map(|r| r.name.clone()).collect();
+    match auth::from_pull_secrets(image, &names, &desired.namespace, &desired.configs) {
+        Ok((found, warnings)) => {
+            for w in warnings {
+                reporter.warning(&format!("{key}: {w}"));
+            }
+            if found.is_some() {
+                return found;
+            }
+        }
+        Err(e) => reporter.warning(&format!("{key}: {e}")),
+    }
+    // A credential helper is a program that may take a while: off the async threads.
+    let image = image.to_owned();
+    match tokio::task::spawn_blocking(move || auth::from_docker_config(&image)).await {
+        Ok(Ok(found)) => found,
+        Ok(Err(e)) => {
+            reporter.warning(&format!("{key}: docker config: {e}"));
+            None
+        }
+        Err(_) => None,
+    }
+}
+
 /// Makes podrun's infra image present: podrun's own image is built locally from the pause
 /// program compiled into podrun; any other (`--infra-image`) is pulled when absent.
 pub async fn ensure_infra_image<R: Runtime>(rt: &R, image: &str) -> Result<(), RuntimeError> {
@@ -506,7 +551,7 @@ pub async fn ensure_infra_image<R: Runtime>(rt: &R, image: &str) -> Result<(), R
     if image == infra_image::default_infra_image() {
         rt.import_image(image, infra_image::rootfs_tar(), infra_image::import_changes()).await
     } else {
-        rt.pull_image(image, &|_| {}).await
+        rt.pull_image(image, None, &|_| {}).await
     }
 }
 

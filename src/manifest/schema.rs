@@ -373,7 +373,7 @@ static POD_SPEC: &[Field] = &[
     implemented("hostIPC", Scalar),
     implemented("shareProcessNamespace", Scalar),
     implemented("securityContext", Object(POD_SECURITY_CONTEXT)),
-    not_yet("imagePullSecrets", Objects(LOCAL_OBJECT_REFERENCE)),
+    implemented("imagePullSecrets", Objects(PULL_SECRET_REFERENCE)),
     implemented("hostname", Scalar),
     implemented("subdomain", Scalar),
     cluster_only("affinity", Object(AFFINITY)),
@@ -614,6 +614,10 @@ static POD_SECURITY_CONTEXT: &[Field] = &[
 static SYSCTL: &[Field] = &[implemented("name", Scalar), implemented("value", Scalar)];
 
 static LOCAL_OBJECT_REFERENCE: &[Field] = &[not_yet("name", Scalar)];
+
+/// imagePullSecrets entries: implemented, unlike the other plain references (in-tree volume
+/// plugins' secretRef), which sit below fields podrun does not implement.
+static PULL_SECRET_REFERENCE: &[Field] = &[implemented("name", Scalar)];
 
 /// ConfigMapEnvSource and SecretEnvSource.
 static OPTIONAL_LOCAL_OBJECT_REFERENCE: &[Field] = &[implemented("name", Scalar), implemented("optional", Scalar)];
@@ -1121,7 +1125,6 @@ spec:
             check_pod(&doc),
             vec![
                 not_yet_at("metadata.generateName"),
-                not_yet_at("spec.imagePullSecrets"),
                 not_yet_at("spec.volumes[0].emptyDir.mode"),
                 not_yet_at("spec.volumes[1].nfs"),
                 not_yet_at("spec.containers[0].env[1].valueFrom.fileKeyRef"),

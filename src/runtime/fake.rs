@@ -136,6 +136,7 @@ impl Runtime for FakeRuntime {
     async fn pull_image(
         &self,
         image: &str,
+        _credentials: Option<&super::auth::Credentials>,
         progress: &(dyn Fn(super::PullProgress) + Send + Sync),
     ) -> Result<(), RuntimeError> {
         progress(super::PullProgress { layers: 1, layers_done: 1, bytes_done: 10, bytes_total: 10 });

@@ -332,6 +332,7 @@ pub trait Runtime: Send + Sync + 'static {
     fn pull_image(
         &self,
         image: &str,
+        credentials: Option<&auth::Credentials>,
         progress: &(dyn Fn(PullProgress) + Send + Sync),
     ) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// Creates an image from a rootfs tarball (`docker import`).

@@ -33,6 +33,16 @@ impl Notes {
     }
 }
 
+/// As the kubelet's Docker runtime reported it: `docker-pullable://repo@sha256:...` for an image
+/// from a registry, `docker://sha256:...` for one built or imported locally.
+fn image_id(id: &str) -> String {
+    match id {
+        "" => String::new(),
+        id if id.contains('@') => format!("docker-pullable://{id}"),
+        id => format!("docker://{id}"),
+    }
+}
+
 pub fn container_id(c: &Observed) -> String {
     format!("docker://{}", c.id)
 }
@@ -128,7 +138,7 @@ fn container_status(
         ready: running,
         restart_count: current.map_or(0, attempt_of),
         image: image.to_owned(),
-        image_id: current.map(|c| c.image_id.clone()).unwrap_or_default(),
+        image_id: current.map(|c| image_id(&c.image_id)).unwrap_or_default(),
         container_id: current.map(container_id),
         started: running,
     }

@@ -91,6 +91,8 @@ pub struct PodSpec {
     pub resources: Option<ResourceRequirements>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_users: Option<bool>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub image_pull_secrets: Vec<LocalObjectReference>,
     /// Dynamic resource allocation, which podrun refuses (validation says why); only whether
     /// it is there matters, so the entries stay as written.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -3,13 +3,14 @@
 //! message text: message wording changes between engine versions (kubernetes PR #79623).
 
 mod convert;
-mod progress;
 #[cfg(test)]
 mod e2e_tests;
+mod progress;
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
+use bollard::auth::DockerCredentials;
 use bollard::errors::Error as BollardError;
 use bollard::exec::{CreateExecOptions, StartExecResults};
 use bollard::models::VolumeCreateRequest;
@@ -24,6 +25,7 @@ use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 
 use self::progress::LayerProgress;
+use super::auth::Credentials;
 use super::{registry, CreateSpec, EngineInfo, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector};
 use crate::pod::labels;
 
@@ -156,6 +158,24 @@ impl Runtime for DockerRuntime {
                 out.push(c);
             }
         }
+        // A pulled image is known by its registry digest (`repo@sha256:...`), as the kubelet
+        // reports imageID; one inspect per distinct image.
+        let mut images: Vec<String> = out.iter().map(|c| c.image_id.clone()).filter(|i| !i.is_empty()).collect();
+        images.sort();
+        images.dedup();
+        let digests = join_all(images.iter().map(|id| self.docker.inspect_image(id))).await;
+        let digest_of: HashMap<&String, String> = images
+            .iter()
+            .zip(digests)
+            .filter_map(|(id, r)| {
+                r.ok().and_then(|img| img.repo_digests).and_then(|d| d.into_iter().next()).map(|d| (id, d))
+            })
+            .collect();
+        for c in &mut out {
+            if let Some(d) = digest_of.get(&c.image_id) {
+                c.image_id = d.clone();
+            }
+        }
         Ok(out)
     }
 
@@ -176,11 +196,19 @@ impl Runtime for DockerRuntime {
     async fn pull_image(
         &self,
         image: &str,
+        credentials: Option<&Credentials>,
         progress: &(dyn Fn(PullProgress) + Send + Sync),
     ) -> Result<(), RuntimeError> {
         let reference = pull_reference(image);
         let opts = CreateImageOptionsBuilder::default().from_image(&reference).build();
-        let mut stream = self.docker.create_image(Some(opts), None, None);
+        let auth = credentials.map(|c| DockerCredentials {
+            username: Some(c.username.clone()).filter(|u| !u.is_empty()),
+            password: Some(c.password.clone()).filter(|p| !p.is_empty()),
+            serveraddress: Some(c.server.clone()),
+            identitytoken: c.identity_token.clone(),
+            ..Default::default()
+        });
+        let mut stream = self.docker.create_image(Some(opts), None, auth);
         let mut layers = LayerProgress::default();
         while let Some(item) = stream.next().await {
             match item {
