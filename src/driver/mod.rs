@@ -311,7 +311,7 @@ fn not_converged(
     // Out of retries while an image could not be pulled: the image is what is missing (exit 4).
     let pulling = st.all().find_map(|c| {
         let w = c.state.waiting.as_ref()?;
-        (w.reason == "ErrImagePull" || w.reason == "ImagePullBackOff").then(|| (c, w))
+        (w.reason == "ErrImagePull" || w.reason == "ImagePullBackOff").then_some((c, w))
     });
     if let Some((c, w)) = pulling {
         let failure = PodFailure::Image {
