@@ -15,6 +15,7 @@ pub mod fnv;
 pub mod manifest;
 pub mod plan;
 pub mod pod;
+pub mod probe;
 pub mod report;
 pub mod runtime;
 pub mod status;

@@ -1,11 +1,17 @@
 //! Defaults as the Kubernetes API server applies them, plus podrun's stable pod uid.
 
-use super::types::{Pod, PullPolicy, RestartPolicy, TerminationMessagePolicy};
+use super::types::{Pod, Probe, PullPolicy, RestartPolicy, TerminationMessagePolicy};
 use crate::fnv::fnv1a64;
 
 pub const DEFAULT_NAMESPACE: &str = "default";
 pub const DEFAULT_GRACE_PERIOD_SECONDS: i64 = 30;
 pub const DEFAULT_TERMINATION_MESSAGE_PATH: &str = "/dev/termination-log";
+pub const DEFAULT_PROBE_TIMEOUT_SECONDS: i64 = 1;
+pub const DEFAULT_PROBE_PERIOD_SECONDS: i64 = 10;
+pub const DEFAULT_PROBE_SUCCESS_THRESHOLD: i64 = 1;
+pub const DEFAULT_PROBE_FAILURE_THRESHOLD: i64 = 3;
+pub const DEFAULT_HTTP_GET_PATH: &str = "/";
+pub const DEFAULT_HTTP_GET_SCHEME: &str = "HTTP";
 
 /// The API server's rule: no tag, or the tag `latest`, means Always; a tag or digest means
 /// IfNotPresent.
@@ -39,6 +45,31 @@ pub fn apply(pod: &mut Pod, namespace: &str) {
         }
         c.termination_message_path.get_or_insert_with(|| DEFAULT_TERMINATION_MESSAGE_PATH.to_owned());
         c.termination_message_policy.get_or_insert(TerminationMessagePolicy::File);
+        for probe in [&mut c.liveness_probe, &mut c.readiness_probe, &mut c.startup_probe].into_iter().flatten() {
+            default_probe(probe);
+        }
+    }
+}
+
+/// The API server's probe defaults. Its fields are plain integers, so 0 is indistinguishable
+/// from unset there and is defaulted too: `periodSeconds: 0` means every 10 seconds.
+fn default_probe(p: &mut Probe) {
+    fn or(field: &mut Option<i64>, default: i64) {
+        if field.unwrap_or(0) == 0 {
+            *field = Some(default);
+        }
+    }
+    or(&mut p.timeout_seconds, DEFAULT_PROBE_TIMEOUT_SECONDS);
+    or(&mut p.period_seconds, DEFAULT_PROBE_PERIOD_SECONDS);
+    or(&mut p.success_threshold, DEFAULT_PROBE_SUCCESS_THRESHOLD);
+    or(&mut p.failure_threshold, DEFAULT_PROBE_FAILURE_THRESHOLD);
+    if let Some(h) = &mut p.http_get {
+        if h.path.as_deref().unwrap_or("").is_empty() {
+            h.path = Some(DEFAULT_HTTP_GET_PATH.to_owned());
+        }
+        if h.scheme.as_deref().unwrap_or("").is_empty() {
+            h.scheme = Some(DEFAULT_HTTP_GET_SCHEME.to_owned());
+        }
     }
 }
 
@@ -104,5 +135,27 @@ mod tests {
         assert_eq!(p.spec.restart_policy, Some(RestartPolicy::Always));
         assert_eq!(p.spec.termination_grace_period_seconds, Some(5));
         assert_eq!(p.spec.containers[0].image_pull_policy, Some(PullPolicy::IfNotPresent));
+    }
+
+    #[test]
+    fn probes_get_the_api_servers_defaults_and_zero_counts_as_unset() {
+        use crate::manifest::types::{HttpGetAction, IntOrString};
+        let http = HttpGetAction { port: IntOrString::Int(80), ..Default::default() };
+        let mut c = Container { name: "a".into(), image: "x".into(), ..Default::default() };
+        c.liveness_probe = Some(Probe { http_get: Some(http), period_seconds: Some(0), ..Default::default() });
+        c.readiness_probe = Some(Probe { timeout_seconds: Some(5), failure_threshold: Some(1), ..Default::default() });
+        let mut p = Pod { spec: PodSpec { containers: vec![c], ..Default::default() }, ..Default::default() };
+        apply(&mut p, "default");
+        let c = &p.spec.containers[0];
+        let l = c.liveness_probe.as_ref().unwrap();
+        assert_eq!(
+            (l.timeout_seconds, l.period_seconds, l.success_threshold, l.failure_threshold),
+            (Some(1), Some(10), Some(1), Some(3))
+        );
+        let h = l.http_get.as_ref().unwrap();
+        assert_eq!((h.path.as_deref(), h.scheme.as_deref()), (Some("/"), Some("HTTP")));
+        let r = c.readiness_probe.as_ref().unwrap();
+        assert_eq!((r.timeout_seconds, r.failure_threshold, r.initial_delay_seconds), (Some(5), Some(1), None));
+        assert!(c.startup_probe.is_none());
     }
 }

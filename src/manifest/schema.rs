@@ -425,9 +425,9 @@ macro_rules! container_fields {
             refused("restartPolicyRules", Objects(CONTAINER_RESTART_RULE)),
             implemented("volumeMounts", Objects(VOLUME_MOUNT)),
             not_yet("volumeDevices", Objects(VOLUME_DEVICE)),
-            not_yet("livenessProbe", Object(PROBE)),
-            not_yet("readinessProbe", Object(PROBE)),
-            not_yet("startupProbe", Object(PROBE)),
+            implemented("livenessProbe", Object(PROBE)),
+            implemented("readinessProbe", Object(PROBE)),
+            implemented("startupProbe", Object(PROBE)),
             implemented("lifecycle", Object(LIFECYCLE)),
             implemented("terminationMessagePath", Scalar),
             implemented("terminationMessagePolicy", Scalar),
@@ -520,34 +520,40 @@ static VOLUME_DEVICE: &[Field] = &[not_yet("name", Scalar), not_yet("devicePath"
 
 static PROBE: &[Field] = &[
     // ProbeHandler, inlined.
-    not_yet("exec", Object(EXEC_ACTION)),
-    not_yet("httpGet", Object(HTTP_GET_ACTION)),
-    not_yet("tcpSocket", Object(TCP_SOCKET_ACTION)),
-    not_yet("grpc", Object(GRPC_ACTION)),
-    not_yet("initialDelaySeconds", Scalar),
-    not_yet("timeoutSeconds", Scalar),
-    not_yet("periodSeconds", Scalar),
-    not_yet("successThreshold", Scalar),
-    not_yet("failureThreshold", Scalar),
-    not_yet("terminationGracePeriodSeconds", Scalar),
+    implemented("exec", Object(EXEC_ACTION)),
+    implemented("httpGet", Object(HTTP_GET_ACTION)),
+    implemented("tcpSocket", Object(TCP_SOCKET_ACTION)),
+    // Loaded and checked, then refused by validation (podrun has no gRPC client yet): a
+    // "not implemented yet" warning beside that error would only blur it.
+    implemented("grpc", Object(GRPC_ACTION)),
+    implemented("initialDelaySeconds", Scalar),
+    implemented("timeoutSeconds", Scalar),
+    implemented("periodSeconds", Scalar),
+    implemented("successThreshold", Scalar),
+    implemented("failureThreshold", Scalar),
+    implemented("terminationGracePeriodSeconds", Scalar),
 ];
 
 static EXEC_ACTION: &[Field] = &[implemented("command", Scalars)];
 
+// Shared with lifecycle handlers, whose `httpGet` and `tcpSocket` are still `not_yet` at
+// their own line (which mutes everything below them).
 static HTTP_GET_ACTION: &[Field] = &[
-    not_yet("path", Scalar),
-    not_yet("port", Scalar),
-    not_yet("host", Scalar),
-    not_yet("scheme", Scalar),
-    not_yet("httpHeaders", Objects(HTTP_HEADER)),
+    implemented("path", Scalar),
+    implemented("port", Scalar),
+    implemented("host", Scalar),
+    implemented("scheme", Scalar),
+    implemented("httpHeaders", Objects(HTTP_HEADER)),
+    // v1.36+ alpha (HTTP2): podrun speaks HTTP/1.1 only.
     not_yet("protocol", Scalar),
 ];
 
-static HTTP_HEADER: &[Field] = &[not_yet("name", Scalar), not_yet("value", Scalar)];
+static HTTP_HEADER: &[Field] = &[implemented("name", Scalar), implemented("value", Scalar)];
 
-static TCP_SOCKET_ACTION: &[Field] = &[not_yet("port", Scalar), not_yet("host", Scalar)];
+static TCP_SOCKET_ACTION: &[Field] = &[implemented("port", Scalar), implemented("host", Scalar)];
 
-static GRPC_ACTION: &[Field] = &[not_yet("port", Scalar), not_yet("service", Scalar), not_yet("mode", Scalar)];
+// `mode` (v1.36+ alpha) is not modelled by the types.
+static GRPC_ACTION: &[Field] = &[implemented("port", Scalar), implemented("service", Scalar), not_yet("mode", Scalar)];
 
 static LIFECYCLE: &[Field] = &[
     implemented("postStart", Object(LIFECYCLE_HANDLER)),
@@ -1075,8 +1081,31 @@ spec:
                 unknown("spec.contianers", Some("containers")),
                 unknown("spec.containers[1].comand", Some("command")),
                 unknown("spec.containers[1].imagePullpolicy", Some("imagePullPolicy")),
-                not_yet_at("spec.containers[1].livenessProbe"),
                 unknown("spec.containers[1].livenessProbe.httpGet.paht", Some("path")),
+            ]
+        );
+    }
+
+    #[test]
+    fn probes_are_implemented_but_their_newest_fields_are_not() {
+        let doc = yaml(
+            r#"
+spec:
+  containers:
+  - name: a
+    image: b
+    ports: [{name: http, containerPort: 80}]
+    livenessProbe: {httpGet: {path: /, port: http, httpHeaders: [{name: X, value: y}], protocol: HTTP2}}
+    readinessProbe: {tcpSocket: {port: 80, host: h}, periodSeconds: 5, successThreshold: 2}
+    startupProbe: {exec: {command: [true]}, failureThreshold: 30, timeoutSeconds: 2}
+    lifecycle: {preStop: {httpGet: {port: 80}}}
+"#,
+        );
+        assert_eq!(
+            check_pod(&doc),
+            vec![
+                not_yet_at("spec.containers[0].livenessProbe.httpGet.protocol"),
+                not_yet_at("spec.containers[0].lifecycle.preStop.httpGet"),
             ]
         );
     }
@@ -1128,7 +1157,6 @@ spec:
                 not_yet_at("spec.volumes[0].emptyDir.mode"),
                 not_yet_at("spec.volumes[1].nfs"),
                 not_yet_at("spec.containers[0].env[1].valueFrom.fileKeyRef"),
-                not_yet_at("spec.containers[0].livenessProbe"),
             ]
         );
     }
@@ -1358,7 +1386,6 @@ metadata:
             check_pod(&doc),
             vec![
                 not_yet_at("spec.activeDeadlineSeconds"),
-                not_yet_at("spec.containers[0].startupProbe"),
                 unknown("spec.containers[0].ttyy", Some("tty")),
                 cluster_only_at("spec.nodeName"),
                 not_yet_at("spec.os"),

@@ -12,6 +12,7 @@ mod config;
 mod downward;
 mod env;
 mod network;
+mod probe;
 mod refused;
 mod resources;
 mod security;
@@ -200,6 +201,7 @@ pub fn validate_pod(pod: &Pod) -> (Vec<FieldError>, Vec<String>) {
     for (path, c, init) in spec.all_containers() {
         validate_container(c, &path, &ctx, &mut errors, &mut warnings);
         validate_lifecycle(c, &path, init, &mut errors);
+        probe::validate_probes(c, &path, init, &mut errors);
         if !c.name.is_empty() && !names.insert(c.name.as_str()) {
             errors.push(FieldError::duplicate(format!("{path}.name"), &c.name));
         }

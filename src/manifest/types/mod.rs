@@ -5,6 +5,7 @@
 //! does not implement are not represented: the schema walk (`schema.rs`) reports them.
 
 mod config;
+mod probe;
 mod security;
 mod volume;
 
@@ -13,6 +14,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use config::*;
+pub use probe::*;
 pub use security::*;
 pub use volume::*;
 
@@ -210,6 +212,12 @@ pub struct Container {
     pub restart_policy: Option<ContainerRestartPolicy>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lifecycle: Option<Lifecycle>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub liveness_probe: Option<Probe>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readiness_probe: Option<Probe>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub startup_probe: Option<Probe>,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
     pub termination_message_path: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -9,7 +9,7 @@ use super::{
 };
 use crate::manifest::types::{Container, ContainerPort, DnsPolicy, PodSpec, Protocol};
 
-const PORT_RANGE_MSG: &str = "must be between 1 and 65535, inclusive";
+pub(super) const PORT_RANGE_MSG: &str = "must be between 1 and 65535, inclusive";
 const MAX_NAMESERVERS: usize = 3;
 const MAX_SEARCHES: usize = 32;
 const MAX_SEARCH_CHARS: usize = 2048;
@@ -19,7 +19,7 @@ const SUBDOMAIN_UNDERSCORE_MSG: &str = "a lowercase RFC 1123 subdomain must cons
     '[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*')";
 
 /// Why `name` cannot be a port name (an IANA_SVC_NAME), in the API server's words.
-fn port_name_problems(name: &str) -> Vec<&'static str> {
+pub(super) fn port_name_problems(name: &str) -> Vec<&'static str> {
     let mut problems = Vec::new();
     if name.len() > 15 {
         problems.push("must be no more than 15 characters");

@@ -1,0 +1,422 @@
+//! One probe attempt, as the kubelet's prober makes it: `exec` runs a command in the
+//! container, `httpGet` sends one HTTP/1.1 GET and reads the status line, `tcpSocket` opens a
+//! connection. Every attempt is bounded by the probe's `timeoutSeconds`; running out of time
+//! is a failure, like any other.
+//!
+//! The HTTP request is written by hand over a plain TCP stream: a probe needs one request and
+//! one status line, not a client library. Nothing here panics on what a manifest holds; a
+//! probe that validation would have refused (HTTPS, gRPC, a port that cannot be resolved)
+//! fails every attempt with a message saying why, so it is never silently skipped.
+
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::manifest::defaults::{DEFAULT_HTTP_GET_PATH, DEFAULT_PROBE_TIMEOUT_SECONDS};
+use crate::manifest::types::{ContainerPort, ExecAction, HttpGetAction, IntOrString, Probe, TcpSocketAction};
+use crate::runtime::Runtime;
+
+/// What the kubelet sends, so servers that log or special-case probes recognise podrun's.
+pub const USER_AGENT: &str = "kube-probe/1.35";
+
+/// The status line of any sane server fits; a longer one is not HTTP.
+const MAX_STATUS_LINE: usize = 8 * 1024;
+
+/// The result of one probe attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Success,
+    /// Why, for the report (`HTTP probe failed with statuscode: 500`).
+    Failure(String),
+}
+
+/// Where network probes go: the pod IP (or 127.0.0.1 for a hostNetwork pod).
+#[derive(Debug, Clone, Copy)]
+pub struct Target<'a> {
+    /// The engine's id of the container, for `exec`.
+    pub container_id: &'a str,
+    /// Used unless the probe names its own `host`.
+    pub pod_ip: &'a str,
+    /// The container's ports, for named probe ports.
+    pub ports: &'a [ContainerPort],
+}
+
+/// Runs one probe attempt within its timeoutSeconds. exec: `rt.exec(id, cmd)` exit 0 = success
+/// (a timeout is a failure); httpGet: HTTP/1.1 GET written by hand over tokio::net::TcpStream
+/// (Host header, the probe's httpHeaders, `User-Agent: kube-probe/1.35`, `Connection: close`),
+/// status 200..=399 is success (read only the status line; follow no redirects); tcpSocket:
+/// connect succeeds. A named port resolves through `ports` by name.
+pub async fn run<R: Runtime>(rt: &R, probe: &Probe, target: &Target<'_>) -> Outcome {
+    let secs = timeout_seconds(probe);
+    let attempt = async {
+        if let Some(exec) = &probe.exec {
+            run_exec(rt, exec, target).await
+        } else if let Some(http) = &probe.http_get {
+            run_http_get(http, target).await
+        } else if let Some(tcp) = &probe.tcp_socket {
+            run_tcp_socket(tcp, target).await
+        } else if probe.grpc.is_some() {
+            Err("podrun does not implement gRPC probes yet".to_owned())
+        } else {
+            Err("the probe has no handler".to_owned())
+        }
+    };
+    match tokio::time::timeout(Duration::from_secs(secs), attempt).await {
+        Ok(Ok(())) => Outcome::Success,
+        Ok(Err(why)) => Outcome::Failure(why),
+        Err(_) => Outcome::Failure(format!("timed out after {secs}s")),
+    }
+}
+
+/// `timeoutSeconds`, defaulted when unset or 0 (as the API server would have) and kept within
+/// the API's int32 so an absurd value cannot overflow a deadline.
+fn timeout_seconds(probe: &Probe) -> u64 {
+    let secs = probe.timeout_seconds.filter(|t| *t > 0).unwrap_or(DEFAULT_PROBE_TIMEOUT_SECONDS);
+    secs.clamp(1, i64::from(i32::MAX)).unsigned_abs()
+}
+
+async fn run_exec<R: Runtime>(rt: &R, exec: &ExecAction, target: &Target<'_>) -> Result<(), String> {
+    if exec.command.is_empty() {
+        return Err("the exec probe has no command".to_owned());
+    }
+    match rt.exec(target.container_id, &exec.command).await {
+        Ok(0) => Ok(()),
+        Ok(code) => Err(format!("command {:?} exited with code {code}", exec.command.join(" "))),
+        Err(e) => Err(format!("exec failed: {e}")),
+    }
+}
+
+async fn run_tcp_socket(tcp: &TcpSocketAction, target: &Target<'_>) -> Result<(), String> {
+    let port = resolve_port(&tcp.port, target.ports)?;
+    let host = host(tcp.host.as_deref(), target);
+    // Connected is all a TCP probe asks; dropping the stream closes it.
+    connect(host, port).await.map(drop)
+}
+
+async fn run_http_get(http: &HttpGetAction, target: &Target<'_>) -> Result<(), String> {
+    match http.scheme.as_deref().unwrap_or("") {
+        "" | "HTTP" => {}
+        "HTTPS" => return Err("podrun does not implement HTTPS probes yet".to_owned()),
+        other => return Err(format!("unsupported scheme {other:?}")),
+    }
+    let port = resolve_port(&http.port, target.ports)?;
+    let host = host(http.host.as_deref(), target);
+    let request = request(http, host, port)?;
+    let mut stream = connect(host, port).await?;
+    stream.write_all(request.as_bytes()).await.map_err(|e| format!("sending the request: {e}"))?;
+    let line = read_status_line(&mut stream).await?;
+    let code = status_code(&line).ok_or_else(|| format!("not an HTTP response: {:?}", line.trim_end()))?;
+    // The kubelet's rule: 2xx and 3xx are healthy; a redirect is not followed.
+    if (200..400).contains(&code) {
+        Ok(())
+    } else {
+        Err(format!("HTTP probe failed with statuscode: {code}"))
+    }
+}
+
+fn host<'a>(probe_host: Option<&'a str>, target: &Target<'a>) -> &'a str {
+    probe_host.filter(|h| !h.is_empty()).unwrap_or(target.pod_ip)
+}
+
+async fn connect(host: &str, port: u16) -> Result<TcpStream, String> {
+    TcpStream::connect((host, port)).await.map_err(|e| format!("dial tcp {}: {e}", join_host_port(host, port)))
+}
+
+/// A port number, or a name looked up among the container's ports. A number written as a
+/// string counts as the number, as in the kubelet.
+fn resolve_port(port: &IntOrString, ports: &[ContainerPort]) -> Result<u16, String> {
+    let number = match port {
+        IntOrString::Int(n) => *n,
+        IntOrString::String(s) => match s.parse::<i64>() {
+            Ok(n) => n,
+            Err(_) => ports
+                .iter()
+                .find(|p| p.name.as_deref() == Some(s.as_str()))
+                .map(|p| p.container_port)
+                .ok_or_else(|| format!("port {s:?} not found among the container's ports"))?,
+        },
+    };
+    u16::try_from(number).ok().filter(|p| *p != 0).ok_or_else(|| format!("invalid port number {number}"))
+}
+
+/// `host:port`, with an IPv6 address in brackets (the form of a Host header and of Go's
+/// error messages).
+fn join_host_port(host: &str, port: u16) -> String {
+    if host.contains(':') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    }
+}
+
+/// The request, headers in the kubelet's manner: the probe's own headers, a `Host` header
+/// unless the probe sets one, and `User-Agent` and `Accept` unless the probe sets them (set to
+/// an empty value, they are left out).
+fn request(http: &HttpGetAction, host: &str, port: u16) -> Result<String, String> {
+    let mut out = format!("GET {} HTTP/1.1\r\n", request_target(http.path.as_deref()));
+    let is = |name: &str| http.http_headers.iter().any(|h| h.name.eq_ignore_ascii_case(name));
+    if !is("Host") {
+        out += &format!("Host: {}\r\n", join_host_port(host, port));
+    }
+    for h in &http.http_headers {
+        // Checked by validation too; repeated because a bad one would corrupt the request.
+        if h.name.is_empty() || !h.name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+            return Err(format!("invalid HTTP header name {:?}", h.name));
+        }
+        if h.value.contains(['\r', '\n']) {
+            return Err(format!("invalid value for HTTP header {:?}", h.name));
+        }
+        // The connection is podrun's: it closes it after the status line.
+        if h.name.eq_ignore_ascii_case("Connection") {
+            continue;
+        }
+        let defaulted = h.name.eq_ignore_ascii_case("User-Agent") || h.name.eq_ignore_ascii_case("Accept");
+        if defaulted && h.value.is_empty() {
+            continue;
+        }
+        out += &format!("{}: {}\r\n", h.name, h.value);
+    }
+    if !is("User-Agent") {
+        out += &format!("User-Agent: {USER_AGENT}\r\n");
+    }
+    if !is("Accept") {
+        out += "Accept: */*\r\n";
+    }
+    out += "Connection: close\r\n\r\n";
+    Ok(out)
+}
+
+/// The path as a request target: rooted, without a fragment (never sent), and with bytes that
+/// cannot appear in a request line (spaces, controls, non-ASCII) percent-encoded, as Go's URL
+/// handling would.
+fn request_target(path: Option<&str>) -> String {
+    let path = path.filter(|p| !p.is_empty()).unwrap_or(DEFAULT_HTTP_GET_PATH);
+    let path = path.split('#').next().unwrap_or_default();
+    let mut out = String::with_capacity(path.len() + 1);
+    if !path.starts_with('/') {
+        out.push('/');
+    }
+    for b in path.bytes() {
+        if b <= b' ' || b >= 0x7f || b == b'"' || b == b'<' || b == b'>' {
+            out += &format!("%{b:02X}");
+        } else {
+            out.push(char::from(b));
+        }
+    }
+    out
+}
+
+/// Reads up to the end of the first line; the rest of the response is never read.
+async fn read_status_line(stream: &mut TcpStream) -> Result<String, String> {
+    let mut buf = Vec::with_capacity(256);
+    let mut chunk = [0u8; 512];
+    loop {
+        if let Some(end) = buf.iter().position(|b| *b == b'\n') {
+            buf.truncate(end);
+            break;
+        }
+        if buf.len() > MAX_STATUS_LINE {
+            return Err("the response's status line is too long".to_owned());
+        }
+        let n = stream.read(&mut chunk).await.map_err(|e| format!("reading the response: {e}"))?;
+        if n == 0 {
+            if buf.is_empty() {
+                return Err("the connection closed before a response".to_owned());
+            }
+            break;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// `HTTP/1.1 200 OK` gives 200.
+fn status_code(line: &str) -> Option<u16> {
+    let rest = line.strip_prefix("HTTP/")?;
+    let mut parts = rest.split(' ');
+    parts.next()?;
+    let code = parts.next()?.trim_end_matches('\r');
+    if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    code.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::types::HttpHeader;
+    use crate::runtime::fake::FakeRuntime;
+    use tokio::net::TcpListener;
+    use tokio::sync::oneshot;
+
+    const NO_PORTS: &[ContainerPort] = &[];
+
+    fn target(ports: &[ContainerPort]) -> Target<'_> {
+        Target { container_id: "c1", pod_ip: "127.0.0.1", ports }
+    }
+
+    fn http_probe(port: IntOrString) -> Probe {
+        Probe { http_get: Some(HttpGetAction { port, ..Default::default() }), ..Default::default() }
+    }
+
+    fn tcp_probe(port: IntOrString) -> Probe {
+        Probe { tcp_socket: Some(TcpSocketAction { port, host: None }), ..Default::default() }
+    }
+
+    fn exec_probe(cmd: &[&str]) -> Probe {
+        let command = cmd.iter().map(|s| s.to_string()).collect();
+        Probe { exec: Some(ExecAction { command }), ..Default::default() }
+    }
+
+    /// A one-shot server on loopback: answers the first request with `response` (or never,
+    /// when `None`) and hands the request it read back to the test.
+    async fn server(response: Option<&'static str>) -> (u16, oneshot::Receiver<String>) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (tx, rx) = oneshot::channel();
+        tokio::spawn(async move {
+            let Ok((mut sock, _)) = listener.accept().await else { return };
+            let mut req = Vec::new();
+            let mut chunk = [0u8; 1024];
+            while !req.ends_with(b"\r\n\r\n") {
+                match sock.read(&mut chunk).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => req.extend_from_slice(&chunk[..n]),
+                }
+            }
+            let _ = tx.send(String::from_utf8_lossy(&req).into_owned());
+            match response {
+                Some(r) => {
+                    let _ = sock.write_all(r.as_bytes()).await;
+                }
+                // Hold the connection open without answering, past the probe's timeout.
+                None => tokio::time::sleep(Duration::from_secs(30)).await,
+            }
+        });
+        (port, rx)
+    }
+
+    async fn http_status(response: &'static str) -> Outcome {
+        let (port, _) = server(Some(response)).await;
+        run(&FakeRuntime::new(), &http_probe(IntOrString::Int(i64::from(port))), &target(NO_PORTS)).await
+    }
+
+    #[tokio::test]
+    async fn http_2xx_and_3xx_succeed_others_fail() {
+        assert_eq!(http_status("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n").await, Outcome::Success);
+        // Not followed: a redirect is a success in itself, as for the kubelet.
+        assert_eq!(http_status("HTTP/1.1 302 Found\r\nLocation: http://elsewhere/\r\n\r\n").await, Outcome::Success);
+        assert_eq!(
+            http_status("HTTP/1.1 500 Internal Server Error\r\n\r\n").await,
+            Outcome::Failure("HTTP probe failed with statuscode: 500".into())
+        );
+        assert!(matches!(http_status("SSH-2.0-OpenSSH\r\n").await, Outcome::Failure(m) if m.contains("not an HTTP")));
+        assert!(matches!(http_status("").await, Outcome::Failure(m) if m.contains("closed")));
+    }
+
+    #[tokio::test]
+    async fn http_sends_the_kubelets_headers_and_the_probes() {
+        let (port, request) = server(Some("HTTP/1.1 204 No Content\r\n\r\n")).await;
+        let mut probe = http_probe(IntOrString::String("web".into()));
+        if let Some(h) = &mut probe.http_get {
+            h.path = Some("/healthz?full=1".into());
+            h.http_headers = vec![
+                HttpHeader { name: "X-Probe".into(), value: "yes".into() },
+                HttpHeader { name: "Accept".into(), value: "application/json".into() },
+            ];
+        }
+        let ports = [ContainerPort { name: Some("web".into()), container_port: i64::from(port), ..Default::default() }];
+        assert_eq!(run(&FakeRuntime::new(), &probe, &target(&ports)).await, Outcome::Success);
+        let request = request.await.unwrap();
+        let lines: Vec<&str> = request.split("\r\n").collect();
+        assert_eq!(lines[0], "GET /healthz?full=1 HTTP/1.1");
+        assert!(lines.contains(&format!("Host: 127.0.0.1:{port}").as_str()), "{request}");
+        assert!(lines.contains(&"X-Probe: yes"), "{request}");
+        assert!(lines.contains(&"Accept: application/json") && !lines.contains(&"Accept: */*"), "{request}");
+        assert!(lines.contains(&"User-Agent: kube-probe/1.35"), "{request}");
+        assert!(lines.contains(&"Connection: close"), "{request}");
+    }
+
+    #[tokio::test]
+    async fn http_times_out_on_a_server_that_never_answers() {
+        let (port, _) = server(None).await;
+        let probe = Probe { timeout_seconds: Some(1), ..http_probe(IntOrString::Int(i64::from(port))) };
+        let started = std::time::Instant::now();
+        let outcome = run(&FakeRuntime::new(), &probe, &target(NO_PORTS)).await;
+        assert_eq!(outcome, Outcome::Failure("timed out after 1s".into()));
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[tokio::test]
+    async fn https_and_grpc_fail_rather_than_being_skipped() {
+        let mut probe = http_probe(IntOrString::Int(443));
+        if let Some(h) = &mut probe.http_get {
+            h.scheme = Some("HTTPS".into());
+        }
+        let outcome = run(&FakeRuntime::new(), &probe, &target(NO_PORTS)).await;
+        assert!(matches!(outcome, Outcome::Failure(m) if m.contains("HTTPS")));
+        let grpc = Probe { grpc: Some(Default::default()), ..Default::default() };
+        let outcome = run(&FakeRuntime::new(), &grpc, &target(NO_PORTS)).await;
+        assert!(matches!(outcome, Outcome::Failure(m) if m.contains("gRPC")));
+        let none = run(&FakeRuntime::new(), &Probe::default(), &target(NO_PORTS)).await;
+        assert!(matches!(none, Outcome::Failure(_)));
+    }
+
+    #[tokio::test]
+    async fn tcp_open_and_closed_ports() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let open = listener.local_addr().unwrap().port();
+        let rt = FakeRuntime::new();
+        assert_eq!(run(&rt, &tcp_probe(IntOrString::Int(i64::from(open))), &target(NO_PORTS)).await, Outcome::Success);
+        drop(listener);
+        // The port was just released, so nothing listens there now.
+        let outcome = run(&rt, &tcp_probe(IntOrString::Int(i64::from(open))), &target(NO_PORTS)).await;
+        assert!(
+            matches!(&outcome, Outcome::Failure(m) if m.starts_with(&format!("dial tcp 127.0.0.1:{open}"))),
+            "{outcome:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn named_ports_resolve_through_the_containers_ports() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let ports =
+            [ContainerPort { name: Some("admin".into()), container_port: i64::from(port), ..Default::default() }];
+        let rt = FakeRuntime::new();
+        assert_eq!(run(&rt, &tcp_probe(IntOrString::String("admin".into())), &target(&ports)).await, Outcome::Success);
+        let missing = run(&rt, &tcp_probe(IntOrString::String("metrics".into())), &target(&ports)).await;
+        assert_eq!(missing, Outcome::Failure("port \"metrics\" not found among the container's ports".into()));
+        assert_eq!(resolve_port(&IntOrString::String(port.to_string()), NO_PORTS), Ok(port));
+        for bad in [0, -1, 65536] {
+            assert!(resolve_port(&IntOrString::Int(bad), NO_PORTS).is_err(), "{bad}");
+        }
+    }
+
+    #[tokio::test]
+    async fn exec_exit_code_decides() {
+        let rt = FakeRuntime::new();
+        assert_eq!(run(&rt, &exec_probe(&["cat", "/tmp/healthy"]), &target(NO_PORTS)).await, Outcome::Success);
+        let failed = run(&rt, &exec_probe(&["false"]), &target(NO_PORTS)).await;
+        assert_eq!(failed, Outcome::Failure("command \"false\" exited with code 1".into()));
+        assert!(rt.calls().contains(&"exec c1 cat /tmp/healthy".to_owned()), "{:?}", rt.calls());
+        let empty = run(&rt, &exec_probe(&[]), &target(NO_PORTS)).await;
+        assert!(matches!(empty, Outcome::Failure(_)));
+        let down = run(&FakeRuntime::new().unreachable(), &exec_probe(&["true"]), &target(NO_PORTS)).await;
+        assert!(matches!(down, Outcome::Failure(m) if m.starts_with("exec failed")));
+    }
+
+    #[test]
+    fn request_targets_and_status_lines() {
+        assert_eq!(request_target(None), "/");
+        assert_eq!(request_target(Some("healthz")), "/healthz");
+        assert_eq!(request_target(Some("/a b\r\nX: y#frag")), "/a%20b%0D%0AX:%20y");
+        assert_eq!(status_code("HTTP/1.1 200 OK\r"), Some(200));
+        assert_eq!(status_code("HTTP/1.0 404"), Some(404));
+        assert_eq!(status_code("HTTP/1.1 20 OK"), None);
+        assert_eq!(status_code("garbage"), None);
+        assert_eq!(join_host_port("::1", 80), "[::1]:80");
+    }
+}

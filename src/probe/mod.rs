@@ -1,0 +1,8 @@
+//! Container probes at run time: one attempt of a liveness, readiness or startup probe
+//! (`handlers`). Scheduling the attempts (initial delay, period, thresholds) and acting on
+//! their results belong to the driver; the manifest side (types, defaults, validation) lives
+//! in `manifest`.
+
+pub mod handlers;
+
+pub use handlers::{run, Outcome, Target};
