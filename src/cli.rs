@@ -206,6 +206,8 @@ pub enum WaitForArg {
     Running,
     /// Every container terminated for good; success when all exited 0
     Complete,
+    /// Every container ready: its readiness probe passes (running, without one)
+    Ready,
     /// Nothing: create and start the pod, then return
     None,
 }

@@ -37,6 +37,7 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         wait_for: args.wait_for.map(|w| match w {
             WaitForArg::Running => WaitFor::Running,
             WaitForArg::Complete => WaitFor::Complete,
+            WaitForArg::Ready => WaitFor::Ready,
             WaitForArg::None => WaitFor::None,
         }),
         retries: args.retries,

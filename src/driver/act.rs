@@ -74,7 +74,7 @@ pub async fn act<R: Runtime>(
     let mut outcome = Acted::Clean;
 
     for c in &plan.stop {
-        reporter.event(key, &format!("stopping sidecar {} (the pod has finished)", c.name));
+        reporter.event(key, &format!("stopping {}", c.name));
     }
     for r in join_all(plan.stop.iter().map(|c| stop(rt, c, None))).await {
         if let Err(e) = r {

@@ -3,10 +3,12 @@
 //! planner decides what to do, the runtime does it, the reporter shows it.
 
 mod act;
+mod prober;
 pub mod signals;
 #[cfg(test)]
 mod tests;
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -77,6 +79,7 @@ fn goal(w: WaitFor) -> &'static str {
     match w {
         WaitFor::Running => "running",
         WaitFor::Complete => "complete",
+        WaitFor::Ready => "ready",
         WaitFor::None => "created",
     }
 }
@@ -175,7 +178,9 @@ fn tail_bytes(s: &str, max: usize) -> &str {
 async fn look<R: Runtime>(rt: &R, desired: &DesiredPod, opts: &DriveOptions) -> Option<PodStatus> {
     let observed = rt.list(&Selector::pod(&desired.namespace, &desired.name)).await.ok()?;
     let obs = PodObservation::new(desired, &observed);
-    let plan = plan::plan(desired, &obs, &plan::Context { now: crate::clock::now(), crash: opts.crash });
+    let healthy = BTreeSet::new();
+    let ctx = plan::Context { now: crate::clock::now(), crash: opts.crash, unhealthy: &healthy };
+    let plan = plan::plan(desired, &obs, &ctx);
     Some(status::compute(desired, &obs, &Notes::new(), &plan))
 }
 
@@ -199,6 +204,8 @@ async fn drive<R: Runtime>(
     let mut delay = opts.retry_delay;
     let mut repairs = 0u32;
     let mut synced = false;
+    // Probes run while this run lasts: the prober's workers end when it is dropped.
+    let prober = prober::Prober::new();
     let mut hold_until: Option<Instant> = None;
 
     let result = |status: Option<PodStatus>, outcome| PodResult {
@@ -217,7 +224,18 @@ async fn drive<R: Runtime>(
         };
         let obs = PodObservation::new(&desired, &observed);
         read_messages(&*rt, &desired, &obs, opts.files.as_ref(), &mut notes).await;
-        let plan = plan::plan(&desired, &obs, &plan::Context { now: crate::clock::now(), crash: opts.crash });
+        prober.sync(&rt, &desired, &obs);
+        notes.probes = prober.results();
+        let unhealthy: BTreeSet<String> =
+            notes.probes.iter().filter(|(_, p)| p.unhealthy.is_some()).map(|(id, _)| id.clone()).collect();
+        for (id, p) in &notes.probes {
+            if let Some(why) = &p.unhealthy {
+                // The reason the kubelet gives a killed container, kept for its terminated state.
+                notes.messages.entry(id.clone()).or_insert_with(|| format!("killed: {why}"));
+            }
+        }
+        let ctx = plan::Context { now: crate::clock::now(), crash: opts.crash, unhealthy: &unhealthy };
+        let plan = plan::plan(&desired, &obs, &ctx);
         let st = status::compute(&desired, &obs, &notes, &plan);
         reporter.status(&key, &st);
         let infra_running = obs.infra.current.as_ref().is_some_and(|c| c.is_running());
@@ -295,6 +313,7 @@ async fn drive<R: Runtime>(
                     events_alive = false;
                 }
             }
+            _ = prober.changed() => {}
             sig = interrupt.wait() => return result(Some(st), Err(PodFailure::Interrupted(sig))),
         }
     }

@@ -12,6 +12,7 @@ pub mod backoff;
 #[cfg(test)]
 mod tests;
 
+use std::collections::BTreeSet;
 use std::time::{Duration, SystemTime};
 
 pub use backoff::CrashBackoff;
@@ -23,9 +24,12 @@ use crate::runtime::{Observed, State};
 
 /// What the planner needs besides the two states.
 #[derive(Debug, Clone, Copy)]
-pub struct Context {
+pub struct Context<'a> {
     pub now: SystemTime,
     pub crash: CrashBackoff,
+    /// Container instances (by engine id) whose liveness or startup probe failed for good: the
+    /// kubelet kills them, and their restart policy decides what follows.
+    pub unhealthy: &'a BTreeSet<String>,
 }
 
 /// Stop (with the pod's grace period) and remove a container.
@@ -72,7 +76,8 @@ pub struct BackOff {
 pub struct Plan {
     /// Images to make present first; if one cannot be had, nothing else is done.
     pub images: Vec<ImageNeed>,
-    /// Sidecars to stop because every app container finished for good.
+    /// Containers to stop (and keep): sidecars once every app container finished for good,
+    /// and containers whose liveness probe failed.
     pub stop: Vec<Observed>,
     pub remove: Vec<Removal>,
     pub infra: Option<ContainerStep>,
@@ -234,7 +239,14 @@ fn init_steps(
                     return false;
                 }
             }
-            (State::Running { .. }, true) => {}
+            (State::Running { .. }, true) => {
+                // A sidecar restarts whatever the pod's policy.
+                if ctx.unhealthy.contains(&cur.id) {
+                    p.stop.push(cur.clone());
+                    p.remove.extend(inst.previous.iter().map(|prev| remove(prev, "an older instance")));
+                    p.init.push(create(c, inst, "liveness probe failed"));
+                }
+            }
             (State::Running { .. }, false) => return false,
             (State::Exited { .. } | State::Dead, true) => {
                 if !done {
@@ -278,6 +290,15 @@ fn app_step(
         return Some(create(c, inst, "its spec changed"));
     }
     match &cur.state {
+        // The kubelet kills a container whose liveness probe failed and, unless the policy is
+        // Never, starts a new one whatever the exit code of the killed one.
+        State::Running { .. } if ctx.unhealthy.contains(&cur.id) => {
+            p.stop.push(cur.clone());
+            (desired.restart_policy != RestartPolicy::Never).then(|| {
+                p.remove.extend(inst.previous.iter().map(|prev| remove(prev, "an older instance")));
+                create(c, inst, "liveness probe failed")
+            })
+        }
         State::Created => Some(start(c, &cur.id)),
         State::Exited { .. } | State::Dead => {
             let code = exit_code(cur).unwrap_or(1);

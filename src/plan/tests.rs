@@ -1,5 +1,6 @@
 //! The planner's rules, one test each, without an engine.
 
+use std::collections::BTreeSet;
 use std::time::SystemTime;
 
 use super::*;
@@ -39,8 +40,10 @@ fn instance(d: &DesiredPod, name: &str, attempt: u32, state: State) -> Observed 
     }
 }
 
-fn ctx() -> Context {
-    Context { now: SystemTime::now(), crash: CrashBackoff::default() }
+static HEALTHY: BTreeSet<String> = BTreeSet::new();
+
+fn ctx() -> Context<'static> {
+    Context { now: SystemTime::now(), crash: CrashBackoff::default(), unhealthy: &HEALTHY }
 }
 
 fn running() -> State {
@@ -311,7 +314,11 @@ fn exited_at(code: i64, finished: SystemTime) -> State {
 fn crash_backoff_holds_restarts_back() {
     let d = desired("Always");
     let now = SystemTime::now();
-    let ctx = Context { now, crash: CrashBackoff { base: Duration::from_secs(10), max: Duration::from_secs(300) } };
+    let ctx = Context {
+        now,
+        crash: CrashBackoff { base: Duration::from_secs(10), max: Duration::from_secs(300) },
+        unhealthy: &HEALTHY,
+    };
     let mut obs = running_pod(&d);
     // The first restart is immediate.
     obs[1] = instance(&d, "a", 0, exited_at(1, now));
@@ -336,4 +343,19 @@ fn first_starts_are_progress_and_restarts_are_repairs() {
     let mut obs = running_pod(&d);
     obs[1].state = exited(1);
     assert!(plan_for(&d, &obs).is_repair());
+}
+
+#[test]
+fn a_failed_liveness_probe_kills_the_container() {
+    let d = desired("Always");
+    let obs = running_pod(&d);
+    let unhealthy: BTreeSet<String> = ["a-0".to_owned()].into();
+    let c = Context { now: SystemTime::now(), crash: CrashBackoff::default(), unhealthy: &unhealthy };
+    let p = plan(&d, &PodObservation::new(&d, &obs), &c);
+    assert_eq!(p.stop.iter().map(|o| o.id.clone()).collect::<Vec<_>>(), ["a-0"]);
+    assert_eq!(creates(&p), vec![("a".into(), 1)], "restarted unless the policy is Never");
+    let d = desired("Never");
+    let p = plan(&d, &PodObservation::new(&d, &running_pod(&d)), &c);
+    assert_eq!(p.stop.len(), 1);
+    assert!(creates(&p).is_empty());
 }

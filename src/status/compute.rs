@@ -22,9 +22,22 @@ pub struct Notes {
     pub waiting: BTreeMap<String, Waiting>,
     /// By engine container id: the termination message of an instance that has terminated.
     pub messages: BTreeMap<String, String>,
+    /// By engine container id: what the probes say.
+    pub probes: BTreeMap<String, ProbeState>,
     /// Images already reported as served from the local copy because the registry was
     /// unreachable: said once per run, not at every restart.
     pub offline_images: std::collections::BTreeSet<String>,
+}
+
+/// What a container instance's probes say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProbeState {
+    /// The startup probe has passed (or there is none).
+    pub started: bool,
+    /// The readiness probe passes (or there is none, once started).
+    pub ready: bool,
+    /// Why the container must be killed: its liveness (or startup) probe failed for good.
+    pub unhealthy: Option<String>,
 }
 
 impl Notes {
@@ -150,7 +163,18 @@ pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes, plan: 
     let initialized = obs.initialized(desired);
     let status_of = |c: &DesiredContainer, default: &str| {
         let backoff = plan.backoff.iter().find(|b| b.container == c.name);
-        container_status(&c.name, &c.image, obs.get(&c.name), notes, default, backoff)
+        let mut st = container_status(&c.name, &c.image, obs.get(&c.name), notes, default, backoff);
+        // Probes decide `started` and `ready` where the container has them.
+        if let (Some(m), Some(cur)) = (desired.manifest_container(c), obs.get(&c.name).current.as_ref()) {
+            let probed = notes.probes.get(&cur.id);
+            if m.startup_probe.is_some() {
+                st.started = st.started && probed.is_some_and(|p| p.started);
+            }
+            if m.readiness_probe.is_some() || m.startup_probe.is_some() {
+                st.ready = st.ready && probed.is_some_and(|p| p.started && p.ready);
+            }
+        }
+        st
     };
     // Before the first init container has started the pod is still being set up; later ones
     // wait for their turn, as the app containers wait for initialization.
@@ -249,6 +273,8 @@ pub enum WaitFor {
     Running,
     /// Every app container terminated for good.
     Complete,
+    /// Every app container ready: its readiness probe passes (running, without one).
+    Ready,
     /// Nothing: the pod is created and started, and podrun returns.
     None,
 }
@@ -320,6 +346,7 @@ pub fn verdict(
                 })
         }
         WaitFor::Complete => status.container_statuses.iter().all(|s| final_exit(policy, s).is_some()),
+        WaitFor::Ready => infra_running && status.container_statuses.iter().all(|s| s.ready),
         // The driver returns after its first sync; until then, nothing is done.
         WaitFor::None => false,
     };

@@ -3,5 +3,5 @@
 pub mod compute;
 pub mod types;
 
-pub use compute::{compute, verdict, Notes, Verdict, WaitFor};
+pub use compute::{compute, verdict, Notes, ProbeState, Verdict, WaitFor};
 pub use types::*;

@@ -1,0 +1,242 @@
+//! The prober: runs each running container's startup, liveness and readiness probes on their
+//! schedules while podrun waits, with the kubelet's semantics (pkg/kubelet/prober): the
+//! initial delay counts from the container's start; a result flips only after threshold
+//! consecutive results; readiness starts "not ready" and liveness "alive"; liveness and
+//! readiness wait for the startup probe to pass. Results are kept per container instance (by
+//! engine id) for the planner (a liveness failure kills the container) and the status (ready,
+//! started). Probing stops when the prober is dropped, that is when podrun's run ends.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use tokio::sync::Notify;
+use tokio::task::JoinHandle;
+
+use crate::manifest::types::{Container, Probe};
+use crate::plan::backoff::parse_time;
+use crate::pod::observed::PodObservation;
+use crate::pod::DesiredPod;
+use crate::probe::handlers::{self, Outcome, Target};
+use crate::runtime::{Observed, Runtime, State};
+use crate::status::ProbeState;
+
+/// By engine container id.
+pub type ProbeResults = BTreeMap<String, ProbeState>;
+
+#[derive(Default)]
+pub struct Prober {
+    results: Arc<Mutex<ProbeResults>>,
+    workers: Mutex<HashMap<String, JoinHandle<()>>>,
+    changed: Arc<Notify>,
+}
+
+impl Drop for Prober {
+    fn drop(&mut self) {
+        for (_, w) in self.workers.lock().unwrap_or_else(|e| e.into_inner()).drain() {
+            w.abort();
+        }
+    }
+}
+
+fn has_probes(c: &Container) -> bool {
+    c.startup_probe.is_some() || c.liveness_probe.is_some() || c.readiness_probe.is_some()
+}
+
+impl Prober {
+    pub fn new() -> Prober {
+        Prober::default()
+    }
+
+    pub fn results(&self) -> ProbeResults {
+        self.results.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Resolves when a probe result changed.
+    pub async fn changed(&self) {
+        self.changed.notified().await
+    }
+
+    /// Starts probing every running container that has probes and is not probed yet, and stops
+    /// probing containers that no longer run.
+    pub fn sync<R: Runtime>(&self, rt: &Arc<R>, desired: &DesiredPod, obs: &PodObservation) {
+        let pod_ip = if desired.network.mode == crate::runtime::NetworkMode::Host {
+            "127.0.0.1".to_owned()
+        } else {
+            obs.infra.current.as_ref().and_then(|i| i.ip.clone()).unwrap_or_default()
+        };
+        let mut workers = self.workers.lock().unwrap_or_else(|e| e.into_inner());
+        let mut running = Vec::new();
+        for c in desired.init.iter().chain(&desired.containers) {
+            let Some(m) = desired.manifest_container(c).filter(|m| has_probes(m)) else { continue };
+            let Some(cur) = obs.get(&c.name).current.as_ref().filter(|o| o.is_running()) else { continue };
+            running.push(cur.id.clone());
+            if workers.contains_key(&cur.id) {
+                continue;
+            }
+            let worker = Worker {
+                rt: rt.clone(),
+                container: m.clone(),
+                id: cur.id.clone(),
+                pod_ip: pod_ip.clone(),
+                started_at: started_at(cur),
+                results: self.results.clone(),
+                changed: self.changed.clone(),
+            };
+            workers.insert(cur.id.clone(), tokio::spawn(worker.run()));
+        }
+        workers.retain(|id, w| {
+            let keep = running.contains(id);
+            if !keep {
+                w.abort();
+            }
+            keep
+        });
+    }
+}
+
+fn started_at(o: &Observed) -> SystemTime {
+    match &o.state {
+        State::Running { started_at: Some(t) } => parse_time(t).unwrap_or_else(crate::clock::now),
+        _ => crate::clock::now(),
+    }
+}
+
+struct Worker<R> {
+    rt: Arc<R>,
+    container: Container,
+    id: String,
+    pod_ip: String,
+    started_at: SystemTime,
+    results: Arc<Mutex<ProbeResults>>,
+    changed: Arc<Notify>,
+}
+
+/// A probe's numbers with the API's defaults.
+struct Schedule {
+    delay: Duration,
+    period: Duration,
+    success: u32,
+    failure: u32,
+}
+
+fn secs(v: Option<i64>, default: i64) -> Duration {
+    Duration::from_secs(v.unwrap_or(default).max(0).unsigned_abs())
+}
+
+impl Schedule {
+    fn of(p: &Probe) -> Schedule {
+        Schedule {
+            delay: secs(p.initial_delay_seconds, 0),
+            // A period of 0 would spin: the API server refuses it, and so does podrun.
+            period: secs(p.period_seconds, 10).max(Duration::from_secs(1)),
+            success: p.success_threshold.unwrap_or(1).max(1) as u32,
+            failure: p.failure_threshold.unwrap_or(3).max(1) as u32,
+        }
+    }
+}
+
+impl<R: Runtime> Worker<R> {
+    fn update(&self, f: impl FnOnce(&mut ProbeState)) {
+        let mut results = self.results.lock().unwrap_or_else(|e| e.into_inner());
+        let initial = ProbeState { started: self.container.startup_probe.is_none(), ready: false, unhealthy: None };
+        let state = results.entry(self.id.clone()).or_insert(initial);
+        let before = state.clone();
+        f(state);
+        if *state != before {
+            self.changed.notify_waiters();
+        }
+    }
+
+    async fn attempt(&self, probe: &Probe) -> Outcome {
+        let target = Target { container_id: &self.id, pod_ip: &self.pod_ip, ports: &self.container.ports };
+        handlers::run(&*self.rt, probe, &target).await
+    }
+
+    /// Waits until `delay` after the container's start.
+    async fn initial_delay(&self, delay: Duration) {
+        let at = self.started_at + delay;
+        tokio::time::sleep_until(crate::clock::instant_at(at)).await;
+    }
+
+    async fn run(self) {
+        // Before any result: not ready, alive; started only without a startup probe.
+        self.update(|_| {});
+        if let Some(p) = self.container.startup_probe.clone() {
+            let s = Schedule::of(&p);
+            self.initial_delay(s.delay).await;
+            let mut failures = 0;
+            loop {
+                match self.attempt(&p).await {
+                    Outcome::Success => break,
+                    Outcome::Failure(why) => {
+                        failures += 1;
+                        if failures >= s.failure {
+                            self.update(|st| st.unhealthy = Some(format!("startup probe failed: {why}")));
+                            return;
+                        }
+                    }
+                }
+                tokio::time::sleep(s.period).await;
+            }
+            self.update(|st| st.started = true);
+        }
+        let liveness = self.container.liveness_probe.clone().map(|p| self.liveness(p));
+        let readiness = self.readiness(self.container.readiness_probe.clone());
+        match liveness {
+            Some(l) => {
+                tokio::join!(l, readiness);
+            }
+            None => readiness.await,
+        }
+    }
+
+    async fn liveness(&self, p: Probe) {
+        let s = Schedule::of(&p);
+        self.initial_delay(s.delay).await;
+        let mut failures = 0;
+        loop {
+            match self.attempt(&p).await {
+                Outcome::Success => failures = 0,
+                Outcome::Failure(why) => {
+                    failures += 1;
+                    if failures >= s.failure {
+                        self.update(|st| st.unhealthy = Some(format!("liveness probe failed: {why}")));
+                        return;
+                    }
+                }
+            }
+            tokio::time::sleep(s.period).await;
+        }
+    }
+
+    async fn readiness(&self, p: Option<Probe>) {
+        let Some(p) = p else {
+            // No readiness probe: ready as soon as started.
+            self.update(|st| st.ready = true);
+            return;
+        };
+        let s = Schedule::of(&p);
+        self.initial_delay(s.delay).await;
+        let (mut successes, mut failures) = (0, 0);
+        loop {
+            match self.attempt(&p).await {
+                Outcome::Success => {
+                    failures = 0;
+                    successes += 1;
+                    if successes >= s.success {
+                        self.update(|st| st.ready = true);
+                    }
+                }
+                Outcome::Failure(_) => {
+                    successes = 0;
+                    failures += 1;
+                    if failures >= s.failure {
+                        self.update(|st| st.ready = false);
+                    }
+                }
+            }
+            tokio::time::sleep(s.period).await;
+        }
+    }
+}

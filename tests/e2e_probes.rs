@@ -1,0 +1,109 @@
+//! Probes end to end: readiness gating `--wait-for ready`, liveness restarts, startup gating,
+//! and each handler type (exec, httpGet, tcpSocket), against the real engine.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::*;
+
+const LOOP: &str = "trap \"exit 0\" TERM; while true; do sleep 1 & wait; done";
+
+fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> std::process::Output {
+    let f = TempFile::new("pod.yaml", manifest);
+    let mut args = vec!["apply", f.path(), "-n", ns.name(), "-o", "json"];
+    args.extend_from_slice(extra);
+    podrun(&args, None)
+}
+
+fn status(out: &std::process::Output) -> serde_json::Value {
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    v["items"][0]["status"].clone()
+}
+
+fn pod(name: &str, container: &str) -> String {
+    format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n{container}")
+}
+
+#[test]
+fn e2e_readiness_gates_wait_for_ready() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("ready");
+    let container = format!(
+        "  - name: c\n    image: busybox:1.28\n    command: [sh, -c, 'sleep 2; touch /tmp/ready; {LOOP}']\n    readinessProbe: {{exec: {{command: [test, -f, /tmp/ready]}}, periodSeconds: 1}}\n"
+    );
+    let manifest = pod("r", &container);
+    // `running` does not wait for readiness.
+    let out = apply(&ns, &manifest, &["--wait-for", "running"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let st = status(&out);
+    assert_eq!(st["containerStatuses"][0]["ready"], false, "{st}");
+    assert_eq!(st["conditions"].as_array().unwrap().iter().find(|c| c["type"] == "Ready").unwrap()["status"], "False");
+    // `ready` does.
+    let start = Instant::now();
+    let out = apply(&ns, &manifest, &["--wait-for", "ready"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let st = status(&out);
+    assert_eq!(st["containerStatuses"][0]["ready"], true, "{st}");
+    assert!(start.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn e2e_a_failing_liveness_probe_restarts_the_container() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("liveness");
+    // The first instance turns unhealthy after a moment and is killed; the one after it (the
+    // emptyDir remembers) completes, which ends the OnFailure pod.
+    let manifest = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: l}}\nspec:\n  restartPolicy: OnFailure\n  terminationGracePeriodSeconds: 1\n  volumes: [{{name: d, emptyDir: {{}}}}]\n  containers:\n  - name: c\n    image: busybox:1.28\n    volumeMounts: [{{name: d, mountPath: /d}}]\n    command: [sh, -c, 'if [ -f /d/ran ]; then exit 0; fi; touch /d/ran /tmp/healthy; sleep 1; rm /tmp/healthy; {LOOP}']\n    livenessProbe: {{exec: {{command: [test, -f, /tmp/healthy]}}, periodSeconds: 1, failureThreshold: 2}}\n"
+    );
+    let out = apply(&ns, &manifest, &["--timeout", "60s", "--crash-backoff", "100ms"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let st = status(&out);
+    let c = &st["containerStatuses"][0];
+    assert_eq!(c["restartCount"], 1, "{c}");
+    let last = &c["lastState"]["terminated"];
+    assert!(last["message"].as_str().unwrap_or("").contains("liveness probe failed"), "{c}");
+    assert_eq!(st["phase"], "Succeeded");
+}
+
+#[test]
+fn e2e_startup_probe_gates_readiness() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("startup");
+    let container = format!(
+        "  - name: c\n    image: busybox:1.28\n    command: [sh, -c, 'sleep 2; touch /tmp/started; {LOOP}']\n    startupProbe: {{exec: {{command: [test, -f, /tmp/started]}}, periodSeconds: 1, failureThreshold: 30}}\n"
+    );
+    let start = Instant::now();
+    let out = apply(&ns, &pod("s", &container), &["--wait-for", "ready"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(start.elapsed() >= Duration::from_secs(2), "not ready before the startup probe passed");
+    let c = &status(&out)["containerStatuses"][0];
+    assert_eq!(c["started"], true, "{c}");
+    assert_eq!(c["ready"], true, "{c}");
+}
+
+#[test]
+fn e2e_http_and_tcp_probes() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("netprobes");
+    // Traffic goes to the pod's own IP, a container this test started.
+    let container = "  - name: web\n    image: busybox:1.28\n    command: [sh, -c, 'sleep 1; mkdir -p /tmp/w; echo ok > /tmp/w/healthz; exec httpd -f -p 8080 -h /tmp/w']\n    ports: [{name: http, containerPort: 8080}]\n    readinessProbe: {httpGet: {path: /healthz, port: http}, periodSeconds: 1}\n    livenessProbe: {tcpSocket: {port: 8080}, initialDelaySeconds: 3, periodSeconds: 1}\n";
+    let out = apply(&ns, &pod("n", container), &["--wait-for", "ready"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(status(&out)["containerStatuses"][0]["ready"], true);
+
+    // A path that answers 404 never becomes ready: the run ends at its deadline (exit 5).
+    let bad = container.replace("path: /healthz", "path: /missing");
+    let out = apply(&ns, &pod("m", &bad), &["--wait-for", "ready", "--timeout", "5s"]);
+    assert_eq!(code(&out), 5, "{}", stderr(&out));
+}
