@@ -174,12 +174,25 @@ fn tail_bytes(s: &str, max: usize) -> &str {
     &s[start..]
 }
 
+/// Running instances whose startup probe has not passed yet.
+fn not_started(desired: &DesiredPod, obs: &PodObservation, notes: &Notes) -> BTreeSet<String> {
+    desired
+        .init
+        .iter()
+        .chain(&desired.containers)
+        .filter(|c| desired.manifest_container(c).is_some_and(|m| m.startup_probe.is_some()))
+        .filter_map(|c| obs.get(&c.name).current.as_ref().filter(|o| o.is_running()))
+        .filter(|o| !notes.probes.get(&o.id).is_some_and(|p| p.started))
+        .map(|o| o.id.clone())
+        .collect()
+}
+
 /// The pod's status as the engine shows it now.
 async fn look<R: Runtime>(rt: &R, desired: &DesiredPod, opts: &DriveOptions) -> Option<PodStatus> {
     let observed = rt.list(&Selector::pod(&desired.namespace, &desired.name)).await.ok()?;
     let obs = PodObservation::new(desired, &observed);
     let healthy = BTreeSet::new();
-    let ctx = plan::Context { now: crate::clock::now(), crash: opts.crash, unhealthy: &healthy };
+    let ctx = plan::Context { now: crate::clock::now(), crash: opts.crash, unhealthy: &healthy, not_started: &healthy };
     let plan = plan::plan(desired, &obs, &ctx);
     Some(status::compute(desired, &obs, &Notes::new(), &plan))
 }
@@ -234,7 +247,13 @@ async fn drive<R: Runtime>(
                 notes.messages.entry(id.clone()).or_insert_with(|| format!("killed: {why}"));
             }
         }
-        let ctx = plan::Context { now: crate::clock::now(), crash: opts.crash, unhealthy: &unhealthy };
+        let not_started = not_started(&desired, &obs, &notes);
+        let ctx = plan::Context {
+            now: crate::clock::now(),
+            crash: opts.crash,
+            unhealthy: &unhealthy,
+            not_started: &not_started,
+        };
         let plan = plan::plan(&desired, &obs, &ctx);
         let st = status::compute(&desired, &obs, &notes, &plan);
         reporter.status(&key, &st);

@@ -30,6 +30,9 @@ pub struct Context<'a> {
     /// Container instances (by engine id) whose liveness or startup probe failed for good: the
     /// kubelet kills them, and their restart policy decides what follows.
     pub unhealthy: &'a BTreeSet<String>,
+    /// Running container instances (by id) whose startup probe has not passed yet: a sidecar
+    /// among them holds back the init containers after it.
+    pub not_started: &'a BTreeSet<String>,
 }
 
 /// Stop (with the pod's grace period) and remove a container.
@@ -245,6 +248,11 @@ fn init_steps(
                     p.stop.push(cur.clone());
                     p.remove.extend(inst.previous.iter().map(|prev| remove(prev, "an older instance")));
                     p.init.push(create(c, inst, "liveness probe failed"));
+                }
+                // The next init container starts once this sidecar has started: its startup
+                // probe, if it has one, passed.
+                if ctx.not_started.contains(&cur.id) {
+                    return false;
                 }
             }
             (State::Running { .. }, false) => return false,

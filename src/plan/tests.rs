@@ -43,7 +43,7 @@ fn instance(d: &DesiredPod, name: &str, attempt: u32, state: State) -> Observed 
 static HEALTHY: BTreeSet<String> = BTreeSet::new();
 
 fn ctx() -> Context<'static> {
-    Context { now: SystemTime::now(), crash: CrashBackoff::default(), unhealthy: &HEALTHY }
+    Context { now: SystemTime::now(), crash: CrashBackoff::default(), unhealthy: &HEALTHY, not_started: &HEALTHY }
 }
 
 fn running() -> State {
@@ -318,6 +318,7 @@ fn crash_backoff_holds_restarts_back() {
         now,
         crash: CrashBackoff { base: Duration::from_secs(10), max: Duration::from_secs(300) },
         unhealthy: &HEALTHY,
+        not_started: &HEALTHY,
     };
     let mut obs = running_pod(&d);
     // The first restart is immediate.
@@ -350,7 +351,12 @@ fn a_failed_liveness_probe_kills_the_container() {
     let d = desired("Always");
     let obs = running_pod(&d);
     let unhealthy: BTreeSet<String> = ["a-0".to_owned()].into();
-    let c = Context { now: SystemTime::now(), crash: CrashBackoff::default(), unhealthy: &unhealthy };
+    let c = Context {
+        now: SystemTime::now(),
+        crash: CrashBackoff::default(),
+        unhealthy: &unhealthy,
+        not_started: &HEALTHY,
+    };
     let p = plan(&d, &PodObservation::new(&d, &obs), &c);
     assert_eq!(p.stop.iter().map(|o| o.id.clone()).collect::<Vec<_>>(), ["a-0"]);
     assert_eq!(creates(&p), vec![("a".into(), 1)], "restarted unless the policy is Never");
@@ -358,4 +364,16 @@ fn a_failed_liveness_probe_kills_the_container() {
     let p = plan(&d, &PodObservation::new(&d, &running_pod(&d)), &c);
     assert_eq!(p.stop.len(), 1);
     assert!(creates(&p).is_empty());
+}
+
+#[test]
+fn a_sidecar_holds_the_next_init_container_until_its_startup_probe_passes() {
+    let d = desired_init("Always");
+    let obs =
+        vec![instance(&d, "POD", 0, running()), instance(&d, "i1", 0, exited(0)), instance(&d, "side", 0, running())];
+    let waiting: BTreeSet<String> = ["side-0".to_owned()].into();
+    let c =
+        Context { now: SystemTime::now(), crash: CrashBackoff::default(), unhealthy: &HEALTHY, not_started: &waiting };
+    assert!(plan(&d, &PodObservation::new(&d, &obs), &c).init.is_empty());
+    assert_eq!(steps(&plan_for(&d, &obs).init), ["i2"]);
 }
