@@ -7,10 +7,11 @@ mod convert;
 mod e2e_tests;
 mod progress;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::Duration;
 
 use bollard::auth::DockerCredentials;
+use bollard::container::LogOutput;
 use bollard::errors::Error as BollardError;
 use bollard::exec::{CreateExecOptions, StartExecResults};
 use bollard::models::VolumeCreateRequest;
@@ -26,7 +27,10 @@ use futures_util::StreamExt;
 
 use self::progress::LayerProgress;
 use super::auth::Credentials;
-use super::{registry, CreateSpec, EngineInfo, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector};
+use super::{
+    registry, CreateSpec, EngineInfo, LineSplitter, LogLine, LogStream, Mount, Observed, PullProgress, Runtime,
+    RuntimeError, Selector,
+};
 use crate::pod::labels;
 
 /// The default engine endpoint when neither `--host` nor DOCKER_HOST says otherwise.
@@ -120,6 +124,16 @@ impl DockerRuntime {
             Err(RuntimeError::NotOwned { what: what.to_owned(), id: c.id.clone() })
         }
     }
+}
+
+/// Where `Runtime::logs_follow` is in a container's output.
+struct FollowState {
+    chunks: BoxStream<'static, Result<LogOutput, BollardError>>,
+    stdout: LineSplitter,
+    stderr: LineSplitter,
+    /// Lines split off but not yet handed out: one chunk may hold several.
+    ready: VecDeque<LogLine>,
+    ended: bool,
 }
 
 /// Docker pulls every tag of a repository when given none; Kubernetes means `:latest`.
@@ -338,6 +352,53 @@ impl Runtime for DockerRuntime {
             out.push_str(&String::from_utf8_lossy(&chunk.into_bytes()));
         }
         Ok(out)
+    }
+
+    fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine> {
+        // since 0: everything the container wrote. podrun never restarts a container in place
+        // (a restart is a new container), so that is its output since its start.
+        let opts = LogsOptionsBuilder::default().follow(true).stdout(true).stderr(true).since(0).build();
+        let state = FollowState {
+            chunks: self.docker.logs(id, Some(opts)).boxed(),
+            stdout: LineSplitter::default(),
+            stderr: LineSplitter::default(),
+            ready: VecDeque::new(),
+            ended: false,
+        };
+        futures_util::stream::unfold(state, |mut st| async move {
+            loop {
+                if let Some(line) = st.ready.pop_front() {
+                    return Some((line, st));
+                }
+                if st.ended {
+                    return None;
+                }
+                match st.chunks.next().await {
+                    Some(Ok(chunk)) => {
+                        let (stream, splitter) = match chunk {
+                            LogOutput::StdErr { .. } => (LogStream::Stderr, &mut st.stderr),
+                            // A TTY container's output (Console) is one stream: stdout.
+                            _ => (LogStream::Stdout, &mut st.stdout),
+                        };
+                        let lines = splitter.push(&chunk.into_bytes());
+                        st.ready.extend(lines.into_iter().map(|line| LogLine { stream, line }));
+                    }
+                    // The container stopped or went away, or the engine did: what was read so
+                    // far is all there is, unfinished lines included.
+                    Some(Err(_)) | None => {
+                        st.ended = true;
+                        for (stream, splitter) in
+                            [(LogStream::Stdout, &mut st.stdout), (LogStream::Stderr, &mut st.stderr)]
+                        {
+                            if let Some(line) = splitter.finish() {
+                                st.ready.push_back(LogLine { stream, line });
+                            }
+                        }
+                    }
+                }
+            }
+        })
+        .boxed()
     }
 
     async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
