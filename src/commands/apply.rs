@@ -28,8 +28,11 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         check_exit_code_from(name, &loaded.pods)?;
     }
 
-    let stderr_is_term = console::Term::stderr().is_term();
-    let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: stderr_is_term });
+    // Live lines redraw in place; log lines written to the same terminal beside them would
+    // tear the display, so with --logs on a terminal progress comes as plain lines.
+    let logs_on_term = args.logs && console::Term::stdout().is_term();
+    let live = console::Term::stderr().is_term() && !logs_on_term;
+    let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live });
     for w in &loaded.warnings {
         reporter.warning(w);
     }
