@@ -19,7 +19,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::pod::labels;
-use crate::runtime::{LogLine, Observed, Runtime, Selector};
+use crate::runtime::{LogLine, Observed, Runtime, Selector, State};
 
 /// How often to look for new containers when no engine event says so.
 const SCAN: Duration = Duration::from_millis(200);
@@ -120,8 +120,13 @@ impl<R: Runtime> Watcher<R> {
         for p in &self.pods {
             let Ok(cs) = self.rt.list(&p.selector).await else { continue };
             for c in &cs {
-                // The infra container runs podrun's pause process: nothing of the user's.
-                if c.label(labels::ROLE) == Some("infra") || !self.seen.insert(c.id.clone()) {
+                // The infra container runs podrun's pause process: nothing of the user's. One
+                // created but not started yet is left for a later look: the engine ends a follow
+                // begun before the start early or loses its last, unfinished line.
+                if c.label(labels::ROLE) == Some("infra")
+                    || c.state == State::Created
+                    || !self.seen.insert(c.id.clone())
+                {
                     continue;
                 }
                 let name = c.label(labels::CONTAINER_NAME).unwrap_or(&c.name);

@@ -129,10 +129,18 @@ impl DockerRuntime {
 /// Where `Runtime::logs_follow` is in a container's output.
 struct FollowState {
     chunks: BoxStream<'static, Result<LogOutput, BollardError>>,
-    stdout: LineSplitter,
-    stderr: LineSplitter,
+    docker: Docker,
+    id: String,
+    /// Per stream: stdout, stderr.
+    splitters: [LineSplitter; 2],
+    /// Bytes received so far, per stream.
+    got: [usize; 2],
+    /// Bytes still to skip, per stream, in the catch-up read.
+    skip: [usize; 2],
     /// Lines split off but not yet handed out: one chunk may hold several.
     ready: VecDeque<LogLine>,
+    /// Whether the follow ended and the catch-up read has begun.
+    caught_up: bool,
     ended: bool,
 }
 
@@ -360,9 +368,13 @@ impl Runtime for DockerRuntime {
         let opts = LogsOptionsBuilder::default().follow(true).stdout(true).stderr(true).since(0).build();
         let state = FollowState {
             chunks: self.docker.logs(id, Some(opts)).boxed(),
-            stdout: LineSplitter::default(),
-            stderr: LineSplitter::default(),
+            docker: self.docker.clone(),
+            id: id.to_owned(),
+            splitters: [LineSplitter::default(), LineSplitter::default()],
+            got: [0, 0],
+            skip: [0, 0],
             ready: VecDeque::new(),
+            caught_up: false,
             ended: false,
         };
         futures_util::stream::unfold(state, |mut st| async move {
@@ -375,22 +387,33 @@ impl Runtime for DockerRuntime {
                 }
                 match st.chunks.next().await {
                     Some(Ok(chunk)) => {
-                        let (stream, splitter) = match chunk {
-                            LogOutput::StdErr { .. } => (LogStream::Stderr, &mut st.stderr),
+                        let (stream, i) = match chunk {
+                            LogOutput::StdErr { .. } => (LogStream::Stderr, 1),
                             // A TTY container's output (Console) is one stream: stdout.
-                            _ => (LogStream::Stdout, &mut st.stdout),
+                            _ => (LogStream::Stdout, 0),
                         };
-                        let lines = splitter.push(&chunk.into_bytes());
+                        let bytes = chunk.into_bytes();
+                        st.got[i] += bytes.len();
+                        // In the catch-up read, what the follow gave already is skipped.
+                        let n = st.skip[i].min(bytes.len());
+                        st.skip[i] -= n;
+                        let lines = st.splitters[i].push(&bytes[n..]);
                         st.ready.extend(lines.into_iter().map(|line| LogLine { stream, line }));
                     }
-                    // The container stopped or went away, or the engine did: what was read so
-                    // far is all there is, unfinished lines included.
+                    // The container stopped (or went away, or the engine did). The engine may
+                    // end a follow before the last of the output reached it (an unfinished last
+                    // line, typically), so the logs are read once more, past what was seen.
+                    Some(Err(_)) | None if !st.caught_up => {
+                        st.caught_up = true;
+                        st.skip = st.got;
+                        let opts = LogsOptionsBuilder::default().stdout(true).stderr(true).build();
+                        st.chunks = st.docker.logs(&st.id, Some(opts)).boxed();
+                    }
+                    // What was read is all there is, unfinished lines included.
                     Some(Err(_)) | None => {
                         st.ended = true;
-                        for (stream, splitter) in
-                            [(LogStream::Stdout, &mut st.stdout), (LogStream::Stderr, &mut st.stderr)]
-                        {
-                            if let Some(line) = splitter.finish() {
+                        for (stream, i) in [(LogStream::Stdout, 0), (LogStream::Stderr, 1)] {
+                            if let Some(line) = st.splitters[i].finish() {
                                 st.ready.push_back(LogLine { stream, line });
                             }
                         }
