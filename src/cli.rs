@@ -15,7 +15,8 @@ budget runs out, and exits with a code a script can act on.
 
 Exit codes: 0 success; 1 internal error; 2 invalid usage or manifest (nothing created);
 3 container engine unreachable; 4 image unavailable; 5 not converged in time;
-6 a container failed; 130/143 interrupted by SIGINT/SIGTERM.";
+6 a container failed; 130/143 interrupted by SIGINT/SIGTERM. With `apply --exit-code-from C`,
+C's exit code replaces 0 and 6 (when C is the container that failed).";
 
 #[derive(Debug, Parser)]
 #[command(name = "podrun", version, about = ABOUT, long_about = LONG_ABOUT, propagate_version = true)]
@@ -120,6 +121,21 @@ pub struct ApplyArgs {
     /// Remove what this run created when the pod fails or the run is interrupted
     #[arg(long)]
     pub cleanup_on_failure: bool,
+
+    /// Remove the pods (their containers and podrun's files for them) when podrun exits:
+    /// after completion, failure or interrupt
+    #[arg(long)]
+    pub rm: bool,
+
+    /// Show the containers' output (init containers too) on stdout while waiting, each line
+    /// prefixed with its container's name
+    #[arg(long)]
+    pub logs: bool,
+
+    /// Exit with this container's exit code (its last termination) once the run ends
+    /// successfully or this container failed; implies --wait-for complete
+    #[arg(long, value_name = "CONTAINER")]
+    pub exit_code_from: Option<String>,
 
     /// What to wait for [default: running under restartPolicy Always, complete otherwise]
     #[arg(long, value_enum, value_name = "WHAT")]
@@ -258,6 +274,11 @@ mod tests {
         let cli = Cli::parse_from(["podrun", "apply", "-f", "-"]);
         let Command::Apply(a) = cli.command else { panic!("not apply") };
         assert_eq!(a.manifest.path(), "-");
+        assert!(!a.rm && !a.logs && a.exit_code_from.is_none());
+        let cli = Cli::parse_from(["podrun", "apply", "x", "--rm", "--logs", "--exit-code-from", "app"]);
+        let Command::Apply(a) = cli.command else { panic!("not apply") };
+        assert!(a.rm && a.logs);
+        assert_eq!(a.exit_code_from.as_deref(), Some("app"));
     }
 
     #[test]

@@ -37,6 +37,26 @@ pub fn for_pod(f: &PodFailure) -> u8 {
     }
 }
 
+/// The exit code under `apply --exit-code-from CONTAINER`, as `docker compose up
+/// --exit-code-from` gives it: the container's own exit code (`last_exit`, from its last
+/// termination) when the run succeeded or when that container is the one that failed. Any
+/// other end keeps podrun's own code, since it says more than the container could: engine
+/// unreachable (3), image unavailable (4), not converged (5), another container failed (6),
+/// interrupted (130/143). A container that never terminated also keeps podrun's code.
+pub fn from_container(outcome: &Result<(), PodFailure>, container: &str, last_exit: Option<i64>) -> u8 {
+    let own = outcome.as_ref().err().map_or(SUCCESS, for_pod);
+    let its_own = match outcome {
+        Ok(()) => true,
+        Err(PodFailure::ContainerFailed { container: c, .. }) => c == container,
+        Err(_) => false,
+    };
+    match last_exit {
+        // As a shell reports it: the low 8 bits.
+        Some(code) if its_own => u8::try_from(code.rem_euclid(256)).unwrap_or(own),
+        _ => own,
+    }
+}
+
 /// The exit code for an error that ended a command.
 pub fn for_error(e: &anyhow::Error) -> u8 {
     if e.downcast_ref::<ManifestError>().is_some() || e.downcast_ref::<UsageError>().is_some() {
@@ -57,6 +77,25 @@ mod tests {
     fn interrupts_exit_128_plus_the_signal() {
         assert_eq!(for_pod(&PodFailure::Interrupted(signals::SIGINT)), 130);
         assert_eq!(for_pod(&PodFailure::Interrupted(signals::SIGTERM)), 143);
+    }
+
+    #[test]
+    fn exit_code_from_takes_the_containers_code_only_when_it_speaks_for_the_run() {
+        let failed = |c: &str| Err(PodFailure::ContainerFailed { container: c.into(), description: "x".into() });
+        assert_eq!(from_container(&Ok(()), "app", Some(0)), 0);
+        assert_eq!(from_container(&failed("app"), "app", Some(3)), 3);
+        assert_eq!(from_container(&failed("app"), "app", Some(-1)), 255);
+        assert_eq!(from_container(&failed("side"), "app", Some(0)), CONTAINER_FAILED);
+        assert_eq!(from_container(&Ok(()), "app", None), 0);
+        assert_eq!(from_container(&Err(PodFailure::Interrupted(signals::SIGTERM)), "app", Some(0)), 143);
+        let not_converged = PodFailure::NotConverged {
+            goal: "complete",
+            retries: 1,
+            elapsed: "1s".into(),
+            detail: "x".into(),
+            crash_loop: false,
+        };
+        assert_eq!(from_container(&Err(not_converged), "app", Some(0)), NOT_CONVERGED);
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! `podrun apply`: load and check every pod first (nothing is created if any is invalid), then
-//! run each pod's driver concurrently and report.
+//! run each pod's driver concurrently and report. Beside the drivers, `--logs` shows the
+//! containers' output; after them, `--rm` removes the pods and `--exit-code-from` picks the
+//! exit code.
 
 use std::sync::Arc;
 
@@ -10,20 +12,27 @@ use crate::cli::{ApplyArgs, Cli, OutputArg, PullArg, WaitForArg};
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
 use crate::exit::{self, UsageError};
 use crate::manifest::types::PullPolicy;
-use crate::manifest::LoadOptions;
+use crate::manifest::{LoadOptions, LoadedPod};
 use crate::pod::downward::PodFacts;
 use crate::pod::files::PodFiles;
 use crate::pod::{settings, volumes, DesiredPod};
-use crate::report::{self, summary, Format, PodKey, ReportOptions};
+use crate::report::logs::{self, LogPod, LogStreamer};
+use crate::report::{self, summary, Format, PodKey, ReportOptions, Reporter};
 use crate::runtime::{infra_image, Runtime, Selector};
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     let opts = LoadOptions { namespace: args.namespace.clone(), strict: args.strict };
     let loaded = super::load_manifests(&[args.manifest.path().to_owned()], &args.configs, &opts)?;
+    if let Some(name) = &args.exit_code_from {
+        check_exit_code_from(name, &loaded.pods)?;
+    }
 
-    let stderr_is_term = console::Term::stderr().is_term();
-    let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: stderr_is_term });
+    // Live lines redraw in place; log lines written to the same terminal beside them would
+    // tear the display, so with --logs on a terminal progress comes as plain lines.
+    let logs_on_term = args.logs && console::Term::stdout().is_term();
+    let live = console::Term::stderr().is_term() && !logs_on_term;
+    let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live });
     for w in &loaded.warnings {
         reporter.warning(w);
     }
@@ -34,12 +43,15 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
 
     let interrupt = Interrupt::listen()?;
     let drive = DriveOptions {
-        wait_for: args.wait_for.map(|w| match w {
-            WaitForArg::Running => WaitFor::Running,
-            WaitForArg::Complete => WaitFor::Complete,
-            WaitForArg::Ready => WaitFor::Ready,
-            WaitForArg::None => WaitFor::None,
-        }),
+        wait_for: match args.wait_for {
+            Some(WaitForArg::Running) => Some(WaitFor::Running),
+            Some(WaitForArg::Complete) => Some(WaitFor::Complete),
+            Some(WaitForArg::Ready) => Some(WaitFor::Ready),
+            Some(WaitForArg::None) => Some(WaitFor::None),
+            // A container's exit code is only there once it has exited.
+            None if args.exit_code_from.is_some() => Some(WaitFor::Complete),
+            None => None,
+        },
         retries: args.retries,
         retry_delay: args.retry_delay,
         backoff: args.backoff,
@@ -85,6 +97,16 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         }
         pods.push(d);
     }
+    let logs = if args.logs {
+        let several = pods.len() > 1;
+        let targets = pods
+            .iter()
+            .map(|d| LogPod { selector: Selector::pod(&d.namespace, &d.name), prefix: several.then(|| d.name.clone()) })
+            .collect();
+        Some(LogStreamer::start(rt.clone(), targets, logs::colour_stdout()).await)
+    } else {
+        None
+    };
     let runs = pods.into_iter().map(|desired| {
         let (rt, reporter, interrupt) = (rt.clone(), reporter.clone(), interrupt.clone());
         let drive = drive.clone();
@@ -95,7 +117,15 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         }
     });
     let results: Vec<PodResult> = join_all(runs).await;
-    if args.cleanup_on_failure {
+    if let Some(logs) = logs {
+        // Before any removal: what the containers wrote is read to its end first.
+        logs.stop().await;
+    }
+    if args.rm {
+        for r in &results {
+            remove(&*rt, r, drive.files.as_ref(), &*reporter).await;
+        }
+    } else if args.cleanup_on_failure {
         for r in results.iter().filter(|r| r.outcome.is_err() && !r.created.is_empty()) {
             let sel = Selector::pod(&r.desired.namespace, &r.desired.name);
             match driver::remove_pod(&*rt, &sel, None, Some(&r.created), drive.files.as_ref()).await {
@@ -116,6 +146,57 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         let colour = console::Term::stdout().is_term() && console::colors_enabled();
         print!("{}", summary::render(&results, format, colour));
     }
+    if let (Some(name), [r]) = (&args.exit_code_from, results.as_slice()) {
+        return Ok(exit::from_container(&r.outcome, name, last_exit(r, name)));
+    }
     // The first failing pod, in manifest order, decides the exit code.
     Ok(results.iter().find_map(|r| r.outcome.as_ref().err()).map_or(exit::SUCCESS, exit::for_pod))
+}
+
+/// `--exit-code-from` names one container of one pod, or it could not say whose code it is.
+fn check_exit_code_from(name: &str, pods: &[LoadedPod]) -> Result<(), UsageError> {
+    let [p] = pods else {
+        return Err(UsageError(format!(
+            "--exit-code-from {name}: the manifest has {} pods; it needs exactly one",
+            pods.len()
+        )));
+    };
+    let spec = &p.pod.spec;
+    let names: Vec<&str> = spec.init_containers.iter().chain(&spec.containers).map(|c| c.name.as_str()).collect();
+    if names.contains(&name) {
+        Ok(())
+    } else {
+        Err(UsageError(format!(
+            "{}: --exit-code-from {name}: pod {} has no such container (it has: {})",
+            p.doc,
+            p.pod.metadata.name,
+            names.join(", ")
+        )))
+    }
+}
+
+/// The exit code of the container's last termination, if it has terminated.
+fn last_exit(r: &PodResult, container: &str) -> Option<i64> {
+    let c = r.status.as_ref()?.all().find(|c| c.name == container)?;
+    c.state.terminated.as_ref().or(c.last_state.terminated.as_ref()).map(|t| t.exit_code)
+}
+
+/// `--rm`: the pod goes whole, whatever the outcome: every container podrun made for it (not
+/// only this run's), then podrun's files for it. A failure is a warning: the exit code stays
+/// the run's.
+async fn remove<R: Runtime>(rt: &R, r: &PodResult, files: Option<&PodFiles>, reporter: &dyn Reporter) {
+    let key = PodKey::of(&r.desired);
+    let sel = Selector::pod(&r.desired.namespace, &r.desired.name);
+    match driver::remove_pod(rt, &sel, None, None, files).await {
+        Ok(n) => {
+            // Files made before any container was (volume directories) have no container to
+            // name the pod's uid by, so its own uid is cleaned up too.
+            if let Some(files) = files {
+                volumes::remove_pod_volumes(files, &r.desired.uid);
+                files.remove_pod(&r.desired.uid);
+            }
+            reporter.event(&key, &format!("removed the pod ({n} containers)"));
+        }
+        Err(e) => reporter.warning(&format!("removal of {key}: {e}")),
+    }
 }

@@ -3,6 +3,7 @@
 //! result goes to stdout, as a table or, with `-o json`, as a Kubernetes `List` of Pods.
 
 mod live;
+pub mod logs;
 mod plain;
 pub mod summary;
 

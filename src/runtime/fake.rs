@@ -256,6 +256,11 @@ impl Runtime for FakeRuntime {
         }
     }
 
+    fn logs_follow(&self, _id: &str) -> futures_util::stream::BoxStream<'static, super::LogLine> {
+        // Fake containers write nothing.
+        futures_util::stream::empty().boxed()
+    }
+
     fn changes(&self, _sel: &Selector) -> futures_util::stream::BoxStream<'static, ()> {
         // No events: the driver must work by polling alone.
         futures_util::stream::empty().boxed()

@@ -287,6 +287,54 @@ pub struct PullProgress {
     pub bytes_total: u64,
 }
 
+/// Which of a container's output streams a line came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogStream {
+    Stdout,
+    Stderr,
+}
+
+/// One line of a container's output, without its newline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogLine {
+    pub stream: LogStream,
+    pub line: String,
+}
+
+/// Cuts a stream's chunks into lines. The engine sends output in chunks that need not end at
+/// a newline (a process writing without line buffering, a big line split across frames), so
+/// the unfinished end is kept until its newline arrives, or until the stream ends.
+#[derive(Debug, Default)]
+pub struct LineSplitter {
+    partial: Vec<u8>,
+}
+
+impl LineSplitter {
+    /// The lines that `chunk` completes, in order, without their `\n` (or `\r\n`).
+    pub fn push(&mut self, chunk: &[u8]) -> Vec<String> {
+        let mut lines = Vec::new();
+        let mut rest = chunk;
+        while let Some(i) = rest.iter().position(|&b| b == b'\n') {
+            self.partial.extend_from_slice(&rest[..i]);
+            // Bytes, not text, are buffered: a multi-byte character may be cut between chunks.
+            let mut line = std::mem::take(&mut self.partial);
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            lines.push(String::from_utf8_lossy(&line).into_owned());
+            rest = &rest[i + 1..];
+        }
+        self.partial.extend_from_slice(rest);
+        lines
+    }
+
+    /// The unfinished last line, if any, once no more output will come.
+    pub fn finish(&mut self) -> Option<String> {
+        let line = std::mem::take(&mut self.partial);
+        (!line.is_empty()).then(|| String::from_utf8_lossy(&line).into_owned())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineInfo {
     pub name: String,
@@ -355,6 +403,11 @@ pub trait Runtime: Send + Sync + 'static {
     fn local_files(&self) -> bool;
     /// The last `lines` lines of a container's output (stdout and stderr), as text.
     fn logs_tail(&self, id: &str, lines: usize) -> impl Future<Output = Result<String, RuntimeError>> + Send;
+    /// A container's output (stdout and stderr) from its start, line by line, following it as
+    /// it is written. The stream ends when the container stops (or is removed, or the engine
+    /// goes away: a broken stream just ends, it never errors); an unfinished last line is
+    /// given when it ends.
+    fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine>;
     /// Runs `cmd` in a running container and returns its exit code.
     fn exec(&self, id: &str, cmd: &[String]) -> impl Future<Output = Result<i64, RuntimeError>> + Send;
     /// Creates the named volume `name` with `labels` when it does not exist. An existing one is
@@ -371,4 +424,27 @@ pub trait Runtime: Send + Sync + 'static {
     /// matching `sel`, so the driver sees a crash or an exit at once instead of at its next
     /// poll. The stream may end at any time (the driver then polls); it never errors.
     fn changes(&self, sel: &Selector) -> BoxStream<'static, ()>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_are_cut_into_whole_lines() {
+        let mut s = LineSplitter::default();
+        assert_eq!(s.push(b"one\ntw"), ["one"]);
+        assert_eq!(s.push(b"o"), Vec::<String>::new());
+        assert_eq!(s.push(b"\r\nthree\n\nfour"), ["two", "three", ""]);
+        assert_eq!(s.finish().as_deref(), Some("four"));
+        assert_eq!(s.finish(), None);
+    }
+
+    #[test]
+    fn a_character_cut_between_chunks_is_kept_whole() {
+        let mut s = LineSplitter::default();
+        let bytes = "héllo\n".as_bytes();
+        assert!(s.push(&bytes[..2]).is_empty());
+        assert_eq!(s.push(&bytes[2..]), ["héllo"]);
+    }
 }

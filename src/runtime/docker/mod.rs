@@ -7,10 +7,11 @@ mod convert;
 mod e2e_tests;
 mod progress;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::Duration;
 
 use bollard::auth::DockerCredentials;
+use bollard::container::LogOutput;
 use bollard::errors::Error as BollardError;
 use bollard::exec::{CreateExecOptions, StartExecResults};
 use bollard::models::VolumeCreateRequest;
@@ -26,7 +27,10 @@ use futures_util::StreamExt;
 
 use self::progress::LayerProgress;
 use super::auth::Credentials;
-use super::{registry, CreateSpec, EngineInfo, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector};
+use super::{
+    registry, CreateSpec, EngineInfo, LineSplitter, LogLine, LogStream, Mount, Observed, PullProgress, Runtime,
+    RuntimeError, Selector,
+};
 use crate::pod::labels;
 
 /// The default engine endpoint when neither `--host` nor DOCKER_HOST says otherwise.
@@ -120,6 +124,24 @@ impl DockerRuntime {
             Err(RuntimeError::NotOwned { what: what.to_owned(), id: c.id.clone() })
         }
     }
+}
+
+/// Where `Runtime::logs_follow` is in a container's output.
+struct FollowState {
+    chunks: BoxStream<'static, Result<LogOutput, BollardError>>,
+    docker: Docker,
+    id: String,
+    /// Per stream: stdout, stderr.
+    splitters: [LineSplitter; 2],
+    /// Bytes received so far, per stream.
+    got: [usize; 2],
+    /// Bytes still to skip, per stream, in the catch-up read.
+    skip: [usize; 2],
+    /// Lines split off but not yet handed out: one chunk may hold several.
+    ready: VecDeque<LogLine>,
+    /// Whether the follow ended and the catch-up read has begun.
+    caught_up: bool,
+    ended: bool,
 }
 
 /// Docker pulls every tag of a repository when given none; Kubernetes means `:latest`.
@@ -338,6 +360,68 @@ impl Runtime for DockerRuntime {
             out.push_str(&String::from_utf8_lossy(&chunk.into_bytes()));
         }
         Ok(out)
+    }
+
+    fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine> {
+        // since 0: everything the container wrote. podrun never restarts a container in place
+        // (a restart is a new container), so that is its output since its start.
+        let opts = LogsOptionsBuilder::default().follow(true).stdout(true).stderr(true).since(0).build();
+        let state = FollowState {
+            chunks: self.docker.logs(id, Some(opts)).boxed(),
+            docker: self.docker.clone(),
+            id: id.to_owned(),
+            splitters: [LineSplitter::default(), LineSplitter::default()],
+            got: [0, 0],
+            skip: [0, 0],
+            ready: VecDeque::new(),
+            caught_up: false,
+            ended: false,
+        };
+        futures_util::stream::unfold(state, |mut st| async move {
+            loop {
+                if let Some(line) = st.ready.pop_front() {
+                    return Some((line, st));
+                }
+                if st.ended {
+                    return None;
+                }
+                match st.chunks.next().await {
+                    Some(Ok(chunk)) => {
+                        let (stream, i) = match chunk {
+                            LogOutput::StdErr { .. } => (LogStream::Stderr, 1),
+                            // A TTY container's output (Console) is one stream: stdout.
+                            _ => (LogStream::Stdout, 0),
+                        };
+                        let bytes = chunk.into_bytes();
+                        st.got[i] += bytes.len();
+                        // In the catch-up read, what the follow gave already is skipped.
+                        let n = st.skip[i].min(bytes.len());
+                        st.skip[i] -= n;
+                        let lines = st.splitters[i].push(&bytes[n..]);
+                        st.ready.extend(lines.into_iter().map(|line| LogLine { stream, line }));
+                    }
+                    // The container stopped (or went away, or the engine did). The engine may
+                    // end a follow before the last of the output reached it (an unfinished last
+                    // line, typically), so the logs are read once more, past what was seen.
+                    Some(Err(_)) | None if !st.caught_up => {
+                        st.caught_up = true;
+                        st.skip = st.got;
+                        let opts = LogsOptionsBuilder::default().stdout(true).stderr(true).build();
+                        st.chunks = st.docker.logs(&st.id, Some(opts)).boxed();
+                    }
+                    // What was read is all there is, unfinished lines included.
+                    Some(Err(_)) | None => {
+                        st.ended = true;
+                        for (stream, i) in [(LogStream::Stdout, 0), (LogStream::Stderr, 1)] {
+                            if let Some(line) = st.splitters[i].finish() {
+                                st.ready.push_back(LogLine { stream, line });
+                            }
+                        }
+                    }
+                }
+            }
+        })
+        .boxed()
     }
 
     async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {

@@ -1,0 +1,218 @@
+//! `apply --logs`: the pods' containers' output on stdout while podrun waits, each line
+//! prefixed with its container (`app | ...`, or `web/app | ...` with several pods), as
+//! `docker compose up` shows it.
+//!
+//! A watcher task looks at each pod's containers every 200 ms and at every engine event, and
+//! follows each container it has not followed yet: init containers, and each new instance
+//! after a restart (a restart is a new container), are picked up as they appear. Containers
+//! that were already dead when the run began are an earlier run's, and are not shown.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::stream::BoxStream;
+use futures_util::StreamExt;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use crate::pod::labels;
+use crate::runtime::{LogLine, Observed, Runtime, Selector, State};
+
+/// How often to look for new containers when no engine event says so.
+const SCAN: Duration = Duration::from_millis(200);
+/// At the end, how long a stopped container's output may take to be read to its end. A
+/// running container's never ends, so it gets only a moment for what is in flight.
+const DRAIN_STOPPED: Duration = Duration::from_secs(2);
+const DRAIN_RUNNING: Duration = Duration::from_millis(100);
+
+/// One pod whose output is shown.
+#[derive(Debug, Clone)]
+pub struct LogPod {
+    pub selector: Selector,
+    /// Put before the container name in the prefix (`pod/container | `); `None` with one pod.
+    pub prefix: Option<String>,
+}
+
+/// The running watcher; `stop` ends it.
+pub struct LogStreamer {
+    stop: oneshot::Sender<()>,
+    task: JoinHandle<()>,
+}
+
+impl LogStreamer {
+    /// Takes note of the containers that exist now (their output, if they are dead, is an
+    /// earlier run's), then starts watching. Call before the pods' drivers start, so no
+    /// container of this run is mistaken for an old one.
+    pub async fn start<R: Runtime>(rt: Arc<R>, pods: Vec<LogPod>, colour: bool) -> LogStreamer {
+        let mut old = HashSet::new();
+        for p in &pods {
+            // A failed look only means old output may be shown: not worth failing the run.
+            if let Ok(cs) = rt.list(&p.selector).await {
+                old.extend(cs.into_iter().filter(Observed::is_dead).map(|c| c.id));
+            }
+        }
+        let (stop, stopped) = oneshot::channel();
+        let task = tokio::spawn(watch(rt, pods, old, colour, stopped));
+        LogStreamer { stop, task }
+    }
+
+    /// Stops watching once what the containers wrote has been shown: every container is looked
+    /// at once more, and stopped ones are read to their end (within a bound).
+    pub async fn stop(self) {
+        // Gone already only if the task ended, which it does only when told to.
+        let _ = self.stop.send(());
+        if let Err(e) = self.task.await {
+            tracing::debug!(error = %e, "log streamer ended abnormally");
+        }
+    }
+}
+
+/// A container being followed.
+struct Follower {
+    id: String,
+    task: JoinHandle<()>,
+}
+
+struct Watcher<R> {
+    rt: Arc<R>,
+    pods: Vec<LogPod>,
+    seen: HashSet<String>,
+    followers: Vec<Follower>,
+    styles: Prefixes,
+}
+
+async fn watch<R: Runtime>(
+    rt: Arc<R>,
+    pods: Vec<LogPod>,
+    old: HashSet<String>,
+    colour: bool,
+    mut stopped: oneshot::Receiver<()>,
+) {
+    let mut changes = futures_util::stream::select_all(pods.iter().map(|p| rt.changes(&p.selector)));
+    let mut changes_alive = true;
+    let mut w = Watcher { rt, pods, seen: old, followers: Vec::new(), styles: Prefixes::new(colour) };
+    loop {
+        w.scan().await;
+        tokio::select! {
+            _ = &mut stopped => break,
+            _ = tokio::time::sleep(SCAN) => {}
+            ev = changes.next(), if changes_alive => changes_alive = ev.is_some(),
+        }
+    }
+    // A container may have come and gone since the last look (a short init container).
+    let running: HashSet<String> = w.scan().await.into_iter().filter(Observed::is_running).map(|c| c.id).collect();
+    let now = Instant::now();
+    for mut f in w.followers {
+        let until = now + if running.contains(&f.id) { DRAIN_RUNNING } else { DRAIN_STOPPED };
+        if tokio::time::timeout_at(until, &mut f.task).await.is_err() {
+            f.task.abort();
+        }
+    }
+}
+
+impl<R: Runtime> Watcher<R> {
+    /// Follows every container not followed yet; returns the containers seen.
+    async fn scan(&mut self) -> Vec<Observed> {
+        let mut all = Vec::new();
+        for p in &self.pods {
+            let Ok(cs) = self.rt.list(&p.selector).await else { continue };
+            for c in &cs {
+                // The infra container runs podrun's pause process: nothing of the user's. One
+                // created but not started yet is left for a later look: the engine ends a follow
+                // begun before the start early or loses its last, unfinished line.
+                if c.label(labels::ROLE) == Some("infra")
+                    || c.state == State::Created
+                    || !self.seen.insert(c.id.clone())
+                {
+                    continue;
+                }
+                let name = c.label(labels::CONTAINER_NAME).unwrap_or(&c.name);
+                let prefix = self.styles.prefix(p.prefix.as_deref(), name);
+                let lines = self.rt.logs_follow(&c.id);
+                self.followers.push(Follower { id: c.id.clone(), task: tokio::spawn(follow(lines, prefix)) });
+            }
+            all.extend(cs);
+        }
+        all
+    }
+}
+
+/// Prints each line as it comes, whole: one write under the stdout lock, so lines of
+/// different containers never mix within a line.
+async fn follow(mut lines: BoxStream<'static, LogLine>, prefix: String) {
+    while let Some(l) = lines.next().await {
+        let text = format!("{prefix}{}\n", l.line);
+        let mut out = std::io::stdout().lock();
+        // A closed stdout (`| head`) is no reason to fail the run.
+        let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    }
+}
+
+/// The prefix of each container's lines, each container in a colour of its own (compose's
+/// palette order) when stdout shows colours.
+struct Prefixes {
+    colour: bool,
+    assigned: HashMap<String, console::Color>,
+}
+
+const PALETTE: [console::Color; 6] = [
+    console::Color::Cyan,
+    console::Color::Yellow,
+    console::Color::Green,
+    console::Color::Magenta,
+    console::Color::Blue,
+    console::Color::Red,
+];
+
+impl Prefixes {
+    fn new(colour: bool) -> Prefixes {
+        Prefixes { colour, assigned: HashMap::new() }
+    }
+
+    fn prefix(&mut self, pod: Option<&str>, container: &str) -> String {
+        let name = match pod {
+            Some(pod) => format!("{pod}/{container}"),
+            None => container.to_owned(),
+        };
+        let text = format!("{name} | ");
+        if !self.colour {
+            return text;
+        }
+        let n = self.assigned.len();
+        let colour = *self.assigned.entry(name).or_insert(PALETTE[n % PALETTE.len()]);
+        console::Style::new().fg(colour).force_styling(true).apply_to(text).to_string()
+    }
+}
+
+/// Whether the prefixes are coloured: on a terminal, unless NO_COLOR is set (checked here as
+/// well, as CLICOLOR_FORCE would otherwise win over it).
+pub fn colour_stdout() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && console::Term::stdout().is_term()
+        && console::colors_enabled()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes_name_the_container_and_the_pod_with_several() {
+        let mut p = Prefixes::new(false);
+        assert_eq!(p.prefix(None, "app"), "app | ");
+        assert_eq!(p.prefix(Some("web"), "init"), "web/init | ");
+    }
+
+    #[test]
+    fn each_container_keeps_its_colour() {
+        let mut p = Prefixes::new(true);
+        let a = p.prefix(None, "a");
+        let b = p.prefix(None, "b");
+        assert_ne!(a, b);
+        assert_eq!(p.prefix(None, "a"), a);
+        assert!(console::strip_ansi_codes(&a) == "a | ");
+    }
+}
