@@ -98,7 +98,7 @@ impl Reporter for Live {
                 b.enable_steady_tick(Duration::from_millis(120));
                 b
             });
-            let mut text = state_style(&c.state.summary()).apply_to(c.state.describe()).to_string();
+            let mut text = state_style(&c.state.summary()).apply_to(c.describe()).to_string();
             if c.restart_count > 0 {
                 text.push_str(&format!("  restarts: {}", c.restart_count));
             }

@@ -66,7 +66,7 @@ impl Reporter for Plain {
         }
         let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         for c in status.all() {
-            let mut text = c.state.describe();
+            let mut text = c.describe();
             if c.restart_count > 0 {
                 text.push_str(&format!(", restarts: {}", c.restart_count));
             }

@@ -56,7 +56,7 @@ fn table(results: &[PodResult], colour: bool) -> String {
         };
         let ip = st.pod_ip.clone().unwrap_or_else(|| "-".into());
         for c in st.all() {
-            rows.push(vec![key.clone(), c.name.clone(), c.state.describe(), c.restart_count.to_string(), ip.clone()]);
+            rows.push(vec![key.clone(), c.name.clone(), c.describe(), c.restart_count.to_string(), ip.clone()]);
             summaries.push(c.state.summary());
         }
     }

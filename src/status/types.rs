@@ -152,6 +152,16 @@ fn one_line(m: &str) -> String {
     }
 }
 
+impl ContainerStatus {
+    /// The state as `describe` gives it, and for a running container whether it is ready.
+    pub fn describe(&self) -> String {
+        match (&self.state.running, self.ready) {
+            (Some(_), false) => format!("{}, not ready", self.state.describe()),
+            _ => self.state.describe(),
+        }
+    }
+}
+
 impl PodStatus {
     pub fn container(&self, name: &str) -> Option<&ContainerStatus> {
         self.all().find(|c| c.name == name)
