@@ -1,8 +1,9 @@
 //! Container probes at run time: one attempt of a liveness, readiness or startup probe
-//! (`handlers`). Scheduling the attempts (initial delay, period, thresholds) and acting on
+//! (`handlers`; gRPC health checks in `grpc`). Scheduling the attempts (initial delay, period, thresholds) and acting on
 //! their results belong to the driver; the manifest side (types, defaults, validation) lives
 //! in `manifest`.
 
+mod grpc;
 pub mod handlers;
 
 pub use handlers::{run, Outcome, Target};

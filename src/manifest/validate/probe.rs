@@ -1,6 +1,6 @@
 //! Container probes: the API server's rules (one handler, non-negative numbers, ports that
 //! exist, `successThreshold: 1` where only 1 makes sense), plus the handlers podrun does not
-//! implement yet (HTTPS, gRPC), refused here so that no pod runs with a probe silently missing.
+//! implement yet (HTTPS), refused here so that no pod runs with a probe silently missing.
 //!
 //! Checked as written, before defaults. The API server checks after defaulting, where an
 //! unset number and 0 are the same (both become the default), so 0 passes here as it does
@@ -140,10 +140,6 @@ fn validate_handler(p: &Probe, path: &str, c: &Container, errors: &mut Vec<Field
             if !(1..=65535).contains(&g.port) {
                 errors.push(FieldError::invalid_raw(format!("{gpath}.port"), g.port, PORT_RANGE_MSG));
             }
-            errors.push(FieldError::forbidden(
-                gpath,
-                "podrun does not implement gRPC probes yet: the probe would not run",
-            ));
         }
     }
     if handlers == 0 {
@@ -303,7 +299,7 @@ mod tests {
     }
 
     #[test]
-    fn https_and_grpc_are_refused_by_path_and_bad_schemes_unsupported() {
+    fn https_is_refused_by_path_grpc_is_checked_and_bad_schemes_unsupported() {
         let e = liveness(http(IntOrString::Int(443), Some("HTTPS")));
         assert_eq!(e.len(), 1);
         assert!(
@@ -317,12 +313,9 @@ mod tests {
             ["spec.containers[0].livenessProbe.httpGet.scheme: Unsupported value: \"ftp\": supported values: \"HTTP\", \"HTTPS\""]
         );
         let g = Probe { grpc: Some(GrpcAction { port: 9000, service: None }), ..Default::default() };
-        let e = liveness(g);
-        assert_eq!(e.len(), 1);
-        assert!(
-            e[0].starts_with("spec.containers[0].livenessProbe.grpc: Forbidden: podrun does not implement gRPC"),
-            "{e:?}"
-        );
+        assert!(liveness(g).is_empty(), "gRPC probes are implemented");
+        let g = Probe { grpc: Some(GrpcAction { port: 0, service: None }), ..Default::default() };
+        assert_eq!(liveness(g).len(), 1, "its port is checked");
     }
 
     #[test]
