@@ -88,7 +88,7 @@ const DNS1123_SUBDOMAIN_MAX: usize = 253;
 const LABEL_VALUE_MAX: usize = 63;
 const ANNOTATIONS_MAX_BYTES: usize = 256 * 1024;
 
-const LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric \
+pub const LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric \
     characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name', \
     or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 const SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case \

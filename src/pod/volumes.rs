@@ -305,12 +305,15 @@ pub fn plan_volumes(
     Ok(VolumeSetup { pod_dir: ctx.pod_dir, shm_dir: ctx.shm_dir, fs_group, volumes, mounts, warnings: ctx.warnings })
 }
 
-const LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', \
-    and must start and end with an alphanumeric character (e.g. 'my-name', or '123-abc', regex used for \
-    validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+use crate::manifest::validate::LABEL_MSG;
+
+/// The names of the sources that are set, in order.
+fn set_sources<'a, const N: usize>(sources: [(&'a str, bool); N]) -> Vec<&'a str> {
+    sources.into_iter().filter_map(|(n, on)| on.then_some(n)).collect()
+}
 
 fn plan_source(ctx: &mut Ctx, v: &Volume, field: &str) -> Result<PlannedSource, VolumeError> {
-    let set: Vec<&str> = [
+    let set = set_sources([
         ("emptyDir", v.empty_dir.is_some()),
         ("hostPath", v.host_path.is_some()),
         ("configMap", v.config_map.is_some()),
@@ -319,10 +322,7 @@ fn plan_source(ctx: &mut Ctx, v: &Volume, field: &str) -> Result<PlannedSource, 
         ("projected", v.projected.is_some()),
         ("persistentVolumeClaim", v.persistent_volume_claim.is_some()),
         ("image", v.image.is_some()),
-    ]
-    .into_iter()
-    .filter_map(|(n, on)| on.then_some(n))
-    .collect();
+    ]);
     if let Some(second) = set.get(1) {
         return Err(invalid(format!("{field}.{second}"), "Forbidden: may not specify more than 1 volume type"));
     }
@@ -383,17 +383,14 @@ fn plan_source(ctx: &mut Ctx, v: &Volume, field: &str) -> Result<PlannedSource, 
         let default_mode = mode(p.default_mode, &format!("{f}.defaultMode"))?.unwrap_or(DEFAULT_FILE_MODE);
         for (k, src) in p.sources.iter().enumerate() {
             let sf = format!("{f}.sources[{k}]");
-            let set: Vec<&str> = [
+            let set = set_sources([
                 ("configMap", src.config_map.is_some()),
                 ("secret", src.secret.is_some()),
                 ("downwardAPI", src.downward_api.is_some()),
                 ("serviceAccountToken", src.service_account_token.is_some()),
                 ("clusterTrustBundle", src.cluster_trust_bundle.is_some()),
                 ("podCertificate", src.pod_certificate.is_some()),
-            ]
-            .into_iter()
-            .filter_map(|(n, on)| on.then_some(n))
-            .collect();
+            ]);
             match set.as_slice() {
                 [] => return Err(invalid(sf, "Required value: must specify exactly 1 projection type")),
                 [_, second, ..] => {
