@@ -308,7 +308,7 @@ pub fn plan_volumes(
 use crate::manifest::validate::LABEL_MSG;
 
 /// The names of the sources that are set, in order.
-fn set_sources<'a, const N: usize>(sources: [(&'a str, bool); N]) -> Vec<&'a str> {
+fn set_sources<const N: usize>(sources: [(&str, bool); N]) -> Vec<&str> {
     sources.into_iter().filter_map(|(n, on)| on.then_some(n)).collect()
 }
 
