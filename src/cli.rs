@@ -64,6 +64,20 @@ for a pod. TARGET is a manifest file (or - for standard input) when such a file 
 pod name otherwise. Exits 0 when there was nothing to remove. Containers podrun did not create
 are never touched.")]
     Delete(DeleteArgs),
+    /// Print the completion script for a shell on stdout
+    #[command(long_about = "\
+Print the completion script for SHELL on stdout, e.g.
+`podrun completions bash > /etc/bash_completion.d/podrun`.")]
+    Completions {
+        /// The shell to complete for
+        #[arg(value_enum, value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page, podrun(1), on stdout
+    #[command(long_about = "\
+Print the man page, podrun(1) with every command and option, in roff on stdout, e.g.
+`podrun man > /usr/local/share/man/man1/podrun.1`.")]
+    Man,
 }
 
 /// Where the manifest comes from: a positional FILE or `-f FILE`.

@@ -266,3 +266,51 @@ fn the_kubernetes_documentation_corpus_validates_as_indexed() {
     assert!(rows >= 40, "only {rows} rows in INDEX.tsv");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The completion scripts and the man page committed under `completions/`, with the arguments
+/// that print each.
+const GENERATED: &[(&[&str], &str)] = &[
+    (&["completions", "bash"], concat!(env!("CARGO_MANIFEST_DIR"), "/completions/podrun.bash")),
+    (&["completions", "zsh"], concat!(env!("CARGO_MANIFEST_DIR"), "/completions/_podrun")),
+    (&["completions", "fish"], concat!(env!("CARGO_MANIFEST_DIR"), "/completions/podrun.fish")),
+    (&["completions", "elvish"], concat!(env!("CARGO_MANIFEST_DIR"), "/completions/podrun.elv")),
+    (&["completions", "powershell"], concat!(env!("CARGO_MANIFEST_DIR"), "/completions/_podrun.ps1")),
+    (&["man"], concat!(env!("CARGO_MANIFEST_DIR"), "/completions/podrun.1")),
+];
+
+/// How to bring the committed files up to date (also in README.md).
+const REGENERATE: &str = "PODRUN_REGENERATE=1 cargo test --test cli committed_completions_and_man_page";
+
+#[test]
+fn committed_completions_and_man_page_match_the_binary() {
+    let regenerate = std::env::var_os("PODRUN_REGENERATE").is_some_and(|v| !v.is_empty());
+    let mut stale = Vec::new();
+    for (args, path) in GENERATED {
+        let o = podrun(args, None);
+        assert_eq!(code(&o), 0, "podrun {}: {}", args.join(" "), stderr(&o));
+        assert!(!o.stdout.is_empty(), "podrun {} printed nothing", args.join(" "));
+        if std::fs::read(path).ok().as_deref() == Some(&o.stdout[..]) {
+            continue;
+        }
+        if regenerate {
+            std::fs::write(path, &o.stdout).unwrap_or_else(|e| panic!("write {path}: {e}"));
+        } else {
+            stale.push(format!("{path} (podrun {})", args.join(" ")));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "out of date with the command line, regenerate them with `{REGENERATE}`:\n  {}",
+        stale.join("\n  ")
+    );
+}
+
+#[test]
+fn completions_take_a_known_shell() {
+    let o = podrun(&["completions", "tcsh"], None);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let o = podrun(&["completions", "bash"], None);
+    assert!(stdout(&o).contains("--exit-code-from"), "{}", stdout(&o));
+    let o = podrun(&["man"], None);
+    assert!(stdout(&o).starts_with(".ie") && stdout(&o).contains(".TH podrun 1"), "{}", stdout(&o));
+}

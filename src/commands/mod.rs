@@ -1,6 +1,7 @@
 //! One module per subcommand; each returns the exit code, or an error that `exit` maps to one.
 
 pub mod apply;
+pub mod completions;
 pub mod delete;
 pub mod validate;
 
@@ -15,6 +16,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Apply(args) => apply::run(&cli, args).await,
         Command::Validate(args) => validate::run(&cli, args),
         Command::Delete(args) => delete::run(&cli, args).await,
+        Command::Completions { shell } => completions::completions(*shell),
+        Command::Man => completions::man(),
     }
 }
 

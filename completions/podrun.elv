@@ -1,0 +1,153 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[podrun] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'podrun'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'podrun'= {
+            cand -H 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand --host 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand -q 'Show only warnings and errors (and `-o json` output)'
+            cand --quiet 'Show only warnings and errors (and `-o json` output)'
+            cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand --verbose 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand apply 'Start a pod from a manifest and wait until it runs (or completes)'
+            cand validate 'Check manifests as apply would, without a container engine'
+            cand delete 'Stop and remove the containers podrun created for a pod'
+            cand completions 'Print the completion script for a shell on stdout'
+            cand man 'Print the man page, podrun(1), on stdout'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'podrun;apply'= {
+            cand -f 'Manifest file (as kubectl takes it)'
+            cand --filename 'Manifest file (as kubectl takes it)'
+            cand -n 'Namespace for pods whose manifest names none'
+            cand --namespace 'Namespace for pods whose manifest names none'
+            cand --timeout 'Overall deadline (e.g. 90s, 5m)'
+            cand --retries 'How many times to repair the pod (restart, recreate) after the first sync'
+            cand --retry-delay 'Wait before the first repair; later waits grow by --backoff'
+            cand --backoff 'Factor by which the wait grows after each repair'
+            cand --crash-backoff 'Wait before restarting a crashed container the second time; it doubles each restart (the first restart is immediate)'
+            cand --crash-backoff-max 'The longest wait between restarts of a crashing container'
+            cand --exit-code-from 'Exit with this container''s exit code (its last termination) once the run ends successfully or this container failed; implies --wait-for complete'
+            cand --wait-for 'What to wait for [default: running under restartPolicy Always, complete otherwise]'
+            cand -o 'Output format of the result on stdout'
+            cand --output 'Output format of the result on stdout'
+            cand --network 'Attach pods to this user-defined engine network (so static pods reach each other by name)'
+            cand --infra-image 'Image for the pod''s infra container [default: podrun''s own, built locally]'
+            cand --pull 'Override every container''s imagePullPolicy for this run: always (Always), missing (IfNotPresent) or never (Never)'
+            cand --config 'A file of ConfigMaps and Secrets the pods refer to (repeatable)'
+            cand -H 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand --host 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand --cleanup-on-failure 'Remove what this run created when the pod fails or the run is interrupted'
+            cand --rm 'Remove the pods (their containers and podrun''s files for them) when podrun exits: after completion, failure or interrupt'
+            cand --logs 'Show the containers'' output (init containers too) on stdout while waiting, each line prefixed with its container''s name'
+            cand --strict 'Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
+            cand -q 'Show only warnings and errors (and `-o json` output)'
+            cand --quiet 'Show only warnings and errors (and `-o json` output)'
+            cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand --verbose 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'podrun;validate'= {
+            cand --config 'A file of ConfigMaps and Secrets the pods refer to (repeatable)'
+            cand -n 'Namespace for pods whose manifest names none'
+            cand --namespace 'Namespace for pods whose manifest names none'
+            cand --pull 'Override every container''s imagePullPolicy for this run: always (Always), missing (IfNotPresent) or never (Never)'
+            cand -H 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand --host 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand --strict 'Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
+            cand -q 'Show only warnings and errors (and `-o json` output)'
+            cand --quiet 'Show only warnings and errors (and `-o json` output)'
+            cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand --verbose 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'podrun;delete'= {
+            cand -f 'Manifest file whose pods to delete'
+            cand --filename 'Manifest file whose pods to delete'
+            cand -n 'Namespace of the pod [default: the manifest''s, or default]'
+            cand --namespace 'Namespace of the pod [default: the manifest''s, or default]'
+            cand --grace-period 'Seconds to wait after SIGTERM before SIGKILL [default: the pod''s terminationGracePeriodSeconds]'
+            cand -H 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand --host 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand --delete-volumes 'Also remove the engine volumes of the pods'' persistentVolumeClaims (kept otherwise, as a claim outlives its pod)'
+            cand -q 'Show only warnings and errors (and `-o json` output)'
+            cand --quiet 'Show only warnings and errors (and `-o json` output)'
+            cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand --verbose 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'podrun;completions'= {
+            cand -H 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand --host 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand -q 'Show only warnings and errors (and `-o json` output)'
+            cand --quiet 'Show only warnings and errors (and `-o json` output)'
+            cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand --verbose 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'podrun;man'= {
+            cand -H 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand --host 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand -q 'Show only warnings and errors (and `-o json` output)'
+            cand --quiet 'Show only warnings and errors (and `-o json` output)'
+            cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand --verbose 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'podrun;help'= {
+            cand apply 'Start a pod from a manifest and wait until it runs (or completes)'
+            cand validate 'Check manifests as apply would, without a container engine'
+            cand delete 'Stop and remove the containers podrun created for a pod'
+            cand completions 'Print the completion script for a shell on stdout'
+            cand man 'Print the man page, podrun(1), on stdout'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'podrun;help;apply'= {
+        }
+        &'podrun;help;validate'= {
+        }
+        &'podrun;help;delete'= {
+        }
+        &'podrun;help;completions'= {
+        }
+        &'podrun;help;man'= {
+        }
+        &'podrun;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

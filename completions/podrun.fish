@@ -1,0 +1,103 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_podrun_global_optspecs
+    string join \n H/host= q/quiet v/verbose h/help V/version
+end
+
+function __fish_podrun_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_podrun_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_podrun_using_subcommand
+    set -l cmd (__fish_podrun_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c podrun -n "__fish_podrun_needs_command" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_needs_command" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
+complete -c podrun -n "__fish_podrun_needs_command" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+complete -c podrun -n "__fish_podrun_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c podrun -n "__fish_podrun_needs_command" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_needs_command" -f -a "apply" -d 'Start a pod from a manifest and wait until it runs (or completes)'
+complete -c podrun -n "__fish_podrun_needs_command" -f -a "validate" -d 'Check manifests as apply would, without a container engine'
+complete -c podrun -n "__fish_podrun_needs_command" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
+complete -c podrun -n "__fish_podrun_needs_command" -f -a "completions" -d 'Print the completion script for a shell on stdout'
+complete -c podrun -n "__fish_podrun_needs_command" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
+complete -c podrun -n "__fish_podrun_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -s f -l filename -d 'Manifest file (as kubectl takes it)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -s n -l namespace -d 'Namespace for pods whose manifest names none' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l timeout -d 'Overall deadline (e.g. 90s, 5m)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l retries -d 'How many times to repair the pod (restart, recreate) after the first sync' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l retry-delay -d 'Wait before the first repair; later waits grow by --backoff' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l backoff -d 'Factor by which the wait grows after each repair' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l crash-backoff -d 'Wait before restarting a crashed container the second time; it doubles each restart (the first restart is immediate)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l crash-backoff-max -d 'The longest wait between restarts of a crashing container' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l exit-code-from -d 'Exit with this container\'s exit code (its last termination) once the run ends successfully or this container failed; implies --wait-for complete' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l wait-for -d 'What to wait for [default: running under restartPolicy Always, complete otherwise]' -r -f -a "running\t'Every container running (or completed with exit 0 where it is not restarted)'
+complete\t'Every container terminated for good; success when all exited 0'
+ready\t'Every container ready: its readiness probe passes (running, without one)'
+none\t'Nothing: create and start the pod, then return'"
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -s o -l output -d 'Output format of the result on stdout' -r -f -a "text\t''
+json\t''"
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l network -d 'Attach pods to this user-defined engine network (so static pods reach each other by name)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l infra-image -d 'Image for the pod\'s infra container [default: podrun\'s own, built locally]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l pull -d 'Override every container\'s imagePullPolicy for this run: always (Always), missing (IfNotPresent) or never (Never)' -r -f -a "always\t''
+missing\t''
+never\t''"
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l config -d 'A file of ConfigMaps and Secrets the pods refer to (repeatable)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l cleanup-on-failure -d 'Remove what this run created when the pod fails or the run is interrupted'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l rm -d 'Remove the pods (their containers and podrun\'s files for them) when podrun exits: after completion, failure or interrupt'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l logs -d 'Show the containers\' output (init containers too) on stdout while waiting, each line prefixed with its container\'s name'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l strict -d 'Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -l config -d 'A file of ConfigMaps and Secrets the pods refer to (repeatable)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -s n -l namespace -d 'Namespace for pods whose manifest names none' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -l pull -d 'Override every container\'s imagePullPolicy for this run: always (Always), missing (IfNotPresent) or never (Never)' -r -f -a "always\t''
+missing\t''
+never\t''"
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -l strict -d 'Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -s f -l filename -d 'Manifest file whose pods to delete' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -s n -l namespace -d 'Namespace of the pod [default: the manifest\'s, or default]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -l grace-period -d 'Seconds to wait after SIGTERM before SIGKILL [default: the pod\'s terminationGracePeriodSeconds]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -l delete-volumes -d 'Also remove the engine volumes of the pods\' persistentVolumeClaims (kept otherwise, as a claim outlives its pod)'
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand man" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand man" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
+complete -c podrun -n "__fish_podrun_using_subcommand man" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+complete -c podrun -n "__fish_podrun_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c podrun -n "__fish_podrun_using_subcommand man" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete completions man help" -f -a "apply" -d 'Start a pod from a manifest and wait until it runs (or completes)'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete completions man help" -f -a "validate" -d 'Check manifests as apply would, without a container engine'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete completions man help" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete completions man help" -f -a "completions" -d 'Print the completion script for a shell on stdout'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete completions man help" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
