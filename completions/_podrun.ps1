@@ -34,6 +34,8 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Start a pod from a manifest and wait until it runs (or completes)')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check manifests as apply would, without a container engine')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Stop and remove the containers podrun created for a pod')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'List the pods podrun runs, as `kubectl get pods` does')
+            [CompletionResult]::new('logs', 'logs', [CompletionResultType]::ParameterValue, 'Print a container''s output, as `kubectl logs` does')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for a shell on stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page, podrun(1), on stdout')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -111,6 +113,51 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'podrun;get' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the pods [default: default]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the pods [default: default]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: the table, the table with IP and IMAGES (wide), or a List of Pods')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: the table, the table with IP and IMAGES (wide), or a List of Pods')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Pods of every namespace, with a NAMESPACE column')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Pods of every namespace, with a NAMESPACE column')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more: -v shows each action podrun takes, -vv adds debug logs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more: -v shows each action podrun takes, -vv adds debug logs')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'podrun;logs' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'The container [default: the pod''s only app container]')
+            [CompletionResult]::new('--container', '--container', [CompletionResultType]::ParameterName, 'The container [default: the pod''s only app container]')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the pod [default: default]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the pod [default: default]')
+            [CompletionResult]::new('--tail', '--tail', [CompletionResultType]::ParameterName, 'Only the last N lines')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only output newer than this (e.g. 10s, 5m)')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Keep printing output as it is written, until the container stops')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep printing output as it is written, until the container stops')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The output of the instance before the last restart')
+            [CompletionResult]::new('--previous', '--previous', [CompletionResultType]::ParameterName, 'The output of the instance before the last restart')
+            [CompletionResult]::new('--timestamps', '--timestamps', [CompletionResultType]::ParameterName, 'Start each line with its RFC 3339 timestamp')
+            [CompletionResult]::new('--all-containers', '--all-containers', [CompletionResultType]::ParameterName, 'Every container of the pod, init containers first')
+            [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, 'Start each line with its source, `[pod/POD/CONTAINER] `')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more: -v shows each action podrun takes, -vv adds debug logs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more: -v shows each action podrun takes, -vv adds debug logs')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'podrun;completions' {
             [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]')
@@ -141,6 +188,8 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Start a pod from a manifest and wait until it runs (or completes)')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check manifests as apply would, without a container engine')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Stop and remove the containers podrun created for a pod')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'List the pods podrun runs, as `kubectl get pods` does')
+            [CompletionResult]::new('logs', 'logs', [CompletionResultType]::ParameterValue, 'Print a container''s output, as `kubectl logs` does')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for a shell on stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page, podrun(1), on stdout')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -153,6 +202,12 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             break
         }
         'podrun;help;delete' {
+            break
+        }
+        'podrun;help;get' {
+            break
+        }
+        'podrun;help;logs' {
             break
         }
         'podrun;help;completions' {

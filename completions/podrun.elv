@@ -31,6 +31,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand apply 'Start a pod from a manifest and wait until it runs (or completes)'
             cand validate 'Check manifests as apply would, without a container engine'
             cand delete 'Stop and remove the containers podrun created for a pod'
+            cand get 'List the pods podrun runs, as `kubectl get pods` does'
+            cand logs 'Print a container''s output, as `kubectl logs` does'
             cand completions 'Print the completion script for a shell on stdout'
             cand man 'Print the man page, podrun(1), on stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -104,6 +106,49 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'podrun;get'= {
+            cand -n 'Namespace of the pods [default: default]'
+            cand --namespace 'Namespace of the pods [default: default]'
+            cand -o 'Output format: the table, the table with IP and IMAGES (wide), or a List of Pods'
+            cand --output 'Output format: the table, the table with IP and IMAGES (wide), or a List of Pods'
+            cand -H 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand --host 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand -A 'Pods of every namespace, with a NAMESPACE column'
+            cand --all-namespaces 'Pods of every namespace, with a NAMESPACE column'
+            cand -q 'Show only warnings and errors (and `-o json` output)'
+            cand --quiet 'Show only warnings and errors (and `-o json` output)'
+            cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand --verbose 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'podrun;logs'= {
+            cand -c 'The container [default: the pod''s only app container]'
+            cand --container 'The container [default: the pod''s only app container]'
+            cand -n 'Namespace of the pod [default: default]'
+            cand --namespace 'Namespace of the pod [default: default]'
+            cand --tail 'Only the last N lines'
+            cand --since 'Only output newer than this (e.g. 10s, 5m)'
+            cand -H 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand --host 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand -f 'Keep printing output as it is written, until the container stops'
+            cand --follow 'Keep printing output as it is written, until the container stops'
+            cand -p 'The output of the instance before the last restart'
+            cand --previous 'The output of the instance before the last restart'
+            cand --timestamps 'Start each line with its RFC 3339 timestamp'
+            cand --all-containers 'Every container of the pod, init containers first'
+            cand --prefix 'Start each line with its source, `[pod/POD/CONTAINER] `'
+            cand -q 'Show only warnings and errors (and `-o json` output)'
+            cand --quiet 'Show only warnings and errors (and `-o json` output)'
+            cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand --verbose 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'podrun;completions'= {
             cand -H 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
             cand --host 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
@@ -132,6 +177,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand apply 'Start a pod from a manifest and wait until it runs (or completes)'
             cand validate 'Check manifests as apply would, without a container engine'
             cand delete 'Stop and remove the containers podrun created for a pod'
+            cand get 'List the pods podrun runs, as `kubectl get pods` does'
+            cand logs 'Print a container''s output, as `kubectl logs` does'
             cand completions 'Print the completion script for a shell on stdout'
             cand man 'Print the man page, podrun(1), on stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -141,6 +188,10 @@ set edit:completion:arg-completer[podrun] = {|@words|
         &'podrun;help;validate'= {
         }
         &'podrun;help;delete'= {
+        }
+        &'podrun;help;get'= {
+        }
+        &'podrun;help;logs'= {
         }
         &'podrun;help;completions'= {
         }

@@ -32,6 +32,8 @@ complete -c podrun -n "__fish_podrun_needs_command" -s V -l version -d 'Print ve
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "apply" -d 'Start a pod from a manifest and wait until it runs (or completes)'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "validate" -d 'Check manifests as apply would, without a container engine'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
+complete -c podrun -n "__fish_podrun_needs_command" -f -a "get" -d 'List the pods podrun runs, as `kubectl get pods` does'
+complete -c podrun -n "__fish_podrun_needs_command" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "completions" -d 'Print the completion script for a shell on stdout'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -85,6 +87,30 @@ complete -c podrun -n "__fish_podrun_using_subcommand delete" -s q -l quiet -d '
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s n -l namespace -d 'Namespace of the pods [default: default]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s o -l output -d 'Output format: the table, the table with IP and IMAGES (wide), or a List of Pods' -r -f -a "wide\t''
+json\t''
+yaml\t''"
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s A -l all-namespaces -d 'Pods of every namespace, with a NAMESPACE column'
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -s c -l container -d 'The container [default: the pod\'s only app container]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -s n -l namespace -d 'Namespace of the pod [default: default]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tail -d 'Only the last N lines' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -l since -d 'Only output newer than this (e.g. 10s, 5m)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -s f -l follow -d 'Keep printing output as it is written, until the container stops'
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -s p -l previous -d 'The output of the instance before the last restart'
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -l timestamps -d 'Start each line with its RFC 3339 timestamp'
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -l all-containers -d 'Every container of the pod, init containers first'
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -l prefix -d 'Start each line with its source, `[pod/POD/CONTAINER] `'
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
@@ -95,9 +121,11 @@ complete -c podrun -n "__fish_podrun_using_subcommand man" -s q -l quiet -d 'Sho
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete completions man help" -f -a "apply" -d 'Start a pod from a manifest and wait until it runs (or completes)'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete completions man help" -f -a "validate" -d 'Check manifests as apply would, without a container engine'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete completions man help" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete completions man help" -f -a "completions" -d 'Print the completion script for a shell on stdout'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete completions man help" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs completions man help" -f -a "apply" -d 'Start a pod from a manifest and wait until it runs (or completes)'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs completions man help" -f -a "validate" -d 'Check manifests as apply would, without a container engine'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs completions man help" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs completions man help" -f -a "get" -d 'List the pods podrun runs, as `kubectl get pods` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs completions man help" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs completions man help" -f -a "completions" -d 'Print the completion script for a shell on stdout'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs completions man help" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

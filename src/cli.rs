@@ -64,6 +64,21 @@ for a pod. TARGET is a manifest file (or - for standard input) when such a file 
 pod name otherwise. Exits 0 when there was nothing to remove. Containers podrun did not create
 are never touched.")]
     Delete(DeleteArgs),
+    /// List the pods podrun runs, as `kubectl get pods` does
+    #[command(long_about = "\
+List the pods podrun runs, found in the engine by podrun's labels (no manifest needed): NAME,
+READY (ready containers out of all), STATUS (the phase, or the most telling reason, such as
+CrashLoopBackOff, Error or Completed), RESTARTS and AGE, as `kubectl get pods` prints them.
+
+With POD only that pod (exit 1 when it does not exist). `-o json` and `-o yaml` give a
+Kubernetes List of Pod objects, as `apply -o json` does.")]
+    Get(GetArgs),
+    /// Print a container's output, as `kubectl logs` does
+    #[command(long_about = "\
+Print the output of a container of a pod podrun runs: its stdout on stdout and its stderr on
+stderr. Without -c, the pod's only app container; a pod with several needs -c (or
+--all-containers). --previous prints the instance before the last restart.")]
+    Logs(LogsArgs),
     /// Print the completion script for a shell on stdout
     #[command(long_about = "\
 Print the completion script for SHELL on stdout, e.g.
@@ -230,6 +245,75 @@ pub struct DeleteArgs {
     pub delete_volumes: bool,
 }
 
+#[derive(Debug, Args)]
+pub struct GetArgs {
+    /// Only this pod
+    #[arg(value_name = "POD")]
+    pub pod: Option<String>,
+
+    /// Namespace of the pods [default: default]
+    #[arg(short, long, value_name = "NS", conflicts_with = "all_namespaces")]
+    pub namespace: Option<String>,
+
+    /// Pods of every namespace, with a NAMESPACE column
+    #[arg(short = 'A', long, conflicts_with = "pod")]
+    pub all_namespaces: bool,
+
+    /// Output format: the table, the table with IP and IMAGES (wide), or a List of Pods
+    #[arg(short, long, value_enum, value_name = "FORMAT")]
+    pub output: Option<GetOutputArg>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GetOutputArg {
+    Wide,
+    Json,
+    Yaml,
+}
+
+#[derive(Debug, Args)]
+pub struct LogsArgs {
+    /// The pod
+    #[arg(value_name = "POD")]
+    pub pod: String,
+
+    /// The container [default: the pod's only app container]
+    #[arg(short, long, value_name = "CONTAINER", conflicts_with = "all_containers")]
+    pub container: Option<String>,
+
+    /// Namespace of the pod [default: default]
+    #[arg(short, long, value_name = "NS")]
+    pub namespace: Option<String>,
+
+    /// Keep printing output as it is written, until the container stops
+    #[arg(short, long)]
+    pub follow: bool,
+
+    /// Only the last N lines
+    #[arg(long, value_name = "N")]
+    pub tail: Option<usize>,
+
+    /// Only output newer than this (e.g. 10s, 5m)
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub since: Option<Duration>,
+
+    /// The output of the instance before the last restart
+    #[arg(short, long)]
+    pub previous: bool,
+
+    /// Start each line with its RFC 3339 timestamp
+    #[arg(long)]
+    pub timestamps: bool,
+
+    /// Every container of the pod, init containers first
+    #[arg(long)]
+    pub all_containers: bool,
+
+    /// Start each line with its source, `[pod/POD/CONTAINER] `
+    #[arg(long)]
+    pub prefix: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum WaitForArg {
     /// Every container running (or completed with exit 0 where it is not restarted)
@@ -317,6 +401,12 @@ mod tests {
             vec!["podrun", "apply", "x", "--wait-for", "ready-ish"],
             vec!["podrun", "validate"],
             vec!["podrun", "validate", "x", "--config"],
+            vec!["podrun", "get", "-A", "-n", "x"],
+            vec!["podrun", "get", "p", "-A"],
+            vec!["podrun", "get", "-o", "name"],
+            vec!["podrun", "logs"],
+            vec!["podrun", "logs", "p", "-c", "a", "--all-containers"],
+            vec!["podrun", "logs", "p", "--since", "soon"],
         ] {
             assert!(Cli::try_parse_from(&args).is_err(), "{args:?}");
         }

@@ -3,6 +3,8 @@
 pub mod apply;
 pub mod completions;
 pub mod delete;
+pub mod get;
+pub mod logs;
 pub mod validate;
 
 use crate::cli::{Cli, Command};
@@ -16,6 +18,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Apply(args) => apply::run(&cli, args).await,
         Command::Validate(args) => validate::run(&cli, args),
         Command::Delete(args) => delete::run(&cli, args).await,
+        Command::Get(args) => get::run(&cli, args).await,
+        Command::Logs(args) => logs::run(&cli, args).await,
         Command::Completions { shell } => completions::completions(*shell),
         Command::Man => completions::man(),
     }

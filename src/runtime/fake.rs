@@ -261,6 +261,17 @@ impl Runtime for FakeRuntime {
         futures_util::stream::empty().boxed()
     }
 
+    fn logs(
+        &self,
+        id: &str,
+        _opts: &super::LogOptions,
+    ) -> futures_util::stream::BoxStream<'static, Result<super::LogChunk, RuntimeError>> {
+        // Fake containers write nothing; one that does not exist is an error, as in the engine.
+        let found = self.lock().containers.contains_key(id);
+        let what = format!("logs of container {id}");
+        futures_util::stream::iter((!found).then_some(Err(RuntimeError::NotFound { what }))).boxed()
+    }
+
     fn changes(&self, _sel: &Selector) -> futures_util::stream::BoxStream<'static, ()> {
         // No events: the driver must work by polling alone.
         futures_util::stream::empty().boxed()

@@ -301,6 +301,27 @@ pub struct LogLine {
     pub line: String,
 }
 
+/// What `Runtime::logs` reads of a container's output, as `kubectl logs` asks for it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LogOptions {
+    /// Only the last this many lines (all of them when unset).
+    pub tail: Option<usize>,
+    /// Only what was written at or after this time (whole seconds: the engine's resolution).
+    pub since: Option<std::time::SystemTime>,
+    /// Each line starts with the engine's RFC 3339 timestamp of it.
+    pub timestamps: bool,
+    /// Keep reading until the container stops.
+    pub follow: bool,
+}
+
+/// A piece of a container's output as the engine sent it: raw bytes, not cut into lines, so
+/// binary output and unfinished lines pass through untouched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogChunk {
+    pub stream: LogStream,
+    pub bytes: Vec<u8>,
+}
+
 /// Cuts a stream's chunks into lines. The engine sends output in chunks that need not end at
 /// a newline (a process writing without line buffering, a big line split across frames), so
 /// the unfinished end is kept until its newline arrives, or until the stream ends.
@@ -408,6 +429,10 @@ pub trait Runtime: Send + Sync + 'static {
     /// goes away: a broken stream just ends, it never errors); an unfinished last line is
     /// given when it ends.
     fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine>;
+    /// A container's output as `opts` selects it, chunk by chunk (dead containers too, as
+    /// long as they exist). Unlike `logs_follow` a failure is an item of the stream (a
+    /// container that does not exist is `NotFound`), since the user asked for these logs.
+    fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>>;
     /// Runs `cmd` in a running container and returns its exit code.
     fn exec(&self, id: &str, cmd: &[String]) -> impl Future<Output = Result<i64, RuntimeError>> + Send;
     /// Creates the named volume `name` with `labels` when it does not exist. An existing one is

@@ -126,7 +126,7 @@ fn capitalise(s: &str) -> String {
     cs.next().map(|f| f.to_uppercase().chain(cs).collect()).unwrap_or_default()
 }
 
-fn container_status(
+pub(crate) fn container_status(
     name: &str,
     image: &str,
     inst: &Instances,

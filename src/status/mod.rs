@@ -1,6 +1,7 @@
 //! Pod status: the Kubernetes-shaped report of a pod, and whether a run is done.
 
 pub mod compute;
+pub mod listing;
 pub mod types;
 
 pub use compute::{compute, verdict, Notes, ProbeState, Verdict, WaitFor};

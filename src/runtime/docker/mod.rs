@@ -28,8 +28,8 @@ use futures_util::StreamExt;
 use self::progress::LayerProgress;
 use super::auth::Credentials;
 use super::{
-    registry, CreateSpec, EngineInfo, LineSplitter, LogLine, LogStream, Mount, Observed, PullProgress, Runtime,
-    RuntimeError, Selector,
+    registry, CreateSpec, EngineInfo, LineSplitter, LogChunk, LogLine, LogOptions, LogStream, Mount, Observed,
+    PullProgress, Runtime, RuntimeError, Selector,
 };
 use crate::pod::labels;
 
@@ -422,6 +422,34 @@ impl Runtime for DockerRuntime {
             }
         })
         .boxed()
+    }
+
+    fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
+        let tail = opts.tail.map_or_else(|| "all".to_owned(), |n| n.to_string());
+        let mut b = LogsOptionsBuilder::default()
+            .follow(opts.follow)
+            .stdout(true)
+            .stderr(true)
+            .timestamps(opts.timestamps)
+            .tail(&tail);
+        if let Some(since) = opts.since {
+            // The engine takes whole seconds; a time before 1970 or past 2038 means "all".
+            let secs = since.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+            b = b.since(i32::try_from(secs).unwrap_or(0));
+        }
+        let (this, what) = (self.clone(), format!("logs of container {id}"));
+        self.docker
+            .logs(id, Some(b.build()))
+            .map(move |chunk| {
+                let chunk = chunk.map_err(|e| this.error(&what, e))?;
+                let stream = match chunk {
+                    LogOutput::StdErr { .. } => LogStream::Stderr,
+                    // A TTY container's output (Console) is one stream: stdout.
+                    _ => LogStream::Stdout,
+                };
+                Ok(LogChunk { stream, bytes: chunk.into_bytes().to_vec() })
+            })
+            .boxed()
     }
 
     async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {

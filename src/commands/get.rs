@@ -1,0 +1,167 @@
+//! `podrun get`: the pods podrun runs, found by its labels, printed as `kubectl get pods`
+//! prints them.
+
+use std::time::SystemTime;
+
+use serde_json::{json, Value};
+
+use crate::cli::{Cli, GetArgs, GetOutputArg};
+use crate::exit;
+use crate::manifest::defaults::DEFAULT_NAMESPACE;
+use crate::plan::backoff::parse_time;
+use crate::runtime::{Runtime, Selector};
+use crate::status::listing::{self, ListedPod};
+
+pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
+    let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
+    let sel = Selector { namespace: (!args.all_namespaces).then(|| namespace.clone()), pod: args.pod.clone() };
+    let rt = super::connect(cli).await?;
+    let pods = listing::group(rt.list(&sel).await?);
+    if let (Some(name), true) = (&args.pod, pods.is_empty()) {
+        eprintln!("Error from server (NotFound): pods {name:?} not found");
+        return Ok(exit::INTERNAL);
+    }
+    match args.output {
+        Some(GetOutputArg::Json) => println!("{}", serde_json::to_string_pretty(&list(&pods))?),
+        Some(GetOutputArg::Yaml) => print!("{}", serde_yaml::to_string(&list(&pods))?),
+        _ if pods.is_empty() => {
+            // As kubectl: on stderr, so a script reading stdout sees no rows.
+            if args.all_namespaces {
+                eprintln!("No resources found");
+            } else {
+                eprintln!("No resources found in {namespace} namespace.");
+            }
+        }
+        wide => print!("{}", table(&pods, args.all_namespaces, wide == Some(GetOutputArg::Wide), crate::clock::now())),
+    }
+    Ok(exit::SUCCESS)
+}
+
+/// The Pod object of a listed pod: what the labels and the engine tell, in the API's shape.
+fn pod_object(p: &ListedPod) -> Value {
+    let spec = |cs: &[(String, crate::pod::observed::Instances)]| -> Vec<Value> {
+        cs.iter()
+            .map(|(name, i)| json!({ "name": name, "image": i.current.as_ref().map(|c| c.image.as_str()) }))
+            .collect()
+    };
+    let mut spec_obj = json!({ "containers": spec(&p.containers) });
+    if !p.init.is_empty() {
+        spec_obj["initContainers"] = Value::Array(spec(&p.init));
+    }
+    json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": { "name": p.name, "namespace": p.namespace, "uid": p.uid },
+        "spec": spec_obj,
+        "status": serde_json::to_value(&p.status).unwrap_or(Value::Null),
+    })
+}
+
+/// The same `List` shape as `apply -o json` (see `report::summary::list`).
+fn list(pods: &[ListedPod]) -> Value {
+    json!({
+        "apiVersion": "v1",
+        "kind": "List",
+        "items": pods.iter().map(pod_object).collect::<Vec<_>>(),
+        "metadata": { "resourceVersion": "" },
+    })
+}
+
+fn table(pods: &[ListedPod], namespaces: bool, wide: bool, now: SystemTime) -> String {
+    let mut header = vec!["NAME", "READY", "STATUS", "RESTARTS", "AGE"];
+    if namespaces {
+        header.insert(0, "NAMESPACE");
+    }
+    if wide {
+        header.extend(["IP", "IMAGES"]);
+    }
+    let mut rows = vec![header.into_iter().map(String::from).collect::<Vec<_>>()];
+    for p in pods {
+        let st = &p.status;
+        // A start in the future (clocks apart) reads as 0s rather than failing.
+        let age = p
+            .started_at()
+            .and_then(parse_time)
+            .map(|t| listing::human_age(now.duration_since(t).unwrap_or_default()))
+            .unwrap_or_else(|| "<unknown>".into());
+        let mut row = vec![
+            p.name.clone(),
+            listing::display_ready(st),
+            listing::display_status(st),
+            listing::restarts(st).to_string(),
+            age,
+        ];
+        if namespaces {
+            row.insert(0, p.namespace.clone());
+        }
+        if wide {
+            let images: Vec<&str> = st.container_statuses.iter().map(|c| c.image.as_str()).collect();
+            row.push(st.pod_ip.clone().unwrap_or_else(|| "<none>".into()));
+            row.push(if images.is_empty() { "<none>".into() } else { images.join(",") });
+        }
+        rows.push(row);
+    }
+    let widths: Vec<usize> =
+        (0..rows[0].len()).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
+    let mut out = String::new();
+    for row in rows {
+        // Three spaces between columns, as kubectl's tabwriter pads them.
+        let line: Vec<String> = row.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
+        out.push_str(line.join("   ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::pod::labels;
+    use crate::runtime::{Observed, State};
+
+    fn infra(ns: &str) -> Observed {
+        let labels = [
+            (labels::MANAGED, labels::MANAGED_VALUE),
+            (labels::POD_NAMESPACE, ns),
+            (labels::POD_NAME, "web"),
+            (labels::POD_UID, "u"),
+            (labels::CONTAINER_NAME, "POD"),
+            (labels::ROLE, "infra"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        Observed {
+            id: "i".into(),
+            name: "podrun_ns_web_POD_0".into(),
+            labels,
+            image: "podrun-infra".into(),
+            image_id: String::new(),
+            state: State::Running { started_at: Some("2024-01-01T00:00:00Z".into()) },
+            ip: Some("10.0.0.2".into()),
+            gateway: None,
+        }
+    }
+
+    #[test]
+    fn the_table_has_kubectls_columns() {
+        let pods = listing::group(vec![infra("ns")]);
+        let now = parse_time("2024-01-01T00:05:00Z").unwrap_or(SystemTime::UNIX_EPOCH) + Duration::ZERO;
+        let t = table(&pods, true, true, now);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(
+            lines[0].split_whitespace().collect::<Vec<_>>(),
+            ["NAMESPACE", "NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "IMAGES"]
+        );
+        assert_eq!(
+            lines[1].split_whitespace().collect::<Vec<_>>(),
+            ["ns", "web", "0/0", "Pending", "0", "5m", "10.0.0.2", "<none>"]
+        );
+        let v = list(&pods);
+        assert_eq!(v["kind"], "List");
+        assert_eq!(v["items"][0]["metadata"]["namespace"], "ns");
+        assert!(v["items"][0]["status"]["containerStatuses"].is_array());
+    }
+}

@@ -1,0 +1,160 @@
+//! `podrun logs`: a container's output, as `kubectl logs` prints it. The pod is found by
+//! podrun's labels; the container by its `io.kubernetes.container.name` label.
+
+use std::io::Write;
+
+use futures_util::stream::{self, BoxStream};
+use futures_util::StreamExt;
+
+use crate::cli::{Cli, LogsArgs};
+use crate::exit::{self, UsageError};
+use crate::manifest::defaults::DEFAULT_NAMESPACE;
+use crate::runtime::{LineSplitter, LogChunk, LogOptions, LogStream, Observed, Runtime, RuntimeError, Selector};
+use crate::status::listing::{self, ListedPod};
+
+pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
+    let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
+    let rt = super::connect(cli).await?;
+    let pods = listing::group(rt.list(&Selector::pod(&namespace, &args.pod)).await?);
+    // An earlier pod of the same name may linger beside the current one: the newest wins.
+    let Some(pod) = pods.iter().max_by(|a, b| a.started_at().cmp(&b.started_at())) else {
+        eprintln!("Error from server (NotFound): pods {:?} not found", args.pod);
+        return Ok(exit::INTERNAL);
+    };
+    let targets = match targets(pod, args) {
+        Ok(t) => t,
+        Err(NotFoundOrUsage::NotFound(msg)) => {
+            eprintln!("{msg}");
+            return Ok(exit::INTERNAL);
+        }
+        Err(NotFoundOrUsage::Usage(msg)) => return Err(UsageError(msg).into()),
+    };
+    let since = args.since.map(|d| crate::clock::now().checked_sub(d).unwrap_or(std::time::UNIX_EPOCH));
+    let opts = LogOptions { tail: args.tail, since, timestamps: args.timestamps, follow: args.follow };
+    let streams: Vec<_> = targets
+        .into_iter()
+        .map(|(name, c)| {
+            let prefix = args.prefix.then(|| format!("[pod/{}/{name}] ", pod.name));
+            prefixed(rt.logs(&c.id, &opts), prefix)
+        })
+        .collect();
+    // Followed containers run side by side, so their output is interleaved as it comes;
+    // otherwise one after the other, each whole.
+    let mut all: BoxStream<'static, Result<LogChunk, RuntimeError>> =
+        if args.follow { stream::select_all(streams).boxed() } else { stream::iter(streams).flatten().boxed() };
+    while let Some(chunk) = all.next().await {
+        let chunk = chunk?;
+        let written = match chunk.stream {
+            LogStream::Stdout => write_all(&mut std::io::stdout().lock(), &chunk.bytes),
+            LogStream::Stderr => write_all(&mut std::io::stderr().lock(), &chunk.bytes),
+        };
+        // A reader that went away (`| head`) has all it wanted: not an error.
+        if written.is_err() {
+            break;
+        }
+    }
+    Ok(exit::SUCCESS)
+}
+
+fn write_all(w: &mut impl Write, bytes: &[u8]) -> std::io::Result<()> {
+    // Flushed at once: a followed container's output must show as it comes.
+    w.write_all(bytes).and_then(|()| w.flush())
+}
+
+/// The containers to print, with the instance whose output is wanted, in order.
+fn targets(pod: &ListedPod, args: &LogsArgs) -> Result<Vec<(String, Observed)>, NotFoundOrUsage> {
+    let names: Vec<&str> = if args.all_containers {
+        pod.init.iter().chain(&pod.containers).map(|(n, _)| n.as_str()).collect()
+    } else if let Some(c) = &args.container {
+        vec![c.as_str()]
+    } else {
+        // A pod still initializing has init containers only: those are what there is to see.
+        let candidates = if pod.containers.is_empty() {
+            pod.init.iter().map(|(n, _)| n.as_str()).collect()
+        } else {
+            pod.container_names()
+        };
+        match candidates.as_slice() {
+            [one] => vec![*one],
+            _ => {
+                return Err(NotFoundOrUsage::Usage(format!(
+                    "a container name must be specified for pod {}, choose one of: [{}]",
+                    pod.name,
+                    candidates.join(" ")
+                )))
+            }
+        }
+    };
+    let mut out = Vec::new();
+    for name in names {
+        let Some(inst) = pod.instances(name) else {
+            return Err(NotFoundOrUsage::NotFound(format!(
+                "Error from server (BadRequest): container {name:?} is not valid for pod {:?}",
+                pod.name
+            )));
+        };
+        let c = if args.previous { inst.previous.as_ref() } else { inst.current.as_ref() };
+        match c {
+            Some(c) => out.push((name.to_owned(), c.clone())),
+            // With --all-containers a container without such an instance just has nothing.
+            None if args.all_containers => {}
+            None if args.previous => {
+                return Err(NotFoundOrUsage::NotFound(format!(
+                    "Error from server (BadRequest): previous terminated container {name:?} in pod {:?} not found",
+                    pod.name
+                )))
+            }
+            None => {
+                return Err(NotFoundOrUsage::NotFound(format!(
+                    "Error from server (BadRequest): container {name:?} in pod {:?} is waiting to start",
+                    pod.name
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Why no container could be chosen: a usage error (exit 2) or one kubectl reports as the API
+/// server's answer (exit 1).
+enum NotFoundOrUsage {
+    NotFound(String),
+    Usage(String),
+}
+
+/// With a prefix, the output cut into lines, each starting with it (whole lines only, so
+/// prefixes never land mid-line when containers are interleaved); without, untouched.
+fn prefixed(
+    chunks: BoxStream<'static, Result<LogChunk, RuntimeError>>,
+    prefix: Option<String>,
+) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
+    let Some(prefix) = prefix else { return chunks };
+    let line = move |stream, l: String| Ok(LogChunk { stream, bytes: format!("{prefix}{l}\n").into_bytes() });
+    let state = (chunks, [LineSplitter::default(), LineSplitter::default()], false);
+    stream::unfold(state, move |(mut chunks, mut split, ended)| {
+        let line = line.clone();
+        async move {
+            if ended {
+                return None;
+            }
+            let out: Vec<Result<LogChunk, RuntimeError>> = match chunks.next().await {
+                Some(Ok(c)) => {
+                    let i = usize::from(c.stream == LogStream::Stderr);
+                    split[i].push(&c.bytes).into_iter().map(|l| line(c.stream, l)).collect()
+                }
+                Some(Err(e)) => vec![Err(e)],
+                None => {
+                    let last = [LogStream::Stdout, LogStream::Stderr]
+                        .into_iter()
+                        .zip(split.iter_mut())
+                        .filter_map(|(s, sp)| sp.finish().map(|l| line(s, l)))
+                        .collect();
+                    return Some((last, (chunks, split, true)));
+                }
+            };
+            Some((out, (chunks, split, false)))
+        }
+    })
+    .flat_map(stream::iter)
+    .boxed()
+}

@@ -1,0 +1,371 @@
+//! Pods as the engine shows them, without their manifests: for `podrun get` and `podrun logs`,
+//! which find pods by podrun's labels alone. Everything here comes from the containers' labels
+//! and states: the container names (`io.kubernetes.container.name`), their role
+//! (`io.podrun.role`) and their attempt numbers (`io.podrun.attempt`, the restart count).
+
+use std::collections::BTreeMap;
+
+use crate::manifest::types::RestartPolicy;
+use crate::pod::labels;
+use crate::pod::observed::{attempt_of, Instances};
+use crate::runtime::{Observed, State};
+
+use super::compute::{container_status, phase};
+use super::{Condition, ContainerStatus, Notes, Phase, PodIp, PodStatus};
+
+/// One pod found in the engine, with its containers sorted out and its status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedPod {
+    pub namespace: String,
+    pub name: String,
+    pub uid: String,
+    pub infra: Instances,
+    /// Init containers, in the order they ran (by the start of their current instance: the
+    /// labels do not carry the manifest's order).
+    pub init: Vec<(String, Instances)>,
+    /// App containers, by name (the manifest's order is not known without the manifest).
+    pub containers: Vec<(String, Instances)>,
+    pub status: PodStatus,
+}
+
+impl ListedPod {
+    /// A container's instances by name, init containers included.
+    pub fn instances(&self, name: &str) -> Option<&Instances> {
+        self.init.iter().chain(&self.containers).find(|(n, _)| n == name).map(|(_, i)| i)
+    }
+
+    /// The app containers' names, in the order `containers` has them.
+    pub fn container_names(&self) -> Vec<&str> {
+        self.containers.iter().map(|(n, _)| n.as_str()).collect()
+    }
+
+    /// When the pod started: its infra container's start (RFC 3339), as the kubelet's
+    /// `startTime` is when the sandbox came up.
+    pub fn started_at(&self) -> Option<&str> {
+        self.status.start_time.as_deref()
+    }
+}
+
+/// The newest instance first, and the newest dead one before it, as `PodObservation` sorts
+/// them; older instances are left out (the driver removes them).
+fn instances(mut all: Vec<Observed>) -> Instances {
+    // The id breaks ties so the order never depends on the engine's.
+    all.sort_by(|a, b| attempt_of(b).cmp(&attempt_of(a)).then_with(|| b.id.cmp(&a.id)));
+    let mut all = all.into_iter();
+    let current = all.next();
+    let previous = all.find(Observed::is_dead);
+    Instances { current, previous }
+}
+
+fn started_at(i: &Instances) -> Option<&str> {
+    match &i.current.as_ref()?.state {
+        State::Running { started_at } | State::Exited { started_at, .. } => started_at.as_deref(),
+        _ => None,
+    }
+}
+
+/// Groups podrun's containers into pods (by namespace, name and uid: an earlier pod of the same
+/// name not yet removed is a pod of its own), sorted by namespace and name, each with a status
+/// computed from its containers alone. Containers without podrun's labels are ignored.
+pub fn group(observed: Vec<Observed>) -> Vec<ListedPod> {
+    type Key = (String, String, String);
+    // Per pod, per (role, container name), the instances.
+    let mut pods: BTreeMap<Key, BTreeMap<(String, String), Vec<Observed>>> = BTreeMap::new();
+    for c in observed.into_iter().filter(Observed::is_owned) {
+        let (Some(ns), Some(name), Some(container)) =
+            (c.label(labels::POD_NAMESPACE), c.label(labels::POD_NAME), c.label(labels::CONTAINER_NAME))
+        else {
+            continue;
+        };
+        let key = (ns.to_owned(), name.to_owned(), c.label(labels::POD_UID).unwrap_or("").to_owned());
+        let role = c.label(labels::ROLE).unwrap_or("app").to_owned();
+        let container = container.to_owned();
+        pods.entry(key).or_default().entry((role, container)).or_default().push(c);
+    }
+    pods.into_iter()
+        .map(|((namespace, name, uid), by_container)| {
+            let (mut infra, mut init, mut containers) = (Instances::default(), Vec::new(), Vec::new());
+            for ((role, container), all) in by_container {
+                let inst = instances(all);
+                match role.as_str() {
+                    "infra" => infra = inst,
+                    "init" => init.push((container, inst)),
+                    _ => containers.push((container, inst)),
+                }
+            }
+            // Never-started ones last: they run after those that did.
+            init.sort_by(|(an, a), (bn, b)| {
+                let key = |i| started_at(i).map_or((1, String::new()), |s| (0, s.to_owned()));
+                key(a).cmp(&key(b)).then_with(|| an.cmp(bn))
+            });
+            let status = status(&infra, &init, &containers);
+            ListedPod { namespace, name, uid, infra, init, containers, status }
+        })
+        .collect()
+}
+
+/// The pod's status with the kubelet's rules (see `compute`), from what the engine shows alone.
+fn status(infra: &Instances, init: &[(String, Instances)], containers: &[(String, Instances)]) -> PodStatus {
+    let notes = Notes::new();
+    // podrun creates app containers only once initialization is over, so any app container
+    // means the pod is initialized (sidecars may still run: they are init containers too).
+    let initialized = init.is_empty() || containers.iter().any(|(_, i)| i.current.is_some());
+    let image = |i: &Instances| i.current.as_ref().map(|c| c.image.clone()).unwrap_or_default();
+    let status_of = |(name, inst): &(String, Instances), default: &str| {
+        container_status(name, &image(inst), inst, &notes, default, None)
+    };
+    let init_container_statuses: Vec<ContainerStatus> = init.iter().map(|c| status_of(c, "PodInitializing")).collect();
+    let container_statuses: Vec<ContainerStatus> =
+        containers.iter().map(|c| status_of(c, "ContainerCreating")).collect();
+    let infra_running = infra.current.as_ref().filter(|c| c.is_running());
+    let pod_ip = infra_running.and_then(|c| c.ip.clone());
+    let start_time = started_at(infra).map(str::to_owned);
+    let phase = if infra.current.is_none() && init.is_empty() && containers.is_empty() {
+        Phase::Unknown
+    } else if !initialized {
+        Phase::Pending
+    } else {
+        // The restart policy is in the manifest only. Once podrun has exited nothing restarts a
+        // dead container, so a dead one is final: Never's rules say what the pod ended as.
+        phase(RestartPolicy::Never, &container_statuses)
+    };
+    let all_ready = initialized && !container_statuses.is_empty() && container_statuses.iter().all(|c| c.ready);
+    let cond = |t: &str, ok: bool| Condition { type_: t.into(), status: if ok { "True" } else { "False" }.into() };
+    PodStatus {
+        phase,
+        conditions: vec![
+            cond("PodScheduled", true),
+            cond("Initialized", initialized),
+            cond("ContainersReady", all_ready),
+            cond("Ready", all_ready),
+        ],
+        message: None,
+        reason: None,
+        pod_ips: pod_ip.iter().map(|ip| PodIp { ip: ip.clone() }).collect(),
+        pod_ip,
+        start_time,
+        init_container_statuses,
+        container_statuses,
+    }
+}
+
+/// The STATUS column of `kubectl get pods` (kubectl's printPod): the phase, or the reason of
+/// the first unfinished init container, or of the last app container that is not running.
+pub fn display_status(st: &PodStatus) -> String {
+    let mut reason = st.reason.clone().unwrap_or_else(|| format!("{:?}", st.phase));
+    let initialized = st.conditions.iter().any(|c| c.type_ == "Initialized" && c.status == "True");
+    let mut initializing = false;
+    let n = st.init_container_statuses.len();
+    for (i, c) in st.init_container_statuses.iter().enumerate() {
+        if let Some(t) = &c.state.terminated {
+            if t.exit_code == 0 {
+                continue;
+            }
+            reason = if t.reason.is_empty() {
+                format!("Init:ExitCode:{}", t.exit_code)
+            } else {
+                format!("Init:{}", t.reason)
+            };
+        } else if c.state.running.is_some() && initialized {
+            // A sidecar (an init container that keeps running): it does not hold the pod back.
+            continue;
+        } else if let Some(w) =
+            c.state.waiting.as_ref().filter(|w| !w.reason.is_empty() && w.reason != "PodInitializing")
+        {
+            reason = format!("Init:{}", w.reason);
+        } else {
+            reason = format!("Init:{i}/{n}");
+        }
+        initializing = true;
+        break;
+    }
+    if !initializing || initialized {
+        let mut has_running = false;
+        for c in st.container_statuses.iter().rev() {
+            if let Some(w) = c.state.waiting.as_ref().filter(|w| !w.reason.is_empty()) {
+                reason = w.reason.clone();
+            } else if let Some(t) = &c.state.terminated {
+                reason = if t.reason.is_empty() { format!("ExitCode:{}", t.exit_code) } else { t.reason.clone() };
+            } else if c.ready && c.state.running.is_some() {
+                has_running = true;
+            }
+        }
+        if reason == "Completed" && has_running {
+            let ready = st.conditions.iter().any(|c| c.type_ == "Ready" && c.status == "True");
+            reason = if ready { "Running" } else { "NotReady" }.to_owned();
+        }
+    }
+    reason
+}
+
+/// READY: ready app containers out of all of them (`1/2`).
+pub fn display_ready(st: &PodStatus) -> String {
+    let ready = st.container_statuses.iter().filter(|c| c.ready).count();
+    format!("{ready}/{}", st.container_statuses.len())
+}
+
+/// RESTARTS: the app containers' restarts, or the init containers' while the pod initializes.
+pub fn restarts(st: &PodStatus) -> u32 {
+    let sum = |v: &[ContainerStatus]| v.iter().map(|c| c.restart_count).sum();
+    if st.container_statuses.is_empty() {
+        sum(&st.init_container_statuses)
+    } else {
+        sum(&st.container_statuses)
+    }
+}
+
+/// An age as kubectl prints it (apimachinery's HumanDuration): `45s`, `3m20s`, `15m`, `5h10m`,
+/// `2d3h`, `400d`, `3y20d`: precise while short, coarser as it grows.
+pub fn human_age(d: std::time::Duration) -> String {
+    let secs = d.as_secs();
+    let (mins, hours, days) = (secs / 60, secs / 3600, secs / 86_400);
+    let years = days / 365;
+    if secs < 120 {
+        format!("{secs}s")
+    } else if mins < 10 {
+        match secs % 60 {
+            0 => format!("{mins}m"),
+            s => format!("{mins}m{s}s"),
+        }
+    } else if hours < 3 {
+        format!("{mins}m")
+    } else if hours < 8 {
+        match mins % 60 {
+            0 => format!("{hours}h"),
+            m => format!("{hours}h{m}m"),
+        }
+    } else if hours < 48 {
+        format!("{hours}h")
+    } else if days < 8 {
+        match hours % 24 {
+            0 => format!("{days}d"),
+            h => format!("{days}d{h}h"),
+        }
+    } else if days < 2 * 365 {
+        format!("{days}d")
+    } else if years < 8 {
+        match days % 365 {
+            0 => format!("{years}y"),
+            d => format!("{years}y{d}d"),
+        }
+    } else {
+        format!("{years}y")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn c(ns: &str, pod: &str, container: &str, role: &str, attempt: u32, state: State) -> Observed {
+        let labels = [
+            (labels::MANAGED, labels::MANAGED_VALUE),
+            (labels::POD_NAMESPACE, ns),
+            (labels::POD_NAME, pod),
+            (labels::POD_UID, "uid-1"),
+            (labels::CONTAINER_NAME, container),
+            (labels::ROLE, role),
+            (labels::ATTEMPT, &attempt.to_string()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        Observed {
+            id: format!("{ns}-{pod}-{container}-{attempt}"),
+            name: format!("podrun_{ns}_{pod}_{container}_{attempt}"),
+            labels,
+            image: "busybox:1.28".into(),
+            image_id: "sha256:abc".into(),
+            state,
+            ip: (role == "infra").then(|| "172.17.0.5".into()),
+            gateway: None,
+        }
+    }
+
+    fn running(at: &str) -> State {
+        State::Running { started_at: Some(at.into()) }
+    }
+
+    fn exited(code: i64) -> State {
+        State::Exited { exit_code: code, started_at: None, finished_at: None, oom_killed: false, error: None }
+    }
+
+    #[test]
+    fn containers_are_grouped_into_pods_with_their_status() {
+        let t = "2024-01-01T00:00:00Z";
+        let mut stranger = c("ns", "web", "x", "app", 0, running(t));
+        stranger.labels.remove(labels::MANAGED);
+        let pods = group(vec![
+            c("ns", "web", "b", "app", 0, running(t)),
+            c("other", "db", "POD", "infra", 0, running(t)),
+            c("ns", "web", "POD", "infra", 0, running(t)),
+            c("ns", "web", "a", "app", 2, running(t)),
+            c("ns", "web", "a", "app", 1, exited(1)),
+            c("ns", "web", "a", "app", 0, exited(1)),
+            stranger,
+        ]);
+        assert_eq!(
+            pods.iter().map(|p| (p.namespace.as_str(), p.name.as_str())).collect::<Vec<_>>(),
+            [("ns", "web"), ("other", "db")]
+        );
+        let web = &pods[0];
+        assert_eq!(web.container_names(), ["a", "b"]);
+        let a = web.instances("a").expect("a");
+        assert_eq!(a.current.as_ref().map(attempt_of), Some(2));
+        assert_eq!(a.previous.as_ref().map(attempt_of), Some(1));
+        let st = &web.status;
+        assert_eq!(st.phase, Phase::Running);
+        assert_eq!(st.pod_ip.as_deref(), Some("172.17.0.5"));
+        assert_eq!(st.start_time.as_deref(), Some(t));
+        assert_eq!(st.container_statuses[0].restart_count, 2);
+        assert!(st.container_statuses[0].last_state.terminated.is_some());
+        assert_eq!((display_ready(st), display_status(st), restarts(st)), ("2/2".into(), "Running".into(), 2));
+        // A pod with only its infra container has nothing to show but its phase.
+        assert_eq!(display_ready(&pods[1].status), "0/0");
+    }
+
+    #[test]
+    fn the_status_column_names_the_telling_reason() {
+        let t = "2024-01-01T00:00:00Z";
+        let pod = |cs: Vec<Observed>| group(cs).pop().map(|p| display_status(&p.status)).unwrap_or_default();
+        let infra = || c("ns", "p", "POD", "infra", 0, running(t));
+        assert_eq!(pod(vec![infra(), c("ns", "p", "a", "app", 1, exited(1))]), "Error");
+        assert_eq!(pod(vec![infra(), c("ns", "p", "a", "app", 0, exited(0))]), "Completed");
+        assert_eq!(pod(vec![infra(), c("ns", "p", "a", "app", 0, State::Created)]), "ContainerCreating");
+        // One completed, one running: not every container is ready, as kubectl says it.
+        assert_eq!(
+            pod(vec![infra(), c("ns", "p", "a", "app", 0, exited(0)), c("ns", "p", "b", "app", 0, running(t))]),
+            "NotReady"
+        );
+        assert_eq!(pod(vec![infra(), c("ns", "p", "i", "init", 0, running(t))]), "Init:0/1");
+        assert_eq!(pod(vec![infra(), c("ns", "p", "i", "init", 0, exited(2))]), "Init:Error");
+        // A sidecar still running does not hold the pod back.
+        assert_eq!(
+            pod(vec![infra(), c("ns", "p", "i", "init", 0, running(t)), c("ns", "p", "a", "app", 0, running(t))]),
+            "Running"
+        );
+    }
+
+    #[test]
+    fn ages_read_as_kubectl_prints_them() {
+        let s = Duration::from_secs;
+        for (secs, want) in [
+            (0, "0s"),
+            (119, "119s"),
+            (120, "2m"),
+            (200, "3m20s"),
+            (15 * 60 + 5, "15m"),
+            (3 * 3600, "3h"),
+            (5 * 3600 + 600, "5h10m"),
+            (30 * 3600, "30h"),
+            (51 * 3600, "2d3h"),
+            (400 * 86_400, "400d"),
+            (3 * 365 * 86_400 + 20 * 86_400, "3y20d"),
+            (9 * 365 * 86_400, "9y"),
+        ] {
+            assert_eq!(human_age(s(secs)), want, "{secs}s");
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! `podrun get` and `podrun logs` end to end, against the real engine: pods found by labels.
+
+mod common;
+
+use common::*;
+
+fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> std::process::Output {
+    let f = TempFile::new("pod.yaml", manifest);
+    let mut args = vec!["apply", f.path(), "-n", ns.name()];
+    args.extend_from_slice(extra);
+    podrun(&args, None)
+}
+
+/// Two containers that say who they are, then sleep until stopped.
+const PAIR: &str = "\
+apiVersion: v1
+kind: Pod
+metadata: {name: pair}
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: a
+    image: busybox:1.28
+    command: [sh, -c, 'echo first-a; echo second-a; trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
+  - name: b
+    image: busybox:1.28
+    command: [sh, -c, 'echo from-b; trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
+";
+
+#[test]
+fn e2e_get_lists_a_running_pod_as_kubectl_does() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("get");
+    let out = apply(&ns, PAIR, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+
+    let out = podrun(&["get", "-n", ns.name()], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(rows[0], ["NAME", "READY", "STATUS", "RESTARTS", "AGE"], "{text}");
+    assert_eq!(rows[1][..4], ["pair", "2/2", "Running", "0"], "{text}");
+
+    let out = podrun(&["get", "pair", "-n", ns.name(), "-o", "json"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(v["kind"], "List");
+    assert_eq!(v["items"][0]["kind"], "Pod");
+    assert_eq!(v["items"][0]["metadata"]["name"], "pair");
+    assert_eq!(v["items"][0]["status"]["phase"], "Running");
+    let names: Vec<&str> = v["items"][0]["status"]["containerStatuses"]
+        .as_array()
+        .expect("containerStatuses")
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(names, ["a", "b"]);
+
+    let out = podrun(&["get", "-A", "-o", "wide"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("NAMESPACE"), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with(ns.name()) && l.contains("pair") && l.contains("busybox:1.28")),
+        "{text}"
+    );
+}
+
+#[test]
+fn e2e_get_of_a_missing_pod_fails_and_an_empty_namespace_says_so() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("get-missing");
+    let out = podrun(&["get", "nope", "-n", ns.name()], None);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains(r#"Error from server (NotFound): pods "nope" not found"#), "{}", stderr(&out));
+    let out = podrun(&["get", "-n", ns.name()], None);
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).contains(&format!("No resources found in {} namespace.", ns.name())));
+    let out = podrun(&["logs", "nope", "-n", ns.name()], None);
+    assert_eq!(code(&out), 1);
+}
+
+#[test]
+fn e2e_logs_print_a_containers_output() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("logs");
+    let out = apply(&ns, PAIR, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // The output may reach the engine a moment after the pod runs.
+    let logs = |extra: &[&str]| {
+        let mut args = vec!["logs", "pair", "-n", ns.name()];
+        args.extend_from_slice(extra);
+        podrun(&args, None)
+    };
+    for _ in 0..50 {
+        if stdout(&logs(&["-c", "a"])).contains("second-a") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let out = logs(&["-c", "a"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "first-a\nsecond-a\n");
+    assert_eq!(stdout(&logs(&["-c", "a", "--tail", "1"])), "second-a\n");
+
+    let out = logs(&[]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("a container name must be specified for pod pair, choose one of: [a b]"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = logs(&["--all-containers", "--prefix"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "[pod/pair/a] first-a\n[pod/pair/a] second-a\n[pod/pair/b] from-b\n");
+
+    let out = logs(&["-c", "nope"]);
+    assert_eq!(code(&out), 1);
+}
+
+#[test]
+fn e2e_previous_logs_are_the_instance_before_the_restart() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("logs-previous");
+    let pod = "\
+apiVersion: v1
+kind: Pod
+metadata: {name: crash}
+spec:
+  restartPolicy: Always
+  containers:
+  - name: c
+    image: busybox:1.28
+    # The count lives in an emptyDir, which outlives the container's restarts.
+    command: [sh, -c, 'n=$(cat /d/n 2>/dev/null || echo 0); echo attempt-$n; echo $((n+1)) > /d/n; exit 1']
+    volumeMounts: [{name: d, mountPath: /d}]
+  volumes: [{name: d, emptyDir: {}}]
+";
+    let out = apply(&ns, pod, &["--retries", "1", "--crash-backoff", "100ms", "--timeout", "60s"]);
+    assert_ne!(code(&out), 0, "the container keeps failing");
+
+    let current = podrun(&["logs", "crash", "-n", ns.name()], None);
+    let previous = podrun(&["logs", "crash", "-n", ns.name(), "--previous"], None);
+    assert_eq!(code(&current), 0, "{}", stderr(&current));
+    assert_eq!(code(&previous), 0, "{}", stderr(&previous));
+    // Two attempts kept (the current and the previous), with consecutive counts.
+    let n = |s: String| s.trim().trim_start_matches("attempt-").parse::<u32>().unwrap_or(u32::MAX);
+    let (prev, cur) = (n(stdout(&previous)), n(stdout(&current)));
+    assert_eq!(prev.checked_add(1), Some(cur), "previous {prev}, current {cur}");
+
+    let out = podrun(&["get", "crash", "-n", ns.name()], None);
+    let text = stdout(&out);
+    let row: Vec<&str> = text.lines().nth(1).unwrap_or_default().split_whitespace().collect();
+    assert_eq!(row[..3], ["crash", "0/1", "Error"], "{text}");
+    assert_ne!(row[3], "0", "{text}");
+}
