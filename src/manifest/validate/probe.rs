@@ -1,6 +1,6 @@
 //! Container probes: the API server's rules (one handler, non-negative numbers, ports that
-//! exist, `successThreshold: 1` where only 1 makes sense), plus the handlers podrun does not
-//! implement yet (HTTPS), refused here so that no pod runs with a probe silently missing.
+//! exist, `successThreshold: 1` where only 1 makes sense, `scheme` HTTP or HTTPS), plus the
+//! header values podrun could not send.
 //!
 //! Checked as written, before defaults. The API server checks after defaulting, where an
 //! unset number and 0 are the same (both become the default), so 0 passes here as it does
@@ -104,13 +104,10 @@ fn validate_handler(p: &Probe, path: &str, c: &Container, errors: &mut Vec<Field
         if one("httpGet", errors) {
             let hpath = format!("{path}.httpGet");
             validate_port(&h.port, &format!("{hpath}.port"), c, errors);
-            // Unset or empty is defaulted to HTTP.
+            // Unset or empty is defaulted to HTTP. HTTPS is probed without verifying the
+            // server's certificate, as by the kubelet.
             match h.scheme.as_deref().unwrap_or("") {
-                "" | "HTTP" => {}
-                "HTTPS" => errors.push(FieldError::forbidden(
-                    format!("{hpath}.scheme"),
-                    "podrun does not implement HTTPS probes yet: the probe would not run",
-                )),
+                "" | "HTTP" | "HTTPS" => {}
                 other => errors.push(FieldError::unsupported(format!("{hpath}.scheme"), other, &["HTTP", "HTTPS"])),
             }
             for header in &h.http_headers {
@@ -299,15 +296,8 @@ mod tests {
     }
 
     #[test]
-    fn https_is_refused_by_path_grpc_is_checked_and_bad_schemes_unsupported() {
-        let e = liveness(http(IntOrString::Int(443), Some("HTTPS")));
-        assert_eq!(e.len(), 1);
-        assert!(
-            e[0].starts_with(
-                "spec.containers[0].livenessProbe.httpGet.scheme: Forbidden: podrun does not implement HTTPS"
-            ),
-            "{e:?}"
-        );
+    fn https_passes_grpc_is_checked_and_bad_schemes_unsupported() {
+        assert_eq!(liveness(http(IntOrString::Int(443), Some("HTTPS"))), Vec::<String>::new());
         assert_eq!(
             liveness(http(IntOrString::Int(80), Some("ftp"))),
             ["spec.containers[0].livenessProbe.httpGet.scheme: Unsupported value: \"ftp\": supported values: \"HTTP\", \"HTTPS\""]
