@@ -66,6 +66,8 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('--rm', '--rm', [CompletionResultType]::ParameterName, 'Remove the pods (their containers and podrun''s files for them) when podrun exits: after completion, failure or interrupt')
             [CompletionResult]::new('--logs', '--logs', [CompletionResultType]::ParameterName, 'Show the containers'' output (init containers too) on stdout while waiting, each line prefixed with its container''s name')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)')
+            [CompletionResult]::new('--prune', '--prune', [CompletionResultType]::ParameterName, 'After applying, delete podrun''s pods that no longer have a manifest among the given files or directories, in the namespaces those manifests use (and -n); never others')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what apply would do to each pod (containers to create, recreate, start, stop or remove, images to pull) and change nothing')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more: -v shows each action podrun takes, -vv adds debug logs')

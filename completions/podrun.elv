@@ -62,6 +62,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --rm 'Remove the pods (their containers and podrun''s files for them) when podrun exits: after completion, failure or interrupt'
             cand --logs 'Show the containers'' output (init containers too) on stdout while waiting, each line prefixed with its container''s name'
             cand --strict 'Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
+            cand --prune 'After applying, delete podrun''s pods that no longer have a manifest among the given files or directories, in the namespaces those manifests use (and -n); never others'
+            cand --dry-run 'Print what apply would do to each pod (containers to create, recreate, start, stop or remove, images to pull) and change nothing'
             cand -q 'Show only warnings and errors (and `-o json` output)'
             cand --quiet 'Show only warnings and errors (and `-o json` output)'
             cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'

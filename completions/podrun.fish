@@ -63,6 +63,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l cleanup-on-failu
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l rm -d 'Remove the pods (their containers and podrun\'s files for them) when podrun exits: after completion, failure or interrupt'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l logs -d 'Show the containers\' output (init containers too) on stdout while waiting, each line prefixed with its container\'s name'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l strict -d 'Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l prune -d 'After applying, delete podrun\'s pods that no longer have a manifest among the given files or directories, in the namespaces those manifests use (and -n); never others'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l dry-run -d 'Print what apply would do to each pod (containers to create, recreate, start, stop or remove, images to pull) and change nothing'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s h -l help -d 'Print help (see more with \'--help\')'

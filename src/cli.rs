@@ -47,6 +47,11 @@ Start the pods of a manifest and wait until they run (or complete), repairing th
 Re-applying an unchanged manifest to a running pod changes nothing. A container whose spec
 changed is recreated alone; containers no longer in the manifest are removed.
 
+Several FILEs, and directories (every *.yaml, *.yml and *.json file in them, sorted, not
+recursive), are applied together, their pods concurrently: static pods at boot. --prune then
+deletes podrun's pods that have no manifest among them anymore (in the namespaces they use).
+--dry-run prints what would be done to each pod and changes nothing.
+
 Every manifest error names the file and a line:column or a field path, and creates nothing.")]
     Apply(ApplyArgs),
     /// Check manifests as apply would, without a container engine
@@ -60,8 +65,9 @@ valid and 2 otherwise, with every error naming the file and a line:column or a f
     /// Stop and remove the containers podrun created for a pod
     #[command(long_about = "\
 Stop (SIGTERM, then SIGKILL after the grace period) and remove every container podrun created
-for a pod. TARGET is a manifest file (or - for standard input) when such a file exists, and a
-pod name otherwise. Exits 0 when there was nothing to remove. Containers podrun did not create
+for a pod. TARGET is a manifest file (or - for standard input) when such a file exists, a
+directory (every pod of its *.yaml, *.yml and *.json files, as apply DIR), and a pod name
+otherwise. Exits 0 when there was nothing to remove. Containers podrun did not create
 are never touched.")]
     Delete(DeleteArgs),
     /// List the pods podrun runs, as `kubectl get pods` does
@@ -95,12 +101,13 @@ Print the man page, podrun(1) with every command and option, in roff on stdout, 
     Man,
 }
 
-/// Where the manifest comes from: a positional FILE or `-f FILE`.
+/// Where the manifests come from: positional FILEs (or directories), or `-f FILE`.
 #[derive(Debug, Args)]
 pub struct ManifestArgs {
-    /// Manifest file with one or more YAML documents, or - for standard input
+    /// Manifest files with one or more YAML documents, - for standard input, or directories
+    /// (every *.yaml, *.yml and *.json file in them, sorted; not recursive)
     #[arg(value_name = "FILE", required_unless_present = "filename", conflicts_with = "filename")]
-    pub file: Option<String>,
+    pub files: Vec<String>,
 
     /// Manifest file (as kubectl takes it)
     #[arg(short = 'f', long = "filename", value_name = "FILE")]
@@ -108,8 +115,13 @@ pub struct ManifestArgs {
 }
 
 impl ManifestArgs {
-    pub fn path(&self) -> &str {
-        self.file.as_deref().or(self.filename.as_deref()).unwrap_or("-")
+    /// The paths as given (files, directories or -).
+    pub fn paths(&self) -> Vec<String> {
+        match &self.filename {
+            Some(f) => vec![f.clone()],
+            None if self.files.is_empty() => vec!["-".to_owned()],
+            None => self.files.clone(),
+        }
     }
 }
 
@@ -194,6 +206,16 @@ pub struct ApplyArgs {
     /// A file of ConfigMaps and Secrets the pods refer to (repeatable)
     #[arg(long = "config", value_name = "FILE")]
     pub configs: Vec<String>,
+
+    /// After applying, delete podrun's pods that no longer have a manifest among the given
+    /// files or directories, in the namespaces those manifests use (and -n); never others
+    #[arg(long, conflicts_with = "filename")]
+    pub prune: bool,
+
+    /// Print what apply would do to each pod (containers to create, recreate, start, stop or
+    /// remove, images to pull) and change nothing
+    #[arg(long, conflicts_with_all = ["prune", "rm", "logs", "exit_code_from"])]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]
@@ -222,7 +244,7 @@ pub struct ValidateArgs {
 
 #[derive(Debug, Args)]
 pub struct DeleteArgs {
-    /// Manifest file (or -), or the name of a pod
+    /// Manifest file (or -), a directory of manifests (as apply takes it), or the name of a pod
     #[arg(value_name = "TARGET", required_unless_present = "filename", conflicts_with = "filename")]
     pub target: Option<String>,
 
@@ -368,10 +390,14 @@ mod tests {
         assert_eq!(a.retry_delay, Duration::from_secs(1));
         assert_eq!(a.backoff, 2.0);
         assert_eq!(a.timeout, Duration::from_secs(300));
-        assert_eq!(a.manifest.path(), "pod.yaml");
+        assert_eq!(a.manifest.paths(), ["pod.yaml"]);
         let cli = Cli::parse_from(["podrun", "apply", "-f", "-"]);
         let Command::Apply(a) = cli.command else { panic!("not apply") };
-        assert_eq!(a.manifest.path(), "-");
+        assert_eq!(a.manifest.paths(), ["-"]);
+        let cli = Cli::parse_from(["podrun", "apply", "a.yaml", "b.yaml", "--prune"]);
+        let Command::Apply(a) = cli.command else { panic!("not apply") };
+        assert_eq!(a.manifest.paths(), ["a.yaml", "b.yaml"]);
+        assert!(a.prune && !a.dry_run);
         assert!(!a.rm && !a.logs && a.exit_code_from.is_none());
         let cli = Cli::parse_from(["podrun", "apply", "x", "--rm", "--logs", "--exit-code-from", "app"]);
         let Command::Apply(a) = cli.command else { panic!("not apply") };
@@ -398,6 +424,8 @@ mod tests {
             vec!["podrun", "apply", "x", "--backoff", "0.5"],
             vec!["podrun", "apply"],
             vec!["podrun", "apply", "x", "-f", "y"],
+            vec!["podrun", "apply", "-f", "y", "--prune"],
+            vec!["podrun", "apply", "x", "--dry-run", "--prune"],
             vec!["podrun", "apply", "x", "--wait-for", "ready-ish"],
             vec!["podrun", "validate"],
             vec!["podrun", "validate", "x", "--config"],

@@ -3,6 +3,7 @@
 //! containers' output; after them, `--rm` removes the pods and `--exit-code-from` picks the
 //! exit code.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use futures_util::future::join_all;
@@ -13,9 +14,11 @@ use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
 use crate::exit::{self, UsageError};
 use crate::manifest::types::PullPolicy;
 use crate::manifest::{LoadOptions, LoadedPod};
+use crate::plan;
 use crate::pod::downward::PodFacts;
 use crate::pod::files::PodFiles;
-use crate::pod::{settings, volumes, DesiredPod};
+use crate::pod::observed::PodObservation;
+use crate::pod::{labels, settings, volumes, DesiredPod};
 use crate::report::logs::{self, LogPod, LogStreamer};
 use crate::report::{self, summary, Format, PodKey, ReportOptions, Reporter};
 use crate::runtime::{infra_image, Runtime, Selector};
@@ -23,7 +26,12 @@ use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     let opts = LoadOptions { namespace: args.namespace.clone(), strict: args.strict };
-    let loaded = super::load_manifests(&[args.manifest.path().to_owned()], &args.configs, &opts)?;
+    let paths = args.manifest.paths();
+    if args.prune && paths.iter().any(|p| p == "-") {
+        return Err(UsageError("--prune needs manifest files or directories, not standard input".into()).into());
+    }
+    let files = super::expand_paths(&paths)?;
+    let loaded = super::load_manifests(&files, &args.configs, &opts)?;
     if let Some(name) = &args.exit_code_from {
         check_exit_code_from(name, &loaded.pods)?;
     }
@@ -39,26 +47,8 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
 
     let rt = Arc::new(super::connect(cli).await?);
     let infra = args.infra_image.clone().unwrap_or_else(infra_image::default_infra_image);
-    driver::ensure_infra_image(&*rt, &infra).await?;
-
-    let interrupt = Interrupt::listen()?;
-    let drive = DriveOptions {
-        wait_for: match args.wait_for {
-            Some(WaitForArg::Running) => Some(WaitFor::Running),
-            Some(WaitForArg::Complete) => Some(WaitFor::Complete),
-            Some(WaitForArg::Ready) => Some(WaitFor::Ready),
-            Some(WaitForArg::None) => Some(WaitFor::None),
-            // A container's exit code is only there once it has exited.
-            None if args.exit_code_from.is_some() => Some(WaitFor::Complete),
-            None => None,
-        },
-        retries: args.retries,
-        retry_delay: args.retry_delay,
-        backoff: args.backoff,
-        deadline: Instant::now() + args.timeout,
-        crash: CrashBackoff { base: args.crash_backoff, max: args.crash_backoff_max.max(args.crash_backoff) },
-        files: rt.local_files().then(|| PodFiles::new(PodFiles::default_root())),
-    };
+    let crash = CrashBackoff { base: args.crash_backoff, max: args.crash_backoff_max.max(args.crash_backoff) };
+    let files = rt.local_files().then(|| PodFiles::new(PodFiles::default_root()));
     let engine = rt.info().await?;
     let host = PodFacts::of_host();
     let configs = Arc::new(loaded.configs.clone());
@@ -97,6 +87,29 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         }
         pods.push(d);
     }
+    if args.dry_run {
+        return dry_run(&*rt, &pods, crash, cli.quiet).await;
+    }
+    driver::ensure_infra_image(&*rt, &infra).await?;
+
+    let interrupt = Interrupt::listen()?;
+    let drive = DriveOptions {
+        wait_for: match args.wait_for {
+            Some(WaitForArg::Running) => Some(WaitFor::Running),
+            Some(WaitForArg::Complete) => Some(WaitFor::Complete),
+            Some(WaitForArg::Ready) => Some(WaitFor::Ready),
+            Some(WaitForArg::None) => Some(WaitFor::None),
+            // A container's exit code is only there once it has exited.
+            None if args.exit_code_from.is_some() => Some(WaitFor::Complete),
+            None => None,
+        },
+        retries: args.retries,
+        retry_delay: args.retry_delay,
+        backoff: args.backoff,
+        deadline: Instant::now() + args.timeout,
+        crash,
+        files,
+    };
     let logs = if args.logs {
         let several = pods.len() > 1;
         let targets = pods
@@ -136,6 +149,7 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
             }
         }
     }
+    let pruned = if args.prune { prune(&*rt, &loaded.pods, args, drive.files.as_ref(), &*reporter).await } else { 0 };
     reporter.finish();
 
     let format = match args.output {
@@ -150,7 +164,76 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         return Ok(exit::from_container(&r.outcome, name, last_exit(r, name)));
     }
     // The first failing pod, in manifest order, decides the exit code.
-    Ok(results.iter().find_map(|r| r.outcome.as_ref().err()).map_or(exit::SUCCESS, exit::for_pod))
+    let code = results.iter().find_map(|r| r.outcome.as_ref().err()).map_or(exit::SUCCESS, exit::for_pod);
+    Ok(if code == exit::SUCCESS { pruned } else { code })
+}
+
+/// `--dry-run`: what one sync would do to each pod, from what the engine shows now.
+async fn dry_run<R: Runtime>(rt: &R, pods: &[DesiredPod], crash: CrashBackoff, quiet: bool) -> anyhow::Result<u8> {
+    let none = BTreeSet::new();
+    let ctx = plan::Context { now: crate::clock::now(), crash, unhealthy: &none, not_started: &none };
+    let mut out = String::new();
+    for d in pods {
+        let observed = rt.list(&Selector::pod(&d.namespace, &d.name)).await?;
+        let p = plan::plan(d, &PodObservation::new(d, &observed), &ctx);
+        let mut missing = BTreeSet::new();
+        for i in &p.images {
+            if !rt.image_present(&i.image).await? {
+                missing.insert(i.image.clone());
+            }
+        }
+        out.push_str(&plan::render::render(&PodKey::of(d).to_string(), &p, &missing));
+    }
+    if !quiet {
+        print!("{out}");
+    }
+    Ok(exit::SUCCESS)
+}
+
+/// `--prune`: deletes podrun's pods, in the namespaces the manifests use (and -n), that none of
+/// the manifests names anymore. Returns the exit code of the first failure, else success.
+async fn prune<R: Runtime>(
+    rt: &R,
+    pods: &[LoadedPod],
+    args: &ApplyArgs,
+    files: Option<&PodFiles>,
+    reporter: &dyn Reporter,
+) -> u8 {
+    let keep: BTreeSet<(&str, &str)> = pods.iter().map(|p| (p.namespace(), p.name())).collect();
+    let mut namespaces: BTreeSet<&str> = pods.iter().map(LoadedPod::namespace).collect();
+    namespaces.extend(args.namespace.as_deref());
+    let mut code = exit::SUCCESS;
+    for ns in namespaces {
+        let listed = match rt.list(&Selector { namespace: Some(ns.to_owned()), pod: None }).await {
+            Ok(l) => l,
+            Err(e) => {
+                reporter.warning(&format!("prune in namespace {ns}: {e}"));
+                if code == exit::SUCCESS {
+                    code = exit::for_runtime(&e);
+                }
+                continue;
+            }
+        };
+        let names: BTreeSet<&str> = listed
+            .iter()
+            .filter(|c| c.is_owned() && c.label(labels::POD_NAMESPACE) == Some(ns))
+            .filter_map(|c| c.label(labels::POD_NAME))
+            .filter(|name| !keep.contains(&(ns, *name)))
+            .collect();
+        for name in names {
+            let key = PodKey { namespace: ns.to_owned(), name: name.to_owned() };
+            match driver::remove_pod(rt, &Selector::pod(ns, name), None, None, files).await {
+                Ok(n) => reporter.event(&key, &format!("pruned: no manifest names it anymore ({n} containers)")),
+                Err(e) => {
+                    reporter.warning(&format!("prune of {key}: {e}"));
+                    if code == exit::SUCCESS {
+                        code = exit::for_runtime(&e);
+                    }
+                }
+            }
+        }
+    }
+    code
 }
 
 /// `--exit-code-from` names one container of one pod, or it could not say whose code it is.

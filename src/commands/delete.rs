@@ -10,23 +10,26 @@ use crate::driver;
 use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::manifest::validate::is_dns1123_subdomain;
-use crate::manifest::{self, LoadOptions, Source};
+use crate::manifest::LoadOptions;
 use crate::pod::files::PodFiles;
 use crate::pod::volumes;
 use crate::report::{self, PodKey, ReportOptions};
 use crate::runtime::{Runtime, Selector};
 
-/// The pods to delete: from a manifest when TARGET is an existing file (or -), else by name;
+/// The pods to delete: from a manifest when TARGET is an existing file (or -) or directory,
+/// else by name;
 /// with the engine volumes of their persistentVolumeClaims (known from a manifest only).
 fn targets(args: &DeleteArgs) -> anyhow::Result<(Vec<PodKey>, Vec<String>)> {
     let file = match (&args.filename, &args.target) {
         (Some(f), _) => Some(f.as_str()),
-        (None, Some(t)) if t == "-" || Path::new(t).is_file() => Some(t.as_str()),
+        (None, Some(t)) if t == "-" || Path::new(t).is_file() || Path::new(t).is_dir() => Some(t.as_str()),
         _ => None,
     };
     if let Some(file) = file {
-        let loaded =
-            manifest::load(&Source::read(file)?, &LoadOptions { namespace: args.namespace.clone(), strict: false })?;
+        // A directory stands for its manifests, as `apply DIR` takes them.
+        let files = super::expand_paths(&[file.to_owned()])?;
+        let opts = LoadOptions { namespace: args.namespace.clone(), strict: false };
+        let loaded = super::load_manifests(&files, &[], &opts)?;
         let pods =
             loaded.pods.iter().map(|p| PodKey { namespace: p.namespace().to_owned(), name: p.name().to_owned() });
         let mut claims: Vec<String> = loaded

@@ -36,6 +36,30 @@ pub(crate) fn load_manifests(files: &[String], configs: &[String], opts: &LoadOp
     Ok(manifest::load_all(&sources, &config_sources, opts)?)
 }
 
+/// The manifest files `paths` name: a directory stands for every `*.yaml`, `*.yml` and `*.json`
+/// file in it, sorted by name (not recursive); files and `-` stand for themselves.
+pub(crate) fn expand_paths(paths: &[String]) -> anyhow::Result<Vec<String>> {
+    let mut files = Vec::new();
+    for p in paths {
+        let path = std::path::Path::new(p);
+        if p == "-" || !path.is_dir() {
+            files.push(p.clone());
+            continue;
+        }
+        let entries = std::fs::read_dir(path).map_err(|e| UsageError(format!("{p}: {e}")))?;
+        let mut found: Vec<String> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|f| f.is_file())
+            .filter(|f| f.extension().and_then(|x| x.to_str()).is_some_and(|x| matches!(x, "yaml" | "yml" | "json")))
+            .map(|f| f.to_string_lossy().into_owned())
+            .collect();
+        found.sort();
+        files.extend(found);
+    }
+    Ok(files)
+}
+
 /// Connects to the engine and checks it answers: unreachable is exit 3, within seconds.
 pub(crate) async fn connect(cli: &Cli) -> anyhow::Result<DockerRuntime> {
     let rt = DockerRuntime::connect(cli.host.as_deref()).await?;

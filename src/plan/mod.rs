@@ -9,6 +9,7 @@
 //! created in one sync.
 
 pub mod backoff;
+pub mod render;
 #[cfg(test)]
 mod tests;
 
