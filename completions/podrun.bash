@@ -25,6 +25,9 @@ _podrun() {
             podrun,delete)
                 cmd="podrun__subcmd__delete"
                 ;;
+            podrun,gc)
+                cmd="podrun__subcmd__gc"
+                ;;
             podrun,get)
                 cmd="podrun__subcmd__get"
                 ;;
@@ -49,6 +52,9 @@ _podrun() {
             podrun__subcmd__help,delete)
                 cmd="podrun__subcmd__help__subcmd__delete"
                 ;;
+            podrun__subcmd__help,gc)
+                cmd="podrun__subcmd__help__subcmd__gc"
+                ;;
             podrun__subcmd__help,get)
                 cmd="podrun__subcmd__help__subcmd__get"
                 ;;
@@ -71,7 +77,7 @@ _podrun() {
 
     case "${cmd}" in
         podrun)
-            opts="-H -q -v -h -V --host --quiet --verbose --help --version apply validate delete get logs completions man help"
+            opts="-H -q -v -h -V --host --quiet --verbose --help --version apply validate delete get logs gc completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -209,12 +215,24 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__delete)
-            opts="-f -n -H -q -v -h -V --filename --namespace --grace-period --delete-volumes --host --quiet --verbose --help --version"
+            opts="-l -f -n -H -q -v -h -V --all --selector --force --wait --filename --namespace --grace-period --delete-volumes --host --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
                 --filename)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -232,6 +250,36 @@ _podrun() {
                     return 0
                     ;;
                 --grace-period)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -H)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        podrun__subcmd__gc)
+            opts="-H -q -v -h -V --dry-run --max-dead --min-age --host --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-dead)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-age)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -289,7 +337,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__help)
-            opts="apply validate delete get logs completions man help"
+            opts="apply validate delete get logs gc completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -331,6 +379,20 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        podrun__subcmd__help__subcmd__gc)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

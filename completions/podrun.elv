@@ -33,6 +33,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand delete 'Stop and remove the containers podrun created for a pod'
             cand get 'List the pods podrun runs, as `kubectl get pods` does'
             cand logs 'Print a container''s output, as `kubectl logs` does'
+            cand gc 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does'
             cand completions 'Print the completion script for a shell on stdout'
             cand man 'Print the man page, podrun(1), on stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -91,6 +92,9 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --version 'Print version'
         }
         &'podrun;delete'= {
+            cand -l 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
+            cand --selector 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
+            cand --wait 'With --wait=false: no preStop hooks, no grace period; each container is removed with force (the engine kills it), and podrun returns once the engine has removed them'
             cand -f 'Manifest file whose pods to delete'
             cand --filename 'Manifest file whose pods to delete'
             cand -n 'Namespace of the pod [default: the manifest''s, or default]'
@@ -98,6 +102,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --grace-period 'Seconds to wait after SIGTERM before SIGKILL [default: the pod''s terminationGracePeriodSeconds]'
             cand -H 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
             cand --host 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand --all 'Every pod podrun runs in the namespace (-n, default: default)'
+            cand --force 'Grace period 0: SIGKILL at once, without preStop hooks'
             cand --delete-volumes 'Also remove the engine volumes of the pods'' persistentVolumeClaims (kept otherwise, as a claim outlives its pod)'
             cand -q 'Show only warnings and errors (and `-o json` output)'
             cand --quiet 'Show only warnings and errors (and `-o json` output)'
@@ -151,6 +157,21 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'podrun;gc'= {
+            cand --max-dead 'Dead instances kept per pod container (besides the newest instance), for lastState and `logs --previous`'
+            cand --min-age 'Only remove what finished (or, for files, changed) at least this long ago'
+            cand -H 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand --host 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand --dry-run 'Print what would be removed, and remove nothing'
+            cand -q 'Show only warnings and errors (and `-o json` output)'
+            cand --quiet 'Show only warnings and errors (and `-o json` output)'
+            cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand --verbose 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'podrun;completions'= {
             cand -H 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
             cand --host 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
@@ -181,6 +202,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand delete 'Stop and remove the containers podrun created for a pod'
             cand get 'List the pods podrun runs, as `kubectl get pods` does'
             cand logs 'Print a container''s output, as `kubectl logs` does'
+            cand gc 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does'
             cand completions 'Print the completion script for a shell on stdout'
             cand man 'Print the man page, podrun(1), on stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -194,6 +216,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
         &'podrun;help;get'= {
         }
         &'podrun;help;logs'= {
+        }
+        &'podrun;help;gc'= {
         }
         &'podrun;help;completions'= {
         }

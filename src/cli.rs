@@ -67,8 +67,10 @@ valid and 2 otherwise, with every error naming the file and a line:column or a f
 Stop (SIGTERM, then SIGKILL after the grace period) and remove every container podrun created
 for a pod. TARGET is a manifest file (or - for standard input) when such a file exists, a
 directory (every pod of its *.yaml, *.yml and *.json files, as apply DIR), and a pod name
-otherwise. Exits 0 when there was nothing to remove. Containers podrun did not create
-are never touched.")]
+otherwise; without TARGET, --all deletes every pod of the namespace and -l the pods whose labels
+match. --force stops with grace period 0 (SIGKILL at once); --wait=false skips the stop and
+removes each container with force. Exits 0 when there was nothing to remove. Containers podrun
+did not create are never touched.")]
     Delete(DeleteArgs),
     /// List the pods podrun runs, as `kubectl get pods` does
     #[command(long_about = "\
@@ -85,6 +87,19 @@ Print the output of a container of a pod podrun runs: its stdout on stdout and i
 stderr. Without -c, the pod's only app container; a pod with several needs -c (or
 --all-containers). --previous prints the instance before the last restart.")]
     Logs(LogsArgs),
+    /// Remove podrun's dead containers and leftover files, as the kubelet's container GC does
+    #[command(long_about = "\
+Remove what podrun no longer needs, as the kubelet's container garbage collection does, for
+podrun's containers only (a container without podrun's ownership label is never touched):
+
+- dead (exited) instances of a pod's container beyond --max-dead, oldest first; the newest
+  instance of each container is never removed while the pod's infra container exists;
+- every container of a pod whose infra container is gone, once all of them are dead;
+- podrun's host files (termination logs, emptyDir and other volume directories) of pods that
+  have no container left.
+
+Only what finished at least --min-age ago is removed. --dry-run prints what would go.")]
+    Gc(GcArgs),
     /// Print the completion script for a shell on stdout
     #[command(long_about = "\
 Print the completion script for SHELL on stdout, e.g.
@@ -245,8 +260,30 @@ pub struct ValidateArgs {
 #[derive(Debug, Args)]
 pub struct DeleteArgs {
     /// Manifest file (or -), a directory of manifests (as apply takes it), or the name of a pod
-    #[arg(value_name = "TARGET", required_unless_present = "filename", conflicts_with = "filename")]
+    #[arg(
+        value_name = "TARGET",
+        required_unless_present_any = ["filename", "all", "selector"],
+        conflicts_with_all = ["filename", "all", "selector"]
+    )]
     pub target: Option<String>,
+
+    /// Every pod podrun runs in the namespace (-n, default: default)
+    #[arg(long, conflicts_with_all = ["filename", "selector"])]
+    pub all: bool,
+
+    /// Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)
+    #[arg(short = 'l', long, value_name = "SELECTOR", value_parser = parse_selector, conflicts_with = "filename")]
+    pub selector: Option<LabelSelector>,
+
+    /// Grace period 0: SIGKILL at once, without preStop hooks
+    #[arg(long)]
+    pub force: bool,
+
+    /// With --wait=false: no preStop hooks, no grace period; each container is removed with
+    /// force (the engine kills it), and podrun returns once the engine has removed them
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set,
+          num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub wait: bool,
 
     /// Manifest file whose pods to delete
     #[arg(short = 'f', long = "filename", value_name = "FILE")]
@@ -265,6 +302,22 @@ pub struct DeleteArgs {
     /// as a claim outlives its pod)
     #[arg(long)]
     pub delete_volumes: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GcArgs {
+    /// Print what would be removed, and remove nothing
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Dead instances kept per pod container (besides the newest instance), for lastState
+    /// and `logs --previous`
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub max_dead: usize,
+
+    /// Only remove what finished (or, for files, changed) at least this long ago
+    #[arg(long, value_name = "DURATION", default_value = "1m", value_parser = parse_duration)]
+    pub min_age: Duration,
 }
 
 #[derive(Debug, Args)]
@@ -363,6 +416,20 @@ pub enum OutputArg {
 
 fn parse_duration(s: &str) -> Result<Duration, String> {
     humantime::parse_duration(s).map_err(|e| format!("{e} (examples: 90s, 5m, 1h30m)"))
+}
+
+/// `-l KEY=VALUE[,KEY=VALUE]`: every pair must match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabelSelector(pub Vec<(String, String)>);
+
+fn parse_selector(s: &str) -> Result<LabelSelector, String> {
+    s.split(',')
+        .map(|term| match term.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_owned(), v.trim().to_owned())),
+            _ => Err(format!("{term:?} is not KEY=VALUE (e.g. app=web,tier=front)")),
+        })
+        .collect::<Result<_, _>>()
+        .map(LabelSelector)
 }
 
 fn parse_backoff(s: &str) -> Result<f64, String> {

@@ -12,9 +12,10 @@ use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::manifest::validate::is_dns1123_subdomain;
 use crate::manifest::LoadOptions;
 use crate::pod::files::PodFiles;
+use crate::pod::labels;
 use crate::pod::volumes;
 use crate::report::{self, PodKey, ReportOptions};
-use crate::runtime::{Runtime, Selector};
+use crate::runtime::{Observed, Runtime, Selector};
 
 /// The pods to delete: from a manifest when TARGET is an existing file (or -) or directory,
 /// else by name;
@@ -57,22 +58,63 @@ fn targets(args: &DeleteArgs) -> anyhow::Result<(Vec<PodKey>, Vec<String>)> {
     Ok((vec![PodKey { namespace, name }], Vec::new()))
 }
 
+/// Whether a pod's infra container carries every `KEY=VALUE` of the selector among the pod's
+/// labels (`io.podrun.pod-label.KEY`).
+fn matches(infra: &Observed, selector: &[(String, String)]) -> bool {
+    selector.iter().all(|(k, v)| infra.label(&format!("{}{k}", labels::POD_LABEL_PREFIX)) == Some(v.as_str()))
+}
+
+/// The pods of the namespace podrun runs (`--all`), or those whose labels match (`-l`), found
+/// by their containers. A pod's labels live on its infra container, so `-l` finds only pods
+/// that have one.
+fn pods_in_engine(observed: &[Observed], namespace: &str, selector: Option<&[(String, String)]>) -> Vec<PodKey> {
+    let mut names: Vec<String> = observed
+        .iter()
+        .filter(|c| c.is_owned() && c.label(labels::POD_NAMESPACE) == Some(namespace))
+        .filter(|c| match selector {
+            None => true,
+            Some(sel) => c.label(labels::CONTAINER_NAME) == Some(labels::INFRA_CONTAINER_NAME) && matches(c, sel),
+        })
+        .filter_map(|c| c.label(labels::POD_NAME).map(str::to_owned))
+        .collect();
+    names.sort();
+    names.dedup();
+    names.into_iter().map(|name| PodKey { namespace: namespace.to_owned(), name }).collect()
+}
+
 pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
-    let (pods, claims) = targets(args)?;
+    let by_engine = args.all || args.selector.is_some();
+    let (pods, claims) = if by_engine {
+        if args.delete_volumes {
+            return Err(UsageError("--delete-volumes needs the manifest, which names the pod's claims".into()).into());
+        }
+        (Vec::new(), Vec::new())
+    } else {
+        targets(args)?
+    };
     let rt = super::connect(cli).await?;
+    let pods = if by_engine {
+        let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
+        let sel = Selector { namespace: Some(namespace.clone()), pod: None };
+        pods_in_engine(&rt.list(&sel).await?, &namespace, args.selector.as_ref().map(|s| s.0.as_slice()))
+    } else {
+        pods
+    };
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
-    let grace = args.grace_period.map(Duration::from_secs);
+    if by_engine && pods.is_empty() {
+        reporter.warning("no pods found to delete");
+    }
+    let grace = if args.force { Some(Duration::ZERO) } else { args.grace_period.map(Duration::from_secs) };
+    let wait = args.wait;
     let files = rt.local_files().then(|| PodFiles::new(PodFiles::default_root()));
-    let results =
-        join_all(
-            pods.iter().map(|p| {
-                let (rt, files) = (&rt, &files);
-                async move {
-                    driver::remove_pod(rt, &Selector::pod(&p.namespace, &p.name), grace, None, files.as_ref()).await
-                }
-            }),
-        )
-        .await;
+    let results = join_all(pods.iter().map(|p| {
+        let (rt, files) = (&rt, &files);
+        async move {
+            let sel = Selector::pod(&p.namespace, &p.name);
+            driver::remove_pod_with(rt, &sel, grace, wait, None, files.as_ref()).await
+        }
+    }))
+    .await;
     let mut code = exit::SUCCESS;
     // Claims outlive their pods, as PersistentVolumeClaims do, unless asked.
     if args.delete_volumes && results.iter().all(Result::is_ok) {
@@ -99,4 +141,56 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
         }
     }
     Ok(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::State;
+
+    fn container(pod: &str, name: &str, pod_labels: &[(&str, &str)]) -> Observed {
+        let mut l: std::collections::BTreeMap<String, String> = [
+            (labels::MANAGED, labels::MANAGED_VALUE),
+            (labels::POD_NAMESPACE, "ns"),
+            (labels::POD_NAME, pod),
+            (labels::CONTAINER_NAME, name),
+        ]
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+        for (k, v) in pod_labels {
+            l.insert(format!("{}{k}", labels::POD_LABEL_PREFIX), (*v).to_owned());
+        }
+        Observed {
+            id: format!("{pod}-{name}"),
+            name: format!("podrun_ns_{pod}_{name}_0"),
+            labels: l,
+            image: String::new(),
+            image_id: String::new(),
+            state: State::Running { started_at: None },
+            ip: None,
+            gateway: None,
+        }
+    }
+
+    #[test]
+    fn all_and_selector_find_pods_by_their_containers() {
+        let observed = vec![
+            container("a", "POD", &[("app", "x"), ("tier", "front")]),
+            container("a", "c", &[]),
+            container("b", "POD", &[("app", "y")]),
+            container("b", "c", &[]),
+            // Without its infra container a pod has no labels to match.
+            container("c", "c", &[]),
+        ];
+        let names = |sel: Option<&[(String, String)]>| -> Vec<String> {
+            pods_in_engine(&observed, "ns", sel).into_iter().map(|p| p.name).collect()
+        };
+        assert_eq!(names(None), ["a", "b", "c"]);
+        let app_x = [("app".to_owned(), "x".to_owned())];
+        assert_eq!(names(Some(&app_x)), ["a"]);
+        let both = [("app".to_owned(), "x".to_owned()), ("tier".to_owned(), "back".to_owned())];
+        assert!(names(Some(&both)).is_empty());
+        assert!(pods_in_engine(&observed, "other", None).is_empty());
+    }
 }

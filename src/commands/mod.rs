@@ -3,6 +3,7 @@
 pub mod apply;
 pub mod completions;
 pub mod delete;
+pub mod gc;
 pub mod get;
 pub mod logs;
 pub mod validate;
@@ -18,6 +19,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Apply(args) => apply::run(&cli, args).await,
         Command::Validate(args) => validate::run(&cli, args),
         Command::Delete(args) => delete::run(&cli, args).await,
+        Command::Gc(args) => gc::run(&cli, args).await,
         Command::Get(args) => get::run(&cli, args).await,
         Command::Logs(args) => logs::run(&cli, args).await,
         Command::Completions { shell } => completions::completions(*shell),

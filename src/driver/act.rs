@@ -91,7 +91,7 @@ pub async fn act<R: Runtime>(
         reporter.event(key, &format!("removing {} ({})", r.container.name, r.reason));
     }
     for batch in [members, infra] {
-        for e in join_all(batch.iter().map(|c| stop_and_remove(rt, c, None, files)))
+        for e in join_all(batch.iter().map(|c| stop_and_remove(rt, c, None, true, files)))
             .await
             .into_iter()
             .filter_map(Result::err)
@@ -384,9 +384,12 @@ async fn stop_and_remove<R: Runtime>(
     rt: &R,
     c: &Observed,
     grace: Option<Duration>,
+    wait: bool,
     files: Option<&PodFiles>,
 ) -> Result<(), RuntimeError> {
-    stop(rt, c, grace).await?;
+    if wait {
+        stop(rt, c, grace).await?;
+    }
     rt.remove(c).await?;
     if let (Some(files), Some(uid), Some(name)) = (files, c.label(labels::POD_UID), c.label(labels::CONTAINER_NAME)) {
         files.remove_instance(uid, name, attempt_of(c));
@@ -565,13 +568,26 @@ pub async fn remove_pod<R: Runtime>(
     only: Option<&[String]>,
     files: Option<&PodFiles>,
 ) -> Result<usize, RuntimeError> {
+    remove_pod_with(rt, sel, grace_override, true, only, files).await
+}
+
+/// `remove_pod`, and with `wait` false no stop at all: no preStop hook, no grace period, each
+/// container is removed with force at once (the engine kills a running one with SIGKILL).
+pub async fn remove_pod_with<R: Runtime>(
+    rt: &R,
+    sel: &Selector,
+    grace_override: Option<Duration>,
+    wait: bool,
+    only: Option<&[String]>,
+    files: Option<&PodFiles>,
+) -> Result<usize, RuntimeError> {
     let mut all = rt.list(sel).await?;
     if let Some(ids) = only {
         all.retain(|c| ids.contains(&c.id));
     }
     let (infra, members): (Vec<&Observed>, Vec<&Observed>) = all.iter().partition(|c| is_infra(c));
     for batch in [members, infra] {
-        for r in join_all(batch.iter().map(|c| stop_and_remove(rt, c, grace_override, files))).await {
+        for r in join_all(batch.iter().map(|c| stop_and_remove(rt, c, grace_override, wait, files))).await {
             r?;
         }
     }

@@ -23,7 +23,7 @@ use crate::report::{PodKey, Reporter};
 use crate::runtime::{Runtime, RuntimeError, Selector};
 use crate::status::{self, Notes, PodStatus, Verdict, WaitFor};
 
-pub use act::{ensure_infra_image, remove_pod};
+pub use act::{ensure_infra_image, remove_pod, remove_pod_with};
 pub use plan::CrashBackoff;
 pub use signals::Interrupt;
 

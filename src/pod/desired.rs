@@ -222,6 +222,11 @@ impl DesiredPod {
         if let Some(hook) = c.pre_stop.as_ref().and_then(|h| serde_json::to_string(h).ok()) {
             l.insert(labels::PRE_STOP.to_owned(), hook);
         }
+        if c.role == Role::Infra {
+            for (k, v) in &self.manifest.metadata.labels {
+                l.insert(format!("{}{k}", labels::POD_LABEL_PREFIX), v.clone());
+            }
+        }
         let namespaces = match (c.role, infra) {
             (Role::App | Role::Init, Some(infra)) => {
                 Namespaces::Join { infra_id: infra.id.clone(), pid: self.pid, ipc_host: self.network.ipc_host }
@@ -349,6 +354,19 @@ mod tests {
         assert_eq!(i.labels[labels::CONTAINER_NAME], "POD");
         let Namespaces::Infra(net) = &i.namespaces else { panic!("infra") };
         assert_eq!(net.hostname.as_deref(), Some("web"));
+    }
+
+    #[test]
+    fn pod_labels_go_on_the_infra_container_only_and_not_into_hashes() {
+        let plain = desired(POD);
+        let labelled = desired(&POD.replace("metadata: {name: web}", "metadata: {name: web, labels: {app: x}}"));
+        let infra = labelled.create_spec(&labelled.infra, 0, None).unwrap().0;
+        assert_eq!(infra.labels["io.podrun.pod-label.app"], "x");
+        let r = InfraRef { id: "infra".into(), ip: None, host_ip: None };
+        let app = labelled.create_spec(&labelled.containers[0], 0, Some(&r)).unwrap().0;
+        assert!(!app.labels.keys().any(|k| k.starts_with(labels::POD_LABEL_PREFIX)));
+        assert_eq!(plain.infra.spec_hash, labelled.infra.spec_hash);
+        assert_eq!(plain.containers[0].spec_hash, labelled.containers[0].spec_hash);
     }
 
     #[test]

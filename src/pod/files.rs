@@ -75,6 +75,18 @@ impl PodFiles {
         remove_dir(&self.instance_dir(uid, container, attempt));
     }
 
+    /// The pods that have a directory here, with when it last changed.
+    pub fn pod_dirs(&self) -> Vec<(String, Option<std::time::SystemTime>)> {
+        let Ok(entries) = fs::read_dir(self.root.join("pods")) else { return Vec::new() };
+        let mut dirs: Vec<_> = entries
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter_map(|e| Some((e.file_name().into_string().ok()?, e.metadata().ok()?.modified().ok())))
+            .collect();
+        dirs.sort();
+        dirs
+    }
+
     pub fn remove_pod(&self, uid: &str) {
         remove_dir(&self.pod_dir(uid));
     }

@@ -25,3 +25,7 @@ pub const PRE_STOP: &str = "io.podrun.pre-stop";
 
 /// The Kubernetes container name of the infra container, as the kubelet names its sandbox.
 pub const INFRA_CONTAINER_NAME: &str = "POD";
+
+/// The pod's own `metadata.labels`, on its infra container, each key behind this prefix, so
+/// `podrun delete -l` can select pods by them. Not part of any spec hash.
+pub const POD_LABEL_PREFIX: &str = "io.podrun.pod-label.";
