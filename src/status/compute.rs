@@ -201,24 +201,7 @@ pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes, plan: 
     } else {
         phase(desired.restart_policy, &container_statuses)
     };
-    let all_ready = initialized && !container_statuses.is_empty() && container_statuses.iter().all(|c| c.ready);
-    let cond = |t: &str, ok: bool| Condition { type_: t.into(), status: if ok { "True" } else { "False" }.into() };
-    PodStatus {
-        phase,
-        conditions: vec![
-            cond("PodScheduled", true),
-            cond("Initialized", initialized),
-            cond("ContainersReady", all_ready),
-            cond("Ready", all_ready),
-        ],
-        message: None,
-        reason: None,
-        pod_ips: pod_ip.iter().map(|ip| PodIp { ip: ip.clone() }).collect(),
-        pod_ip,
-        start_time,
-        init_container_statuses,
-        container_statuses,
-    }
+    PodStatus::assemble(phase, initialized, pod_ip, start_time, init_container_statuses, container_statuses)
 }
 
 /// A regular init container that failed for good: under restartPolicy Never, the pod fails.

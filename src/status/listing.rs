@@ -11,7 +11,7 @@ use crate::pod::observed::{attempt_of, Instances};
 use crate::runtime::{Observed, State};
 
 use super::compute::{container_status, phase};
-use super::{Condition, ContainerStatus, Notes, Phase, PodIp, PodStatus};
+use super::{ContainerStatus, Notes, Phase, PodStatus};
 
 /// One pod found in the engine, with its containers sorted out and its status.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,24 +129,7 @@ fn status(infra: &Instances, init: &[(String, Instances)], containers: &[(String
         // dead container, so a dead one is final: Never's rules say what the pod ended as.
         phase(RestartPolicy::Never, &container_statuses)
     };
-    let all_ready = initialized && !container_statuses.is_empty() && container_statuses.iter().all(|c| c.ready);
-    let cond = |t: &str, ok: bool| Condition { type_: t.into(), status: if ok { "True" } else { "False" }.into() };
-    PodStatus {
-        phase,
-        conditions: vec![
-            cond("PodScheduled", true),
-            cond("Initialized", initialized),
-            cond("ContainersReady", all_ready),
-            cond("Ready", all_ready),
-        ],
-        message: None,
-        reason: None,
-        pod_ips: pod_ip.iter().map(|ip| PodIp { ip: ip.clone() }).collect(),
-        pod_ip,
-        start_time,
-        init_container_statuses,
-        container_statuses,
-    }
+    PodStatus::assemble(phase, initialized, pod_ip, start_time, init_container_statuses, container_statuses)
 }
 
 /// The STATUS column of `kubectl get pods` (kubectl's printPod): the phase, or the reason of

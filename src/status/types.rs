@@ -163,6 +163,36 @@ impl ContainerStatus {
 }
 
 impl PodStatus {
+    /// A pod status from its parts, with the conditions Kubernetes derives from them: the pod
+    /// is Ready when it is initialized and every app container is ready.
+    pub fn assemble(
+        phase: Phase,
+        initialized: bool,
+        pod_ip: Option<String>,
+        start_time: Option<String>,
+        init_container_statuses: Vec<ContainerStatus>,
+        container_statuses: Vec<ContainerStatus>,
+    ) -> PodStatus {
+        let all_ready = initialized && !container_statuses.is_empty() && container_statuses.iter().all(|c| c.ready);
+        let cond = |t: &str, ok: bool| Condition { type_: t.into(), status: if ok { "True" } else { "False" }.into() };
+        PodStatus {
+            phase,
+            conditions: vec![
+                cond("PodScheduled", true),
+                cond("Initialized", initialized),
+                cond("ContainersReady", all_ready),
+                cond("Ready", all_ready),
+            ],
+            message: None,
+            reason: None,
+            pod_ips: pod_ip.iter().map(|ip| PodIp { ip: ip.clone() }).collect(),
+            pod_ip,
+            start_time,
+            init_container_statuses,
+            container_statuses,
+        }
+    }
+
     pub fn container(&self, name: &str) -> Option<&ContainerStatus> {
         self.all().find(|c| c.name == name)
     }
