@@ -25,6 +25,9 @@ _podrun() {
             podrun,delete)
                 cmd="podrun__subcmd__delete"
                 ;;
+            podrun,exec)
+                cmd="podrun__subcmd__exec"
+                ;;
             podrun,gc)
                 cmd="podrun__subcmd__gc"
                 ;;
@@ -52,6 +55,9 @@ _podrun() {
             podrun__subcmd__help,delete)
                 cmd="podrun__subcmd__help__subcmd__delete"
                 ;;
+            podrun__subcmd__help,exec)
+                cmd="podrun__subcmd__help__subcmd__exec"
+                ;;
             podrun__subcmd__help,gc)
                 cmd="podrun__subcmd__help__subcmd__gc"
                 ;;
@@ -77,7 +83,7 @@ _podrun() {
 
     case "${cmd}" in
         podrun)
-            opts="-H -q -v -h -V --host --quiet --verbose --help --version apply validate delete get logs gc completions man help"
+            opts="-H -q -v -h -V --host --quiet --verbose --help --version apply validate delete get logs exec gc completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -268,6 +274,44 @@ _podrun() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        podrun__subcmd__exec)
+            opts="-c -n -i -t -H -q -v -h -V --container --namespace --stdin --tty --host --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --container)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -H)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         podrun__subcmd__gc)
             opts="-H -q -v -h -V --dry-run --max-dead --min-age --host --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -337,7 +381,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__help)
-            opts="apply validate delete get logs gc completions man help"
+            opts="apply validate delete get logs exec gc completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -379,6 +423,20 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        podrun__subcmd__help__subcmd__exec)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -33,6 +33,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand delete 'Stop and remove the containers podrun created for a pod'
             cand get 'List the pods podrun runs, as `kubectl get pods` does'
             cand logs 'Print a container''s output, as `kubectl logs` does'
+            cand exec 'Run a command in a container of a pod, as `kubectl exec` does'
             cand gc 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does'
             cand completions 'Print the completion script for a shell on stdout'
             cand man 'Print the man page, podrun(1), on stdout'
@@ -133,8 +134,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --version 'Print version'
         }
         &'podrun;logs'= {
-            cand -c 'The container [default: the pod''s only app container]'
-            cand --container 'The container [default: the pod''s only app container]'
+            cand -c 'The container [default: the pod''s default container]'
+            cand --container 'The container [default: the pod''s default container]'
             cand -n 'Namespace of the pod [default: default]'
             cand --namespace 'Namespace of the pod [default: default]'
             cand --tail 'Only the last N lines'
@@ -148,6 +149,26 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --timestamps 'Start each line with its RFC 3339 timestamp'
             cand --all-containers 'Every container of the pod, init containers first'
             cand --prefix 'Start each line with its source, `[pod/POD/CONTAINER] `'
+            cand -q 'Show only warnings and errors (and `-o json` output)'
+            cand --quiet 'Show only warnings and errors (and `-o json` output)'
+            cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand --verbose 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'podrun;exec'= {
+            cand -c 'The container [default: the pod''s default container]'
+            cand --container 'The container [default: the pod''s default container]'
+            cand -n 'Namespace of the pod [default: default]'
+            cand --namespace 'Namespace of the pod [default: default]'
+            cand -H 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand --host 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]'
+            cand -i 'Pass standard input to the command'
+            cand --stdin 'Pass standard input to the command'
+            cand -t 'Give the command a terminal (with -i, when standard input is one)'
+            cand --tty 'Give the command a terminal (with -i, when standard input is one)'
             cand -q 'Show only warnings and errors (and `-o json` output)'
             cand --quiet 'Show only warnings and errors (and `-o json` output)'
             cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
@@ -202,6 +223,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand delete 'Stop and remove the containers podrun created for a pod'
             cand get 'List the pods podrun runs, as `kubectl get pods` does'
             cand logs 'Print a container''s output, as `kubectl logs` does'
+            cand exec 'Run a command in a container of a pod, as `kubectl exec` does'
             cand gc 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does'
             cand completions 'Print the completion script for a shell on stdout'
             cand man 'Print the man page, podrun(1), on stdout'
@@ -216,6 +238,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
         &'podrun;help;get'= {
         }
         &'podrun;help;logs'= {
+        }
+        &'podrun;help;exec'= {
         }
         &'podrun;help;gc'= {
         }

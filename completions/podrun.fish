@@ -34,6 +34,7 @@ complete -c podrun -n "__fish_podrun_needs_command" -f -a "validate" -d 'Check m
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "get" -d 'List the pods podrun runs, as `kubectl get pods` does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
+complete -c podrun -n "__fish_podrun_needs_command" -f -a "exec" -d 'Run a command in a container of a pod, as `kubectl exec` does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "gc" -d 'Remove podrun\'s dead containers and leftover files, as the kubelet\'s container GC does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "completions" -d 'Print the completion script for a shell on stdout'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
@@ -105,7 +106,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand get" -s q -l quiet -d 'Sho
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand logs" -s c -l container -d 'The container [default: the pod\'s only app container]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -s c -l container -d 'The container [default: the pod\'s default container]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s n -l namespace -d 'Namespace of the pod [default: default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tail -d 'Only the last N lines' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l since -d 'Only output newer than this (e.g. 10s, 5m)' -r
@@ -119,6 +120,15 @@ complete -c podrun -n "__fish_podrun_using_subcommand logs" -s q -l quiet -d 'Sh
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -s c -l container -d 'The container [default: the pod\'s default container]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -s n -l namespace -d 'Namespace of the pod [default: default]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -s i -l stdin -d 'Pass standard input to the command'
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -s t -l tty -d 'Give the command a terminal (with -i, when standard input is one)'
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l max-dead -d 'Dead instances kept per pod container (besides the newest instance), for lastState and `logs --previous`' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l min-age -d 'Only remove what finished (or, for files, changed) at least this long ago' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
@@ -137,12 +147,13 @@ complete -c podrun -n "__fish_podrun_using_subcommand man" -s q -l quiet -d 'Sho
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs gc completions man help" -f -a "apply" -d 'Start a pod from a manifest and wait until it runs (or completes)'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs gc completions man help" -f -a "validate" -d 'Check manifests as apply would, without a container engine'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs gc completions man help" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs gc completions man help" -f -a "get" -d 'List the pods podrun runs, as `kubectl get pods` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs gc completions man help" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs gc completions man help" -f -a "gc" -d 'Remove podrun\'s dead containers and leftover files, as the kubelet\'s container GC does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs gc completions man help" -f -a "completions" -d 'Print the completion script for a shell on stdout'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs gc completions man help" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs gc completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs exec gc completions man help" -f -a "apply" -d 'Start a pod from a manifest and wait until it runs (or completes)'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs exec gc completions man help" -f -a "validate" -d 'Check manifests as apply would, without a container engine'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs exec gc completions man help" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs exec gc completions man help" -f -a "get" -d 'List the pods podrun runs, as `kubectl get pods` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs exec gc completions man help" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs exec gc completions man help" -f -a "exec" -d 'Run a command in a container of a pod, as `kubectl exec` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs exec gc completions man help" -f -a "gc" -d 'Remove podrun\'s dead containers and leftover files, as the kubelet\'s container GC does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs exec gc completions man help" -f -a "completions" -d 'Print the completion script for a shell on stdout'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs exec gc completions man help" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get logs exec gc completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

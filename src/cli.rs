@@ -84,9 +84,22 @@ Kubernetes List of Pod objects, as `apply -o json` does.")]
     /// Print a container's output, as `kubectl logs` does
     #[command(long_about = "\
 Print the output of a container of a pod podrun runs: its stdout on stdout and its stderr on
-stderr. Without -c, the pod's only app container; a pod with several needs -c (or
---all-containers). --previous prints the instance before the last restart.")]
+stderr. Without -c, the pod's default container: the one its
+`kubectl.kubernetes.io/default-container` annotation names, else its first app container.
+--previous prints the instance before the last restart.")]
     Logs(LogsArgs),
+    /// Run a command in a container of a pod, as `kubectl exec` does
+    #[command(long_about = "\
+Run a command in a running container of a pod podrun runs, as `kubectl exec` does, and exit
+with the command's exit status. Without -c, the pod's default container: the one its
+`kubectl.kubernetes.io/default-container` annotation names, else its first app container.
+
+-i passes standard input to the command (closed when it ends, so `podrun exec -i POD -- cat`
+works in a pipe). -t with -i on a terminal gives the command a terminal: podrun's terminal is
+put in raw mode (restored on exit), and resized with it. -t without a terminal to read from is
+ignored with a warning, as kubectl does. Errors of podrun itself (no such pod or container,
+container not running) exit 1, an unreachable engine 3.")]
+    Exec(ExecArgs),
     /// Remove podrun's dead containers and leftover files, as the kubelet's container GC does
     #[command(long_about = "\
 Remove what podrun no longer needs, as the kubelet's container garbage collection does, for
@@ -352,7 +365,7 @@ pub struct LogsArgs {
     #[arg(value_name = "POD")]
     pub pod: String,
 
-    /// The container [default: the pod's only app container]
+    /// The container [default: the pod's default container]
     #[arg(short, long, value_name = "CONTAINER", conflicts_with = "all_containers")]
     pub container: Option<String>,
 
@@ -387,6 +400,33 @@ pub struct LogsArgs {
     /// Start each line with its source, `[pod/POD/CONTAINER] `
     #[arg(long)]
     pub prefix: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ExecArgs {
+    /// The pod
+    #[arg(value_name = "POD")]
+    pub pod: String,
+
+    /// The command and its arguments
+    #[arg(value_name = "COMMAND", required = true, last = true, num_args = 1..)]
+    pub command: Vec<String>,
+
+    /// The container [default: the pod's default container]
+    #[arg(short, long, value_name = "CONTAINER")]
+    pub container: Option<String>,
+
+    /// Namespace of the pod [default: default]
+    #[arg(short, long, value_name = "NS")]
+    pub namespace: Option<String>,
+
+    /// Pass standard input to the command
+    #[arg(short = 'i', long)]
+    pub stdin: bool,
+
+    /// Give the command a terminal (with -i, when standard input is one)
+    #[arg(short, long)]
+    pub tty: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -19,3 +19,4 @@ pub mod probe;
 pub mod report;
 pub mod runtime;
 pub mod status;
+pub mod tty;

@@ -110,13 +110,11 @@ fn e2e_logs_print_a_containers_output() {
     assert_eq!(stdout(&out), "first-a\nsecond-a\n");
     assert_eq!(stdout(&logs(&["-c", "a", "--tail", "1"])), "second-a\n");
 
+    // Without -c, kubectl's default: the first app container, with a note saying so.
     let out = logs(&[]);
-    assert_eq!(code(&out), 2);
-    assert!(
-        stderr(&out).contains("a container name must be specified for pod pair, choose one of: [a b]"),
-        "{}",
-        stderr(&out)
-    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "first-a\nsecond-a\n");
+    assert!(stderr(&out).contains(r#"Defaulted container "a" out of: a, b"#), "{}", stderr(&out));
 
     let out = logs(&["--all-containers", "--prefix"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));

@@ -9,19 +9,17 @@ use futures_util::StreamExt;
 use crate::cli::{Cli, LogsArgs};
 use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
-use crate::runtime::{LineSplitter, LogChunk, LogOptions, LogStream, Observed, Runtime, RuntimeError, Selector};
-use crate::status::listing::{self, ListedPod};
+use crate::runtime::{LineSplitter, LogChunk, LogOptions, LogStream, Observed, Runtime, RuntimeError};
+use crate::status::listing::ListedPod;
 
 pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
     let rt = super::connect(cli).await?;
-    let pods = listing::group(rt.list(&Selector::pod(&namespace, &args.pod)).await?);
-    // An earlier pod of the same name may linger beside the current one: the newest wins.
-    let Some(pod) = pods.iter().max_by(|a, b| a.started_at().cmp(&b.started_at())) else {
-        eprintln!("Error from server (NotFound): pods {:?} not found", args.pod);
+    let Some(pod) = super::find_pod(&rt, &namespace, &args.pod).await? else {
+        eprintln!("{}", super::pod_not_found(&args.pod));
         return Ok(exit::INTERNAL);
     };
-    let targets = match targets(pod, args) {
+    let targets = match targets(&pod, args) {
         Ok(t) => t,
         Err(NotFoundOrUsage::NotFound(msg)) => {
             eprintln!("{msg}");
@@ -29,6 +27,11 @@ pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
         }
         Err(NotFoundOrUsage::Usage(msg)) => return Err(UsageError(msg).into()),
     };
+    if let (None, false, false, [(name, _)]) = (&args.container, args.all_containers, cli.quiet, targets.as_slice()) {
+        if let Some(note) = pod.defaulted_note(name) {
+            eprintln!("{note}");
+        }
+    }
     let since = args.since.map(|d| crate::clock::now().checked_sub(d).unwrap_or(std::time::UNIX_EPOCH));
     let opts = LogOptions { tail: args.tail, since, timestamps: args.timestamps, follow: args.follow };
     let streams: Vec<_> = targets
@@ -68,15 +71,9 @@ fn targets(pod: &ListedPod, args: &LogsArgs) -> Result<Vec<(String, Observed)>, 
     } else if let Some(c) = &args.container {
         vec![c.as_str()]
     } else {
-        // A pod still initializing has init containers only: those are what there is to see.
-        let candidates = if pod.containers.is_empty() {
-            pod.init.iter().map(|(n, _)| n.as_str()).collect()
-        } else {
-            pod.container_names()
-        };
-        match candidates.as_slice() {
-            [one] => vec![*one],
-            _ => {
+        match pod.default_container() {
+            Ok(name) => vec![name],
+            Err(candidates) => {
                 return Err(NotFoundOrUsage::Usage(format!(
                     "a container name must be specified for pod {}, choose one of: [{}]",
                     pod.name,

@@ -3,6 +3,7 @@
 pub mod apply;
 pub mod completions;
 pub mod delete;
+pub mod exec;
 pub mod gc;
 pub mod get;
 pub mod logs;
@@ -12,7 +13,8 @@ use crate::cli::{Cli, Command};
 use crate::exit::UsageError;
 use crate::manifest::{self, LoadOptions, Loaded, Source};
 use crate::runtime::docker::DockerRuntime;
-use crate::runtime::Runtime;
+use crate::runtime::{Runtime, RuntimeError, Selector};
+use crate::status::listing::{self, ListedPod};
 
 pub async fn run(cli: Cli) -> anyhow::Result<u8> {
     match &cli.command {
@@ -22,6 +24,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Gc(args) => gc::run(&cli, args).await,
         Command::Get(args) => get::run(&cli, args).await,
         Command::Logs(args) => logs::run(&cli, args).await,
+        Command::Exec(args) => exec::run(&cli, args).await,
         Command::Completions { shell } => completions::completions(*shell),
         Command::Man => completions::man(),
     }
@@ -68,4 +71,20 @@ pub(crate) async fn connect(cli: &Cli) -> anyhow::Result<DockerRuntime> {
     let info = rt.info().await?;
     tracing::debug!(endpoint = rt.endpoint(), engine = %info.name, version = %info.version, api = %info.api_version, "connected");
     Ok(rt)
+}
+
+/// The pod named `name` in `namespace`, as the engine shows it. An earlier pod of the same name
+/// may linger beside the current one: the newest wins.
+pub(crate) async fn find_pod(
+    rt: &impl Runtime,
+    namespace: &str,
+    name: &str,
+) -> Result<Option<ListedPod>, RuntimeError> {
+    let pods = listing::group(rt.list(&Selector::pod(namespace, name)).await?);
+    Ok(pods.into_iter().max_by(|a, b| a.started_at().cmp(&b.started_at())))
+}
+
+/// What kubectl prints for a pod that does not exist.
+pub(crate) fn pod_not_found(name: &str) -> String {
+    format!("Error from server (NotFound): pods {name:?} not found")
 }

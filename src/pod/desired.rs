@@ -177,6 +177,16 @@ impl DesiredPod {
     }
 
     /// The container's manifest entry.
+    /// The container kubectl picks when none is named: the one the default-container annotation
+    /// names, when the pod has it, else the first app container.
+    pub fn default_container(&self) -> Option<&str> {
+        let annotated = self.manifest.metadata.annotations.get(labels::DEFAULT_CONTAINER_ANNOTATION);
+        annotated
+            .filter(|a| self.containers.iter().chain(&self.init).any(|c| &c.name == *a))
+            .map(String::as_str)
+            .or_else(|| self.containers.first().map(|c| c.name.as_str()))
+    }
+
     pub fn manifest_container(&self, c: &DesiredContainer) -> Option<&Container> {
         match c.role {
             Role::Init => self.manifest.spec.init_containers.get(c.index),
@@ -225,6 +235,9 @@ impl DesiredPod {
         if c.role == Role::Infra {
             for (k, v) in &self.manifest.metadata.labels {
                 l.insert(format!("{}{k}", labels::POD_LABEL_PREFIX), v.clone());
+            }
+            if let Some(name) = self.default_container() {
+                l.insert(labels::DEFAULT_CONTAINER.to_owned(), name.to_owned());
             }
         }
         let namespaces = match (c.role, infra) {
@@ -323,6 +336,21 @@ mod tests {
     }
 
     const POD: &str = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: a\n    image: busybox:1.28\n    command: [sleep]\n    args: ['10']\n    env: [{name: A, value: x}]\n  - name: b\n    image: busybox\n    command: [sh]\n";
+
+    #[test]
+    fn default_container_is_the_annotated_one_else_the_first() {
+        let d = desired(POD);
+        assert_eq!(d.default_container(), Some("a"));
+        let infra = d.create_spec(&d.infra, 0, None).unwrap().0;
+        assert_eq!(infra.labels[labels::DEFAULT_CONTAINER], "a");
+        let annotated =
+            POD.replace("{name: web}", "{name: web, annotations: {kubectl.kubernetes.io/default-container: b}}");
+        assert_eq!(desired(&annotated).default_container(), Some("b"));
+        // An annotation naming no container is ignored, as kubectl ignores it.
+        let wrong =
+            POD.replace("{name: web}", "{name: web, annotations: {kubectl.kubernetes.io/default-container: zz}}");
+        assert_eq!(desired(&wrong).default_container(), Some("a"));
+    }
 
     #[test]
     fn command_and_args_map_to_entrypoint_and_cmd() {

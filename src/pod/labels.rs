@@ -29,3 +29,11 @@ pub const INFRA_CONTAINER_NAME: &str = "POD";
 /// The pod's own `metadata.labels`, on its infra container, each key behind this prefix, so
 /// `podrun delete -l` can select pods by them. Not part of any spec hash.
 pub const POD_LABEL_PREFIX: &str = "io.podrun.pod-label.";
+
+/// The container `podrun exec` (and `logs`) use when none is named, on the infra container: the
+/// one the pod's `kubectl.kubernetes.io/default-container` annotation names, else the first app
+/// container, as kubectl chooses. Not part of any spec hash.
+pub const DEFAULT_CONTAINER: &str = "io.podrun.default-container";
+
+/// The annotation kubectl reads to choose a pod's default container.
+pub const DEFAULT_CONTAINER_ANNOTATION: &str = "kubectl.kubernetes.io/default-container";

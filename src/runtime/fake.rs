@@ -10,7 +10,10 @@ use futures_util::StreamExt;
 
 use crate::pod::labels;
 
-use super::{CreateSpec, EngineInfo, Observed, Runtime, RuntimeError, Selector, State};
+use super::{
+    CreateSpec, EngineInfo, ExecRequest, ExecSession, LogChunk, LogStream, Observed, Runtime, RuntimeError, Selector,
+    State, TermSize,
+};
 
 #[derive(Debug, Default)]
 struct Inner {
@@ -26,6 +29,8 @@ struct Inner {
     volumes: BTreeMap<String, BTreeMap<String, String>>,
     /// Every create request, in order, so tests can check mounts and the rest.
     specs: Vec<CreateSpec>,
+    /// Exec id -> the exit code its command ended with.
+    execs: BTreeMap<String, i64>,
 }
 
 #[derive(Debug, Default)]
@@ -232,6 +237,37 @@ impl Runtime for FakeRuntime {
         self.check(format!("exec {id} {}", cmd.join(" ")))?;
         let code = cmd.first().map_or(0, |c| if c == "false" { 1 } else { 0 });
         Ok(code)
+    }
+
+    /// `echo ARGS` prints its arguments, `false` exits 1, anything else exits 0 silently.
+    async fn exec_attach(&self, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {
+        self.check(format!("exec_attach {id} {}", req.cmd.join(" ")))?;
+        let mut inner = self.lock();
+        let c = inner.containers.get(id).ok_or_else(|| RuntimeError::NotFound { what: id.to_owned() })?;
+        if !c.is_running() {
+            return Err(RuntimeError::Conflict { what: format!("exec in container {id}") });
+        }
+        let exec_id = format!("exec{}", inner.execs.len());
+        let code = i64::from(req.cmd.first().is_some_and(|c| c == "false"));
+        inner.execs.insert(exec_id.clone(), code);
+        let out = match req.cmd.split_first() {
+            Some((c, args)) if c == "echo" => {
+                vec![Ok(LogChunk { stream: LogStream::Stdout, bytes: format!("{}\n", args.join(" ")).into_bytes() })]
+            }
+            _ => Vec::new(),
+        };
+        let input: Option<std::pin::Pin<Box<dyn tokio::io::AsyncWrite + Send>>> =
+            req.stdin.then(|| Box::pin(tokio::io::sink()) as _);
+        Ok(ExecSession { id: exec_id, output: futures_util::stream::iter(out).boxed(), input })
+    }
+
+    async fn exec_resize(&self, exec_id: &str, size: TermSize) -> Result<(), RuntimeError> {
+        self.check(format!("exec_resize {exec_id} {}x{}", size.cols, size.rows))
+    }
+
+    async fn exec_exit_code(&self, exec_id: &str) -> Result<Option<i64>, RuntimeError> {
+        self.check(format!("exec_exit_code {exec_id}"))?;
+        Ok(self.lock().execs.get(exec_id).copied())
     }
 
     async fn ensure_volume(&self, name: &str, labels: &BTreeMap<String, String>) -> Result<(), RuntimeError> {

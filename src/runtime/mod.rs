@@ -322,6 +322,33 @@ pub struct LogChunk {
     pub bytes: Vec<u8>,
 }
 
+/// A terminal's size, in characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TermSize {
+    pub rows: u16,
+    pub cols: u16,
+}
+
+/// A command to run in a container, as `docker exec` / `kubectl exec` ask for it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExecRequest {
+    pub cmd: Vec<String>,
+    /// Whether the command gets a terminal (then its output is one stream, stdout).
+    pub tty: bool,
+    /// Whether the command reads what `ExecSession::input` is given.
+    pub stdin: bool,
+}
+
+/// A command started by `Runtime::exec_attach`.
+pub struct ExecSession {
+    /// The engine's id of this exec, for `exec_resize` and `exec_exit_code`.
+    pub id: String,
+    /// The command's output; ends when the command ends (or the connection breaks).
+    pub output: BoxStream<'static, Result<LogChunk, RuntimeError>>,
+    /// The command's standard input, when asked for; shutting it down closes it (EOF).
+    pub input: Option<std::pin::Pin<Box<dyn tokio::io::AsyncWrite + Send>>>,
+}
+
 /// Cuts a stream's chunks into lines. The engine sends output in chunks that need not end at
 /// a newline (a process writing without line buffering, a big line split across frames), so
 /// the unfinished end is kept until its newline arrives, or until the stream ends.
@@ -435,6 +462,17 @@ pub trait Runtime: Send + Sync + 'static {
     fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>>;
     /// Runs `cmd` in a running container and returns its exit code.
     fn exec(&self, id: &str, cmd: &[String]) -> impl Future<Output = Result<i64, RuntimeError>> + Send;
+    /// Starts `req` in a running container, attached to its output (and input, when asked).
+    /// A container that is not running is `Conflict`; one that does not exist, `NotFound`.
+    fn exec_attach(
+        &self,
+        id: &str,
+        req: &ExecRequest,
+    ) -> impl Future<Output = Result<ExecSession, RuntimeError>> + Send;
+    /// Resizes the terminal of an exec started with `tty`.
+    fn exec_resize(&self, exec_id: &str, size: TermSize) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// The exit code of an exec once its command has ended; `None` while it runs.
+    fn exec_exit_code(&self, exec_id: &str) -> impl Future<Output = Result<Option<i64>, RuntimeError>> + Send;
     /// Creates the named volume `name` with `labels` when it does not exist. An existing one is
     /// kept as it is (its labels and data untouched), so this is safe to call on every apply.
     fn ensure_volume(

@@ -39,6 +39,38 @@ impl ListedPod {
         self.containers.iter().map(|(n, _)| n.as_str()).collect()
     }
 
+    /// The container a command uses when none is named, as kubectl chooses it: the pod's
+    /// default container (the label apply puts on the infra container), else its only app
+    /// container, or, while it is still initializing, its only init container. Without one, the
+    /// names to choose from.
+    pub fn default_container(&self) -> Result<&str, Vec<&str>> {
+        let labelled = self.infra.current.as_ref().and_then(|i| i.label(labels::DEFAULT_CONTAINER));
+        if let Some(name) = labelled.filter(|n| self.instances(n).is_some()) {
+            return Ok(self.init.iter().chain(&self.containers).find(|(c, _)| c == name).map_or(name, |(c, _)| c));
+        }
+        let candidates: Vec<&str> = if self.containers.is_empty() {
+            self.init.iter().map(|(n, _)| n.as_str()).collect()
+        } else {
+            self.container_names()
+        };
+        match candidates.as_slice() {
+            [one] => Ok(one),
+            _ => Err(candidates),
+        }
+    }
+
+    /// kubectl's note when it chose the default container of a pod with several: "Defaulted
+    /// container "a" out of: a, b, setup (init)". None when there was nothing to choose from.
+    pub fn defaulted_note(&self, chosen: &str) -> Option<String> {
+        let all: Vec<String> = self
+            .containers
+            .iter()
+            .map(|(n, _)| n.clone())
+            .chain(self.init.iter().map(|(n, _)| format!("{n} (init)")))
+            .collect();
+        (all.len() > 1).then(|| format!("Defaulted container {chosen:?} out of: {}", all.join(", ")))
+    }
+
     /// When the pod started: its infra container's start (RFC 3339), as the kubelet's
     /// `startTime` is when the sandbox came up.
     pub fn started_at(&self) -> Option<&str> {

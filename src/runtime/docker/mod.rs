@@ -13,7 +13,7 @@ use std::time::Duration;
 use bollard::auth::DockerCredentials;
 use bollard::container::LogOutput;
 use bollard::errors::Error as BollardError;
-use bollard::exec::{CreateExecOptions, StartExecResults};
+use bollard::exec::{CreateExecOptions, ResizeExecOptions, StartExecOptions, StartExecResults};
 use bollard::models::VolumeCreateRequest;
 use bollard::query_parameters::{
     CreateContainerOptionsBuilder, CreateImageOptionsBuilder, EventsOptionsBuilder, KillContainerOptionsBuilder,
@@ -28,8 +28,8 @@ use futures_util::StreamExt;
 use self::progress::LayerProgress;
 use super::auth::Credentials;
 use super::{
-    registry, CreateSpec, EngineInfo, LineSplitter, LogChunk, LogLine, LogOptions, LogStream, Mount, Observed,
-    PullProgress, Runtime, RuntimeError, Selector,
+    registry, CreateSpec, EngineInfo, ExecRequest, ExecSession, LineSplitter, LogChunk, LogLine, LogOptions, LogStream,
+    Mount, Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize,
 };
 use crate::pod::labels;
 
@@ -469,6 +469,54 @@ impl Runtime for DockerRuntime {
         }
         let info = self.docker.inspect_exec(&exec.id).await.map_err(|e| self.error(&what, e))?;
         Ok(info.exit_code.unwrap_or(-1))
+    }
+
+    async fn exec_attach(&self, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {
+        let what = format!("exec in container {id}");
+        let opts = CreateExecOptions::<String> {
+            cmd: Some(req.cmd.clone()),
+            attach_stdin: Some(req.stdin),
+            attach_stdout: Some(true),
+            attach_stderr: Some(true),
+            tty: Some(req.tty),
+            ..Default::default()
+        };
+        let exec = self.docker.create_exec(id, opts).await.map_err(|e| self.error(&what, e))?;
+        let start = StartExecOptions { detach: false, tty: req.tty, output_capacity: None };
+        let StartExecResults::Attached { output, input } =
+            self.docker.start_exec(&exec.id, Some(start)).await.map_err(|e| self.error(&what, e))?
+        else {
+            return Err(RuntimeError::Other(format!("{what}: the engine did not attach to the command")));
+        };
+        let this = self.clone();
+        let output = output
+            .filter_map(move |chunk| {
+                let item = match chunk {
+                    Ok(LogOutput::StdErr { message }) => {
+                        Some(Ok(LogChunk { stream: LogStream::Stderr, bytes: message.to_vec() }))
+                    }
+                    // A terminal's output (Console) is one stream: stdout.
+                    Ok(LogOutput::StdOut { message } | LogOutput::Console { message }) => {
+                        Some(Ok(LogChunk { stream: LogStream::Stdout, bytes: message.to_vec() }))
+                    }
+                    Ok(LogOutput::StdIn { .. }) => None,
+                    Err(e) => Some(Err(this.error(&what, e))),
+                };
+                std::future::ready(item)
+            })
+            .boxed();
+        Ok(ExecSession { id: exec.id, output, input: req.stdin.then_some(input) })
+    }
+
+    async fn exec_resize(&self, exec_id: &str, size: TermSize) -> Result<(), RuntimeError> {
+        let opts = ResizeExecOptions { height: size.rows, width: size.cols };
+        self.docker.resize_exec(exec_id, opts).await.map_err(|e| self.error(&format!("resize exec {exec_id}"), e))
+    }
+
+    async fn exec_exit_code(&self, exec_id: &str) -> Result<Option<i64>, RuntimeError> {
+        let info =
+            self.docker.inspect_exec(exec_id).await.map_err(|e| self.error(&format!("inspect exec {exec_id}"), e))?;
+        Ok(if info.running == Some(true) { None } else { info.exit_code })
     }
 
     async fn ensure_volume(&self, name: &str, labels: &BTreeMap<String, String>) -> Result<(), RuntimeError> {

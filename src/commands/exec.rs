@@ -1,0 +1,353 @@
+//! `podrun exec`: a command in a running container of a pod, as `kubectl exec` runs it. Its
+//! output goes to podrun's stdout and stderr, podrun's stdin is passed on with -i, it gets a
+//! terminal with -t, and its exit status becomes podrun's.
+
+use std::io::{IsTerminal, Read, Write};
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use tokio::io::AsyncWriteExt;
+use tokio::sync::mpsc;
+
+use crate::cli::{Cli, ExecArgs};
+use crate::driver::signals::Interrupt;
+use crate::exit::{self, UsageError};
+use crate::manifest::defaults::DEFAULT_NAMESPACE;
+use crate::runtime::{ExecRequest, ExecSession, LogChunk, LogStream, Observed, Runtime, RuntimeError, State};
+use crate::status::listing::ListedPod;
+use crate::tty::{self, RawMode};
+
+/// What `podrun exec` exits with when its own standard output went away (`| head`) while the
+/// command still ran: what a shell reports for a process killed by SIGPIPE.
+const BROKEN_PIPE: u8 = 128 + 13;
+
+pub async fn run(cli: &Cli, args: &ExecArgs) -> anyhow::Result<u8> {
+    let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
+    let rt = Arc::new(super::connect(cli).await?);
+    let Some(pod) = super::find_pod(&*rt, &namespace, &args.pod).await? else {
+        eprintln!("{}", super::pod_not_found(&args.pod));
+        return Ok(exit::INTERNAL);
+    };
+    let (name, container) = match target(&pod, args.container.as_deref()) {
+        Ok(t) => t,
+        Err(Refusal::Usage(msg)) => return Err(UsageError(msg).into()),
+        Err(Refusal::Failed(msg)) => {
+            eprintln!("error: {msg}");
+            return Ok(exit::INTERNAL);
+        }
+    };
+    if args.container.is_none() && !cli.quiet {
+        if let Some(note) = pod.defaulted_note(name) {
+            eprintln!("{note}");
+        }
+    }
+    // As kubectl: a terminal needs one to read from; without it the command still runs, plainly.
+    let stdin_is_terminal = std::io::stdin().is_terminal();
+    let tty = args.tty && (!args.stdin || stdin_is_terminal);
+    if args.tty && !tty && !cli.quiet {
+        eprintln!("Unable to use a TTY - input is not a terminal or the right kind of file");
+    }
+    let req = ExecRequest { cmd: args.command.clone(), tty, stdin: args.stdin };
+    let mut interrupt = Interrupt::listen()?;
+    let session = match rt.exec_attach(&container.id, &req).await {
+        Ok(s) => s,
+        Err(RuntimeError::Conflict { .. } | RuntimeError::NotFound { .. }) => {
+            eprintln!("error: container {name:?} in pod {:?} is not running", pod.name);
+            return Ok(exit::INTERNAL);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    // Keys go to the command as typed only while it reads them from a terminal.
+    let raw = if tty && args.stdin { Some(RawMode::enable()?) } else { None };
+    if tty {
+        tokio::spawn(follow_size(Arc::clone(&rt), session.id.clone()));
+    }
+    let stdin = args.stdin.then(read_stdin);
+    let ended = tokio::select! {
+        ended = attach(&*rt, session, stdin, write_local) => ended?,
+        sig = interrupt.wait() => {
+            drop(raw);
+            // The command goes on in the container: the engine has no way to signal an exec.
+            tracing::warn!("interrupted; the command may still run in the container");
+            return Ok(128 + u8::try_from(sig).unwrap_or(0));
+        }
+    };
+    drop(raw);
+    Ok(match ended {
+        Ended::Exited(code) => exit_status(code),
+        Ended::OutputGone => BROKEN_PIPE,
+    })
+}
+
+/// Why no container could be chosen: a usage error (exit 2), or one of the pod's state (exit 1).
+#[derive(Debug, PartialEq, Eq)]
+enum Refusal {
+    Usage(String),
+    Failed(String),
+}
+
+/// The container to run in (by `-c`, else the pod's default one) and its running instance.
+fn target<'a>(pod: &'a ListedPod, named: Option<&'a str>) -> Result<(&'a str, &'a Observed), Refusal> {
+    let name = match named {
+        Some(n) => n,
+        None => pod.default_container().map_err(|candidates| {
+            Refusal::Usage(format!(
+                "a container name must be specified for pod {}, choose one of: [{}]",
+                pod.name,
+                candidates.join(" ")
+            ))
+        })?,
+    };
+    let Some(inst) = pod.instances(name) else {
+        return Err(Refusal::Failed(format!("container {name:?} is not valid for pod {:?}", pod.name)));
+    };
+    match inst.current.as_ref() {
+        Some(c) if c.is_running() => Ok((name, c)),
+        Some(Observed { state: State::Exited { exit_code, .. }, .. }) => Err(Refusal::Failed(format!(
+            "cannot exec in container {name:?} of pod {:?}: it exited with code {exit_code}",
+            pod.name
+        ))),
+        _ => Err(Refusal::Failed(format!("container {name:?} in pod {:?} is not running", pod.name))),
+    }
+}
+
+/// How an attached command ended.
+#[derive(Debug, PartialEq, Eq)]
+enum Ended {
+    /// It exited with this code.
+    Exited(i64),
+    /// podrun could no longer write its output (the reader went away); it may still run.
+    OutputGone,
+}
+
+/// Runs an attached session to its end: `stdin`'s chunks go to the command (then EOF), its
+/// output goes to `out` chunk by chunk, and once the output ends, the exit code is read.
+async fn attach<R: Runtime>(
+    rt: &R,
+    session: ExecSession,
+    stdin: Option<mpsc::Receiver<Vec<u8>>>,
+    mut out: impl FnMut(&LogChunk) -> std::io::Result<()>,
+) -> Result<Ended, RuntimeError> {
+    let ExecSession { id, mut output, input } = session;
+    if let (Some(mut input), Some(mut stdin)) = (input, stdin) {
+        tokio::spawn(async move {
+            while let Some(chunk) = stdin.recv().await {
+                if input.write_all(&chunk).await.and(input.flush().await).is_err() {
+                    // The command stopped reading (it ended, or closed its stdin).
+                    return;
+                }
+            }
+            // End of podrun's input: the command sees the end of its own.
+            let _ = input.shutdown().await;
+        });
+    }
+    while let Some(chunk) = output.next().await {
+        if out(&chunk?).is_err() {
+            return Ok(Ended::OutputGone);
+        }
+    }
+    // The engine closes the output as the command ends; the exec's state can lag a moment.
+    let mut delay = Duration::from_millis(5);
+    loop {
+        if let Some(code) = rt.exec_exit_code(&id).await? {
+            return Ok(Ended::Exited(code));
+        }
+        tokio::time::sleep(delay).await;
+        delay = (delay * 2).min(Duration::from_millis(500));
+    }
+}
+
+/// Writes a chunk of the command's output where it belongs, at once (an interactive command's
+/// prompt has no newline to wait for).
+fn write_local(chunk: &LogChunk) -> std::io::Result<()> {
+    fn put(mut w: impl Write, bytes: &[u8]) -> std::io::Result<()> {
+        w.write_all(bytes)?;
+        w.flush()
+    }
+    match chunk.stream {
+        LogStream::Stdout => put(std::io::stdout().lock(), &chunk.bytes),
+        LogStream::Stderr => put(std::io::stderr().lock(), &chunk.bytes),
+    }
+}
+
+/// podrun's standard input, chunk by chunk as it is read; the channel closes at its end. A
+/// plain thread reads it: a read blocked on a terminal cannot be cancelled, and a thread of the
+/// async runtime's blocking pool would keep podrun from exiting until a key is pressed.
+fn read_stdin() -> mpsc::Receiver<Vec<u8>> {
+    let (tx, rx) = mpsc::channel(16);
+    std::thread::spawn(move || {
+        let mut stdin = std::io::stdin().lock();
+        let mut buf = vec![0u8; 32 * 1024];
+        loop {
+            match stdin.read(&mut buf) {
+                Ok(0) => return,
+                Ok(n) => {
+                    if tx.blocking_send(buf[..n].to_vec()).is_err() {
+                        return;
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => return,
+            }
+        }
+    });
+    rx
+}
+
+/// Gives the command's terminal podrun's size now, and again whenever podrun's terminal is
+/// resized (SIGWINCH).
+async fn follow_size<R: Runtime>(rt: Arc<R>, exec_id: String) {
+    let Ok(mut winch) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::window_change()) else { return };
+    loop {
+        if let Some(size) = tty::size() {
+            if let Err(e) = rt.exec_resize(&exec_id, size).await {
+                tracing::debug!("resize of the exec's terminal failed: {e}");
+            }
+        }
+        if winch.recv().await.is_none() {
+            return;
+        }
+    }
+}
+
+/// A command's exit code as a process exit status: the low 8 bits, as the kernel keeps them.
+fn exit_status(code: i64) -> u8 {
+    (code & 0xff) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pod::labels;
+    use crate::runtime::fake::FakeRuntime;
+    use crate::status::listing;
+    use std::collections::BTreeMap;
+
+    fn container(pod: &str, name: &str, role: &str, running: bool, extra: &[(&str, &str)]) -> Observed {
+        let mut l: BTreeMap<String, String> = [
+            (labels::MANAGED, labels::MANAGED_VALUE),
+            (labels::POD_NAME, pod),
+            (labels::POD_NAMESPACE, "default"),
+            (labels::POD_UID, "u1"),
+            (labels::CONTAINER_NAME, name),
+            (labels::ROLE, role),
+            (labels::ATTEMPT, "0"),
+        ]
+        .into_iter()
+        .chain(extra.iter().copied())
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        l.insert(labels::SPEC_HASH.into(), "h".into());
+        let state = if running {
+            State::Running { started_at: Some("2026-11-30T10:00:00Z".into()) }
+        } else {
+            State::Exited { exit_code: 3, started_at: None, finished_at: None, oom_killed: false, error: None }
+        };
+        Observed {
+            id: format!("id-{name}"),
+            name: format!("podrun_default_{pod}_{name}_0"),
+            labels: l,
+            image: "busybox".into(),
+            image_id: String::new(),
+            state,
+            ip: None,
+            gateway: None,
+        }
+    }
+
+    fn pod(default: Option<&str>, apps: &[(&str, bool)]) -> ListedPod {
+        let extra: Vec<(&str, &str)> = default.map(|d| (labels::DEFAULT_CONTAINER, d)).into_iter().collect();
+        let mut all = vec![container("web", "POD", "infra", true, &extra)];
+        all.extend(apps.iter().map(|(n, running)| container("web", n, "app", *running, &[])));
+        all.push(container("web", "setup", "init", false, &[]));
+        listing::group(all).remove(0)
+    }
+
+    #[test]
+    fn the_named_container_is_used_when_it_runs() {
+        let p = pod(Some("a"), &[("a", true), ("b", true)]);
+        assert_eq!(target(&p, Some("b")).unwrap().0, "b");
+        assert_eq!(target(&p, Some("b")).unwrap().1.id, "id-b");
+    }
+
+    #[test]
+    fn without_a_name_the_default_container_is_used() {
+        let p = pod(Some("b"), &[("a", true), ("b", true)]);
+        assert_eq!(target(&p, None).unwrap().0, "b");
+        assert_eq!(p.defaulted_note("b").unwrap(), r#"Defaulted container "b" out of: a, b, setup (init)"#);
+        // A pod applied before the label existed: its only app container, else a usage error.
+        let single = pod(None, &[("a", true)]);
+        assert_eq!(target(&single, None).unwrap().0, "a");
+        let several = pod(None, &[("a", true), ("b", true)]);
+        assert_eq!(
+            target(&several, None).unwrap_err(),
+            Refusal::Usage("a container name must be specified for pod web, choose one of: [a b]".into())
+        );
+    }
+
+    #[test]
+    fn an_unknown_or_stopped_container_is_refused() {
+        let p = pod(Some("a"), &[("a", true), ("b", false)]);
+        let Refusal::Failed(msg) = target(&p, Some("zz")).unwrap_err() else { panic!("usage") };
+        assert_eq!(msg, r#"container "zz" is not valid for pod "web""#);
+        let Refusal::Failed(msg) = target(&p, Some("b")).unwrap_err() else { panic!("usage") };
+        assert!(msg.contains("exited with code 3"), "{msg}");
+        let Refusal::Failed(msg) = target(&p, Some("setup")).unwrap_err() else { panic!("usage") };
+        assert!(msg.contains("exited with code 3"), "{msg}");
+    }
+
+    fn fake_with_running() -> FakeRuntime {
+        let rt = FakeRuntime::new();
+        rt.insert(container("web", "a", "app", true, &[]));
+        rt.insert(container("web", "b", "app", false, &[]));
+        rt
+    }
+
+    #[tokio::test]
+    async fn output_is_passed_on_and_the_exit_code_returned() {
+        let rt = fake_with_running();
+        let req = ExecRequest { cmd: vec!["echo".into(), "hi".into(), "there".into()], ..Default::default() };
+        let session = rt.exec_attach("id-a", &req).await.unwrap();
+        let mut got = Vec::new();
+        let ended = attach(&rt, session, None, |c| {
+            got.push(c.clone());
+            Ok(())
+        })
+        .await
+        .unwrap();
+        assert_eq!(ended, Ended::Exited(0));
+        assert_eq!(got, vec![LogChunk { stream: LogStream::Stdout, bytes: b"hi there\n".to_vec() }]);
+
+        let req = ExecRequest { cmd: vec!["false".into()], stdin: true, ..Default::default() };
+        let session = rt.exec_attach("id-a", &req).await.unwrap();
+        let (tx, rx) = mpsc::channel(1);
+        tx.send(b"input".to_vec()).await.unwrap();
+        drop(tx);
+        assert_eq!(attach(&rt, session, Some(rx), |_| Ok(())).await.unwrap(), Ended::Exited(1));
+    }
+
+    #[tokio::test]
+    async fn a_reader_that_went_away_ends_the_session() {
+        let rt = fake_with_running();
+        let req = ExecRequest { cmd: vec!["echo".into(), "x".into()], ..Default::default() };
+        let session = rt.exec_attach("id-a", &req).await.unwrap();
+        let gone = || Err(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+        assert_eq!(attach(&rt, session, None, |_| gone()).await.unwrap(), Ended::OutputGone);
+    }
+
+    #[tokio::test]
+    async fn a_stopped_container_is_a_conflict() {
+        let rt = fake_with_running();
+        let req = ExecRequest { cmd: vec!["true".into()], ..Default::default() };
+        assert!(matches!(rt.exec_attach("id-b", &req).await, Err(RuntimeError::Conflict { .. })));
+    }
+
+    #[test]
+    fn exit_codes_keep_their_low_byte() {
+        assert_eq!(exit_status(0), 0);
+        assert_eq!(exit_status(127), 127);
+        assert_eq!(exit_status(256 + 3), 3);
+        assert_eq!(exit_status(-1), 255);
+    }
+}

@@ -1,0 +1,205 @@
+//! `podrun exec` end to end, against the real engine: output, exit status, stdin, and a real
+//! terminal (tmux) for -it, raw mode and resizing.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+
+/// Two long-running containers after an init container; `b` is the default one by annotation,
+/// and has an env var.
+const PAIR: &str = "\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: pair
+  annotations: {kubectl.kubernetes.io/default-container: b}
+spec:
+  terminationGracePeriodSeconds: 1
+  initContainers:
+  - name: setup
+    image: busybox:1.28
+    command: [sh, -c, 'exit 0']
+  containers:
+  - name: a
+    image: busybox:1.28
+    command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
+  - name: b
+    image: busybox:1.28
+    env: [{name: GREETING, value: hello}]
+    command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
+";
+
+fn started(test: &str) -> Namespace {
+    let ns = Namespace::new(test);
+    let f = TempFile::new("pod.yaml", PAIR);
+    let out = podrun(&["apply", f.path(), "-n", ns.name(), "-q"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    ns
+}
+
+#[test]
+fn e2e_exec_passes_output_stdin_and_the_exit_status() {
+    if !engine() {
+        return;
+    }
+    let ns = started("exec");
+    let exec = |args: &[&str], stdin: Option<&str>| {
+        let mut all = vec!["exec", "-n", ns.name()];
+        all.extend_from_slice(args);
+        podrun(&all, stdin)
+    };
+
+    // The default container (the annotation's), its environment, both streams, the exit code.
+    let out = exec(&["pair", "--", "sh", "-c", "echo $GREETING; echo oops >&2; exit 7"], None);
+    assert_eq!(code(&out), 7, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "hello\n");
+    assert!(stderr(&out).contains("oops\n"), "{}", stderr(&out));
+    assert!(stderr(&out).contains(r#"Defaulted container "b" out of: a, b, setup (init)"#), "{}", stderr(&out));
+
+    // -c picks the container; -q drops the note.
+    let out = exec(&["pair", "-c", "a", "-q", "--", "sh", "-c", "echo ${GREETING:-unset}"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "unset\n");
+    assert_eq!(stderr(&out), "");
+
+    // -i: stdin reaches the command, and its end is the command's end of input.
+    let big: String = (0..20_000).map(|i| format!("line {i}\n")).collect();
+    let out = exec(&["pair", "-i", "-q", "--", "wc", "-l"], Some(&big));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "20000");
+
+    // Without -i the command's stdin is closed, so a reader ends at once.
+    let out = exec(&["pair", "-q", "--", "cat"], Some("ignored"));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+
+    // -it without a terminal: kubectl's warning, and the command runs without one.
+    let out = exec(&["pair", "-it", "--", "sh", "-c", "tty || true"], Some(""));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "not a tty\n");
+    assert!(stderr(&out).contains("Unable to use a TTY"), "{}", stderr(&out));
+    // -t alone gives the command a terminal, as docker exec -t does.
+    let out = exec(&["pair", "-t", "-q", "--", "tty"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("/dev/pts/"), "{}", stdout(&out));
+
+    // A command that cannot run: the engine's status for it (126 or 127, as docker exec).
+    let out = exec(&["pair", "-q", "--", "no-such-command"], None);
+    assert!(matches!(code(&out), 126 | 127), "{} {}", code(&out), stderr(&out));
+
+    // podrun's own errors: exit 1, with kubectl's words.
+    let out = exec(&["nopod", "--", "true"], None);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains(r#"pods "nopod" not found"#), "{}", stderr(&out));
+    let out = exec(&["pair", "-c", "zz", "--", "true"], None);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains(r#"container "zz" is not valid for pod "pair""#), "{}", stderr(&out));
+    let out = exec(&["pair", "-c", "setup", "--", "true"], None);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("exited with code 0"), "{}", stderr(&out));
+    // No command: a usage error.
+    let out = exec(&["pair"], None);
+    assert_eq!(code(&out), 2);
+}
+
+fn tmux(args: &[&str]) -> std::process::Output {
+    Command::new("tmux").args(args).stdin(Stdio::null()).output().expect("run tmux")
+}
+
+/// Whether tmux can run; scripts/test installs it, so a missing one fails when e2e is required.
+fn have_tmux() -> bool {
+    let ok = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
+    if !ok {
+        let required = std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required")
+            || std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(!required, "tmux is missing and end-to-end tests are required (scripts/test installs it)");
+        eprintln!("skipping: no tmux");
+    }
+    ok
+}
+
+/// A tmux server of the test's own (its own socket), killed when dropped.
+struct Tmux(String);
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> std::process::Output {
+        let mut all = vec!["-L", self.0.as_str()];
+        all.extend_from_slice(args);
+        tmux(&all)
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
+    }
+
+    /// Waits (bounded) until the screen shows `text`, and returns the screen.
+    fn wait_for(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(start.elapsed() < Duration::from_secs(20), "{text:?} never showed; the screen:\n{screen}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).status.success());
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+#[test]
+fn e2e_exec_it_gives_a_terminal_that_follows_podrun_s() {
+    if !engine() || !have_tmux() {
+        return;
+    }
+    let ns = started("exec-tty");
+    let t = Tmux(format!("podrun-test-{}", std::process::id()));
+    // The shell line after podrun shows its exit status and whether the terminal is sane again
+    // (echo on: raw mode was undone).
+    let cmd = format!(
+        "{PODRUN} exec -it -q -n {} pair -- sh; echo podrun-exit=$?; stty -a | grep -o -- '-\\?echo ' | head -1; sleep 60",
+        ns.name()
+    );
+    let out = tmux(&["-L", &t.0, "new-session", "-d", "-s", "t", "-x", "101", "-y", "33", &cmd]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    t.wait_for("/ #");
+    t.keys(&["stty size; tty", "Enter"]);
+    t.wait_for("33 101");
+    let screen = t.wait_for("/dev/pts/");
+    assert!(screen.contains("/dev/pts/"), "{screen}");
+
+    // Resizing podrun's terminal resizes the command's.
+    assert!(t.run(&["resize-window", "-t", "t", "-x", "87", "-y", "21"]).status.success());
+    std::thread::sleep(Duration::from_millis(300));
+    t.keys(&["clear; stty size", "Enter"]);
+    t.wait_for("21 87");
+
+    // Ctrl-C goes to the command (it interrupts the sleep), not to podrun.
+    t.keys(&["sleep 30", "Enter"]);
+    std::thread::sleep(Duration::from_millis(500));
+    t.keys(&["C-c"]);
+    t.keys(&["echo after-sleep=$?", "Enter"]);
+    t.wait_for("after-sleep=130");
+
+    t.keys(&["exit 5", "Enter"]);
+    let screen = t.wait_for("podrun-exit=5");
+    // The terminal is back in cooked mode: `echo` on, not `-echo`.
+    let tail = screen.split("podrun-exit=5").nth(1).unwrap_or_default().to_owned();
+    let screen = if tail.contains("echo") { screen } else { t.wait_for("echo ") };
+    let tail = screen.split("podrun-exit=5").nth(1).unwrap_or_default();
+    assert!(tail.lines().any(|l| l.trim() == "echo"), "terminal not restored:\n{screen}");
+}
