@@ -77,7 +77,7 @@ _podrun() {
 
     case "${cmd}" in
         podrun)
-            opts="-H -q -v -h -V --host --quiet --verbose --help --version apply validate delete get logs gc completions man help"
+            opts="-H -q -v -h -V --host --context --quiet --verbose --help --version apply validate delete get logs gc completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -91,6 +91,10 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -99,7 +103,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__apply)
-            opts="-f -n -o -H -q -v -h -V --filename --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --cleanup-on-failure --rm --logs --exit-code-from --wait-for --output --network --infra-image --pull --strict --config --prune --dry-run --host --quiet --verbose --help --version"
+            opts="-f -n -o -H -q -v -h -V --filename --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --cleanup-on-failure --rm --logs --exit-code-from --wait-for --output --network --infra-image --pull --strict --config --prune --dry-run --host --context --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -185,6 +189,10 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -193,7 +201,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__completions)
-            opts="-H -q -v -h -V --host --quiet --verbose --help --version bash elvish fish powershell zsh"
+            opts="-H -q -v -h -V --host --context --quiet --verbose --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -207,6 +215,10 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -215,7 +227,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__delete)
-            opts="-l -f -n -H -q -v -h -V --all --selector --force --wait --filename --namespace --grace-period --delete-volumes --host --quiet --verbose --help --version"
+            opts="-l -f -n -H -q -v -h -V --all --selector --force --wait --filename --namespace --grace-period --delete-volumes --host --context --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -261,6 +273,10 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -269,7 +285,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__gc)
-            opts="-H -q -v -h -V --dry-run --max-dead --min-age --host --quiet --verbose --help --version"
+            opts="-H -q -v -h -V --dry-run --max-dead --min-age --host --context --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -291,6 +307,10 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -299,7 +319,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__get)
-            opts="-n -A -o -H -q -v -h -V --namespace --all-namespaces --output --host --quiet --verbose --help --version"
+            opts="-n -A -o -H -q -v -h -V --namespace --all-namespaces --output --host --context --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -326,6 +346,10 @@ _podrun() {
                     return 0
                     ;;
                 -H)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -477,7 +501,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__logs)
-            opts="-c -n -f -p -H -q -v -h -V --container --namespace --follow --tail --since --previous --timestamps --all-containers --prefix --host --quiet --verbose --help --version"
+            opts="-c -n -f -p -H -q -v -h -V --container --namespace --follow --tail --since --previous --timestamps --all-containers --prefix --host --context --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -515,6 +539,10 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -523,7 +551,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__man)
-            opts="-H -q -v -h -V --host --quiet --verbose --help --version"
+            opts="-H -q -v -h -V --host --context --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -537,6 +565,10 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -545,7 +577,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__validate)
-            opts="-n -H -q -v -h -V --config --namespace --pull --strict --host --quiet --verbose --help --version"
+            opts="-n -H -q -v -h -V --config --namespace --pull --strict --host --context --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -572,6 +604,10 @@ _podrun() {
                     return 0
                     ;;
                 -H)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -24,7 +24,8 @@ const IMAGE: &str = "busybox:1.28";
 async fn engine() -> Option<DockerRuntime> {
     let required =
         std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required") || std::env::var("CI").is_ok_and(|v| v == "true");
-    match DockerRuntime::connect(None).await {
+    let endpoint = super::context::resolve_from_env(None, None).expect("resolve the engine endpoint");
+    match DockerRuntime::connect(&endpoint).await {
         Ok(rt) => Some(rt),
         Err(e) => {
             assert!(!required, "no container engine answers ({e}), and end-to-end tests are required (PODRUN_E2E/CI)");
