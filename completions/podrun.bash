@@ -83,7 +83,7 @@ _podrun() {
 
     case "${cmd}" in
         podrun)
-            opts="-H -q -v -h -V --host --quiet --verbose --help --version apply validate delete get logs exec gc completions man help"
+            opts="-H -q -v -h -V --host --context --quiet --verbose --help --version apply validate delete get logs exec gc completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -97,6 +97,10 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -105,7 +109,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__apply)
-            opts="-f -n -o -H -q -v -h -V --filename --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --cleanup-on-failure --rm --logs --exit-code-from --wait-for --output --network --infra-image --pull --strict --config --prune --dry-run --host --quiet --verbose --help --version"
+            opts="-f -n -o -H -q -v -h -V --filename --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --cleanup-on-failure --rm --logs --exit-code-from --wait-for --output --network --infra-image --pull --strict --config --prune --dry-run --host --context --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -191,6 +195,10 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -199,7 +207,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__completions)
-            opts="-H -q -v -h -V --host --quiet --verbose --help --version bash elvish fish powershell zsh"
+            opts="-H -q -v -h -V --host --context --quiet --verbose --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -213,6 +221,10 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -221,7 +233,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__delete)
-            opts="-l -f -n -H -q -v -h -V --all --selector --force --wait --filename --namespace --grace-period --delete-volumes --host --quiet --verbose --help --version"
+            opts="-l -f -n -H -q -v -h -V --all --selector --force --wait --filename --namespace --grace-period --delete-volumes --host --context --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -267,6 +279,10 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -275,7 +291,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__exec)
-            opts="-c -n -i -t -H -q -v -h -V --container --namespace --stdin --tty --host --quiet --verbose --help --version"
+            opts="-c -n -i -t -H -q -v -h -V --container --namespace --stdin --tty --host --context --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -305,6 +321,10 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -313,7 +333,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__gc)
-            opts="-H -q -v -h -V --dry-run --max-dead --min-age --host --quiet --verbose --help --version"
+            opts="-H -q -v -h -V --dry-run --max-dead --min-age --host --context --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -335,6 +355,10 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -343,7 +367,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__get)
-            opts="-n -A -o -H -q -v -h -V --namespace --all-namespaces --output --host --quiet --verbose --help --version"
+            opts="-n -A -o -H -q -v -h -V --namespace --all-namespaces --output --host --context --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -370,6 +394,10 @@ _podrun() {
                     return 0
                     ;;
                 -H)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -535,7 +563,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__logs)
-            opts="-c -n -f -p -H -q -v -h -V --container --namespace --follow --tail --since --previous --timestamps --all-containers --prefix --host --quiet --verbose --help --version"
+            opts="-c -n -f -p -H -q -v -h -V --container --namespace --follow --tail --since --previous --timestamps --all-containers --prefix --host --context --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -573,6 +601,10 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -581,7 +613,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__man)
-            opts="-H -q -v -h -V --host --quiet --verbose --help --version"
+            opts="-H -q -v -h -V --host --context --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -595,6 +627,10 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -603,7 +639,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__validate)
-            opts="-n -H -q -v -h -V --config --namespace --pull --strict --host --quiet --verbose --help --version"
+            opts="-n -H -q -v -h -V --config --namespace --pull --strict --host --context --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -630,6 +666,10 @@ _podrun() {
                     return 0
                     ;;
                 -H)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

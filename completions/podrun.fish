@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_podrun_global_optspecs
-    string join \n H/host= q/quiet v/verbose h/help V/version
+    string join \n H/host= context= q/quiet v/verbose h/help V/version
 end
 
 function __fish_podrun_needs_command
@@ -24,7 +24,8 @@ function __fish_podrun_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c podrun -n "__fish_podrun_needs_command" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_needs_command" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_needs_command" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_needs_command" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_needs_command" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -60,7 +61,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l pull -d 'Overrid
 missing\t''
 never\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l config -d 'A file of ConfigMaps and Secrets the pods refer to (repeatable)' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l cleanup-on-failure -d 'Remove what this run created when the pod fails or the run is interrupted'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l rm -d 'Remove the pods (their containers and podrun\'s files for them) when podrun exits: after completion, failure or interrupt'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l logs -d 'Show the containers\' output (init containers too) on stdout while waiting, each line prefixed with its container\'s name'
@@ -76,7 +78,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand validate" -s n -l namespac
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l pull -d 'Override every container\'s imagePullPolicy for this run: always (Always), missing (IfNotPresent) or never (Never)' -r -f -a "always\t''
 missing\t''
 never\t''"
-complete -c podrun -n "__fish_podrun_using_subcommand validate" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l strict -d 'Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
@@ -88,7 +91,8 @@ false\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s f -l filename -d 'Manifest file whose pods to delete' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s n -l namespace -d 'Namespace of the pod [default: the manifest\'s, or default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l grace-period -d 'Seconds to wait after SIGTERM before SIGKILL [default: the pod\'s terminationGracePeriodSeconds]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand delete" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l all -d 'Every pod podrun runs in the namespace (-n, default: default)'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l force -d 'Grace period 0: SIGKILL at once, without preStop hooks'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l delete-volumes -d 'Also remove the engine volumes of the pods\' persistentVolumeClaims (kept otherwise, as a claim outlives its pod)'
@@ -100,7 +104,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand get" -s n -l namespace -d 
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s o -l output -d 'Output format: the table, the table with IP and IMAGES (wide), or a List of Pods' -r -f -a "wide\t''
 json\t''
 yaml\t''"
-complete -c podrun -n "__fish_podrun_using_subcommand get" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand get" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s A -l all-namespaces -d 'Pods of every namespace, with a NAMESPACE column'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
@@ -110,7 +115,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand logs" -s c -l container -d
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s n -l namespace -d 'Namespace of the pod [default: default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tail -d 'Only the last N lines' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l since -d 'Only output newer than this (e.g. 10s, 5m)' -r
-complete -c podrun -n "__fish_podrun_using_subcommand logs" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s f -l follow -d 'Keep printing output as it is written, until the container stops'
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s p -l previous -d 'The output of the instance before the last restart'
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l timestamps -d 'Start each line with its RFC 3339 timestamp'
@@ -122,7 +128,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand logs" -s h -l help -d 'Pri
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s c -l container -d 'The container [default: the pod\'s default container]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s n -l namespace -d 'Namespace of the pod [default: default]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand exec" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s i -l stdin -d 'Pass standard input to the command'
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s t -l tty -d 'Give the command a terminal (with -i, when standard input is one)'
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
@@ -131,18 +138,21 @@ complete -c podrun -n "__fish_podrun_using_subcommand exec" -s h -l help -d 'Pri
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l max-dead -d 'Dead instances kept per pod container (besides the newest instance), for lastState and `logs --previous`' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l min-age -d 'Only remove what finished (or, for files, changed) at least this long ago' -r
-complete -c podrun -n "__fish_podrun_using_subcommand gc" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand gc" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand gc" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l dry-run -d 'Print what would be removed, and remove nothing'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand completions" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand man" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand man" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand man" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'

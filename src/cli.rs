@@ -24,10 +24,15 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 
-    /// Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, or
-    /// unix:///var/run/docker.sock]
+    /// Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else
+    /// the Docker context, else unix:///var/run/docker.sock]
     #[arg(short = 'H', long, global = true, value_name = "ADDRESS")]
     pub host: Option<String>,
+
+    /// Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT,
+    /// else the Docker config's currentContext, unless --host or DOCKER_HOST is given]
+    #[arg(long, global = true, value_name = "NAME")]
+    pub context: Option<String>,
 
     /// Show only warnings and errors (and `-o json` output)
     #[arg(short, long, global = true, conflicts_with = "verbose")]

@@ -3,6 +3,7 @@
 
 use crate::driver::PodFailure;
 use crate::manifest::ManifestError;
+use crate::runtime::docker::context::ContextError;
 use crate::runtime::RuntimeError;
 
 pub const SUCCESS: u8 = 0;
@@ -57,12 +58,23 @@ pub fn from_container(outcome: &Result<(), PodFailure>, container: &str, last_ex
     }
 }
 
+/// A context podrun cannot speak to (SSH, TLS) is an engine podrun cannot reach, as `--host
+/// ssh://...` is; a context that does not exist, or `--context` with `--host`, is wrong usage.
+pub fn for_context(e: &ContextError) -> u8 {
+    match e {
+        ContextError::Unsupported { .. } => ENGINE_UNREACHABLE,
+        ContextError::Conflict | ContextError::NotFound { .. } | ContextError::Invalid { .. } => USAGE,
+    }
+}
+
 /// The exit code for an error that ended a command.
 pub fn for_error(e: &anyhow::Error) -> u8 {
     if e.downcast_ref::<ManifestError>().is_some() || e.downcast_ref::<UsageError>().is_some() {
         USAGE
     } else if let Some(r) = e.downcast_ref::<RuntimeError>() {
         for_runtime(r)
+    } else if let Some(c) = e.downcast_ref::<ContextError>() {
+        for_context(c)
     } else {
         INTERNAL
     }
@@ -104,5 +116,11 @@ mod tests {
         assert_eq!(for_error(&anyhow::Error::new(unreachable)), 3);
         assert_eq!(for_error(&anyhow::Error::new(UsageError("x".into()))), 2);
         assert_eq!(for_error(&anyhow::anyhow!("boom")), 1);
+        assert_eq!(for_error(&anyhow::Error::new(ContextError::Conflict)), 2);
+        let missing = ContextError::NotFound { name: "c".into(), origin: "o".into(), detail: "d".into() };
+        assert_eq!(for_error(&anyhow::Error::new(missing)), 2);
+        let ssh =
+            ContextError::Unsupported { name: "c".into(), file: "f".into(), host: "ssh://h".into(), why: "w".into() };
+        assert_eq!(for_error(&anyhow::Error::new(ssh)), 3);
     }
 }

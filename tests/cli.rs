@@ -14,7 +14,7 @@ fn version_and_help() {
     assert_eq!(stdout(&v).trim(), format!("podrun {}", env!("CARGO_PKG_VERSION")));
     let h = podrun(&["--help"], None);
     assert_eq!(code(&h), 0);
-    for word in ["apply", "validate", "delete", "Exit codes", "--host"] {
+    for word in ["apply", "validate", "delete", "Exit codes", "--host", "--context"] {
         assert!(stdout(&h).contains(word), "{word} missing from --help");
     }
     let h = podrun(&["help", "apply"], None);

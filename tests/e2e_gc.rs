@@ -1,4 +1,5 @@
-//! `podrun delete --all / -l / --force` and `podrun gc`, end to end, against the real engine.
+//! `podrun delete --all / -l / --force / --wait=false` and `podrun gc`, end to end, against the
+//! real engine.
 
 mod common;
 
@@ -101,6 +102,30 @@ fn e2e_delete_force_does_not_wait_for_the_grace_period() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
     assert!(ns.containers().is_empty());
+}
+
+#[test]
+fn e2e_delete_wait_false_removes_the_pod_without_a_graceful_stop() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("delete-nowait");
+    let state = StateDir::new("delete-nowait");
+    // Ignores SIGTERM, with a minute's grace: a plain delete would take the whole minute.
+    apply(&state, &ns, &sleeper("stubborn", "", 60, "trap \"\" TERM;"));
+    assert_eq!(ns.running(), 2, "{:?}", ns.containers());
+    assert_eq!(state.pod_dirs(), 1);
+    let started = Instant::now();
+    let out = state.run(&["delete", "stubborn", "--wait=false", "-n", ns.name()]);
+    let took = started.elapsed();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(took < Duration::from_secs(30), "took {took:?}, half the grace period or more");
+    // Gone when podrun returns: the engine removed every container (infra included), and
+    // podrun the pod's files.
+    assert!(ns.containers().is_empty(), "{:?}", ns.containers());
+    assert_eq!(state.pod_dirs(), 0, "the pod's files go with it");
+    let out = state.run(&["get", "stubborn", "-n", ns.name()]);
+    assert_eq!(code(&out), 1, "the pod is gone: {}", stdout(&out));
 }
 
 const DONE: &str = "\

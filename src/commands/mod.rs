@@ -12,11 +12,12 @@ pub mod validate;
 use crate::cli::{Cli, Command};
 use crate::exit::UsageError;
 use crate::manifest::{self, LoadOptions, Loaded, Source};
-use crate::runtime::docker::DockerRuntime;
+use crate::runtime::docker::{context, DockerRuntime};
 use crate::runtime::{Runtime, RuntimeError, Selector};
 use crate::status::listing::{self, ListedPod};
 
 pub async fn run(cli: Cli) -> anyhow::Result<u8> {
+    context::check_flags(cli.context.as_deref(), cli.host.as_deref())?;
     match &cli.command {
         Command::Apply(args) => apply::run(&cli, args).await,
         Command::Validate(args) => validate::run(&cli, args),
@@ -65,11 +66,13 @@ pub(crate) fn expand_paths(paths: &[String]) -> anyhow::Result<Vec<String>> {
     Ok(files)
 }
 
-/// Connects to the engine and checks it answers: unreachable is exit 3, within seconds.
+/// Connects to the engine `--context`, `--host`, DOCKER_HOST, DOCKER_CONTEXT or the Docker
+/// config's currentContext selects, and checks it answers: unreachable is exit 3, within seconds.
 pub(crate) async fn connect(cli: &Cli) -> anyhow::Result<DockerRuntime> {
-    let rt = DockerRuntime::connect(cli.host.as_deref()).await?;
+    let endpoint = context::resolve_from_env(cli.context.as_deref(), cli.host.as_deref())?;
+    let rt = DockerRuntime::connect(&endpoint).await?;
     let info = rt.info().await?;
-    tracing::debug!(endpoint = rt.endpoint(), engine = %info.name, version = %info.version, api = %info.api_version, "connected");
+    tracing::debug!(endpoint = %rt.endpoint(), engine = %info.name, version = %info.version, api = %info.api_version, "connected");
     Ok(rt)
 }
 

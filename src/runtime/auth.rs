@@ -201,7 +201,7 @@ fn decode_auth(auth: &str) -> Result<(String, String), ()> {
 
 /// A JSON error by position and kind only: serde's own message may quote the offending value,
 /// which may be a password.
-fn json_problem(e: &serde_json::Error) -> String {
+pub(crate) fn json_problem(e: &serde_json::Error) -> String {
     let what = match e.classify() {
         serde_json::error::Category::Io => "unreadable",
         serde_json::error::Category::Syntax => "invalid JSON",
@@ -530,14 +530,17 @@ fn key_names(key: &str, domain: &str) -> bool {
 ///
 /// Blocking (it may run a helper): call it from `spawn_blocking` in async code.
 pub fn from_docker_config(image: &str) -> Result<Option<Credentials>, AuthError> {
-    let dir = match std::env::var_os("DOCKER_CONFIG").filter(|d| !d.is_empty()) {
-        Some(dir) => PathBuf::from(dir),
-        None => match std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-            Some(home) => Path::new(&home).join(".docker"),
-            None => return Ok(None),
-        },
-    };
+    let Some(dir) = docker_config_dir() else { return Ok(None) };
     from_docker_config_at(image, &dir, std::env::var_os("PATH").as_deref())
+}
+
+/// The Docker CLI's config directory (`cli/config.Dir`): `$DOCKER_CONFIG`, else `~/.docker`
+/// (HOME). None when neither is set. Registry credentials and Docker contexts live there.
+pub fn docker_config_dir() -> Option<PathBuf> {
+    match std::env::var_os("DOCKER_CONFIG").filter(|d| !d.is_empty()) {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|home| Path::new(&home).join(".docker")),
+    }
 }
 
 /// The same with an explicit config directory and helper search PATH (for tests). `path_env`

@@ -24,7 +24,12 @@ const IMAGE: &str = "busybox:1.28";
 async fn engine() -> Option<DockerRuntime> {
     let required =
         std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required") || std::env::var("CI").is_ok_and(|v| v == "true");
-    match DockerRuntime::connect(None).await {
+    // A context that cannot be used is no engine, as for the Docker CLI that tests/common asks.
+    let connected = match super::context::resolve_from_env(None, None) {
+        Ok(endpoint) => DockerRuntime::connect(&endpoint).await.map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
+    match connected {
         Ok(rt) => Some(rt),
         Err(e) => {
             assert!(!required, "no container engine answers ({e}), and end-to-end tests are required (PODRUN_E2E/CI)");

@@ -2,6 +2,7 @@
 //! speaks bollard. Engine errors are told apart by HTTP status code (404, 409, 304), never by
 //! message text: message wording changes between engine versions (kubernetes PR #79623).
 
+pub mod context;
 mod convert;
 #[cfg(test)]
 mod e2e_tests;
@@ -25,6 +26,7 @@ use futures_util::future::join_all;
 use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 
+pub use self::context::Endpoint;
 use self::progress::LayerProgress;
 use super::auth::Credentials;
 use super::{
@@ -33,7 +35,7 @@ use super::{
 };
 use crate::pod::labels;
 
-/// The default engine endpoint when neither `--host` nor DOCKER_HOST says otherwise.
+/// The default engine endpoint when neither `--host`, DOCKER_HOST nor a context says otherwise.
 pub const DEFAULT_HOST: &str = "unix:///var/run/docker.sock";
 /// How long to wait for the engine to answer at all before calling it unreachable.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -47,23 +49,20 @@ const RECURSIVE_READ_ONLY_API: (usize, usize) = (1, 44);
 #[derive(Debug, Clone)]
 pub struct DockerRuntime {
     docker: Docker,
-    endpoint: String,
+    endpoint: Endpoint,
 }
 
 impl DockerRuntime {
-    /// Connects to `host` (`unix:///path`, `tcp://host:port`, `http://...`), or DOCKER_HOST, or
-    /// the default socket, and agrees on an API version the engine speaks. Unreachable within
-    /// a few seconds is an error naming the endpoint.
-    pub async fn connect(host: Option<&str>) -> Result<DockerRuntime, RuntimeError> {
-        let endpoint = host
-            .map(str::to_owned)
-            .or_else(|| std::env::var("DOCKER_HOST").ok().filter(|h| !h.is_empty()))
-            .unwrap_or_else(|| DEFAULT_HOST.to_owned());
-        let unreachable = |detail: String| RuntimeError::Unreachable { endpoint: endpoint.clone(), detail };
-        let docker = if let Some(path) = endpoint.strip_prefix("unix://") {
+    /// Connects to `endpoint` (`unix:///path`, `tcp://host:port`, `http://...`; see
+    /// [`context::resolve`]) and agrees on an API version the engine speaks. Unreachable within
+    /// a few seconds is an error naming the endpoint (and its context).
+    pub async fn connect(endpoint: &Endpoint) -> Result<DockerRuntime, RuntimeError> {
+        let unreachable = |detail: String| RuntimeError::Unreachable { endpoint: endpoint.to_string(), detail };
+        let host = &endpoint.host;
+        let docker = if let Some(path) = host.strip_prefix("unix://") {
             Docker::connect_with_unix(path, REQUEST_TIMEOUT_SECS, bollard::API_DEFAULT_VERSION)
-        } else if endpoint.starts_with("tcp://") || endpoint.starts_with("http://") {
-            Docker::connect_with_http(&endpoint, REQUEST_TIMEOUT_SECS, bollard::API_DEFAULT_VERSION)
+        } else if host.starts_with("tcp://") || host.starts_with("http://") {
+            Docker::connect_with_http(host, REQUEST_TIMEOUT_SECS, bollard::API_DEFAULT_VERSION)
         } else {
             return Err(unreachable("unsupported address: use unix:///path or tcp://host:port".into()));
         }
@@ -72,10 +71,10 @@ impl DockerRuntime {
             .await
             .map_err(|_| unreachable(format!("no answer within {}s", CONNECT_TIMEOUT.as_secs())))?
             .map_err(|e| unreachable(e.to_string()))?;
-        Ok(DockerRuntime { docker, endpoint })
+        Ok(DockerRuntime { docker, endpoint: endpoint.clone() })
     }
 
-    pub fn endpoint(&self) -> &str {
+    pub fn endpoint(&self) -> &Endpoint {
         &self.endpoint
     }
 
@@ -94,7 +93,7 @@ impl DockerRuntime {
             | BollardError::HyperLegacyError { .. }
             | BollardError::SocketNotFoundError(_)
             | BollardError::RequestTimeoutError => {
-                RuntimeError::Unreachable { endpoint: self.endpoint.clone(), detail: e.to_string() }
+                RuntimeError::Unreachable { endpoint: self.endpoint.to_string(), detail: e.to_string() }
             }
             other => RuntimeError::Other(format!("{what}: {other}")),
         }
@@ -348,7 +347,7 @@ impl Runtime for DockerRuntime {
     }
 
     fn local_files(&self) -> bool {
-        self.endpoint.starts_with("unix://")
+        self.endpoint.host.starts_with("unix://")
     }
 
     async fn logs_tail(&self, id: &str, lines: usize) -> Result<String, RuntimeError> {

@@ -1,0 +1,510 @@
+//! Which engine to talk to, chosen as the Docker CLI chooses it (`cli/command/cli.go`,
+//! `resolveContextName`), Docker contexts included:
+//!
+//! 1. `--context NAME` (together with `--host` it is a usage error);
+//! 2. `--host ADDRESS`;
+//! 3. DOCKER_HOST;
+//! 4. DOCKER_CONTEXT;
+//! 5. `currentContext` in the Docker config file (`$DOCKER_CONFIG/config.json`, else
+//!    `~/.docker/config.json`);
+//! 6. the default socket.
+//!
+//! The context named `default` is DOCKER_HOST, else the default socket. Any other context is
+//! `<configdir>/contexts/meta/<sha256 of the name>/meta.json`, found here by the `Name` it
+//! holds; its TLS material, if any, is in `<configdir>/contexts/tls/<same dir>/docker/`.
+//! podrun speaks to `unix://` and plain `tcp://` endpoints: a context over SSH or TLS is
+//! refused, naming the context and the file. [`resolve`] is pure (its inputs are arguments);
+//! [`resolve_from_env`] feeds it the process's environment.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::DEFAULT_HOST;
+use crate::runtime::auth::{self, json_problem};
+
+/// The name of the context that stands for DOCKER_HOST or the default socket.
+pub const DEFAULT_CONTEXT: &str = "default";
+/// Files of a context's TLS material for its docker endpoint (`docker context create --docker
+/// ca=...,cert=...,key=...`).
+const TLS_FILES: [&str; 3] = ["ca.pem", "cert.pem", "key.pem"];
+
+/// The engine address podrun connects to, and the context it came from (None: `--host`,
+/// DOCKER_HOST, or the default socket).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Endpoint {
+    pub host: String,
+    pub context: Option<String>,
+}
+
+impl Endpoint {
+    pub fn host(host: impl Into<String>) -> Endpoint {
+        Endpoint { host: host.into(), context: None }
+    }
+}
+
+impl fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.context {
+            Some(name) => write!(f, "{} (context \"{name}\")", self.host),
+            None => f.write_str(&self.host),
+        }
+    }
+}
+
+/// Everything the choice depends on. Empty strings count as unset, as in the Docker CLI.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sources<'a> {
+    /// `--context`
+    pub context_flag: Option<&'a str>,
+    /// `--host`
+    pub host_flag: Option<&'a str>,
+    /// DOCKER_HOST
+    pub docker_host: Option<&'a str>,
+    /// DOCKER_CONTEXT
+    pub docker_context: Option<&'a str>,
+    /// The Docker config directory (None: neither DOCKER_CONFIG nor HOME is set).
+    pub config_dir: Option<&'a Path>,
+}
+
+/// Why no endpoint could be chosen. [`ContextError::Unsupported`] is exit 3, like any engine
+/// podrun cannot reach (`--host ssh://...` included); the others are usage errors, exit 2.
+#[derive(Debug, thiserror::Error)]
+pub enum ContextError {
+    #[error("conflicting options: either specify --host or --context, not both")]
+    Conflict,
+    #[error("context \"{name}\" does not exist ({origin}; {detail})")]
+    NotFound { name: String, origin: String, detail: String },
+    #[error("context \"{name}\" ({file}): {detail}")]
+    Invalid { name: String, file: String, detail: String },
+    #[error(
+        "context \"{name}\" ({file}): endpoint {host}: {why} (podrun speaks to unix:// and plain tcp:// \
+         endpoints only)"
+    )]
+    Unsupported { name: String, file: String, host: String, why: String },
+}
+
+/// The endpoint for `--context` and `--host` as given, the process's DOCKER_HOST and
+/// DOCKER_CONTEXT, and the Docker config directory ([`auth::docker_config_dir`]).
+pub fn resolve_from_env(context_flag: Option<&str>, host_flag: Option<&str>) -> Result<Endpoint, ContextError> {
+    let docker_host = std::env::var("DOCKER_HOST").ok();
+    let docker_context = std::env::var("DOCKER_CONTEXT").ok();
+    let config_dir = auth::docker_config_dir();
+    resolve(&Sources {
+        context_flag,
+        host_flag,
+        docker_host: docker_host.as_deref(),
+        docker_context: docker_context.as_deref(),
+        config_dir: config_dir.as_deref(),
+    })
+}
+
+/// Where a context name came from, for the error when it names no context.
+enum Origin {
+    Flag,
+    Env,
+    Config(PathBuf),
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Flag => f.write_str("given by --context"),
+            Origin::Env => f.write_str("given by DOCKER_CONTEXT"),
+            Origin::Config(path) => write!(f, "the currentContext of {}", path.display()),
+        }
+    }
+}
+
+/// `--context` and `--host` together are wrong usage, whether or not the command connects (as
+/// in the Docker CLI, which checks before it runs any command).
+pub fn check_flags(context_flag: Option<&str>, host_flag: Option<&str>) -> Result<(), ContextError> {
+    let set = |v: Option<&str>| v.is_some_and(|v| !v.is_empty());
+    if set(context_flag) && set(host_flag) {
+        return Err(ContextError::Conflict);
+    }
+    Ok(())
+}
+
+/// The endpoint `sources` select, in the Docker CLI's order (see the module documentation).
+pub fn resolve(sources: &Sources) -> Result<Endpoint, ContextError> {
+    check_flags(sources.context_flag, sources.host_flag)?;
+    let set = |v: Option<&str>| v.filter(|v| !v.is_empty()).map(str::to_owned);
+    let (context_flag, host_flag) = (set(sources.context_flag), set(sources.host_flag));
+    let docker_host = set(sources.docker_host);
+    let default = || Endpoint::host(docker_host.clone().unwrap_or_else(|| DEFAULT_HOST.to_owned()));
+
+    let (name, origin) = match (context_flag, host_flag) {
+        (Some(name), _) => (name, Origin::Flag),
+        (None, Some(host)) => return Ok(Endpoint::host(host)),
+        (None, None) if docker_host.is_some() => return Ok(default()),
+        (None, None) => match (set(sources.docker_context), sources.config_dir) {
+            (Some(name), _) => (name, Origin::Env),
+            (None, Some(dir)) => match current_context(dir) {
+                Some(name) => (name, Origin::Config(dir.join("config.json"))),
+                None => return Ok(default()),
+            },
+            (None, None) => return Ok(default()),
+        },
+    };
+    if name == DEFAULT_CONTEXT {
+        return Ok(default());
+    }
+    let Some(dir) = sources.config_dir else {
+        let detail = "there is no Docker config directory: neither DOCKER_CONFIG nor HOME is set".to_owned();
+        return Err(ContextError::NotFound { name, origin: origin.to_string(), detail });
+    };
+    load(dir, &name, &origin)
+}
+
+/// The part of the Docker config file this module reads.
+#[derive(Deserialize)]
+struct ConfigFile {
+    #[serde(default, rename = "currentContext")]
+    current_context: String,
+}
+
+/// `currentContext` of `<dir>/config.json`. A file that is missing, empty, unreadable or not
+/// JSON names none: the Docker CLI warns about the last two and carries on, and so does podrun.
+fn current_context(dir: &Path) -> Option<String> {
+    let path = dir.join("config.json");
+    let text = match std::fs::read(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => {
+            tracing::warn!("docker config {}: cannot read it ({e}); using no context", path.display());
+            return None;
+        }
+    };
+    if text.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    match serde_json::from_slice::<ConfigFile>(&text) {
+        Ok(config) => Some(config.current_context).filter(|c| !c.is_empty()),
+        Err(e) => {
+            tracing::warn!("docker config {}: {}; using no context", path.display(), json_problem(&e));
+            None
+        }
+    }
+}
+
+/// A context's `meta.json`, as far as podrun needs it.
+#[derive(Deserialize)]
+struct Meta {
+    #[serde(rename = "Name")]
+    name: String,
+    #[serde(default, rename = "Endpoints")]
+    endpoints: Endpoints,
+}
+
+#[derive(Default, Deserialize)]
+struct Endpoints {
+    docker: Option<DockerEndpoint>,
+}
+
+#[derive(Deserialize)]
+struct DockerEndpoint {
+    #[serde(default, rename = "Host")]
+    host: String,
+    #[serde(default, rename = "SkipTLSVerify")]
+    skip_tls_verify: bool,
+}
+
+/// The context called `name`, found among `<dir>/contexts/meta/*/meta.json` by the name each
+/// holds (the directory's name is its sha256, which podrun need not compute).
+fn load(dir: &Path, name: &str, origin: &Origin) -> Result<Endpoint, ContextError> {
+    let meta_dir = dir.join("contexts").join("meta");
+    let not_found =
+        |detail: String| ContextError::NotFound { name: name.to_owned(), origin: origin.to_string(), detail };
+    let mut dirs: Vec<PathBuf> = match std::fs::read_dir(&meta_dir) {
+        Ok(entries) => entries.filter_map(Result::ok).map(|e| e.path()).collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(not_found(format!("there is no {}", meta_dir.display())));
+        }
+        Err(e) => return Err(not_found(format!("{}: {e}", meta_dir.display()))),
+    };
+    dirs.sort();
+    // Files that could not be read: one of them may be the context asked for.
+    let mut unreadable = Vec::new();
+    for context_dir in dirs {
+        let file = context_dir.join("meta.json");
+        let meta = match std::fs::read(&file) {
+            Ok(text) => serde_json::from_slice::<Meta>(&text).map_err(|e| json_problem(&e)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => Err(e.to_string()),
+        };
+        match meta {
+            Ok(meta) if meta.name == name => return endpoint_of(meta, name, &file, &context_dir, dir),
+            Ok(_) => {}
+            Err(detail) => unreadable.push(format!("{}: {detail}", file.display())),
+        }
+    }
+    let mut detail = format!("no {} names it", meta_dir.join("*").join("meta.json").display());
+    if !unreadable.is_empty() {
+        detail.push_str(&format!("; unreadable: {}", unreadable.join(", ")));
+    }
+    Err(not_found(detail))
+}
+
+/// The endpoint of a context's docker endpoint, when podrun can speak to it.
+fn endpoint_of(meta: Meta, name: &str, file: &Path, context_dir: &Path, dir: &Path) -> Result<Endpoint, ContextError> {
+    let file = file.display().to_string();
+    let Some(docker) = meta.endpoints.docker else {
+        return Err(ContextError::Invalid { name: name.to_owned(), file, detail: "it has no docker endpoint".into() });
+    };
+    // An empty Host is the default socket, as the Docker CLI's ParseHost has it.
+    let host = if docker.host.is_empty() { DEFAULT_HOST.to_owned() } else { docker.host };
+    let unsupported =
+        |why: String| ContextError::Unsupported { name: name.to_owned(), file: file.clone(), host: host.clone(), why };
+    let scheme = host.split_once("://").map_or("", |(s, _)| s);
+    match scheme {
+        "unix" | "tcp" | "http" => {}
+        "ssh" => return Err(unsupported("SSH is not supported".into())),
+        _ => return Err(unsupported("this kind of address is not supported".into())),
+    }
+    let tls_dir = context_dir.file_name().map(|d| dir.join("contexts").join("tls").join(d).join("docker"));
+    let tls_files: Vec<&str> = match &tls_dir {
+        Some(tls) => TLS_FILES.into_iter().filter(|f| tls.join(f).exists()).collect(),
+        None => Vec::new(),
+    };
+    if let (Some(tls), false) = (&tls_dir, tls_files.is_empty()) {
+        let why = format!("TLS is not supported (the context has {} in {})", tls_files.join(", "), tls.display());
+        return Err(unsupported(why));
+    }
+    if docker.skip_tls_verify {
+        return Err(unsupported("TLS is not supported (the context sets SkipTLSVerify)".into()));
+    }
+    Ok(Endpoint { host, context: Some(name.to_owned()) })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    /// A fresh Docker config directory under the system temp dir, removed on drop.
+    struct ConfigDir(PathBuf);
+
+    impl ConfigDir {
+        fn new(tag: &str) -> ConfigDir {
+            static N: AtomicUsize = AtomicUsize::new(0);
+            let n = N.fetch_add(1, Ordering::SeqCst);
+            let dir = std::env::temp_dir().join(format!("podrun-context-{}-{tag}-{n}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            ConfigDir(dir)
+        }
+
+        fn config(&self, json: &str) -> &ConfigDir {
+            std::fs::write(self.0.join("config.json"), json).unwrap();
+            self
+        }
+
+        /// A context in directory `id` (the Docker CLI names it by the sha256 of the name; any
+        /// name does here), with `meta` as its meta.json.
+        fn context(&self, id: &str, meta: &str) -> PathBuf {
+            let d = self.0.join("contexts/meta").join(id);
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(d.join("meta.json"), meta).unwrap();
+            d.join("meta.json")
+        }
+
+        fn docker_context(&self, id: &str, name: &str, host: &str) -> PathBuf {
+            let meta = format!(
+                r#"{{"Name":"{name}","Metadata":{{}},"Endpoints":{{"docker":{{"Host":"{host}","SkipTLSVerify":false}}}}}}"#
+            );
+            self.context(id, &meta)
+        }
+
+        fn sources(&self) -> Sources<'_> {
+            Sources { config_dir: Some(&self.0), ..Sources::default() }
+        }
+    }
+
+    impl Drop for ConfigDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn ok(sources: Sources) -> Endpoint {
+        resolve(&sources).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn err(sources: Sources) -> ContextError {
+        match resolve(&sources) {
+            Ok(e) => panic!("resolved to {e}"),
+            Err(e) => e,
+        }
+    }
+
+    fn in_context(host: &str, name: &str) -> Endpoint {
+        Endpoint { host: host.into(), context: Some(name.into()) }
+    }
+
+    #[test]
+    fn nothing_set_is_the_default_socket() {
+        assert_eq!(ok(Sources::default()), Endpoint::host(DEFAULT_HOST));
+        let dir = ConfigDir::new("nothing");
+        assert_eq!(ok(dir.sources()), Endpoint::host(DEFAULT_HOST));
+        dir.config(r#"{"auths": {}}"#);
+        assert_eq!(ok(dir.sources()), Endpoint::host(DEFAULT_HOST));
+        dir.config(r#"{"currentContext": ""}"#);
+        assert_eq!(ok(dir.sources()), Endpoint::host(DEFAULT_HOST));
+        dir.config("  \n");
+        assert_eq!(ok(dir.sources()), Endpoint::host(DEFAULT_HOST));
+    }
+
+    #[test]
+    fn precedence_is_the_docker_clis() {
+        let dir = ConfigDir::new("precedence");
+        dir.docker_context("a", "flag", "unix:///flag.sock");
+        dir.docker_context("b", "env", "unix:///env.sock");
+        dir.docker_context("c", "current", "tcp://10.0.0.1:2375");
+        dir.config(r#"{"currentContext": "current"}"#);
+        let all = Sources {
+            context_flag: Some("flag"),
+            host_flag: None,
+            docker_host: Some("unix:///docker-host.sock"),
+            docker_context: Some("env"),
+            config_dir: Some(&dir.0),
+        };
+        // --context wins over everything but --host, with which it conflicts.
+        assert_eq!(ok(all), in_context("unix:///flag.sock", "flag"));
+        assert!(matches!(err(Sources { host_flag: Some("unix:///h.sock"), ..all }), ContextError::Conflict));
+        let no_flag = Sources { context_flag: None, ..all };
+        assert_eq!(ok(Sources { host_flag: Some("unix:///h.sock"), ..no_flag }), Endpoint::host("unix:///h.sock"));
+        assert_eq!(ok(no_flag), Endpoint::host("unix:///docker-host.sock"));
+        let no_host = Sources { docker_host: None, ..no_flag };
+        assert_eq!(ok(no_host), in_context("unix:///env.sock", "env"));
+        let no_env = Sources { docker_context: None, ..no_host };
+        assert_eq!(ok(no_env), in_context("tcp://10.0.0.1:2375", "current"));
+        // Empty values count as unset.
+        let empty = Sources { context_flag: Some(""), host_flag: Some(""), docker_host: Some(""), ..no_env };
+        assert_eq!(ok(Sources { docker_context: Some(""), ..empty }), in_context("tcp://10.0.0.1:2375", "current"));
+        assert_eq!(ok(Sources { context_flag: Some(""), ..all }), Endpoint::host("unix:///docker-host.sock"));
+    }
+
+    #[test]
+    fn the_default_context_is_docker_host_or_the_default_socket() {
+        let dir = ConfigDir::new("default");
+        // Even were there a context of that name on disk: `default` is reserved.
+        dir.docker_context("a", "default", "unix:///not-this.sock");
+        let s = Sources { context_flag: Some("default"), ..dir.sources() };
+        assert_eq!(ok(s), Endpoint::host(DEFAULT_HOST));
+        assert_eq!(ok(Sources { docker_host: Some("tcp://1.2.3.4:2375"), ..s }), Endpoint::host("tcp://1.2.3.4:2375"));
+        dir.config(r#"{"currentContext": "default"}"#);
+        assert_eq!(ok(dir.sources()), Endpoint::host(DEFAULT_HOST));
+        assert_eq!(ok(Sources { docker_context: Some("default"), ..dir.sources() }), Endpoint::host(DEFAULT_HOST));
+        // Without any config directory.
+        assert_eq!(ok(Sources { context_flag: Some("default"), ..Sources::default() }), Endpoint::host(DEFAULT_HOST));
+    }
+
+    #[test]
+    fn a_context_is_found_by_the_name_in_its_meta_json() {
+        let dir = ConfigDir::new("found");
+        dir.docker_context("0aa", "other", "unix:///other.sock");
+        dir.context("1bb", "{broken");
+        std::fs::create_dir_all(dir.0.join("contexts/meta/2cc")).unwrap(); // no meta.json
+        dir.context(
+            "3dd",
+            r#"{"Name":"mine","Metadata":{"Description":"x"},"Endpoints":{"docker":{"Host":"unix:///run/user/1000/docker.sock"},"kubernetes":{"Host":"https://k"}}}"#,
+        );
+        let s = Sources { context_flag: Some("mine"), ..dir.sources() };
+        assert_eq!(ok(s), in_context("unix:///run/user/1000/docker.sock", "mine"));
+        // An empty Host is the default socket.
+        dir.context("4ee", r#"{"Name":"bare","Endpoints":{"docker":{"Host":""}}}"#);
+        assert_eq!(ok(Sources { context_flag: Some("bare"), ..s }), in_context(DEFAULT_HOST, "bare"));
+    }
+
+    #[test]
+    fn an_unknown_context_is_an_error_naming_it_and_where_podrun_looked() {
+        let dir = ConfigDir::new("unknown");
+        // No contexts directory at all.
+        let e = err(Sources { context_flag: Some("nope"), ..dir.sources() }).to_string();
+        assert!(e.starts_with("context \"nope\" does not exist (given by --context; there is no "), "{e}");
+        assert!(e.contains(&dir.0.join("contexts/meta").display().to_string()), "{e}");
+
+        dir.docker_context("a", "other", "unix:///other.sock");
+        let broken = dir.context("b", r#"{"Name": 3}"#);
+        let e = err(Sources { docker_context: Some("nope"), ..dir.sources() }).to_string();
+        assert!(e.starts_with("context \"nope\" does not exist (given by DOCKER_CONTEXT; no "), "{e}");
+        assert!(e.contains(&dir.0.join("contexts/meta/*/meta.json").display().to_string()), "{e}");
+        assert!(e.contains(&format!("unreadable: {}: unexpected JSON structure", broken.display())), "{e}");
+
+        // A currentContext that names no context is an error too, as in the Docker CLI.
+        dir.config(r#"{"currentContext": "gone"}"#);
+        let e = err(dir.sources()).to_string();
+        let config = dir.0.join("config.json");
+        assert!(e.starts_with(&format!("context \"gone\" does not exist (the currentContext of {};", config.display())));
+        // ... unless DOCKER_HOST (or --host) says where to go.
+        assert_eq!(
+            ok(Sources { docker_host: Some("unix:///d.sock"), ..dir.sources() }),
+            Endpoint::host("unix:///d.sock")
+        );
+
+        let e = err(Sources { context_flag: Some("nope"), ..Sources::default() }).to_string();
+        assert!(e.contains("neither DOCKER_CONFIG nor HOME is set"), "{e}");
+    }
+
+    #[test]
+    fn a_config_file_docker_cannot_parse_names_no_context() {
+        let dir = ConfigDir::new("badconfig");
+        dir.config("{not json");
+        assert_eq!(ok(dir.sources()), Endpoint::host(DEFAULT_HOST));
+        dir.config(r#"{"currentContext": 7}"#);
+        assert_eq!(ok(dir.sources()), Endpoint::host(DEFAULT_HOST));
+    }
+
+    #[test]
+    fn ssh_tls_and_other_endpoints_are_refused_naming_the_context_and_file() {
+        let dir = ConfigDir::new("unsupported");
+        let ssh = dir.docker_context("a", "remote", "ssh://me@build-host");
+        let e = err(Sources { context_flag: Some("remote"), ..dir.sources() });
+        assert!(matches!(e, ContextError::Unsupported { .. }));
+        let e = e.to_string();
+        assert!(e.starts_with(&format!("context \"remote\" ({}): endpoint ssh://me@build-host", ssh.display())), "{e}");
+        assert!(e.contains("ssh://me@build-host: SSH is not supported"), "{e}");
+
+        let tls = dir.docker_context("b", "secure", "tcp://10.0.0.2:2376");
+        let tls_dir = dir.0.join("contexts/tls/b/docker");
+        std::fs::create_dir_all(&tls_dir).unwrap();
+        std::fs::write(tls_dir.join("ca.pem"), "x").unwrap();
+        std::fs::write(tls_dir.join("key.pem"), "x").unwrap();
+        let e = err(Sources { context_flag: Some("secure"), ..dir.sources() }).to_string();
+        assert!(e.starts_with(&format!("context \"secure\" ({}): endpoint tcp://10.0.0.2:2376", tls.display())), "{e}");
+        assert!(
+            e.contains(&format!("TLS is not supported (the context has ca.pem, key.pem in {})", tls_dir.display())),
+            "{e}"
+        );
+
+        dir.context("c", r#"{"Name":"skip","Endpoints":{"docker":{"Host":"tcp://h:2376","SkipTLSVerify":true}}}"#);
+        let e = err(Sources { context_flag: Some("skip"), ..dir.sources() }).to_string();
+        assert!(e.contains("TLS is not supported (the context sets SkipTLSVerify)"), "{e}");
+
+        dir.docker_context("d", "pipe", "npipe:////./pipe/docker_engine");
+        let e = err(Sources { context_flag: Some("pipe"), ..dir.sources() });
+        assert!(matches!(e, ContextError::Unsupported { .. }), "{e}");
+
+        let k8s = dir.context("e", r#"{"Name":"k8s","Endpoints":{"kubernetes":{"Host":"https://k"}}}"#);
+        let e = err(Sources { context_flag: Some("k8s"), ..dir.sources() });
+        assert!(matches!(e, ContextError::Invalid { .. }), "{e}");
+        assert_eq!(e.to_string(), format!("context \"k8s\" ({}): it has no docker endpoint", k8s.display()));
+
+        // A plain tcp:// context with an empty TLS directory is fine.
+        dir.docker_context("f", "plain", "tcp://10.0.0.3:2375");
+        std::fs::create_dir_all(dir.0.join("contexts/tls/f/docker")).unwrap();
+        assert_eq!(
+            ok(Sources { context_flag: Some("plain"), ..dir.sources() }),
+            in_context("tcp://10.0.0.3:2375", "plain")
+        );
+    }
+
+    #[test]
+    fn an_endpoint_shows_its_context() {
+        assert_eq!(in_context("unix:///x.sock", "c").to_string(), "unix:///x.sock (context \"c\")");
+        assert_eq!(Endpoint::host("tcp://h:2375").to_string(), "tcp://h:2375");
+    }
+}
