@@ -19,4 +19,6 @@ pub mod probe;
 pub mod report;
 pub mod runtime;
 pub mod status;
+#[cfg(test)]
+mod test_support;
 pub mod tty;

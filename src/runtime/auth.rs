@@ -765,7 +765,6 @@ fn spawn_helper(program: &Path) -> std::io::Result<std::process::Child> {
 mod tests {
     use super::*;
     use crate::manifest::types::{ObjectMeta, Secret};
-    use std::sync::atomic::{AtomicUsize, Ordering};
 
     const PASSWORD: &str = "hunter2-very-secret";
 
@@ -1059,17 +1058,12 @@ mod tests {
 
     // --- Docker config ------------------------------------------------------------------------
 
-    /// A fresh directory under the system temp dir, removed on drop.
-    struct TempDir(PathBuf);
+    /// A Docker config directory (and a PATH directory for credential helpers).
+    struct TempDir(crate::test_support::TempDir);
 
     impl TempDir {
         fn new(tag: &str) -> TempDir {
-            static N: AtomicUsize = AtomicUsize::new(0);
-            let n = N.fetch_add(1, Ordering::SeqCst);
-            let dir = std::env::temp_dir().join(format!("podrun-auth-{}-{tag}-{n}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&dir);
-            std::fs::create_dir_all(&dir).unwrap();
-            TempDir(dir)
+            TempDir(crate::test_support::TempDir::new(&format!("auth-{tag}")))
         }
 
         fn config(&self, json: &str) -> &Path {
@@ -1088,12 +1082,6 @@ mod tests {
 
         fn path_env(&self) -> Option<&OsStr> {
             Some(self.0.as_os_str())
-        }
-    }
-
-    impl Drop for TempDir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
         }
     }
 

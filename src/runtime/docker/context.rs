@@ -280,21 +280,15 @@ fn endpoint_of(meta: Meta, name: &str, file: &Path, context_dir: &Path, dir: &Pa
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::*;
 
-    /// A fresh Docker config directory under the system temp dir, removed on drop.
-    struct ConfigDir(PathBuf);
+    /// A Docker config directory of the test's own.
+    struct ConfigDir(crate::test_support::TempDir);
 
     impl ConfigDir {
         fn new(tag: &str) -> ConfigDir {
-            static N: AtomicUsize = AtomicUsize::new(0);
-            let n = N.fetch_add(1, Ordering::SeqCst);
-            let dir = std::env::temp_dir().join(format!("podrun-context-{}-{tag}-{n}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&dir);
-            std::fs::create_dir_all(&dir).unwrap();
-            ConfigDir(dir)
+            ConfigDir(crate::test_support::TempDir::new(&format!("context-{tag}")))
         }
 
         fn config(&self, json: &str) -> &ConfigDir {
@@ -320,12 +314,6 @@ mod tests {
 
         fn sources(&self) -> Sources<'_> {
             Sources { config_dir: Some(&self.0), ..Sources::default() }
-        }
-    }
-
-    impl Drop for ConfigDir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
         }
     }
 
