@@ -179,6 +179,41 @@ fn workloads_and_refusals_through_the_binary() {
     assert!(!stderr(&o).contains("does not implement"), "refused, not \"not yet\": {}", stderr(&o));
 }
 
+#[test]
+fn lifecycle_http_get_hooks_validate_and_tcp_socket_ones_are_refused() {
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: c\n    \
+        image: busybox:1.28\n    command: [httpd, -f, -p, '8080']\n    ports: [{name: http, containerPort: 8080}]\n    \
+        lifecycle:\n      postStart: {httpGet: {path: /, port: 8080}}\n      \
+        preStop: {httpGet: {path: /quit, port: http, httpHeaders: [{name: X-A, value: b}]}}\n";
+    let o = podrun_env(&["validate", "--strict", "-"], Some(pod), NO_ENGINE);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o), "pod default/web: valid\n");
+    assert!(!stderr(&o).contains("lifecycle"), "no warning about the hooks: {}", stderr(&o));
+    let tcp = pod.replace("preStop: {httpGet: {path: /quit, port: http,", "preStop: {tcpSocket: {port: http,");
+    let tcp = tcp.replace(" httpHeaders: [{name: X-A, value: b}]", "");
+    for cmd in ["validate", "apply"] {
+        let o = podrun_env(&[cmd, "-"], Some(&tcp), NO_ENGINE);
+        assert_eq!(code(&o), 2, "{cmd}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(
+                "spec.containers[0].lifecycle.preStop.tcpSocket: Unsupported value: tcpSocket is not supported as a \
+                 lifecycle handler (the kubelet fails such a hook at runtime); use exec or httpGet"
+            ),
+            "{cmd}: {}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("handler type"), "{cmd}: {}", stderr(&o));
+    }
+    let unknown = pod.replace("port: http,", "port: admin,");
+    let o = podrun_env(&["validate", "-"], Some(&unknown), NO_ENGINE);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("spec.containers[0].lifecycle.preStop.httpGet.port: Not found: \"admin\""),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// What the acceptance corpus says of a `run-or-refuse` file podrun refuses, and the words the
 /// refusal must contain. The others of that class pass validation for now.
 const REFUSED: &[(&str, &str)] = &[

@@ -294,6 +294,48 @@ fn e2e_lifecycle_hooks_run() {
 }
 
 #[test]
+fn e2e_http_lifecycle_hooks_reach_the_pod() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("httphooks");
+    // httpd logs each request (-vv) to its stderr, which tee copies into a host directory: the
+    // container's logs show the postStart request, the file outlives the container for preStop.
+    let dir = std::env::temp_dir().join(format!("podrun-e2e-httphooks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: h}}\nspec:\n  terminationGracePeriodSeconds: 2\n  volumes: [{{name: log, hostPath: {{path: '{}', type: Directory}}}}]\n  containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, 'mkdir -p /www; httpd -f -vv -p 8080 -h /www 2>&1 | tee -a /log/requests']\n    ports: [{{name: http, containerPort: 8080}}]\n    volumeMounts: [{{name: log, mountPath: /log}}]\n    lifecycle:\n      postStart: {{httpGet: {{path: /post-start-hook, port: http, httpHeaders: [{{name: X-Hook, value: post}}]}}}}\n      preStop: {{httpGet: {{path: /pre-stop-hook, port: 8080}}}}\n",
+        dir.display()
+    );
+    // The hook may come before httpd listens (the kubelet does not order them either); the
+    // container is then killed and restarted under restartPolicy Always, and the next one's
+    // hook gets through. The 404 each request gets does not fail a hook.
+    let out = apply(&ns, &pod, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let logs = podrun(&["logs", "h", "-n", ns.name()], None);
+    assert!(stdout(&logs).contains("url:/post-start-hook"), "{}{}", stdout(&logs), stderr(&logs));
+    assert!(stdout(&logs).contains("response:404"), "{}", stdout(&logs));
+    let del = podrun(&["delete", "h", "-n", ns.name()], None);
+    assert_eq!(code(&del), 0, "{}", stderr(&del));
+    assert!(ns.containers().is_empty());
+    let requests = std::fs::read_to_string(dir.join("requests")).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(requests.contains("url:/pre-stop-hook"), "{requests}");
+
+    // A postStart request that cannot connect kills the container, as a failed exec does;
+    // under Never the pod fails.
+    let bad = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: b}}\nspec:\n  restartPolicy: Never\n  terminationGracePeriodSeconds: 2\n  containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    lifecycle:\n      postStart: {{httpGet: {{path: /nobody-listens, port: 9999}}}}\n"
+    );
+    let out = apply(&ns, &bad, &["-o", "json"]);
+    assert_eq!(code(&out), 6, "{}{}", stdout(&out), stderr(&out));
+    assert!(stderr(&out).contains("postStart hook of c failed: GET /nobody-listens: dial tcp"), "{}", stderr(&out));
+    let v = json(&out);
+    let state = &v["items"][0]["status"]["containerStatuses"][0]["state"];
+    assert_eq!(state["terminated"]["exitCode"], 137, "killed: {state}");
+}
+
+#[test]
 fn e2e_cleanup_on_failure_removes_what_the_run_created() {
     if !engine() {
         return;

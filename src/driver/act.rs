@@ -12,7 +12,8 @@ use crate::plan::{ContainerStep, ImageNeed, Plan, Step};
 use crate::pod::files::PodFiles;
 use crate::pod::observed::attempt_of;
 use crate::pod::volumes::{self, VolumeSetup};
-use crate::pod::{labels, DesiredPod, Hook, InfraRef, Role};
+use crate::pod::{labels, DesiredPod, Hook, HttpHook, InfraRef, Role};
+use crate::probe::handlers::{self, pod_address, Target};
 use crate::report::{PodKey, PullEvent, Reporter};
 use crate::runtime::{auth, infra_image, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector};
 use crate::status::{Notes, Waiting};
@@ -214,9 +215,9 @@ async fn run_step<R: Runtime>(
     };
     rt.start(&id).await.map_err(|e| ("RunContainerError", e))?;
     if let Some(hook) = &c.post_start {
-        if let Err(message) =
-            run_hook(rt, &id, hook, Duration::from_secs(desired.grace_period_seconds.max(0) as u64)).await
-        {
+        let grace = Duration::from_secs(desired.grace_period_seconds.max(0) as u64);
+        let infra_ip = infra.and_then(|i| i.ip.as_deref());
+        if let Err(message) = run_hook(rt, &id, hook, grace, infra_ip).await {
             // The kubelet kills a container whose postStart hook failed; its restart policy
             // then decides what happens next.
             reporter.event(key, &format!("postStart hook of {} failed: {message}", step.container));
@@ -325,8 +326,21 @@ async fn resolve_user<R: Runtime>(
     Ok(())
 }
 
-/// Runs a lifecycle hook within `limit`. Err carries a message for the status.
-async fn run_hook<R: Runtime>(rt: &R, id: &str, hook: &Hook, limit: Duration) -> Result<(), String> {
+/// Runs a lifecycle hook within `limit`, the pod's grace period. Err carries a message for the
+/// status. `infra_ip`: the pod IP, where an HTTP hook that names no host goes.
+///
+/// The kubelet bounds a preStop hook by the grace period and a postStart hook by nothing (an
+/// exec or a request that never returns holds the container in ContainerCreating). podrun
+/// bounds both by the grace period, which the pod's author chose as the time a container may
+/// take to react, so a hung hook, or an HTTP request to an address that never answers, cannot
+/// hold a run past it.
+async fn run_hook<R: Runtime>(
+    rt: &R,
+    id: &str,
+    hook: &Hook,
+    limit: Duration,
+    infra_ip: Option<&str>,
+) -> Result<(), String> {
     let run = async {
         match hook {
             Hook::Exec(cmd) => match rt.exec(id, cmd).await {
@@ -338,11 +352,33 @@ async fn run_hook<R: Runtime>(rt: &R, id: &str, hook: &Hook, limit: Duration) ->
                 tokio::time::sleep(Duration::from_secs(*secs)).await;
                 Ok(())
             }
+            Hook::HttpGet(h) => run_http_hook(id, h, infra_ip).await,
         }
     };
     tokio::time::timeout(limit.max(Duration::from_secs(1)), run)
         .await
         .unwrap_or_else(|_| Err(format!("did not finish within {}s", limit.as_secs())))
+}
+
+/// An HTTP hook, sent by the probes' HTTP client to its host, else the pod's address.
+async fn run_http_hook(id: &str, h: &HttpHook, infra_ip: Option<&str>) -> Result<(), String> {
+    let address = pod_address(h.host_network, infra_ip);
+    if h.host.is_none() && address.is_none() {
+        // The kubelet's words, for the same situation.
+        return Err(format!("GET {}: failed to find networking container (the pod has no IP)", h.path));
+    }
+    let target = Target { container_id: id, pod_ip: address.as_deref().unwrap_or_default(), ports: &[] };
+    handlers::run_http_hook(&h.action(), &target).await.map_err(|why| format!("GET {}: {why}", h.path))
+}
+
+/// The pod IP of a pod member, from its pod's running infra container, as the kubelet reads
+/// it from the pod's status when a hook runs.
+async fn pod_ip_of<R: Runtime>(rt: &R, c: &Observed) -> Option<String> {
+    let (namespace, pod) = (c.label(labels::POD_NAMESPACE)?, c.label(labels::POD_NAME)?);
+    let all = rt.list(&Selector::pod(namespace, pod)).await.ok()?;
+    all.into_iter()
+        .find(|o| is_infra(o) && o.is_running() && o.label(labels::POD_UID) == c.label(labels::POD_UID))
+        .and_then(|o| o.ip)
 }
 
 async fn current_infra<R: Runtime>(rt: &R, desired: &DesiredPod) -> Result<Option<InfraRef>, PodFailure> {
@@ -370,8 +406,13 @@ async fn stop<R: Runtime>(rt: &R, c: &Observed, grace_override: Option<Duration>
     let started = tokio::time::Instant::now();
     if let Some(hook) = c.label(labels::PRE_STOP).and_then(|h| serde_json::from_str::<Hook>(h).ok()) {
         if grace > Duration::ZERO {
+            // Looked up only for an HTTP hook that needs it: one more list call.
+            let infra_ip = match &hook {
+                Hook::HttpGet(h) if h.host.is_none() && !h.host_network => pod_ip_of(rt, c).await,
+                _ => None,
+            };
             // A failed preStop hook does not stop the stop, as in Kubernetes.
-            let _ = run_hook(rt, &c.id, &hook, grace).await;
+            let _ = run_hook(rt, &c.id, &hook, grace, infra_ip.as_deref()).await;
         }
     }
     // The kubelet gives the stop signal at least 2 s after a preStop hook ran.

@@ -60,11 +60,9 @@ impl Prober {
     /// Starts probing every running container that has probes and is not probed yet, and stops
     /// probing containers that no longer run.
     pub fn sync<R: Runtime>(&self, rt: &Arc<R>, desired: &DesiredPod, obs: &PodObservation) {
-        let pod_ip = if desired.network.mode == crate::runtime::NetworkMode::Host {
-            "127.0.0.1".to_owned()
-        } else {
-            obs.infra.current.as_ref().and_then(|i| i.ip.clone()).unwrap_or_default()
-        };
+        let host_network = desired.network.mode == crate::runtime::NetworkMode::Host;
+        let infra_ip = obs.infra.current.as_ref().and_then(|i| i.ip.as_deref());
+        let pod_ip = handlers::pod_address(host_network, infra_ip).unwrap_or_default();
         let mut workers = self.workers.lock().unwrap_or_else(|e| e.into_inner());
         let mut running = Vec::new();
         for c in desired.init.iter().chain(&desired.containers) {

@@ -8,6 +8,7 @@ use tokio::time::Instant;
 
 use super::*;
 use crate::manifest::{load, LoadOptions, Source};
+use crate::pod::Hook;
 use crate::runtime::fake::FakeRuntime;
 
 const INFRA: &str = "localhost/podrun-pause:test";
@@ -201,4 +202,103 @@ async fn delete_removes_apps_then_infra_and_only_owned_containers() {
     assert_eq!(left, vec!["stranger"]);
     let removes: Vec<String> = rt.calls().into_iter().filter(|c| c.starts_with("remove")).collect();
     assert_eq!(removes.last().map(String::as_str), Some("remove id1"), "the infra container goes last");
+}
+
+/// A server on loopback that answers every request with `response` and sends each request's
+/// head to the test.
+async fn http_server(response: &'static str) -> (u16, tokio::sync::mpsc::UnboundedReceiver<String>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok((mut sock, _)) = listener.accept().await {
+            let mut req = Vec::new();
+            let mut chunk = [0u8; 1024];
+            while !req.ends_with(b"\r\n\r\n") {
+                match sock.read(&mut chunk).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => req.extend_from_slice(&chunk[..n]),
+                }
+            }
+            let _ = tx.send(String::from_utf8_lossy(&req).into_owned());
+            let _ = sock.write_all(response.as_bytes()).await;
+        }
+    });
+    (port, rx)
+}
+
+fn hooked(policy: &str, lifecycle: &str) -> DesiredPod {
+    let yaml = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: web}}\nspec:\n  restartPolicy: {policy}\n  terminationGracePeriodSeconds: 5\n  containers:\n  - name: a\n    image: 'img:1'\n    ports: [{{name: admin, containerPort: 9000}}]\n    lifecycle: {lifecycle}\n"
+    );
+    let loaded = load(&Source::from_text("t.yaml", &yaml), &LoadOptions::default()).unwrap();
+    DesiredPod::from_loaded(&loaded.pods[0], INFRA, None)
+}
+
+/// No retries, and a deadline a failing test does not wait long for.
+fn real_time_opts() -> DriveOptions {
+    DriveOptions { deadline: Instant::now() + Duration::from_secs(20), ..opts(0) }
+}
+
+// Real time: the hooks speak to real sockets, which a paused clock would time out.
+#[tokio::test]
+async fn a_post_start_http_hook_is_sent_and_its_status_code_does_not_matter() {
+    let (port, mut requests) = http_server("HTTP/1.1 500 Internal Server Error\r\n\r\n").await;
+    let rt = Arc::new(fake());
+    let d = hooked("Always", &format!("{{postStart: {{httpGet: {{host: 127.0.0.1, port: {port}, path: /started}}}}}}"));
+    let r = run(&rt, d, real_time_opts()).await;
+    assert_eq!(r.outcome, Ok(()));
+    let request = requests.recv().await.unwrap();
+    assert!(request.starts_with("GET /started HTTP/1.1\r\n"), "{request}");
+    assert!(request.contains("User-Agent: kube-lifecycle/"), "{request}");
+    assert!(!rt.calls().iter().any(|c| c.starts_with("kill")), "{:?}", rt.calls());
+}
+
+#[tokio::test]
+async fn a_failed_post_start_http_hook_kills_the_container() {
+    // Bound, then released: nothing listens there.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let rt = Arc::new(fake());
+    let d = hooked("Never", &format!("{{postStart: {{httpGet: {{host: 127.0.0.1, port: {port}}}}}}}"));
+    let r = run(&rt, d, real_time_opts()).await;
+    let Err(PodFailure::ContainerFailed { container, .. }) = &r.outcome else { panic!("{:?}", r.outcome) };
+    assert_eq!(container, "a");
+    let killed = rt.containers().into_iter().find(|c| c.label(crate::pod::labels::CONTAINER_NAME) == Some("a"));
+    assert!(rt.calls().contains(&format!("kill {}", killed.unwrap().id)), "{:?}", rt.calls());
+}
+
+#[tokio::test]
+async fn a_pre_stop_http_hook_goes_to_the_pod_ip_before_the_stop() {
+    let (port, mut requests) = http_server("HTTP/1.1 404 Not Found\r\n\r\n").await;
+    let rt = Arc::new(fake());
+    // The port by name, resolved against the container's ports into the label.
+    let d =
+        hooked("Always", "{preStop: {httpGet: {port: admin, path: /quit, httpHeaders: [{name: X-Why, value: bye}]}}}");
+    let d = DesiredPod {
+        containers: d
+            .containers
+            .iter()
+            .cloned()
+            .map(|mut c| {
+                if let Some(Hook::HttpGet(h)) = &mut c.pre_stop {
+                    assert_eq!(h.port, 9000);
+                    h.port = port;
+                }
+                c
+            })
+            .collect(),
+        ..d
+    };
+    assert_eq!(run(&rt, d, real_time_opts()).await.outcome, Ok(()));
+    // The pod IP the hook is sent to is read from the infra container when it runs.
+    let mut infra = rt.containers().into_iter().find(|c| c.label(crate::pod::labels::ROLE) == Some("infra")).unwrap();
+    infra.ip = Some("127.0.0.1".into());
+    rt.insert(infra);
+    remove_pod(&*rt, &Selector::pod("default", "web"), None, None, None).await.unwrap();
+    let request = requests.recv().await.unwrap();
+    assert!(request.starts_with("GET /quit HTTP/1.1\r\n"), "{request}");
+    assert!(request.contains(&format!("Host: 127.0.0.1:{port}\r\n")), "{request}");
+    assert!(request.contains("X-Why: bye\r\n"), "{request}");
+    assert!(rt.containers().is_empty());
 }

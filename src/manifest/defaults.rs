@@ -1,6 +1,6 @@
 //! Defaults as the Kubernetes API server applies them, plus podrun's stable pod uid.
 
-use super::types::{Pod, Probe, PullPolicy, RestartPolicy, TerminationMessagePolicy};
+use super::types::{HttpGetAction, Pod, Probe, PullPolicy, RestartPolicy, TerminationMessagePolicy};
 use crate::fnv::fnv1a64;
 
 pub const DEFAULT_NAMESPACE: &str = "default";
@@ -48,6 +48,13 @@ pub fn apply(pod: &mut Pod, namespace: &str) {
         for probe in [&mut c.liveness_probe, &mut c.readiness_probe, &mut c.startup_probe].into_iter().flatten() {
             default_probe(probe);
         }
+        if let Some(lc) = &mut c.lifecycle {
+            for h in [&mut lc.post_start, &mut lc.pre_stop].into_iter().flatten() {
+                if let Some(http) = &mut h.http_get {
+                    default_http_get(http);
+                }
+            }
+        }
     }
 }
 
@@ -64,12 +71,17 @@ fn default_probe(p: &mut Probe) {
     or(&mut p.success_threshold, DEFAULT_PROBE_SUCCESS_THRESHOLD);
     or(&mut p.failure_threshold, DEFAULT_PROBE_FAILURE_THRESHOLD);
     if let Some(h) = &mut p.http_get {
-        if h.path.as_deref().unwrap_or("").is_empty() {
-            h.path = Some(DEFAULT_HTTP_GET_PATH.to_owned());
-        }
-        if h.scheme.as_deref().unwrap_or("").is_empty() {
-            h.scheme = Some(DEFAULT_HTTP_GET_SCHEME.to_owned());
-        }
+        default_http_get(h);
+    }
+}
+
+/// The API server's HTTPGetAction defaults, for probes and lifecycle hooks alike.
+fn default_http_get(h: &mut HttpGetAction) {
+    if h.path.as_deref().unwrap_or("").is_empty() {
+        h.path = Some(DEFAULT_HTTP_GET_PATH.to_owned());
+    }
+    if h.scheme.as_deref().unwrap_or("").is_empty() {
+        h.scheme = Some(DEFAULT_HTTP_GET_SCHEME.to_owned());
     }
 }
 
@@ -139,11 +151,16 @@ mod tests {
 
     #[test]
     fn probes_get_the_api_servers_defaults_and_zero_counts_as_unset() {
-        use crate::manifest::types::{HttpGetAction, IntOrString};
+        use crate::manifest::types::{IntOrString, Lifecycle, LifecycleHandler};
         let http = HttpGetAction { port: IntOrString::Int(80), ..Default::default() };
         let mut c = Container { name: "a".into(), image: "x".into(), ..Default::default() };
         c.liveness_probe = Some(Probe { http_get: Some(http), period_seconds: Some(0), ..Default::default() });
         c.readiness_probe = Some(Probe { timeout_seconds: Some(5), failure_threshold: Some(1), ..Default::default() });
+        let hook = LifecycleHandler {
+            http_get: Some(HttpGetAction { port: IntOrString::Int(80), ..Default::default() }),
+            ..Default::default()
+        };
+        c.lifecycle = Some(Lifecycle { pre_stop: Some(hook), ..Default::default() });
         let mut p = Pod { spec: PodSpec { containers: vec![c], ..Default::default() }, ..Default::default() };
         apply(&mut p, "default");
         let c = &p.spec.containers[0];
@@ -157,5 +174,8 @@ mod tests {
         let r = c.readiness_probe.as_ref().unwrap();
         assert_eq!((r.timeout_seconds, r.failure_threshold, r.initial_delay_seconds), (Some(5), Some(1), None));
         assert!(c.startup_probe.is_none());
+        // A lifecycle hook's httpGet is the same API type, defaulted alike.
+        let h = c.lifecycle.as_ref().and_then(|l| l.pre_stop.as_ref()).and_then(|h| h.http_get.as_ref()).unwrap();
+        assert_eq!((h.path.as_deref(), h.scheme.as_deref()), (Some("/"), Some("HTTP")));
     }
 }

@@ -536,8 +536,7 @@ static PROBE: &[Field] = &[
 
 static EXEC_ACTION: &[Field] = &[implemented("command", Scalars)];
 
-// Shared with lifecycle handlers, whose `httpGet` and `tcpSocket` are still `not_yet` at
-// their own line (which mutes everything below them).
+// Shared with lifecycle handlers (HTTPGetAction and TCPSocketAction in both places).
 static HTTP_GET_ACTION: &[Field] = &[
     implemented("path", Scalar),
     implemented("port", Scalar),
@@ -563,8 +562,10 @@ static LIFECYCLE: &[Field] = &[
 
 static LIFECYCLE_HANDLER: &[Field] = &[
     implemented("exec", Object(EXEC_ACTION)),
-    not_yet("httpGet", Object(HTTP_GET_ACTION)),
-    not_yet("tcpSocket", Object(TCP_SOCKET_ACTION)),
+    implemented("httpGet", Object(HTTP_GET_ACTION)),
+    // Kept in the API for backward compatibility only: the kubelet fails such a hook when it
+    // runs, so validation refuses it up front, naming the field.
+    refused("tcpSocket", Object(TCP_SOCKET_ACTION)),
     implemented("sleep", Object(SLEEP_ACTION)),
 ];
 
@@ -1098,14 +1099,20 @@ spec:
     livenessProbe: {httpGet: {path: /, port: http, httpHeaders: [{name: X, value: y}], protocol: HTTP2}}
     readinessProbe: {tcpSocket: {port: 80, host: h}, periodSeconds: 5, successThreshold: 2}
     startupProbe: {exec: {command: [true]}, failureThreshold: 30, timeoutSeconds: 2}
-    lifecycle: {preStop: {httpGet: {port: 80}}}
+    lifecycle: {preStop: {httpGet: {path: /quit, port: http, scheme: HTTPS, httpHeaders: [{name: X, value: y}]}}}
+  - name: b
+    image: b
+    lifecycle: {postStart: {httpGet: {port: 80, protocol: HTTP2}}, preStop: {tcpSocket: {port: 80, hots: h}}}
 "#,
         );
+        // A lifecycle hook's httpGet is implemented; its tcpSocket is refused by validation,
+        // so only a typo below it is reported.
         assert_eq!(
             check_pod(&doc),
             vec![
                 not_yet_at("spec.containers[0].livenessProbe.httpGet.protocol"),
-                not_yet_at("spec.containers[0].lifecycle.preStop.httpGet"),
+                not_yet_at("spec.containers[1].lifecycle.postStart.httpGet.protocol"),
+                unknown("spec.containers[1].lifecycle.preStop.tcpSocket.hots", Some("host")),
             ]
         );
     }

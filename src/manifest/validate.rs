@@ -247,22 +247,7 @@ fn validate_lifecycle(c: &Container, path: &str, init: bool, errors: &mut Vec<Fi
         }
         for (name, handler) in [("postStart", &lc.post_start), ("preStop", &lc.pre_stop)] {
             let Some(h) = handler else { continue };
-            let hpath = format!("{path}.lifecycle.{name}");
-            match (&h.exec, &h.sleep) {
-                (Some(exec), None) if exec.command.is_empty() => {
-                    errors.push(FieldError::required(format!("{hpath}.exec.command")));
-                }
-                (None, Some(sleep)) if sleep.seconds < 0 => errors.push(FieldError::invalid(
-                    format!("{hpath}.sleep.seconds"),
-                    &sleep.seconds.to_string(),
-                    "must be greater than or equal to 0",
-                )),
-                (Some(_), None) | (None, Some(_)) => {}
-                (None, None) => errors.push(FieldError::new(hpath, "Required value: must specify a handler type")),
-                (Some(_), Some(_)) => {
-                    errors.push(FieldError::new(hpath, "Forbidden: may not specify more than 1 handler type"))
-                }
-            }
+            probe::validate_lifecycle_handler(h, &format!("{path}.lifecycle.{name}"), c, errors);
         }
     }
     if c.termination_message_path.as_deref() == Some("") {

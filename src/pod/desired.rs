@@ -6,11 +6,15 @@ use std::sync::Arc;
 
 use crate::fnv::fnv1a64;
 use crate::manifest::config_store::ConfigStore;
-use crate::manifest::defaults::{DEFAULT_GRACE_PERIOD_SECONDS, DEFAULT_TERMINATION_MESSAGE_PATH};
+use crate::manifest::defaults::{
+    DEFAULT_GRACE_PERIOD_SECONDS, DEFAULT_HTTP_GET_PATH, DEFAULT_HTTP_GET_SCHEME, DEFAULT_TERMINATION_MESSAGE_PATH,
+};
 use crate::manifest::types::{
-    Container, ContainerRestartPolicy, LifecycleHandler, Pod, PullPolicy, RestartPolicy, TerminationMessagePolicy,
+    Container, ContainerRestartPolicy, HttpGetAction, HttpHeader, IntOrString, LifecycleHandler, Pod, PullPolicy,
+    RestartPolicy, TerminationMessagePolicy,
 };
 use crate::manifest::LoadedPod;
+use crate::probe::handlers::resolve_port;
 use crate::runtime::{ContainerSettings, CreateSpec, Namespaces, PidMode, PodNetwork};
 
 use super::downward::PodFacts;
@@ -37,7 +41,9 @@ impl Role {
     }
 }
 
-/// A lifecycle hook, engine-neutral. Serialised into a label for preStop.
+/// A lifecycle hook, engine-neutral. Serialised into a label for preStop (JSON, externally
+/// tagged: `{"exec":[...]}`, `{"sleep":5}`, `{"httpGet":{...}}`), so it carries everything it
+/// needs to run without the manifest; labels written before a variant was added still decode.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Hook {
@@ -45,15 +51,66 @@ pub enum Hook {
     Exec(Vec<String>),
     /// Wait, outside the container.
     Sleep(u64),
+    /// Send an HTTP GET from the host; only a failed exchange is a failure.
+    HttpGet(HttpHook),
+}
+
+/// A hook's `httpGet`, resolved when the hook is made (defaults applied, a port name looked up
+/// among the container's ports); only the pod IP is looked up when it runs.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HttpHook {
+    /// 0 when the port could not be resolved (validation refuses such a manifest): the hook
+    /// then fails, saying so, rather than being skipped.
+    pub port: u16,
+    pub path: String,
+    /// `HTTP` or `HTTPS`.
+    pub scheme: String,
+    /// Where the request goes; unset: the pod's address when the hook runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub http_headers: Vec<HttpHeader>,
+    /// The pod uses the host's network, so its address is the host's (see `probe::pod_address`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub host_network: bool,
+}
+
+impl HttpHook {
+    /// The request as the probes' HTTP client takes it.
+    pub fn action(&self) -> HttpGetAction {
+        HttpGetAction {
+            path: Some(self.path.clone()),
+            port: IntOrString::Int(i64::from(self.port)),
+            host: self.host.clone(),
+            scheme: Some(self.scheme.clone()),
+            http_headers: self.http_headers.clone(),
+        }
+    }
 }
 
 impl Hook {
-    fn from_handler(h: &LifecycleHandler) -> Option<Hook> {
-        match (&h.exec, &h.sleep) {
-            (Some(e), _) => Some(Hook::Exec(e.command.clone())),
-            (None, Some(s)) => Some(Hook::Sleep(s.seconds.max(0).unsigned_abs())),
-            (None, None) => None,
+    /// The hook of a handler of container `c`. None for a handler podrun cannot run
+    /// (`tcpSocket`, which validation refuses, or none at all).
+    fn from_handler(h: &LifecycleHandler, c: &Container, host_network: bool) -> Option<Hook> {
+        if let Some(e) = &h.exec {
+            return Some(Hook::Exec(e.command.clone()));
         }
+        if let Some(g) = &h.http_get {
+            return Some(Hook::HttpGet(HttpHook {
+                port: resolve_port(&g.port, &c.ports).unwrap_or(0),
+                path: g.path.clone().filter(|p| !p.is_empty()).unwrap_or_else(|| DEFAULT_HTTP_GET_PATH.to_owned()),
+                scheme: g
+                    .scheme
+                    .clone()
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or_else(|| DEFAULT_HTTP_GET_SCHEME.to_owned()),
+                host: g.host.clone().filter(|h| !h.is_empty()),
+                http_headers: g.http_headers.clone(),
+                host_network,
+            }));
+        }
+        h.sleep.as_ref().map(|s| Hook::Sleep(s.seconds.max(0).unsigned_abs()))
     }
 }
 
@@ -298,6 +355,7 @@ fn mounted_volumes<'a>(pod: &'a Pod, c: &Container) -> Vec<&'a crate::manifest::
 
 fn container(pod: &Pod, index: usize, c: &Container, role: Role) -> DesiredContainer {
     let lifecycle = c.lifecycle.clone().unwrap_or_default();
+    let host_network = pod.spec.host_network == Some(true);
     let (settings, host_profiles) = settings::container_settings(pod, c);
     DesiredContainer {
         settings,
@@ -310,8 +368,8 @@ fn container(pod: &Pod, index: usize, c: &Container, role: Role) -> DesiredConta
         // The pod's securityContext, and the volumes it mounts, shape each container too.
         spec_hash: spec_hash(&(c, &pod.spec.security_context, mounted_volumes(pod, c))),
         sidecar: role == Role::Init && c.restart_policy == Some(ContainerRestartPolicy::Always),
-        post_start: lifecycle.post_start.as_ref().and_then(Hook::from_handler),
-        pre_stop: lifecycle.pre_stop.as_ref().and_then(Hook::from_handler),
+        post_start: lifecycle.post_start.as_ref().and_then(|h| Hook::from_handler(h, c, host_network)),
+        pre_stop: lifecycle.pre_stop.as_ref().and_then(|h| Hook::from_handler(h, c, host_network)),
         termination_message_path: c
             .termination_message_path
             .clone()
@@ -395,6 +453,51 @@ mod tests {
         assert!(!app.labels.keys().any(|k| k.starts_with(labels::POD_LABEL_PREFIX)));
         assert_eq!(plain.infra.spec_hash, labelled.infra.spec_hash);
         assert_eq!(plain.containers[0].spec_hash, labelled.containers[0].spec_hash);
+    }
+
+    #[test]
+    fn hooks_round_trip_through_their_label_and_old_labels_still_decode() {
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: a\n    image: busybox:1.28\n    ports: [{name: admin, containerPort: 9000}]\n    lifecycle:\n      postStart: {httpGet: {port: 8080}}\n      preStop: {httpGet: {port: admin, path: /quit, scheme: HTTPS, host: 10.1.2.3, httpHeaders: [{name: X-A, value: b}]}}\n";
+        let d = desired(pod);
+        let c = &d.containers[0];
+        // Defaults as the API server fills them; a port name resolved against the ports.
+        let post = HttpHook {
+            port: 8080,
+            path: "/".into(),
+            scheme: "HTTP".into(),
+            host: None,
+            http_headers: vec![],
+            host_network: false,
+        };
+        assert_eq!(c.post_start, Some(Hook::HttpGet(post)));
+        let pre = HttpHook {
+            port: 9000,
+            path: "/quit".into(),
+            scheme: "HTTPS".into(),
+            host: Some("10.1.2.3".into()),
+            http_headers: vec![HttpHeader { name: "X-A".into(), value: "b".into() }],
+            host_network: false,
+        };
+        assert_eq!(c.pre_stop, Some(Hook::HttpGet(pre.clone())));
+        let infra = InfraRef { id: "infra".into(), ip: None, host_ip: None };
+        let label = d.create_spec(c, 0, Some(&infra)).unwrap().0.labels[labels::PRE_STOP].clone();
+        assert_eq!(
+            label,
+            r#"{"httpGet":{"port":9000,"path":"/quit","scheme":"HTTPS","host":"10.1.2.3","httpHeaders":[{"name":"X-A","value":"b"}]}}"#
+        );
+        assert_eq!(serde_json::from_str::<Hook>(&label).unwrap(), Hook::HttpGet(pre));
+        // Under hostNetwork the hook says so: the pod's address is then the host's.
+        let host = desired(&pod.replace("spec:\n", "spec:\n  hostNetwork: true\n"));
+        let Some(Hook::HttpGet(h)) = &host.containers[0].post_start else { panic!("{:?}", host.containers[0]) };
+        assert!(h.host_network);
+        assert!(serde_json::to_string(h).unwrap().contains(r#""hostNetwork":true"#));
+        // Labels written before httpGet hooks existed.
+        let exec: Hook = serde_json::from_str(r#"{"exec":["touch","/tmp/x"]}"#).unwrap();
+        assert_eq!(exec, Hook::Exec(vec!["touch".into(), "/tmp/x".into()]));
+        assert_eq!(serde_json::from_str::<Hook>(r#"{"sleep":5}"#).unwrap(), Hook::Sleep(5));
+        for hook in [exec, Hook::Sleep(5)] {
+            assert_eq!(serde_json::from_str::<Hook>(&serde_json::to_string(&hook).unwrap()).unwrap(), hook);
+        }
     }
 
     #[test]

@@ -9,4 +9,4 @@ pub mod observed;
 pub mod settings;
 pub mod volumes;
 
-pub use desired::{DesiredContainer, DesiredPod, Hook, InfraRef, Role};
+pub use desired::{DesiredContainer, DesiredPod, Hook, HttpHook, InfraRef, Role};

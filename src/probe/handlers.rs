@@ -9,6 +9,9 @@
 //! Nothing here panics on what a manifest holds; a probe that validation would have refused
 //! (an unknown scheme, a port that cannot be resolved) fails every attempt with a message
 //! saying why, so it is never silently skipped.
+//!
+//! The same HTTP client sends lifecycle hooks' `httpGet` ([`run_http_hook`]), where only the
+//! exchange counts, not the status code.
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -28,6 +31,9 @@ use crate::runtime::Runtime;
 /// What the kubelet sends, so servers that log or special-case probes recognise podrun's.
 pub const USER_AGENT: &str = "kube-probe/1.35";
 
+/// What the kubelet sends with a lifecycle hook's request.
+pub const HOOK_USER_AGENT: &str = "kube-lifecycle/1.35";
+
 /// The status line of any sane server fits; a longer one is not HTTP.
 const MAX_STATUS_LINE: usize = 8 * 1024;
 
@@ -37,6 +43,17 @@ pub enum Outcome {
     Success,
     /// Why, for the report (`HTTP probe failed with statuscode: 500`).
     Failure(String),
+}
+
+/// Where a pod's network probes and HTTP hooks go when they name no `host`: the pod IP (the
+/// infra container's), or 127.0.0.1 for a hostNetwork pod, whose pod IP is the host's own and
+/// is reached on loopback. None: the pod has no address (its infra container is not running).
+pub fn pod_address(host_network: bool, infra_ip: Option<&str>) -> Option<String> {
+    if host_network {
+        Some("127.0.0.1".to_owned())
+    } else {
+        infra_ip.filter(|ip| !ip.is_empty()).map(str::to_owned)
+    }
 }
 
 /// Where network probes go: the pod IP (or 127.0.0.1 for a hostNetwork pod).
@@ -109,29 +126,96 @@ async fn run_http_get(http: &HttpGetAction, target: &Target<'_>) -> Result<(), S
         "HTTPS" => true,
         other => return Err(format!("unsupported scheme {other:?}")),
     };
-    let port = resolve_port(&http.port, target.ports)?;
-    let host = host(http.host.as_deref(), target);
-    let request = request(http, host, port)?;
-    let stream = connect(host, port).await?;
-    let line = if tls {
-        // The server name is the probe's host or the pod IP, as in the kubelet's request URL;
-        // rustls sends it as SNI only when it is a DNS name, as Go does.
-        let name = ServerName::try_from(host.to_owned()).map_err(|e| format!("TLS server name {host:?}: {e}"))?;
-        let stream = TlsConnector::from(tls_config())
-            .connect(name, stream)
-            .await
-            .map_err(|e| format!("TLS handshake with {}: {e}", join_host_port(host, port)))?;
-        exchange(stream, &request).await?
-    } else {
-        exchange(stream, &request).await?
-    };
-    let code = status_code(&line).ok_or_else(|| format!("not an HTTP response: {:?}", line.trim_end()))?;
+    let code = http_status(http, target, tls, USER_AGENT).await.map_err(String::from)?;
     // The kubelet's rule: 2xx and 3xx are healthy; a redirect is not followed.
     if (200..400).contains(&code) {
         Ok(())
     } else {
         Err(format!("HTTP probe failed with statuscode: {code}"))
     }
+}
+
+/// A lifecycle hook's `httpGet`, as the kubelet's `runHTTPHandler` sends it: the same request
+/// as a probe's (to `host`, else the pod IP; the port, path, scheme and headers; the server's
+/// certificate unverified), with the kubelet's `kube-lifecycle` User-Agent. Only a failed
+/// exchange fails the hook (no connection, a broken TLS handshake, no HTTP answer): the status
+/// code does not matter, and the body is never read. Like the kubelet, an HTTPS request whose
+/// server answers in plain HTTP is sent again over plain HTTP, without its `Authorization`
+/// header, and succeeds if that gets an answer. Unbounded here: the caller bounds it.
+pub async fn run_http_hook(http: &HttpGetAction, target: &Target<'_>) -> Result<(), String> {
+    let tls = match http.scheme.as_deref().unwrap_or("") {
+        "" | "HTTP" => false,
+        "HTTPS" => true,
+        other => return Err(format!("unsupported scheme {other:?}")),
+    };
+    match http_status(http, target, tls, HOOK_USER_AGENT).await {
+        Ok(_) => Ok(()),
+        Err(GetError::PlainAnswer(why)) => {
+            let mut plain = http.clone();
+            plain.http_headers.retain(|h| !h.name.eq_ignore_ascii_case("Authorization"));
+            http_status(&plain, target, false, HOOK_USER_AGENT)
+                .await
+                .map(drop)
+                .map_err(|e| format!("{why}; over plain HTTP: {}", String::from(e)))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Why a GET got no status code.
+#[derive(Debug)]
+enum GetError {
+    /// An HTTPS request's server answered with something that is not TLS (Go's "server gave
+    /// HTTP response to HTTPS client").
+    PlainAnswer(String),
+    Other(String),
+}
+
+impl From<GetError> for String {
+    fn from(e: GetError) -> String {
+        match e {
+            GetError::PlainAnswer(m) | GetError::Other(m) => m,
+        }
+    }
+}
+
+impl From<String> for GetError {
+    fn from(m: String) -> GetError {
+        GetError::Other(m)
+    }
+}
+
+/// Sends one GET, over TLS when `tls`, and returns the response's status code.
+async fn http_status(http: &HttpGetAction, target: &Target<'_>, tls: bool, agent: &str) -> Result<u16, GetError> {
+    let port = resolve_port(&http.port, target.ports)?;
+    let host = host(http.host.as_deref(), target);
+    let request = request(http, host, port, agent)?;
+    let stream = connect(host, port).await?;
+    let line = if tls {
+        // The server name is the probe's host or the pod IP, as in the kubelet's request URL;
+        // rustls sends it as SNI only when it is a DNS name, as Go does.
+        let name = ServerName::try_from(host.to_owned()).map_err(|e| format!("TLS server name {host:?}: {e}"))?;
+        let stream = TlsConnector::from(tls_config()).connect(name, stream).await.map_err(|e| {
+            let why = format!("TLS handshake with {}: {e}", join_host_port(host, port));
+            if answered_without_tls(&e) {
+                GetError::PlainAnswer(why)
+            } else {
+                GetError::Other(why)
+            }
+        })?;
+        exchange(stream, &request).await?
+    } else {
+        exchange(stream, &request).await?
+    };
+    let code = status_code(&line).ok_or_else(|| format!("not an HTTP response: {:?}", line.trim_end()))?;
+    Ok(code)
+}
+
+/// Whether a failed TLS handshake got an answer that is not a TLS record at all (a plain HTTP
+/// server answering the ClientHello with `HTTP/1.1 400 ...`).
+fn answered_without_tls(e: &std::io::Error) -> bool {
+    let inner = e.get_ref().and_then(|i| i.downcast_ref::<rustls::Error>());
+    matches!(inner, Some(rustls::Error::InvalidMessage(rustls::InvalidMessage::InvalidContentType)))
 }
 
 /// Sends the request and reads the status line, over TCP or TLS alike.
@@ -214,7 +298,7 @@ async fn connect(host: &str, port: u16) -> Result<TcpStream, String> {
 
 /// A port number, or a name looked up among the container's ports. A number written as a
 /// string counts as the number, as in the kubelet.
-fn resolve_port(port: &IntOrString, ports: &[ContainerPort]) -> Result<u16, String> {
+pub fn resolve_port(port: &IntOrString, ports: &[ContainerPort]) -> Result<u16, String> {
     let number = match port {
         IntOrString::Int(n) => *n,
         IntOrString::String(s) => match s.parse::<i64>() {
@@ -242,7 +326,7 @@ fn join_host_port(host: &str, port: u16) -> String {
 /// The request, headers in the kubelet's manner: the probe's own headers, a `Host` header
 /// unless the probe sets one, and `User-Agent` and `Accept` unless the probe sets them (set to
 /// an empty value, they are left out).
-fn request(http: &HttpGetAction, host: &str, port: u16) -> Result<String, String> {
+fn request(http: &HttpGetAction, host: &str, port: u16, agent: &str) -> Result<String, String> {
     let mut out = format!("GET {} HTTP/1.1\r\n", request_target(http.path.as_deref()));
     let is = |name: &str| http.http_headers.iter().any(|h| h.name.eq_ignore_ascii_case(name));
     if !is("Host") {
@@ -267,7 +351,7 @@ fn request(http: &HttpGetAction, host: &str, port: u16) -> Result<String, String
         out += &format!("{}: {}\r\n", h.name, h.value);
     }
     if !is("User-Agent") {
-        out += &format!("User-Agent: {USER_AGENT}\r\n");
+        out += &format!("User-Agent: {agent}\r\n");
     }
     if !is("Accept") {
         out += "Accept: */*\r\n";
@@ -596,6 +680,88 @@ mod tests {
         assert!(matches!(empty, Outcome::Failure(_)));
         let down = run(&FakeRuntime::new().unreachable(), &exec_probe(&["true"]), &target(NO_PORTS)).await;
         assert!(matches!(down, Outcome::Failure(m) if m.starts_with("exec failed")));
+    }
+
+    fn hook(port: u16, path: &str, scheme: &str) -> HttpGetAction {
+        HttpGetAction {
+            port: IntOrString::Int(i64::from(port)),
+            path: Some(path.into()),
+            scheme: Some(scheme.into()),
+            ..Default::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn http_hooks_ignore_the_status_code_but_not_a_failed_exchange() {
+        for status in ["HTTP/1.1 500 Internal Server Error\r\n\r\n", "HTTP/1.0 404 Not Found\r\n\r\nbody"] {
+            let (port, request) = server(Some(status)).await;
+            assert_eq!(run_http_hook(&hook(port, "/hook", "HTTP"), &target(NO_PORTS)).await, Ok(()), "{status}");
+            let request = request.await.unwrap();
+            assert!(request.starts_with("GET /hook HTTP/1.1\r\n"), "{request}");
+            assert!(request.contains("User-Agent: kube-lifecycle/1.35\r\n"), "{request}");
+        }
+        let (port, _) = server(Some("SSH-2.0-OpenSSH\r\n")).await;
+        let e = run_http_hook(&hook(port, "/", "HTTP"), &target(NO_PORTS)).await.unwrap_err();
+        assert!(e.contains("not an HTTP response"), "{e}");
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let e = run_http_hook(&hook(closed, "/", "HTTP"), &target(NO_PORTS)).await.unwrap_err();
+        assert!(e.starts_with(&format!("dial tcp 127.0.0.1:{closed}")), "{e}");
+        // The hook's own host wins over the pod's address.
+        let (port, request) = server(Some("HTTP/1.1 200 OK\r\n\r\n")).await;
+        let away = Target { container_id: "c1", pod_ip: "192.0.2.1", ports: NO_PORTS };
+        let with_host = HttpGetAction { host: Some("127.0.0.1".into()), ..hook(port, "/", "HTTP") };
+        assert_eq!(run_http_hook(&with_host, &away).await, Ok(()));
+        assert!(request.await.unwrap().contains(&format!("Host: 127.0.0.1:{port}\r\n")));
+    }
+
+    #[tokio::test]
+    async fn an_https_hook_is_sent_over_tls_and_again_over_http_when_the_server_answers_in_http() {
+        let port = tls_server().await;
+        assert_eq!(run_http_hook(&hook(port, "/broken", "HTTPS"), &target(NO_PORTS)).await, Ok(()), "500 is fine");
+        // A plain HTTP server answers the TLS ClientHello with a 400 in plain text: the kubelet
+        // then sends the request again over HTTP, without its Authorization header.
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while let Ok((mut sock, _)) = listener.accept().await {
+                let mut req = Vec::new();
+                let mut chunk = [0u8; 4096];
+                loop {
+                    match sock.read(&mut chunk).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => req.extend_from_slice(&chunk[..n]),
+                    }
+                    if !req.starts_with(b"GET") || req.ends_with(b"\r\n\r\n") {
+                        break;
+                    }
+                }
+                let _ = tx.send(req);
+                let _ = sock.write_all(b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n").await;
+            }
+        });
+        let mut secret = hook(port, "/quit", "HTTPS");
+        secret.http_headers = vec![
+            HttpHeader { name: "Authorization".into(), value: "Bearer s3cret".into() },
+            HttpHeader { name: "X-Keep".into(), value: "1".into() },
+        ];
+        assert_eq!(run_http_hook(&secret, &target(NO_PORTS)).await, Ok(()));
+        let hello = rx.recv().await.unwrap();
+        assert_eq!(hello.first(), Some(&0x16), "a TLS handshake record first");
+        let plain = String::from_utf8(rx.recv().await.unwrap()).unwrap();
+        assert!(plain.starts_with("GET /quit HTTP/1.1\r\n") && plain.contains("X-Keep: 1\r\n"), "{plain}");
+        assert!(!plain.contains("s3cret"), "{plain}");
+        // A probe does not fall back: HTTPS that gets no TLS fails.
+        let probe = Probe { http_get: Some(hook(port, "/", "HTTPS")), ..Default::default() };
+        assert!(matches!(run(&FakeRuntime::new(), &probe, &target(NO_PORTS)).await, Outcome::Failure(_)));
+    }
+
+    #[test]
+    fn the_pod_address_is_loopback_under_host_network() {
+        assert_eq!(pod_address(false, Some("10.88.0.7")).as_deref(), Some("10.88.0.7"));
+        assert_eq!(pod_address(false, Some("")), None);
+        assert_eq!(pod_address(false, None), None);
+        assert_eq!(pod_address(true, None).as_deref(), Some("127.0.0.1"));
     }
 
     #[test]

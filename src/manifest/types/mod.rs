@@ -383,12 +383,19 @@ pub struct Lifecycle {
     pub pre_stop: Option<LifecycleHandler>,
 }
 
-/// Exactly one handler must be set (checked by validation).
+/// Exactly one handler must be set (checked by validation). The HTTP and TCP actions are the
+/// probes' types, as in the Kubernetes API.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LifecycleHandler {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exec: Option<ExecAction>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_get: Option<HttpGetAction>,
+    /// In the API only for backward compatibility (the kubelet fails such a hook at run time);
+    /// validation refuses it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcp_socket: Option<TcpSocketAction>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sleep: Option<SleepAction>,
 }

@@ -54,7 +54,7 @@ pub struct HttpGetAction {
     pub http_headers: Vec<HttpHeader>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HttpHeader {
     #[serde(default, deserialize_with = "strict::string")]

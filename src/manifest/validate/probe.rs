@@ -1,6 +1,7 @@
-//! Container probes: the API server's rules (one handler, non-negative numbers, ports that
-//! exist, `successThreshold: 1` where only 1 makes sense, `scheme` HTTP or HTTPS), plus the
-//! header values podrun could not send.
+//! Container probes and lifecycle handlers: the API server's rules (one handler, non-negative
+//! numbers, ports that exist, `successThreshold: 1` where only 1 makes sense, `scheme` HTTP or
+//! HTTPS), plus the header values podrun could not send. Probes and lifecycle hooks share their
+//! handler types, and the API server checks both with one handler rule; so does podrun.
 //!
 //! Checked as written, before defaults. The API server checks after defaulting, where an
 //! unset number and 0 are the same (both become the default), so 0 passes here as it does
@@ -8,7 +9,10 @@
 
 use super::network::{port_name_problems, PORT_RANGE_MSG};
 use super::FieldError;
-use crate::manifest::types::{Container, IntOrString, Probe};
+use crate::manifest::types::{
+    Container, ExecAction, GrpcAction, HttpGetAction, IntOrString, LifecycleHandler, Probe, SleepAction,
+    TcpSocketAction,
+};
 
 const NON_NEGATIVE_MSG: &str = "must be greater than or equal to 0";
 const HEADER_NAME_MSG: &str = "a valid HTTP header must consist of alphanumeric characters or '-' \
@@ -43,7 +47,7 @@ pub(super) fn validate_probes(c: &Container, path: &str, init: bool, errors: &mu
 }
 
 fn validate_probe(p: &Probe, kind: Kind, path: &str, c: &Container, errors: &mut Vec<FieldError>) {
-    validate_handler(p, path, c, errors);
+    validate_handler(&Handlers::of_probe(p), path, c, errors);
     let numbers = [
         ("initialDelaySeconds", p.initial_delay_seconds),
         ("timeoutSeconds", p.timeout_seconds),
@@ -83,9 +87,55 @@ fn validate_probe(p: &Probe, kind: Kind, path: &str, c: &Container, errors: &mut
     }
 }
 
+/// The handler fields of a probe or a lifecycle hook (`ProbeHandler` and `LifecycleHandler` in
+/// the API), checked alike, as the API server's `validateHandler` checks them.
+#[derive(Default)]
+struct Handlers<'a> {
+    exec: Option<&'a ExecAction>,
+    http_get: Option<&'a HttpGetAction>,
+    tcp_socket: Option<&'a TcpSocketAction>,
+    grpc: Option<&'a GrpcAction>,
+    sleep: Option<&'a SleepAction>,
+    /// A lifecycle hook: `tcpSocket` is refused (the kubelet cannot run it).
+    lifecycle: bool,
+}
+
+impl<'a> Handlers<'a> {
+    fn of_probe(p: &'a Probe) -> Self {
+        Handlers {
+            exec: p.exec.as_ref(),
+            http_get: p.http_get.as_ref(),
+            tcp_socket: p.tcp_socket.as_ref(),
+            grpc: p.grpc.as_ref(),
+            ..Default::default()
+        }
+    }
+
+    fn of_lifecycle(h: &'a LifecycleHandler) -> Self {
+        Handlers {
+            exec: h.exec.as_ref(),
+            http_get: h.http_get.as_ref(),
+            tcp_socket: h.tcp_socket.as_ref(),
+            sleep: h.sleep.as_ref(),
+            lifecycle: true,
+            ..Default::default()
+        }
+    }
+}
+
+/// A lifecycle hook (`postStart` or `preStop`) of the container at `path`.
+pub(super) fn validate_lifecycle_handler(
+    h: &LifecycleHandler,
+    path: &str,
+    c: &Container,
+    errors: &mut Vec<FieldError>,
+) {
+    validate_handler(&Handlers::of_lifecycle(h), path, c, errors);
+}
+
 /// Exactly one handler; the second and later ones are Forbidden at their own path, as the
 /// API server reports them.
-fn validate_handler(p: &Probe, path: &str, c: &Container, errors: &mut Vec<FieldError>) {
+fn validate_handler(h: &Handlers, path: &str, c: &Container, errors: &mut Vec<FieldError>) {
     let mut handlers = 0;
     let mut one = |name: &str, errors: &mut Vec<FieldError>| {
         handlers += 1;
@@ -95,43 +145,32 @@ fn validate_handler(p: &Probe, path: &str, c: &Container, errors: &mut Vec<Field
         }
         true
     };
-    if let Some(exec) = &p.exec {
+    if let Some(exec) = h.exec {
         if one("exec", errors) && exec.command.is_empty() {
             errors.push(FieldError::required(format!("{path}.exec.command")));
         }
     }
-    if let Some(h) = &p.http_get {
+    if let Some(http) = h.http_get {
         if one("httpGet", errors) {
-            let hpath = format!("{path}.httpGet");
-            validate_port(&h.port, &format!("{hpath}.port"), c, errors);
-            // Unset or empty is defaulted to HTTP. HTTPS is probed without verifying the
-            // server's certificate, as by the kubelet.
-            match h.scheme.as_deref().unwrap_or("") {
-                "" | "HTTP" | "HTTPS" => {}
-                other => errors.push(FieldError::unsupported(format!("{hpath}.scheme"), other, &["HTTP", "HTTPS"])),
-            }
-            for header in &h.http_headers {
-                if !is_http_header_name(&header.name) {
-                    errors.push(FieldError::invalid(format!("{hpath}.httpHeaders"), &header.name, HEADER_NAME_MSG));
-                }
-                // Not a Kubernetes rule (Go's HTTP client refuses such a request instead), but
-                // podrun writes the request by hand and a line break would split it.
-                if header.value.contains(['\r', '\n']) {
-                    errors.push(FieldError::invalid(
-                        format!("{hpath}.httpHeaders"),
-                        &header.value,
-                        "podrun needs a header value without line breaks",
-                    ));
-                }
-            }
+            validate_http_get(http, &format!("{path}.httpGet"), c, errors);
         }
     }
-    if let Some(t) = &p.tcp_socket {
+    if let Some(t) = h.tcp_socket {
         if one("tcpSocket", errors) {
-            validate_port(&t.port, &format!("{path}.tcpSocket.port"), c, errors);
+            if h.lifecycle {
+                // The API keeps the field for backward compatibility only, without validating
+                // it, and the kubelet fails such a hook when it runs: better refused up front.
+                errors.push(FieldError::new(
+                    format!("{path}.tcpSocket"),
+                    "Unsupported value: tcpSocket is not supported as a lifecycle handler (the kubelet fails \
+                     such a hook at runtime); use exec or httpGet",
+                ));
+            } else {
+                validate_port(&t.port, &format!("{path}.tcpSocket.port"), c, errors);
+            }
         }
     }
-    if let Some(g) = &p.grpc {
+    if let Some(g) = h.grpc {
         if one("grpc", errors) {
             let gpath = format!("{path}.grpc");
             if !(1..=65535).contains(&g.port) {
@@ -139,8 +178,38 @@ fn validate_handler(p: &Probe, path: &str, c: &Container, errors: &mut Vec<Field
             }
         }
     }
+    if let Some(sleep) = h.sleep {
+        if one("sleep", errors) && sleep.seconds < 0 {
+            errors.push(FieldError::invalid_raw(format!("{path}.sleep.seconds"), sleep.seconds, NON_NEGATIVE_MSG));
+        }
+    }
     if handlers == 0 {
         errors.push(FieldError::required_because(path, "must specify a handler type"));
+    }
+}
+
+/// An `httpGet` action at `path`: its port, scheme and headers.
+fn validate_http_get(h: &HttpGetAction, path: &str, c: &Container, errors: &mut Vec<FieldError>) {
+    validate_port(&h.port, &format!("{path}.port"), c, errors);
+    // Unset or empty is defaulted to HTTP. HTTPS is sent without verifying the server's
+    // certificate, as by the kubelet.
+    match h.scheme.as_deref().unwrap_or("") {
+        "" | "HTTP" | "HTTPS" => {}
+        other => errors.push(FieldError::unsupported(format!("{path}.scheme"), other, &["HTTP", "HTTPS"])),
+    }
+    for header in &h.http_headers {
+        if !is_http_header_name(&header.name) {
+            errors.push(FieldError::invalid(format!("{path}.httpHeaders"), &header.name, HEADER_NAME_MSG));
+        }
+        // Not a Kubernetes rule (Go's HTTP client refuses such a request instead), but
+        // podrun writes the request by hand and a line break would split it.
+        if header.value.contains(['\r', '\n']) {
+            errors.push(FieldError::invalid(
+                format!("{path}.httpHeaders"),
+                &header.value,
+                "podrun needs a header value without line breaks",
+            ));
+        }
     }
 }
 
@@ -157,8 +226,9 @@ fn validate_port(port: &IntOrString, path: &str, c: &Container, errors: &mut Vec
             for why in &problems {
                 errors.push(FieldError::invalid(path, name, why));
             }
-            // The kubelet looks the name up among the container's own ports, and a probe whose
-            // port it cannot find fails on every attempt: better said before anything starts.
+            // The kubelet looks the name up among the container's own ports, and a probe or hook
+            // whose port it cannot find fails on every attempt: better said before anything
+            // starts.
             if problems.is_empty() && !c.ports.iter().any(|p| p.name.as_deref() == Some(name.as_str())) {
                 errors.push(FieldError::not_found(path, name));
             }
@@ -173,9 +243,7 @@ fn is_http_header_name(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::types::{
-        ContainerPort, ContainerRestartPolicy, ExecAction, GrpcAction, HttpGetAction, HttpHeader, TcpSocketAction,
-    };
+    use crate::manifest::types::{ContainerPort, ContainerRestartPolicy, HttpHeader};
 
     fn exec() -> Probe {
         Probe { exec: Some(ExecAction { command: vec!["true".into()] }), ..Default::default() }
@@ -321,6 +389,81 @@ mod tests {
         assert_eq!(e.len(), 2, "{e:?}");
         assert!(e[0].contains("a valid HTTP header"), "{e:?}");
         assert!(e[1].contains("line breaks"), "{e:?}");
+    }
+
+    fn hook(h: LifecycleHandler) -> Vec<String> {
+        let mut errors = Vec::new();
+        validate_lifecycle_handler(&h, "spec.containers[0].lifecycle.postStart", &container(), &mut errors);
+        errors.into_iter().map(|e| e.to_string()).collect()
+    }
+
+    fn http_hook(port: IntOrString, scheme: Option<&str>) -> LifecycleHandler {
+        LifecycleHandler { http_get: http(port, scheme).http_get, ..Default::default() }
+    }
+
+    #[test]
+    fn lifecycle_http_get_is_checked_as_a_probes() {
+        assert_eq!(hook(http_hook(IntOrString::String("http".into()), Some("HTTPS"))), Vec::<String>::new());
+        assert_eq!(hook(http_hook(IntOrString::Int(8080), None)), Vec::<String>::new());
+        assert_eq!(
+            hook(http_hook(IntOrString::String("metrics".into()), None)),
+            ["spec.containers[0].lifecycle.postStart.httpGet.port: Not found: \"metrics\""]
+        );
+        assert_eq!(
+            hook(http_hook(IntOrString::Int(0), Some("ftp"))),
+            [
+                "spec.containers[0].lifecycle.postStart.httpGet.port: Invalid value: 0: must be between 1 and 65535, inclusive",
+                "spec.containers[0].lifecycle.postStart.httpGet.scheme: Unsupported value: \"ftp\": supported values: \"HTTP\", \"HTTPS\"",
+            ]
+        );
+        let mut bad_header = http_hook(IntOrString::Int(80), None);
+        if let Some(h) = &mut bad_header.http_get {
+            h.http_headers = vec![HttpHeader { name: "X Bad".into(), value: "v".into() }];
+        }
+        let e = hook(bad_header);
+        assert!(
+            e.len() == 1
+                && e[0].starts_with(
+                    "spec.containers[0].lifecycle.postStart.httpGet.httpHeaders: Invalid value: \"X Bad\""
+                ),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn lifecycle_tcp_socket_is_refused_with_its_path() {
+        let tcp = LifecycleHandler { tcp_socket: tcp(IntOrString::Int(8080)).tcp_socket, ..Default::default() };
+        assert_eq!(
+            hook(tcp.clone()),
+            ["spec.containers[0].lifecycle.postStart.tcpSocket: Unsupported value: tcpSocket is not supported as a \
+              lifecycle handler (the kubelet fails such a hook at runtime); use exec or httpGet"]
+        );
+        // Beside another handler it is the second one, Forbidden as such.
+        let both = LifecycleHandler { exec: exec().exec, ..tcp };
+        assert_eq!(
+            hook(both),
+            ["spec.containers[0].lifecycle.postStart.tcpSocket: Forbidden: may not specify more than 1 handler type"]
+        );
+    }
+
+    #[test]
+    fn lifecycle_handlers_need_exactly_one() {
+        assert_eq!(
+            hook(LifecycleHandler::default()),
+            ["spec.containers[0].lifecycle.postStart: Required value: must specify a handler type"]
+        );
+        let two = LifecycleHandler { exec: exec().exec, ..http_hook(IntOrString::Int(80), None) };
+        assert_eq!(
+            hook(two),
+            ["spec.containers[0].lifecycle.postStart.httpGet: Forbidden: may not specify more than 1 handler type"]
+        );
+        let sleep = LifecycleHandler { sleep: Some(SleepAction { seconds: -1 }), ..Default::default() };
+        assert_eq!(
+            hook(sleep),
+            ["spec.containers[0].lifecycle.postStart.sleep.seconds: Invalid value: -1: must be greater than or equal to 0"]
+        );
+        let empty = LifecycleHandler { exec: Some(ExecAction::default()), ..Default::default() };
+        assert_eq!(hook(empty), ["spec.containers[0].lifecycle.postStart.exec.command: Required value"]);
     }
 
     #[test]
