@@ -411,8 +411,17 @@ async fn stop<R: Runtime>(rt: &R, c: &Observed, grace_override: Option<Duration>
                 Hook::HttpGet(h) if h.host.is_none() && !h.host_network => pod_ip_of(rt, c).await,
                 _ => None,
             };
-            // A failed preStop hook does not stop the stop, as in Kubernetes.
-            let _ = run_hook(rt, &c.id, &hook, grace, infra_ip.as_deref()).await;
+            // A failed preStop hook does not stop the stop, as in Kubernetes; it is said, as the
+            // kubelet's FailedPreStopHook event says it.
+            if let Err(message) = run_hook(rt, &c.id, &hook, grace, infra_ip.as_deref()).await {
+                let name = c.label(labels::CONTAINER_NAME).unwrap_or(&c.name);
+                let pod = format!(
+                    "{}/{}",
+                    c.label(labels::POD_NAMESPACE).unwrap_or_default(),
+                    c.label(labels::POD_NAME).unwrap_or_default()
+                );
+                tracing::warn!("pod {pod}: preStop hook of {name} failed: {message}");
+            }
         }
     }
     // The kubelet gives the stop signal at least 2 s after a preStop hook ran.
