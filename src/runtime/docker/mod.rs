@@ -16,9 +16,9 @@ use bollard::errors::Error as BollardError;
 use bollard::exec::{CreateExecOptions, StartExecResults};
 use bollard::models::VolumeCreateRequest;
 use bollard::query_parameters::{
-    CreateContainerOptionsBuilder, CreateImageOptionsBuilder, EventsOptionsBuilder, KillContainerOptionsBuilder,
-    ListContainersOptionsBuilder, LogsOptionsBuilder, RemoveContainerOptionsBuilder, RemoveVolumeOptionsBuilder,
-    StopContainerOptionsBuilder,
+    CreateContainerOptionsBuilder, CreateImageOptionsBuilder, EventsOptionsBuilder, ImportImageOptionsBuilder,
+    KillContainerOptionsBuilder, ListContainersOptionsBuilder, LogsOptionsBuilder, RemoveContainerOptionsBuilder,
+    RemoveVolumeOptionsBuilder, StopContainerOptionsBuilder,
 };
 use bollard::Docker;
 use futures_util::future::join_all;
@@ -266,14 +266,20 @@ impl Runtime for DockerRuntime {
         Ok(())
     }
 
-    async fn import_image(&self, image: &str, rootfs_tar: Vec<u8>, changes: Vec<String>) -> Result<(), RuntimeError> {
-        let opts = CreateImageOptionsBuilder::default().from_src("-").repo(image).changes(changes).build();
-        let body = bollard::body_full(rootfs_tar.into());
-        let mut stream = self.docker.create_image(Some(opts), Some(body), None);
+    async fn load_image(&self, image: &str, archive: Vec<u8>) -> Result<(), RuntimeError> {
+        let what = format!("load image {image}");
+        let opts = ImportImageOptionsBuilder::default().quiet(true).build();
+        let mut stream = self.docker.import_image(opts, bollard::body_full(archive.into()), None);
         while let Some(item) = stream.next().await {
-            item.map_err(|e| self.error(&format!("import image {image}"), e))?;
+            item.map_err(|e| self.error(&what, e))?;
         }
-        Ok(())
+        // The archive names the image; an engine that took it under another name (or not at
+        // all) would otherwise fail later, at the create, with a less telling error.
+        if self.image_present(image).await? {
+            Ok(())
+        } else {
+            Err(RuntimeError::Other(format!("{what}: the engine accepted the archive, but has no image {image}")))
+        }
     }
 
     async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
