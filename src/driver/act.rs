@@ -602,7 +602,7 @@ pub async fn ensure_infra_image<R: Runtime>(rt: &R, image: &str) -> Result<(), R
         return Ok(());
     }
     if image == infra_image::default_infra_image() {
-        rt.import_image(image, infra_image::rootfs_tar(), infra_image::import_changes()).await
+        rt.load_image(image, infra_image::image_archive()).await
     } else {
         rt.pull_image(image, None, &|_| {}).await
     }

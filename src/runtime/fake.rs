@@ -158,8 +158,8 @@ impl Runtime for FakeRuntime {
         }
     }
 
-    async fn import_image(&self, image: &str, _rootfs: Vec<u8>, _changes: Vec<String>) -> Result<(), RuntimeError> {
-        self.check(format!("import {image}"))?;
+    async fn load_image(&self, image: &str, _archive: Vec<u8>) -> Result<(), RuntimeError> {
+        self.check(format!("load {image}"))?;
         self.lock().images.insert(image.to_owned());
         Ok(())
     }

@@ -1,14 +1,22 @@
 //! The pod infra ("pause") image, built locally so podrun needs no registry for it.
 //!
 //! podrun ships its own pause program (`pause/pause.rs`, compiled by build.rs into a static,
-//! libc-free binary of a few KiB). On first use an engine backend imports [`rootfs_tar`] as an
-//! image tagged [`default_infra_image`], applying [`import_changes`] (Docker's "import a rootfs
-//! tarball" API). This module only produces those inputs; it makes no engine calls.
+//! libc-free binary of a few KiB). On first use an engine backend loads [`image_archive`] (a
+//! `docker save` archive, the engine's "load images" API) as the image [`default_infra_image`].
+//! This module only produces those bytes; it makes no engine calls.
 //!
-//! The tag carries podrun's version and the tar is byte-for-byte deterministic, so a given podrun
-//! build always yields the same image and an existing tag can be reused as is.
+//! An archive rather than a rootfs import with Dockerfile `changes`: it carries the whole image
+//! config, which Docker and Podman read the same way, while they parse import changes
+//! differently (Podman takes each `changes` value as one instruction, and bollard sends them
+//! joined by newlines in one value, so Podman made `ENTRYPOINT` a shell command of the rest).
+//!
+//! The tag carries podrun's version and the archive is byte-for-byte deterministic, so a given
+//! podrun build always yields the same image (the same image id on every engine) and an
+//! existing tag can be reused as is.
 
 use std::io;
+
+use ring::digest::{digest, SHA256};
 
 /// The pause binary, compiled by build.rs.
 pub const PAUSE_BINARY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/pause"));
@@ -16,11 +24,16 @@ pub const PAUSE_BINARY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/pause"
 /// Where the pause binary lives in the image, relative to its root (as stored in the tar).
 const PAUSE_PATH: &str = "pause";
 
+/// The user the pause program runs as, like Kubernetes' pause image: it needs no privilege (it
+/// only waits for signals and reaps its own children).
+const PAUSE_USER: &str = "65535:65535";
+
 /// The default infra image reference: `localhost/podrun-pause:<version>-<hash of the rootfs>`.
 ///
 /// The `localhost/` prefix marks it as a locally built image, never to be mistaken for a Docker
-/// Hub one. The hash keeps a rebuilt pause program (same version, other toolchain or source)
-/// from reusing a stale image under the same tag.
+/// Hub one (Podman would look it up there under `docker.io/library/`). The hash keeps a rebuilt
+/// pause program (same version, other toolchain or source) from reusing a stale image under the
+/// same tag.
 pub fn default_infra_image() -> String {
     let hash = crate::fnv::fnv1a64(&rootfs_tar());
     format!("localhost/podrun-pause:{}-{:08x}", env!("CARGO_PKG_VERSION"), hash >> 32)
@@ -33,35 +46,88 @@ pub fn default_infra_image() -> String {
 /// No directories are needed: the engine creates `/dev`, `/proc`, `/sys` and the `/etc` files it
 /// bind-mounts when it sets up a container.
 pub fn rootfs_tar() -> Vec<u8> {
-    write_rootfs_tar(Vec::new()).expect("writing a tar archive to memory cannot fail")
+    let mut builder = tar::Builder::new(Vec::new());
+    append(&mut builder, PAUSE_PATH, 0o755, PAUSE_BINARY).expect("writing a tar archive to memory cannot fail");
+    builder.into_inner().expect("writing a tar archive to memory cannot fail")
 }
 
-fn write_rootfs_tar(buf: Vec<u8>) -> io::Result<Vec<u8>> {
-    let mut builder = tar::Builder::new(buf);
-    // Every header field is set explicitly rather than taken from a file on disk, so nothing
-    // about the build machine (owner, time, umask) leaks into the image.
+/// The OCI name of this machine's architecture, for the image config.
+fn architecture() -> &'static str {
+    if cfg!(target_arch = "aarch64") {
+        "arm64"
+    } else {
+        "amd64"
+    }
+}
+
+fn sha256_hex(data: &[u8]) -> String {
+    digest(&SHA256, data).as_ref().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The image config: `ENTRYPOINT ["/pause"]` (the exec form: the image has no shell), run as
+/// 65535:65535, the rootfs as its one layer.
+pub fn image_config() -> Vec<u8> {
+    let layer = sha256_hex(&rootfs_tar());
+    let config = serde_json::json!({
+        "architecture": architecture(),
+        "os": "linux",
+        "created": "1970-01-01T00:00:00Z",
+        "config": {"Entrypoint": ["/pause"], "User": PAUSE_USER},
+        "rootfs": {"type": "layers", "diff_ids": [format!("sha256:{layer}")]},
+    });
+    serde_json::to_vec(&config).expect("a JSON value serializes")
+}
+
+/// The infra image as a `docker save` archive: `manifest.json` naming the image
+/// [`default_infra_image`], its config (`<sha256>.json`) and its one layer
+/// (`<sha256>/layer.tar`, the [`rootfs_tar`]). Deterministic, like the rootfs.
+pub fn image_archive() -> Vec<u8> {
+    write_image_archive().expect("writing a tar archive to memory cannot fail")
+}
+
+fn write_image_archive() -> io::Result<Vec<u8>> {
+    let layer = rootfs_tar();
+    let layer_dir = sha256_hex(&layer);
+    let config = image_config();
+    let config_file = format!("{}.json", sha256_hex(&config));
+    let layer_file = format!("{layer_dir}/layer.tar");
+    let manifest = serde_json::json!([{
+        "Config": config_file,
+        "RepoTags": [default_infra_image()],
+        "Layers": [layer_file],
+    }]);
+    let manifest = serde_json::to_vec(&manifest).expect("a JSON value serializes");
+
+    let mut builder = tar::Builder::new(Vec::new());
+    let mut dir = tar::Header::new_gnu();
+    dir.set_path(format!("{layer_dir}/"))?;
+    dir.set_entry_type(tar::EntryType::Directory);
+    dir.set_size(0);
+    dir.set_mode(0o755);
+    dir.set_uid(0);
+    dir.set_gid(0);
+    dir.set_mtime(0);
+    dir.set_cksum();
+    builder.append(&dir, io::empty())?;
+    append(&mut builder, &layer_file, 0o644, &layer)?;
+    append(&mut builder, &config_file, 0o644, &config)?;
+    append(&mut builder, "manifest.json", 0o644, &manifest)?;
+    builder.into_inner()
+}
+
+/// Appends a regular file. Every header field is set explicitly rather than taken from a file
+/// on disk, so nothing about the build machine (owner, time, umask) leaks into the image.
+fn append(builder: &mut tar::Builder<Vec<u8>>, path: &str, mode: u32, content: &[u8]) -> io::Result<()> {
     let mut header = tar::Header::new_gnu();
-    header.set_path(PAUSE_PATH)?;
+    header.set_path(path)?;
     header.set_entry_type(tar::EntryType::Regular);
-    header.set_size(PAUSE_BINARY.len() as u64);
-    header.set_mode(0o755);
+    header.set_size(content.len() as u64);
+    header.set_mode(mode);
     header.set_uid(0);
     header.set_gid(0);
     header.set_mtime(0);
     header.set_cksum();
-    builder.append(&header, PAUSE_BINARY)?;
-    builder.into_inner()
-}
-
-/// Dockerfile-style changes to apply on import (Docker's `changes` query parameter, one
-/// instruction per entry): `ENTRYPOINT ["/pause"]`, run as 65535:65535 like Kubernetes' pause
-/// image (it needs no privilege: it only waits for signals and reaps its own children).
-///
-/// The import API accepts only CMD, ENTRYPOINT, ENV, EXPOSE, ONBUILD, USER, VOLUME and WORKDIR
-/// (no LABEL). The exec (JSON) form matters: the shell form would run `/bin/sh -c`, which the
-/// image lacks.
-pub fn import_changes() -> Vec<String> {
-    vec![r#"ENTRYPOINT ["/pause"]"#.to_string(), "USER 65535:65535".to_string()]
+    builder.append(&header, content)
 }
 
 #[cfg(test)]
@@ -145,20 +211,62 @@ mod tests {
     }
 
     #[test]
-    fn image_reference_and_changes() {
+    fn image_reference() {
         let image = default_infra_image();
         let tag = image.strip_prefix("localhost/podrun-pause:").expect("podrun's local repository");
         let (version, hash) = tag.split_once('-').expect("version-hash");
         assert_eq!(version, env!("CARGO_PKG_VERSION"));
         assert_eq!(hash.len(), 8);
         assert_eq!(image, default_infra_image(), "stable");
-        let changes = import_changes();
-        assert!(changes.iter().any(|c| c == r#"ENTRYPOINT ["/pause"]"#));
-        const ALLOWED: [&str; 8] = ["CMD", "ENTRYPOINT", "ENV", "EXPOSE", "ONBUILD", "USER", "VOLUME", "WORKDIR"];
-        for change in &changes {
-            let instruction = change.split_whitespace().next().unwrap_or_default();
-            assert!(ALLOWED.contains(&instruction), "{change:?} not allowed on import");
+    }
+
+    /// The archive's files by name.
+    fn archive_files() -> std::collections::BTreeMap<String, Vec<u8>> {
+        let bytes = image_archive();
+        let mut archive = tar::Archive::new(bytes.as_slice());
+        let mut files = std::collections::BTreeMap::new();
+        for entry in archive.entries().unwrap() {
+            let mut entry = entry.unwrap();
+            assert_eq!(entry.header().mtime().unwrap(), 0);
+            assert_eq!(entry.header().uid().unwrap(), 0);
+            let path = entry.path().unwrap().to_string_lossy().into_owned();
+            let mut content = Vec::new();
+            entry.read_to_end(&mut content).unwrap();
+            files.insert(path, content);
         }
+        files
+    }
+
+    #[test]
+    fn image_archive_is_a_docker_save_archive_of_the_rootfs() {
+        let files = archive_files();
+        let manifest: serde_json::Value = serde_json::from_slice(&files["manifest.json"]).unwrap();
+        let entry = &manifest[0];
+        assert_eq!(manifest.as_array().unwrap().len(), 1);
+        assert_eq!(entry["RepoTags"], serde_json::json!([default_infra_image()]));
+        // Content-addressed: each file is named by the SHA-256 of what it holds.
+        let config_file = entry["Config"].as_str().unwrap();
+        let config = &files[config_file];
+        assert_eq!(config_file, format!("{}.json", sha256_hex(config)));
+        let layer_file = entry["Layers"][0].as_str().unwrap();
+        assert_eq!(files[layer_file], rootfs_tar());
+        assert_eq!(layer_file, format!("{}/layer.tar", sha256_hex(&rootfs_tar())));
+
+        let config: serde_json::Value = serde_json::from_slice(config).unwrap();
+        assert_eq!(config["config"]["Entrypoint"], serde_json::json!(["/pause"]));
+        assert_eq!(config["config"]["User"], "65535:65535");
+        assert_eq!(config["os"], "linux");
+        assert_eq!(config["rootfs"]["diff_ids"], serde_json::json!([format!("sha256:{}", sha256_hex(&rootfs_tar()))]));
+    }
+
+    #[test]
+    fn image_archive_is_deterministic() {
+        assert_eq!(image_archive(), image_archive());
+    }
+
+    #[test]
+    fn sha256_of_known_input() {
+        assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     }
 
     // --- Running the real binary (not as PID 1: that part is checked by hand with an engine).

@@ -431,13 +431,8 @@ pub trait Runtime: Send + Sync + 'static {
         credentials: Option<&auth::Credentials>,
         progress: &(dyn Fn(PullProgress) + Send + Sync),
     ) -> impl Future<Output = Result<(), RuntimeError>> + Send;
-    /// Creates an image from a rootfs tarball (`docker import`).
-    fn import_image(
-        &self,
-        image: &str,
-        rootfs_tar: Vec<u8>,
-        changes: Vec<String>,
-    ) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// Loads the image `image` from a `docker save` archive that names it (`docker load`).
+    fn load_image(&self, image: &str, archive: Vec<u8>) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// Returns the new container's id. A name already taken is `Conflict`.
     fn create(&self, spec: &CreateSpec) -> impl Future<Output = Result<String, RuntimeError>> + Send;
     fn start(&self, id: &str) -> impl Future<Output = Result<(), RuntimeError>> + Send;

@@ -68,8 +68,13 @@ impl Drop for TempFile {
     }
 }
 
-fn docker(args: &[&str]) -> Output {
-    Command::new("docker").args(args).output().expect("run the docker CLI")
+/// The docker CLI against `host` (`-H`), or the default engine (DOCKER_HOST).
+pub fn docker_on(host: Option<&str>, args: &[&str]) -> Output {
+    let mut cmd = Command::new("docker");
+    if let Some(host) = host {
+        cmd.args(["-H", host]);
+    }
+    cmd.args(args).output().expect("run the docker CLI")
 }
 
 /// Whether end-to-end tests can run. When PODRUN_E2E=required (scripts/test, CI), a missing
@@ -92,32 +97,45 @@ pub fn engine() -> bool {
 
 /// A namespace of the test's own, whose containers are all removed when it is dropped (also
 /// when the test fails), so tests never see or disturb each other's pods.
-pub struct Namespace(pub String);
+pub struct Namespace {
+    name: String,
+    /// The engine, when not the default one (DOCKER_HOST): the Podman tests'.
+    host: Option<String>,
+}
 
 impl Namespace {
     pub fn new(test: &str) -> Namespace {
+        Namespace::on(None, test)
+    }
+
+    /// `new` on the engine at `host` (`unix:///path`), or on the default one.
+    pub fn on(host: Option<&str>, test: &str) -> Namespace {
         let ns = format!("t{}-{test}", std::process::id()).replace('_', "-");
         let ns: String = ns.chars().take(63).collect();
-        let ns = Namespace(ns.trim_end_matches('-').to_owned());
+        let ns = Namespace { name: ns.trim_end_matches('-').to_owned(), host: host.map(str::to_owned) };
         ns.cleanup();
         ns
     }
 
     /// A namespace a manifest names itself (such as `default`): used by one test at a time.
     pub fn existing(name: &str) -> Namespace {
-        let ns = Namespace(name.to_owned());
+        let ns = Namespace { name: name.to_owned(), host: None };
         ns.cleanup();
         ns
     }
 
     pub fn name(&self) -> &str {
-        &self.0
+        &self.name
+    }
+
+    fn docker(&self, args: &[&str]) -> Output {
+        docker_on(self.host.as_deref(), args)
     }
 
     /// Ids of the containers in this namespace (podrun's own only), with their names.
     pub fn containers(&self) -> Vec<(String, String)> {
-        let filter = format!("label=io.kubernetes.pod.namespace={}", self.0);
-        let out = docker(&[
+        let filter = format!("label=io.kubernetes.pod.namespace={}", self.name);
+        let out = self.docker(&[
             "ps",
             "-a",
             "--no-trunc",
@@ -142,18 +160,18 @@ impl Namespace {
     }
 
     pub fn inspect(&self, container: &str, format: &str) -> String {
-        String::from_utf8_lossy(&docker(&["inspect", "--format", format, container]).stdout).trim().to_owned()
+        String::from_utf8_lossy(&self.docker(&["inspect", "--format", format, container]).stdout).trim().to_owned()
     }
 
     pub fn logs(&self, container: &str) -> String {
-        let o = docker(&["logs", container]);
+        let o = self.docker(&["logs", container]);
         format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
     }
 
     fn cleanup(&self) {
         // Through podrun first, so its files on the host go with the containers.
-        let filter = format!("label=io.kubernetes.pod.namespace={}", self.0);
-        let out = docker(&[
+        let filter = format!("label=io.kubernetes.pod.namespace={}", self.name);
+        let out = self.docker(&[
             "ps",
             "-a",
             "--filter",
@@ -167,13 +185,17 @@ impl Namespace {
         pods.sort();
         pods.dedup();
         for pod in pods {
-            podrun(&["delete", &pod, "-n", &self.0, "--grace-period", "0", "-q"], None);
+            let env: Vec<(&str, &str)> = self.host.iter().map(|h| ("DOCKER_HOST", h.as_str())).collect();
+            podrun_env(&["delete", &pod, "-n", &self.name, "--grace-period", "0", "-q"], None, &env);
         }
-        let ids: Vec<String> = self.containers().into_iter().map(|(id, _)| id).collect();
-        if !ids.is_empty() {
-            let mut args = vec!["rm", "-f", "-v"];
-            args.extend(ids.iter().map(String::as_str));
-            docker(&args);
+        // Infra containers last: Podman refuses to remove one that others still join.
+        let (infra, members): (Vec<_>, Vec<_>) = self.containers().into_iter().partition(|(_, n)| n.contains("_POD_"));
+        for batch in [members, infra] {
+            if !batch.is_empty() {
+                let mut args = vec!["rm", "-f", "-v"];
+                args.extend(batch.iter().map(|(id, _)| id.as_str()));
+                self.docker(&args);
+            }
         }
     }
 }

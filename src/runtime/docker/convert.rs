@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use bollard::models::{
     ContainerCreateBody, ContainerInspectResponse, ContainerStateStatusEnum, EndpointSettings, HostConfig,
     Mount as DockerMount, MountBindOptions, MountBindOptionsPropagationEnum, MountTmpfsOptions, MountType,
-    MountVolumeOptions, NetworkingConfig, PortBinding,
+    MountVolumeOptions, NetworkingConfig, PortBinding, SystemVersion,
 };
 
 use crate::runtime::{
@@ -52,7 +52,28 @@ pub fn observed(c: ContainerInspectResponse) -> Observed {
     }
 }
 
-pub fn create_body(spec: &CreateSpec) -> ContainerCreateBody {
+/// Which engine answers the Docker API, where their answers to the same request differ.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Engine {
+    #[default]
+    Docker,
+    /// Podman's Docker-compatible API (`podman system service`).
+    Podman,
+}
+
+impl Engine {
+    /// Podman names its component `Podman Engine` in `GET /version`; Docker `Engine`.
+    pub fn of(version: &SystemVersion) -> Engine {
+        let podman = version.components.iter().flatten().any(|c| c.name.to_ascii_lowercase().starts_with("podman"));
+        if podman {
+            Engine::Podman
+        } else {
+            Engine::Docker
+        }
+    }
+}
+
+pub fn create_body(spec: &CreateSpec, engine: Engine) -> ContainerCreateBody {
     let mut host_config = HostConfig::default();
     let mut body = ContainerCreateBody {
         image: Some(spec.image.clone()),
@@ -64,14 +85,14 @@ pub fn create_body(spec: &CreateSpec) -> ContainerCreateBody {
         stop_timeout: spec.stop_timeout,
         ..Default::default()
     };
-    namespaces(&mut body, &mut host_config, &spec.namespaces);
+    namespaces(&mut body, &mut host_config, &spec.namespaces, engine);
     settings(&mut body, &mut host_config, &spec.settings);
     mounts(&mut host_config, &spec.mounts);
     body.host_config = Some(host_config);
     body
 }
 
-fn namespaces(body: &mut ContainerCreateBody, hc: &mut HostConfig, ns: &Namespaces) {
+fn namespaces(body: &mut ContainerCreateBody, hc: &mut HostConfig, ns: &Namespaces, engine: Engine) {
     match ns {
         Namespaces::Infra(net) => {
             body.hostname = net.hostname.clone();
@@ -116,6 +137,12 @@ fn namespaces(body: &mut ContainerCreateBody, hc: &mut HostConfig, ns: &Namespac
         }
         Namespaces::Join { infra_id, pid, ipc_host } => {
             hc.network_mode = Some(format!("container:{infra_id}"));
+            // The pod's hostname. Docker gives a container that joins another's network that
+            // container's hostname (and refuses a `container:` UTS mode); Podman gives it a UTS
+            // namespace of its own, named after its id, unless told to join the infra's.
+            if engine == Engine::Podman {
+                hc.uts_mode = Some(format!("container:{infra_id}"));
+            }
             hc.ipc_mode = Some(if *ipc_host { "host".into() } else { format!("container:{infra_id}") });
             hc.pid_mode = match pid {
                 PidMode::Private => None,

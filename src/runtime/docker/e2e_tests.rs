@@ -1,5 +1,7 @@
 //! End-to-end tests of mounts and named volumes against the real engine: containers are created
-//! through `DockerRuntime` and checked from inside with `Runtime::exec`.
+//! through `DockerRuntime` and checked from inside with `Runtime::exec`. What podrun relies on in
+//! a container's life is checked on each engine: the default one, and the Podman service of
+//! PODRUN_PODMAN_HOST when there is one.
 //!
 //! Like `tests/common::engine`: with no engine they say so and pass, unless PODRUN_E2E=required
 //! (scripts/test) or CI=true, where a missing engine fails them. Every name carries the process
@@ -9,6 +11,9 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 
+use futures_util::stream::BoxStream;
+use futures_util::StreamExt;
+
 use super::DockerRuntime;
 use crate::manifest::config_store::ConfigStore;
 use crate::manifest::types::{ConfigMap, ObjectMeta, Secret};
@@ -17,7 +22,8 @@ use crate::pod::downward::PodFacts;
 use crate::pod::files::PodFiles;
 use crate::pod::labels;
 use crate::pod::volumes::{self, plan_volumes};
-use crate::runtime::{CreateSpec, Mount, Namespaces, Propagation, Runtime, RuntimeError, Selector};
+use crate::runtime::infra_image;
+use crate::runtime::{CreateSpec, Mount, Namespaces, Propagation, Runtime, RuntimeError, Selector, State};
 
 const IMAGE: &str = "busybox:1.28";
 
@@ -40,12 +46,35 @@ async fn engine() -> Option<DockerRuntime> {
 }
 
 fn docker(args: &[&str]) -> std::process::Output {
-    Command::new("docker").args(args).output().expect("run the docker CLI")
+    docker_on(None, args)
+}
+
+/// The docker CLI against `host` (`-H`), or the default engine.
+fn docker_on(host: Option<&str>, args: &[&str]) -> std::process::Output {
+    let mut cmd = Command::new("docker");
+    if let Some(host) = host {
+        cmd.args(["-H", host]);
+    }
+    cmd.args(args).output().expect("run the docker CLI")
+}
+
+/// The engines for checks that must hold on each: the default one, and the Podman service
+/// `scripts/test` starts (PODRUN_PODMAN_HOST; `tests/e2e_podman.rs` says when it is missing),
+/// each with its address (None: the default).
+async fn engines() -> Vec<(Option<String>, DockerRuntime)> {
+    let mut all: Vec<(Option<String>, DockerRuntime)> = engine().await.into_iter().map(|rt| (None, rt)).collect();
+    if let Some(host) = std::env::var("PODRUN_PODMAN_HOST").ok().filter(|h| !h.is_empty()) {
+        let rt = DockerRuntime::connect(Some(&host)).await.expect("the Podman service of PODRUN_PODMAN_HOST answers");
+        all.push((Some(host), rt));
+    }
+    all
 }
 
 /// What a test made, removed on drop (by the CLI: a drop cannot await).
 #[derive(Default)]
 struct Made {
+    /// The engine it was made on (None: the default one).
+    host: Option<String>,
     containers: Vec<String>,
     volumes: Vec<String>,
     dirs: Vec<PathBuf>,
@@ -55,11 +84,12 @@ struct Made {
 
 impl Drop for Made {
     fn drop(&mut self) {
+        let host = self.host.as_deref();
         for c in &self.containers {
-            docker(&["rm", "-f", "-v", c]);
+            docker_on(host, &["rm", "-f", "-v", c]);
         }
         for v in &self.volumes {
-            docker(&["volume", "rm", "-f", v]);
+            docker_on(host, &["volume", "rm", "-f", v]);
         }
         if let Some((files, uid)) = &self.pod_volumes {
             volumes::remove_pod_volumes(files, uid);
@@ -347,5 +377,69 @@ async fn planned_pod_volumes_in_a_real_container() {
     assert!(!files.pod_dir(&uid).exists());
     for v in setup.named_volumes() {
         rt.remove_volume(&v.name).await.unwrap();
+    }
+}
+
+/// Waits (10 s at most) for the next tick of a `changes` stream.
+async fn tick(changes: &mut BoxStream<'static, ()>, on: &str, what: &str) {
+    let tick = tokio::time::timeout(std::time::Duration::from_secs(10), changes.next()).await;
+    assert!(matches!(tick, Ok(Some(()))), "{on}: no tick for {what}");
+}
+
+/// What podrun relies on in a container's life, on every engine: its infra image loads and
+/// runs; `changes` ticks on create, start, exit and removal; the list right after the exit
+/// shows it (Podman's transient `stopped` state is waited out); a second create of the name is
+/// `Conflict`; killing a container that is not running is fine.
+#[tokio::test]
+async fn a_containers_life_as_podrun_sees_it_on_each_engine() {
+    for (host, rt) in engines().await {
+        let on = host.as_deref().unwrap_or("the default engine");
+        let mut made = Made::default();
+        made.host.clone_from(&host);
+        let ns = namespace("life");
+        let sel = Selector { namespace: Some(ns.clone()), pod: None };
+
+        // Loaded again where it is present: the same image, whatever the engine.
+        let image = infra_image::default_infra_image();
+        rt.load_image(&image, infra_image::image_archive()).await.unwrap();
+        assert_eq!(rt.image_user(&image).await.unwrap(), "65535:65535", "{on}");
+        let pause = format!("podrun-e2e-pause-{}", std::process::id());
+        made.containers.push(pause.clone());
+        let id = rt
+            .create(&CreateSpec { image: image.clone(), entrypoint: None, cmd: None, ..spec(&pause, &ns, Vec::new()) })
+            .await
+            .unwrap();
+        rt.start(&id).await.unwrap();
+
+        let mut changes = rt.changes(&sel);
+        // The stream asks the engine at its first poll: let the subscription reach it.
+        let early = tokio::time::timeout(std::time::Duration::from_millis(500), changes.next()).await;
+        assert!(early.is_err(), "{on}: a tick before anything happened");
+        let name = format!("podrun-e2e-life-{}", std::process::id());
+        made.containers.push(name.clone());
+        let exits = CreateSpec {
+            entrypoint: Some(vec!["sh".into(), "-c".into()]),
+            cmd: Some(vec!["sleep 0.2; exit 3".into()]),
+            ..spec(&name, &ns, Vec::new())
+        };
+        let id = rt.create(&exits).await.unwrap();
+        tick(&mut changes, on, "create").await;
+        rt.start(&id).await.unwrap();
+        tick(&mut changes, on, "start").await;
+        tick(&mut changes, on, "die").await;
+        let listed = rt.list(&sel).await.unwrap();
+        let c = listed.iter().find(|c| c.id == id).expect("listed").clone();
+        assert!(matches!(c.state, State::Exited { exit_code: 3, .. }), "{on}: {:?}", c.state);
+        assert!(matches!(rt.create(&exits).await, Err(RuntimeError::Conflict { .. })), "{on}");
+        rt.kill(&c).await.unwrap();
+        rt.remove(&c).await.unwrap();
+        tick(&mut changes, on, "remove").await;
+
+        let pause = listed.iter().find(|c| c.name == pause).expect("the pause container").clone();
+        assert!(pause.is_running(), "{on}: {:?}", pause.state);
+        rt.stop(&pause, std::time::Duration::from_secs(5)).await.unwrap();
+        let stopped = rt.list(&sel).await.unwrap();
+        assert!(matches!(stopped[0].state, State::Exited { exit_code: 0, .. }), "{on}: pause exits 0 on SIGTERM");
+        remove_all(&rt, &ns).await;
     }
 }

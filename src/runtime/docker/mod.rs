@@ -17,9 +17,9 @@ use bollard::errors::Error as BollardError;
 use bollard::exec::{CreateExecOptions, ResizeExecOptions, StartExecOptions, StartExecResults};
 use bollard::models::VolumeCreateRequest;
 use bollard::query_parameters::{
-    CreateContainerOptionsBuilder, CreateImageOptionsBuilder, EventsOptionsBuilder, KillContainerOptionsBuilder,
-    ListContainersOptionsBuilder, LogsOptionsBuilder, RemoveContainerOptionsBuilder, RemoveVolumeOptionsBuilder,
-    StopContainerOptionsBuilder,
+    CreateContainerOptionsBuilder, CreateImageOptionsBuilder, EventsOptionsBuilder, ImportImageOptionsBuilder,
+    KillContainerOptionsBuilder, ListContainersOptionsBuilder, LogsOptionsBuilder, RemoveContainerOptionsBuilder,
+    RemoveVolumeOptionsBuilder, StopContainerOptionsBuilder,
 };
 use bollard::Docker;
 use futures_util::future::join_all;
@@ -45,11 +45,40 @@ const REQUEST_TIMEOUT_SECS: u64 = 3600;
 /// The first API version with `ReadOnlyForceRecursive` (Docker Engine 25). Older engines
 /// ignore the unknown field, so podrun must refuse rather than send it.
 const RECURSIVE_READ_ONLY_API: (usize, usize) = (1, 44);
+/// How often, and how far apart, a container list or inspect whose answer cannot be decoded
+/// is asked again (see [`decoded`]): 40 × 25 ms, a second at most.
+const UNDECODABLE_RETRIES: u32 = 40;
+const UNDECODABLE_DELAY: Duration = Duration::from_millis(25);
+
+/// Runs `call` until its answer can be decoded, a second at most. Podman (4.3) reports a
+/// container that has just exited as `stopped` until its cleanup has run, tens of milliseconds
+/// later (then `exited`): a state the Docker API does not have, so bollard cannot decode the
+/// list or the inspect that holds it. podrun looks right after each `die` event, in exactly
+/// that window; asking again a moment later gets the `exited` state. An answer that still
+/// cannot be decoded after that is returned as the error it is.
+async fn decoded<T, F, Fut>(mut call: F) -> Result<T, BollardError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, BollardError>>,
+{
+    let mut retries = 0;
+    loop {
+        match call().await {
+            Err(BollardError::JsonDataError { .. }) if retries < UNDECODABLE_RETRIES => {
+                retries += 1;
+                tokio::time::sleep(UNDECODABLE_DELAY).await;
+            }
+            r => return r,
+        }
+    }
+}
 
 #[derive(Debug, Clone)]
 pub struct DockerRuntime {
     docker: Docker,
     endpoint: Endpoint,
+    /// Podman's Docker-compatible API rather than Docker Engine: see `convert::Engine`.
+    engine: convert::Engine,
 }
 
 impl DockerRuntime {
@@ -71,7 +100,12 @@ impl DockerRuntime {
             .await
             .map_err(|_| unreachable(format!("no answer within {}s", CONNECT_TIMEOUT.as_secs())))?
             .map_err(|e| unreachable(e.to_string()))?;
-        Ok(DockerRuntime { docker, endpoint: endpoint.clone() })
+        let version = tokio::time::timeout(CONNECT_TIMEOUT, docker.version())
+            .await
+            .map_err(|_| unreachable(format!("no answer within {}s", CONNECT_TIMEOUT.as_secs())))?
+            .map_err(|e| unreachable(e.to_string()))?;
+        let engine = convert::Engine::of(&version);
+        Ok(DockerRuntime { docker, endpoint: endpoint.clone(), engine })
     }
 
     pub fn endpoint(&self) -> &Endpoint {
@@ -107,7 +141,7 @@ impl DockerRuntime {
     }
 
     async fn inspect(&self, id: &str) -> Result<Option<Observed>, RuntimeError> {
-        match self.docker.inspect_container(id, None).await {
+        match decoded(|| self.docker.inspect_container(id, None)).await {
             Ok(c) => Ok(Some(convert::observed(c))),
             // Removed between the list and the inspect: it is gone, which is what the list
             // would have said a moment later.
@@ -168,7 +202,9 @@ impl Runtime for DockerRuntime {
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
         let filters: HashMap<String, Vec<String>> = HashMap::from([("label".to_owned(), sel.label_filters())]);
         let opts = ListContainersOptionsBuilder::default().all(true).filters(&filters).build();
-        let summaries = self.docker.list_containers(Some(opts)).await.map_err(|e| self.error("list containers", e))?;
+        let summaries = decoded(|| self.docker.list_containers(Some(opts.clone())))
+            .await
+            .map_err(|e| self.error("list containers", e))?;
         let ids: Vec<String> = summaries.into_iter().filter_map(|s| s.id).collect();
         let inspected = join_all(ids.iter().map(|id| self.inspect(id))).await;
         let mut out = Vec::with_capacity(ids.len());
@@ -254,6 +290,11 @@ impl Runtime for DockerRuntime {
                         BollardError::DockerResponseServerError { message, .. } => {
                             RuntimeError::Image { image: image.to_owned(), detail: message }
                         }
+                        // Podman answers 200 and reports every failed pull in the stream,
+                        // an offline registry too: told apart as the 500 above is.
+                        BollardError::DockerStreamError { error } if !registry::reachable(image).await => {
+                            RuntimeError::RegistryUnreachable { image: image.to_owned(), detail: error }
+                        }
                         BollardError::DockerStreamError { error } => {
                             RuntimeError::Image { image: image.to_owned(), detail: error }
                         }
@@ -265,14 +306,20 @@ impl Runtime for DockerRuntime {
         Ok(())
     }
 
-    async fn import_image(&self, image: &str, rootfs_tar: Vec<u8>, changes: Vec<String>) -> Result<(), RuntimeError> {
-        let opts = CreateImageOptionsBuilder::default().from_src("-").repo(image).changes(changes).build();
-        let body = bollard::body_full(rootfs_tar.into());
-        let mut stream = self.docker.create_image(Some(opts), Some(body), None);
+    async fn load_image(&self, image: &str, archive: Vec<u8>) -> Result<(), RuntimeError> {
+        let what = format!("load image {image}");
+        let opts = ImportImageOptionsBuilder::default().quiet(true).build();
+        let mut stream = self.docker.import_image(opts, bollard::body_full(archive.into()), None);
         while let Some(item) = stream.next().await {
-            item.map_err(|e| self.error(&format!("import image {image}"), e))?;
+            item.map_err(|e| self.error(&what, e))?;
         }
-        Ok(())
+        // The archive names the image; an engine that took it under another name (or not at
+        // all) would otherwise fail later, at the create, with a less telling error.
+        if self.image_present(image).await? {
+            Ok(())
+        } else {
+            Err(RuntimeError::Other(format!("{what}: the engine accepted the archive, but has no image {image}")))
+        }
     }
 
     async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
@@ -292,16 +339,26 @@ impl Runtime for DockerRuntime {
             }
         }
         let opts = CreateContainerOptionsBuilder::default().name(&spec.name).build();
-        let body = convert::create_body(spec);
+        let body = convert::create_body(spec, self.engine);
         let what = format!("create container {}", spec.name);
-        let resp = self.docker.create_container(Some(opts), body).await.map_err(|e| match e {
+        let e = match self.docker.create_container(Some(opts), body).await {
+            Ok(resp) => return Ok(resp.id),
+            Err(e) => e,
+        };
+        Err(match e {
             BollardError::DockerResponseServerError { status_code: 404, message } => {
                 // 404 on create: the image (or the infra container to join) is gone.
-                RuntimeError::Engine { what: what.clone(), status: 404, message }
+                RuntimeError::Engine { what, status: 404, message }
+            }
+            // Podman answers a name already in use with 500 where Docker says 409. Whether the
+            // name is taken is asked of the engine, not read from the message.
+            BollardError::DockerResponseServerError { status_code, .. }
+                if status_code != 409 && matches!(self.inspect(&spec.name).await, Ok(Some(_))) =>
+            {
+                RuntimeError::Conflict { what }
             }
             other => self.error(&what, other),
-        })?;
-        Ok(resp.id)
+        })
     }
 
     async fn start(&self, id: &str) -> Result<(), RuntimeError> {
@@ -331,6 +388,12 @@ impl Runtime for DockerRuntime {
         match self.docker.kill_container(&c.id, Some(opts)).await {
             // 404: gone; 409: not running. Either way it is not running any more.
             Err(e) if matches!(Self::status_of(&e), Some(404 | 409)) => Ok(()),
+            // Podman answers "not running" with 500: the container's state tells.
+            Err(e @ BollardError::DockerResponseServerError { .. }) => match self.inspect(&c.id).await {
+                Ok(None) => Ok(()),
+                Ok(Some(now)) if !now.is_running() => Ok(()),
+                _ => Err(self.error(&format!("kill container {}", c.name), e)),
+            },
             r => r.map_err(|e| self.error(&format!("kill container {}", c.name), e)),
         }
     }
@@ -559,19 +622,70 @@ impl Runtime for DockerRuntime {
     }
 
     fn changes(&self, sel: &Selector) -> BoxStream<'static, ()> {
+        // The actions are picked here rather than by an `event` filter: Podman names a removal
+        // `remove` (Docker: `destroy`), and matches an `event=die` filter against its own name
+        // for it (`died`) although it reports `die`, so that filter would drop every exit.
+        const ACTIONS: [&str; 6] = ["create", "start", "die", "destroy", "remove", "oom"];
         let filters: HashMap<String, Vec<String>> = HashMap::from([
             ("type".to_owned(), vec!["container".to_owned()]),
             ("label".to_owned(), sel.label_filters()),
-            ("event".to_owned(), ["create", "start", "die", "destroy", "oom"].map(str::to_owned).to_vec()),
         ]);
         let opts = EventsOptionsBuilder::default().filters(&filters).build();
-        self.docker.events(Some(opts)).take_while(|e| std::future::ready(e.is_ok())).map(|_| ()).boxed()
+        self.docker
+            .events(Some(opts))
+            .take_while(|e| std::future::ready(e.is_ok()))
+            .filter_map(|e| {
+                let wanted = e.ok().and_then(|e| e.action).is_some_and(|a| ACTIONS.contains(&a.as_str()));
+                std::future::ready(wanted.then_some(()))
+            })
+            .boxed()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn undecodable() -> BollardError {
+        BollardError::JsonDataError { message: "unknown variant `stopped`".into(), column: 1 }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_undecodable_answer_is_asked_again_for_a_while() {
+        let calls = std::sync::atomic::AtomicU32::new(0);
+        let call = || {
+            let n = calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            async move {
+                if n < 3 {
+                    Err(undecodable())
+                } else {
+                    Ok(n)
+                }
+            }
+        };
+        assert_eq!(decoded(call).await.unwrap(), 3, "the fourth answer decodes");
+
+        let calls = std::sync::atomic::AtomicU32::new(0);
+        let start = tokio::time::Instant::now();
+        let r: Result<(), _> = decoded(|| {
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            async { Err(undecodable()) }
+        })
+        .await;
+        assert!(matches!(r, Err(BollardError::JsonDataError { .. })));
+        assert_eq!(calls.into_inner(), UNDECODABLE_RETRIES + 1);
+        assert_eq!(start.elapsed(), UNDECODABLE_DELAY * UNDECODABLE_RETRIES);
+
+        // Other errors are not retried.
+        let calls = std::sync::atomic::AtomicU32::new(0);
+        let r: Result<(), _> = decoded(|| {
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            async { Err(BollardError::DockerResponseServerError { status_code: 500, message: "x".into() }) }
+        })
+        .await;
+        assert!(r.is_err());
+        assert_eq!(calls.into_inner(), 1);
+    }
 
     #[test]
     fn pull_reference_adds_latest_only_when_needed() {
