@@ -64,7 +64,9 @@ fn docker_on(host: Option<&str>, args: &[&str]) -> std::process::Output {
 async fn engines() -> Vec<(Option<String>, DockerRuntime)> {
     let mut all: Vec<(Option<String>, DockerRuntime)> = engine().await.into_iter().map(|rt| (None, rt)).collect();
     if let Some(host) = std::env::var("PODRUN_PODMAN_HOST").ok().filter(|h| !h.is_empty()) {
-        let rt = DockerRuntime::connect(Some(&host)).await.expect("the Podman service of PODRUN_PODMAN_HOST answers");
+        let rt = DockerRuntime::connect(&super::context::Endpoint::host(host.as_str()))
+            .await
+            .expect("the Podman service of PODRUN_PODMAN_HOST answers");
         all.push((Some(host), rt));
     }
     all
