@@ -127,6 +127,14 @@ fn e2e_podman_runs_a_pod_reapplies_it_idempotently_and_deletes_it() {
     let v: serde_json::Value = serde_json::from_slice(&get.stdout).expect("get -o json");
     assert_eq!(v["items"][0]["status"]["phase"], "Running");
 
+    // exec: the page the init container wrote, stdin passed on, the command's exit status.
+    let mut args = vec!["--host", host.as_str(), "exec", "web", "-c", "server", "-i", "-q", "-n", ns.name()];
+    args.extend(["--", "sh", "-c", "cat /www/index.html; wc -c; exit 9"]);
+    let out = podrun(&args, Some("12345"));
+    assert_eq!(code(&out), 9, "{}", stderr(&out));
+    assert!(stdout(&out).contains("page-from-init"), "{}", stdout(&out));
+    assert!(stdout(&out).trim_end().ends_with('5'), "{}", stdout(&out));
+
     let del = podrun_on(&host, &["delete", f.path(), "-n", ns.name()]);
     assert_eq!(code(&del), 0, "{}", stderr(&del));
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
