@@ -2,7 +2,7 @@
 //! namespace and name, with their values decoded. Secret values are wrapped so they cannot be
 //! printed by accident.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use base64::Engine;
@@ -31,6 +31,8 @@ pub type Entries = BTreeMap<String, Vec<u8>>;
 #[derive(Debug, Clone, Default)]
 pub struct ConfigStore {
     config_maps: BTreeMap<(String, String), Entries>,
+    /// Each ConfigMap's `binaryData` keys: volumes show them, the environment does not.
+    binary_keys: BTreeMap<(String, String), BTreeSet<String>>,
     secrets: BTreeMap<(String, String), BTreeMap<String, SecretBytes>>,
     /// Each Secret's `type`, when it names one: image pull secrets are read by type.
     secret_types: BTreeMap<(String, String), String>,
@@ -58,6 +60,8 @@ impl ConfigStore {
         for (k, v) in &cm.binary_data {
             entries.insert(k.clone(), decode("ConfigMap", namespace, &name, k, v)?);
         }
+        let binary = cm.binary_data.keys().cloned().collect();
+        self.binary_keys.insert((namespace.to_owned(), name.clone()), binary);
         self.config_maps.insert((namespace.to_owned(), name), entries);
         Ok(())
     }
@@ -82,6 +86,21 @@ impl ConfigStore {
 
     pub fn config_map(&self, namespace: &str, name: &str) -> Option<&Entries> {
         self.config_maps.get(&(namespace.to_owned(), name.to_owned()))
+    }
+
+    /// A ConfigMap's `data` alone, without its `binaryData`: what the kubelet reads for the
+    /// environment (`configMapKeyRef`, `envFrom`).
+    pub fn config_map_text(&self, namespace: &str, name: &str) -> Option<BTreeMap<&str, &[u8]>> {
+        let key = (namespace.to_owned(), name.to_owned());
+        let binary = self.binary_keys.get(&key);
+        let entries = self.config_maps.get(&key)?;
+        Some(
+            entries
+                .iter()
+                .filter(|(k, _)| !binary.is_some_and(|b| b.contains(*k)))
+                .map(|(k, v)| (k.as_str(), v.as_slice()))
+                .collect(),
+        )
     }
 
     pub fn secret(&self, namespace: &str, name: &str) -> Option<&BTreeMap<String, SecretBytes>> {
@@ -120,6 +139,8 @@ mod tests {
         store.add_config_map("ns", &cm).unwrap();
         assert_eq!(store.config_map("ns", "c").unwrap()["b"], b"hi");
         assert!(store.config_map("other", "c").is_none());
+        // The environment sees `data` only.
+        assert!(!store.config_map_text("ns", "c").unwrap().contains_key("b"));
         let s = Secret {
             metadata: meta("s"),
             data: [("k".to_owned(), "c2VjcmV0".to_owned()), ("x".to_owned(), "eA==".to_owned())].into(),

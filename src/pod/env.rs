@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::manifest::config_store::{ConfigStore, Entries, SecretBytes};
+use crate::manifest::config_store::{ConfigStore, SecretBytes};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::manifest::types::{Container, EnvFromSource, EnvVar, EnvVarSource, KeySelector, Pod};
 use crate::manifest::validate::is_env_var_name;
@@ -206,35 +206,32 @@ impl Kind {
     }
 }
 
-/// A ConfigMap's or Secret's decoded entries.
-///
-/// The kubelet reads only a ConfigMap's `data` for the environment, never `binaryData`; the
-/// store merges both into one map, so here a `binaryData` key is visible too.
-#[derive(Clone, Copy)]
+/// The entries of a ConfigMap or Secret the environment can read: a ConfigMap's `data` (the
+/// kubelet never reads `binaryData` for the environment), a Secret's decoded `data`.
 enum Object<'a> {
-    ConfigMap(&'a Entries),
+    ConfigMap(BTreeMap<&'a str, &'a [u8]>),
     Secret(&'a BTreeMap<String, SecretBytes>),
 }
 
 impl<'a> Object<'a> {
     fn find(configs: &'a ConfigStore, kind: Kind, namespace: &str, name: &str) -> Option<Object<'a>> {
         match kind {
-            Kind::ConfigMap => configs.config_map(namespace, name).map(Object::ConfigMap),
+            Kind::ConfigMap => configs.config_map_text(namespace, name).map(Object::ConfigMap),
             Kind::Secret => configs.secret(namespace, name).map(Object::Secret),
         }
     }
 
-    fn get(self, key: &str) -> Option<&'a [u8]> {
+    fn get(&self, key: &str) -> Option<&'a [u8]> {
         match self {
-            Object::ConfigMap(e) => e.get(key).map(Vec::as_slice),
+            Object::ConfigMap(e) => e.get(key).copied(),
             Object::Secret(s) => s.get(key).map(|b| b.0.as_slice()),
         }
     }
 
     /// In key order; the kubelet walks a Go map, so any order is faithful.
-    fn entries(self) -> Vec<(&'a str, &'a [u8])> {
+    fn entries(&self) -> Vec<(&'a str, &'a [u8])> {
         match self {
-            Object::ConfigMap(e) => e.iter().map(|(k, v)| (k.as_str(), v.as_slice())).collect(),
+            Object::ConfigMap(e) => e.iter().map(|(k, v)| (*k, *v)).collect(),
             Object::Secret(s) => s.iter().map(|(k, v)| (k.as_str(), v.0.as_slice())).collect(),
         }
     }
@@ -580,6 +577,21 @@ mod tests {
         let pod = inline_pod("  - name: c\n    image: x\n    envFrom:\n    - configMapRef: {name: cm}\n");
         let e = resolve_first(&pod, &store).unwrap_err();
         assert_eq!(e.to_string(), "spec.containers[0].envFrom[0].configMapRef: configmap \"cm\" not found");
+    }
+
+    #[test]
+    fn a_config_maps_binary_data_is_not_in_the_environment() {
+        let mut cm = config_map("cm", &[("A", "1")]);
+        cm.binary_data.insert("BIN".into(), "aGk=".into());
+        let mut store = ConfigStore::new();
+        store.add_config_map("ns", &cm).unwrap();
+        let pod = inline_pod("  - name: c\n    image: x\n    envFrom:\n    - configMapRef: {name: cm}\n");
+        assert_eq!(resolve_first(&pod, &store).unwrap().vars, vars(&[("A", "1")]));
+        let pod = inline_pod(
+            "  - name: c\n    image: x\n    env:\n    - name: B\n      valueFrom: {configMapKeyRef: {name: cm, key: BIN}}\n",
+        );
+        let e = resolve_first(&pod, &store).unwrap_err();
+        assert_eq!(e.message, "couldn't find key BIN in ConfigMap ns/cm");
     }
 
     #[test]
