@@ -107,3 +107,69 @@ fn e2e_http_and_tcp_probes() {
     let out = apply(&ns, &pod("m", &bad), &["--wait-for", "ready", "--timeout", "5s"]);
     assert_eq!(code(&out), 5, "{}", stderr(&out));
 }
+
+/// A real gRPC health server (grpcio, tests/common/grpc_health_server.py) on the host's
+/// loopback, killed when dropped. None when Debian's python3-grpcio is missing (scripts/test
+/// installs it; then a missing one fails the test when end-to-end tests are required).
+struct GrpcServer(std::process::Child, u16);
+
+impl GrpcServer {
+    fn start() -> Option<GrpcServer> {
+        use std::io::BufRead;
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/common/grpc_health_server.py");
+        let has_grpc = std::process::Command::new("/usr/bin/python3")
+            .args(["-c", "import grpc"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !has_grpc {
+            let required = std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required")
+                || std::env::var("CI").is_ok_and(|v| v == "true");
+            assert!(!required, "python3-grpcio is missing and end-to-end tests are required (scripts/test installs it)");
+            eprintln!("skipping: no python3-grpcio");
+            return None;
+        }
+        let mut child = std::process::Command::new("/usr/bin/python3")
+            .args([script, "120"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("start the gRPC health server");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("its port");
+        let port = line.trim().parse().unwrap_or_else(|_| panic!("the server printed {line:?}, not a port"));
+        Some(GrpcServer(child, port))
+    }
+}
+
+impl Drop for GrpcServer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The gRPC probe client is podrun's own (HTTP/2 by hand); here it talks to grpcio's C core.
+/// The pod uses the host's network, so its probes reach the server on the host's loopback.
+#[test]
+fn e2e_grpc_probe_against_a_real_grpc_server() {
+    if !engine() {
+        return;
+    }
+    let Some(server) = GrpcServer::start() else { return };
+    let ns = Namespace::new("grpc-real");
+    let manifest = |name: &str, service: &str| {
+        let container = format!(
+            "  - name: c\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    readinessProbe:\n      grpc: {{port: {}, service: {service}}}\n      periodSeconds: 1\n",
+            server.1
+        );
+        pod(name, &container).replace("spec:\n", "spec:\n  hostNetwork: true\n")
+    };
+    let out = apply(&ns, &manifest("serving", "ok"), &["--wait-for", "ready", "--timeout", "30s"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(status(&out)["containerStatuses"][0]["ready"], true);
+
+    for (name, service) in [("down", "down"), ("unknown", "nope")] {
+        let out = apply(&ns, &manifest(name, service), &["--wait-for", "ready", "--timeout", "4s"]);
+        assert_eq!(code(&out), 5, "{name}: {}", stderr(&out));
+        assert_eq!(status(&out)["containerStatuses"][0]["ready"], false, "{name}");
+    }
+}
