@@ -32,3 +32,18 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Reads an HTTP request's head (up to the blank line) from a test server's connection, as
+/// text; what came before the connection closed, if it closes first.
+pub async fn read_http_head(sock: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut req = Vec::new();
+    let mut chunk = [0u8; 1024];
+    while !req.ends_with(b"\r\n\r\n") {
+        match sock.read(&mut chunk).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => req.extend_from_slice(&chunk[..n]),
+        }
+    }
+    String::from_utf8_lossy(&req).into_owned()
+}

@@ -124,7 +124,10 @@ impl GrpcServer {
         if !has_grpc {
             let required = std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required")
                 || std::env::var("CI").is_ok_and(|v| v == "true");
-            assert!(!required, "python3-grpcio is missing and end-to-end tests are required (scripts/test installs it)");
+            assert!(
+                !required,
+                "python3-grpcio is missing and end-to-end tests are required (scripts/test installs it)"
+            );
             eprintln!("skipping: no python3-grpcio");
             return None;
         }

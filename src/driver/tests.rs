@@ -207,21 +207,13 @@ async fn delete_removes_apps_then_infra_and_only_owned_containers() {
 /// A server on loopback that answers every request with `response` and sends each request's
 /// head to the test.
 async fn http_server(response: &'static str) -> (u16, tokio::sync::mpsc::UnboundedReceiver<String>) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     tokio::spawn(async move {
         while let Ok((mut sock, _)) = listener.accept().await {
-            let mut req = Vec::new();
-            let mut chunk = [0u8; 1024];
-            while !req.ends_with(b"\r\n\r\n") {
-                match sock.read(&mut chunk).await {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => req.extend_from_slice(&chunk[..n]),
-                }
-            }
-            let _ = tx.send(String::from_utf8_lossy(&req).into_owned());
+            let _ = tx.send(crate::test_support::read_http_head(&mut sock).await);
             let _ = sock.write_all(response.as_bytes()).await;
         }
     });

@@ -454,15 +454,7 @@ mod tests {
         let (tx, rx) = oneshot::channel();
         tokio::spawn(async move {
             let Ok((mut sock, _)) = listener.accept().await else { return };
-            let mut req = Vec::new();
-            let mut chunk = [0u8; 1024];
-            while !req.ends_with(b"\r\n\r\n") {
-                match sock.read(&mut chunk).await {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => req.extend_from_slice(&chunk[..n]),
-                }
-            }
-            let _ = tx.send(String::from_utf8_lossy(&req).into_owned());
+            let _ = tx.send(crate::test_support::read_http_head(&mut sock).await);
             match response {
                 Some(r) => {
                     let _ = sock.write_all(r.as_bytes()).await;
