@@ -255,6 +255,29 @@ spec:
     for want in ["nameserver 192.0.2.53", "search example.test", "ndots:2"] {
         assert!(resolv.contains(want), "{want:?} in {resolv}");
     }
+    // The host's resolver, to tell what dnsConfig added to it from what was already there.
+    let host_rc = std::fs::read_to_string("/etc/resolv.conf").unwrap_or_default();
+    let host_servers: Vec<&str> = host_rc
+        .lines()
+        .filter_map(|l| l.strip_prefix("nameserver"))
+        .map(str::trim)
+        .filter(|s| !s.starts_with("127.") && *s != "::1")
+        .collect();
+    for s in &host_servers {
+        assert!(!resolv.contains(&format!("nameserver {s}\n")), "dnsPolicy None: only the pod's nameservers: {resolv}");
+    }
+
+    // Under the default policy, dnsConfig adds to the host's resolver, as the kubelet does.
+    let added = pod.replace("name: p}", "name: d}").replace("  dnsPolicy: None\n", "").replace("name: a,", "name: x,");
+    let out = apply(&ns, &added, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let resolv = exec(&id_of(&ns, "x"), "cat /etc/resolv.conf");
+    for want in ["nameserver 192.0.2.53", "example.test", "ndots:2"] {
+        assert!(resolv.contains(want), "{want:?} in {resolv}");
+    }
+    for s in host_servers.iter().take(2) {
+        assert!(resolv.contains(&format!("nameserver {s}")), "the host's {s} is kept: {resolv}");
+    }
 
     // hostNetwork: the host's network namespace (and its hostname).
     let host = format!(

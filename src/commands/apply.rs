@@ -12,16 +12,17 @@ use tokio::time::Instant;
 use crate::cli::{ApplyArgs, Cli, OutputArg, PullArg, WaitForArg};
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
 use crate::exit::{self, UsageError};
-use crate::manifest::types::PullPolicy;
+use crate::manifest::types::{DnsPolicy, PullPolicy};
 use crate::manifest::{LoadOptions, LoadedPod};
 use crate::plan;
+use crate::pod::dns::{self, ResolvConf};
 use crate::pod::downward::PodFacts;
 use crate::pod::files::PodFiles;
 use crate::pod::observed::PodObservation;
 use crate::pod::{labels, settings, volumes, DesiredPod};
 use crate::report::logs::{self, LogPod, LogStreamer};
 use crate::report::{self, summary, Format, PodKey, ReportOptions, Reporter};
-use crate::runtime::{infra_image, Runtime, Selector};
+use crate::runtime::{infra_image, DnsSettings, Runtime, Selector};
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
@@ -51,12 +52,31 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     let files = rt.local_files().then(|| PodFiles::new(PodFiles::default_root()));
     let engine = rt.info().await?;
     let host = PodFacts::of_host();
+    let host_resolv = std::sync::OnceLock::new();
     let configs = Arc::new(loaded.configs.clone());
     let mut pods = Vec::new();
     for p in &loaded.pods {
         let mut d = DesiredPod::from_loaded(p, &infra, args.network.as_deref());
         d.host = host.clone();
         d.configs = configs.clone();
+        // dnsConfig adds to the host's resolver, which podrun can read only beside the engine.
+        let spec = &d.manifest.spec;
+        if spec.dns_policy != Some(DnsPolicy::None) && d.network.dns != DnsSettings::default() {
+            match host_resolv.get_or_init(ResolvConf::of_host) {
+                Some(host_rc) if rt.local_files() => {
+                    let (merged, warnings) = dns::add_to_host(host_rc, &d.network.dns, spec.host_network == Some(true));
+                    for w in warnings {
+                        reporter.warning(&format!("pod {}: {w}", PodKey::of(&d)));
+                    }
+                    d.network.dns = merged;
+                }
+                _ => reporter.warning(&format!(
+                    "pod {}: spec.dnsConfig replaces the engine's resolver lists instead of adding to them: \
+                     the host's resolv.conf cannot be read here",
+                    PodKey::of(&d)
+                )),
+            }
+        }
         if let Some(pull) = args.pull {
             let policy = match pull {
                 PullArg::Always => PullPolicy::Always,

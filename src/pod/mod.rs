@@ -1,6 +1,7 @@
 //! A pod as podrun runs it: identity (labels, names, uid) and the desired containers.
 
 pub mod desired;
+pub mod dns;
 pub mod downward;
 pub mod env;
 pub mod files;

@@ -80,10 +80,10 @@ pub fn pod_network(pod: &Pod, network: Option<&str>) -> PodNetwork {
     }
 }
 
-/// dnsPolicy and dnsConfig. There is no cluster DNS on one host, so ClusterFirst resolves like
-/// Default: the host's resolver, as the engine provides it. dnsConfig's searches and options
-/// are added to it; its nameservers replace the host's (the engine takes them as a whole list),
-/// which under dnsPolicy None is exactly Kubernetes' rule.
+/// dnsPolicy and dnsConfig, as the pod gives them. There is no cluster DNS on one host, so
+/// ClusterFirst resolves like Default: the host's resolver, as the engine provides it. Under
+/// those policies dnsConfig adds to the host's lists, which `dns::add_to_host` does where
+/// podrun can read them; under None these lists are the whole configuration.
 fn dns(pod: &Pod) -> DnsSettings {
     let cfg = pod.spec.dns_config.clone().unwrap_or_default();
     let options = cfg
