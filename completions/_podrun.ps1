@@ -72,6 +72,7 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)')
             [CompletionResult]::new('--prune', '--prune', [CompletionResultType]::ParameterName, 'After applying, delete podrun''s pods that no longer have a manifest among the given files or directories, in the namespaces those manifests use (and -n); never others')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what apply would do to each pod (containers to create, recreate, start, stop or remove, images to pull) and change nothing')
+            [CompletionResult]::new('--supervise', '--supervise', [CompletionResultType]::ParameterName, 'After the first pass, stay and keep repairing the pods as a kubelet does (restarts with CrashLoopBackOff, lost containers recreated), until SIGINT or SIGTERM (then exit 0, leaving the pods running). Tells systemd when the first pass is done (Type=notify)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more: -v shows each action podrun takes, -vv adds debug logs')

@@ -69,6 +69,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l logs -d 'Show th
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l strict -d 'Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l prune -d 'After applying, delete podrun\'s pods that no longer have a manifest among the given files or directories, in the namespaces those manifests use (and -n); never others'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l dry-run -d 'Print what apply would do to each pod (containers to create, recreate, start, stop or remove, images to pull) and change nothing'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l supervise -d 'After the first pass, stay and keep repairing the pods as a kubelet does (restarts with CrashLoopBackOff, lost containers recreated), until SIGINT or SIGTERM (then exit 0, leaving the pods running). Tells systemd when the first pass is done (Type=notify)'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s h -l help -d 'Print help (see more with \'--help\')'

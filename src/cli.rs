@@ -249,6 +249,12 @@ pub struct ApplyArgs {
     /// remove, images to pull) and change nothing
     #[arg(long, conflicts_with_all = ["prune", "rm", "logs", "exit_code_from"])]
     pub dry_run: bool,
+
+    /// After the first pass, stay and keep repairing the pods as a kubelet does (restarts with
+    /// CrashLoopBackOff, lost containers recreated), until SIGINT or SIGTERM (then exit 0,
+    /// leaving the pods running). Tells systemd when the first pass is done (Type=notify)
+    #[arg(long, conflicts_with_all = ["dry_run", "rm", "logs", "exit_code_from", "cleanup_on_failure"])]
+    pub supervise: bool,
 }
 
 #[derive(Debug, Args)]

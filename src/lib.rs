@@ -18,6 +18,7 @@ pub mod pod;
 pub mod probe;
 pub mod report;
 pub mod runtime;
+pub mod sd_notify;
 pub mod status;
 #[cfg(test)]
 mod test_support;

@@ -125,3 +125,79 @@ fn e2e_dry_run_plans_creation_and_recreation_and_changes_nothing() {
     assert!(text.contains("recreate container main: its spec changed"), "{text}");
     assert_eq!(ns.containers(), before);
 }
+
+/// `apply --supervise`: systemd hears READY=1 after the first pass; a container killed or
+/// removed behind podrun's back comes back; SIGTERM ends supervision with exit 0 and leaves the
+/// pods running.
+#[test]
+fn e2e_supervise_repairs_pods_until_sigterm() {
+    use std::os::unix::net::UnixDatagram;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("supervise");
+    let dir = Dir::new("supervise");
+    dir.write("a.yaml", &sleeper("a", LOOP));
+    let notify_path = dir.0.join("notify.sock");
+    let notify = UnixDatagram::bind(&notify_path).expect("bind the notify socket");
+    notify.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let child = Command::new(PODRUN)
+        .args(["apply", dir.path(), "-n", ns.name(), "--supervise", "--crash-backoff", "100ms"])
+        .env("NO_COLOR", "1")
+        .env("NOTIFY_SOCKET", &notify_path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run podrun");
+    struct Killer(std::process::Child);
+    impl Drop for Killer {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut buf = [0u8; 256];
+    let n = notify.recv(&mut buf).expect("READY=1 within a minute");
+    let said = String::from_utf8_lossy(&buf[..n]).into_owned();
+    assert!(said.starts_with("READY=1\n") && said.contains("STATUS=1 of 1 pods supervised"), "{said}");
+    let child_guard = Killer(child);
+
+    let main_of =
+        |ns: &Namespace| ns.containers().into_iter().filter(|(_, n)| n.contains("_a_main_")).collect::<Vec<_>>();
+    let wait_for = |what: &str, done: &dyn Fn() -> bool| {
+        let start = Instant::now();
+        while !done() {
+            assert!(start.elapsed() < Duration::from_secs(30), "{what}: not within 30 s: {:?}", ns.containers());
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    };
+    // Killed: restarted as the next instance.
+    let (first, _) = main_of(&ns).pop().expect("the container");
+    assert!(Command::new("docker").args(["kill", &first]).output().unwrap().status.success());
+    wait_for("a restart after docker kill", &|| {
+        main_of(&ns).iter().any(|(id, n)| n.ends_with("_main_1") && ns.inspect(id, "{{.State.Running}}") == "true")
+    });
+    // Removed behind podrun's back: recreated.
+    let (second, _) = main_of(&ns).into_iter().find(|(_, n)| n.ends_with("_main_1")).unwrap();
+    assert!(Command::new("docker").args(["rm", "-f", &second]).output().unwrap().status.success());
+    wait_for("a new container after docker rm", &|| {
+        main_of(&ns).iter().any(|(id, _)| *id != second && ns.inspect(id, "{{.State.Running}}") == "true")
+    });
+
+    // SIGTERM: supervision ends with exit 0, the pod stays.
+    let mut child = child_guard;
+    Command::new("kill").args(["-TERM", &child.0.id().to_string()]).status().unwrap();
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "podrun did not stop on SIGTERM");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(ns.running(), 2, "the pod (infra and main) keeps running: {:?}", ns.containers());
+}

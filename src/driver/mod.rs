@@ -5,6 +5,7 @@
 mod act;
 mod prober;
 pub mod signals;
+pub mod supervise;
 #[cfg(test)]
 mod tests;
 
@@ -81,6 +82,7 @@ fn goal(w: WaitFor) -> &'static str {
         WaitFor::Complete => "complete",
         WaitFor::Ready => "ready",
         WaitFor::None => "created",
+        WaitFor::Forever => "supervised",
     }
 }
 
@@ -108,6 +110,8 @@ fn crash_looping(status: &PodStatus) -> bool {
 
 /// When nothing is to be done but wait, how often to look without an event.
 const POLL: Duration = Duration::from_secs(2);
+/// The same under `apply --supervise`, while the engine's events come: they say when to look.
+const SUPERVISE_POLL: Duration = Duration::from_secs(30);
 
 /// Runs one pod to its goal. Never returns early on a transient engine error short of the
 /// engine being unreachable: that is retried like any other failed repair.
@@ -317,7 +321,9 @@ async fn drive<R: Runtime>(
         status = Some(st.clone());
         // Wait for held-back work (a retry after a failure, a restart in backoff), or for an
         // engine event or a poll; never past the deadline.
-        let mut wake = now + POLL;
+        // Supervising for good with the engine's events flowing, a look now and then suffices.
+        let poll = if wait_for == WaitFor::Forever && events_alive { SUPERVISE_POLL } else { POLL };
+        let mut wake = now + poll;
         if !plan.is_empty() {
             wake = hold_until.unwrap_or(now);
         }

@@ -36,6 +36,13 @@ impl Interrupt {
         Ok(Interrupt(rx))
     }
 
+    /// One fired by hand through the sender, for tests.
+    #[cfg(test)]
+    pub fn manual() -> (watch::Sender<Option<i32>>, Interrupt) {
+        let (tx, rx) = watch::channel(None);
+        (tx, Interrupt(rx))
+    }
+
     /// One that never fires, for tests and for commands that need no interruption.
     pub fn never() -> Interrupt {
         // The sender is dropped at once: `wait` then never resolves, `fired` stays None.

@@ -25,6 +25,9 @@ impl Reporter for Recorder {
     fn event(&self, _pod: &PodKey, msg: &str) {
         self.events.lock().unwrap().push(msg.to_owned());
     }
+    fn note(&self, msg: &str) {
+        self.events.lock().unwrap().push(format!("note {msg}"));
+    }
     fn pull(&self, _pod: &PodKey, image: &str, event: crate::report::PullEvent) {
         if event == crate::report::PullEvent::Started {
             self.events.lock().unwrap().push(format!("pull {image}"));
@@ -293,4 +296,43 @@ async fn a_pre_stop_http_hook_goes_to_the_pod_ip_before_the_stop() {
     assert!(request.contains(&format!("Host: 127.0.0.1:{port}\r\n")), "{request}");
     assert!(request.contains("X-Why: bye\r\n"), "{request}");
     assert!(rt.containers().is_empty());
+}
+
+#[tokio::test(start_paused = true)]
+async fn supervision_keeps_restarting_a_crashing_container_until_a_signal() {
+    let rt = Arc::new(fake().exits_on_start("a", 1));
+    let first = run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(0)).await;
+    assert!(first.outcome.is_err(), "the first pass gives up on a crash loop: {:?}", first.outcome);
+    assert!(super::supervise::needs_supervision(&first));
+    let starts = |rt: &FakeRuntime| rt.calls().iter().filter(|c| c.starts_with("start")).count();
+    let before = starts(&rt);
+
+    let (fire, interrupt) = Interrupt::manual();
+    let reporter = Arc::new(Recorder::default());
+    let task = tokio::spawn(super::supervise::supervise(
+        rt.clone(),
+        vec![first],
+        super::supervise::forever(&opts(0)),
+        reporter.clone(),
+        interrupt,
+    ));
+    tokio::time::sleep(Duration::from_secs(120)).await;
+    // CrashLoopBackOff spaces the restarts (1 s, 2 s, 4 s, ... up to 30 s), without end.
+    let restarted = starts(&rt) - before;
+    assert!((4..=12).contains(&restarted), "{restarted} restarts in 2 minutes");
+    assert!(!task.is_finished());
+    fire.send(Some(15)).unwrap();
+    tokio::time::timeout(Duration::from_secs(5), task).await.expect("a signal ends supervision").unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_finished_pod_is_not_supervised() {
+    let rt = Arc::new(fake().exits_on_start("a", 0).exits_on_start("b", 0));
+    let mut o = opts(0);
+    o.wait_for = Some(WaitFor::Complete);
+    let done = run(&rt, desired("Never", "img:1", "IfNotPresent"), o).await;
+    assert_eq!(done.outcome, Ok(()));
+    assert!(!super::supervise::needs_supervision(&done), "Succeeded under Never: nothing to keep");
+    let running = run(&Arc::new(fake()), desired("Always", "img:1", "IfNotPresent"), opts(0)).await;
+    assert!(super::supervise::needs_supervision(&running));
 }

@@ -52,6 +52,10 @@ impl Reporter for Live {
         }
     }
 
+    fn note(&self, msg: &str) {
+        self.println(msg);
+    }
+
     /// A bar per pull, with bytes and layers, above the containers' lines.
     fn pull(&self, pod: &PodKey, image: &str, event: PullEvent) {
         let mut pulls = self.pulls.lock().unwrap_or_else(|e| e.into_inner());

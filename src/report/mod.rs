@@ -39,6 +39,8 @@ pub trait Reporter: Send + Sync {
     fn warning(&self, msg: &str);
     /// Something podrun is doing: pulling, creating, removing.
     fn event(&self, pod: &PodKey, msg: &str);
+    /// Something about the run as a whole (`--supervise` taking over).
+    fn note(&self, msg: &str);
     /// An image pull of the pod's, as it goes.
     fn pull(&self, pod: &PodKey, image: &str, event: PullEvent);
     /// The pod's status as just observed; implementations show what changed.

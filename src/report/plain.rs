@@ -45,6 +45,12 @@ impl Reporter for Plain {
         }
     }
 
+    fn note(&self, msg: &str) {
+        if !self.quiet {
+            self.line(msg);
+        }
+    }
+
     /// Start and end of each pull, with size and time; no progress in between (logs are read
     /// later, by people who want the outcome).
     fn pull(&self, pod: &PodKey, image: &str, event: PullEvent) {

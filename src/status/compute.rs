@@ -260,6 +260,9 @@ pub enum WaitFor {
     Ready,
     /// Nothing: the pod is created and started, and podrun returns.
     None,
+    /// Never done: the pod is kept as the manifest says until podrun is stopped
+    /// (`apply --supervise`, after its first pass).
+    Forever,
 }
 
 impl WaitFor {
@@ -331,7 +334,7 @@ pub fn verdict(
         WaitFor::Complete => status.container_statuses.iter().all(|s| final_exit(policy, s).is_some()),
         WaitFor::Ready => infra_running && status.container_statuses.iter().all(|s| s.ready),
         // The driver returns after its first sync; until then, nothing is done.
-        WaitFor::None => false,
+        WaitFor::None | WaitFor::Forever => false,
     };
     if done {
         Verdict::Done

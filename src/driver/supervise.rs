@@ -1,0 +1,94 @@
+//! `apply --supervise`: after the first pass, each pod is driven again with no goal to reach
+//! (`WaitFor::Forever`), no deadline and no retry budget, so the driver keeps repairing it as a
+//! kubelet keeps a static pod: crashed containers restarted with CrashLoopBackOff, lost ones
+//! recreated, probes run. Until SIGINT or SIGTERM, which leave the pods as they are.
+//!
+//! A driver that stops anyway (the engine went away, a pull failed) is started again after a
+//! doubling delay. A pod that has finished for good (Succeeded or Failed under restartPolicy
+//! Never or OnFailure), or cannot be configured at all, is left alone: nothing podrun could
+//! do would change it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::future::join_all;
+use tokio::time::Instant;
+
+use crate::manifest::types::RestartPolicy;
+use crate::report::{PodKey, Reporter};
+use crate::runtime::Runtime;
+use crate::status::{Phase, WaitFor};
+
+use super::{run_pod, DriveOptions, Interrupt, PodFailure, PodResult};
+
+/// The longest wait before a stopped driver is started again.
+const MAX_RESTART_DELAY: Duration = Duration::from_secs(300);
+/// A driver that ran this long had the pod in hand: the delay starts over after it.
+const STEADY: Duration = Duration::from_secs(600);
+
+/// Whether a pod, as the first pass left it, has anything left to supervise.
+pub fn needs_supervision(r: &PodResult) -> bool {
+    let finished = r.status.as_ref().is_some_and(|s| matches!(s.phase, Phase::Succeeded | Phase::Failed))
+        && r.desired.restart_policy != RestartPolicy::Always;
+    !finished && !matches!(r.outcome, Err(PodFailure::Config { .. } | PodFailure::Interrupted(_)))
+}
+
+/// The drive options of supervision: the first pass's, with no goal, deadline or budget.
+pub fn forever(first_pass: &DriveOptions) -> DriveOptions {
+    DriveOptions {
+        wait_for: Some(WaitFor::Forever),
+        retries: u32::MAX,
+        // Far enough never to come, near enough not to overflow the clock.
+        deadline: Instant::now() + Duration::from_secs(100 * 365 * 24 * 3600),
+        ..first_pass.clone()
+    }
+}
+
+/// Keeps every pod of `first_pass` that needs it until `interrupt` fires.
+pub async fn supervise<R: Runtime>(
+    rt: Arc<R>,
+    first_pass: Vec<PodResult>,
+    opts: DriveOptions,
+    reporter: Arc<dyn Reporter>,
+    interrupt: Interrupt,
+) {
+    let runs = first_pass
+        .into_iter()
+        .filter(needs_supervision)
+        .map(|r| keep(rt.clone(), r, opts.clone(), reporter.clone(), interrupt.clone()));
+    join_all(runs).await;
+}
+
+async fn keep<R: Runtime>(
+    rt: Arc<R>,
+    mut last: PodResult,
+    opts: DriveOptions,
+    reporter: Arc<dyn Reporter>,
+    mut interrupt: Interrupt,
+) {
+    let key = PodKey::of(&last.desired);
+    let base = opts.retry_delay.max(Duration::from_secs(1));
+    let mut delay = base;
+    loop {
+        let started = Instant::now();
+        last = run_pod(rt.clone(), last.desired, opts.clone(), reporter.clone(), interrupt.clone()).await;
+        let why = match &last.outcome {
+            Err(PodFailure::Interrupted(_)) => return,
+            _ if !needs_supervision(&last) => {
+                reporter.event(&key, "finished for good: no longer supervised");
+                return;
+            }
+            Err(e) => e.to_string(),
+            Ok(()) => "the driver stopped".to_owned(),
+        };
+        if started.elapsed() >= STEADY {
+            delay = base;
+        }
+        reporter.warning(&format!("pod {key}: {why}; supervising it again in {}", humantime::format_duration(delay)));
+        tokio::select! {
+            () = tokio::time::sleep(delay) => {}
+            _ = interrupt.wait() => return,
+        }
+        delay = (delay * 2).min(MAX_RESTART_DELAY);
+    }
+}
