@@ -416,7 +416,7 @@ pub enum RuntimeError {
 
 /// The container engine. Every call is one engine round trip or a short sequence of them.
 pub trait Runtime: Send + Sync + 'static {
-    /// Connects and checks the engine answers; a failure is `Unreachable`.
+    /// The engine's name and versions (a connected Docker runtime read them on connecting).
     fn info(&self) -> impl Future<Output = Result<EngineInfo, RuntimeError>> + Send;
     /// podrun's containers matching `sel`, with their state (one list call plus inspects).
     fn list(&self, sel: &Selector) -> impl Future<Output = Result<Vec<Observed>, RuntimeError>> + Send;

@@ -79,6 +79,8 @@ pub struct DockerRuntime {
     endpoint: Endpoint,
     /// Podman's Docker-compatible API rather than Docker Engine: see `convert::Engine`.
     engine: convert::Engine,
+    /// The engine's `GET /version`, read once on connecting.
+    info: EngineInfo,
 }
 
 impl DockerRuntime {
@@ -105,7 +107,18 @@ impl DockerRuntime {
             .map_err(|_| unreachable(format!("no answer within {}s", CONNECT_TIMEOUT.as_secs())))?
             .map_err(|e| unreachable(e.to_string()))?;
         let engine = convert::Engine::of(&version);
-        Ok(DockerRuntime { docker, endpoint: endpoint.clone(), engine })
+        let name = version
+            .components
+            .as_ref()
+            .and_then(|cs| cs.first())
+            .map(|c| c.name.clone())
+            .unwrap_or_else(|| "Engine".to_owned());
+        let info = EngineInfo {
+            name,
+            version: version.version.unwrap_or_default(),
+            api_version: version.api_version.unwrap_or_default(),
+        };
+        Ok(DockerRuntime { docker, endpoint: endpoint.clone(), engine, info })
     }
 
     pub fn endpoint(&self) -> &Endpoint {
@@ -188,15 +201,9 @@ pub fn pull_reference(image: &str) -> String {
 }
 
 impl Runtime for DockerRuntime {
+    /// As the engine answered when podrun connected (every command connects anew).
     async fn info(&self) -> Result<EngineInfo, RuntimeError> {
-        let v = self.docker.version().await.map_err(|e| self.error("engine version", e))?;
-        let name = v
-            .components
-            .as_ref()
-            .and_then(|cs| cs.first())
-            .map(|c| c.name.clone())
-            .unwrap_or_else(|| "Engine".to_owned());
-        Ok(EngineInfo { name, version: v.version.unwrap_or_default(), api_version: v.api_version.unwrap_or_default() })
+        Ok(self.info.clone())
     }
 
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
