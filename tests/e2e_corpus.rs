@@ -74,9 +74,11 @@ fn logs_of_pod(ns: &Namespace) -> String {
     ns.containers().iter().filter(|(_, n)| !n.contains("_POD_")).map(|(id, _)| ns.logs(id)).collect()
 }
 
-fn run_case(i: usize, case: &Case) -> Result<(), String> {
+/// Applies one example on the engine at `host` (None: the default one), checks what it must
+/// show, and deletes it.
+fn run_case(host: Option<&str>, i: usize, case: &Case) -> Result<(), String> {
     let own_ns = names_namespace(case);
-    let ns = if own_ns { Namespace::existing("default") } else { Namespace::new(&format!("k{i}")) };
+    let ns = if own_ns { Namespace::existing_on(host, "default") } else { Namespace::on(host, &format!("k{i}")) };
     let path = corpus().join(&case.file).to_string_lossy().into_owned();
     let wait = if ONE_SHOT.contains(&case.file.as_str()) { "none" } else { "running" };
     let mut args: Vec<String> =
@@ -90,6 +92,11 @@ fn run_case(i: usize, case: &Case) -> Result<(), String> {
     for c in &case.companions {
         args.push("--config".into());
         args.push(corpus().join("companions").join(c).to_string_lossy().into_owned());
+    }
+    if let Some(host) = host {
+        for a in [&mut args, &mut del_args] {
+            a.splice(0..0, ["--host".to_owned(), host.to_owned()]);
+        }
     }
     let out = podrun(&args.iter().map(String::as_str).collect::<Vec<_>>(), None);
     let (code, err) = (code(&out), stderr(&out));
@@ -122,8 +129,28 @@ fn run_case(i: usize, case: &Case) -> Result<(), String> {
             return Err(format!("{}: delete left {:?}: {}", case.file, ns.containers(), stderr(&del)));
         }
     }
-    eprintln!("{:<70} {:<14} exit {code} {first}", case.file, case.expected);
+    let engine = if host.is_some() { "podman" } else { "docker" };
+    eprintln!("{engine:<6} {:<70} {:<14} exit {code} {first}", case.file, case.expected);
     Ok(())
+}
+
+/// Every example on the engine at `host`: the failures.
+fn run_all(host: Option<&str>, cases: &[Case]) -> Vec<String> {
+    // Examples that name their namespace share it: they run one after another, after the rest.
+    type Numbered<'a> = Vec<(usize, &'a Case)>;
+    let (shared, own): (Numbered, Numbered) = cases.iter().enumerate().partition(|(_, c)| names_namespace(c));
+    // The rest a few at a time: two cores, and the engine serialises network setup.
+    let mut failures: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..3)
+            .map(|k| {
+                let chunk: Vec<(usize, &Case)> = own.iter().copied().filter(|(i, _)| i % 3 == k).collect();
+                s.spawn(move || chunk.into_iter().filter_map(|(i, c)| run_case(host, i, c).err()).collect::<Vec<_>>())
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("a corpus thread panicked")).collect()
+    });
+    failures.extend(shared.into_iter().filter_map(|(i, c)| run_case(host, i, c).err()));
+    failures
 }
 
 #[test]
@@ -133,19 +160,18 @@ fn e2e_the_kubernetes_documentation_corpus() {
     }
     let cases = cases();
     assert!(cases.len() >= 40, "the corpus holds {} files", cases.len());
-    // Examples that name their namespace share it: they run one after another, after the rest.
-    type Numbered<'a> = Vec<(usize, &'a Case)>;
-    let (shared, own): (Numbered, Numbered) = cases.iter().enumerate().partition(|(_, c)| names_namespace(c));
-    // The rest a few at a time: two cores, and the engine serialises network setup.
-    let mut failures: Vec<String> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..3)
-            .map(|k| {
-                let chunk: Vec<(usize, &Case)> = own.iter().copied().filter(|(i, _)| i % 3 == k).collect();
-                s.spawn(move || chunk.into_iter().filter_map(|(i, c)| run_case(i, c).err()).collect::<Vec<_>>())
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("a corpus thread panicked")).collect()
-    });
-    failures.extend(shared.into_iter().filter_map(|(i, c)| run_case(i, c).err()));
+    let failures = run_all(None, &cases);
     assert!(failures.is_empty(), "{} of {} examples failed:\n\n{}", failures.len(), cases.len(), failures.join("\n\n"));
+    // Then on Podman, after Docker rather than beside it: pods of the same name on both engines
+    // would share podrun's files on the host.
+    if let Some(host) = podman() {
+        let failures = run_all(Some(&host), &cases);
+        assert!(
+            failures.is_empty(),
+            "on Podman, {} of {} examples failed:\n\n{}",
+            failures.len(),
+            cases.len(),
+            failures.join("\n\n")
+        );
+    }
 }

@@ -11,32 +11,6 @@ use std::time::{Duration, Instant};
 
 use common::*;
 
-/// The Podman service to test against, or None (after saying why) to skip.
-fn podman() -> Option<String> {
-    let host = std::env::var("PODRUN_PODMAN_HOST").ok().filter(|h| !h.is_empty());
-    let required =
-        std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required") || std::env::var("CI").is_ok_and(|v| v == "true");
-    match host {
-        Some(host) => {
-            let version = docker_on(Some(&host), &["version", "--format", "{{.Server.Version}}"]);
-            assert!(version.status.success(), "no Podman service answers at PODRUN_PODMAN_HOST={host}: {version:?}");
-            Some(host)
-        }
-        None => {
-            assert!(!required, "PODRUN_PODMAN_HOST is not set, and end-to-end tests are required (PODRUN_E2E/CI)");
-            eprintln!("skipping: no Podman service (PODRUN_PODMAN_HOST; scripts/test starts one)");
-            None
-        }
-    }
-}
-
-/// podrun with `--host HOST` in front of `args`.
-fn podrun_on(host: &str, args: &[&str]) -> Output {
-    let mut all = vec!["--host", host];
-    all.extend_from_slice(args);
-    podrun(&all, None)
-}
-
 /// An init container writes the page into an emptyDir; `server` serves it on port 8080 (ready
 /// once it listens); `client` fetches it from 127.0.0.1 (the pod's shared network namespace)
 /// and prints it, after its hostname (the pod's, through the shared UTS namespace).

@@ -119,7 +119,12 @@ impl Namespace {
 
     /// A namespace a manifest names itself (such as `default`): used by one test at a time.
     pub fn existing(name: &str) -> Namespace {
-        let ns = Namespace { name: name.to_owned(), host: None };
+        Namespace::existing_on(None, name)
+    }
+
+    /// `existing` on the engine at `host`, or on the default one.
+    pub fn existing_on(host: Option<&str>, name: &str) -> Namespace {
+        let ns = Namespace { name: name.to_owned(), host: host.map(str::to_owned) };
         ns.cleanup();
         ns
     }
@@ -204,4 +209,30 @@ impl Drop for Namespace {
     fn drop(&mut self) {
         self.cleanup();
     }
+}
+
+/// The Podman service to test against, or None (after saying why) to skip.
+pub fn podman() -> Option<String> {
+    let host = std::env::var("PODRUN_PODMAN_HOST").ok().filter(|h| !h.is_empty());
+    let required =
+        std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required") || std::env::var("CI").is_ok_and(|v| v == "true");
+    match host {
+        Some(host) => {
+            let version = docker_on(Some(&host), &["version", "--format", "{{.Server.Version}}"]);
+            assert!(version.status.success(), "no Podman service answers at PODRUN_PODMAN_HOST={host}: {version:?}");
+            Some(host)
+        }
+        None => {
+            assert!(!required, "PODRUN_PODMAN_HOST is not set, and end-to-end tests are required (PODRUN_E2E/CI)");
+            eprintln!("skipping: no Podman service (PODRUN_PODMAN_HOST; scripts/test starts one)");
+            None
+        }
+    }
+}
+
+/// podrun with `--host HOST` in front of `args`.
+pub fn podrun_on(host: &str, args: &[&str]) -> Output {
+    let mut all = vec!["--host", host];
+    all.extend_from_slice(args);
+    podrun(&all, None)
 }
