@@ -85,6 +85,13 @@ fn e2e_exec_passes_output_stdin_and_the_exit_status() {
     let out = exec(&["pair", "-t", "-q", "--", "tty"], None);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stdout(&out).starts_with("/dev/pts/"), "{}", stdout(&out));
+    // A terminal's output is passed on byte for byte, even where it looks like a frame header.
+    let out = exec(
+        &["pair", "-t", "-q", "--", "sh", "-c", r"printf '\001\000\000\000\000\000\000\377x'; sleep 1; echo end"],
+        None,
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(out.stdout, b"\x01\0\0\0\0\0\0\xffxend\r\n", "{:?}", out.stdout);
 
     // A command that cannot run: the engine's status for it (126 or 127, as docker exec).
     let out = exec(&["pair", "-q", "--", "no-such-command"], None);

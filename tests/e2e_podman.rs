@@ -108,6 +108,13 @@ fn e2e_podman_runs_a_pod_reapplies_it_idempotently_and_deletes_it() {
     assert_eq!(code(&out), 9, "{}", stderr(&out));
     assert!(stdout(&out).contains("page-from-init"), "{}", stdout(&out));
     assert!(stdout(&out).trim_end().ends_with('5'), "{}", stdout(&out));
+    // With a terminal: raw output (the exec is started by podrun itself, see raw_exec.rs).
+    let out = podrun_on(
+        &host,
+        &["exec", "web", "-c", "server", "-t", "-q", "-n", ns.name(), "--", "sh", "-c", "tty; exit 4"],
+    );
+    assert_eq!(code(&out), 4, "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("/dev/pts/") && stdout(&out).ends_with("\r\n"), "{:?}", stdout(&out));
 
     let del = podrun_on(&host, &["delete", f.path(), "-n", ns.name()]);
     assert_eq!(code(&del), 0, "{}", stderr(&del));

@@ -7,6 +7,7 @@ mod convert;
 #[cfg(test)]
 mod e2e_tests;
 mod progress;
+mod raw_exec;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::Duration;
@@ -551,6 +552,13 @@ impl Runtime for DockerRuntime {
             ..Default::default()
         };
         let exec = self.docker.create_exec(id, opts).await.map_err(|e| self.error(&what, e))?;
+        if req.tty {
+            // A terminal's output is raw bytes, which bollard would take for frames now and then.
+            let api = self.docker.client_version();
+            let api = format!("{}.{}", api.major_version, api.minor_version);
+            let (output, input) = raw_exec::start(&self.endpoint.host, &api, &exec.id).await?;
+            return Ok(ExecSession { id: exec.id, output, input: req.stdin.then_some(input) });
+        }
         let start = StartExecOptions { detach: false, tty: req.tty, output_capacity: None };
         let StartExecResults::Attached { output, input } =
             self.docker.start_exec(&exec.id, Some(start)).await.map_err(|e| self.error(&what, e))?

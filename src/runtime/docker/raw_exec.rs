@@ -1,0 +1,139 @@
+//! Starting an exec that has a terminal, with its output taken as the raw bytes it is.
+//!
+//! bollard's `start_exec` decodes the hijacked stream as Docker's multiplexed frames whenever a
+//! chunk starts with a byte 0, 1 or 2, although a terminal's output is never multiplexed: a
+//! program that writes such a byte first (binary output, NUL padding) lost 8 bytes and, with
+//! the "frame length" read from them, had the rest of its output held back until it exited.
+//! So for a terminal exec podrun sends the one `POST /exec/{id}/start` itself, over a
+//! connection of its own to the same endpoint, and reads what follows the response head as
+//! is. Execs without a terminal keep bollard's (correct) frame decoding.
+
+use std::pin::Pin;
+
+use futures_util::stream::{self, BoxStream, StreamExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+
+use crate::runtime::{LogChunk, LogStream, RuntimeError};
+
+/// A byte stream to the engine: a unix socket or a TCP connection.
+trait Conn: AsyncRead + AsyncWrite + Send + Unpin {}
+impl<T: AsyncRead + AsyncWrite + Send + Unpin> Conn for T {}
+
+/// The longest response head podrun reads before giving up on the engine's answer.
+const MAX_HEAD: usize = 16 * 1024;
+
+/// Starts exec `exec_id` (created with a terminal) at the engine at `host` (`unix:///path`,
+/// `tcp://` or `http://host:port`) speaking API `api` (`1.41`): its raw output, and its input.
+pub async fn start(
+    host: &str,
+    api: &str,
+    exec_id: &str,
+) -> Result<(BoxStream<'static, Result<LogChunk, RuntimeError>>, Pin<Box<dyn AsyncWrite + Send>>), RuntimeError> {
+    let what = format!("start exec {exec_id}");
+    let unreachable =
+        |e: std::io::Error| RuntimeError::Unreachable { endpoint: host.to_owned(), detail: e.to_string() };
+    let mut conn: Box<dyn Conn> = if let Some(path) = host.strip_prefix("unix://") {
+        Box::new(tokio::net::UnixStream::connect(path).await.map_err(unreachable)?)
+    } else {
+        let addr = host.trim_start_matches("tcp://").trim_start_matches("http://").trim_end_matches('/');
+        Box::new(tokio::net::TcpStream::connect(addr).await.map_err(unreachable)?)
+    };
+    let body = r#"{"Detach":false,"Tty":true}"#;
+    let request = format!(
+        "POST /v{api}/exec/{exec_id}/start HTTP/1.1\r\nHost: docker\r\nContent-Type: application/json\r\n\
+         Connection: Upgrade\r\nUpgrade: tcp\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    conn.write_all(request.as_bytes()).await.map_err(unreachable)?;
+    let (status, rest) = read_head(&mut conn).await.map_err(unreachable)?;
+    match status {
+        // 101 Switching Protocols; an engine that does not upgrade answers 200 and streams on.
+        101 | 200 => {}
+        404 => return Err(RuntimeError::NotFound { what }),
+        409 => return Err(RuntimeError::Conflict { what }),
+        status => {
+            let message = String::from_utf8_lossy(&rest).trim().to_owned();
+            return Err(RuntimeError::Engine { what, status, message });
+        }
+    }
+    let (read, write) = tokio::io::split(conn);
+    Ok((output(rest, read), Box::pin(write)))
+}
+
+/// Reads the response head; returns its status code and the bytes read past it.
+async fn read_head(conn: &mut (impl AsyncRead + Unpin)) -> std::io::Result<(u16, Vec<u8>)> {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let end = loop {
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        if buf.len() > MAX_HEAD {
+            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "response head too long"));
+        }
+        let n = conn.read(&mut chunk).await?;
+        if n == 0 {
+            return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "connection closed before an answer"));
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    };
+    let head = String::from_utf8_lossy(&buf[..end]);
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, "not an HTTP response"))?;
+    Ok((status, buf[end..].to_vec()))
+}
+
+/// The terminal's output as it comes, starting with what came with the response head.
+fn output(
+    first: Vec<u8>,
+    read: impl AsyncRead + Send + Unpin + 'static,
+) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
+    let chunk = |bytes: Vec<u8>| Ok(LogChunk { stream: LogStream::Stdout, bytes });
+    let first = stream::iter((!first.is_empty()).then(|| chunk(first)));
+    let rest = stream::unfold(read, move |mut read| async move {
+        let mut buf = vec![0u8; 32 * 1024];
+        match read.read(&mut buf).await {
+            // The end of the stream, or a broken connection: the command's output is over.
+            Ok(0) | Err(_) => None,
+            Ok(n) => {
+                buf.truncate(n);
+                Some((chunk(buf), read))
+            }
+        }
+    });
+    first.chain(rest).boxed()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_head_is_parsed_and_what_follows_is_kept_whole() {
+        let (mut client, mut server) = tokio::io::duplex(1024);
+        server
+            .write_all(b"HTTP/1.1 101 UPGRADED\r\nConnection: Upgrade\r\n\r\n\x01\x00\x00\x00\x00\x00\x00\x05hi")
+            .await
+            .unwrap();
+        let (status, rest) = read_head(&mut client).await.unwrap();
+        assert_eq!(status, 101);
+        assert_eq!(rest, b"\x01\x00\x00\x00\x00\x00\x00\x05hi");
+        drop(server);
+        let (read, _write) = tokio::io::split(client);
+        let got: Vec<u8> = output(rest, read).map(|c| c.unwrap().bytes).concat().await;
+        assert_eq!(got, b"\x01\x00\x00\x00\x00\x00\x00\x05hi", "no byte taken for a frame header");
+    }
+
+    #[tokio::test]
+    async fn a_closed_or_garbled_answer_is_an_error() {
+        let (mut client, server) = tokio::io::duplex(64);
+        drop(server);
+        assert!(read_head(&mut client).await.is_err());
+        let (mut client, mut server) = tokio::io::duplex(64);
+        server.write_all(b"garbage\r\n\r\n").await.unwrap();
+        assert!(read_head(&mut client).await.is_err());
+    }
+}
