@@ -35,7 +35,7 @@ impl Drop for TempDir {
 
 /// Reads an HTTP request's head (up to the blank line) from a test server's connection, as
 /// text; what came before the connection closed, if it closes first.
-pub async fn read_http_head(sock: &mut tokio::net::TcpStream) -> String {
+pub async fn read_http_head(sock: &mut (impl tokio::io::AsyncRead + Unpin)) -> String {
     use tokio::io::AsyncReadExt;
     let mut req = Vec::new();
     let mut chunk = [0u8; 1024];

@@ -555,15 +555,8 @@ mod tests {
         tokio::spawn(async move {
             while let Ok((sock, _)) = listener.accept().await {
                 let Ok(mut tls) = acceptor.accept(sock).await else { continue };
-                let mut req = Vec::new();
-                let mut chunk = [0u8; 1024];
-                while !req.ends_with(b"\r\n\r\n") {
-                    match tls.read(&mut chunk).await {
-                        Ok(0) | Err(_) => break,
-                        Ok(n) => req.extend_from_slice(&chunk[..n]),
-                    }
-                }
-                let response = if req.starts_with(b"GET /healthz HTTP/1.1\r\n") {
+                let req = crate::test_support::read_http_head(&mut tls).await;
+                let response = if req.starts_with("GET /healthz HTTP/1.1\r\n") {
                     "HTTP/1.0 200 OK\r\n\r\nok"
                 } else {
                     "HTTP/1.0 500 Internal Server Error\r\n\r\n"
