@@ -162,3 +162,35 @@ spec:
     assert_eq!(row[..3], ["crash", "0/1", "Error"], "{text}");
     assert_ne!(row[3], "0", "{text}");
 }
+
+/// A container with a terminal writes raw bytes (no stream frames): its logs come byte for
+/// byte, also where they look like a frame header, whole or followed, and with `apply --logs`.
+#[test]
+fn e2e_logs_of_a_terminal_container_are_byte_for_byte() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("logs-tty");
+    let pod = r#"apiVersion: v1
+kind: Pod
+metadata: {name: term}
+spec:
+  restartPolicy: Never
+  containers:
+  - name: c
+    image: busybox:1.28
+    tty: true
+    command: [sh, -c, 'printf "\\001\\000\\000\\000\\000\\000\\000\\177x\\n"; echo end']
+"#;
+    let out = apply(&ns, pod, &["--logs", "-q"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(out.stdout, b"c | \x01\0\0\0\0\0\0\x7fx\nc | end\n", "apply --logs: {:?}", out.stdout);
+    let want = b"\x01\0\0\0\0\0\0\x7fx\r\nend\r\n";
+    for extra in [&[][..], &["-f"][..]] {
+        let mut args = vec!["logs", "term", "-n", ns.name()];
+        args.extend_from_slice(extra);
+        let out = podrun(&args, None);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert_eq!(out.stdout, want, "logs {extra:?}: {:?}", out.stdout);
+    }
+}

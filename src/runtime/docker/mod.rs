@@ -7,7 +7,7 @@ mod convert;
 #[cfg(test)]
 mod e2e_tests;
 mod progress;
-mod raw_exec;
+mod raw;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::Duration;
@@ -126,6 +126,72 @@ impl DockerRuntime {
         &self.endpoint
     }
 
+    /// The API version agreed with the engine, as the path wants it (`1.41`).
+    fn api_version(&self) -> String {
+        let v = self.docker.client_version();
+        format!("{}.{}", v.major_version, v.minor_version)
+    }
+
+    /// A container's output as `opts` selects it, chunk by chunk: read raw for a container with
+    /// a terminal (see [`raw`]), as bollard decodes the engine's frames otherwise. A failure is
+    /// an item of the stream (a container that does not exist is `NotFound`).
+    fn log_chunks(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
+        let (this, id, opts) = (self.clone(), id.to_owned(), opts.clone());
+        futures_util::stream::once(async move {
+            let what = format!("logs of container {id}");
+            let tty = match decoded(|| this.docker.inspect_container(&id, None)).await {
+                Ok(c) => c.config.and_then(|c| c.tty).unwrap_or(false),
+                Err(e) => return futures_util::stream::iter([Err(this.error(&what, e))]).boxed(),
+            };
+            if !tty {
+                return this.decoded_logs(&id, &opts);
+            }
+            let secs = |t: std::time::SystemTime| t.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+            let query = format!(
+                "stdout=1&stderr=1&follow={}&timestamps={}&tail={}&since={}",
+                u8::from(opts.follow),
+                u8::from(opts.timestamps),
+                opts.tail.map_or_else(|| "all".to_owned(), |n| n.to_string()),
+                opts.since.map_or(0, secs),
+            );
+            match raw::logs(&this.endpoint.host, &this.api_version(), &id, &query).await {
+                Ok(s) => s,
+                Err(e) => futures_util::stream::iter([Err(e)]).boxed(),
+            }
+        })
+        .flatten()
+        .boxed()
+    }
+
+    /// `log_chunks` for a container without a terminal: bollard's frame decoding.
+    fn decoded_logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
+        let tail = opts.tail.map_or_else(|| "all".to_owned(), |n| n.to_string());
+        let mut b = LogsOptionsBuilder::default()
+            .follow(opts.follow)
+            .stdout(true)
+            .stderr(true)
+            .timestamps(opts.timestamps)
+            .tail(&tail);
+        if let Some(since) = opts.since {
+            // The engine takes whole seconds; a time before 1970 or past 2038 means "all".
+            let secs = since.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+            b = b.since(i32::try_from(secs).unwrap_or(0));
+        }
+        let (this, what) = (self.clone(), format!("logs of container {id}"));
+        self.docker
+            .logs(id, Some(b.build()))
+            .map(move |chunk| {
+                let chunk = chunk.map_err(|e| this.error(&what, e))?;
+                let stream = match chunk {
+                    LogOutput::StdErr { .. } => LogStream::Stderr,
+                    // A TTY container's output (Console) is one stream: stdout.
+                    _ => LogStream::Stdout,
+                };
+                Ok(LogChunk { stream, bytes: chunk.into_bytes().to_vec() })
+            })
+            .boxed()
+    }
+
     fn error(&self, what: &str, e: BollardError) -> RuntimeError {
         match e {
             BollardError::DockerResponseServerError { status_code: 404, .. } => {
@@ -175,8 +241,8 @@ impl DockerRuntime {
 
 /// Where `Runtime::logs_follow` is in a container's output.
 struct FollowState {
-    chunks: BoxStream<'static, Result<LogOutput, BollardError>>,
-    docker: Docker,
+    chunks: BoxStream<'static, Result<LogChunk, RuntimeError>>,
+    rt: DockerRuntime,
     id: String,
     /// Per stream: stdout, stderr.
     splitters: [LineSplitter; 2],
@@ -422,12 +488,11 @@ impl Runtime for DockerRuntime {
     }
 
     async fn logs_tail(&self, id: &str, lines: usize) -> Result<String, RuntimeError> {
-        let opts = LogsOptionsBuilder::default().stdout(true).stderr(true).tail(&lines.to_string()).build();
+        let opts = LogOptions { tail: Some(lines), ..LogOptions::default() };
         let mut out = String::new();
-        let mut stream = self.docker.logs(id, Some(opts));
+        let mut stream = self.log_chunks(id, &opts);
         while let Some(chunk) = stream.next().await {
-            let chunk = chunk.map_err(|e| self.error(&format!("logs of container {id}"), e))?;
-            out.push_str(&String::from_utf8_lossy(&chunk.into_bytes()));
+            out.push_str(&String::from_utf8_lossy(&chunk?.bytes));
         }
         Ok(out)
     }
@@ -435,10 +500,10 @@ impl Runtime for DockerRuntime {
     fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine> {
         // since 0: everything the container wrote. podrun never restarts a container in place
         // (a restart is a new container), so that is its output since its start.
-        let opts = LogsOptionsBuilder::default().follow(true).stdout(true).stderr(true).since(0).build();
+        let opts = LogOptions { follow: true, since: Some(std::time::UNIX_EPOCH), ..LogOptions::default() };
         let state = FollowState {
-            chunks: self.docker.logs(id, Some(opts)).boxed(),
-            docker: self.docker.clone(),
+            chunks: self.log_chunks(id, &opts),
+            rt: self.clone(),
             id: id.to_owned(),
             splitters: [LineSplitter::default(), LineSplitter::default()],
             got: [0, 0],
@@ -456,13 +521,8 @@ impl Runtime for DockerRuntime {
                     return None;
                 }
                 match st.chunks.next().await {
-                    Some(Ok(chunk)) => {
-                        let (stream, i) = match chunk {
-                            LogOutput::StdErr { .. } => (LogStream::Stderr, 1),
-                            // A TTY container's output (Console) is one stream: stdout.
-                            _ => (LogStream::Stdout, 0),
-                        };
-                        let bytes = chunk.into_bytes();
+                    Some(Ok(LogChunk { stream, bytes })) => {
+                        let i = usize::from(stream == LogStream::Stderr);
                         st.got[i] += bytes.len();
                         // In the catch-up read, what the follow gave already is skipped.
                         let n = st.skip[i].min(bytes.len());
@@ -476,8 +536,7 @@ impl Runtime for DockerRuntime {
                     Some(Err(_)) | None if !st.caught_up => {
                         st.caught_up = true;
                         st.skip = st.got;
-                        let opts = LogsOptionsBuilder::default().stdout(true).stderr(true).build();
-                        st.chunks = st.docker.logs(&st.id, Some(opts)).boxed();
+                        st.chunks = st.rt.log_chunks(&st.id, &LogOptions::default());
                     }
                     // What was read is all there is, unfinished lines included.
                     Some(Err(_)) | None => {
@@ -495,31 +554,7 @@ impl Runtime for DockerRuntime {
     }
 
     fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
-        let tail = opts.tail.map_or_else(|| "all".to_owned(), |n| n.to_string());
-        let mut b = LogsOptionsBuilder::default()
-            .follow(opts.follow)
-            .stdout(true)
-            .stderr(true)
-            .timestamps(opts.timestamps)
-            .tail(&tail);
-        if let Some(since) = opts.since {
-            // The engine takes whole seconds; a time before 1970 or past 2038 means "all".
-            let secs = since.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-            b = b.since(i32::try_from(secs).unwrap_or(0));
-        }
-        let (this, what) = (self.clone(), format!("logs of container {id}"));
-        self.docker
-            .logs(id, Some(b.build()))
-            .map(move |chunk| {
-                let chunk = chunk.map_err(|e| this.error(&what, e))?;
-                let stream = match chunk {
-                    LogOutput::StdErr { .. } => LogStream::Stderr,
-                    // A TTY container's output (Console) is one stream: stdout.
-                    _ => LogStream::Stdout,
-                };
-                Ok(LogChunk { stream, bytes: chunk.into_bytes().to_vec() })
-            })
-            .boxed()
+        self.log_chunks(id, opts)
     }
 
     async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
@@ -554,9 +589,7 @@ impl Runtime for DockerRuntime {
         let exec = self.docker.create_exec(id, opts).await.map_err(|e| self.error(&what, e))?;
         if req.tty {
             // A terminal's output is raw bytes, which bollard would take for frames now and then.
-            let api = self.docker.client_version();
-            let api = format!("{}.{}", api.major_version, api.minor_version);
-            let (output, input) = raw_exec::start(&self.endpoint.host, &api, &exec.id).await?;
+            let (output, input) = raw::start_exec(&self.endpoint.host, &self.api_version(), &exec.id).await?;
             return Ok(ExecSession { id: exec.id, output, input: req.stdin.then_some(input) });
         }
         let start = StartExecOptions { detach: false, tty: req.tty, output_capacity: None };

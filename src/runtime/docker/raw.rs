@@ -1,12 +1,14 @@
-//! Starting an exec that has a terminal, with its output taken as the raw bytes it is.
+//! The output of a container with a terminal, taken as the raw bytes it is.
 //!
-//! bollard's `start_exec` decodes the hijacked stream as Docker's multiplexed frames whenever a
-//! chunk starts with a byte 0, 1 or 2, although a terminal's output is never multiplexed: a
-//! program that writes such a byte first (binary output, NUL padding) lost 8 bytes and, with
-//! the "frame length" read from them, had the rest of its output held back until it exited.
-//! So for a terminal exec podrun sends the one `POST /exec/{id}/start` itself, over a
-//! connection of its own to the same endpoint, and reads what follows the response head as
-//! is. Execs without a terminal keep bollard's (correct) frame decoding.
+//! bollard decodes the engine's streams as Docker's multiplexed frames whenever a chunk starts
+//! with a byte 0, 1 or 2, although a terminal's output is never multiplexed: a program that
+//! wrote such a byte first (binary output, NUL padding) lost 8 bytes and, with the "frame
+//! length" read from them, had the rest of its output held back until it ended. So for a
+//! terminal podrun sends the one request itself, over a connection of its own to the same
+//! endpoint, and reads what follows the response head as is: `POST /exec/{id}/start` upgraded
+//! for `exec -t`, and `GET /containers/{id}/logs` as HTTP/1.0 (so the body comes unchunked, to
+//! the connection's end) for the logs of a `tty: true` container. Streams without a terminal
+//! keep bollard's (correct) frame decoding.
 
 use std::pin::Pin;
 
@@ -22,14 +24,10 @@ impl<T: AsyncRead + AsyncWrite + Send + Unpin> Conn for T {}
 /// The longest response head podrun reads before giving up on the engine's answer.
 const MAX_HEAD: usize = 16 * 1024;
 
-/// Starts exec `exec_id` (created with a terminal) at the engine at `host` (`unix:///path`,
-/// `tcp://` or `http://host:port`) speaking API `api` (`1.41`): its raw output, and its input.
-pub async fn start(
-    host: &str,
-    api: &str,
-    exec_id: &str,
-) -> Result<(BoxStream<'static, Result<LogChunk, RuntimeError>>, Pin<Box<dyn AsyncWrite + Send>>), RuntimeError> {
-    let what = format!("start exec {exec_id}");
+/// Connects to the engine at `host` (`unix:///path`, `tcp://` or `http://host:port`) and sends
+/// `request`; returns the connection past the response head, and the bytes read past it. An
+/// answer other than `ok` is an error by its status code (404, 409), as bollard's are.
+async fn request(host: &str, what: &str, request: &str, ok: &[u16]) -> Result<(Box<dyn Conn>, Vec<u8>), RuntimeError> {
     let unreachable =
         |e: std::io::Error| RuntimeError::Unreachable { endpoint: host.to_owned(), detail: e.to_string() };
     let mut conn: Box<dyn Conn> = if let Some(path) = host.strip_prefix("unix://") {
@@ -38,26 +36,50 @@ pub async fn start(
         let addr = host.trim_start_matches("tcp://").trim_start_matches("http://").trim_end_matches('/');
         Box::new(tokio::net::TcpStream::connect(addr).await.map_err(unreachable)?)
     };
+    conn.write_all(request.as_bytes()).await.map_err(unreachable)?;
+    let (status, rest) = read_head(&mut conn).await.map_err(unreachable)?;
+    match status {
+        s if ok.contains(&s) => Ok((conn, rest)),
+        404 => Err(RuntimeError::NotFound { what: what.to_owned() }),
+        409 => Err(RuntimeError::Conflict { what: what.to_owned() }),
+        status => {
+            let message = String::from_utf8_lossy(&rest).trim().to_owned();
+            Err(RuntimeError::Engine { what: what.to_owned(), status, message })
+        }
+    }
+}
+
+/// Starts exec `exec_id` (created with a terminal) at the engine at `host` speaking API `api`
+/// (`1.41`): its raw output, and its input.
+pub async fn start_exec(
+    host: &str,
+    api: &str,
+    exec_id: &str,
+) -> Result<(BoxStream<'static, Result<LogChunk, RuntimeError>>, Pin<Box<dyn AsyncWrite + Send>>), RuntimeError> {
     let body = r#"{"Detach":false,"Tty":true}"#;
-    let request = format!(
+    let req = format!(
         "POST /v{api}/exec/{exec_id}/start HTTP/1.1\r\nHost: docker\r\nContent-Type: application/json\r\n\
          Connection: Upgrade\r\nUpgrade: tcp\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
-    conn.write_all(request.as_bytes()).await.map_err(unreachable)?;
-    let (status, rest) = read_head(&mut conn).await.map_err(unreachable)?;
-    match status {
-        // 101 Switching Protocols; an engine that does not upgrade answers 200 and streams on.
-        101 | 200 => {}
-        404 => return Err(RuntimeError::NotFound { what }),
-        409 => return Err(RuntimeError::Conflict { what }),
-        status => {
-            let message = String::from_utf8_lossy(&rest).trim().to_owned();
-            return Err(RuntimeError::Engine { what, status, message });
-        }
-    }
+    // 101 Switching Protocols; an engine that does not upgrade answers 200 and streams on.
+    let (conn, rest) = request(host, &format!("start exec {exec_id}"), &req, &[101, 200]).await?;
     let (read, write) = tokio::io::split(conn);
     Ok((output(rest, read), Box::pin(write)))
+}
+
+/// The logs of container `id` (one with a terminal) as `query` selects them
+/// (`stdout=1&stderr=1&follow=1...`): raw bytes, to the end of the connection.
+pub async fn logs(
+    host: &str,
+    api: &str,
+    id: &str,
+    query: &str,
+) -> Result<BoxStream<'static, Result<LogChunk, RuntimeError>>, RuntimeError> {
+    // HTTP/1.0: the engine cannot chunk the body, and ends it by closing the connection.
+    let req = format!("GET /v{api}/containers/{id}/logs?{query} HTTP/1.0\r\nHost: docker\r\n\r\n");
+    let (conn, rest) = request(host, &format!("logs of container {id}"), &req, &[200]).await?;
+    Ok(output(rest, conn))
 }
 
 /// Reads the response head; returns its status code and the bytes read past it.
