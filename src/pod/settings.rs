@@ -5,7 +5,7 @@
 //! over a 100 ms period, CPU requests become shares).
 
 use crate::manifest::quantity::Quantity;
-use crate::manifest::types::{Container, Pod, ProcMount, Profile, Protocol};
+use crate::manifest::types::{Container, DnsPolicy, Pod, ProcMount, Profile, Protocol};
 use crate::runtime::{ContainerSettings, CpuSettings, DnsSettings, NetworkMode, PidMode, PodNetwork, PortBinding};
 
 /// The kubelet's CFS period, and its floor for quotas and shares.
@@ -94,7 +94,13 @@ fn dns(pod: &Pod) -> DnsSettings {
             None => o.name.clone(),
         })
         .collect();
-    DnsSettings { servers: cfg.nameservers, searches: cfg.searches, options }
+    let mut searches = cfg.searches;
+    if searches.is_empty() && pod.spec.dns_policy == Some(DnsPolicy::None) {
+        // Under None the pod's lists are all there is; an empty list would leave the engine
+        // the host's, and "." is the engine's word for "no search domains".
+        searches.push(".".to_owned());
+    }
+    DnsSettings { servers: cfg.nameservers, searches, options }
 }
 
 pub fn pid_mode(pod: &Pod) -> PidMode {
@@ -333,6 +339,14 @@ mod tests {
     }
 
     #[test]
+    fn dns_policy_none_without_searches_has_none() {
+        let p = pod("apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  dnsPolicy: None\n  dnsConfig: {nameservers: [1.2.3.4]}\n  containers:\n  - name: c\n    image: x\n");
+        assert_eq!(pod_network(&p, None).dns.searches, ["."], "not the host's search domains");
+        let p = pod("apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  dnsConfig: {nameservers: [1.2.3.4]}\n  containers:\n  - name: c\n    image: x\n");
+        assert!(pod_network(&p, None).dns.searches.is_empty(), "ClusterFirst keeps the host's");
+    }
+
+    #[test]
     fn network_ports_aliases_and_dns() {
         let p = pod("apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: ns}\nspec:\n  subdomain: sub\n  hostAliases: [{ip: 10.1.2.3, hostnames: [foo.local, bar.local]}]\n  dnsConfig: {nameservers: [1.2.3.4], searches: [a.b], options: [{name: ndots, value: '2'}, {name: edns0}]}\n  containers:\n  - name: c\n    image: x\n    ports: [{containerPort: 80, hostPort: 8080}, {containerPort: 53, protocol: UDP}]\n");
         let n = pod_network(&p, None);
@@ -344,6 +358,7 @@ mod tests {
         );
         assert_eq!(n.extra_hosts, ["foo.local:10.1.2.3", "bar.local:10.1.2.3"]);
         assert_eq!(n.dns.servers, ["1.2.3.4"]);
+        assert_eq!(n.dns.searches, ["a.b"]);
         assert_eq!(n.dns.options, ["ndots:2", "edns0"]);
         assert_eq!(pod_network(&p, Some("net")).mode, NetworkMode::Named("net".into()));
     }
