@@ -68,7 +68,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --strict 'Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
             cand --prune 'After applying, delete podrun''s pods that no longer have a manifest among the given files or directories, in the namespaces those manifests use (and -n); never others'
             cand --dry-run 'Print what apply would do to each pod (containers to create, recreate, start, stop or remove, images to pull) and change nothing'
-            cand --supervise 'After the first pass, stay and keep repairing the pods as a kubelet does (restarts with CrashLoopBackOff, lost containers recreated), until SIGINT or SIGTERM (then exit 0, leaving the pods running). Tells systemd when the first pass is done (Type=notify)'
+            cand --supervise 'After the first pass, stay and keep repairing the pods as a kubelet does (restarts with CrashLoopBackOff, lost containers recreated), until SIGINT or SIGTERM (then exit 0, leaving the pods running). Tells systemd when the first pass is done (Type=notify). Changed manifests are applied again (checked every 20 s, and on SIGHUP)'
             cand -q 'Show only warnings and errors (and `-o json` output)'
             cand --quiet 'Show only warnings and errors (and `-o json` output)'
             cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'

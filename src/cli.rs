@@ -252,7 +252,8 @@ pub struct ApplyArgs {
 
     /// After the first pass, stay and keep repairing the pods as a kubelet does (restarts with
     /// CrashLoopBackOff, lost containers recreated), until SIGINT or SIGTERM (then exit 0,
-    /// leaving the pods running). Tells systemd when the first pass is done (Type=notify)
+    /// leaving the pods running). Tells systemd when the first pass is done (Type=notify).
+    /// Changed manifests are applied again (checked every 20 s, and on SIGHUP)
     #[arg(long, conflicts_with_all = ["dry_run", "rm", "logs", "exit_code_from", "cleanup_on_failure"])]
     pub supervise: bool,
 }

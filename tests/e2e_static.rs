@@ -126,78 +126,149 @@ fn e2e_dry_run_plans_creation_and_recreation_and_changes_nothing() {
     assert_eq!(ns.containers(), before);
 }
 
+/// `podrun apply DIR --supervise ...` in the background, as systemd runs it (`NOTIFY_SOCKET`);
+/// killed when dropped.
+struct Supervisor {
+    child: std::process::Child,
+    notify: std::os::unix::net::UnixDatagram,
+}
+
+impl Supervisor {
+    fn start(dir: &Dir, ns: &Namespace, extra: &[&str]) -> Supervisor {
+        let path = dir.0.join("notify.sock");
+        let notify = std::os::unix::net::UnixDatagram::bind(&path).expect("bind the notify socket");
+        notify.set_read_timeout(Some(std::time::Duration::from_secs(60))).unwrap();
+        let mut args = vec!["apply", dir.path(), "-n", ns.name(), "--supervise"];
+        args.extend_from_slice(extra);
+        let child = std::process::Command::new(PODRUN)
+            .args(&args)
+            .env("NO_COLOR", "1")
+            .env("NOTIFY_SOCKET", &path)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("run podrun");
+        Supervisor { child, notify }
+    }
+
+    /// The next message to systemd (bounded by the socket's read timeout).
+    fn said(&self) -> String {
+        let mut buf = [0u8; 512];
+        let n = self.notify.recv(&mut buf).expect("a message to systemd within a minute");
+        String::from_utf8_lossy(&buf[..n]).into_owned()
+    }
+
+    /// Waits for READY=1 and returns its STATUS line.
+    fn ready(&self) -> String {
+        loop {
+            let said = self.said();
+            if let Some(rest) = said.strip_prefix("READY=1\n") {
+                return rest.to_owned();
+            }
+        }
+    }
+
+    fn signal(&self, sig: &str) {
+        std::process::Command::new("kill").args([sig, &self.child.id().to_string()]).status().unwrap();
+    }
+
+    /// Waits (bounded) for podrun to exit; its exit code.
+    fn exit_code(&mut self) -> Option<i32> {
+        let start = std::time::Instant::now();
+        loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                return s.code();
+            }
+            assert!(start.elapsed() < std::time::Duration::from_secs(10), "podrun did not stop");
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Supervisor {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Waits up to 30 s for `done`.
+fn wait_for(ns: &Namespace, what: &str, done: &dyn Fn() -> bool) {
+    let start = std::time::Instant::now();
+    while !done() {
+        assert!(start.elapsed() < std::time::Duration::from_secs(30), "{what}: not within 30 s: {:?}", ns.containers());
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}
+
 /// `apply --supervise`: systemd hears READY=1 after the first pass; a container killed or
 /// removed behind podrun's back comes back; SIGTERM ends supervision with exit 0 and leaves the
 /// pods running.
 #[test]
 fn e2e_supervise_repairs_pods_until_sigterm() {
-    use std::os::unix::net::UnixDatagram;
-    use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
+    use std::process::Command;
     if !engine() {
         return;
     }
     let ns = Namespace::new("supervise");
     let dir = Dir::new("supervise");
     dir.write("a.yaml", &sleeper("a", LOOP));
-    let notify_path = dir.0.join("notify.sock");
-    let notify = UnixDatagram::bind(&notify_path).expect("bind the notify socket");
-    notify.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    let child = Command::new(PODRUN)
-        .args(["apply", dir.path(), "-n", ns.name(), "--supervise", "--crash-backoff", "100ms"])
-        .env("NO_COLOR", "1")
-        .env("NOTIFY_SOCKET", &notify_path)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("run podrun");
-    struct Killer(std::process::Child);
-    impl Drop for Killer {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let mut buf = [0u8; 256];
-    let n = notify.recv(&mut buf).expect("READY=1 within a minute");
-    let said = String::from_utf8_lossy(&buf[..n]).into_owned();
-    assert!(said.starts_with("READY=1\n") && said.contains("STATUS=1 of 1 pods supervised"), "{said}");
-    let child_guard = Killer(child);
+    let mut sup = Supervisor::start(&dir, &ns, &["--crash-backoff", "100ms"]);
+    let status = sup.ready();
+    assert!(status.contains("STATUS=1 of 1 pods supervised"), "{status}");
 
     let main_of =
         |ns: &Namespace| ns.containers().into_iter().filter(|(_, n)| n.contains("_a_main_")).collect::<Vec<_>>();
-    let wait_for = |what: &str, done: &dyn Fn() -> bool| {
-        let start = Instant::now();
-        while !done() {
-            assert!(start.elapsed() < Duration::from_secs(30), "{what}: not within 30 s: {:?}", ns.containers());
-            std::thread::sleep(Duration::from_millis(200));
-        }
-    };
     // Killed: restarted as the next instance.
     let (first, _) = main_of(&ns).pop().expect("the container");
     assert!(Command::new("docker").args(["kill", &first]).output().unwrap().status.success());
-    wait_for("a restart after docker kill", &|| {
+    wait_for(&ns, "a restart after docker kill", &|| {
         main_of(&ns).iter().any(|(id, n)| n.ends_with("_main_1") && ns.inspect(id, "{{.State.Running}}") == "true")
     });
     // Removed behind podrun's back: recreated.
     let (second, _) = main_of(&ns).into_iter().find(|(_, n)| n.ends_with("_main_1")).unwrap();
     assert!(Command::new("docker").args(["rm", "-f", &second]).output().unwrap().status.success());
-    wait_for("a new container after docker rm", &|| {
+    wait_for(&ns, "a new container after docker rm", &|| {
         main_of(&ns).iter().any(|(id, _)| *id != second && ns.inspect(id, "{{.State.Running}}") == "true")
     });
 
     // SIGTERM: supervision ends with exit 0, the pod stays.
-    let mut child = child_guard;
-    Command::new("kill").args(["-TERM", &child.0.id().to_string()]).status().unwrap();
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.0.try_wait().unwrap() {
-            break s;
-        }
-        assert!(start.elapsed() < Duration::from_secs(10), "podrun did not stop on SIGTERM");
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    assert_eq!(status.code(), Some(0));
+    sup.signal("-TERM");
+    assert_eq!(sup.exit_code(), Some(0));
     assert_eq!(ns.running(), 2, "the pod (infra and main) keeps running: {:?}", ns.containers());
+}
+
+/// A changed directory is applied again on SIGHUP (`systemctl reload`), by the same process:
+/// a new manifest starts its pod, a removed one is pruned, and manifests that do not load leave
+/// everything as it is.
+#[test]
+fn e2e_supervise_applies_changed_manifests_on_sighup() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("reload");
+    let dir = Dir::new("reload");
+    dir.write("a.yaml", &sleeper("a", LOOP));
+    let mut sup = Supervisor::start(&dir, &ns, &["--prune"]);
+    sup.ready();
+    let pid = sup.child.id();
+
+    dir.write("b.yaml", &sleeper("b", LOOP));
+    dir.remove("a.yaml");
+    sup.signal("-HUP");
+    let status = sup.ready();
+    assert!(status.contains("STATUS=1 of 1 pods supervised"), "{status}");
+    assert_eq!(sup.child.id(), pid, "the same process, started over");
+    wait_for(&ns, "b alone", &|| pods_of(&ns) == ["b"]);
+    assert_eq!(ns.running(), 2, "{:?}", ns.containers());
+
+    // A manifest that does not load: reported, nothing changes, podrun goes on.
+    dir.write("c.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: c}\nspec:\n  containerz: []\n");
+    sup.signal("-HUP");
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    assert!(sup.child.try_wait().unwrap().is_none(), "still supervising");
+    assert_eq!(pods_of(&ns), ["b"]);
+    sup.signal("-TERM");
+    assert_eq!(sup.exit_code(), Some(0));
 }

@@ -10,7 +10,7 @@ use futures_util::future::join_all;
 use tokio::time::Instant;
 
 use crate::cli::{ApplyArgs, Cli, OutputArg, PullArg, WaitForArg};
-use crate::driver::{self, supervise, CrashBackoff, DriveOptions, Interrupt, PodResult};
+use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
 use crate::exit::{self, UsageError};
 use crate::manifest::types::{DnsPolicy, PullPolicy};
 use crate::manifest::{LoadOptions, LoadedPod};
@@ -23,7 +23,6 @@ use crate::pod::{labels, settings, volumes, DesiredPod};
 use crate::report::logs::{self, LogPod, LogStreamer};
 use crate::report::{self, summary, Format, PodKey, ReportOptions, Reporter};
 use crate::runtime::{infra_image, DnsSettings, Runtime, Selector};
-use crate::sd_notify;
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
@@ -32,6 +31,8 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     if args.prune && paths.iter().any(|p| p == "-") {
         return Err(UsageError("--prune needs manifest files or directories, not standard input".into()).into());
     }
+    // Taken before reading, so a change made while the first pass runs is seen afterwards.
+    let fingerprint = if args.supervise { super::supervise::Fingerprint::of(args) } else { None };
     let files = super::expand_paths(&paths)?;
     let loaded = super::load_manifests(&files, &args.configs, &opts)?;
     if let Some(name) = &args.exit_code_from {
@@ -188,33 +189,9 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     let code = results.iter().find_map(|r| r.outcome.as_ref().err()).map_or(exit::SUCCESS, exit::for_pod);
     let code = if code == exit::SUCCESS { pruned } else { code };
     if args.supervise && interrupt.fired().is_none() {
-        return supervise(rt, results, &drive, cli, interrupt).await;
+        return super::supervise::run(rt, results, &drive, cli, args, fingerprint, interrupt).await;
     }
     Ok(code)
-}
-
-/// `--supervise`: tells systemd the first pass is done, then keeps the pods until a signal,
-/// reporting in plain lines (for the journal, or a terminal left to scroll).
-async fn supervise<R: Runtime>(
-    rt: Arc<R>,
-    results: Vec<PodResult>,
-    first_pass: &DriveOptions,
-    cli: &Cli,
-    mut interrupt: Interrupt,
-) -> anyhow::Result<u8> {
-    let failed = results.iter().filter(|r| r.outcome.is_err()).count();
-    let supervised = results.iter().filter(|r| supervise::needs_supervision(r)).count();
-    let status = format!("{supervised} of {} pods supervised; {failed} failed their first pass", results.len());
-    sd_notify::notify(&format!("READY=1\nSTATUS={status}"));
-    let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
-    reporter.note(&format!("supervising: {status}"));
-    supervise::supervise(rt, results, supervise::forever(first_pass), reporter.clone(), interrupt.clone()).await;
-    let sig = interrupt.wait().await;
-    sd_notify::notify("STOPPING=1");
-    // Asked to stop: the normal end of supervision, not a failure.
-    reporter.note(&format!("{}: supervision ends; the pods keep running", driver::signals::name(sig)));
-    reporter.finish();
-    Ok(exit::SUCCESS)
 }
 
 /// `--dry-run`: what one sync would do to each pod, from what the engine shows now.

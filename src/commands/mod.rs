@@ -7,6 +7,7 @@ pub mod exec;
 pub mod gc;
 pub mod get;
 pub mod logs;
+pub mod supervise;
 pub mod validate;
 
 use crate::cli::{Cli, Command};

@@ -1,0 +1,158 @@
+//! `apply --supervise` after the first pass: tells systemd podrun is ready, keeps the pods (see
+//! `driver::supervise`), and watches the manifests as a kubelet watches its static pod
+//! directory: every 20 s, and at once on SIGHUP (`systemctl reload`). When they changed and
+//! still load, podrun starts over as itself (the same process, pid and arguments, through
+//! exec): its first pass applies the new set (with `--prune`, removing pods whose manifest is
+//! gone) and supervision goes on. Pods the change does not touch are not disturbed, since
+//! applying an unchanged pod changes nothing. Manifests that no longer load are reported, and
+//! the pods stay supervised as they were.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use tokio::signal::unix::{signal, SignalKind};
+
+use crate::cli::{ApplyArgs, Cli};
+use crate::driver::{self, supervise, DriveOptions, Interrupt, PodResult};
+use crate::exit;
+use crate::manifest::LoadOptions;
+use crate::report::{self, ReportOptions};
+use crate::runtime::Runtime;
+use crate::sd_notify;
+
+/// How often the manifests are looked at: the kubelet's file check frequency.
+const CHECK_EVERY: Duration = Duration::from_secs(20);
+
+/// What the manifests look like from outside: each file's path, size and modification time
+/// (directories expanded as apply expands them). A change in any means "read them again".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fingerprint(Vec<(PathBuf, u64, Option<SystemTime>)>);
+
+impl Fingerprint {
+    /// None when the manifests cannot be watched (standard input) or listed.
+    pub fn of(args: &ApplyArgs) -> Option<Fingerprint> {
+        let paths = args.manifest.paths();
+        if paths.iter().chain(&args.configs).any(|p| p == "-") {
+            return None;
+        }
+        let mut files = super::expand_paths(&paths).ok()?;
+        files.extend(args.configs.iter().cloned());
+        Some(Fingerprint(
+            files
+                .into_iter()
+                .map(|f| {
+                    let meta = std::fs::metadata(&f).ok();
+                    let size = meta.as_ref().map_or(0, std::fs::Metadata::len);
+                    (PathBuf::from(f), size, meta.and_then(|m| m.modified().ok()))
+                })
+                .collect(),
+        ))
+    }
+}
+
+/// Supervises the pods of the first pass until SIGINT or SIGTERM (exit 0); starts podrun over
+/// when the manifests change, as the module says.
+pub async fn run<R: Runtime>(
+    rt: Arc<R>,
+    results: Vec<PodResult>,
+    first_pass: &DriveOptions,
+    cli: &Cli,
+    args: &ApplyArgs,
+    seen: Option<Fingerprint>,
+    mut interrupt: Interrupt,
+) -> anyhow::Result<u8> {
+    let failed = results.iter().filter(|r| r.outcome.is_err()).count();
+    let supervised = results.iter().filter(|r| supervise::needs_supervision(r)).count();
+    let status = format!("{supervised} of {} pods supervised; {failed} failed their first pass", results.len());
+    sd_notify::notify(&format!("READY=1\nSTATUS={status}"));
+    let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
+    reporter.note(&format!("supervising: {status}"));
+    let pods = supervise::supervise(rt, results, supervise::forever(first_pass), reporter.clone(), interrupt.clone());
+    let mut pods = tokio::spawn(pods);
+
+    let mut hangup = signal(SignalKind::hangup())?;
+    let mut seen = seen;
+    let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + CHECK_EVERY, CHECK_EVERY);
+    loop {
+        let asked = tokio::select! {
+            sig = interrupt.wait() => {
+                sd_notify::notify("STOPPING=1");
+                // The drivers stop where they are on the same signal; their last look is short.
+                let _ = tokio::time::timeout(Duration::from_secs(5), &mut pods).await;
+                // Asked to stop: the normal end of supervision, not a failure.
+                reporter.note(&format!("{}: supervision ends; the pods keep running", driver::signals::name(sig)));
+                reporter.finish();
+                return Ok(exit::SUCCESS);
+            }
+            _ = hangup.recv() => true,
+            _ = tick.tick() => false,
+        };
+        let now = Fingerprint::of(args);
+        if !asked && (seen.is_none() || now == seen) {
+            continue;
+        }
+        seen = now;
+        if let Err(e) = loads(args) {
+            reporter.warning(&format!("the manifests changed but do not load; the pods stay as they are: {e:#}"));
+            continue;
+        }
+        let why = if asked { "SIGHUP" } else { "the manifests changed" };
+        reporter.note(&format!("{why}: applying them again"));
+        sd_notify::notify(&format!("RELOADING=1\nSTATUS={why}: applying them again"));
+        let e = start_over();
+        // Only reached when exec failed: carry on as before.
+        reporter.warning(&format!("cannot start podrun over ({e}); the pods stay supervised as they were"));
+    }
+}
+
+/// Whether the manifests load as apply would load them (nothing created).
+fn loads(args: &ApplyArgs) -> anyhow::Result<()> {
+    let opts = LoadOptions { namespace: args.namespace.clone(), strict: args.strict };
+    let files = super::expand_paths(&args.manifest.paths())?;
+    super::load_manifests(&files, &args.configs, &opts).map(|_| ())
+}
+
+/// Replaces this process with podrun run again with the same arguments; returns only if that
+/// failed. The running binary is used even if its file was replaced or removed since.
+fn start_over() -> std::io::Error {
+    use std::io::Write;
+    use std::os::unix::process::CommandExt;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    std::process::Command::new("/proc/self/exe").args(std::env::args_os().skip(1)).exec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn args(paths: &[&str]) -> ApplyArgs {
+        let mut argv = vec!["podrun", "apply", "--supervise"];
+        argv.extend_from_slice(paths);
+        match Cli::parse_from(argv).command {
+            crate::cli::Command::Apply(a) => a,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn a_new_changed_or_removed_manifest_changes_the_fingerprint() {
+        let dir = crate::test_support::TempDir::new("fingerprint");
+        let d = dir.to_str().unwrap();
+        std::fs::write(dir.join("a.yaml"), "a").unwrap();
+        let before = Fingerprint::of(&args(&[d])).unwrap();
+        assert_eq!(Fingerprint::of(&args(&[d])), Some(before.clone()), "nothing changed");
+        std::fs::write(dir.join("notes.txt"), "x").unwrap();
+        assert_eq!(Fingerprint::of(&args(&[d])), Some(before.clone()), "not a manifest");
+        std::fs::write(dir.join("b.yml"), "b").unwrap();
+        let added = Fingerprint::of(&args(&[d])).unwrap();
+        assert_ne!(added, before);
+        std::fs::write(dir.join("a.yaml"), "a changed").unwrap();
+        assert_ne!(Fingerprint::of(&args(&[d])).unwrap(), added);
+        std::fs::remove_file(dir.join("b.yml")).unwrap();
+        assert_eq!(Fingerprint::of(&args(&[d])).unwrap().0.len(), 1);
+        assert_eq!(Fingerprint::of(&args(&["-"])), None, "standard input cannot be read again");
+    }
+}
