@@ -18,6 +18,8 @@ use crate::runtime::{ExecRequest, ExecSession, LogChunk, LogStream, Observed, Ru
 use crate::status::listing::ListedPod;
 use crate::tty::{self, RawMode};
 
+use super::Refusal;
+
 /// What `podrun exec` exits with when its own standard output went away (`| head`) while the
 /// command still ran: what a shell reports for a process killed by SIGPIPE.
 const BROKEN_PIPE: u8 = 128 + 13;
@@ -80,25 +82,9 @@ pub async fn run(cli: &Cli, args: &ExecArgs) -> anyhow::Result<u8> {
     })
 }
 
-/// Why no container could be chosen: a usage error (exit 2), or one of the pod's state (exit 1).
-#[derive(Debug, PartialEq, Eq)]
-enum Refusal {
-    Usage(String),
-    Failed(String),
-}
-
 /// The container to run in (by `-c`, else the pod's default one) and its running instance.
 fn target<'a>(pod: &'a ListedPod, named: Option<&'a str>) -> Result<(&'a str, &'a Observed), Refusal> {
-    let name = match named {
-        Some(n) => n,
-        None => pod.default_container().map_err(|candidates| {
-            Refusal::Usage(format!(
-                "a container name must be specified for pod {}, choose one of: [{}]",
-                pod.name,
-                candidates.join(" ")
-            ))
-        })?,
-    };
+    let name = super::container_name(pod, named)?;
     let Some(inst) = pod.instances(name) else {
         return Err(Refusal::Failed(format!("container {name:?} is not valid for pod {:?}", pod.name)));
     };

@@ -12,6 +12,8 @@ use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::runtime::{LineSplitter, LogChunk, LogOptions, LogStream, Observed, Runtime, RuntimeError};
 use crate::status::listing::ListedPod;
 
+use super::Refusal;
+
 pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
     let rt = super::connect(cli).await?;
@@ -21,11 +23,11 @@ pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
     };
     let targets = match targets(&pod, args) {
         Ok(t) => t,
-        Err(NotFoundOrUsage::NotFound(msg)) => {
+        Err(Refusal::Failed(msg)) => {
             eprintln!("{msg}");
             return Ok(exit::INTERNAL);
         }
-        Err(NotFoundOrUsage::Usage(msg)) => return Err(UsageError(msg).into()),
+        Err(Refusal::Usage(msg)) => return Err(UsageError(msg).into()),
     };
     if let (None, false, false, [(name, _)]) = (&args.container, args.all_containers, cli.quiet, targets.as_slice()) {
         if let Some(note) = pod.defaulted_note(name) {
@@ -65,27 +67,16 @@ fn write_all(w: &mut impl Write, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// The containers to print, with the instance whose output is wanted, in order.
-fn targets(pod: &ListedPod, args: &LogsArgs) -> Result<Vec<(String, Observed)>, NotFoundOrUsage> {
+fn targets(pod: &ListedPod, args: &LogsArgs) -> Result<Vec<(String, Observed)>, Refusal> {
     let names: Vec<&str> = if args.all_containers {
         pod.init.iter().chain(&pod.containers).map(|(n, _)| n.as_str()).collect()
-    } else if let Some(c) = &args.container {
-        vec![c.as_str()]
     } else {
-        match pod.default_container() {
-            Ok(name) => vec![name],
-            Err(candidates) => {
-                return Err(NotFoundOrUsage::Usage(format!(
-                    "a container name must be specified for pod {}, choose one of: [{}]",
-                    pod.name,
-                    candidates.join(" ")
-                )))
-            }
-        }
+        vec![super::container_name(pod, args.container.as_deref())?]
     };
     let mut out = Vec::new();
     for name in names {
         let Some(inst) = pod.instances(name) else {
-            return Err(NotFoundOrUsage::NotFound(format!(
+            return Err(Refusal::Failed(format!(
                 "Error from server (BadRequest): container {name:?} is not valid for pod {:?}",
                 pod.name
             )));
@@ -96,13 +87,13 @@ fn targets(pod: &ListedPod, args: &LogsArgs) -> Result<Vec<(String, Observed)>, 
             // With --all-containers a container without such an instance just has nothing.
             None if args.all_containers => {}
             None if args.previous => {
-                return Err(NotFoundOrUsage::NotFound(format!(
+                return Err(Refusal::Failed(format!(
                     "Error from server (BadRequest): previous terminated container {name:?} in pod {:?} not found",
                     pod.name
                 )))
             }
             None => {
-                return Err(NotFoundOrUsage::NotFound(format!(
+                return Err(Refusal::Failed(format!(
                     "Error from server (BadRequest): container {name:?} in pod {:?} is waiting to start",
                     pod.name
                 )))
@@ -110,13 +101,6 @@ fn targets(pod: &ListedPod, args: &LogsArgs) -> Result<Vec<(String, Observed)>, 
         }
     }
     Ok(out)
-}
-
-/// Why no container could be chosen: a usage error (exit 2) or one kubectl reports as the API
-/// server's answer (exit 1).
-enum NotFoundOrUsage {
-    NotFound(String),
-    Usage(String),
 }
 
 /// With a prefix, the output cut into lines, each starting with it (whole lines only, so

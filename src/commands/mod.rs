@@ -92,3 +92,26 @@ pub(crate) async fn find_pod(
 pub(crate) fn pod_not_found(name: &str) -> String {
     format!("Error from server (NotFound): pods {name:?} not found")
 }
+
+/// Why no container of a pod could be chosen: a usage error (exit 2), or the pod's state, which
+/// kubectl reports as the API server's answer (exit 1).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    Usage(String),
+    Failed(String),
+}
+
+/// The container `named`, else the pod's default one, as kubectl chooses it; a pod without one
+/// (several app containers, none marked default) needs a name: a usage error listing them.
+pub(crate) fn container_name<'a>(pod: &'a ListedPod, named: Option<&'a str>) -> Result<&'a str, Refusal> {
+    match named {
+        Some(n) => Ok(n),
+        None => pod.default_container().map_err(|candidates| {
+            Refusal::Usage(format!(
+                "a container name must be specified for pod {}, choose one of: [{}]",
+                pod.name,
+                candidates.join(" ")
+            ))
+        }),
+    }
+}
