@@ -115,15 +115,12 @@ fn output(
 ) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
     let chunk = |bytes: Vec<u8>| Ok(LogChunk { stream: LogStream::Stdout, bytes });
     let first = stream::iter((!first.is_empty()).then(|| chunk(first)));
-    let rest = stream::unfold(read, move |mut read| async move {
-        let mut buf = vec![0u8; 32 * 1024];
+    // One read buffer for the whole stream; each chunk gets only the bytes it holds.
+    let rest = stream::unfold((read, vec![0u8; 32 * 1024]), move |(mut read, mut buf)| async move {
         match read.read(&mut buf).await {
             // The end of the stream, or a broken connection: the command's output is over.
             Ok(0) | Err(_) => None,
-            Ok(n) => {
-                buf.truncate(n);
-                Some((chunk(buf), read))
-            }
+            Ok(n) => Some((chunk(buf[..n].to_vec()), (read, buf))),
         }
     });
     first.chain(rest).boxed()
