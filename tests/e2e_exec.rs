@@ -120,8 +120,7 @@ fn tmux(args: &[&str]) -> std::process::Output {
 fn have_tmux() -> bool {
     let ok = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
     if !ok {
-        let required = std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required")
-            || std::env::var("CI").is_ok_and(|v| v == "true");
+        let required = e2e_required();
         assert!(!required, "tmux is missing and end-to-end tests are required (scripts/test installs it)");
         eprintln!("skipping: no tmux");
     }

@@ -122,8 +122,7 @@ impl GrpcServer {
             .output()
             .is_ok_and(|o| o.status.success());
         if !has_grpc {
-            let required = std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required")
-                || std::env::var("CI").is_ok_and(|v| v == "true");
+            let required = e2e_required();
             assert!(
                 !required,
                 "python3-grpcio is missing and end-to-end tests are required (scripts/test installs it)"

@@ -77,8 +77,14 @@ pub fn docker_on(host: Option<&str>, args: &[&str]) -> Output {
     cmd.args(args).output().expect("run the docker CLI")
 }
 
-/// Whether end-to-end tests can run. When PODRUN_E2E=required (scripts/test, CI), a missing
-/// engine is a test failure, never a skip.
+/// Whether end-to-end tests must run (PODRUN_E2E=required, as scripts/test sets it, or CI=true):
+/// then whatever they need and do not find is a failure, never a skip.
+pub fn e2e_required() -> bool {
+    std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required") || std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// Whether end-to-end tests can run. When they are required (`e2e_required`), a missing engine
+/// is a test failure, never a skip.
 pub fn engine() -> bool {
     let up = Command::new("docker")
         .args(["info", "--format", "{{.ServerVersion}}"])
@@ -86,8 +92,7 @@ pub fn engine() -> bool {
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|s| s.success());
-    let required =
-        std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required") || std::env::var("CI").is_ok_and(|v| v == "true");
+    let required = e2e_required();
     if !up {
         assert!(!required, "no container engine answers, and end-to-end tests are required (PODRUN_E2E/CI)");
         eprintln!("skipping: no container engine (run scripts/test to start one)");
@@ -214,8 +219,7 @@ impl Drop for Namespace {
 /// The Podman service to test against, or None (after saying why) to skip.
 pub fn podman() -> Option<String> {
     let host = std::env::var("PODRUN_PODMAN_HOST").ok().filter(|h| !h.is_empty());
-    let required =
-        std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required") || std::env::var("CI").is_ok_and(|v| v == "true");
+    let required = e2e_required();
     match host {
         Some(host) => {
             let version = docker_on(Some(&host), &["version", "--format", "{{.Server.Version}}"]);
