@@ -123,9 +123,11 @@ impl<R: Runtime> Watcher<R> {
             for c in &cs {
                 // The infra container runs podrun's pause process: nothing of the user's. One
                 // created but not started yet is left for a later look: the engine ends a follow
-                // begun before the start early or loses its last, unfinished line.
+                // begun before the start early or loses its last, unfinished line. Once stdout
+                // has failed, no one reads what a new follower would print.
                 if c.label(labels::ROLE) == Some("infra")
                     || c.state == State::Created
+                    || output::failure().is_some()
                     || !self.seen.insert(c.id.clone())
                 {
                     continue;
