@@ -123,8 +123,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
         &'podrun;get'= {
             cand -n 'Namespace of the pods [default: default]'
             cand --namespace 'Namespace of the pods [default: default]'
-            cand -o 'Output format: the table, the table with IP and IMAGES (wide), or a List of Pods'
-            cand --output 'Output format: the table, the table with IP and IMAGES (wide), or a List of Pods'
+            cand -o 'Output format: the table, the table with IP and IMAGES (wide), or the Pod (one POD) or a List of Pods (json, yaml)'
+            cand --output 'Output format: the table, the table with IP and IMAGES (wide), or the Pod (one POD) or a List of Pods (json, yaml)'
             cand -H 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]'
             cand --host 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]'
             cand --context 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config''s currentContext, unless --host or DOCKER_HOST is given]'

@@ -102,7 +102,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand delete" -s v -l verbose -d
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s n -l namespace -d 'Namespace of the pods [default: default]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand get" -s o -l output -d 'Output format: the table, the table with IP and IMAGES (wide), or a List of Pods' -r -f -a "wide\t''
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s o -l output -d 'Output format: the table, the table with IP and IMAGES (wide), or the Pod (one POD) or a List of Pods (json, yaml)' -r -f -a "wide\t''
 json\t''
 yaml\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r

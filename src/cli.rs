@@ -15,8 +15,9 @@ budget runs out, and exits with a code a script can act on.
 
 Exit codes: 0 success; 1 internal error; 2 invalid usage or manifest (nothing created);
 3 container engine unreachable; 4 image unavailable; 5 not converged in time;
-6 a container failed; 130/143 interrupted by SIGINT/SIGTERM. With `apply --exit-code-from C`,
-C's exit code replaces 0 and 6 (when C is the container that failed).";
+6 a container failed; 130/143 interrupted by SIGINT/SIGTERM; 141 standard output closed (as
+SIGPIPE). With `apply --exit-code-from C`, C's exit code replaces 0 and 6 (when C is the
+container that failed).";
 
 #[derive(Debug, Parser)]
 #[command(name = "podrun", version, about = ABOUT, long_about = LONG_ABOUT, propagate_version = true)]
@@ -83,8 +84,9 @@ List the pods podrun runs, found in the engine by podrun's labels (no manifest n
 READY (ready containers out of all), STATUS (the phase, or the most telling reason, such as
 CrashLoopBackOff, Error or Completed), RESTARTS and AGE, as `kubectl get pods` prints them.
 
-With POD only that pod (exit 1 when it does not exist). `-o json` and `-o yaml` give a
-Kubernetes List of Pod objects, as `apply -o json` does.")]
+With POD only that pod, with several only those (exit 1 when one does not exist). `-o json` and
+`-o yaml` give the Pod object for one POD, as `kubectl get pod POD -o json` does, and a
+Kubernetes List of Pod objects otherwise, as `apply -o json` does.")]
     Get(GetArgs),
     /// Print a container's output, as `kubectl logs` does
     #[command(long_about = "\
@@ -347,19 +349,20 @@ pub struct GcArgs {
 
 #[derive(Debug, Args)]
 pub struct GetArgs {
-    /// Only this pod
+    /// Only these pods
     #[arg(value_name = "POD")]
-    pub pod: Option<String>,
+    pub pods: Vec<String>,
 
     /// Namespace of the pods [default: default]
     #[arg(short, long, value_name = "NS", conflicts_with = "all_namespaces")]
     pub namespace: Option<String>,
 
     /// Pods of every namespace, with a NAMESPACE column
-    #[arg(short = 'A', long, conflicts_with = "pod")]
+    #[arg(short = 'A', long, conflicts_with = "pods")]
     pub all_namespaces: bool,
 
-    /// Output format: the table, the table with IP and IMAGES (wide), or a List of Pods
+    /// Output format: the table, the table with IP and IMAGES (wide), or the Pod (one POD) or a
+    /// List of Pods (json, yaml)
     #[arg(short, long, value_enum, value_name = "FORMAT")]
     pub output: Option<GetOutputArg>,
 }

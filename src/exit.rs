@@ -3,6 +3,7 @@
 
 use crate::driver::PodFailure;
 use crate::manifest::ManifestError;
+use crate::report::output::OutputError;
 use crate::runtime::docker::context::ContextError;
 use crate::runtime::RuntimeError;
 
@@ -13,6 +14,8 @@ pub const ENGINE_UNREACHABLE: u8 = 3;
 pub const IMAGE_UNAVAILABLE: u8 = 4;
 pub const NOT_CONVERGED: u8 = 5;
 pub const CONTAINER_FAILED: u8 = 6;
+/// Standard output was closed (`| head`): what a shell reports for a tool killed by SIGPIPE.
+pub const BROKEN_PIPE: u8 = 128 + 13;
 
 /// Wrong use of podrun that clap cannot see (a bad pod name, say): exit 2.
 #[derive(Debug, thiserror::Error)]
@@ -75,6 +78,8 @@ pub fn for_error(e: &anyhow::Error) -> u8 {
         for_runtime(r)
     } else if let Some(c) = e.downcast_ref::<ContextError>() {
         for_context(c)
+    } else if let Some(OutputError::Closed) = e.downcast_ref::<OutputError>() {
+        BROKEN_PIPE
     } else {
         INTERNAL
     }
@@ -122,5 +127,8 @@ mod tests {
         let ssh =
             ContextError::Unsupported { name: "c".into(), file: "f".into(), host: "ssh://h".into(), why: "w".into() };
         assert_eq!(for_error(&anyhow::Error::new(ssh)), 3);
+        assert_eq!(for_error(&anyhow::Error::new(OutputError::Closed)), 141);
+        let full = OutputError::Failed(std::sync::Arc::new(std::io::Error::from_raw_os_error(28)));
+        assert_eq!(for_error(&anyhow::Error::new(full)), 1);
     }
 }

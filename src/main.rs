@@ -4,32 +4,42 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use podrun::cli::Cli;
+use podrun::report::output;
 use podrun::{commands, exit};
 
 fn init_logging(verbose: u8) {
     let default = if verbose >= 2 { "podrun=debug" } else { "podrun=warn" };
     let filter = tracing_subscriber::EnvFilter::try_from_env("PODRUN_LOG").unwrap_or_else(|_| default.into());
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(output::log_writer).with_target(false).init();
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
     if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
         console::set_colors_enabled(false);
         console::set_colors_enabled_stderr(false);
     }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help, version, or wrong usage: printed here rather than by clap, which would exit 0
+        // on a closed stdout.
+        Err(e) => {
+            let code = u8::try_from(e.exit_code()).unwrap_or(exit::USAGE);
+            return end(output::clap_message(&e).map(|()| code).map_err(Into::into));
+        }
+    };
     init_logging(cli.verbose);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("podrun: cannot start: {e}");
-            return ExitCode::from(exit::INTERNAL);
-        }
+        Err(e) => return end(Err(anyhow::anyhow!("cannot start: {e}"))),
     };
-    match runtime.block_on(commands::run(cli)) {
+    end(runtime.block_on(commands::run(cli)))
+}
+
+fn end(result: anyhow::Result<u8>) -> ExitCode {
+    match output::settle(result) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("podrun: {e:#}");
+            output::report_error(&e);
             ExitCode::from(exit::for_error(&e))
         }
     }

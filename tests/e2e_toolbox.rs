@@ -43,20 +43,41 @@ fn e2e_get_lists_a_running_pod_as_kubectl_does() {
     assert_eq!(rows[0], ["NAME", "READY", "STATUS", "RESTARTS", "AGE"], "{text}");
     assert_eq!(rows[1][..4], ["pair", "2/2", "Running", "0"], "{text}");
 
+    // One pod by name is the Pod object itself, as `kubectl get pod pair -o json` prints it.
     let out = podrun(&["get", "pair", "-n", ns.name(), "-o", "json"], None);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
-    assert_eq!(v["kind"], "List");
-    assert_eq!(v["items"][0]["kind"], "Pod");
-    assert_eq!(v["items"][0]["metadata"]["name"], "pair");
-    assert_eq!(v["items"][0]["status"]["phase"], "Running");
-    let names: Vec<&str> = v["items"][0]["status"]["containerStatuses"]
+    assert_eq!(v["kind"], "Pod");
+    assert_eq!(v["metadata"]["name"], "pair");
+    assert_eq!(v["status"]["phase"], "Running");
+    assert!(v["status"]["podIP"].as_str().is_some_and(|ip| !ip.is_empty()), "{v}");
+    let names: Vec<&str> = v["status"]["containerStatuses"]
         .as_array()
         .expect("containerStatuses")
         .iter()
         .filter_map(|c| c["name"].as_str())
         .collect();
     assert_eq!(names, ["a", "b"]);
+    let out = podrun(&["get", "pair", "-n", ns.name(), "-o", "yaml"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("apiVersion: v1\nkind: Pod\n"), "{}", stdout(&out));
+
+    // Without a name, or with several, a List, as kubectl prints it; a name not found is said
+    // on stderr after the List of those found, and exits 1.
+    for (args, want) in [(&[][..], 0), (&["pair", "pair"][..], 0), (&["pair", "nope"][..], 1)] {
+        let mut argv = vec!["get", "-n", ns.name(), "-o", "json"];
+        argv.extend_from_slice(args);
+        let out = podrun(&argv, None);
+        assert_eq!(code(&out), want, "{args:?}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+        assert_eq!(v["kind"], "List", "{args:?}");
+        let items = v["items"].as_array().expect("items");
+        assert_eq!(items.len(), args.iter().filter(|a| **a == "pair").count().max(1), "{args:?}: {v}");
+        assert!(items.iter().all(|p| p["kind"] == "Pod" && p["metadata"]["name"] == "pair"), "{v}");
+        assert!(items[0]["status"]["podIP"].is_string(), "{v}");
+        let missing = stderr(&out).contains(r#"Error from server (NotFound): pods "nope" not found"#);
+        assert_eq!(missing, want == 1, "{}", stderr(&out));
+    }
 
     let out = podrun(&["get", "-A", "-o", "wide"], None);
     assert_eq!(code(&out), 0, "{}", stderr(&out));

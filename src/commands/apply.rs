@@ -21,7 +21,7 @@ use crate::pod::files::PodFiles;
 use crate::pod::observed::PodObservation;
 use crate::pod::{labels, settings, volumes, DesiredPod};
 use crate::report::logs::{self, LogPod, LogStreamer};
-use crate::report::{self, summary, Format, PodKey, ReportOptions, Reporter};
+use crate::report::{self, output, summary, Format, PodKey, ReportOptions, Reporter};
 use crate::runtime::{infra_image, DnsSettings, Runtime, Selector};
 use crate::status::WaitFor;
 
@@ -180,7 +180,9 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     };
     if format == Format::Json || !cli.quiet {
         let colour = console::Term::stdout().is_term() && console::colors_enabled();
-        print!("{}", summary::render(&results, format, colour));
+        // A closed or full stdout is recorded, and ends podrun (141, or 1) once the pods are
+        // settled: their work is never cut short for it.
+        let _ = output::print(&summary::render(&results, format, colour));
     }
     if let (Some(name), [r]) = (&args.exit_code_from, results.as_slice()) {
         return Ok(exit::from_container(&r.outcome, name, last_exit(r, name)));
@@ -211,7 +213,7 @@ async fn dry_run<R: Runtime>(rt: &R, pods: &[DesiredPod], crash: CrashBackoff, q
         out.push_str(&plan::render::render(&PodKey::of(d).to_string(), &p, &missing));
     }
     if !quiet {
-        print!("{out}");
+        output::print(&out)?;
     }
     Ok(exit::SUCCESS)
 }

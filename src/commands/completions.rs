@@ -12,18 +12,21 @@ use clap_mangen::Man;
 
 use crate::cli::Cli;
 use crate::exit;
+use crate::report::output;
 
 /// The name completions are registered for and the man page is titled with.
 const BIN: &str = "podrun";
 
 /// Prints the completion script for `shell` on stdout.
 pub fn completions(shell: Shell) -> anyhow::Result<u8> {
-    print(&completion_script(shell))
+    output::out(&completion_script(shell))?;
+    Ok(exit::SUCCESS)
 }
 
 /// Prints the man page on stdout.
 pub fn man() -> anyhow::Result<u8> {
-    print(&man_page()?)
+    output::out(&man_page()?)?;
+    Ok(exit::SUCCESS)
 }
 
 /// The completion script for `shell`.
@@ -77,13 +80,4 @@ fn title_case(heading: &str) -> String {
     let lower = heading.to_lowercase();
     let mut chars = lower.chars();
     chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
-}
-
-fn print(bytes: &[u8]) -> anyhow::Result<u8> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
-        // `podrun man | head` is not an error.
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(anyhow::anyhow!("cannot write to stdout: {e}")),
-        _ => Ok(exit::SUCCESS),
-    }
 }

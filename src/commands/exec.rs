@@ -2,7 +2,7 @@
 //! output goes to podrun's stdout and stderr, podrun's stdin is passed on with -i, it gets a
 //! terminal with -t, and its exit status becomes podrun's.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Read};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,48 +14,45 @@ use crate::cli::{Cli, ExecArgs};
 use crate::driver::signals::Interrupt;
 use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
+use crate::report::output::{self, OutputError};
 use crate::runtime::{ExecRequest, ExecSession, LogChunk, LogStream, Observed, Runtime, RuntimeError, State};
 use crate::status::listing::ListedPod;
 use crate::tty::{self, RawMode};
 
 use super::Refusal;
 
-/// What `podrun exec` exits with when its own standard output went away (`| head`) while the
-/// command still ran: what a shell reports for a process killed by SIGPIPE.
-const BROKEN_PIPE: u8 = 128 + 13;
-
 pub async fn run(cli: &Cli, args: &ExecArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
     let rt = Arc::new(super::connect(cli).await?);
     let Some(pod) = super::find_pod(&*rt, &namespace, &args.pod).await? else {
-        eprintln!("{}", super::pod_not_found(&args.pod));
+        output::eprintln(&super::pod_not_found(&args.pod));
         return Ok(exit::INTERNAL);
     };
     let (name, container) = match target(&pod, args.container.as_deref()) {
         Ok(t) => t,
         Err(Refusal::Usage(msg)) => return Err(UsageError(msg).into()),
         Err(Refusal::Failed(msg)) => {
-            eprintln!("error: {msg}");
+            output::eprintln(&format!("error: {msg}"));
             return Ok(exit::INTERNAL);
         }
     };
     if args.container.is_none() && !cli.quiet {
         if let Some(note) = pod.defaulted_note(name) {
-            eprintln!("{note}");
+            output::eprintln(&note);
         }
     }
     // As kubectl: a terminal needs one to read from; without it the command still runs, plainly.
     let stdin_is_terminal = std::io::stdin().is_terminal();
     let tty = args.tty && (!args.stdin || stdin_is_terminal);
     if args.tty && !tty && !cli.quiet {
-        eprintln!("Unable to use a TTY - input is not a terminal or the right kind of file");
+        output::eprintln("Unable to use a TTY - input is not a terminal or the right kind of file");
     }
     let req = ExecRequest { cmd: args.command.clone(), tty, stdin: args.stdin };
     let mut interrupt = Interrupt::listen()?;
     let session = match rt.exec_attach(&container.id, &req).await {
         Ok(s) => s,
         Err(RuntimeError::Conflict { .. } | RuntimeError::NotFound { .. }) => {
-            eprintln!("error: container {name:?} in pod {:?} is not running", pod.name);
+            output::eprintln(&format!("error: container {name:?} in pod {:?} is not running", pod.name));
             return Ok(exit::INTERNAL);
         }
         Err(e) => return Err(e.into()),
@@ -76,10 +73,11 @@ pub async fn run(cli: &Cli, args: &ExecArgs) -> anyhow::Result<u8> {
         }
     };
     drop(raw);
-    Ok(match ended {
-        Ended::Exited(code) => exit_status(code),
-        Ended::OutputGone => BROKEN_PIPE,
-    })
+    match ended {
+        Ended::Exited(code) => Ok(exit_status(code)),
+        // The command may go on in the container; podrun exits 141 (closed) or 1 (full disk).
+        Ended::OutputGone(e) => Err(e.into()),
+    }
 }
 
 /// The container to run in (by `-c`, else the pod's default one) and its running instance.
@@ -99,12 +97,13 @@ fn target<'a>(pod: &'a ListedPod, named: Option<&'a str>) -> Result<(&'a str, &'
 }
 
 /// How an attached command ended.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 enum Ended {
     /// It exited with this code.
     Exited(i64),
-    /// podrun could no longer write its output (the reader went away); it may still run.
-    OutputGone,
+    /// podrun could no longer write its output (the reader went away, the disk is full); the
+    /// command may still run.
+    OutputGone(OutputError),
 }
 
 /// Runs an attached session to its end: `stdin`'s chunks go to the command (then EOF), its
@@ -113,7 +112,7 @@ async fn attach<R: Runtime>(
     rt: &R,
     session: ExecSession,
     stdin: Option<mpsc::Receiver<Vec<u8>>>,
-    mut out: impl FnMut(&LogChunk) -> std::io::Result<()>,
+    mut out: impl FnMut(&LogChunk) -> Result<(), OutputError>,
 ) -> Result<Ended, RuntimeError> {
     let ExecSession { id, mut output, input } = session;
     if let (Some(mut input), Some(mut stdin)) = (input, stdin) {
@@ -129,8 +128,8 @@ async fn attach<R: Runtime>(
         });
     }
     while let Some(chunk) = output.next().await {
-        if out(&chunk?).is_err() {
-            return Ok(Ended::OutputGone);
+        if let Err(e) = out(&chunk?) {
+            return Ok(Ended::OutputGone(e));
         }
     }
     // The engine closes the output as the command ends; the exec's state can lag a moment.
@@ -145,15 +144,15 @@ async fn attach<R: Runtime>(
 }
 
 /// Writes a chunk of the command's output where it belongs, at once (an interactive command's
-/// prompt has no newline to wait for).
-fn write_local(chunk: &LogChunk) -> std::io::Result<()> {
-    fn put(mut w: impl Write, bytes: &[u8]) -> std::io::Result<()> {
-        w.write_all(bytes)?;
-        w.flush()
-    }
+/// prompt has no newline to wait for). Only stdout failing ends the session; what the command
+/// writes to a closed stderr is dropped.
+fn write_local(chunk: &LogChunk) -> Result<(), OutputError> {
     match chunk.stream {
-        LogStream::Stdout => put(std::io::stdout().lock(), &chunk.bytes),
-        LogStream::Stderr => put(std::io::stderr().lock(), &chunk.bytes),
+        LogStream::Stdout => output::out(&chunk.bytes),
+        LogStream::Stderr => {
+            output::err(&chunk.bytes);
+            Ok(())
+        }
     }
 }
 
@@ -302,7 +301,7 @@ mod tests {
         })
         .await
         .unwrap();
-        assert_eq!(ended, Ended::Exited(0));
+        assert!(matches!(ended, Ended::Exited(0)), "{ended:?}");
         assert_eq!(got, vec![LogChunk { stream: LogStream::Stdout, bytes: b"hi there\n".to_vec() }]);
 
         let req = ExecRequest { cmd: vec!["false".into()], stdin: true, ..Default::default() };
@@ -310,7 +309,8 @@ mod tests {
         let (tx, rx) = mpsc::channel(1);
         tx.send(b"input".to_vec()).await.unwrap();
         drop(tx);
-        assert_eq!(attach(&rt, session, Some(rx), |_| Ok(())).await.unwrap(), Ended::Exited(1));
+        let ended = attach(&rt, session, Some(rx), |_| Ok(())).await.unwrap();
+        assert!(matches!(ended, Ended::Exited(1)), "{ended:?}");
     }
 
     #[tokio::test]
@@ -318,8 +318,8 @@ mod tests {
         let rt = fake_with_running();
         let req = ExecRequest { cmd: vec!["echo".into(), "x".into()], ..Default::default() };
         let session = rt.exec_attach("id-a", &req).await.unwrap();
-        let gone = || Err(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
-        assert_eq!(attach(&rt, session, None, |_| gone()).await.unwrap(), Ended::OutputGone);
+        let ended = attach(&rt, session, None, |_| Err(OutputError::Closed)).await.unwrap();
+        assert!(matches!(ended, Ended::OutputGone(OutputError::Closed)), "{ended:?}");
     }
 
     #[tokio::test]

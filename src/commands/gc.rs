@@ -14,6 +14,7 @@ use crate::pod::files::PodFiles;
 use crate::pod::labels;
 use crate::pod::observed::attempt_of;
 use crate::pod::volumes;
+use crate::report::output;
 use crate::runtime::{Observed, Runtime, Selector, State};
 
 /// What `podrun gc` keeps.
@@ -134,7 +135,7 @@ pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
         let c = &r.container;
         if !args.dry_run {
             if let Err(e) = rt.remove(c).await {
-                eprintln!("warning: container {}: {e}", describe(c));
+                output::eprintln(&format!("warning: container {}: {e}", describe(c)));
                 code = exit::for_runtime(&e);
                 continue;
             }
@@ -146,7 +147,9 @@ pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
         }
         removed.insert(c.id.clone());
         if !cli.quiet {
-            println!("{verb} container {}: {}", describe(c), r.reason);
+            // A closed stdout stops the listing, not the collection: it is recorded, and podrun
+            // exits 141 once done.
+            let _ = output::println(&format!("{verb} container {}: {}", describe(c), r.reason));
         }
     }
     if let Some(files) = &files {
@@ -157,7 +160,7 @@ pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
                 files.remove_pod(&uid);
             }
             if !cli.quiet {
-                println!("{verb} files of pod uid {uid}: it has no container left");
+                let _ = output::println(&format!("{verb} files of pod uid {uid}: it has no container left"));
             }
         }
     }

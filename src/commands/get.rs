@@ -9,32 +9,67 @@ use crate::cli::{Cli, GetArgs, GetOutputArg};
 use crate::exit;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::plan::backoff::parse_time;
+use crate::report::output;
 use crate::runtime::{Runtime, Selector};
 use crate::status::listing::{self, ListedPod};
 
 pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
-    let sel = Selector { namespace: (!args.all_namespaces).then(|| namespace.clone()), pod: args.pod.clone() };
+    let one = match args.pods.as_slice() {
+        [name] => Some(name.clone()),
+        _ => None,
+    };
+    let sel = Selector { namespace: (!args.all_namespaces).then(|| namespace.clone()), pod: one };
     let rt = super::connect(cli).await?;
-    let pods = listing::group(rt.list(&sel).await?);
-    if let (Some(name), true) = (&args.pod, pods.is_empty()) {
-        eprintln!("Error from server (NotFound): pods {name:?} not found");
+    let (pods, missing) = named(listing::group(rt.list(&sel).await?), &args.pods);
+    if args.pods.len() == 1 && !missing.is_empty() {
+        // As kubectl: one pod asked for and not there is an error, with nothing on stdout.
+        output::eprintln(&super::pod_not_found(&args.pods[0]));
         return Ok(exit::INTERNAL);
     }
+    // As kubectl: one pod by name is that Pod object; none named, or several, a List of them.
+    let object = match (args.pods.len(), pods.as_slice()) {
+        (1, [pod]) => pod_object(pod),
+        _ => list(&pods),
+    };
     match args.output {
-        Some(GetOutputArg::Json) => println!("{}", serde_json::to_string_pretty(&list(&pods))?),
-        Some(GetOutputArg::Yaml) => print!("{}", serde_yaml::to_string(&list(&pods))?),
-        _ if pods.is_empty() => {
+        Some(GetOutputArg::Json) => output::println(&serde_json::to_string_pretty(&object)?)?,
+        Some(GetOutputArg::Yaml) => output::print(&serde_yaml::to_string(&object)?)?,
+        _ if pods.is_empty() && missing.is_empty() => {
             // As kubectl: on stderr, so a script reading stdout sees no rows.
             if args.all_namespaces {
-                eprintln!("No resources found");
+                output::eprintln("No resources found");
             } else {
-                eprintln!("No resources found in {namespace} namespace.");
+                output::eprintln(&format!("No resources found in {namespace} namespace."));
             }
         }
-        wide => print!("{}", table(&pods, args.all_namespaces, wide == Some(GetOutputArg::Wide), crate::clock::now())),
+        _ if pods.is_empty() => {}
+        wide => {
+            output::print(&table(&pods, args.all_namespaces, wide == Some(GetOutputArg::Wide), crate::clock::now()))?
+        }
     }
-    Ok(exit::SUCCESS)
+    // As kubectl: what was found is printed, then what was not, and that is a failure.
+    for name in &missing {
+        output::eprintln(&super::pod_not_found(name));
+    }
+    Ok(if missing.is_empty() { exit::SUCCESS } else { exit::INTERNAL })
+}
+
+/// The pods `names` asks for, in its order, and the names of those not found; every pod when
+/// `names` is empty. An earlier pod of the same name may linger beside the current one: the
+/// newest stands for the name, as for logs and exec.
+fn named(pods: Vec<ListedPod>, names: &[String]) -> (Vec<ListedPod>, Vec<String>) {
+    if names.is_empty() {
+        return (pods, Vec::new());
+    }
+    let (mut found, mut missing) = (Vec::new(), Vec::new());
+    for name in names {
+        match pods.iter().filter(|p| &p.name == name).max_by(|a, b| a.started_at().cmp(&b.started_at())) {
+            Some(p) => found.push(p.clone()),
+            None => missing.push(name.clone()),
+        }
+    }
+    (found, missing)
 }
 
 /// The Pod object of a listed pod: what the labels and the engine tell, in the API's shape.
@@ -122,11 +157,15 @@ mod tests {
     use crate::runtime::{Observed, State};
 
     fn infra(ns: &str) -> Observed {
+        infra_of(ns, "web", "u", "2024-01-01T00:00:00Z")
+    }
+
+    fn infra_of(ns: &str, name: &str, uid: &str, started: &str) -> Observed {
         let labels = [
             (labels::MANAGED, labels::MANAGED_VALUE),
             (labels::POD_NAMESPACE, ns),
-            (labels::POD_NAME, "web"),
-            (labels::POD_UID, "u"),
+            (labels::POD_NAME, name),
+            (labels::POD_UID, uid),
             (labels::CONTAINER_NAME, "POD"),
             (labels::ROLE, "infra"),
         ]
@@ -134,12 +173,12 @@ mod tests {
         .map(|(k, v)| (k.to_owned(), v.to_owned()))
         .collect();
         Observed {
-            id: "i".into(),
-            name: "podrun_ns_web_POD_0".into(),
+            id: format!("i-{uid}"),
+            name: format!("podrun_{ns}_{name}_POD_0"),
             labels,
             image: "podrun-infra".into(),
             image_id: String::new(),
-            state: State::Running { started_at: Some("2024-01-01T00:00:00Z".into()) },
+            state: State::Running { started_at: Some(started.into()) },
             ip: Some("10.0.0.2".into()),
             gateway: None,
         }
@@ -163,5 +202,24 @@ mod tests {
         assert_eq!(v["kind"], "List");
         assert_eq!(v["items"][0]["metadata"]["namespace"], "ns");
         assert!(v["items"][0]["status"]["containerStatuses"].is_array());
+    }
+
+    #[test]
+    fn named_pods_come_in_the_order_asked_with_the_missing_ones_apart() {
+        let pods = listing::group(vec![
+            infra_of("ns", "a", "u1", "2024-01-01T00:00:00Z"),
+            infra_of("ns", "b", "u2", "2024-01-01T00:00:00Z"),
+            infra_of("ns", "b", "u3", "2024-01-02T00:00:00Z"),
+        ]);
+        let (found, missing) = named(pods.clone(), &["b".into(), "zz".into(), "a".into()]);
+        assert_eq!(
+            found.iter().map(|p| (p.name.as_str(), p.uid.as_str())).collect::<Vec<_>>(),
+            [("b", "u3"), ("a", "u1")]
+        );
+        assert_eq!(missing, ["zz"]);
+        let (all, none) = named(pods, &[]);
+        assert_eq!((all.len(), none.len()), (3, 0));
+        assert_eq!(pod_object(&found[0])["kind"], "Pod");
+        assert_eq!(pod_object(&found[0])["metadata"]["name"], "b");
     }
 }

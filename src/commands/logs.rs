@@ -1,14 +1,13 @@
 //! `podrun logs`: a container's output, as `kubectl logs` prints it. The pod is found by
 //! podrun's labels; the container by its `io.kubernetes.container.name` label.
 
-use std::io::Write;
-
 use futures_util::stream::{self, BoxStream};
 use futures_util::StreamExt;
 
 use crate::cli::{Cli, LogsArgs};
 use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
+use crate::report::output;
 use crate::runtime::{LineSplitter, LogChunk, LogOptions, LogStream, Observed, Runtime, RuntimeError};
 use crate::status::listing::ListedPod;
 
@@ -18,20 +17,20 @@ pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
     let rt = super::connect(cli).await?;
     let Some(pod) = super::find_pod(&rt, &namespace, &args.pod).await? else {
-        eprintln!("{}", super::pod_not_found(&args.pod));
+        output::eprintln(&super::pod_not_found(&args.pod));
         return Ok(exit::INTERNAL);
     };
     let targets = match targets(&pod, args) {
         Ok(t) => t,
         Err(Refusal::Failed(msg)) => {
-            eprintln!("{msg}");
+            output::eprintln(&msg);
             return Ok(exit::INTERNAL);
         }
         Err(Refusal::Usage(msg)) => return Err(UsageError(msg).into()),
     };
     if let (None, false, false, [(name, _)]) = (&args.container, args.all_containers, cli.quiet, targets.as_slice()) {
         if let Some(note) = pod.defaulted_note(name) {
-            eprintln!("{note}");
+            output::eprintln(&note);
         }
     }
     let since = args.since.map(|d| crate::clock::now().checked_sub(d).unwrap_or(std::time::UNIX_EPOCH));
@@ -49,21 +48,13 @@ pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
         if args.follow { stream::select_all(streams).boxed() } else { stream::iter(streams).flatten().boxed() };
     while let Some(chunk) = all.next().await {
         let chunk = chunk?;
-        let written = match chunk.stream {
-            LogStream::Stdout => write_all(&mut std::io::stdout().lock(), &chunk.bytes),
-            LogStream::Stderr => write_all(&mut std::io::stderr().lock(), &chunk.bytes),
-        };
-        // A reader that went away (`| head`) has all it wanted: not an error.
-        if written.is_err() {
-            break;
+        match chunk.stream {
+            // A reader that went away (`| head`) has all it wanted: podrun stops, and exits 141.
+            LogStream::Stdout => output::out(&chunk.bytes)?,
+            LogStream::Stderr => output::err(&chunk.bytes),
         }
     }
     Ok(exit::SUCCESS)
-}
-
-fn write_all(w: &mut impl Write, bytes: &[u8]) -> std::io::Result<()> {
-    // Flushed at once: a followed container's output must show as it comes.
-    w.write_all(bytes).and_then(|()| w.flush())
 }
 
 /// The containers to print, with the instance whose output is wanted, in order.

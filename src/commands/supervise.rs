@@ -116,10 +116,8 @@ fn loads(args: &ApplyArgs) -> anyhow::Result<()> {
 /// Replaces this process with podrun run again with the same arguments; returns only if that
 /// failed. The running binary is used even if its file was replaced or removed since.
 fn start_over() -> std::io::Error {
-    use std::io::Write;
     use std::os::unix::process::CommandExt;
-    let _ = std::io::stdout().flush();
-    let _ = std::io::stderr().flush();
+    crate::report::output::flush();
     std::process::Command::new("/proc/self/exe").args(std::env::args_os().skip(1)).exec()
 }
 

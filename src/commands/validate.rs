@@ -1,12 +1,10 @@
 //! `podrun validate`: load and check manifests exactly as apply does, then stop. No engine is
 //! contacted, so it runs anywhere (CI, a laptop without Docker).
 
-use std::io::Write;
-
 use crate::cli::{Cli, ValidateArgs};
 use crate::exit;
 use crate::manifest::LoadOptions;
-use crate::report::{self, ReportOptions};
+use crate::report::{self, output, ReportOptions};
 
 pub fn run(cli: &Cli, args: &ValidateArgs) -> anyhow::Result<u8> {
     let opts = LoadOptions { namespace: args.namespace.clone(), strict: args.strict };
@@ -17,10 +15,8 @@ pub fn run(cli: &Cli, args: &ValidateArgs) -> anyhow::Result<u8> {
         reporter.warning(w);
     }
     if !cli.quiet {
-        let mut out = std::io::stdout().lock();
         for p in &loaded.pods {
-            // A closed stdout (`| head`) changes nothing about the verdict.
-            let _ = writeln!(out, "pod {}/{}: valid", p.namespace(), p.name());
+            output::println(&format!("pod {}/{}: valid", p.namespace(), p.name()))?;
         }
     }
     Ok(exit::SUCCESS)

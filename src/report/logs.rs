@@ -8,7 +8,6 @@
 //! that were already dead when the run began are an earlier run's, and are not shown.
 
 use std::collections::{HashMap, HashSet};
-use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,6 +19,8 @@ use tokio::time::Instant;
 
 use crate::pod::labels;
 use crate::runtime::{LogLine, Observed, Runtime, Selector, State};
+
+use super::output;
 
 /// How often to look for new containers when no engine event says so.
 const SCAN: Duration = Duration::from_millis(200);
@@ -122,9 +123,11 @@ impl<R: Runtime> Watcher<R> {
             for c in &cs {
                 // The infra container runs podrun's pause process: nothing of the user's. One
                 // created but not started yet is left for a later look: the engine ends a follow
-                // begun before the start early or loses its last, unfinished line.
+                // begun before the start early or loses its last, unfinished line. Once stdout
+                // has failed, no one reads what a new follower would print.
                 if c.label(labels::ROLE) == Some("infra")
                     || c.state == State::Created
+                    || output::failure().is_some()
                     || !self.seen.insert(c.id.clone())
                 {
                     continue;
@@ -144,10 +147,11 @@ impl<R: Runtime> Watcher<R> {
 /// different containers never mix within a line.
 async fn follow(mut lines: BoxStream<'static, LogLine>, prefix: String) {
     while let Some(l) = lines.next().await {
-        let text = format!("{prefix}{}\n", l.line);
-        let mut out = std::io::stdout().lock();
-        // A closed stdout (`| head`) is no reason to fail the run.
-        let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+        // A closed or full stdout (`| head`) is no reason to fail the run: the failure is
+        // recorded (podrun exits 141, or 1, once its pods are settled) and the following ends.
+        if output::print(&format!("{prefix}{}\n", l.line)).is_err() {
+            return;
+        }
     }
 }
 

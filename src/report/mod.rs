@@ -1,9 +1,11 @@
 //! Reporting: everything podrun tells the user goes through here. Live progress goes to
 //! stderr (one live line per container on a terminal, timestamped lines otherwise); the final
 //! result goes to stdout, as a table or, with `-o json`, as a Kubernetes `List` of Pods.
+//! `output` is the one writer of stdout and stderr, for every command.
 
 mod live;
 pub mod logs;
+pub mod output;
 mod plain;
 pub mod summary;
 

@@ -2,14 +2,13 @@
 //! of each container, and for each thing podrun does.
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::sync::Mutex;
 use std::time::SystemTime;
 
 use crate::driver::PodResult;
 use crate::status::PodStatus;
 
-use super::{bytes, outcome_line, PodKey, PullEvent, Reporter};
+use super::{bytes, outcome_line, output, PodKey, PullEvent, Reporter};
 
 pub struct Plain {
     quiet: bool,
@@ -29,14 +28,14 @@ impl Plain {
 
     fn line(&self, text: &str) {
         let now = humantime::format_rfc3339_seconds(SystemTime::now());
-        // A closed stderr is no reason to fail a pod.
-        let _ = writeln!(std::io::stderr().lock(), "{now} {text}");
+        // A closed stderr is no reason to fail a pod: `output` drops what cannot be written.
+        output::eprintln(&format!("{now} {text}"));
     }
 }
 
 impl Reporter for Plain {
     fn warning(&self, msg: &str) {
-        let _ = writeln!(std::io::stderr().lock(), "warning: {msg}");
+        output::eprintln(&format!("warning: {msg}"));
     }
 
     fn event(&self, pod: &PodKey, msg: &str) {

@@ -1,0 +1,189 @@
+//! The one writer of podrun's standard output and standard error: everything podrun prints goes
+//! through here, so a reader that went away or a full disk is met the same way by every command.
+//!
+//! - Standard output closed (EPIPE: `| head`, `| jq` that failed): the write fails with
+//!   [`OutputError::Closed`], and that is recorded. The command stops printing, never its work
+//!   (apply finishes or stops its pods as usual), and podrun then exits 141, quietly, as a
+//!   classic tool killed by SIGPIPE does (Rust ignores SIGPIPE, so podrun sees EPIPE instead).
+//! - Any other failure of standard output (ENOSPC: `> /dev/full`, a full disk): recorded the
+//!   same way; podrun then says `cannot write to standard output: ...` and exits 1.
+//! - Standard error: a failure is dropped. There is no one left to tell, and a pod is never
+//!   failed for it.
+//!
+//! Once standard output has failed, later writes fail at once without trying, so a reader never
+//! gets output with a hole in it.
+
+use std::io::{self, Write};
+use std::sync::{Arc, OnceLock};
+
+/// Why standard output can no longer be written.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum OutputError {
+    /// The reader went away (EPIPE).
+    #[error("standard output was closed")]
+    Closed,
+    #[error("cannot write to standard output: {0}")]
+    Failed(Arc<io::Error>),
+}
+
+/// Standard output, and its first failure if it had one.
+static STDOUT: Stdout = Stdout::new();
+
+/// Writes `bytes` to standard output at once (flushed: a followed container's output, or an
+/// exec'd command's prompt, must show as it comes), whole (under the lock, so lines of
+/// concurrent writers never mix).
+pub fn out(bytes: &[u8]) -> Result<(), OutputError> {
+    STDOUT.write(&mut io::stdout().lock(), bytes)
+}
+
+/// [`out`] for text.
+pub fn print(text: &str) -> Result<(), OutputError> {
+    out(text.as_bytes())
+}
+
+/// [`out`] for a line of text (the newline is added).
+pub fn println(line: &str) -> Result<(), OutputError> {
+    print(&format!("{line}\n"))
+}
+
+/// Writes `bytes` to standard error at once; a failure is dropped.
+pub fn err(bytes: &[u8]) {
+    let mut e = io::stderr().lock();
+    let _ = e.write_all(bytes).and_then(|()| e.flush());
+}
+
+/// [`err`] for a line of text (the newline is added).
+pub fn eprintln(line: &str) {
+    err(format!("{line}\n").as_bytes());
+}
+
+/// Flushes both streams, before the process is replaced (`exec`) or ends.
+pub fn flush() {
+    let _ = STDOUT.write(&mut io::stdout().lock(), b"");
+    let _ = io::stderr().lock().flush();
+}
+
+/// The failure of standard output so far, if there was one.
+pub fn failure() -> Option<OutputError> {
+    STDOUT.failed.get().cloned()
+}
+
+/// A command's result, made to tell of a failed standard output: a command that went on after
+/// its output failed (apply finishing its pods) ends with that failure. An error of its own
+/// says more, and is kept.
+pub fn settle(result: anyhow::Result<u8>) -> anyhow::Result<u8> {
+    match (result, failure()) {
+        (Ok(_), Some(e)) => Err(e.into()),
+        (result, _) => result,
+    }
+}
+
+/// Says what ended podrun on standard error (`podrun: ...`), unless it was only standard output
+/// closing, which a reader that went away does not need to hear about.
+pub fn report_error(e: &anyhow::Error) {
+    if !matches!(e.downcast_ref::<OutputError>(), Some(OutputError::Closed)) {
+        eprintln(&format!("podrun: {e:#}"));
+    }
+}
+
+/// Prints what clap has to say instead of running a command (help and version on standard
+/// output, usage errors on standard error), coloured as clap would colour it: only where that
+/// stream shows colours.
+pub fn clap_message(e: &clap::Error) -> Result<(), OutputError> {
+    let styled = e.render();
+    if e.use_stderr() {
+        let text = if console::colors_enabled_stderr() { styled.ansi().to_string() } else { styled.to_string() };
+        err(text.as_bytes());
+        Ok(())
+    } else {
+        let text = if console::colors_enabled() { styled.ansi().to_string() } else { styled.to_string() };
+        print(&text)
+    }
+}
+
+/// The standard error writer for the tracing logger: it never fails (a logger whose writer
+/// fails reports that on standard error itself, which would panic when that is closed).
+pub fn log_writer() -> LogWriter {
+    LogWriter
+}
+
+pub struct LogWriter;
+
+impl Write for LogWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        err(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A stream that remembers its first failure.
+struct Stdout {
+    failed: OnceLock<OutputError>,
+}
+
+impl Stdout {
+    const fn new() -> Stdout {
+        Stdout { failed: OnceLock::new() }
+    }
+
+    fn write(&self, w: &mut impl Write, bytes: &[u8]) -> Result<(), OutputError> {
+        if let Some(e) = self.failed.get() {
+            return Err(e.clone());
+        }
+        w.write_all(bytes).and_then(|()| w.flush()).map_err(|e| self.failed.get_or_init(|| classify(e)).clone())
+    }
+}
+
+fn classify(e: io::Error) -> OutputError {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        OutputError::Closed
+    } else {
+        OutputError::Failed(Arc::new(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer that fails with `errno`, counting the attempts.
+    struct Failing(i32, usize);
+
+    impl Write for Failing {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            self.1 += 1;
+            Err(io::Error::from_raw_os_error(self.0))
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_pipe_is_closed_and_a_full_disk_an_error_in_podruns_words() {
+        let closed = Stdout::new();
+        assert!(matches!(closed.write(&mut Failing(32, 0), b"x"), Err(OutputError::Closed)));
+        let full = Stdout::new();
+        let e = full.write(&mut Failing(28, 0), b"x").unwrap_err();
+        assert_eq!(e.to_string(), "cannot write to standard output: No space left on device (os error 28)");
+    }
+
+    #[test]
+    fn after_a_failure_nothing_more_is_tried() {
+        let s = Stdout::new();
+        let mut w = Failing(32, 0);
+        assert!(s.write(&mut w, b"a").is_err());
+        let mut ok = Vec::new();
+        assert!(matches!(s.write(&mut ok, b"b"), Err(OutputError::Closed)));
+        assert!(ok.is_empty());
+        assert_eq!(w.1, 1);
+        let fine = Stdout::new();
+        fine.write(&mut ok, b"c").unwrap();
+        assert_eq!(ok, b"c");
+    }
+}
