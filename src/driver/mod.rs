@@ -215,7 +215,9 @@ async fn drive<R: Runtime>(
     let wait_for = opts.wait_for.unwrap_or_else(|| WaitFor::default_for(desired.restart_policy));
     let sel = Selector::pod(&desired.namespace, &desired.name);
     // Subscribe before the first look, so nothing that happens after it is missed.
-    let mut engine = outage::EngineLink::new(&*rt, key.clone(), opts.deadline);
+    // Supervising for good, there is no deadline to speak of: an outage is waited out.
+    let outage_until = (wait_for != WaitFor::Forever).then_some(opts.deadline);
+    let mut engine = outage::EngineLink::new(&*rt, key.clone(), outage_until);
     let start = Instant::now();
     let mut notes = Notes::new();
     let mut status: Option<PodStatus> = None;

@@ -38,8 +38,8 @@ pub fn away(e: &RuntimeError, look: bool) -> bool {
 pub struct EngineLink {
     sel: Selector,
     key: PodKey,
-    /// How long an outage is waited out: the run's deadline.
-    deadline: Instant,
+    /// Until when an outage is waited out (the run's deadline); None: as long as it lasts.
+    deadline: Option<Instant>,
     reached: bool,
     pub changes: BoxStream<'static, ()>,
     /// False once the event stream ended: the driver then polls.
@@ -48,7 +48,7 @@ pub struct EngineLink {
 
 impl EngineLink {
     /// Subscribes to the events of the containers `sel` selects.
-    pub fn new<R: Runtime>(rt: &R, key: PodKey, deadline: Instant) -> EngineLink {
+    pub fn new<R: Runtime>(rt: &R, key: PodKey, deadline: Option<Instant>) -> EngineLink {
         let sel = Selector::pod(&key.namespace, &key.name);
         let changes = rt.changes(&sel);
         EngineLink { sel, key, deadline, reached: false, changes, events_alive: true }
@@ -75,8 +75,11 @@ impl EngineLink {
             return Err(PodFailure::Runtime(e));
         }
         let (key, gone) = (&self.key, Instant::now());
-        let left = humantime::format_duration(secs(self.deadline.saturating_duration_since(gone)));
-        reporter.warning(&format!("pod {key}: engine unreachable, retrying for up to {left} ({e})"));
+        let until = match self.deadline {
+            Some(d) => format!(" for up to {}", humantime::format_duration(secs(d.saturating_duration_since(gone)))),
+            None => String::new(),
+        };
+        reporter.warning(&format!("pod {key}: engine unreachable, retrying{until} ({e})"));
         wait_for_engine(rt, &self.sel, e, self.deadline, interrupt).await?;
         let outage = humantime::format_duration(tenths(gone.elapsed()));
         reporter.event(key, &format!("the engine answers again (away for {outage}); carrying on"));
@@ -87,16 +90,19 @@ impl EngineLink {
 }
 
 /// Looks at the engine (a list of `sel`'s containers) with a doubling wait between looks until
-/// it answers, an interrupt, or `deadline`, when the engine being away is the failure (exit 3)
-/// and its message says for how long. Reports nothing: the callers say what they wait for.
+/// it answers, an interrupt, or `deadline` (if any), when the engine being away is the failure
+/// (exit 3) and its message says for how long. Reports nothing: the callers say what they wait
+/// for.
 pub async fn wait_for_engine<R: Runtime>(
     rt: &R,
     sel: &Selector,
     lost: RuntimeError,
-    deadline: Instant,
+    deadline: Option<Instant>,
     interrupt: &mut Interrupt,
 ) -> Result<(), PodFailure> {
     let gone = Instant::now();
+    // Far enough never to come, near enough not to overflow the clock.
+    let deadline = deadline.unwrap_or_else(|| gone + Duration::from_secs(100 * 365 * 24 * 3600));
     let mut last = lost;
     let mut wait = FIRST_WAIT;
     loop {

@@ -83,7 +83,7 @@ async fn keep<R: Runtime>(
             Err(PodFailure::Runtime(e)) if outage::away(e, true) => {
                 reporter.warning(&format!("pod {key}: engine unreachable, retrying ({e})"));
                 let sel = crate::runtime::Selector::pod(&key.namespace, &key.name);
-                match outage::wait_for_engine(&*rt, &sel, e.clone(), opts.deadline, &mut interrupt).await {
+                match outage::wait_for_engine(&*rt, &sel, e.clone(), None, &mut interrupt).await {
                     Ok(()) => {
                         reporter.event(&key, "the engine answers again; supervising the pod again");
                         continue;

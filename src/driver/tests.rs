@@ -445,3 +445,29 @@ async fn a_finished_pod_is_not_supervised() {
     let running = run(&Arc::new(fake()), desired("Always", "img:1", "IfNotPresent"), opts(0)).await;
     assert!(super::supervise::needs_supervision(&running));
 }
+
+#[tokio::test(start_paused = true)]
+async fn supervision_waits_out_an_engine_restart_and_takes_the_pod_up_again() {
+    // Away from 10 s to 30 s, long after the first pass.
+    let rt = Arc::new(fake().outage(Duration::from_secs(10), Duration::from_secs(20)));
+    let first = run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(0)).await;
+    assert_eq!(first.outcome, Ok(()));
+    let (fire, interrupt) = Interrupt::manual();
+    let reporter = Arc::new(Recorder::default());
+    let task = tokio::spawn(super::supervise::supervise(
+        rt.clone(),
+        vec![first],
+        super::supervise::forever(&opts(0)),
+        reporter.clone(),
+        interrupt,
+    ));
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    let events = reporter.events.lock().unwrap().clone();
+    assert_eq!(count(&events, "engine unreachable, retrying ("), 1, "no deadline to name: {events:?}");
+    assert_eq!(count(&events, "the engine answers again"), 1, "{events:?}");
+    assert_eq!(count(&events, "supervising it again"), 0, "the driver itself waited: {events:?}");
+    assert!(rt.calls().contains(&"create podrun_default_web_POD_1".to_owned()), "{:?}", rt.calls());
+    assert_eq!(rt.containers().iter().filter(|c| c.is_running()).count(), 3);
+    fire.send(Some(15)).unwrap();
+    tokio::time::timeout(Duration::from_secs(5), task).await.expect("a signal ends supervision").unwrap();
+}
