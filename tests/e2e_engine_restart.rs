@@ -1,8 +1,12 @@
 //! The engine restarted in the middle of `podrun apply`, for real. The shared engine is never
 //! touched: the test starts a dockerd of its own (its own socket, data root, exec root and pid
-//! file in a temporary directory; no default bridge, no iptables rules, no IP forwarding
-//! change, so nothing of the host's networking moves), restarts it while a pod's init container
-//! runs, and removes everything it made afterwards: containers, processes, mounts, files.
+//! file in a temporary directory; a bridge of its own, no iptables rules, no IP forwarding
+//! change), restarts it while a pod's init container runs, and removes everything it made
+//! afterwards: containers, processes, mounts, the bridge, files.
+//!
+//! Not `--bridge=none`: a dockerd started so deletes the host's `docker0`, the shared engine's
+//! bridge (moby's removeDefaultBridgeInterface). A bridge named for the test, made before the
+//! daemon starts and deleted after it stopped, is the daemon's default network instead.
 
 mod common;
 
@@ -22,6 +26,8 @@ const ENGINE_STOP: Duration = Duration::from_secs(60);
 struct PrivateEngine {
     dir: PathBuf,
     host: String,
+    /// The bridge of its default network, made by the test (at most 15 characters).
+    bridge: String,
     daemon: Option<Child>,
 }
 
@@ -31,7 +37,24 @@ impl PrivateEngine {
         let dir = std::env::temp_dir().join(format!("podrun-dockerd-{}", std::process::id()));
         let _ = std::fs::create_dir_all(&dir);
         let host = format!("unix://{}", dir.join("docker.sock").display());
-        PrivateEngine { dir, host, daemon: None }
+        let bridge = format!("podrun{}", std::process::id() % 100_000);
+        PrivateEngine { dir, host, bridge, daemon: None }
+    }
+
+    /// Makes the bridge the daemon uses for its default network (it must exist beforehand).
+    fn make_bridge(&self) -> Result<(), String> {
+        let out = Command::new("ip")
+            .args(["link", "add", "name", &self.bridge, "type", "bridge"])
+            .output()
+            .map_err(|e| format!("cannot run ip: {e}"))?;
+        if !out.status.success() {
+            return Err(format!("ip link add {}: {}", self.bridge, String::from_utf8_lossy(&out.stderr).trim()));
+        }
+        Ok(())
+    }
+
+    fn bridge_exists(&self) -> bool {
+        Path::new("/sys/class/net").join(&self.bridge).exists()
     }
 
     /// Starts dockerd (on the same data root every time) and waits until it answers.
@@ -48,8 +71,8 @@ impl PrivateEngine {
         let daemon = Command::new("dockerd")
             .args(["-H", &self.host, "--config-file", &path("daemon.json")])
             .args(["--data-root", &path("data"), "--exec-root", &path("exec"), "--pidfile", &path("docker.pid")])
-            // Nothing of the host's networking changes: no docker0, no rules, no sysctl.
-            .args(["--bridge=none", "--iptables=false", "--ip6tables=false", "--ip-forward=false"])
+            // Nothing of the host's networking changes but the test's bridge: no rules, no sysctl.
+            .args(["--bridge", &self.bridge, "--iptables=false", "--ip6tables=false", "--ip-forward=false"])
             .stdin(Stdio::null())
             .stdout(log)
             .stderr(err)
@@ -143,6 +166,9 @@ impl Drop for PrivateEngine {
         for m in &mounts {
             let _ = Command::new("umount").arg(m).status();
         }
+        if self.bridge_exists() {
+            let _ = Command::new("ip").args(["link", "del", &self.bridge]).status();
+        }
         // Never remove a tree that still has something mounted in it.
         if self.mounts().is_empty() {
             let _ = std::fs::remove_dir_all(&self.dir);
@@ -173,7 +199,7 @@ fn load_test_image(engine: &PrivateEngine) -> Result<(), String> {
 fn private_engine() -> Option<PrivateEngine> {
     let required = e2e_required();
     let mut engine = PrivateEngine::new();
-    match engine.start().and_then(|()| load_test_image(&engine)) {
+    match engine.make_bridge().and_then(|()| engine.start()).and_then(|()| load_test_image(&engine)) {
         Ok(()) => Some(engine),
         Err(why) => {
             assert!(!required, "cannot start a private dockerd, and end-to-end tests are required: {why}");
@@ -205,6 +231,9 @@ fn secs(t: Instant, since: Instant) -> String {
 
 #[test]
 fn e2e_an_engine_restart_mid_apply_is_waited_out_and_the_pod_converges() {
+    // The shared engine's bridge, which the private daemon must leave alone.
+    let docker0 = Path::new("/sys/class/net/docker0");
+    let docker0_before = docker0.exists();
     let Some(mut engine) = private_engine() else { return };
     let host = engine.host.clone();
     let state = engine.dir.join("state").display().to_string();
@@ -287,4 +316,8 @@ fn e2e_an_engine_restart_mid_apply_is_waited_out_and_the_pod_converges() {
     }
     assert_eq!(engine.processes(), Vec::<(u32, String)>::new(), "processes left behind");
     assert_eq!(engine.mounts(), Vec::<String>::new(), "mounts left behind");
+    assert_eq!(docker0.exists(), docker0_before, "the shared engine's bridge (docker0) was touched");
+    let bridge = engine.bridge.clone();
+    drop(engine);
+    assert!(!Path::new("/sys/class/net").join(&bridge).exists(), "bridge {bridge} left behind");
 }
