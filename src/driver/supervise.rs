@@ -6,9 +6,9 @@
 //! The driver waits out an engine that goes away mid-run itself (`outage`); one that finds the
 //! engine away at its first look ends, and is started again as soon as the engine answers,
 //! found with the same waits. A driver that stops for any other reason (a pull failed) is
-//! started again after a doubling delay. A pod that has finished for good (Succeeded or Failed under restartPolicy
-//! Never or OnFailure), or cannot be configured at all, is left alone: nothing podrun could
-//! do would change it.
+//! started again after a doubling delay. A pod that has finished for good (Succeeded or Failed
+//! under restartPolicy Never or OnFailure), or cannot be configured at all, is left alone:
+//! nothing podrun could do would change it.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -471,3 +471,29 @@ async fn supervision_waits_out_an_engine_restart_and_takes_the_pod_up_again() {
     fire.send(Some(15)).unwrap();
     tokio::time::timeout(Duration::from_secs(5), task).await.expect("a signal ends supervision").unwrap();
 }
+
+#[tokio::test(start_paused = true)]
+async fn supervision_that_begins_while_the_engine_is_away_begins_when_it_is_back() {
+    let rt = Arc::new(fake().outage(Duration::from_secs(5), Duration::from_secs(10)));
+    let first = run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(0)).await;
+    assert_eq!(first.outcome, Ok(()));
+    // Supervision takes over with the engine away: its driver's first look fails.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let (fire, interrupt) = Interrupt::manual();
+    let reporter = Arc::new(Recorder::default());
+    let task = tokio::spawn(super::supervise::supervise(
+        rt.clone(),
+        vec![first],
+        super::supervise::forever(&opts(0)),
+        reporter.clone(),
+        interrupt,
+    ));
+    tokio::time::sleep(Duration::from_secs(30)).await;
+    let events = reporter.events.lock().unwrap().clone();
+    assert_eq!(count(&events, "engine unreachable, retrying"), 1, "{events:?}");
+    assert_eq!(count(&events, "the engine answers again; supervising the pod again"), 1, "{events:?}");
+    assert_eq!(count(&events, "supervising it again in"), 0, "no blind delay: {events:?}");
+    assert_eq!(rt.containers().iter().filter(|c| c.is_running()).count(), 3);
+    fire.send(Some(15)).unwrap();
+    tokio::time::timeout(Duration::from_secs(5), task).await.expect("a signal ends supervision").unwrap();
+}
