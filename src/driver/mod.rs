@@ -3,6 +3,7 @@
 //! planner decides what to do, the runtime does it, the reporter shows it.
 
 mod act;
+pub mod outage;
 mod prober;
 pub mod signals;
 pub mod supervise;
@@ -113,8 +114,9 @@ const POLL: Duration = Duration::from_secs(2);
 /// The same under `apply --supervise`, while the engine's events come: they say when to look.
 const SUPERVISE_POLL: Duration = Duration::from_secs(30);
 
-/// Runs one pod to its goal. Never returns early on a transient engine error short of the
-/// engine being unreachable: that is retried like any other failed repair.
+/// Runs one pod to its goal. Never returns early on a transient engine error: a failed action
+/// is retried like any other failed repair, and an engine that goes away after it answered is
+/// waited for within the deadline (see `outage`).
 pub async fn run_pod<R: Runtime>(
     rt: Arc<R>,
     desired: DesiredPod,
@@ -213,8 +215,9 @@ async fn drive<R: Runtime>(
     let wait_for = opts.wait_for.unwrap_or_else(|| WaitFor::default_for(desired.restart_policy));
     let sel = Selector::pod(&desired.namespace, &desired.name);
     // Subscribe before the first look, so nothing that happens after it is missed.
-    let mut changes = rt.changes(&sel);
-    let mut events_alive = true;
+    // Supervising for good, there is no deadline to speak of: an outage is waited out.
+    let outage_until = (wait_for != WaitFor::Forever).then_some(opts.deadline);
+    let mut engine = outage::EngineLink::new(&*rt, key.clone(), outage_until);
     let start = Instant::now();
     let mut notes = Notes::new();
     let mut status: Option<PodStatus> = None;
@@ -224,6 +227,8 @@ async fn drive<R: Runtime>(
     // Probes run while this run lasts: the prober's workers end when it is dropped.
     let prober = prober::Prober::new();
     let mut hold_until: Option<Instant> = None;
+    // The repair that takes up a pod the engine lost is not the pod's failure: not counted.
+    let mut after_outage = false;
 
     let result = |status: Option<PodStatus>, outcome| PodResult {
         desired: desired.clone(),
@@ -237,8 +242,15 @@ async fn drive<R: Runtime>(
         }
         let observed = match rt.list(&sel).await {
             Ok(o) => o,
-            Err(e) => return result(status, Err(PodFailure::Runtime(e))),
+            Err(e) => {
+                match engine.ride_out(&*rt, e, true, &*reporter, &mut interrupt).await {
+                    Ok(()) => after_outage = true,
+                    Err(failure) => return result(status, Err(failure)),
+                }
+                continue;
+            }
         };
+        engine.answered();
         let obs = PodObservation::new(&desired, &observed);
         read_messages(&*rt, &desired, &obs, opts.files.as_ref(), &mut notes).await;
         prober.sync(&rt, &desired, &obs);
@@ -284,7 +296,8 @@ async fn drive<R: Runtime>(
         if !plan.is_empty() && may_act {
             // Repairs (restarts, replacements) and retries after a failure use up the budget;
             // a container's first start does not, however many init containers come first.
-            if plan.is_repair() || hold_until.is_some() {
+            let taking_up = std::mem::take(&mut after_outage);
+            if (plan.is_repair() || hold_until.is_some()) && !taking_up {
                 repairs += 1;
                 if repairs > opts.retries {
                     return not_converged(result, st, wait_for, opts.retries, start);
@@ -309,6 +322,15 @@ async fn drive<R: Runtime>(
                     hold_until = Some(Instant::now() + delay);
                     delay = delay.mul_f64(opts.backoff.max(1.0));
                 }
+                Err(PodFailure::Runtime(e)) if outage::away(&e, false) => {
+                    let back = engine.ride_out(&*rt, e, false, &*reporter, &mut interrupt).await;
+                    status = Some(st);
+                    match back {
+                        Ok(()) => after_outage = true,
+                        Err(failure) => return result(status, Err(failure)),
+                    }
+                    continue;
+                }
                 Err(failure) => {
                     let st = status::compute(&desired, &obs, &notes, &plan);
                     reporter.status(&key, &st);
@@ -318,11 +340,14 @@ async fn drive<R: Runtime>(
             status = Some(st);
             continue;
         }
+        if plan.is_empty() {
+            after_outage = false;
+        }
         status = Some(st.clone());
         // Wait for held-back work (a retry after a failure, a restart in backoff), or for an
         // engine event or a poll; never past the deadline.
         // Supervising for good with the engine's events flowing, a look now and then suffices.
-        let poll = if wait_for == WaitFor::Forever && events_alive { SUPERVISE_POLL } else { POLL };
+        let poll = if wait_for == WaitFor::Forever && engine.events_alive { SUPERVISE_POLL } else { POLL };
         let mut wake = now + poll;
         if !plan.is_empty() {
             wake = hold_until.unwrap_or(now);
@@ -333,9 +358,9 @@ async fn drive<R: Runtime>(
         wake = wake.min(opts.deadline);
         tokio::select! {
             _ = tokio::time::sleep_until(wake) => {}
-            ev = changes.next(), if events_alive => {
+            ev = engine.changes.next(), if engine.events_alive => {
                 if ev.is_none() {
-                    events_alive = false;
+                    engine.events_alive = false;
                 }
             }
             _ = prober.changed() => {}

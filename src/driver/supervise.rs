@@ -3,10 +3,12 @@
 //! kubelet keeps a static pod: crashed containers restarted with CrashLoopBackOff, lost ones
 //! recreated, probes run. Until SIGINT or SIGTERM, which leave the pods as they are.
 //!
-//! A driver that stops anyway (the engine went away, a pull failed) is started again after a
-//! doubling delay. A pod that has finished for good (Succeeded or Failed under restartPolicy
-//! Never or OnFailure), or cannot be configured at all, is left alone: nothing podrun could
-//! do would change it.
+//! The driver waits out an engine that goes away mid-run itself (`outage`); one that finds the
+//! engine away at its first look ends, and is started again as soon as the engine answers,
+//! found with the same waits. A driver that stops for any other reason (a pull failed) is
+//! started again after a doubling delay. A pod that has finished for good (Succeeded or Failed
+//! under restartPolicy Never or OnFailure), or cannot be configured at all, is left alone:
+//! nothing podrun could do would change it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,7 +21,7 @@ use crate::report::{PodKey, Reporter};
 use crate::runtime::Runtime;
 use crate::status::{Phase, WaitFor};
 
-use super::{run_pod, DriveOptions, Interrupt, PodFailure, PodResult};
+use super::{outage, run_pod, DriveOptions, Interrupt, PodFailure, PodResult};
 
 /// The longest wait before a stopped driver is started again.
 const MAX_RESTART_DELAY: Duration = Duration::from_secs(300);
@@ -77,6 +79,18 @@ async fn keep<R: Runtime>(
             _ if !needs_supervision(&last) => {
                 reporter.event(&key, "finished for good: no longer supervised");
                 return;
+            }
+            Err(PodFailure::Runtime(e)) if outage::away(e, true) => {
+                reporter.warning(&format!("pod {key}: engine unreachable, retrying ({e})"));
+                let sel = crate::runtime::Selector::pod(&key.namespace, &key.name);
+                match outage::wait_for_engine(&*rt, &sel, e.clone(), None, &mut interrupt).await {
+                    Ok(()) => {
+                        reporter.event(&key, "the engine answers again; supervising the pod again");
+                        continue;
+                    }
+                    Err(PodFailure::Interrupted(_)) => return,
+                    Err(e) => e.to_string(),
+                }
             }
             Err(e) => e.to_string(),
             Ok(()) => "the driver stopped".to_owned(),

@@ -1,12 +1,14 @@
 //! A recording, in-memory runtime for unit tests of the driver. It keeps containers in a map,
-//! logs every call, and can be told how containers behave when started. It never replaces the
-//! end-to-end tests against a real engine.
+//! logs every call, and can be told how containers behave when started, and when the engine
+//! goes away for a while (taking the running containers with it, as a restarted engine does).
+//! It never replaces the end-to-end tests against a real engine.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use futures_util::StreamExt;
+use tokio::time::Instant;
 
 use crate::pod::labels;
 
@@ -25,12 +27,84 @@ struct Inner {
     exits_on_start: BTreeMap<String, i64>,
     calls: Vec<String>,
     unreachable: bool,
+    /// Kubernetes container name -> how long it runs once started, and the code it exits with.
+    runs_for: BTreeMap<String, (Duration, i64)>,
+    outage: Option<Outage>,
+    /// How many event subscriptions (`changes`) were made.
+    subscriptions: usize,
     /// Named volumes, with their labels.
     volumes: BTreeMap<String, BTreeMap<String, String>>,
     /// Every create request, in order, so tests can check mounts and the rest.
     specs: Vec<CreateSpec>,
     /// Exec id -> the exit code its command ended with.
     execs: BTreeMap<String, i64>,
+}
+
+/// When the engine goes away, and for how long.
+#[derive(Debug)]
+struct Outage {
+    start: OutageStart,
+    length: Duration,
+    /// When it began (and the running containers died), once it has.
+    began: Option<Instant>,
+}
+
+#[derive(Debug)]
+enum OutageStart {
+    At(Instant),
+    /// At the first call whose log line starts with this.
+    Call(String),
+}
+
+impl Inner {
+    /// Brings the containers up to the present: those that run for a while exit when their time
+    /// is up, and an outage that begins kills every running container at its start.
+    fn settle(&mut self, call: Option<&str>) {
+        let now = Instant::now();
+        if let Some(o) = &mut self.outage {
+            let due = match &o.start {
+                OutageStart::At(t) => now >= *t,
+                OutageStart::Call(prefix) => call.is_some_and(|c| c.starts_with(prefix.as_str())),
+            };
+            if o.began.is_none() && due {
+                let at = match o.start {
+                    OutageStart::At(t) => t,
+                    OutageStart::Call(_) => now,
+                };
+                o.began = Some(at);
+                let at = crate::clock::now() - now.saturating_duration_since(at);
+                self.finish_timed(at);
+                for c in self.containers.values_mut().filter(|c| c.is_running()) {
+                    let State::Running { started_at } = &c.state else { continue };
+                    c.state = exited(137, started_at.clone(), at);
+                }
+            }
+        }
+        self.finish_timed(crate::clock::now());
+    }
+
+    /// Ends the containers with a run time whose time was up by `at`.
+    fn finish_timed(&mut self, at: SystemTime) {
+        for c in self.containers.values_mut() {
+            let Some(&(run, code)) = c.label(labels::CONTAINER_NAME).and_then(|n| self.runs_for.get(n)) else {
+                continue;
+            };
+            let State::Running { started_at: Some(started) } = &c.state else { continue };
+            let Some(end) = crate::plan::backoff::parse_time(started).map(|s| s + run) else { continue };
+            if end <= at {
+                c.state = exited(code, Some(started.clone()), end);
+            }
+        }
+    }
+
+    fn away(&self) -> bool {
+        self.unreachable || self.outage.as_ref().is_some_and(|o| o.began.is_some_and(|b| Instant::now() < b + o.length))
+    }
+}
+
+fn exited(code: i64, started_at: Option<String>, at: SystemTime) -> State {
+    let finished_at = Some(humantime::format_rfc3339_nanos(at).to_string());
+    State::Exited { exit_code: code, started_at, finished_at, oom_killed: false, error: None }
 }
 
 #[derive(Debug, Default)]
@@ -75,13 +149,43 @@ impl FakeRuntime {
         self
     }
 
+    /// Containers with this Kubernetes name run for `run`, then exit with `code`.
+    pub fn runs_for(self, container: &str, run: Duration, code: i64) -> Self {
+        self.lock().runs_for.insert(container.to_owned(), (run, code));
+        self
+    }
+
+    /// The engine goes away `after` from now (by tokio's clock) for `length`: every call fails
+    /// as unreachable meanwhile, and the containers running when it went are found exited
+    /// (SIGKILL, 137) when it is back, as after an engine restart without live-restore.
+    pub fn outage(self, after: Duration, length: Duration) -> Self {
+        let start = OutageStart::At(Instant::now() + after);
+        self.lock().outage = Some(Outage { start, length, began: None });
+        self
+    }
+
+    /// `outage`, beginning at the first call whose log line (`create NAME`, `start ID`, ...)
+    /// starts with `call`: that call fails, as does every other for `length`.
+    pub fn outage_at_call(self, call: &str, length: Duration) -> Self {
+        let start = OutageStart::Call(call.to_owned());
+        self.lock().outage = Some(Outage { start, length, began: None });
+        self
+    }
+
+    /// How many times the events of containers were subscribed to.
+    pub fn subscriptions(&self) -> usize {
+        self.lock().subscriptions
+    }
+
     /// Every call so far, as `verb target` lines.
     pub fn calls(&self) -> Vec<String> {
         self.lock().calls.clone()
     }
 
     pub fn containers(&self) -> Vec<Observed> {
-        self.lock().containers.values().cloned().collect()
+        let mut inner = self.lock();
+        inner.settle(None);
+        inner.containers.values().cloned().collect()
     }
 
     /// The named volumes that exist, with their labels.
@@ -101,8 +205,9 @@ impl FakeRuntime {
 
     fn check(&self, call: String) -> Result<(), RuntimeError> {
         let mut inner = self.lock();
+        inner.settle(Some(&call));
         inner.calls.push(call);
-        if inner.unreachable {
+        if inner.away() {
             return Err(RuntimeError::Unreachable { endpoint: "fake".into(), detail: "down".into() });
         }
         Ok(())
@@ -309,6 +414,7 @@ impl Runtime for FakeRuntime {
     }
 
     fn changes(&self, _sel: &Selector) -> futures_util::stream::BoxStream<'static, ()> {
+        self.lock().subscriptions += 1;
         // No events: the driver must work by polling alone.
         futures_util::stream::empty().boxed()
     }

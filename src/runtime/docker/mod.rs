@@ -206,8 +206,11 @@ impl DockerRuntime {
             BollardError::DockerResponseServerError { status_code, message } => {
                 RuntimeError::Engine { what: what.to_owned(), status: status_code, message }
             }
+            // No connection, or one broken in the middle of an answer (an engine going away
+            // while it answers): the engine is unreachable, whatever the request was.
             BollardError::IOError { .. }
             | BollardError::HyperLegacyError { .. }
+            | BollardError::HyperResponseError { .. }
             | BollardError::SocketNotFoundError(_)
             | BollardError::RequestTimeoutError => {
                 RuntimeError::Unreachable { endpoint: self.endpoint.to_string(), detail: e.to_string() }
