@@ -170,7 +170,7 @@ fn run_case(host: Option<&str>, path: &Path) -> Result<(), String> {
         let value = status_of(&json, container).and_then(|s| s.pointer(pointer));
         let matches = match value {
             Some(serde_json::Value::String(s)) => s.starts_with(want),
-            Some(other) => other.to_string() == *want,
+            Some(other) => other.to_string().as_str() == *want,
             None => false,
         };
         if !matches {
@@ -295,5 +295,31 @@ fn every_run_manifest_is_checked() {
     }
     for file in &files {
         assert!(named.contains(&file.as_str()), "{file} has nothing to show in tests/e2e_manifests.rs");
+    }
+}
+
+/// The manifests of `run/` name only images that `scripts/build-test-images` tags (no registry
+/// is reachable in the tests, so any other name would fail to pull).
+#[test]
+fn run_manifests_use_only_the_test_images() {
+    let script = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/build-test-images"))
+        .expect("scripts/build-test-images");
+    let tags: Vec<&str> = script
+        .split_once("TAGS=(")
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map(|(list, _)| list.split_whitespace().collect())
+        .unwrap_or_default();
+    assert!(tags.contains(&"busybox:1.28"), "no TAGS list in scripts/build-test-images: {tags:?}");
+    for path in owned("run") {
+        let text = std::fs::read_to_string(&path).expect("readable manifest");
+        let images: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.trim_start().trim_start_matches("- ").strip_prefix("image:"))
+            .map(|v| v.trim().trim_end_matches(',').trim_matches('"'))
+            .collect();
+        assert!(!images.is_empty(), "{}: no image found", path.display());
+        for image in images {
+            assert!(tags.contains(&image), "{}: image {image} is not one of {tags:?}", path.display());
+        }
     }
 }
