@@ -214,6 +214,50 @@ fn lifecycle_http_get_hooks_validate_and_tcp_socket_ones_are_refused() {
     );
 }
 
+/// The project's own manifests (`tests/manifests`, see its README), validated with the
+/// ConfigMaps and Secrets of its `config/`: those under `run/` are valid and warn only as their
+/// `# expect-warning:` lines say; those under `refused/` and `invalid/` exit 2 with what their
+/// `# expect-error:` lines say, and nothing on stdout.
+#[test]
+fn the_projects_own_manifests_validate_as_expected() {
+    use common::manifests::{expectations, owned, owned_config_args};
+
+    let config = owned_config_args();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for class in ["run", "refused", "invalid"] {
+        for path in owned(class) {
+            checked += 1;
+            let file = path.display().to_string();
+            let mut args = vec!["validate", file.as_str()];
+            args.extend(config.iter().map(String::as_str));
+            let o = podrun_env(&args, None, NO_ENGINE);
+            let (status, err) = (code(&o), stderr(&o));
+            let errors = expectations(&path, "expect-error");
+            if class == "run" {
+                let warnings: Vec<&str> = err.lines().filter_map(|l| l.strip_prefix("warning: ")).collect();
+                let expected = expectations(&path, "expect-warning");
+                let unexpected: Vec<&&str> =
+                    warnings.iter().filter(|w| !expected.iter().any(|e| w.contains(e.as_str()))).collect();
+                let missing: Vec<&String> =
+                    expected.iter().filter(|e| !warnings.iter().any(|w| w.contains(e.as_str()))).collect();
+                if status != 0 || !errors.is_empty() || !unexpected.is_empty() || !missing.is_empty() {
+                    failures.push(format!(
+                        "{file}: expected exit 0 with the warnings {expected:?} (and an expect-error line only \
+                         outside run/), got exit {status}:\n{err}"
+                    ));
+                }
+            } else if errors.is_empty() {
+                failures.push(format!("{file}: no `# expect-error:` line says what podrun must print"));
+            } else if status != 2 || !stdout(&o).is_empty() || errors.iter().any(|e| !err.contains(e.as_str())) {
+                failures.push(format!("{file}: expected exit 2 naming {errors:?}, got exit {status}:\n{err}"));
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} manifests");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// What the acceptance corpus says of a `run-or-refuse` file podrun refuses, and the words the
 /// refusal must contain. The others of that class pass validation for now.
 const REFUSED: &[(&str, &str)] = &[
@@ -228,14 +272,17 @@ const REFUSED: &[(&str, &str)] = &[
     ("pods__user-namespaces-stateless.yaml", "user namespaces (hostUsers: false)"),
 ];
 
-/// Every file of the acceptance corpus (`../shared/k8s-examples`, see its README), validated
-/// with its companion ConfigMaps and Secrets, ends as its INDEX.tsv says. Prints a table of
-/// file, exit code and first message line (`cargo test --test cli corpus -- --nocapture`).
+/// Every file of the Kubernetes documentation corpus (`../shared/k8s-examples`, see its
+/// README), validated with its companion ConfigMaps and Secrets, ends as its INDEX.tsv says.
+/// Prints a table of file, exit code and first message line (`cargo test --test cli corpus --
+/// --nocapture`). An extra suite: without the corpus it says it skipped.
 #[test]
 fn the_kubernetes_documentation_corpus_validates_as_indexed() {
-    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/k8s-examples"));
+    let Some(dir) = common::manifests::k8s_examples("the_kubernetes_documentation_corpus_validates_as_indexed") else {
+        return;
+    };
     let index = std::fs::read_to_string(dir.join("INDEX.tsv"))
-        .unwrap_or_else(|e| panic!("the corpus must be there (it always is in CI): {}: {e}", dir.display()));
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.join("INDEX.tsv").display()));
     let mut table = Vec::new();
     let mut failures = Vec::new();
     let mut rows = 0;

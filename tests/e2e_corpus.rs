@@ -2,6 +2,8 @@
 //! ../shared/k8s-examples (see its INDEX.tsv) is applied to the real engine. `run` ones must run
 //! and do what the example says; `invalid` ones are refused (exit 2); `run-or-refuse` ones either
 //! run or are refused up front with a message naming the feature. Nothing may be left behind.
+//! An extra suite: without the corpus it says it skipped (tests/e2e_manifests.rs is the
+//! project's own).
 
 mod common;
 
@@ -11,7 +13,7 @@ use std::time::{Duration, Instant};
 use common::*;
 
 fn corpus() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/k8s-examples"))
+    PathBuf::from(common::manifests::K8S_EXAMPLES)
 }
 
 struct Case {
@@ -21,8 +23,8 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let index =
-        std::fs::read_to_string(corpus().join("INDEX.tsv")).expect("../shared/k8s-examples/INDEX.tsv must exist");
+    let path = corpus().join("INDEX.tsv");
+    let index = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut lines = index.lines();
     let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no column {name}"));
@@ -155,7 +157,7 @@ fn run_all(host: Option<&str>, cases: &[Case]) -> Vec<String> {
 
 #[test]
 fn e2e_the_kubernetes_documentation_corpus() {
-    if !engine() {
+    if !engine() || common::manifests::k8s_examples("e2e_the_kubernetes_documentation_corpus").is_none() {
         return;
     }
     let cases = cases();

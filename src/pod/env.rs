@@ -385,7 +385,7 @@ mod tests {
     use base64::Engine;
     use serde::Deserialize;
 
-    const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/k8s-examples/");
+    use crate::test_support::manifests::{owned, owned_file};
 
     fn facts() -> PodFacts {
         PodFacts {
@@ -397,21 +397,21 @@ mod tests {
         }
     }
 
-    /// The one Pod in an example file; panics (failing the test) when the file is missing.
-    fn example_pod(file: &str) -> Pod {
-        let source = Source::read(&format!("{EXAMPLES}{file}")).unwrap_or_else(|e| panic!("{e}"));
+    /// The one Pod of one of the project's manifests (`tests/manifests/run/`).
+    fn manifest_pod(file: &str) -> Pod {
+        let path = owned_file("run", file);
+        let source = Source::read(&path.display().to_string()).unwrap_or_else(|e| panic!("{e}"));
         let mut loaded = load(&source, &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(loaded.pods.len(), 1, "{file}");
         loaded.pods.remove(0).pod
     }
 
-    /// A store holding every ConfigMap and Secret document of the companion files, in the
+    /// A store holding every ConfigMap and Secret of the manifests' `config/` files, in the
     /// default namespace, as `--config` would load them.
-    fn companions(files: &[&str]) -> ConfigStore {
+    fn configs() -> ConfigStore {
         let mut store = ConfigStore::new();
-        for file in files {
-            let path = format!("{EXAMPLES}companions/{file}");
-            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        for path in owned("config") {
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             for doc in serde_yaml::Deserializer::from_str(&text) {
                 let value = serde_yaml::Value::deserialize(doc).unwrap();
                 match value.get("kind").and_then(serde_yaml::Value::as_str) {
@@ -423,7 +423,7 @@ mod tests {
                         let secret: Secret = serde_yaml::from_value(value).unwrap();
                         store.add_secret("default", &secret).unwrap();
                     }
-                    other => panic!("{path}: unexpected kind {other:?}"),
+                    other => panic!("{}: unexpected kind {other:?}", path.display()),
                 }
             }
         }
@@ -693,12 +693,12 @@ mod tests {
 
     #[test]
     fn a_missing_secret_key_error_shows_no_secret_value_nor_base64() {
-        let mut store = companions(&["mysecrets.yaml"]);
+        let mut store = configs();
         let binary: &[u8] = b"s3cr3t-binary-value-\x01\x02";
         store.add_secret("default", &secret("inline", &[("token", binary), ("other", b"another-s3cr3t")])).unwrap();
-        let mut values: Vec<Vec<u8>> = vec![b"admin".to_vec(), b"not-a-real-password-1".to_vec()];
+        let mut values: Vec<Vec<u8>> = vec![b"ada.lovelace".to_vec(), b"not-a-real-password-7".to_vec()];
         values.extend([binary.to_vec(), b"another-s3cr3t".to_vec()]);
-        for name in ["mysecret", "inline"] {
+        for name in ["app-credentials", "inline"] {
             let pod = pod_in(
                 "default",
                 &format!(
@@ -785,110 +785,89 @@ mod tests {
     }
 
     #[test]
-    fn example_dapi_envars_pod() {
-        let pod = example_pod("pods__inject__dapi-envars-pod.yaml");
+    fn manifest_env_downward() {
+        let pod = manifest_pod("env-downward.yaml");
+        let env = resolve_first(&pod, &ConfigStore::new()).unwrap();
+        // CPU in whole cores rounded up unless a divisor says otherwise; memory in bytes.
+        assert_eq!(
+            env.vars,
+            vars(&[
+                ("GREETING", "hello"),
+                ("POD_NAME", "env-downward"),
+                ("POD_NAMESPACE", "default"),
+                ("POD_TIER", "backend"),
+                ("NODE_NAME", "host-1"),
+                ("SERVICE_ACCOUNT", "default"),
+                ("POD_IP", "10.88.0.7"),
+                ("HOST_IP", "10.88.0.1"),
+                ("CPU_LIMIT", "2"),
+                ("CPU_REQUEST_MILLICORES", "250"),
+                ("MEMORY_REQUEST", "33554432"),
+                ("MEMORY_LIMIT_MI", "64"),
+            ])
+        );
+        assert!(env.warnings.is_empty(), "{:?}", env.warnings);
+        let (command, args) = expand_command(&pod.spec.containers[0], &env);
+        assert_eq!((command, args), (strings(&["sh", "-c", "env | sort"]), None), "no $( in the command");
+    }
+
+    #[test]
+    fn manifest_env_dependent() {
+        let pod = manifest_pod("env-dependent.yaml");
         let env = resolve_first(&pod, &ConfigStore::new()).unwrap();
         assert_eq!(
             env.vars,
             vars(&[
-                ("MY_NODE_NAME", "host-1"),
-                ("MY_POD_NAME", "dapi-envars-fieldref"),
-                ("MY_POD_NAMESPACE", "default"),
-                ("MY_POD_IP", "10.88.0.7"),
-                ("MY_POD_SERVICE_ACCOUNT", "default"),
+                ("HOST", "127.0.0.1"),
+                ("PORT", "8080"),
+                // SCHEME is defined after it: the reference stays as written.
+                ("EARLY_URL", "$(SCHEME)://127.0.0.1:8080"),
+                ("SCHEME", "http"),
+                ("URL", "http://127.0.0.1:8080"),
+                ("LITERAL", "$(URL) is not expanded"),
+                ("UNDEFINED", "$(NOT_DEFINED_ANYWHERE)"),
             ])
         );
         let (command, args) = expand_command(&pod.spec.containers[0], &env);
         assert_eq!(command, strings(&["sh", "-c"]));
-        assert_eq!(args, pod.spec.containers[0].args, "no $( in the shell loop");
+        let script = args.and_then(|a| a.into_iter().next()).unwrap_or_default();
+        assert!(script.ends_with("echo \"arg: http://127.0.0.1:8080\"\n"), "{script:?}");
+        assert!(!script.contains("$("), "{script:?}");
     }
 
     #[test]
-    fn example_dapi_envars_container() {
-        let pod = example_pod("pods__inject__dapi-envars-container.yaml");
-        let env = resolve_first(&pod, &ConfigStore::new()).unwrap();
-        // As the documentation shows: CPU rounded up to whole cores, memory in bytes.
+    fn manifest_env_config() {
+        let pod = manifest_pod("env-config.yaml");
+        let env = resolve_first(&pod, &configs()).unwrap();
+        // envFrom first, in its order and each object's key order; env after it, replacing
+        // APP_COLOR in place; the optional references to what is missing add nothing.
         assert_eq!(
             env.vars,
             vars(&[
-                ("MY_CPU_REQUEST", "1"),
-                ("MY_CPU_LIMIT", "1"),
-                ("MY_MEM_REQUEST", "33554432"),
-                ("MY_MEM_LIMIT", "67108864"),
+                ("APP_COLOR", "green"),
+                ("APP_LOG_LEVEL", "debug"),
+                ("TOKEN", "t0k3n-for-tests"),
+                ("MODE", "demo"),
+                ("DB_USER", "ada.lovelace"),
             ])
         );
-    }
-
-    #[test]
-    fn example_dependent_envars() {
-        let pod = example_pod("pods__inject__dependent-envars.yaml");
-        let env = resolve_first(&pod, &ConfigStore::new()).unwrap();
-        // This copy's ESCAPED_REFERENCE has a single `$`, so it expands like SERVICE_ADDRESS.
-        assert_eq!(
-            env.vars,
-            vars(&[
-                ("SERVICE_PORT", "80"),
-                ("SERVICE_IP", "172.17.0.1"),
-                ("UNCHANGED_REFERENCE", "$(PROTOCOL)://172.17.0.1:80"),
-                ("PROTOCOL", "https"),
-                ("SERVICE_ADDRESS", "https://172.17.0.1:80"),
-                ("ESCAPED_REFERENCE", "https://172.17.0.1:80"),
-            ])
-        );
-        // The documentation's other version escapes the reference with `$$`.
-        let mut escaped = pod.clone();
-        escaped.spec.containers[0].env[5].value = Some("$$(PROTOCOL)://$(SERVICE_IP):$(SERVICE_PORT)".into());
-        let env = resolve_first(&escaped, &ConfigStore::new()).unwrap();
-        assert_eq!(env.vars[5], ("ESCAPED_REFERENCE".to_owned(), "$(PROTOCOL)://172.17.0.1:80".to_owned()));
-    }
-
-    #[test]
-    fn example_env_configmap() {
-        let pod = example_pod("configmap__env-configmap.yaml");
-        let env = resolve_first(&pod, &companions(&["myconfigmap.yaml"])).unwrap();
-        assert_eq!(env.vars, vars(&[("GREETING", "hello"), ("config", "mode=demo")]));
         assert!(env.warnings.is_empty(), "{:?}", env.warnings);
-        let (command, args) = expand_command(&pod.spec.containers[0], &env);
-        assert_eq!((command, args), (strings(&["/bin/sh", "-c", "printenv"]), None));
         let e = resolve_first(&pod, &ConfigStore::new()).unwrap_err();
-        assert_eq!(e.to_string(), "spec.containers[0].envFrom[0].configMapRef: configmap \"myconfigmap\" not found");
+        assert_eq!(e.to_string(), "spec.containers[0].envFrom[0].configMapRef: configmap \"app-env\" not found");
     }
 
     #[test]
-    fn example_pod_configmap_env_from() {
-        let pod = example_pod("pods__pod-configmap-envFrom.yaml");
-        let env = resolve_first(&pod, &companions(&["special-config-multikeys.yaml"])).unwrap();
-        assert_eq!(env.vars, vars(&[("SPECIAL_LEVEL", "very"), ("SPECIAL_TYPE", "charm")]));
-        assert!(env.warnings.is_empty(), "{:?}", env.warnings);
-    }
-
-    #[test]
-    fn example_pod_configmap_env_var_value_from() {
-        let pod = example_pod("pods__pod-configmap-env-var-valueFrom.yaml");
-        let env = resolve_first(&pod, &companions(&["special-config-multikeys.yaml"])).unwrap();
-        assert_eq!(env.vars, vars(&[("SPECIAL_LEVEL_KEY", "very"), ("SPECIAL_TYPE_KEY", "charm")]));
-        let (command, args) = expand_command(&pod.spec.containers[0], &env);
-        assert_eq!(command, strings(&["/bin/echo", "very charm"]));
-        assert_eq!(args, None);
-        // The other companion names the same ConfigMap without these keys.
-        let e = resolve_first(&pod, &companions(&["special-config-and-env-config.yaml"])).unwrap_err();
+    fn manifest_env_config_names_a_missing_key() {
+        let mut pod = manifest_pod("env-config.yaml");
+        // Without `optional`, the absent key is an error naming the ConfigMap.
+        let absent = pod.spec.containers[0].env.iter_mut().find(|e| e.name == "ABSENT_KEY").unwrap();
+        let source = absent.value_from.as_mut().and_then(|v| v.config_map_key_ref.as_mut()).unwrap();
+        source.optional = None;
+        let e = resolve_first(&pod, &configs()).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "spec.containers[0].env[0].valueFrom.configMapKeyRef: couldn't find key SPECIAL_LEVEL in ConfigMap \
-             default/special-config"
-        );
-    }
-
-    #[test]
-    fn example_multiple_and_game_demo_configmaps() {
-        let pod = example_pod("pods__pod-multiple-configmap-env-variable.yaml");
-        let env = resolve_first(&pod, &companions(&["special-config-and-env-config.yaml"])).unwrap();
-        assert_eq!(env.vars, vars(&[("SPECIAL_LEVEL_KEY", "very"), ("LOG_LEVEL", "INFO")]));
-        let pod = example_pod("configmap__configure-pod.yaml");
-        let env = resolve_first(&pod, &companions(&["game-demo.yaml"])).unwrap();
-        assert_eq!(
-            env.vars,
-            vars(&[("PLAYER_INITIAL_LIVES", "3"), ("UI_PROPERTIES_FILE_NAME", "user-interface.properties")])
+            "spec.containers[0].env[3].valueFrom.configMapKeyRef: couldn't find key no-such-key in ConfigMap \
+             default/app-files"
         );
     }
 }

@@ -6,6 +6,8 @@
 
 #![allow(dead_code)]
 
+pub mod manifests;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
