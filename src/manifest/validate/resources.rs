@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{is_qualified_name, FieldError, QUALIFIED_MSG};
-use crate::manifest::quantity::Quantity;
+use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{Container, ContainerRestartPolicy, PodSpec, ResourceRequirements};
 
 const NEGATIVE_MSG: &str = "must be greater than or equal to 0";
@@ -60,9 +60,23 @@ fn check_name(name: &str, level: Level, path: &str, errors: &mut Vec<FieldError>
 }
 
 /// The quantity, when it is one; problems with it are reported.
+///
+/// The API server's rules (`ValidateResourceQuantityValue`, pkg/apis/core/validation,
+/// Kubernetes 1.36): not negative, and whole for extended resources. It holds any magnitude;
+/// the kubelet does not: it hands the runtime `Value()` (bytes, units) and `MilliValue()`
+/// (CPU) as 64-bit integers, which wrap beyond 2^63-1. podrun refuses such a value, saying so,
+/// rather than run the container with a limit nobody wrote.
 fn check_quantity(name: &str, text: &str, path: &str, errors: &mut Vec<FieldError>) -> Option<Quantity> {
     let q = match Quantity::parse(text) {
         Ok(q) => q,
+        Err(QuantityError::TooLarge { negative: true }) => {
+            errors.push(FieldError::invalid(path, text, NEGATIVE_MSG));
+            return None;
+        }
+        Err(QuantityError::TooLarge { negative: false }) => {
+            errors.push(FieldError::invalid(path, text, &too_large(name)));
+            return None;
+        }
         Err(e) => {
             errors.push(FieldError::invalid(path, text, &e.to_string()));
             return None;
@@ -70,11 +84,31 @@ fn check_quantity(name: &str, text: &str, path: &str, errors: &mut Vec<FieldErro
     };
     if q.is_negative() {
         errors.push(FieldError::invalid(path, text, NEGATIVE_MSG));
+    } else if kubelet_count(name, q) > i128::from(i64::MAX) {
+        errors.push(FieldError::invalid(path, text, &too_large(name)));
     }
     if is_extended(name) && q.nanos() % 1_000_000_000 != 0 {
         errors.push(FieldError::invalid_raw(path, text, "must be an integer"));
     }
     Some(q)
+}
+
+/// What the kubelet counts a resource in: millicores for CPU, whole units otherwise.
+fn kubelet_count(name: &str, q: Quantity) -> i128 {
+    if name == "cpu" {
+        q.milli_ceil()
+    } else {
+        q.value_ceil()
+    }
+}
+
+fn too_large(name: &str) -> String {
+    let (most, unit) =
+        if name == "cpu" { ("9223372036854775807m", "millicores") } else { ("9223372036854775807", "units") };
+    format!(
+        "must be at most {most}: valid for the API server, but the kubelet and the container engine count {name} \
+         in {unit} in a 64-bit integer"
+    )
 }
 
 fn validate_requirements(r: &ResourceRequirements, path: &str, level: Level, errors: &mut Vec<FieldError>) {
@@ -133,18 +167,19 @@ fn request(c: &Container, resource: &str) -> Quantity {
 /// containers and sidecars together, or one regular init container together with the sidecars
 /// started before it, whichever is more.
 fn aggregate_requests(spec: &PodSpec, resource: &str) -> Quantity {
-    let mut sidecars = 0i128;
-    let mut init_peak = 0i128;
+    let zero = Quantity::from_units(0);
+    let mut sidecars = zero;
+    let mut init_peak = zero;
     for c in &spec.init_containers {
-        let q = request(c, resource).nanos();
+        let q = request(c, resource);
         if c.restart_policy == Some(ContainerRestartPolicy::Always) {
-            sidecars += q;
+            sidecars = sidecars.saturating_add(q);
         } else {
-            init_peak = init_peak.max(sidecars + q);
+            init_peak = init_peak.max(sidecars.saturating_add(q));
         }
     }
-    let app: i128 = spec.containers.iter().map(|c| request(c, resource).nanos()).sum();
-    Quantity::from_nanos((app + sidecars).max(init_peak))
+    let app = spec.containers.iter().fold(zero, |sum, c| sum.saturating_add(request(c, resource)));
+    app.saturating_add(sidecars).max(init_peak)
 }
 
 /// `spec.resources` (Kubernetes 1.32+): names and quantities, then the pod's budget against
@@ -224,6 +259,34 @@ mod tests {
             ["c.resources.limits[gpu]: Invalid value: \"gpu\": must be a standard resource for containers"]
         );
         assert!(container(&[("ephemeral-storage", "1Gi"), ("hugepages-2Mi", "2Mi"), ("memory", "1Gi")], &[]).is_empty());
+    }
+
+    #[test]
+    fn huge_quantities_never_wrap() {
+        // The measured defect: the negative one was accepted, the positive one said "must match".
+        assert_eq!(
+            container(&[("memory", "-170141183460469231731687303715.999999999")], &[]),
+            ["c.resources.limits[memory]: Invalid value: \"-170141183460469231731687303715.999999999\": must be greater than or equal to 0"]
+        );
+        assert_eq!(
+            container(&[("memory", "170141183460469231731687303715.999999999")], &[]),
+            ["c.resources.limits[memory]: Invalid value: \"170141183460469231731687303715.999999999\": must be at most \
+              9223372036854775807: valid for the API server, but the kubelet and the container engine count memory in \
+              units in a 64-bit integer"]
+        );
+        assert_eq!(container(&[("cpu", "-1e40")], &[]).len(), 1);
+        // The edges: 2^63-1 bytes (and 8Ei, which the API server caps there) and 2^63-1 millicores.
+        for ok in ["9223372036854775807", "8Ei", "9Ei", "9223372036854775807Ki"] {
+            assert!(container(&[("memory", ok)], &[]).is_empty(), "{ok}");
+        }
+        assert!(container(&[("cpu", "9223372036854775807m")], &[]).is_empty());
+        assert!(container(&[("cpu", "9223372036854775.807")], &[]).is_empty());
+        for (name, bad) in [("memory", "9223372036854775808"), ("memory", "1e19"), ("cpu", "9223372036854775808m")] {
+            let errors = container(&[(name, bad)], &[]);
+            assert_eq!(errors.len(), 1, "{bad}");
+            assert!(errors[0].contains("must be at most 9223372036854775807"), "{errors:?}");
+        }
+        assert!(container(&[("nvidia.com/gpu", "1e30")], &[("nvidia.com/gpu", "1e30")])[0].contains("at most"));
     }
 
     #[test]
