@@ -88,16 +88,18 @@ const DNS1123_SUBDOMAIN_MAX: usize = 253;
 const LABEL_VALUE_MAX: usize = 63;
 const ANNOTATIONS_MAX_BYTES: usize = 256 * 1024;
 
+/// The API server's messages come from `RegexError`, which joins examples with "', " and
+/// " or ": hence the two spaces in "'my-name',  or '123-abc'", kept as kubectl shows them.
 pub const LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric \
-    characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name', \
+    characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  \
     or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 const SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case \
     alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character \
     (e.g. 'example.com', regex used for validation is \
     '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const QUALIFIED_MSG: &str = "name part must consist of alphanumeric characters, '-', '_' or \
-    '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or \
-    '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with \
+    '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  \
+    or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with \
     an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
 const ENV_NAME_MSG: &str = "a valid environment variable name must consist of alphabetic \
     characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name', \
@@ -114,6 +116,24 @@ fn is_label_body(s: &str) -> bool {
 
 pub fn is_dns1123_label(s: &str) -> bool {
     s.len() <= DNS1123_LABEL_MAX && is_label_body(s)
+}
+
+/// `IsDNS1123Label` of apimachinery's util/validation (Kubernetes 1.36): its messages, in its
+/// order. What the API server says of a namespace, the object's or the request's.
+pub fn dns1123_label_problems(s: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    if s.len() > DNS1123_LABEL_MAX {
+        problems.push(format!("must be no more than {DNS1123_LABEL_MAX} characters"));
+    }
+    if !is_label_body(s) {
+        // A valid subdomain that is not a label can only be one with dots (length aside).
+        if s.split('.').all(is_label_body) {
+            problems.push("must not contain dots".to_owned());
+        } else {
+            problems.push(LABEL_MSG.to_owned());
+        }
+    }
+    problems
 }
 
 pub fn is_dns1123_subdomain(s: &str) -> bool {
@@ -434,6 +454,26 @@ mod tests {
         assert!(errs.is_empty());
         assert_eq!(warns.len(), 1);
         assert!(warns[0].contains("spec.containers[0].env[1].name"));
+    }
+
+    #[test]
+    fn dns1123_labels_as_in_kubernetes_tests() {
+        // TestIsDNS1123Label (apimachinery util/validation, Kubernetes 1.36).
+        let long = "a".repeat(63);
+        for good in ["a", "ab", "abc", "a1", "a-1", "a--1--2--b", "0", "01", "012", "1a", "1-a", "1--a--b--2", &long] {
+            assert!(dns1123_label_problems(good).is_empty(), "{good:?}");
+        }
+        let too_long = "a".repeat(64);
+        for bad in [
+            "", "A", "ABC", "aBc", "A1", "A-1", "1-A", "-", "a-", "-a", "1-", "-1", "_", "a_", "_a", "a_b", "1_", "_1",
+            "1_2", ".", "a.", ".a", "a.b", "1.", ".1", "1.2", " ", "a ", " a", "a b", "1 ", " 1", "1 2", &too_long,
+        ] {
+            assert!(!dns1123_label_problems(bad).is_empty(), "{bad:?}");
+        }
+        assert_eq!(dns1123_label_problems("a.b"), ["must not contain dots"]);
+        assert_eq!(dns1123_label_problems(&too_long), ["must be no more than 63 characters"]);
+        assert_eq!(dns1123_label_problems("Bad_NS"), [LABEL_MSG]);
+        assert!(LABEL_MSG.contains("(e.g. 'my-name',  or '123-abc', regex"), "RegexError's two spaces");
     }
 
     #[test]
