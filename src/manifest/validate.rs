@@ -101,9 +101,9 @@ const QUALIFIED_MSG: &str = "name part must consist of alphanumeric characters, 
     '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  \
     or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with \
     an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
-const ENV_NAME_MSG: &str = "a valid environment variable name must consist of alphabetic \
-    characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name', \
-    or 'MY_ENV.NAME', or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')";
+/// `IsRelaxedEnvVarName`'s message (apimachinery util/validation).
+const ENV_NAME_MSG: &str =
+    "a valid environment variable name must consist only of printable ASCII characters other than '='";
 const IP_MSG: &str = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
 /// Docker refuses relative paths where Kubernetes (which also serves Windows) takes them.
 const ABSOLUTE_PATH_MSG: &str = "podrun needs an absolute path (the container engine refuses relative ones)";
@@ -177,11 +177,14 @@ fn is_ip(s: &str) -> bool {
     s.parse::<std::net::IpAddr>().is_ok()
 }
 
+/// The one environment variable name rule, for `env[].name`, `envFrom[].prefix` and the keys
+/// envFrom imports: `IsRelaxedEnvVarName` (any printable ASCII but '='). Kubernetes 1.34 made
+/// the RelaxedEnvironmentVariableValidation gate GA and locked it on, so in 1.36 the API server
+/// validates names with it (ValidateEnv, ValidateEnvFrom) and the kubelet imports every key
+/// (makeEnvironmentVariables no longer skips any). `IsEnvVarName` (no leading digit, only
+/// `[-._a-zA-Z0-9]`, not `.`/`..`/`..x`) is what older servers used.
 pub fn is_env_var_name(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && !b[0].is_ascii_digit()
-        && b.iter().all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+    !s.is_empty() && s.bytes().all(|b| (b' '..=b'~').contains(&b) && b != b'=')
 }
 
 /// What a container's checks need to know of its pod.
@@ -409,8 +412,27 @@ mod tests {
         assert!(is_label_value(""));
         assert!(!is_label_value("a b"));
         assert!(is_env_var_name("MY_VAR.x-1"));
-        assert!(!is_env_var_name("1A"));
+        assert!(is_env_var_name("1A"));
         assert!(!is_env_var_name("A=B"));
+    }
+
+    #[test]
+    fn env_var_names_as_in_kubernetes_tests() {
+        // TestIsRelaxedEnvVarName (apimachinery util/validation, Kubernetes 1.36).
+        for good in [
+            "-", ":", "_", "+a", ">a", "<a", "a.", "a..", "*a", "%a", "?a", "a:a", "a_a", "aAz", "~a", "|a", "a0a",
+            "a9", "/a", "a ", "#a", "0a", "0 a", "'a", "(a", "@a",
+        ] {
+            assert!(is_env_var_name(good), "{good:?}");
+        }
+        // Names only the older IsEnvVarName refused.
+        for good in ["..", "..a", ".", "1A", "data-1", "p-data-1"] {
+            assert!(is_env_var_name(good), "{good:?}");
+        }
+        let (control, high) = (format!("{}abc", char::from(1)), format!("{}abc", char::from(130)));
+        for bad in ["", "=", "a=", "1=a", "a=b", "#%=&&", &control, &high, "Ç ç", "Ä ä", "Ñ ñ", "Ø ø", "a\tb"] {
+            assert!(!is_env_var_name(bad), "{bad:?}");
+        }
     }
 
     #[test]
@@ -421,7 +443,7 @@ mod tests {
     #[test]
     fn every_problem_is_named_by_path() {
         let mut bad = c("Bad_Name", "");
-        bad.env = vec![EnvVar { name: "9x".into(), ..Default::default() }];
+        bad.env = vec![EnvVar { name: "x=9".into(), ..Default::default() }];
         let mut p = pod("", vec![c("a", "x"), c("a", "x"), bad]);
         p.spec.termination_grace_period_seconds = Some(-1);
         assert_eq!(
