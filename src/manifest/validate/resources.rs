@@ -103,11 +103,15 @@ fn kubelet_count(name: &str, q: Quantity) -> i128 {
 }
 
 fn too_large(name: &str) -> String {
-    let (most, unit) =
-        if name == "cpu" { ("9223372036854775807m", "millicores") } else { ("9223372036854775807", "units") };
+    let (most, unit) = match name {
+        "cpu" => ("9223372036854775807m", "millicores"),
+        "memory" | "ephemeral-storage" => ("9223372036854775807", "bytes"),
+        n if is_hugepages(n) => ("9223372036854775807", "bytes"),
+        _ => ("9223372036854775807", "units"),
+    };
     format!(
-        "must be at most {most}: valid for the API server, but the kubelet and the container engine count {name} \
-         in {unit} in a 64-bit integer"
+        "must be at most {most}: the API server accepts more, but the kubelet and the container engine count \
+         {name} in 64-bit {unit}"
     )
 }
 
@@ -271,8 +275,8 @@ mod tests {
         assert_eq!(
             container(&[("memory", "170141183460469231731687303715.999999999")], &[]),
             ["c.resources.limits[memory]: Invalid value: \"170141183460469231731687303715.999999999\": must be at most \
-              9223372036854775807: valid for the API server, but the kubelet and the container engine count memory in \
-              units in a 64-bit integer"]
+              9223372036854775807: the API server accepts more, but the kubelet and the container engine count memory \
+              in 64-bit bytes"]
         );
         assert_eq!(container(&[("cpu", "-1e40")], &[]).len(), 1);
         // The edges: 2^63-1 bytes (and 8Ei, which the API server caps there) and 2^63-1 millicores.
