@@ -95,6 +95,19 @@ impl Quantity {
         ceil_div(self.nanos, NANO)
     }
 
+    /// `Quantity.RoundUp(Milli)`: to whole thousandths, away from zero (`-0.1m` is `-1m`).
+    /// The API server does this to every value of a resource list while decoding
+    /// (`SetDefaults_ResourceList`), before validation compares them.
+    pub fn round_up_to_milli(self) -> Quantity {
+        let step = 1_000_000;
+        let rest = self.nanos % step;
+        if rest == 0 {
+            return self;
+        }
+        let away = if self.nanos > 0 { step - rest } else { -step - rest };
+        Quantity { nanos: self.nanos.saturating_add(away) }
+    }
+
     pub fn nanos(&self) -> i128 {
         self.nanos
     }
@@ -464,6 +477,16 @@ mod tests {
             e.to_string(),
             "is too large: podrun holds quantities up to 170141183460469231731687303715 in magnitude"
         );
+    }
+
+    #[test]
+    fn rounds_up_to_milli_away_from_zero() {
+        assert_eq!(q("100.1m").round_up_to_milli(), q("101m"));
+        assert_eq!(q("1n").round_up_to_milli(), q("1m"));
+        assert_eq!(q("-0.1m").round_up_to_milli(), q("-1m"));
+        assert_eq!(q("-1.5m").round_up_to_milli(), q("-2m"));
+        assert_eq!(q("2m").round_up_to_milli(), q("2m"));
+        assert_eq!(q("0").round_up_to_milli(), q("0"));
     }
 
     #[test]

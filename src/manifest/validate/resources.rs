@@ -90,7 +90,13 @@ fn check_quantity(name: &str, text: &str, path: &str, errors: &mut Vec<FieldErro
     if is_extended(name) && q.nanos() % 1_000_000_000 != 0 {
         errors.push(FieldError::invalid_raw(path, text, "must be an integer"));
     }
-    Some(q)
+    Some(q.round_up_to_milli())
+}
+
+/// A resource list's value as validation compares it: rounded up to thousandths, as the API
+/// server's `SetDefaults_ResourceList` leaves it (`100.4m` and `100.6m` are both `101m`).
+fn listed(text: &str) -> Option<Quantity> {
+    Quantity::parse(text).ok().map(Quantity::round_up_to_milli)
 }
 
 /// What the kubelet counts a resource in: millicores for CPU, whole units otherwise.
@@ -164,7 +170,7 @@ pub(super) fn validate_container_resources(r: &ResourceRequirements, path: &str,
 fn request(c: &Container, resource: &str) -> Quantity {
     let r = c.resources.as_ref();
     let text = r.and_then(|r| r.requests.get(resource).or_else(|| r.limits.get(resource)));
-    text.and_then(|t| Quantity::parse(t).ok()).unwrap_or(Quantity::from_units(0))
+    text.and_then(|t| listed(t)).unwrap_or(Quantity::from_units(0))
 }
 
 /// The pod's need of `resource` from its containers, as the scheduler adds it up: app
@@ -195,7 +201,7 @@ pub(super) fn validate_pod_resources(spec: &PodSpec, errors: &mut Vec<FieldError
     // An unset pod request is the pod limit, as the API server defaults it.
     let pod_requests = r.limits.iter().chain(&r.requests).collect::<BTreeMap<_, _>>();
     for (name, text) in pod_requests {
-        let Ok(pod) = Quantity::parse(text) else { continue };
+        let Some(pod) = listed(text) else { continue };
         let containers = aggregate_requests(spec, name);
         if containers > pod {
             errors.push(FieldError::invalid(
@@ -208,8 +214,8 @@ pub(super) fn validate_pod_resources(spec: &PodSpec, errors: &mut Vec<FieldError
     for (i, c) in spec.containers.iter().enumerate() {
         let Some(cr) = &c.resources else { continue };
         for (name, text) in &cr.limits {
-            let (Some(pod_text), Ok(limit)) = (r.limits.get(name), Quantity::parse(text)) else { continue };
-            let Ok(pod) = Quantity::parse(pod_text) else { continue };
+            let (Some(pod_text), Some(limit)) = (r.limits.get(name), listed(text)) else { continue };
+            let Some(pod) = listed(pod_text) else { continue };
             if limit > pod {
                 errors.push(FieldError::invalid(
                     format!("spec.containers[{i}].resources.limits[{name}]"),
@@ -263,6 +269,18 @@ mod tests {
             ["c.resources.limits[gpu]: Invalid value: \"gpu\": must be a standard resource for containers"]
         );
         assert!(container(&[("ephemeral-storage", "1Gi"), ("hugepages-2Mi", "2Mi"), ("memory", "1Gi")], &[]).is_empty());
+    }
+
+    #[test]
+    fn values_are_compared_rounded_up_to_milli_as_the_api_server_defaults_them() {
+        // Both are 101m after SetDefaults_ResourceList.
+        assert!(container(&[("cpu", "100.5m")], &[("cpu", "100.6m")]).is_empty());
+        assert_eq!(
+            container(&[("cpu", "100.5m")], &[("cpu", "101.1m")]),
+            ["c.resources.requests: Invalid value: \"101.1m\": must be less than or equal to cpu limit of 100.5m"]
+        );
+        // A negative value stays negative: rounding goes away from zero.
+        assert_eq!(container(&[("cpu", "-0.0001")], &[]).len(), 1);
     }
 
     #[test]
