@@ -122,4 +122,15 @@ mod tests {
         assert!(load("port: '80'\n").is_err(), "a string is no number");
         assert!(load("port: 1.5\n").is_err());
     }
+
+    #[test]
+    fn int64_fields_stop_at_i64() {
+        use crate::manifest::types::{PodSecurityContext, PodSpec};
+        let spec: PodSpec = serde_yaml::from_str("terminationGracePeriodSeconds: 9223372036854775807\n").unwrap();
+        assert_eq!(spec.termination_grace_period_seconds, Some(i64::MAX));
+        let e = serde_yaml::from_str::<PodSpec>("terminationGracePeriodSeconds: 9223372036854775808\n").unwrap_err();
+        assert!(e.location().is_some() && e.to_string().contains("i64"), "{e}");
+        let e = serde_yaml::from_str::<PodSecurityContext>("runAsUser: -9223372036854775809\n").unwrap_err();
+        assert!(e.location().is_some(), "{e}");
+    }
 }
