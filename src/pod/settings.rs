@@ -182,20 +182,21 @@ pub fn container_settings(pod: &Pod, c: &Container) -> (ContainerSettings, Vec<H
     }
 
     let res = c.resources.clone().unwrap_or_default();
-    let limit_cpu = quantity(&res.limits, "cpu");
-    // An unset request defaults to the limit, as the API server defaults it.
-    let request_cpu = quantity(&res.requests, "cpu").or(limit_cpu);
+    // The kubelet's calculateLinuxResources, in millicores: a zero (or unset) limit sets no
+    // quota; shares come from the request, or from the limit when the request is zero. (The
+    // API server has already copied an unset request from the limit.)
+    let limit_milli = quantity(&res.limits, "cpu").map_or(0, |q| q.milli_ceil());
+    let request_milli = quantity(&res.requests, "cpu").map_or(limit_milli, |q| q.milli_ceil());
+    let shares_milli = if request_milli == 0 { limit_milli } else { request_milli };
     let cpu = CpuSettings {
-        quota: limit_cpu.map(|q| {
-            let quota = q.milli_ceil().saturating_mul(i128::from(CPU_PERIOD_US)) / 1000;
+        quota: (limit_milli > 0).then(|| {
+            let quota = limit_milli.saturating_mul(i128::from(CPU_PERIOD_US)) / 1000;
             clamp_i64(quota.clamp(i128::from(MIN_QUOTA_US), i128::from(MAX_QUOTA_US)))
         }),
-        period: limit_cpu.map(|_| CPU_PERIOD_US),
-        shares: Some(request_cpu.map_or(MIN_SHARES, |q| {
-            clamp_i64(
-                (q.milli_ceil().saturating_mul(1024) / 1000).clamp(i128::from(MIN_SHARES), i128::from(MAX_SHARES)),
-            )
-        })),
+        period: (limit_milli > 0).then_some(CPU_PERIOD_US),
+        shares: Some(clamp_i64(
+            (shares_milli.saturating_mul(1024) / 1000).clamp(i128::from(MIN_SHARES), i128::from(MAX_SHARES)),
+        )),
     };
     // Validation keeps these within 64 bits; the clamp only makes sure nothing ever wraps.
     let memory_limit = quantity(&res.limits, "memory").map(|q| clamp_i64(q.value_ceil()));
@@ -318,6 +319,15 @@ mod tests {
         assert_eq!(d.cpu, CpuSettings { quota: None, period: None, shares: Some(2) }, "best effort");
         let (e, _) = container_settings(&p, &p.spec.containers[2]);
         assert_eq!(e.cpu.shares, Some(1024), "the request defaults to the limit");
+    }
+
+    #[test]
+    fn a_zero_cpu_limit_sets_no_quota_and_a_zero_request_takes_the_limits_shares() {
+        let p = pod("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: x\n    resources: {limits: {cpu: '0'}}\n  - name: d\n    image: x\n    resources: {requests: {cpu: '0'}, limits: {cpu: '1'}}\n");
+        let (c, _) = container_settings(&p, &p.spec.containers[0]);
+        assert_eq!(c.cpu, CpuSettings { quota: None, period: None, shares: Some(MIN_SHARES) });
+        let (d, _) = container_settings(&p, &p.spec.containers[1]);
+        assert_eq!(d.cpu, CpuSettings { quota: Some(100_000), period: Some(100_000), shares: Some(1024) });
     }
 
     #[test]
