@@ -166,7 +166,7 @@ pub struct ApplyArgs {
     pub manifest: ManifestArgs,
 
     /// Namespace for pods whose manifest names none
-    #[arg(short, long, value_name = "NS")]
+    #[arg(short, long, value_name = "NS", value_parser = parse_namespace)]
     pub namespace: Option<String>,
 
     /// Overall deadline (e.g. 90s, 5m)
@@ -271,7 +271,7 @@ pub struct ValidateArgs {
     pub configs: Vec<String>,
 
     /// Namespace for pods whose manifest names none
-    #[arg(short, long, value_name = "NS")]
+    #[arg(short, long, value_name = "NS", value_parser = parse_namespace)]
     pub namespace: Option<String>,
 
     /// Override every container's imagePullPolicy for this run: always (Always), missing
@@ -317,7 +317,7 @@ pub struct DeleteArgs {
     pub filename: Option<String>,
 
     /// Namespace of the pod [default: the manifest's, or default]
-    #[arg(short, long, value_name = "NS")]
+    #[arg(short, long, value_name = "NS", value_parser = parse_namespace)]
     pub namespace: Option<String>,
 
     /// Seconds to wait after SIGTERM before SIGKILL [default: the pod's
@@ -354,7 +354,7 @@ pub struct GetArgs {
     pub pods: Vec<String>,
 
     /// Namespace of the pods [default: default]
-    #[arg(short, long, value_name = "NS", conflicts_with = "all_namespaces")]
+    #[arg(short, long, value_name = "NS", value_parser = parse_namespace, conflicts_with = "all_namespaces")]
     pub namespace: Option<String>,
 
     /// Pods of every namespace, with a NAMESPACE column
@@ -385,7 +385,7 @@ pub struct LogsArgs {
     pub container: Option<String>,
 
     /// Namespace of the pod [default: default]
-    #[arg(short, long, value_name = "NS")]
+    #[arg(short, long, value_name = "NS", value_parser = parse_namespace)]
     pub namespace: Option<String>,
 
     /// Keep printing output as it is written, until the container stops
@@ -432,7 +432,7 @@ pub struct ExecArgs {
     pub container: Option<String>,
 
     /// Namespace of the pod [default: default]
-    #[arg(short, long, value_name = "NS")]
+    #[arg(short, long, value_name = "NS", value_parser = parse_namespace)]
     pub namespace: Option<String>,
 
     /// Pass standard input to the command
@@ -467,6 +467,17 @@ pub enum PullArg {
 pub enum OutputArg {
     Text,
     Json,
+}
+
+/// `-n`: a namespace, as the API server checks one (`ValidateNamespaceName`, a DNS-1123
+/// label), with its message. It also names directories on the host, so nothing else may pass.
+fn parse_namespace(s: &str) -> Result<String, String> {
+    let problems = crate::manifest::validate::dns1123_label_problems(s);
+    if problems.is_empty() {
+        Ok(s.to_owned())
+    } else {
+        Err(problems.join("; "))
+    }
 }
 
 fn parse_duration(s: &str) -> Result<Duration, String> {
@@ -560,5 +571,46 @@ mod tests {
         ] {
             assert!(Cli::try_parse_from(&args).is_err(), "{args:?}");
         }
+    }
+
+    #[test]
+    fn namespaces_are_dns_1123_labels_for_every_command() {
+        let commands: [&[&str]; 6] = [
+            &["apply", "x"],
+            &["validate", "x"],
+            &["delete", "p"],
+            &["get"],
+            &["logs", "p"],
+            &["exec", "p", "--", "true"],
+        ];
+        for command in commands {
+            for (ns, ok) in [
+                ("default", true),
+                ("a", true),
+                ("123-abc", true),
+                (&"a".repeat(63), true),
+                ("../../etc", false),
+                ("", false),
+                ("Bad_NS", false),
+                ("a.b", false),
+                ("-a", false),
+                ("a-", false),
+                (&"a".repeat(64), false),
+            ] {
+                let mut args = vec!["podrun", command[0], "-n", ns];
+                args.extend_from_slice(&command[1..]);
+                let parsed = Cli::try_parse_from(&args);
+                assert_eq!(parsed.is_ok(), ok, "{args:?}: {:?}", parsed.err().map(|e| e.to_string()));
+                if let Err(e) = parsed {
+                    assert_eq!(e.exit_code(), 2);
+                }
+            }
+        }
+        let e = Cli::try_parse_from(["podrun", "apply", "x", "-n", "Bad_NS"]).unwrap_err().to_string();
+        assert!(e.contains("a lowercase RFC 1123 label must consist of lower case alphanumeric characters"), "{e}");
+        let e = Cli::try_parse_from(["podrun", "get", "-n", "a.b"]).unwrap_err().to_string();
+        assert!(e.contains("must not contain dots"), "{e}");
+        let e = Cli::try_parse_from(["podrun", "get", "-n", &"a".repeat(64)]).unwrap_err().to_string();
+        assert!(e.contains("must be no more than 63 characters"), "{e}");
     }
 }

@@ -89,6 +89,45 @@ fn the_namespace_flag_must_agree_with_the_manifest() {
 }
 
 #[test]
+fn a_namespace_flag_that_is_no_dns_label_is_refused_before_anything_is_created() {
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: c, image: busybox}\n";
+    let f = TempFile::new("ns-pod.yaml", pod);
+    let state = std::env::temp_dir().join(format!("podrun-cli-ns-{}", std::process::id()));
+    let state_str = state.to_string_lossy().into_owned();
+    let env = [("DOCKER_HOST", "unix:///nonexistent/podrun.sock"), ("PODRUN_STATE_DIR", state_str.as_str())];
+    for ns in ["../../etc", "", "Bad_NS", "a.b", "-a"] {
+        let flag = format!("--namespace={ns}");
+        let ns = flag.as_str();
+        for args in [
+            vec!["apply", f.path(), ns],
+            vec!["validate", f.path(), ns],
+            vec!["delete", "p", ns],
+            vec!["get", ns],
+            vec!["logs", "p", ns],
+            vec!["exec", ns, "p", "--", "true"],
+        ] {
+            let o = podrun_env(&args, None, &env);
+            assert_eq!(code(&o), 2, "{args:?}: {}", stderr(&o));
+            assert!(stderr(&o).contains("--namespace"), "{args:?}: {}", stderr(&o));
+        }
+    }
+    for ns in ["", "../../etc"] {
+        let o = podrun_env(&["apply", f.path(), "-n", ns], None, &env);
+        assert_eq!(code(&o), 2, "-n {ns:?}: {}", stderr(&o));
+    }
+    let o = podrun_env(&["validate", f.path(), "-n", "Bad_NS"], None, &env);
+    assert!(
+        stderr(&o).contains("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'"),
+        "the API server's words: {}",
+        stderr(&o)
+    );
+    assert!(!state.exists(), "nothing is created: {state:?}");
+    // The same file with a valid namespace still validates.
+    let o = podrun_env(&["validate", f.path(), "-n", "ok-ns"], None, &env);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
 fn strict_refuses_what_podrun_would_ignore() {
     let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  nodeSelector: {disk: ssd}\n  containers:\n  - {name: c, image: busybox}\n";
     let o = podrun_env(&["apply", "-", "--strict"], Some(pod), NO_ENGINE);

@@ -1,6 +1,8 @@
 //! Defaults as the Kubernetes API server applies them, plus podrun's stable pod uid.
 
-use super::types::{HttpGetAction, Pod, Probe, PullPolicy, RestartPolicy, TerminationMessagePolicy};
+use super::types::{
+    EmptyDirVolumeSource, HttpGetAction, Pod, Probe, PullPolicy, RestartPolicy, TerminationMessagePolicy, Volume,
+};
 use crate::fnv::fnv1a64;
 
 pub const DEFAULT_NAMESPACE: &str = "default";
@@ -24,6 +26,35 @@ pub fn default_pull_policy(image: &str) -> PullPolicy {
     match last.rsplit_once(':') {
         Some((_, "latest")) | None => PullPolicy::Always,
         Some(_) => PullPolicy::IfNotPresent,
+    }
+}
+
+/// The defaults that change what validation sees, which the API server applies while decoding,
+/// before it validates. (Other defaults wait until after validation, so that a missing field
+/// is reported as the user wrote it.)
+pub fn apply_before_validation(pod: &mut Pod) {
+    for v in &mut pod.spec.volumes {
+        default_volume(v);
+    }
+}
+
+/// `SetDefaults_Volume` (pkg/apis/core/v1/defaults.go, Kubernetes 1.36): a volume with no
+/// source at all (every source field absent or null) is an emptyDir.
+fn default_volume(v: &mut Volume) {
+    let no_source = v.empty_dir.is_none()
+        && v.host_path.is_none()
+        && v.config_map.is_none()
+        && v.secret.is_none()
+        && v.downward_api.is_none()
+        && v.projected.is_none()
+        && v.persistent_volume_claim.is_none()
+        && v.image.is_none()
+        && v.ephemeral.as_ref().is_none_or(serde_yaml::Value::is_null)
+        && v.other_sources.values().all(serde_yaml::Value::is_null);
+    if no_source {
+        v.other_sources.clear();
+        v.ephemeral = None;
+        v.empty_dir = Some(EmptyDirVolumeSource::default());
     }
 }
 
@@ -147,6 +178,28 @@ mod tests {
         assert_eq!(p.spec.restart_policy, Some(RestartPolicy::Always));
         assert_eq!(p.spec.termination_grace_period_seconds, Some(5));
         assert_eq!(p.spec.containers[0].image_pull_policy, Some(PullPolicy::IfNotPresent));
+    }
+
+    #[test]
+    fn a_volume_with_only_a_name_is_an_empty_dir() {
+        let named = |name: &str| Volume { name: name.into(), ..Default::default() };
+        let mut nulls = named("nulls");
+        nulls.other_sources.insert("nfs".into(), serde_yaml::Value::Null);
+        nulls.ephemeral = Some(serde_yaml::Value::Null);
+        let mut nfs = named("nfs");
+        nfs.other_sources.insert("nfs".into(), serde_yaml::from_str("{server: a, path: /x}").unwrap());
+        let mut host = named("host");
+        host.host_path = Some(Default::default());
+        let mut p = Pod {
+            spec: PodSpec { volumes: vec![named("bare"), nulls, nfs, host], ..Default::default() },
+            ..Default::default()
+        };
+        apply_before_validation(&mut p);
+        let v = &p.spec.volumes;
+        assert_eq!(v[0], Volume { name: "bare".into(), empty_dir: Some(Default::default()), ..Default::default() });
+        assert_eq!(v[1], Volume { name: "nulls".into(), empty_dir: Some(Default::default()), ..Default::default() });
+        assert!(v[2].empty_dir.is_none() && v[2].other_sources.contains_key("nfs"), "a source podrun lacks counts");
+        assert!(v[3].empty_dir.is_none());
     }
 
     #[test]

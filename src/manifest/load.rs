@@ -296,7 +296,9 @@ impl Loader<'_> {
         workload: Option<(WorkloadKind, Vec<FieldError>)>,
     ) -> Result<LoadedPod, ManifestError> {
         let ns = self.namespace(&pod.metadata, &doc)?;
-        // Validate before defaulting, so a missing field is reported as the user wrote it.
+        // Validate before defaulting, so a missing field is reported as the user wrote it;
+        // only what the API server defaults while decoding comes first.
+        defaults::apply_before_validation(&mut pod);
         let (mut problems, warns) = validate::validate_pod(&pod);
         let what = match (&workload, pod.metadata.name.as_str()) {
             (None, "") => "Pod".to_owned(),

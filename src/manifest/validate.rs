@@ -88,20 +88,22 @@ const DNS1123_SUBDOMAIN_MAX: usize = 253;
 const LABEL_VALUE_MAX: usize = 63;
 const ANNOTATIONS_MAX_BYTES: usize = 256 * 1024;
 
+/// The API server's messages come from `RegexError`, which joins examples with "', " and
+/// " or ": hence the two spaces in "'my-name',  or '123-abc'", kept as kubectl shows them.
 pub const LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric \
-    characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name', \
+    characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  \
     or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 const SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case \
     alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character \
     (e.g. 'example.com', regex used for validation is \
     '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const QUALIFIED_MSG: &str = "name part must consist of alphanumeric characters, '-', '_' or \
-    '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or \
-    '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with \
+    '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  \
+    or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with \
     an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
-const ENV_NAME_MSG: &str = "a valid environment variable name must consist of alphabetic \
-    characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name', \
-    or 'MY_ENV.NAME', or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')";
+/// `IsRelaxedEnvVarName`'s message (apimachinery util/validation).
+const ENV_NAME_MSG: &str =
+    "a valid environment variable name must consist only of printable ASCII characters other than '='";
 const IP_MSG: &str = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
 /// Docker refuses relative paths where Kubernetes (which also serves Windows) takes them.
 const ABSOLUTE_PATH_MSG: &str = "podrun needs an absolute path (the container engine refuses relative ones)";
@@ -114,6 +116,24 @@ fn is_label_body(s: &str) -> bool {
 
 pub fn is_dns1123_label(s: &str) -> bool {
     s.len() <= DNS1123_LABEL_MAX && is_label_body(s)
+}
+
+/// `IsDNS1123Label` of apimachinery's util/validation (Kubernetes 1.36): its messages, in its
+/// order. What the API server says of a namespace, the object's or the request's.
+pub fn dns1123_label_problems(s: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    if s.len() > DNS1123_LABEL_MAX {
+        problems.push(format!("must be no more than {DNS1123_LABEL_MAX} characters"));
+    }
+    if !is_label_body(s) {
+        // A valid subdomain that is not a label can only be one with dots (length aside).
+        if s.split('.').all(is_label_body) {
+            problems.push("must not contain dots".to_owned());
+        } else {
+            problems.push(LABEL_MSG.to_owned());
+        }
+    }
+    problems
 }
 
 pub fn is_dns1123_subdomain(s: &str) -> bool {
@@ -157,11 +177,14 @@ fn is_ip(s: &str) -> bool {
     s.parse::<std::net::IpAddr>().is_ok()
 }
 
+/// The one environment variable name rule, for `env[].name`, `envFrom[].prefix` and the keys
+/// envFrom imports: `IsRelaxedEnvVarName` (any printable ASCII but '='). Kubernetes 1.34 made
+/// the RelaxedEnvironmentVariableValidation gate GA and locked it on, so in 1.36 the API server
+/// validates names with it (ValidateEnv, ValidateEnvFrom) and the kubelet imports every key
+/// (makeEnvironmentVariables no longer skips any). `IsEnvVarName` (no leading digit, only
+/// `[-._a-zA-Z0-9]`, not `.`/`..`/`..x`) is what older servers used.
 pub fn is_env_var_name(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && !b[0].is_ascii_digit()
-        && b.iter().all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+    !s.is_empty() && s.bytes().all(|b| (b' '..=b'~').contains(&b) && b != b'=')
 }
 
 /// What a container's checks need to know of its pod.
@@ -389,8 +412,27 @@ mod tests {
         assert!(is_label_value(""));
         assert!(!is_label_value("a b"));
         assert!(is_env_var_name("MY_VAR.x-1"));
-        assert!(!is_env_var_name("1A"));
+        assert!(is_env_var_name("1A"));
         assert!(!is_env_var_name("A=B"));
+    }
+
+    #[test]
+    fn env_var_names_as_in_kubernetes_tests() {
+        // TestIsRelaxedEnvVarName (apimachinery util/validation, Kubernetes 1.36).
+        for good in [
+            "-", ":", "_", "+a", ">a", "<a", "a.", "a..", "*a", "%a", "?a", "a:a", "a_a", "aAz", "~a", "|a", "a0a",
+            "a9", "/a", "a ", "#a", "0a", "0 a", "'a", "(a", "@a",
+        ] {
+            assert!(is_env_var_name(good), "{good:?}");
+        }
+        // Names only the older IsEnvVarName refused.
+        for good in ["..", "..a", ".", "1A", "data-1", "p-data-1"] {
+            assert!(is_env_var_name(good), "{good:?}");
+        }
+        let (control, high) = (format!("{}abc", char::from(1)), format!("{}abc", char::from(130)));
+        for bad in ["", "=", "a=", "1=a", "a=b", "#%=&&", &control, &high, "Ç ç", "Ä ä", "Ñ ñ", "Ø ø", "a\tb"] {
+            assert!(!is_env_var_name(bad), "{bad:?}");
+        }
     }
 
     #[test]
@@ -401,7 +443,7 @@ mod tests {
     #[test]
     fn every_problem_is_named_by_path() {
         let mut bad = c("Bad_Name", "");
-        bad.env = vec![EnvVar { name: "9x".into(), ..Default::default() }];
+        bad.env = vec![EnvVar { name: "x=9".into(), ..Default::default() }];
         let mut p = pod("", vec![c("a", "x"), c("a", "x"), bad]);
         p.spec.termination_grace_period_seconds = Some(-1);
         assert_eq!(
@@ -434,6 +476,26 @@ mod tests {
         assert!(errs.is_empty());
         assert_eq!(warns.len(), 1);
         assert!(warns[0].contains("spec.containers[0].env[1].name"));
+    }
+
+    #[test]
+    fn dns1123_labels_as_in_kubernetes_tests() {
+        // TestIsDNS1123Label (apimachinery util/validation, Kubernetes 1.36).
+        let long = "a".repeat(63);
+        for good in ["a", "ab", "abc", "a1", "a-1", "a--1--2--b", "0", "01", "012", "1a", "1-a", "1--a--b--2", &long] {
+            assert!(dns1123_label_problems(good).is_empty(), "{good:?}");
+        }
+        let too_long = "a".repeat(64);
+        for bad in [
+            "", "A", "ABC", "aBc", "A1", "A-1", "1-A", "-", "a-", "-a", "1-", "-1", "_", "a_", "_a", "a_b", "1_", "_1",
+            "1_2", ".", "a.", ".a", "a.b", "1.", ".1", "1.2", " ", "a ", " a", "a b", "1 ", " 1", "1 2", &too_long,
+        ] {
+            assert!(!dns1123_label_problems(bad).is_empty(), "{bad:?}");
+        }
+        assert_eq!(dns1123_label_problems("a.b"), ["must not contain dots"]);
+        assert_eq!(dns1123_label_problems(&too_long), ["must be no more than 63 characters"]);
+        assert_eq!(dns1123_label_problems("Bad_NS"), [LABEL_MSG]);
+        assert!(LABEL_MSG.contains("(e.g. 'my-name',  or '123-abc', regex"), "RegexError's two spaces");
     }
 
     #[test]

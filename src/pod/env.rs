@@ -280,14 +280,13 @@ fn add_env_from(
     Ok(())
 }
 
-/// Whether an envFrom key (with its prefix) may become a variable: the kubelet's rule up to
-/// Kubernetes 1.29 (`IsEnvVarName`, skipping the rest with an InvalidEnvironmentVariableNames
-/// event), which is also the rule podrun validates `env[].name` with. Since 1.30 the kubelet
-/// passes every key on, relying on the API server's relaxed name rule; a podrun that adopts
-/// that rule for `env[].name` should adopt it here too.
+/// Whether an envFrom key (with its prefix) may become a variable: the one name rule podrun
+/// validates `env[].name` and `envFrom[].prefix` with (the relaxed rule of Kubernetes 1.34+).
+/// The 1.36 kubelet imports every key: a valid prefix and ConfigMap/Secret key always pass
+/// this rule, so it skips nothing podrun validated; it only guards the engine's `NAME=value`
+/// from a name holding '='.
 fn is_env_from_name(name: &str) -> bool {
-    // IsEnvVarName also refuses "." and a leading "..", which the character rule lets through.
-    is_env_var_name(name) && name != "." && !name.starts_with("..")
+    is_env_var_name(name)
 }
 
 /// The value of one `env` entry: `None` when an optional source is absent (the variable is not
@@ -612,29 +611,49 @@ mod tests {
     }
 
     #[test]
-    fn invalid_env_from_keys_are_skipped_with_a_warning_naming_keys_not_values() {
+    fn env_from_imports_every_key_as_the_kubelet_does() {
+        // The kubelet's e2e "ConfigMap should be consumable via the environment" (and its Secret
+        // twin): data-1..3 with and without the prefix "p-".
         let mut store = ConfigStore::new();
-        let keys = [("1badkey", "v-one"), ("2alsobad", "v-two"), ("config.yaml", "v-three"), ("ok", "fine")];
-        store.add_config_map("ns", &config_map("cm", &keys)).unwrap();
-        store.add_secret("ns", &secret("s", &[("9lives", b"hidden-value"), ("..x", b"other-hidden")])).unwrap();
+        let data = [("data-1", "value-1"), ("data-2", "value-2"), ("data-3", "value-3")];
+        store.add_config_map("ns", &config_map("cm", &data)).unwrap();
+        let odd = [("1badkey", b"v-one".as_slice()), ("..x", b"v-two"), ("config.yaml", b"v-three")];
+        store.add_secret("ns", &secret("s", &odd)).unwrap();
         let pod = inline_pod(
-            "  - name: c\n    image: x\n    envFrom:\n    - configMapRef: {name: cm}\n    - {prefix: p_, configMapRef: {name: cm}}\n    - secretRef: {name: s}\n",
+            "  - name: c\n    image: x\n    envFrom:\n    - configMapRef: {name: cm}\n    - {prefix: p-, configMapRef: {name: cm}}\n    - secretRef: {name: s}\n",
         );
         let env = resolve_first(&pod, &store).unwrap();
-        let names: Vec<&str> = env.vars.iter().map(|(k, _)| k.as_str()).collect();
-        // "config.yaml" is a valid name ('.' is allowed); a prefix can make a digit-led key valid.
-        assert_eq!(names, ["config.yaml", "ok", "p_1badkey", "p_2alsobad", "p_config.yaml", "p_ok"]);
+        assert_eq!(
+            env.vars,
+            vars(&[
+                ("data-1", "value-1"),
+                ("data-2", "value-2"),
+                ("data-3", "value-3"),
+                ("p-data-1", "value-1"),
+                ("p-data-2", "value-2"),
+                ("p-data-3", "value-3"),
+                ("..x", "v-two"),
+                ("1badkey", "v-one"),
+                ("config.yaml", "v-three"),
+            ])
+        );
+        assert!(env.warnings.is_empty(), "{:?}", env.warnings);
+    }
+
+    #[test]
+    fn a_key_no_environment_can_hold_is_skipped_with_a_warning_naming_keys_not_values() {
+        // Validation refuses such keys in a ConfigMap or Secret; the store itself does not.
+        let mut store = ConfigStore::new();
+        store.add_secret("ns", &secret("s", &[("a=b", b"hidden-value"), ("ok", b"fine")])).unwrap();
+        let pod = inline_pod("  - name: c\n    image: x\n    envFrom:\n    - secretRef: {name: s}\n");
+        let env = resolve_first(&pod, &store).unwrap();
+        assert_eq!(env.vars, vars(&[("ok", "fine")]));
         assert_eq!(
             env.warnings,
-            [
-                "spec.containers[0].envFrom[0].configMapRef: keys [1badkey, 2alsobad] from the EnvFrom configMap \
-                 ns/cm were skipped since they are considered invalid environment variable names",
-                "spec.containers[0].envFrom[2].secretRef: keys [..x, 9lives] from the EnvFrom secret ns/s were \
-                 skipped since they are considered invalid environment variable names",
-            ]
+            ["spec.containers[0].envFrom[0].secretRef: keys [a=b] from the EnvFrom secret ns/s were skipped since \
+              they are considered invalid environment variable names"]
         );
-        let all = env.warnings.join("\n");
-        assert!(!all.contains("hidden") && !all.contains("v-one"), "{all}");
+        assert!(!env.warnings.join("\n").contains("hidden"));
     }
 
     #[test]

@@ -12,6 +12,15 @@ use crate::runtime::{ContainerSettings, CpuSettings, DnsSettings, NetworkMode, P
 const CPU_PERIOD_US: i64 = 100_000;
 const MIN_QUOTA_US: i64 = 1000;
 const MIN_SHARES: i64 = 2;
+/// The kubelet's `MaxShares` (MilliCPUToShares clamps to it).
+const MAX_SHARES: i64 = 262_144;
+/// The kernel's largest CFS quota (`max_cfs_runtime`, 2^44-1 µs, about 175 million CPUs per
+/// 100 ms period); a larger one is EINVAL, so a limit beyond it is as good as none.
+const MAX_QUOTA_US: i64 = (1 << 44) - 1;
+
+fn clamp_i64(v: i128) -> i64 {
+    i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX })
+}
 
 /// The annotation that carried a container's AppArmor profile before `appArmorProfile`.
 pub const APPARMOR_ANNOTATION_PREFIX: &str = "container.apparmor.security.beta.kubernetes.io/";
@@ -173,19 +182,25 @@ pub fn container_settings(pod: &Pod, c: &Container) -> (ContainerSettings, Vec<H
     }
 
     let res = c.resources.clone().unwrap_or_default();
-    let limit_cpu = quantity(&res.limits, "cpu");
-    // An unset request defaults to the limit, as the API server defaults it.
-    let request_cpu = quantity(&res.requests, "cpu").or(limit_cpu);
+    // The kubelet's calculateLinuxResources, in millicores: a zero (or unset) limit sets no
+    // quota; shares come from the request, or from the limit when the request is zero. (The
+    // API server has already copied an unset request from the limit.)
+    let limit_milli = quantity(&res.limits, "cpu").map_or(0, |q| q.milli_ceil());
+    let request_milli = quantity(&res.requests, "cpu").map_or(limit_milli, |q| q.milli_ceil());
+    let shares_milli = if request_milli == 0 { limit_milli } else { request_milli };
     let cpu = CpuSettings {
-        quota: limit_cpu
-            .map(|q| ((q.milli_ceil() * i128::from(CPU_PERIOD_US)) / 1000).max(i128::from(MIN_QUOTA_US)) as i64),
-        period: limit_cpu.map(|_| CPU_PERIOD_US),
-        shares: Some(
-            request_cpu.map_or(MIN_SHARES, |q| ((q.milli_ceil() * 1024) / 1000).max(i128::from(MIN_SHARES)) as i64),
-        ),
+        quota: (limit_milli > 0).then(|| {
+            let quota = limit_milli.saturating_mul(i128::from(CPU_PERIOD_US)) / 1000;
+            clamp_i64(quota.clamp(i128::from(MIN_QUOTA_US), i128::from(MAX_QUOTA_US)))
+        }),
+        period: (limit_milli > 0).then_some(CPU_PERIOD_US),
+        shares: Some(clamp_i64(
+            (shares_milli.saturating_mul(1024) / 1000).clamp(i128::from(MIN_SHARES), i128::from(MAX_SHARES)),
+        )),
     };
-    let memory_limit = quantity(&res.limits, "memory").map(|q| q.value_ceil() as i64);
-    let memory_reservation = quantity(&res.requests, "memory").map(|q| q.value_ceil() as i64);
+    // Validation keeps these within 64 bits; the clamp only makes sure nothing ever wraps.
+    let memory_limit = quantity(&res.limits, "memory").map(|q| clamp_i64(q.value_ceil()));
+    let memory_reservation = quantity(&res.requests, "memory").map(|q| clamp_i64(q.value_ceil()));
 
     let settings = ContainerSettings {
         user,
@@ -304,6 +319,23 @@ mod tests {
         assert_eq!(d.cpu, CpuSettings { quota: None, period: None, shares: Some(2) }, "best effort");
         let (e, _) = container_settings(&p, &p.spec.containers[2]);
         assert_eq!(e.cpu.shares, Some(1024), "the request defaults to the limit");
+    }
+
+    #[test]
+    fn a_zero_cpu_limit_sets_no_quota_and_a_zero_request_takes_the_limits_shares() {
+        let p = pod("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: x\n    resources: {limits: {cpu: '0'}}\n  - name: d\n    image: x\n    resources: {requests: {cpu: '0'}, limits: {cpu: '1'}}\n");
+        let (c, _) = container_settings(&p, &p.spec.containers[0]);
+        assert_eq!(c.cpu, CpuSettings { quota: None, period: None, shares: Some(MIN_SHARES) });
+        let (d, _) = container_settings(&p, &p.spec.containers[1]);
+        assert_eq!(d.cpu, CpuSettings { quota: Some(100_000), period: Some(100_000), shares: Some(1024) });
+    }
+
+    #[test]
+    fn the_largest_valid_resources_clamp_and_never_wrap() {
+        let p = pod("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: x\n    resources:\n      limits: {cpu: 9223372036854775807m, memory: 9Ei}\n");
+        let (s, _) = container_settings(&p, &p.spec.containers[0]);
+        assert_eq!(s.cpu, CpuSettings { quota: Some(MAX_QUOTA_US), period: Some(100_000), shares: Some(MAX_SHARES) });
+        assert_eq!(s.memory_limit, Some(i64::MAX));
     }
 
     #[test]

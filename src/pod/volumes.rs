@@ -39,7 +39,7 @@ use std::path::{Component, Path, PathBuf};
 use crate::fnv::fnv1a64;
 use crate::manifest::config_store::ConfigStore;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
-use crate::manifest::quantity::Quantity;
+use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{
     Container, DownwardApiVolumeFile, KeyToPath, MountPropagation, Pod, RecursiveReadOnly, Volume,
 };
@@ -443,9 +443,13 @@ fn plan_source(ctx: &mut Ctx, v: &Volume, field: &str) -> Result<PlannedSource, 
             }
         };
         if let Some(size) = &ed.size_limit {
-            let q = Quantity::parse(size)
-                .map_err(|e| invalid(format!("{f}.sizeLimit"), format!("Invalid value: {size:?}: {e}")))?;
-            if q.is_negative() {
+            // Any positive magnitude will do: the limit is not enforced (see the warning).
+            let negative = match Quantity::parse(size) {
+                Ok(q) => q.is_negative(),
+                Err(QuantityError::TooLarge { negative }) => negative,
+                Err(e) => return Err(invalid(format!("{f}.sizeLimit"), format!("Invalid value: {size:?}: {e}"))),
+            };
+            if negative {
                 return Err(invalid(format!("{f}.sizeLimit"), "must be greater than or equal to 0"));
             }
             // Said once, when planning: a limit podrun does not keep must not pass unnoticed.

@@ -5,6 +5,7 @@
 //! does not implement are not represented: the schema walk (`schema.rs`) reports them.
 
 mod config;
+pub mod int32;
 mod probe;
 mod security;
 mod volume;
@@ -248,9 +249,9 @@ pub struct Container {
 pub struct ContainerPort {
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
     pub name: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "int32::int32")]
     pub container_port: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int32::opt_int32")]
     pub host_port: Option<i64>,
     #[serde(
         default,

@@ -23,15 +23,15 @@ pub struct Probe {
     pub tcp_socket: Option<TcpSocketAction>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grpc: Option<GrpcAction>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::int32::opt_int32")]
     pub initial_delay_seconds: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::int32::opt_int32")]
     pub timeout_seconds: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::int32::opt_int32")]
     pub period_seconds: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::int32::opt_int32")]
     pub success_threshold: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::int32::opt_int32")]
     pub failure_threshold: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub termination_grace_period_seconds: Option<i64>,
@@ -75,7 +75,7 @@ pub struct TcpSocketAction {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GrpcAction {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::int32::int32")]
     pub port: i64,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
     pub service: Option<String>,
@@ -126,12 +126,13 @@ impl Visitor<'_> for IntOrStringVisitor {
         f.write_str("an integer or a string (a port number or a port name)")
     }
 
+    // intstr's IntVal is an int32: a larger number is a decode error, as in the API server.
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        Ok(IntOrString::Int(v))
+        super::int32::in_range(i128::from(v)).map(IntOrString::Int)
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        i64::try_from(v).map(IntOrString::Int).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+        super::int32::in_range(i128::from(v)).map(IntOrString::Int)
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
@@ -174,10 +175,29 @@ mod tests {
         assert_eq!(d.port, IntOrString::Int(0));
         assert_eq!(serde_json::to_value(&a).unwrap(), serde_json::json!({"port": 8080}));
         assert_eq!(serde_json::to_value(&c).unwrap(), serde_json::json!({"port": "8080"}));
-        for bad in ["port: 1.5\n", "port: true\n", "port: [1]\n"] {
+        let e: TcpSocketAction = serde_yaml::from_str("port: 2147483647\n").unwrap();
+        assert_eq!(e.port, IntOrString::Int(2147483647));
+        for bad in ["port: 1.5\n", "port: true\n", "port: [1]\n", "port: 2147483648\n", "port: -2147483649\n"] {
             let e = serde_yaml::from_str::<TcpSocketAction>(bad).unwrap_err();
             assert!(e.location().is_some(), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn probe_timings_and_grpc_ports_are_int32() {
+        for bad in [
+            "periodSeconds: 2147483648\n",
+            "timeoutSeconds: 4294967297\n",
+            "initialDelaySeconds: -2147483649\n",
+            "successThreshold: 9223372036854775808\n",
+            "failureThreshold: 2147483648\n",
+            "grpc: {port: 2147483648}\n",
+        ] {
+            let e = serde_yaml::from_str::<Probe>(bad).unwrap_err();
+            assert!(e.location().is_some() && e.to_string().contains("expected an int32"), "{bad}: {e}");
+        }
+        let p: Probe = serde_yaml::from_str("periodSeconds: 2147483647\ngrpc: {port: 2147483647}\n").unwrap();
+        assert_eq!((p.period_seconds, p.grpc.map(|g| g.port)), (Some(2147483647), Some(2147483647)));
     }
 
     #[test]

@@ -105,7 +105,7 @@ pub struct KeyToPath {
     pub key: String,
     #[serde(default, deserialize_with = "strict::string")]
     pub path: String,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::int32::opt_file_mode")]
     pub mode: Option<i64>,
 }
 
@@ -116,7 +116,7 @@ pub struct ConfigMapVolumeSource {
     pub name: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<KeyToPath>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::int32::opt_file_mode")]
     pub default_mode: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
@@ -129,7 +129,7 @@ pub struct SecretVolumeSource {
     pub secret_name: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<KeyToPath>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::int32::opt_file_mode")]
     pub default_mode: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
@@ -140,7 +140,7 @@ pub struct SecretVolumeSource {
 pub struct DownwardApiVolumeSource {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<DownwardApiVolumeFile>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::int32::opt_file_mode")]
     pub default_mode: Option<i64>,
 }
 
@@ -153,7 +153,7 @@ pub struct DownwardApiVolumeFile {
     pub field_ref: Option<ObjectFieldSelector>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resource_field_ref: Option<ResourceFieldSelector>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::int32::opt_file_mode")]
     pub mode: Option<i64>,
 }
 
@@ -162,7 +162,7 @@ pub struct DownwardApiVolumeFile {
 pub struct ProjectedVolumeSource {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<VolumeProjection>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_file_mode")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::int32::opt_file_mode")]
     pub default_mode: Option<i64>,
 }
 

@@ -11,7 +11,7 @@ const CONFIG_KEY_MAX: usize = 253;
 /// A ConfigMap's or Secret's data may not exceed 1 MiB, as etcd stores it.
 const MAX_DATA_BYTES: usize = 1024 * 1024;
 const CONFIG_KEY_MSG: &str = "a valid config key must consist of alphanumeric characters, '-', '_' or \
-    '.' (e.g. 'key.name', or 'KEY_NAME', or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+    '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
 
 /// Why `key` cannot be a ConfigMap or Secret key (a file name in a volume, so no '/' and no
 /// '..'), in the API server's words; empty when it can.

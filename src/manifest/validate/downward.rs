@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::{is_qualified_name, FieldError, QUALIFIED_MSG};
-use crate::manifest::quantity::Quantity;
+use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{ObjectFieldSelector, ResourceFieldSelector};
 
 /// What `fieldRef` may name in an environment variable (sorted, as the API server lists them).
@@ -137,12 +137,14 @@ pub(super) fn validate_resource_selector(
 }
 
 fn validate_divisor(resource: &str, divisor: &str, path: &str, errors: &mut Vec<FieldError>) {
+    // One too large for podrun is a valid quantity all the same, and simply not an allowed divisor.
     let q = match Quantity::parse(divisor) {
-        Ok(q) => q,
+        Ok(q) => Some(q),
+        Err(QuantityError::TooLarge { .. }) => None,
         Err(e) => return errors.push(FieldError::invalid(path, divisor, &e.to_string())),
     };
     // Zero is how the API represents "unset".
-    if q.is_zero() {
+    if q.is_some_and(|q| q.is_zero()) {
         return;
     }
     let units = |n: i128| Quantity::from_units(n);
@@ -171,7 +173,7 @@ fn validate_divisor(resource: &str, divisor: &str, path: &str, errors: &mut Vec<
         }
     };
     // The API server compares canonical spellings; comparing values takes `1000m` for `1` too.
-    if !allowed.contains(&q) {
+    if !q.is_some_and(|q| allowed.contains(&q)) {
         errors.push(FieldError::invalid(path, resource, what));
     }
 }
@@ -246,5 +248,8 @@ mod tests {
         assert!(resource("limits.memory", None, Some("1Ei"), false).is_empty());
         assert!(resource("limits.memory", None, Some("1x"), false)[0].contains("quantities must match"));
         assert!(resource("limits.memory", None, Some("0"), false).is_empty(), "zero means unset");
+        // Well-formed but huge: not an allowed divisor, like any other value.
+        assert!(resource("limits.memory", None, Some("1e100"), false)[0].contains("with the memory resource"));
+        assert!(resource("limits.cpu", None, Some("-1e100"), false)[0].contains("with the cpu resource"));
     }
 }

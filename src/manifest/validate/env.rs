@@ -200,11 +200,21 @@ mod tests {
     #[test]
     fn names_and_duplicates() {
         let (errors, warnings) =
-            check(vec![var("", None, None), var("1A", None, None), var("A", None, None), var("A", None, None)]);
+            check(vec![var("", None, None), var("A=B", None, None), var("A", None, None), var("A", None, None)]);
         assert_eq!(errors[0], "c.env[0].name: Required value");
-        assert!(errors[1].starts_with("c.env[1].name: Invalid value: \"1A\""));
+        assert_eq!(
+            errors[1],
+            "c.env[1].name: Invalid value: \"A=B\": a valid environment variable name must consist only of \
+             printable ASCII characters other than '='"
+        );
+        assert_eq!(errors.len(), 2);
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].starts_with("c.env[3].name: "));
+        // Accepted since Kubernetes 1.34 (the relaxed rule): what the older rule refused.
+        let (errors, _) = check(["..", "..a", ".", "1A", "data-1", "a b", "$x"].map(|n| var(n, None, None)).to_vec());
+        assert!(errors.is_empty(), "{errors:?}");
+        let (errors, _) = check(["a\u{e9}", "tab\there"].map(|n| var(n, None, None)).to_vec());
+        assert_eq!(errors.len(), 2, "{errors:?}");
     }
 
     #[test]
@@ -212,14 +222,17 @@ mod tests {
         let r = |name: &str| Some(LocalObjectReference { name: name.into(), optional: None });
         let sources = vec![
             EnvFromSource { prefix: Some("APP_".into()), config_map_ref: r("cm"), secret_ref: None },
-            EnvFromSource { prefix: Some("1X".into()), config_map_ref: None, secret_ref: r("") },
+            EnvFromSource { prefix: Some("X=".into()), config_map_ref: None, secret_ref: r("") },
             EnvFromSource::default(),
             EnvFromSource { prefix: None, config_map_ref: r("a"), secret_ref: r("B") },
         ];
         let mut errors = Vec::new();
         validate_env_from(&sources, "c", &mut errors);
         let errors: Vec<String> = errors.into_iter().map(|e| e.to_string()).collect();
-        assert!(errors[0].starts_with("c.envFrom[1].prefix: Invalid value: \"1X\""), "{errors:#?}");
+        assert!(
+            errors[0].starts_with("c.envFrom[1].prefix: Invalid value: \"X=\": a valid environment"),
+            "{errors:#?}"
+        );
         assert_eq!(errors[1], "c.envFrom[1].secretRef.name: Required value");
         assert_eq!(errors[2], "c.envFrom[2]: Invalid value: \"\": must specify one of: `configMapRef` or `secretRef`");
         assert!(errors[3].starts_with("c.envFrom[3].secretRef.name: Invalid value: \"B\""));
@@ -228,5 +241,10 @@ mod tests {
             "c.envFrom[3]: Invalid value: \"\": may not have more than one field specified at a time"
         );
         assert_eq!(errors.len(), 5);
+        // A prefix the older rule refused: a leading digit, a dash.
+        let mut errors = Vec::new();
+        let ok = EnvFromSource { prefix: Some("1-p.".into()), config_map_ref: r("cm"), secret_ref: None };
+        validate_env_from(&[ok], "c", &mut errors);
+        assert!(errors.is_empty(), "{errors:?}");
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{is_qualified_name, FieldError, QUALIFIED_MSG};
-use crate::manifest::quantity::Quantity;
+use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{Container, ContainerRestartPolicy, PodSpec, ResourceRequirements};
 
 const NEGATIVE_MSG: &str = "must be greater than or equal to 0";
@@ -60,9 +60,23 @@ fn check_name(name: &str, level: Level, path: &str, errors: &mut Vec<FieldError>
 }
 
 /// The quantity, when it is one; problems with it are reported.
+///
+/// The API server's rules (`ValidateResourceQuantityValue`, pkg/apis/core/validation,
+/// Kubernetes 1.36): not negative, and whole for extended resources. It holds any magnitude;
+/// the kubelet does not: it hands the runtime `Value()` (bytes, units) and `MilliValue()`
+/// (CPU) as 64-bit integers, which wrap beyond 2^63-1. podrun refuses such a value, saying so,
+/// rather than run the container with a limit nobody wrote.
 fn check_quantity(name: &str, text: &str, path: &str, errors: &mut Vec<FieldError>) -> Option<Quantity> {
     let q = match Quantity::parse(text) {
         Ok(q) => q,
+        Err(QuantityError::TooLarge { negative: true }) => {
+            errors.push(FieldError::invalid(path, text, NEGATIVE_MSG));
+            return None;
+        }
+        Err(QuantityError::TooLarge { negative: false }) => {
+            errors.push(FieldError::invalid(path, text, &too_large(name)));
+            return None;
+        }
         Err(e) => {
             errors.push(FieldError::invalid(path, text, &e.to_string()));
             return None;
@@ -70,11 +84,41 @@ fn check_quantity(name: &str, text: &str, path: &str, errors: &mut Vec<FieldErro
     };
     if q.is_negative() {
         errors.push(FieldError::invalid(path, text, NEGATIVE_MSG));
+    } else if kubelet_count(name, q) > i128::from(i64::MAX) {
+        errors.push(FieldError::invalid(path, text, &too_large(name)));
     }
     if is_extended(name) && q.nanos() % 1_000_000_000 != 0 {
         errors.push(FieldError::invalid_raw(path, text, "must be an integer"));
     }
-    Some(q)
+    Some(q.round_up_to_milli())
+}
+
+/// A resource list's value as validation compares it: rounded up to thousandths, as the API
+/// server's `SetDefaults_ResourceList` leaves it (`100.4m` and `100.6m` are both `101m`).
+fn listed(text: &str) -> Option<Quantity> {
+    Quantity::parse(text).ok().map(Quantity::round_up_to_milli)
+}
+
+/// What the kubelet counts a resource in: millicores for CPU, whole units otherwise.
+fn kubelet_count(name: &str, q: Quantity) -> i128 {
+    if name == "cpu" {
+        q.milli_ceil()
+    } else {
+        q.value_ceil()
+    }
+}
+
+fn too_large(name: &str) -> String {
+    let (most, unit) = match name {
+        "cpu" => ("9223372036854775807m", "millicores"),
+        "memory" | "ephemeral-storage" => ("9223372036854775807", "bytes"),
+        n if is_hugepages(n) => ("9223372036854775807", "bytes"),
+        _ => ("9223372036854775807", "units"),
+    };
+    format!(
+        "must be at most {most}: the API server accepts more, but the kubelet and the container engine count \
+         {name} in 64-bit {unit}"
+    )
 }
 
 fn validate_requirements(r: &ResourceRequirements, path: &str, level: Level, errors: &mut Vec<FieldError>) {
@@ -126,25 +170,26 @@ pub(super) fn validate_container_resources(r: &ResourceRequirements, path: &str,
 fn request(c: &Container, resource: &str) -> Quantity {
     let r = c.resources.as_ref();
     let text = r.and_then(|r| r.requests.get(resource).or_else(|| r.limits.get(resource)));
-    text.and_then(|t| Quantity::parse(t).ok()).unwrap_or(Quantity::from_units(0))
+    text.and_then(|t| listed(t)).unwrap_or(Quantity::from_units(0))
 }
 
 /// The pod's need of `resource` from its containers, as the scheduler adds it up: app
 /// containers and sidecars together, or one regular init container together with the sidecars
 /// started before it, whichever is more.
 fn aggregate_requests(spec: &PodSpec, resource: &str) -> Quantity {
-    let mut sidecars = 0i128;
-    let mut init_peak = 0i128;
+    let zero = Quantity::from_units(0);
+    let mut sidecars = zero;
+    let mut init_peak = zero;
     for c in &spec.init_containers {
-        let q = request(c, resource).nanos();
+        let q = request(c, resource);
         if c.restart_policy == Some(ContainerRestartPolicy::Always) {
-            sidecars += q;
+            sidecars = sidecars.saturating_add(q);
         } else {
-            init_peak = init_peak.max(sidecars + q);
+            init_peak = init_peak.max(sidecars.saturating_add(q));
         }
     }
-    let app: i128 = spec.containers.iter().map(|c| request(c, resource).nanos()).sum();
-    Quantity::from_nanos((app + sidecars).max(init_peak))
+    let app = spec.containers.iter().fold(zero, |sum, c| sum.saturating_add(request(c, resource)));
+    app.saturating_add(sidecars).max(init_peak)
 }
 
 /// `spec.resources` (Kubernetes 1.32+): names and quantities, then the pod's budget against
@@ -156,7 +201,7 @@ pub(super) fn validate_pod_resources(spec: &PodSpec, errors: &mut Vec<FieldError
     // An unset pod request is the pod limit, as the API server defaults it.
     let pod_requests = r.limits.iter().chain(&r.requests).collect::<BTreeMap<_, _>>();
     for (name, text) in pod_requests {
-        let Ok(pod) = Quantity::parse(text) else { continue };
+        let Some(pod) = listed(text) else { continue };
         let containers = aggregate_requests(spec, name);
         if containers > pod {
             errors.push(FieldError::invalid(
@@ -169,8 +214,8 @@ pub(super) fn validate_pod_resources(spec: &PodSpec, errors: &mut Vec<FieldError
     for (i, c) in spec.containers.iter().enumerate() {
         let Some(cr) = &c.resources else { continue };
         for (name, text) in &cr.limits {
-            let (Some(pod_text), Ok(limit)) = (r.limits.get(name), Quantity::parse(text)) else { continue };
-            let Ok(pod) = Quantity::parse(pod_text) else { continue };
+            let (Some(pod_text), Some(limit)) = (r.limits.get(name), listed(text)) else { continue };
+            let Some(pod) = listed(pod_text) else { continue };
             if limit > pod {
                 errors.push(FieldError::invalid(
                     format!("spec.containers[{i}].resources.limits[{name}]"),
@@ -224,6 +269,46 @@ mod tests {
             ["c.resources.limits[gpu]: Invalid value: \"gpu\": must be a standard resource for containers"]
         );
         assert!(container(&[("ephemeral-storage", "1Gi"), ("hugepages-2Mi", "2Mi"), ("memory", "1Gi")], &[]).is_empty());
+    }
+
+    #[test]
+    fn values_are_compared_rounded_up_to_milli_as_the_api_server_defaults_them() {
+        // Both are 101m after SetDefaults_ResourceList.
+        assert!(container(&[("cpu", "100.5m")], &[("cpu", "100.6m")]).is_empty());
+        assert_eq!(
+            container(&[("cpu", "100.5m")], &[("cpu", "101.1m")]),
+            ["c.resources.requests: Invalid value: \"101.1m\": must be less than or equal to cpu limit of 100.5m"]
+        );
+        // A negative value stays negative: rounding goes away from zero.
+        assert_eq!(container(&[("cpu", "-0.0001")], &[]).len(), 1);
+    }
+
+    #[test]
+    fn huge_quantities_never_wrap() {
+        // The measured defect: the negative one was accepted, the positive one said "must match".
+        assert_eq!(
+            container(&[("memory", "-170141183460469231731687303715.999999999")], &[]),
+            ["c.resources.limits[memory]: Invalid value: \"-170141183460469231731687303715.999999999\": must be greater than or equal to 0"]
+        );
+        assert_eq!(
+            container(&[("memory", "170141183460469231731687303715.999999999")], &[]),
+            ["c.resources.limits[memory]: Invalid value: \"170141183460469231731687303715.999999999\": must be at most \
+              9223372036854775807: the API server accepts more, but the kubelet and the container engine count memory \
+              in 64-bit bytes"]
+        );
+        assert_eq!(container(&[("cpu", "-1e40")], &[]).len(), 1);
+        // The edges: 2^63-1 bytes (and 8Ei, which the API server caps there) and 2^63-1 millicores.
+        for ok in ["9223372036854775807", "8Ei", "9Ei", "9223372036854775807Ki"] {
+            assert!(container(&[("memory", ok)], &[]).is_empty(), "{ok}");
+        }
+        assert!(container(&[("cpu", "9223372036854775807m")], &[]).is_empty());
+        assert!(container(&[("cpu", "9223372036854775.807")], &[]).is_empty());
+        for (name, bad) in [("memory", "9223372036854775808"), ("memory", "1e19"), ("cpu", "9223372036854775808m")] {
+            let errors = container(&[(name, bad)], &[]);
+            assert_eq!(errors.len(), 1, "{bad}");
+            assert!(errors[0].contains("must be at most 9223372036854775807"), "{errors:?}");
+        }
+        assert!(container(&[("nvidia.com/gpu", "1e30")], &[("nvidia.com/gpu", "1e30")])[0].contains("at most"));
     }
 
     #[test]

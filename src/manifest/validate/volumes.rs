@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::downward::{validate_field_selector, validate_resource_selector, VOLUME_FIELD_PATHS};
 use super::{is_dns1123_label, FieldError, PodContext, ABSOLUTE_PATH_MSG, LABEL_MSG};
-use crate::manifest::quantity::Quantity;
+use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{
     Container, DownwardApiVolumeFile, KeyToPath, MountPropagation, ProjectedVolumeSource, RecursiveReadOnly, Volume,
 };
@@ -67,19 +67,24 @@ impl Sources<'_> {
     }
 }
 
+fn negative_size(path: &str, errors: &mut Vec<FieldError>) {
+    errors
+        .push(FieldError::forbidden(format!("{path}.sizeLimit"), "SizeLimit field must be a valid resource quantity"));
+}
+
 fn validate_source(v: &Volume, path: &str, containers: &BTreeSet<&str>, errors: &mut Vec<FieldError>) {
     let mut sources = Sources { path, count: 0 };
     if let Some(e) = &v.empty_dir {
         sources.first("emptyDir", errors);
         let p = format!("{path}.emptyDir");
         if let Some(limit) = &e.size_limit {
+            // Any magnitude is valid, as in the API server: podrun does not enforce the limit
+            // (it warns so), so one beyond what it can count is no obstacle.
             match Quantity::parse(limit) {
+                Ok(q) if q.is_negative() => negative_size(&p, errors),
+                Err(QuantityError::TooLarge { negative: true }) => negative_size(&p, errors),
+                Ok(_) | Err(QuantityError::TooLarge { negative: false }) => {}
                 Err(err) => errors.push(FieldError::invalid(format!("{p}.sizeLimit"), limit, &err.to_string())),
-                Ok(q) if q.is_negative() => errors.push(FieldError::forbidden(
-                    format!("{p}.sizeLimit"),
-                    "SizeLimit field must be a valid resource quantity",
-                )),
-                Ok(_) => {}
             }
         }
         // The kubelet refuses other media at mount time; refusing them here creates nothing.
