@@ -224,6 +224,10 @@ fn init_steps(
 ) -> bool {
     for c in &desired.init {
         let inst = obs.get(&c.name);
+        // The next init container may start as soon as a sidecar has started: at once for a
+        // sidecar without a startup probe, only after its probe passed for one with (seen
+        // in a later sync, through `not_started`).
+        let started_once_running = c.sidecar && desired.manifest_container(c).is_none_or(|m| m.startup_probe.is_none());
         let current = if fresh { None } else { inst.current.as_ref() };
         let Some(cur) = current else {
             p.init.push(create(
@@ -231,15 +235,15 @@ fn init_steps(
                 inst,
                 if fresh { "the pod is being created" } else { "the container does not exist" },
             ));
-            if c.sidecar {
-                continue; // the next one may start as soon as this one has started
+            if started_once_running {
+                continue;
             }
             return false;
         };
         match (&cur.state, c.sidecar) {
             (State::Created, _) => {
                 p.init.push(start(c, &cur.id));
-                if !c.sidecar {
+                if !started_once_running {
                     return false;
                 }
             }

@@ -377,3 +377,19 @@ fn a_sidecar_holds_the_next_init_container_until_its_startup_probe_passes() {
     assert!(plan(&d, &PodObservation::new(&d, &obs), &c).init.is_empty());
     assert_eq!(steps(&plan_for(&d, &obs).init), ["i2"]);
 }
+
+#[test]
+fn a_sidecar_with_a_startup_probe_is_created_alone() {
+    let yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  initContainers:\n  - name: side\n    image: 'img:1'\n    restartPolicy: Always\n    startupProbe: {exec: {command: ['true']}}\n  - {name: i2, image: 'img:1'}\n  containers:\n  - {name: a, image: 'img:1'}\n";
+    let loaded = load(&Source::from_text("t.yaml", yaml), &LoadOptions::default()).unwrap();
+    let d = DesiredPod::from_loaded(&loaded.pods[0], INFRA, None);
+    // Neither i2 nor the app container may start before the sidecar's startup probe passed,
+    // which a later sync sees.
+    let p = plan_for(&d, &[]);
+    assert_eq!(steps(&p.init), ["side"]);
+    assert!(p.apps.is_empty());
+    let obs = vec![instance(&d, "POD", 0, running()), instance(&d, "side", 0, State::Created)];
+    let p = plan_for(&d, &obs);
+    assert_eq!(steps(&p.init), ["side"], "started, and nothing after it");
+    assert!(p.apps.is_empty());
+}
