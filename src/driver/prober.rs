@@ -174,6 +174,7 @@ impl<R: Runtime> Worker<R> {
                             return;
                         }
                     }
+                    Outcome::Error(why) => tracing::debug!("startup probe result thrown away: {why}"),
                 }
                 tokio::time::sleep(s.period).await;
             }
@@ -203,6 +204,7 @@ impl<R: Runtime> Worker<R> {
                         return;
                     }
                 }
+                Outcome::Error(why) => tracing::debug!("liveness probe result thrown away: {why}"),
             }
             tokio::time::sleep(s.period).await;
         }
@@ -233,6 +235,7 @@ impl<R: Runtime> Worker<R> {
                         self.update(|st| st.ready = false);
                     }
                 }
+                Outcome::Error(why) => tracing::debug!("readiness probe result thrown away: {why}"),
             }
             tokio::time::sleep(s.period).await;
         }

@@ -43,6 +43,22 @@ pub enum Outcome {
     Success,
     /// Why, for the report (`HTTP probe failed with statuscode: 500`).
     Failure(String),
+    /// The probe could not be run at all: the engine failed to exec the command (it went
+    /// away, or the container stopped meanwhile). The kubelet throws such a result away
+    /// ("Prober error, throw away the result"), so it neither fails nor passes the probe.
+    Error(String),
+}
+
+/// Why an attempt did not succeed: the check failed, or it could not be made.
+enum Missed {
+    Failed(String),
+    Errored(String),
+}
+
+impl From<String> for Missed {
+    fn from(why: String) -> Missed {
+        Missed::Failed(why)
+    }
 }
 
 /// Where a pod's network probes and HTTP hooks go when they name no `host`: the pod IP (the
@@ -78,19 +94,20 @@ pub async fn run<R: Runtime>(rt: &R, probe: &Probe, target: &Target<'_>) -> Outc
         if let Some(exec) = &probe.exec {
             run_exec(rt, exec, target).await
         } else if let Some(http) = &probe.http_get {
-            run_http_get(http, target).await
+            Ok(run_http_get(http, target).await?)
         } else if let Some(tcp) = &probe.tcp_socket {
-            run_tcp_socket(tcp, target).await
+            Ok(run_tcp_socket(tcp, target).await?)
         } else if let Some(g) = &probe.grpc {
             let port = u16::try_from(g.port).map_err(|_| format!("port {} out of range", g.port))?;
-            super::grpc::check(target.pod_ip, port, g.service.as_deref().unwrap_or("")).await
+            Ok(super::grpc::check(target.pod_ip, port, g.service.as_deref().unwrap_or("")).await?)
         } else {
-            Err("the probe has no handler".to_owned())
+            Err(Missed::Failed("the probe has no handler".to_owned()))
         }
     };
     match tokio::time::timeout(Duration::from_secs(secs), attempt).await {
         Ok(Ok(())) => Outcome::Success,
-        Ok(Err(why)) => Outcome::Failure(why),
+        Ok(Err(Missed::Failed(why))) => Outcome::Failure(why),
+        Ok(Err(Missed::Errored(why))) => Outcome::Error(why),
         Err(_) => Outcome::Failure(format!("timed out after {secs}s")),
     }
 }
@@ -102,14 +119,14 @@ fn timeout_seconds(probe: &Probe) -> u64 {
     secs.clamp(1, i64::from(i32::MAX)).unsigned_abs()
 }
 
-async fn run_exec<R: Runtime>(rt: &R, exec: &ExecAction, target: &Target<'_>) -> Result<(), String> {
+async fn run_exec<R: Runtime>(rt: &R, exec: &ExecAction, target: &Target<'_>) -> Result<(), Missed> {
     if exec.command.is_empty() {
-        return Err("the exec probe has no command".to_owned());
+        return Err(Missed::Failed("the exec probe has no command".to_owned()));
     }
     match rt.exec(target.container_id, &exec.command).await {
         Ok(0) => Ok(()),
-        Ok(code) => Err(format!("command {:?} exited with code {code}", exec.command.join(" "))),
-        Err(e) => Err(format!("exec failed: {e}")),
+        Ok(code) => Err(Missed::Failed(format!("command {:?} exited with code {code}", exec.command.join(" ")))),
+        Err(e) => Err(Missed::Errored(format!("exec failed: {e}"))),
     }
 }
 
@@ -663,8 +680,10 @@ mod tests {
         assert!(rt.calls().contains(&"exec c1 cat /tmp/healthy".to_owned()), "{:?}", rt.calls());
         let empty = run(&rt, &exec_probe(&[]), &target(NO_PORTS)).await;
         assert!(matches!(empty, Outcome::Failure(_)));
+        // An engine that cannot run the command gives no result (the kubelet throws it away),
+        // so an engine restart cannot fail a liveness probe.
         let down = run(&FakeRuntime::new().unreachable(), &exec_probe(&["true"]), &target(NO_PORTS)).await;
-        assert!(matches!(down, Outcome::Failure(m) if m.starts_with("exec failed")));
+        assert!(matches!(&down, Outcome::Error(m) if m.starts_with("exec failed")), "{down:?}");
     }
 
     fn hook(port: u16, path: &str, scheme: &str) -> HttpGetAction {
