@@ -21,6 +21,8 @@
 
 use serde_yaml::Value;
 
+use super::validate::FieldError;
+
 /// How far podrun honours a field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Support {
@@ -53,6 +55,10 @@ pub enum Finding {
     /// The value has the wrong kind, e.g. a scalar where an object or a list is required.
     /// `expected` is "an object", "a map", "a list" or "a scalar".
     WrongShape { path: String, expected: &'static str },
+    /// A value the API server refuses in a field podrun keeps no type for (cluster-only and
+    /// not-yet-implemented fields, a workload's own fields, a claim's spec): see
+    /// `validate::validate_unread`, which finds these on the same document.
+    Invalid(FieldError),
 }
 
 /// Walk a whole Pod document (the root mapping with apiVersion, kind, metadata, spec, status).

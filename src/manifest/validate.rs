@@ -11,17 +11,24 @@
 mod config;
 mod downward;
 mod env;
+mod labels;
 mod network;
 mod probe;
+mod raw;
 mod refused;
 mod resources;
+mod scheduling;
 mod security;
+mod unread;
 mod volumes;
+mod workload;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 pub use config::{config_key_problems, validate_claim, validate_config_map, validate_secret, validate_secret_type};
+pub use unread::validate_unread;
+pub(crate) use workload::apps_selector_problems;
 
 use super::types::{Container, ObjectMeta, Pod, Volume};
 
