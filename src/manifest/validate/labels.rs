@@ -41,7 +41,10 @@ pub(super) fn regex_error(msg: &str, re: &str, examples: &[&str]) -> String {
 fn matches_label_key_name(s: &str) -> bool {
     let b = s.as_bytes();
     let alnum = |c: u8| c.is_ascii_alphanumeric();
-    !b.is_empty() && alnum(b[0]) && alnum(b[b.len() - 1]) && b.iter().all(|&c| alnum(c) || matches!(c, b'-' | b'_' | b'.'))
+    !b.is_empty()
+        && alnum(b[0])
+        && alnum(b[b.len() - 1])
+        && b.iter().all(|&c| alnum(c) || matches!(c, b'-' | b'_' | b'.'))
 }
 
 /// `[a-z0-9]([-a-z0-9]*[a-z0-9])?`
@@ -285,7 +288,13 @@ mod tests {
         ] {
             assert!(!label_key_problems(bad).is_empty(), "{bad}");
         }
-        assert_eq!(label_key_problems("example.com/"), ["name part must be non-empty", &format!("name part {}", regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, &["MyName", "my.name", "123-abc"]))]);
+        assert_eq!(
+            label_key_problems("example.com/"),
+            [
+                "name part must be non-empty",
+                &format!("name part {}", regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, &["MyName", "my.name", "123-abc"]))
+            ]
+        );
         assert_eq!(label_key_problems("/simple"), ["prefix part must be non-empty"]);
         assert_eq!(
             label_key_problems("bad key"),
@@ -297,10 +306,20 @@ mod tests {
 
     #[test]
     fn label_values() {
-        for ok in ["simple", "now-with-dashes", "1-starts-with-num", "end-with-num-1", "1234", "", "A.B_C-9", &"a".repeat(63)] {
+        for ok in
+            ["simple", "now-with-dashes", "1-starts-with-num", "end-with-num-1", "1234", "", "A.B_C-9", &"a".repeat(63)]
+        {
             assert!(label_value_problems(ok).is_empty(), "{ok}");
         }
-        for bad in ["nospecialchars%^=@", "Tama-nui-te-rā.is.Māori.sun", "\\backslashes\\are\\bad", "-starts-with-dash", "ends-with-dash-", ".starts.with.dot", "ends.with.dot."] {
+        for bad in [
+            "nospecialchars%^=@",
+            "Tama-nui-te-rā.is.Māori.sun",
+            "\\backslashes\\are\\bad",
+            "-starts-with-dash",
+            "ends-with-dash-",
+            ".starts.with.dot",
+            "ends.with.dot.",
+        ] {
             assert_eq!(label_value_problems(bad).len(), 1, "{bad}");
         }
         assert_eq!(label_value_problems(&"a".repeat(64)), ["must be no more than 63 bytes"]);
@@ -332,7 +351,10 @@ mod tests {
         let bad = selector("{matchExpressions: [{key: x, operator: In}, {key: z, operator: Exists, values: [a]}, {key: 'b/c/d', operator: Like}]}");
         validate_label_selector(&bad, false, "s", &mut errors);
         let got = strings(&errors);
-        assert_eq!(got[0], "s.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'");
+        assert_eq!(
+            got[0],
+            "s.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'"
+        );
         assert_eq!(got[1], "s.matchExpressions[1].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
         assert_eq!(got[2], "s.matchExpressions[2].operator: Invalid value: \"Like\": not a valid selector operator");
         assert!(got[3].starts_with("s.matchExpressions[2].key: Invalid value: \"b/c/d\": a valid label key"));

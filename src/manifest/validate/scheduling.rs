@@ -377,7 +377,11 @@ fn validate_affinity(a: &Affinity, path: &str, errors: &mut Vec<FieldError>) {
         let Some(pa) = pa else { continue };
         let path = format!("{path}.{name}");
         for (i, t) in pa.required_during_scheduling_ignored_during_execution.iter().enumerate() {
-            validate_pod_affinity_term(t, &format!("{path}.requiredDuringSchedulingIgnoredDuringExecution[{i}]"), errors);
+            validate_pod_affinity_term(
+                t,
+                &format!("{path}.requiredDuringSchedulingIgnoredDuringExecution[{i}]"),
+                errors,
+            );
         }
         for (i, t) in pa.preferred_during_scheduling_ignored_during_execution.iter().enumerate() {
             let p = format!("{path}.preferredDuringSchedulingIgnoredDuringExecution[{i}]");
@@ -537,11 +541,16 @@ fn validate_topology_spread(constraints: &[TopologySpreadConstraint], path: &str
                 errors.push(FieldError::invalid_raw(
                     format!("{p}.minDomains"),
                     min,
-                    &format!("can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {}", c.when_unsatisfiable),
+                    &format!(
+                        "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {}",
+                        c.when_unsatisfiable
+                    ),
                 ));
             }
         }
-        for (name, policy) in [("nodeAffinityPolicy", &c.node_affinity_policy), ("nodeTaintsPolicy", &c.node_taints_policy)] {
+        for (name, policy) in
+            [("nodeAffinityPolicy", &c.node_affinity_policy), ("nodeTaintsPolicy", &c.node_taints_policy)]
+        {
             if let Some(policy) = policy.as_deref().filter(|p| !matches!(*p, "Honor" | "Ignore")) {
                 errors.push(FieldError::unsupported(format!("{p}.{name}"), policy, &["Honor", "Ignore"]));
             }
@@ -556,7 +565,8 @@ fn validate_topology_spread(constraints: &[TopologySpreadConstraint], path: &str
                     .chain(s.match_expressions.iter().map(|r| r.key.as_str()))
                     .collect(),
                 None => {
-                    errors.push(FieldError::forbidden(&keys_path, "must not be specified when labelSelector is not set"));
+                    errors
+                        .push(FieldError::forbidden(&keys_path, "must not be specified when labelSelector is not set"));
                     Vec::new()
                 }
             };
@@ -643,7 +653,8 @@ fn validate_windows(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
         errors.push(FieldError::forbidden(child(path, "shareProcessNamespace"), msg));
     }
     if let Some(sc) = get(spec, "securityContext") {
-        for key in ["runAsUser", "runAsGroup", "supplementalGroups", "supplementalGroupsPolicy", "seLinuxChangePolicy"] {
+        for key in ["runAsUser", "runAsGroup", "supplementalGroups", "supplementalGroupsPolicy", "seLinuxChangePolicy"]
+        {
             if has(sc, key) {
                 errors.push(FieldError::forbidden(format!("{sc_path}.{key}"), msg));
             }
@@ -733,7 +744,8 @@ mod tests {
         assert!(bad_key[0].starts_with("spec.tolerations[0].key: Invalid value: \"nospecialchars^=@\": name part"));
         let bad_value = pod("tolerations: [{key: foo, operator: Equal, value: 'no spaces'}]");
         assert!(bad_value[0].starts_with("spec.tolerations[0].operator: Invalid value: \"no spaces\": a valid label"));
-        assert!(pod("tolerations: [{key: foo, operator: 5}]")[0].starts_with("spec.tolerations: Invalid value: invalid type"));
+        assert!(pod("tolerations: [{key: foo, operator: 5}]")[0]
+            .starts_with("spec.tolerations: Invalid value: invalid type"));
     }
 
     #[test]
@@ -743,7 +755,9 @@ mod tests {
         assert_eq!(errs.len(), 2, "{errs:?}");
         assert!(errs[0].starts_with("spec.nodeSelector: Invalid value: \"bad key\": name part must consist"));
         assert!(errs[1].starts_with("spec.nodeSelector: Invalid value: \"a b\": a valid label must be"));
-        assert!(pod("nodeSelector: {zone: 1}")[0].starts_with("spec.nodeSelector: Invalid value: invalid type: integer"));
+        assert!(
+            pod("nodeSelector: {zone: 1}")[0].starts_with("spec.nodeSelector: Invalid value: invalid type: integer")
+        );
     }
 
     // TestValidateAffinity: the shapes of node selector terms and pod affinity terms.
@@ -805,12 +819,14 @@ mod tests {
     fn gates_and_names() {
         ok("readinessGates: [{conditionType: www.example.com/feature-1}]\nschedulingGates: [{name: example.com/foo}, {name: bar}]");
         let errs = pod("readinessGates: [{conditionType: 'bad/gate/x'}]");
-        assert!(errs[0].starts_with("spec.readinessGates[0].conditionType: Invalid value: \"bad/gate/x\": a valid label key"));
+        assert!(errs[0]
+            .starts_with("spec.readinessGates[0].conditionType: Invalid value: \"bad/gate/x\": a valid label key"));
         let errs = pod("schedulingGates: [{name: foo}, {name: foo}, {name: 'a b'}]");
         assert_eq!(errs[0], "spec.schedulingGates[1]: Duplicate value: \"foo\"");
         assert!(errs[1].starts_with("spec.schedulingGates[2]: Invalid value: \"a b\""));
         ok("serviceAccountName: build-robot\nnodeName: node-1.example.com\npriorityClassName: high-priority\nruntimeClassName: gvisor");
-        assert!(pod("serviceAccountName: Robot")[0].starts_with("spec.serviceAccountName: Invalid value: \"Robot\": a lowercase RFC 1123 subdomain"));
+        assert!(pod("serviceAccountName: Robot")[0]
+            .starts_with("spec.serviceAccountName: Invalid value: \"Robot\": a lowercase RFC 1123 subdomain"));
         assert!(pod("serviceAccount: robot_1")[0].starts_with("spec.serviceAccountName: Invalid value: \"robot_1\""));
         assert!(pod("nodeName: Node_1")[0].starts_with("spec.nodeName: Invalid value: \"Node_1\""));
         assert!(pod("priorityClassName: High")[0].starts_with("spec.priorityClassName: Invalid value: \"High\""));
@@ -875,7 +891,10 @@ mod tests {
     fn os() {
         ok("os: {name: linux}\nsecurityContext: {runAsUser: 1}");
         ok("os: {name: windows}\nsecurityContext: {windowsOptions: {runAsUserName: x}}");
-        refused("os: {name: plan9}", &["spec.os: Unsupported value: \"plan9\": supported values: \"linux\", \"windows\""]);
+        refused(
+            "os: {name: plan9}",
+            &["spec.os: Unsupported value: \"plan9\": supported values: \"linux\", \"windows\""],
+        );
         refused("os: {}", &["spec.os.name: Required value: cannot be empty"]);
         refused(
             "os: {name: linux}\ncontainers: [{name: c, securityContext: {windowsOptions: {hostProcess: true}}}]",
@@ -908,7 +927,10 @@ mod tests {
             "restartPolicy: Never\ninitContainers: [{name: c, resizePolicy: [{resourceName: memory, restartPolicy: RestartContainer}]}]",
             &["spec.initContainers[0].resizePolicy: Invalid value: \"RestartContainer\": must be 'NotRequired' when `restartPolicy` is 'Never'"],
         );
-        refused("containers: [{name: c, resizePolicy: [{}]}]", &["spec.containers[0].resizePolicy: Required value", "spec.containers[0].resizePolicy: Required value"]);
+        refused(
+            "containers: [{name: c, resizePolicy: [{}]}]",
+            &["spec.containers[0].resizePolicy: Required value", "spec.containers[0].resizePolicy: Required value"],
+        );
     }
 
     #[test]

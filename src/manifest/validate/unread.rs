@@ -76,7 +76,10 @@ fn check_meta(meta: &Value, errors: &mut Vec<FieldError>) {
         if finalizers.iter().any(|f| f == "orphan") && finalizers.iter().any(|f| f == "foregroundDeletion") {
             errors.push(FieldError::new(
                 "metadata.finalizers",
-                format!("Invalid value: {}: finalizer orphan and foregroundDeletion cannot be both set", json(&finalizers)),
+                format!(
+                    "Invalid value: {}: finalizer orphan and foregroundDeletion cannot be both set",
+                    json(&finalizers)
+                ),
             ));
         }
     }
@@ -96,7 +99,11 @@ fn check_owner_references(refs: &[OwnerReference], errors: &mut Vec<FieldError>)
         if r.api_version.is_empty() {
             errors.push(FieldError::required_because(format!("{p}.apiVersion"), "must not be empty"));
         } else if version.is_none_or(str::is_empty) {
-            errors.push(FieldError::invalid(format!("{p}.apiVersion"), &r.api_version, "must be <group>/<version> or <version>"));
+            errors.push(FieldError::invalid(
+                format!("{p}.apiVersion"),
+                &r.api_version,
+                "must be <group>/<version> or <version>",
+            ));
         }
         for (name, value) in [("kind", &r.kind), ("name", &r.name), ("uid", &r.uid)] {
             if value.is_empty() {
@@ -104,7 +111,10 @@ fn check_owner_references(refs: &[OwnerReference], errors: &mut Vec<FieldError>)
             }
         }
         if group == Some("") && version == Some("v1") && r.kind == "Event" {
-            errors.push(FieldError::new(&p, format!("Invalid value: {}: /v1, Kind=Event is disallowed from being an owner", json(r))));
+            errors.push(FieldError::new(
+                &p,
+                format!("Invalid value: {}: /v1, Kind=Event is disallowed from being an owner", json(r)),
+            ));
         }
         if r.controller == Some(true) {
             let this = format!("{}/{}", r.kind, r.name);
@@ -149,7 +159,10 @@ mod tests {
             check("kind: Pod\nmetadata: {finalizers: [orphan, foregroundDeletion]}"),
             ["metadata.finalizers: Invalid value: [\"orphan\",\"foregroundDeletion\"]: finalizer orphan and foregroundDeletion cannot be both set"]
         );
-        assert_eq!(check("kind: Pod\nmetadata: {generation: -1}"), ["metadata.generation: Invalid value: -1: must be greater than or equal to 0"]);
+        assert_eq!(
+            check("kind: Pod\nmetadata: {generation: -1}"),
+            ["metadata.generation: Invalid value: -1: must be greater than or equal to 0"]
+        );
         assert_eq!(
             check("kind: Pod\nmetadata: {ownerReferences: [{apiVersion: a/b/c}, {apiVersion: v1, kind: Event, name: e, uid: u}]}"),
             [
@@ -162,7 +175,9 @@ mod tests {
         );
         let two = check("kind: Pod\nmetadata: {ownerReferences: [{apiVersion: v1, kind: A, name: a, uid: '1', controller: true}, {apiVersion: v1, kind: B, name: b, uid: '2', controller: true}]}");
         assert_eq!(two.len(), 1);
-        assert!(two[0].ends_with("Only one reference can have Controller set to true. Found \"true\" in references for A/a and B/b"));
+        assert!(two[0].ends_with(
+            "Only one reference can have Controller set to true. Found \"true\" in references for A/a and B/b"
+        ));
     }
 
     #[test]
@@ -177,9 +192,15 @@ mod tests {
         );
         assert_eq!(
             check("kind: PersistentVolumeClaim\nmetadata: {name: c}"),
-            ["spec.accessModes: Required value: at least 1 access mode is required", "spec.resources[storage]: Required value"]
+            [
+                "spec.accessModes: Required value: at least 1 access mode is required",
+                "spec.resources[storage]: Required value"
+            ]
         );
-        assert_eq!(check("kind: Job\nspec: {backoffLimit: -1}"), ["spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0"]);
+        assert_eq!(
+            check("kind: Job\nspec: {backoffLimit: -1}"),
+            ["spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0"]
+        );
         assert_eq!(check("kind: ConfigMap\ndata: {a: b}"), NONE);
     }
 }

@@ -95,9 +95,15 @@ fn rolling_json(kind: WorkloadKind, r: &Option<RollingUpdate>) -> String {
     match r {
         None => "null".to_owned(),
         Some(r) if kind == WorkloadKind::StatefulSet => {
-            format!("{{\"Partition\":{},\"MaxUnavailable\":{}}}", r.partition.unwrap_or(0), opt_json(&r.max_unavailable))
+            format!(
+                "{{\"Partition\":{},\"MaxUnavailable\":{}}}",
+                r.partition.unwrap_or(0),
+                opt_json(&r.max_unavailable)
+            )
         }
-        Some(r) => format!("{{\"MaxUnavailable\":{},\"MaxSurge\":{}}}", opt_json(&r.max_unavailable), opt_json(&r.max_surge)),
+        Some(r) => {
+            format!("{{\"MaxUnavailable\":{},\"MaxSurge\":{}}}", opt_json(&r.max_unavailable), opt_json(&r.max_surge))
+        }
     }
 }
 
@@ -217,7 +223,11 @@ fn check_deployment(spec: &Value, errors: &mut Vec<FieldError>) {
     nonnegative(spec, "revisionHistoryLimit", "spec", errors);
     let deadline = nonnegative(spec, "progressDeadlineSeconds", "spec", errors).unwrap_or(600);
     if deadline <= min_ready {
-        errors.push(FieldError::invalid_raw("spec.progressDeadlineSeconds", deadline, "must be greater than minReadySeconds"));
+        errors.push(FieldError::invalid_raw(
+            "spec.progressDeadlineSeconds",
+            deadline,
+            "must be greater than minReadySeconds",
+        ));
     }
     field::<bool>(spec, "paused", "spec", errors);
 }
@@ -242,8 +252,10 @@ fn check_daemon_set(spec: &Value, errors: &mut Vec<FieldError>) {
                     format!("{path}.maxSurge"),
                     format!("Invalid value: {}: may not be set when maxUnavailable is non-zero", surge.json()),
                 )),
-                (false, false) => errors
-                    .push(FieldError::required_because(format!("{path}.maxUnavailable"), "cannot be 0 when maxSurge is 0")),
+                (false, false) => errors.push(FieldError::required_because(
+                    format!("{path}.maxUnavailable"),
+                    "cannot be 0 when maxSurge is 0",
+                )),
                 _ => {}
             }
         }
@@ -279,7 +291,11 @@ struct Ordinals {
 fn check_stateful_set(spec: &Value, errors: &mut Vec<FieldError>) {
     if let Some(policy) = field::<StrictString>(spec, "podManagementPolicy", "spec", errors) {
         if !matches!(policy.0.as_str(), "" | "OrderedReady" | "Parallel") {
-            errors.push(FieldError::invalid("spec.podManagementPolicy", &policy.0, "must be 'OrderedReady' or 'Parallel'"));
+            errors.push(FieldError::invalid(
+                "spec.podManagementPolicy",
+                &policy.0,
+                "must be 'OrderedReady' or 'Parallel'",
+            ));
         }
     }
     let strategy = field::<Strategy>(spec, "updateStrategy", "spec", errors).unwrap_or_default();
@@ -438,7 +454,11 @@ fn check_job(spec: &Value, name: &str, template: Option<&Value>, errors: &mut Ve
         }
         if let (Some(c), Some(m)) = (completions, max_failed) {
             if m > i64::from(c) {
-                errors.push(FieldError::invalid_raw("spec.maxFailedIndexes", m, "must be less than or equal to completions"));
+                errors.push(FieldError::invalid_raw(
+                    "spec.maxFailedIndexes",
+                    m,
+                    "must be less than or equal to completions",
+                ));
             }
         }
         if let Some(m) = max_failed.filter(|m| *m > 100_000) {
@@ -519,7 +539,12 @@ fn check_domain_prefixed_path(value: &str, path: &str, errors: &mut Vec<FieldErr
 }
 
 /// `validatePodFailurePolicy` (onPodConditions' status defaults to True).
-fn check_pod_failure_policy(fp: &PodFailurePolicy, per_index: bool, template: Option<&Value>, errors: &mut Vec<FieldError>) {
+fn check_pod_failure_policy(
+    fp: &PodFailurePolicy,
+    per_index: bool,
+    template: Option<&Value>,
+    errors: &mut Vec<FieldError>,
+) {
     let rules_path = "spec.podFailurePolicy.rules";
     if fp.rules.len() > 20 {
         errors.push(too_many(rules_path, fp.rules.len(), 20));
@@ -548,10 +573,8 @@ fn check_pod_failure_policy(fp: &PodFailurePolicy, per_index: bool, template: Op
         if let Some(ec) = &rule.on_exit_codes {
             let ep = format!("{p}.onExitCodes");
             match ec.operator.as_str() {
-                "" => errors.push(FieldError::required_because(
-                    format!("{ep}.operator"),
-                    "valid values: [\"In\" \"NotIn\"]",
-                )),
+                "" => errors
+                    .push(FieldError::required_because(format!("{ep}.operator"), "valid values: [\"In\" \"NotIn\"]")),
                 "In" | "NotIn" => {}
                 other => errors.push(FieldError::unsupported(format!("{ep}.operator"), other, &["In", "NotIn"])),
             }
@@ -810,11 +833,13 @@ fn validate_claim(c: &ClaimSpec, path: &str, errors: &mut Vec<FieldError>) {
         check_data_source(ds, true, &child(path, "dataSourceRef"), errors);
     }
     match (&c.data_source, &c.data_source_ref) {
-        (Some(_), Some(r)) if r.namespace.as_deref().is_some_and(|n| !n.is_empty()) => errors.push(FieldError::invalid(
-            path,
-            &child(path, "dataSource"),
-            "may not be specified when dataSourceRef.namespace is specified",
-        )),
+        (Some(_), Some(r)) if r.namespace.as_deref().is_some_and(|n| !n.is_empty()) => {
+            errors.push(FieldError::invalid(
+                path,
+                &child(path, "dataSource"),
+                "may not be specified when dataSourceRef.namespace is specified",
+            ))
+        }
         (Some(d), Some(r)) if (&d.api_group, &d.kind, &d.name) != (&r.api_group, &r.kind, &r.name) => {
             errors.push(FieldError::invalid(path, &child(path, "dataSource"), "must match dataSourceRef"))
         }
@@ -835,7 +860,11 @@ fn check_data_source(ds: &DataSource, is_ref: bool, path: &str, errors: &mut Vec
     }
     let group = ds.api_group.as_deref().unwrap_or("");
     if group.is_empty() && ds.kind != "PersistentVolumeClaim" {
-        errors.push(FieldError::invalid(path, &ds.kind, "must be 'PersistentVolumeClaim' when referencing the default apiGroup"));
+        errors.push(FieldError::invalid(
+            path,
+            &ds.kind,
+            "must be 'PersistentVolumeClaim' when referencing the default apiGroup",
+        ));
     }
     if !group.is_empty() {
         validate_name(group, dns_subdomain_problems(group), &format!("{path}.apiGroup"), errors);
@@ -868,7 +897,10 @@ pub(crate) fn apps_selector_problems(
         _ => "deployment",
     };
     let empty = |s: &LabelSelector| {
-        FieldError::new("spec.selector", format!("Invalid value: {}: empty selector is invalid for {noun}", selector_json(s)))
+        FieldError::new(
+            "spec.selector",
+            format!("Invalid value: {}: empty selector is invalid for {noun}", selector_json(s)),
+        )
     };
     let Some(s) = selector else {
         if kind != WorkloadKind::DaemonSet {
@@ -1073,7 +1105,10 @@ mod tests {
         ] {
             assert_eq!(job(ok), NONE, "{ok}");
         }
-        assert_eq!(job("backoffLimit: -1"), ["spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0"]);
+        assert_eq!(
+            job("backoffLimit: -1"),
+            ["spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0"]
+        );
         assert_eq!(
             job("activeDeadlineSeconds: -1, ttlSecondsAfterFinished: -1"),
             [
@@ -1132,8 +1167,14 @@ mod tests {
             ["spec.successPolicy: Invalid value: requires indexed completion mode"]
         );
         assert_eq!(
-            check(WorkloadKind::Job, &format!("metadata: {{name: {}}}\nspec: {{completionMode: Indexed, completions: 10}}", "a".repeat(62))),
-            [format!("metadata.name: Invalid value: \"{0}\": will not able to create pod with invalid DNS label: {0}-9", "a".repeat(62))]
+            check(
+                WorkloadKind::Job,
+                &format!("metadata: {{name: {}}}\nspec: {{completionMode: Indexed, completions: 10}}", "a".repeat(62))
+            ),
+            [format!(
+                "metadata.name: Invalid value: \"{0}\": will not able to create pod with invalid DNS label: {0}-9",
+                "a".repeat(62)
+            )]
         );
         assert_eq!(
             job("managedBy: custom"),
@@ -1187,8 +1228,9 @@ mod tests {
             claim("{accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, volumeMode: Raw}"),
             ["spec.volumeMode: Unsupported value: \"Raw\": supported values: \"Block\", \"Filesystem\""]
         );
-        assert!(claim("{accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, storageClassName: Fast}")[0]
-            .starts_with("spec.storageClassName: Invalid value: \"Fast\": a lowercase RFC 1123 subdomain"));
+        assert!(claim("{accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, storageClassName: Fast}")
+            [0]
+        .starts_with("spec.storageClassName: Invalid value: \"Fast\": a lowercase RFC 1123 subdomain"));
         assert_eq!(
             claim("{accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, dataSource: {kind: Pod}}"),
             [
@@ -1219,7 +1261,9 @@ mod tests {
     fn apps_selectors() {
         let web = labels(&[("app", "web")]);
         let s = selector("{matchLabels: {app: web}}");
-        for kind in [WorkloadKind::Deployment, WorkloadKind::ReplicaSet, WorkloadKind::StatefulSet, WorkloadKind::DaemonSet] {
+        for kind in
+            [WorkloadKind::Deployment, WorkloadKind::ReplicaSet, WorkloadKind::StatefulSet, WorkloadKind::DaemonSet]
+        {
             assert_eq!(strings(apps_selector_problems(kind, Some(&s), &web)), NONE);
         }
         assert_eq!(
