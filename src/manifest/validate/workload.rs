@@ -833,15 +833,13 @@ fn validate_claim(c: &ClaimSpec, path: &str, errors: &mut Vec<FieldError>) {
         check_data_source(ds, true, &child(path, "dataSourceRef"), errors);
     }
     match (&c.data_source, &c.data_source_ref) {
-        (Some(_), Some(r)) if r.namespace.as_deref().is_some_and(|n| !n.is_empty()) => {
-            errors.push(FieldError::invalid(
-                path,
-                &child(path, "dataSource"),
-                "may not be specified when dataSourceRef.namespace is specified",
-            ))
-        }
+        // The API server passes the field path as the value, which its JSON prints as `{}`.
+        (Some(_), Some(r)) if r.namespace.as_deref().is_some_and(|n| !n.is_empty()) => errors.push(FieldError::new(
+            path,
+            "Invalid value: {}: may not be specified when dataSourceRef.namespace is specified",
+        )),
         (Some(d), Some(r)) if (&d.api_group, &d.kind, &d.name) != (&r.api_group, &r.kind, &r.name) => {
-            errors.push(FieldError::invalid(path, &child(path, "dataSource"), "must match dataSourceRef"))
+            errors.push(FieldError::new(path, "Invalid value: {}: must match dataSourceRef"))
         }
         _ => {}
     }
@@ -1241,7 +1239,7 @@ mod tests {
         assert_eq!(
             claim("{accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, dataSource: {kind: PersistentVolumeClaim, name: a}, \
                    dataSourceRef: {kind: PersistentVolumeClaim, name: b}}"),
-            ["spec: Invalid value: \"spec.dataSource\": must match dataSourceRef"]
+            ["spec: Invalid value: {}: must match dataSourceRef"]
         );
     }
 
