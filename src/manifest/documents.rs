@@ -134,7 +134,7 @@ impl Classifier<'_> {
                 _ => return Err(invalid(doc, &what, vec![FieldError::new("spec.template", "Required value")])),
             },
         };
-        findings.extend(validate::validate_unread(value).into_iter().map(Finding::Invalid));
+        schema::add_invalid(&mut findings, validate::validate_unread(value));
         // The API server's word for the whole document is the kind alone, as for Pods so far.
         let what = if object == Kind::Pod { "Pod".to_owned() } else { what };
         report_findings(findings, &doc, &what, self.strict, self.warnings)?;

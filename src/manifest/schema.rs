@@ -97,6 +97,23 @@ pub fn check_secret(doc: &Value) -> Vec<Finding> {
     walk.findings
 }
 
+/// Adds `problems` (from `validate::validate_unread`) to `findings` as [`Finding::Invalid`],
+/// except those at a field the walk already found of the wrong shape (or above one): that
+/// field's one error is its shape.
+pub fn add_invalid(findings: &mut Vec<Finding>, problems: Vec<FieldError>) {
+    let shapes: Vec<String> = findings
+        .iter()
+        .filter_map(|f| match f {
+            Finding::WrongShape { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    let covers = |problem: &str, shape: &str| {
+        shape.strip_prefix(problem).is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+    };
+    findings.extend(problems.into_iter().filter(|p| !shapes.iter().any(|s| covers(&p.path, s))).map(Finding::Invalid));
+}
+
 // ---------------------------------------------------------------------------------------------
 // The walk
 // ---------------------------------------------------------------------------------------------
@@ -1240,6 +1257,19 @@ status:
                 cluster_only_at("status"),
             ]
         );
+    }
+
+    #[test]
+    fn invalid_values_give_way_to_wrong_shapes() {
+        let mut findings = vec![Finding::WrongShape { path: "spec.nodeSelector[a]".into(), expected: "a scalar" }];
+        let problem = |p: &str| FieldError::new(p, "Invalid value: x");
+        add_invalid(
+            &mut findings,
+            vec![problem("spec.nodeSelector"), problem("spec.node"), problem("spec.tolerations")],
+        );
+        assert_eq!(findings.len(), 3);
+        assert_eq!(findings[1], Finding::Invalid(problem("spec.node")));
+        assert_eq!(findings[2], Finding::Invalid(problem("spec.tolerations")));
     }
 
     #[test]
