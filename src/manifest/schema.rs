@@ -10,7 +10,9 @@
 //! - values of the wrong kind, e.g. a string where a list is required ([`Finding::WrongShape`]),
 //! - fields Kubernetes knows but podrun does not implement yet ([`Finding::NotYet`]),
 //! - fields that only mean something on a cluster, which podrun ignores
-//!   ([`Finding::ClusterOnly`]).
+//!   ([`Finding::ClusterOnly`]);
+//! - and, added by [`add_invalid`], values the API server refuses in the fields podrun keeps no
+//!   type for ([`Finding::Invalid`], found by `validate::validate_unread`).
 //!
 //! Fields podrun implements produce nothing, and neither do fields it refuses
 //! ([`Support::Refused`]): validation refuses those with a message naming the feature, and a

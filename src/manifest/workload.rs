@@ -346,7 +346,7 @@ mod tests {
     fn stateful_set_claim_templates_become_volumes() {
         let sts = "metadata: {name: db}\nspec:\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    \
             spec:\n      containers: [{name: c, image: b, volumeMounts: [{name: data, mountPath: /data}]}]\n  \
-            volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce]}}]\n";
+            volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}]\n";
         let t = template_pod(WorkloadKind::StatefulSet, workload(sts));
         assert!(t.problems.is_empty());
         assert_eq!(t.claims, ["data-db-0"]);

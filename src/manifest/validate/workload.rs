@@ -712,13 +712,24 @@ fn check_job_selector(spec: &Value, name: &str, errors: &mut Vec<FieldError>) {
         for key in ["controller-uid", "batch.kubernetes.io/controller-uid"] {
             expected.insert(key.to_owned(), "<the Job's uid>".to_owned());
         }
-        if selector_converts(s) && s.matches(&expected) != Some(true) {
+        if !selector_converts(s) {
+            return;
+        }
+        if s.matches(&expected) != Some(true) {
             errors.push(FieldError::new(
                 "spec.selector",
-                format!(
-                    "Invalid value: {}: `selector` not auto-generated (set manualSelector: true to choose it)",
-                    selector_json(s)
-                ),
+                format!("Invalid value: {}: `selector` not auto-generated", selector_json(s)),
+            ));
+        }
+        // The template gets the labels it lacks of those, and must still be selected.
+        let mut generated = labels.clone();
+        for (k, v) in expected {
+            generated.entry(k).or_insert(v);
+        }
+        if s.matches(&generated) == Some(false) {
+            errors.push(FieldError::new(
+                "spec.template.metadata.labels",
+                format!("Invalid value: {}: `selector` does not match template `labels`", json(&generated)),
             ));
         }
     }
@@ -1097,6 +1108,7 @@ mod tests {
             "completionMode: NonIndexed, podReplacementPolicy: TerminatingOrFailed, managedBy: example.com/custom",
             "manualSelector: true, selector: {matchLabels: {app: pi}}, template: {metadata: {labels: {app: pi}}}",
             "selector: {matchLabels: {batch.kubernetes.io/job-name: pi}}",
+            "selector: {matchLabels: {job-name: pi}}, manualSelector: false, template: {metadata: {labels: {app: pi}}}",
             "podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {containerName: c, operator: In, values: [1, 42]}}, \
              {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}]}, template: {spec: {restartPolicy: Never, containers: [{name: c}]}}",
             "completionMode: Indexed, completions: 5, successPolicy: {rules: [{succeededCount: 2}]}",
@@ -1134,8 +1146,17 @@ mod tests {
             ["spec.podReplacementPolicy: Unsupported value: \"Always\": supported values: \"Failed\", \"TerminatingOrFailed\""]
         );
         assert_eq!(
-            job("selector: {matchLabels: {app: pi}}"),
-            ["spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"pi\"}}: `selector` not auto-generated (set manualSelector: true to choose it)"]
+            job("selector: {matchLabels: {app: pi}}, template: {metadata: {labels: {app: pi}}}"),
+            ["spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"pi\"}}: `selector` not auto-generated"]
+        );
+        assert_eq!(
+            job("selector: {matchLabels: {job-name: pi, app: pi}}"),
+            [
+                "spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"pi\",\"job-name\":\"pi\"}}: `selector` not auto-generated",
+                "spec.template.metadata.labels: Invalid value: {\"batch.kubernetes.io/controller-uid\":\"<the Job's uid>\",\
+                 \"batch.kubernetes.io/job-name\":\"pi\",\"controller-uid\":\"<the Job's uid>\",\"job-name\":\"pi\"}: \
+                 `selector` does not match template `labels`",
+            ]
         );
         assert_eq!(
             job("manualSelector: true, selector: {matchLabels: {app: pi}}, template: {metadata: {labels: {app: other}}}"),
