@@ -3,9 +3,15 @@
 //! a value of the wrong type is an error at that field and the other fields are still checked.
 
 use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_yaml::Value;
 
 use super::FieldError;
+use crate::manifest::strict;
+
+/// A string field's value: only a string, as the API server takes it (`strict.rs`).
+#[derive(Debug, Deserialize)]
+pub(super) struct Text(#[serde(deserialize_with = "strict::string")] pub String);
 
 /// `key` of `object`, absent when missing or `null` (Kubernetes treats null as absent).
 pub(super) fn get<'v>(object: &'v Value, key: &str) -> Option<&'v Value> {

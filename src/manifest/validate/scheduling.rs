@@ -17,7 +17,7 @@ use super::labels::{
     dns_label_problems, dns_subdomain_problems, validate_label_name, validate_label_selector, validate_labels,
     validate_name, validate_qualified_name,
 };
-use super::raw::{child, field, get, has, items};
+use super::raw::{child, field, get, has, items, Text};
 use super::FieldError;
 use crate::manifest::strict;
 use crate::manifest::workload::LabelSelector;
@@ -180,16 +180,14 @@ struct ResizePolicy {
 
 /// A string field, when it is one (`None` when absent; a non-string is reported).
 fn string(spec: &Value, key: &str, path: &str, errors: &mut Vec<FieldError>) -> Option<String> {
-    #[derive(Deserialize)]
-    struct S(#[serde(deserialize_with = "strict::string")] String);
-    field::<S>(spec, key, path, errors).map(|s| s.0)
+    field::<Text>(spec, key, path, errors).map(|s| s.0)
 }
 
 /// `ValidatePodSpec`'s checks of the fields podrun does not act on, for the spec at `path`
 /// (`spec`, or `spec.template.spec` in a workload).
 pub(super) fn check_pod_spec(spec: &Value, path: &str, owner: Owner, errors: &mut Vec<FieldError>) {
     check_resize_policies(spec, path, errors);
-    if let Some(selector) = field::<BTreeMap<String, StrictString>>(spec, "nodeSelector", path, errors) {
+    if let Some(selector) = field::<BTreeMap<String, Text>>(spec, "nodeSelector", path, errors) {
         let selector = selector.into_iter().map(|(k, v)| (k, v.0)).collect();
         validate_labels(&selector, &child(path, "nodeSelector"), errors);
     }
@@ -261,9 +259,6 @@ pub(super) fn check_pod_spec(spec: &Value, path: &str, owner: Owner, errors: &mu
         ));
     }
 }
-
-#[derive(Debug, Deserialize)]
-struct StrictString(#[serde(deserialize_with = "strict::string")] String);
 
 /// `validateResizePolicy` for every container; a pod that never restarts may only resize in place.
 fn check_resize_policies(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_yaml::Value;
 
 use super::labels::{json, validate_qualified_name};
-use super::raw::{field, get};
+use super::raw::{field, get, Text};
 use super::scheduling::{check_pod_spec, Owner};
 use super::workload::{check_claim_spec, check_workload};
 use super::FieldError;
@@ -56,9 +56,6 @@ struct OwnerReference {
     block_owner_deletion: Option<bool>,
 }
 
-#[derive(Debug, Deserialize)]
-struct StrictString(#[serde(deserialize_with = "strict::string")] String);
-
 /// `ValidateObjectMeta`'s rules for what podrun does not read: generation, owner references
 /// and finalizers (apimachinery's pkg/api/validation/objectmeta.go).
 fn check_meta(meta: &Value, errors: &mut Vec<FieldError>) {
@@ -68,7 +65,7 @@ fn check_meta(meta: &Value, errors: &mut Vec<FieldError>) {
     if let Some(refs) = field::<Vec<OwnerReference>>(meta, "ownerReferences", "metadata", errors) {
         check_owner_references(&refs, errors);
     }
-    if let Some(finalizers) = field::<Vec<StrictString>>(meta, "finalizers", "metadata", errors) {
+    if let Some(finalizers) = field::<Vec<Text>>(meta, "finalizers", "metadata", errors) {
         let finalizers: Vec<String> = finalizers.into_iter().map(|f| f.0).collect();
         for f in &finalizers {
             validate_qualified_name(f, "metadata.finalizers", errors);

@@ -20,7 +20,7 @@ use super::labels::{
     dns_label_problems, dns_subdomain_problems, json, regex_error, selector_converts, selector_json,
     validate_label_selector, validate_name, validate_qualified_name,
 };
-use super::raw::{child, field, get, has, items};
+use super::raw::{child, field, get, has, items, Text};
 use super::scheduling::{check_pod_spec, Owner};
 use super::FieldError;
 use crate::manifest::quantity::Quantity;
@@ -289,7 +289,7 @@ struct Ordinals {
 /// templates stand for: the StatefulSet controller creates them, and the pod cannot start on
 /// a cluster if they are refused.
 fn check_stateful_set(spec: &Value, errors: &mut Vec<FieldError>) {
-    if let Some(policy) = field::<StrictString>(spec, "podManagementPolicy", "spec", errors) {
+    if let Some(policy) = field::<Text>(spec, "podManagementPolicy", "spec", errors) {
         if !matches!(policy.0.as_str(), "" | "OrderedReady" | "Parallel") {
             errors.push(FieldError::invalid(
                 "spec.podManagementPolicy",
@@ -349,15 +349,12 @@ fn check_stateful_set(spec: &Value, errors: &mut Vec<FieldError>) {
         // The API server names this path with a dot inside one segment.
         nonnegative_value(Some(i64::from(o.start)), "spec.ordinals.start", errors);
     }
-    field::<StrictString>(spec, "serviceName", "spec", errors);
+    field::<Text>(spec, "serviceName", "spec", errors);
     for (i, t) in items(spec, "volumeClaimTemplates").iter().enumerate() {
         let empty = Value::Mapping(Default::default());
         check_claim_spec(get(t, "spec").unwrap_or(&empty), &format!("spec.volumeClaimTemplates[{i}].spec"), errors);
     }
 }
-
-#[derive(Debug, Deserialize)]
-struct StrictString(#[serde(deserialize_with = "strict::string")] String);
 
 #[derive(Debug, Default, Deserialize)]
 struct PodFailurePolicy {
@@ -430,13 +427,13 @@ fn check_job(spec: &Value, name: &str, template: Option<&Value>, errors: &mut Ve
     if max_failed.is_some() && per_index.is_none() {
         errors.push(FieldError::required_because("spec.backoffLimitPerIndex", "when maxFailedIndexes is specified"));
     }
-    if let Some(managed_by) = field::<StrictString>(spec, "managedBy", "spec", errors) {
+    if let Some(managed_by) = field::<Text>(spec, "managedBy", "spec", errors) {
         check_domain_prefixed_path(&managed_by.0, "spec.managedBy", errors);
         if managed_by.0.len() > 63 {
             errors.push(FieldError::new("spec.managedBy", "Too long: may not be more than 63 bytes"));
         }
     }
-    let mode = field::<StrictString>(spec, "completionMode", "spec", errors).map(|m| m.0);
+    let mode = field::<Text>(spec, "completionMode", "spec", errors).map(|m| m.0);
     let indexed = mode.as_deref() == Some("Indexed");
     if let Some(mode) = mode.as_deref().filter(|m| !matches!(*m, "NonIndexed" | "Indexed")) {
         errors.push(FieldError::unsupported("spec.completionMode", mode, &["NonIndexed", "Indexed"]));
@@ -494,7 +491,7 @@ fn check_job(spec: &Value, name: &str, template: Option<&Value>, errors: &mut Ve
             check_success_policy(&sp, completions.unwrap_or(0), errors);
         }
     }
-    if let Some(policy) = field::<StrictString>(spec, "podReplacementPolicy", "spec", errors) {
+    if let Some(policy) = field::<Text>(spec, "podReplacementPolicy", "spec", errors) {
         let p = "spec.podReplacementPolicy";
         if failure_policy.is_some() {
             if policy.0 != "Failed" {
@@ -673,7 +670,7 @@ fn check_job_selector(spec: &Value, name: &str, errors: &mut Vec<FieldError>) {
     // Wrong label types are the pod's problems, reported with it.
     let labels: BTreeMap<String, String> = get(spec, "template")
         .and_then(|t| get(t, "metadata"))
-        .and_then(|m| field::<BTreeMap<String, StrictString>>(m, "labels", "", &mut Vec::new()))
+        .and_then(|m| field::<BTreeMap<String, Text>>(m, "labels", "", &mut Vec::new()))
         .map(|l| l.into_iter().map(|(k, v)| (k, v.0)).collect())
         .unwrap_or_default();
     let labels_json = if labels.is_empty() { "null".to_owned() } else { json(&labels) };
@@ -779,7 +776,7 @@ struct DataSource {
 pub(super) fn check_claim_spec(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
     // Read field by field so that one wrong type does not hide the other problems.
     let mut claim = ClaimSpec {
-        access_modes: field::<Vec<StrictString>>(spec, "accessModes", path, errors)
+        access_modes: field::<Vec<Text>>(spec, "accessModes", path, errors)
             .map(|m| m.into_iter().map(|s| s.0).collect())
             .unwrap_or_default(),
         selector: field(spec, "selector", path, errors),
@@ -791,7 +788,7 @@ pub(super) fn check_claim_spec(spec: &Value, path: &str, errors: &mut Vec<FieldE
         ("volumeMode", &mut claim.volume_mode),
         ("volumeAttributesClassName", &mut claim.volume_attributes_class_name),
     ] {
-        *slot = field::<StrictString>(spec, key, path, errors).map(|s| s.0);
+        *slot = field::<Text>(spec, key, path, errors).map(|s| s.0);
     }
     claim.data_source = field(spec, "dataSource", path, errors);
     claim.data_source_ref = field(spec, "dataSourceRef", path, errors);
