@@ -8,6 +8,7 @@
 //! order. Where podrun is stricter than Kubernetes (absolute paths the engine needs, say), the
 //! message says "podrun" so nobody mistakes it for a Kubernetes rule.
 
+mod claim;
 mod config;
 mod downward;
 mod env;

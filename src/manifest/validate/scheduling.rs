@@ -14,8 +14,8 @@ use serde::Deserialize;
 use serde_yaml::Value;
 
 use super::labels::{
-    dns_label_problems, dns_subdomain_problems, validate_label_name, validate_label_selector, validate_labels,
-    validate_name, validate_qualified_name,
+    dns_label_problems, dns_subdomain_problems, label_value_problems, validate_label_name, validate_label_selector,
+    validate_labels, validate_name, validate_qualified_name,
 };
 use super::raw::{child, field, get, has, items, Text};
 use super::FieldError;
@@ -321,7 +321,7 @@ fn validate_tolerations(tolerations: &[Toleration], path: &str, errors: &mut Vec
         match t.operator.as_str() {
             // An empty operator means Equal.
             "Equal" | "" => {
-                let problems = super::labels::label_value_problems(&t.value);
+                let problems = label_value_problems(&t.value);
                 if !problems.is_empty() {
                     errors.push(FieldError::invalid(format!("{p}.operator"), &t.value, &problems.join(";")));
                 }
@@ -421,7 +421,7 @@ fn validate_node_selector_term(
         validate_label_name(&r.key, &format!("{p}.key"), errors);
         if !allow_invalid_values {
             for (k, v) in r.values.iter().enumerate() {
-                for m in super::labels::label_value_problems(v) {
+                for m in label_value_problems(v) {
                     errors.push(FieldError::invalid(format!("{p}.values[{k}]"), v, &m));
                 }
             }

@@ -6,10 +6,11 @@
 use serde::{Deserialize, Serialize};
 use serde_yaml::Value;
 
+use super::claim::check_claim_spec;
 use super::labels::{json, validate_qualified_name};
 use super::raw::{field, get, Text};
 use super::scheduling::{check_pod_spec, Owner};
-use super::workload::{check_claim_spec, check_workload};
+use super::workload::check_workload;
 use super::FieldError;
 use crate::manifest::strict;
 use crate::manifest::workload::WorkloadKind;
