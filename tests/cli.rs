@@ -219,6 +219,39 @@ fn workloads_and_refusals_through_the_binary() {
 }
 
 #[test]
+fn ignored_fields_and_workload_fields_are_still_validated() {
+    let tolerating =
+        POD.replace("spec:\n", "spec:\n  tolerations: [{key: gpu, operator: Exists, effect: NoSchedule}]\n");
+    let o = podrun_env(&["validate", "-"], Some(&tolerating), NO_ENGINE);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stderr(&o).contains("ignoring fields that only matter on a cluster: spec.tolerations"), "{}", stderr(&o));
+    let bad = tolerating.replace("operator: Exists", "operator: Sometimes");
+    let o = podrun_env(&["validate", "-"], Some(&bad), NO_ENGINE);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "spec.tolerations[0].operator: Unsupported value: \"Sometimes\": supported values: \"Equal\", \"Exists\""
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stdout(&o), "");
+
+    let job = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: pi}\nspec:\n  backoffLimit: 4\n  template:\n    \
+        spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}\n";
+    let o = podrun_env(&["validate", "-"], Some(job), NO_ENGINE);
+    assert_eq!((code(&o), stdout(&o).as_str()), (0, "pod default/pi: valid\n"), "{}", stderr(&o));
+    let o = podrun_env(&["validate", "-"], Some(&job.replace("backoffLimit: 4", "backoffLimit: -1")), NO_ENGINE);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("invalid Job \"pi\""), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn lifecycle_http_get_hooks_validate_and_tcp_socket_ones_are_refused() {
     let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: c\n    \
         image: busybox:1.28\n    command: [httpd, -f, -p, '8080']\n    ports: [{name: http, containerPort: 8080}]\n    \

@@ -16,7 +16,7 @@ use serde_yaml::Value;
 use super::load::{DocRef, ManifestError};
 use super::schema::{self, Finding};
 use super::types::{ConfigMap, PersistentVolumeClaim, Pod, Secret};
-use super::validate::FieldError;
+use super::validate::{self, FieldError};
 use super::workload::{Workload, WorkloadKind};
 
 /// The kinds podrun reads.
@@ -123,7 +123,7 @@ impl Classifier<'_> {
             );
             return Err(invalid(doc, &what, vec![problem]));
         }
-        let findings = match object {
+        let mut findings = match object {
             Kind::Pod => schema::check_pod(value),
             Kind::ConfigMap => schema::check_config_map(value),
             Kind::Secret => schema::check_secret(value),
@@ -134,6 +134,7 @@ impl Classifier<'_> {
                 _ => return Err(invalid(doc, &what, vec![FieldError::new("spec.template", "Required value")])),
             },
         };
+        schema::add_invalid(&mut findings, validate::validate_unread(value));
         // The API server's word for the whole document is the kind alone, as for Pods so far.
         let what = if object == Kind::Pod { "Pod".to_owned() } else { what };
         report_findings(findings, &doc, &what, self.strict, self.warnings)?;
@@ -182,6 +183,7 @@ fn report_findings(
             Finding::WrongShape { path, expected } => {
                 problems.push(FieldError::new(path, format!("Invalid value: must be {expected}")));
             }
+            Finding::Invalid(problem) => problems.push(problem),
             Finding::NotYet { path } => not_yet.push(path),
             Finding::ClusterOnly { path } => cluster_only.push(path),
         }

@@ -599,8 +599,8 @@ mod tests {
         let sts = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n  \
             selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      \
             containers: [{name: c, image: b, volumeMounts: [{name: data, mountPath: /data}]}]\n  \
-            volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce]}}]\n---\n\
-            apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: logs}\nspec: {accessModes: [ReadWriteOnce]}\n";
+            volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}]\n---\n\
+            apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: logs}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n";
         let l = load_text(sts, &LoadOptions::default()).unwrap();
         assert_eq!(
             l.claims,

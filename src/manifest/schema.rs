@@ -10,7 +10,9 @@
 //! - values of the wrong kind, e.g. a string where a list is required ([`Finding::WrongShape`]),
 //! - fields Kubernetes knows but podrun does not implement yet ([`Finding::NotYet`]),
 //! - fields that only mean something on a cluster, which podrun ignores
-//!   ([`Finding::ClusterOnly`]).
+//!   ([`Finding::ClusterOnly`]);
+//! - and, added by [`add_invalid`], values the API server refuses in the fields podrun keeps no
+//!   type for ([`Finding::Invalid`], found by `validate::validate_unread`).
 //!
 //! Fields podrun implements produce nothing, and neither do fields it refuses
 //! ([`Support::Refused`]): validation refuses those with a message naming the feature, and a
@@ -20,6 +22,8 @@
 //! workloads (Deployments and the like).
 
 use serde_yaml::Value;
+
+use super::validate::FieldError;
 
 /// How far podrun honours a field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,6 +57,10 @@ pub enum Finding {
     /// The value has the wrong kind, e.g. a scalar where an object or a list is required.
     /// `expected` is "an object", "a map", "a list" or "a scalar".
     WrongShape { path: String, expected: &'static str },
+    /// A value the API server refuses in a field podrun keeps no type for (cluster-only and
+    /// not-yet-implemented fields, a workload's own fields, a claim's spec): see
+    /// `validate::validate_unread`, which finds these on the same document.
+    Invalid(FieldError),
 }
 
 /// Walk a whole Pod document (the root mapping with apiVersion, kind, metadata, spec, status).
@@ -89,6 +97,23 @@ pub fn check_secret(doc: &Value) -> Vec<Finding> {
     let mut walk = Walk::default();
     walk.value(doc, Shape::Object(SECRET), "", false);
     walk.findings
+}
+
+/// Adds `problems` (from `validate::validate_unread`) to `findings` as [`Finding::Invalid`],
+/// except those at a field the walk already found of the wrong shape (or above one): that
+/// field's one error is its shape.
+pub fn add_invalid(findings: &mut Vec<Finding>, problems: Vec<FieldError>) {
+    let shapes: Vec<String> = findings
+        .iter()
+        .filter_map(|f| match f {
+            Finding::WrongShape { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    let covers = |problem: &str, shape: &str| {
+        shape.strip_prefix(problem).is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+    };
+    findings.extend(problems.into_iter().filter(|p| !shapes.iter().any(|s| covers(&p.path, s))).map(Finding::Invalid));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1234,6 +1259,19 @@ status:
                 cluster_only_at("status"),
             ]
         );
+    }
+
+    #[test]
+    fn invalid_values_give_way_to_wrong_shapes() {
+        let mut findings = vec![Finding::WrongShape { path: "spec.nodeSelector[a]".into(), expected: "a scalar" }];
+        let problem = |p: &str| FieldError::new(p, "Invalid value: x");
+        add_invalid(
+            &mut findings,
+            vec![problem("spec.nodeSelector"), problem("spec.node"), problem("spec.tolerations")],
+        );
+        assert_eq!(findings.len(), 3);
+        assert_eq!(findings[1], Finding::Invalid(problem("spec.node")));
+        assert_eq!(findings[2], Finding::Invalid(problem("spec.tolerations")));
     }
 
     #[test]

@@ -8,20 +8,28 @@
 //! order. Where podrun is stricter than Kubernetes (absolute paths the engine needs, say), the
 //! message says "podrun" so nobody mistakes it for a Kubernetes rule.
 
+mod claim;
 mod config;
 mod downward;
 mod env;
+mod labels;
 mod network;
 mod probe;
+mod raw;
 mod refused;
 mod resources;
+mod scheduling;
 mod security;
+mod unread;
 mod volumes;
+mod workload;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 pub use config::{config_key_problems, validate_claim, validate_config_map, validate_secret, validate_secret_type};
+pub use unread::validate_unread;
+pub(crate) use workload::apps_selector_problems;
 
 use super::types::{Container, ObjectMeta, Pod, Volume};
 
@@ -303,31 +311,20 @@ fn validate_meta(meta: &ObjectMeta, errors: &mut Vec<FieldError>) {
             ));
         }
     }
-    for (k, v) in &meta.labels {
-        if !is_qualified_name(k) {
-            errors.push(FieldError::invalid("metadata.labels", k, QUALIFIED_MSG));
-        }
-        if !is_label_value(v) {
-            errors.push(FieldError::invalid(
-                format!("metadata.labels[{k}]"),
-                v,
-                "a valid label must be an empty string or consist of alphanumeric characters, \
-                 '-', '_' or '.', and must start and end with an alphanumeric character, \
-                 at most 63 characters",
-            ));
-        }
-    }
+    // `ValidateLabels` and `ValidateAnnotations`: every problem at the map's path, in the API
+    // server's words.
+    labels::validate_labels(&meta.labels, "metadata.labels", errors);
     let mut total = 0;
     for (k, v) in &meta.annotations {
-        if !is_qualified_name(&k.to_ascii_lowercase()) {
-            errors.push(FieldError::invalid("metadata.annotations", k, QUALIFIED_MSG));
+        for m in labels::label_key_problems(&k.to_ascii_lowercase()) {
+            errors.push(FieldError::invalid("metadata.annotations", k, &m));
         }
         total += k.len() + v.len();
     }
     if total > ANNOTATIONS_MAX_BYTES {
         errors.push(FieldError::new(
             "metadata.annotations",
-            format!("Too long: must have at most {ANNOTATIONS_MAX_BYTES} bytes"),
+            format!("Too long: may not be more than {ANNOTATIONS_MAX_BYTES} bytes"),
         ));
     }
 }
@@ -503,6 +500,6 @@ mod tests {
         let mut p = pod("p", vec![c("a", "x")]);
         p.metadata.namespace = Some("Bad".into());
         p.metadata.labels.insert("ok/key".into(), "bad value".into());
-        assert_eq!(paths(&p), vec!["metadata.namespace", "metadata.labels[ok/key]"]);
+        assert_eq!(paths(&p), vec!["metadata.namespace", "metadata.labels"]);
     }
 }

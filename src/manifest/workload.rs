@@ -3,10 +3,10 @@
 //!
 //! Only what decides that pod is read: the template, the replica counts (to warn that podrun
 //! runs one), the selector (which the API server requires to match the template's labels) and
-//! a StatefulSet's claim templates (which become the pod's volumes). Every other field of a
-//! workload (strategy, backoffLimit, updateStrategy, ...) is about a controller podrun does not
-//! have: it is neither read nor checked for typos (serde skips unknown fields here), while the
-//! template itself is checked as thoroughly as a Pod.
+//! a StatefulSet's claim templates (which become the pod's volumes). The other fields of a
+//! workload (strategy, backoffLimit, updateStrategy, ...) are about a controller podrun does not
+//! have: they are not read here, but their values are checked as the API server checks them
+//! (`validate/workload.rs`, on the document), and the template is checked as thoroughly as a Pod.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -15,7 +15,7 @@ use serde::Deserialize;
 
 use super::strict;
 use super::types::{ObjectMeta, PersistentVolumeClaimVolumeSource, Pod, PodSpec, RestartPolicy, Volume};
-use super::validate::FieldError;
+use super::validate::{apps_selector_problems, FieldError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkloadKind {
@@ -138,12 +138,12 @@ pub struct TemplatePod {
 }
 
 impl LabelSelector {
-    fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.match_labels.is_empty() && self.match_expressions.is_empty()
     }
 
     /// Whether `labels` are selected; `None` when an operator is unknown (reported apart).
-    fn matches(&self, labels: &BTreeMap<String, String>) -> Option<bool> {
+    pub(crate) fn matches(&self, labels: &BTreeMap<String, String>) -> Option<bool> {
         if self.match_labels.iter().any(|(k, v)| labels.get(k) != Some(v)) {
             return Some(false);
         }
@@ -162,12 +162,6 @@ impl LabelSelector {
         }
         Some(true)
     }
-}
-
-/// Go's `%#v` of a label map, as the API server prints one.
-fn go_map(labels: &BTreeMap<String, String>) -> String {
-    let pairs: Vec<String> = labels.iter().map(|(k, v)| format!("{k:?}:{v:?}")).collect();
-    format!("map[string]string{{{}}}", pairs.join(", "))
 }
 
 /// The pod for `w`. Paths in `problems` are the workload's (`spec.template.spec...`).
@@ -194,49 +188,17 @@ pub fn template_pod(kind: WorkloadKind, w: Workload) -> TemplatePod {
     }
 
     let template = spec.template.unwrap_or_default();
+    // A Job's selector is the API server's to generate (checked with the Job's other fields).
     if kind != WorkloadKind::Job {
-        match &spec.selector {
-            None => problems.push(FieldError::new("spec.selector", "Required value")),
-            Some(s) if s.is_empty() => problems.push(FieldError::new(
-                "spec.selector",
-                format!(
-                    "Invalid value: {}: empty selector is invalid for {}",
-                    go_map(&s.match_labels),
-                    kind.as_str().to_lowercase()
-                ),
-            )),
-            Some(s) => match s.matches(&template.metadata.labels) {
-                Some(true) => {}
-                Some(false) => problems.push(FieldError::new(
-                    "spec.template.metadata.labels",
-                    format!(
-                        "Invalid value: {}: `selector` does not match template `labels`",
-                        go_map(&template.metadata.labels)
-                    ),
-                )),
-                None => {
-                    for (i, r) in s.match_expressions.iter().enumerate() {
-                        if !matches!(r.operator.as_str(), "In" | "NotIn" | "Exists" | "DoesNotExist") {
-                            problems.push(FieldError::new(
-                                format!("spec.selector.matchExpressions[{i}].operator"),
-                                format!("Invalid value: {:?}: not a valid selector operator", r.operator),
-                            ));
-                        }
-                    }
-                }
-            },
-        }
+        problems.extend(apps_selector_problems(kind, spec.selector.as_ref(), &template.metadata.labels));
     }
     // Controllers restart pods their own way: apps/v1 pods always restart, a Job's never do.
     let restart = template.spec.restart_policy;
     let path = "spec.template.spec.restartPolicy";
     match kind {
+        // Unset is defaulted to Always first, so both read the same.
         WorkloadKind::Job if !matches!(restart, Some(RestartPolicy::OnFailure | RestartPolicy::Never)) => {
-            let value = restart.unwrap_or(RestartPolicy::Always).as_str();
-            problems.push(FieldError::new(
-                path,
-                format!("Unsupported value: {value:?}: supported values: \"OnFailure\", \"Never\""),
-            ));
+            problems.push(FieldError::new(path, "Required value: valid values: \"OnFailure\", \"Never\""));
         }
         WorkloadKind::Job => {}
         _ if restart.is_some_and(|r| r != RestartPolicy::Always) => {
@@ -333,12 +295,15 @@ mod tests {
         let missing = DEPLOYMENT.replace("  selector: {matchLabels: {app: web}}\n", "");
         assert_eq!(
             strings(&template_pod(WorkloadKind::ReplicaSet, workload(&missing)).problems),
-            ["spec.selector: Required value"]
+            [
+                "spec.selector: Required value",
+                "spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`"
+            ]
         );
         let other = DEPLOYMENT.replace("matchLabels: {app: web}", "matchLabels: {app: api}");
         assert_eq!(
             strings(&template_pod(WorkloadKind::Deployment, workload(&other)).problems),
-            ["spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"web\"}: `selector` does not match template `labels`"]
+            ["spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`"]
         );
         let exprs = DEPLOYMENT.replace(
             "matchLabels: {app: web}",
@@ -348,7 +313,10 @@ mod tests {
         let bad = DEPLOYMENT.replace("matchLabels: {app: web}", "matchExpressions: [{key: app, operator: Like}]");
         assert_eq!(
             strings(&template_pod(WorkloadKind::Deployment, workload(&bad)).problems),
-            ["spec.selector.matchExpressions[0].operator: Invalid value: \"Like\": not a valid selector operator"]
+            [
+                "spec.selector.matchExpressions[0].operator: Invalid value: \"Like\": not a valid selector operator",
+                "spec.selector: Invalid value: {\"matchExpressions\":[{\"key\":\"app\",\"operator\":\"Like\"}]}: invalid label selector"
+            ]
         );
         let empty = DEPLOYMENT.replace("matchLabels: {app: web}", "matchLabels: {}");
         assert!(strings(&template_pod(WorkloadKind::StatefulSet, workload(&empty)).problems)[0]
@@ -366,7 +334,7 @@ mod tests {
         let t = template_pod(WorkloadKind::Job, workload(job));
         assert_eq!(
             strings(&t.problems),
-            ["spec.template.spec.restartPolicy: Unsupported value: \"Always\": supported values: \"OnFailure\", \"Never\""]
+            ["spec.template.spec.restartPolicy: Required value: valid values: \"OnFailure\", \"Never\""]
         );
         assert_eq!(t.warnings.len(), 1);
         assert!(t.warnings[0].contains("parallelism: 2"));
@@ -378,7 +346,7 @@ mod tests {
     fn stateful_set_claim_templates_become_volumes() {
         let sts = "metadata: {name: db}\nspec:\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    \
             spec:\n      containers: [{name: c, image: b, volumeMounts: [{name: data, mountPath: /data}]}]\n  \
-            volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce]}}]\n";
+            volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}]\n";
         let t = template_pod(WorkloadKind::StatefulSet, workload(sts));
         assert!(t.problems.is_empty());
         assert_eq!(t.claims, ["data-db-0"]);

@@ -1,0 +1,1095 @@
+//! The API server's rules for the workload kinds podrun takes its pod from (apps/v1
+//! Deployment, ReplicaSet, StatefulSet, DaemonSet; batch/v1 Job).
+//! podrun runs one pod and has no controller, so these fields change nothing here; but a
+//! manifest Kubernetes refuses is refused here too.
+//!
+//! Ported from Kubernetes 1.35: pkg/apis/apps/validation (`ValidateDeploymentSpec`,
+//! `ValidateReplicaSetSpec`, `ValidateStatefulSetSpec`, `ValidateDaemonSetSpec`), pkg/apis/batch/
+//! validation (`validateJobSpec`, `validateGeneratedSelector`). A StatefulSet's claim templates
+//! are checked as the claims they stand for (`claim.rs`).
+//! As there, the workload is checked after the API server's defaults (apps/v1 and batch/v1
+//! `SetDefaults_*`): an unset strategy is a RollingUpdate with 25% (Deployment) or 1 and 0
+//! (DaemonSet), an unset progressDeadlineSeconds is 600. Values the API server prints as Go
+//! structs are printed as it prints them (`{"Type":"Bogus","RollingUpdate":null}`).
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_yaml::Value;
+
+use super::claim::check_claim_spec;
+use super::labels::{
+    dns_label_problems, dns_subdomain_problems, json, regex_error, selector_converts, selector_json,
+    validate_label_selector, validate_name, validate_qualified_name,
+};
+use super::raw::{child, field, get, has, items, Text};
+use super::scheduling::{check_pod_spec, Owner};
+use super::FieldError;
+use crate::manifest::strict;
+use crate::manifest::workload::{LabelSelector, WorkloadKind};
+
+const NEGATIVE: &str = "must be greater than or equal to 0";
+
+/// A Kubernetes `IntOrString` (`maxSurge: 1`, `maxSurge: 25%`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum IntOrString {
+    Int(i64),
+    Str(String),
+}
+
+impl IntOrString {
+    fn json(&self) -> String {
+        match self {
+            IntOrString::Int(i) => i.to_string(),
+            IntOrString::Str(s) => json(s),
+        }
+    }
+
+    /// The percentage, for a valid percent string.
+    fn percent(&self) -> Option<i64> {
+        match self {
+            IntOrString::Str(s) => s.strip_suffix('%').filter(|d| is_digits(d)).and_then(|d| d.parse().ok()),
+            IntOrString::Int(_) => None,
+        }
+    }
+
+    /// `getIntOrPercentValue`: the number, or the percentage; 0 for anything else.
+    fn value(&self) -> i64 {
+        match self {
+            IntOrString::Int(i) => *i,
+            IntOrString::Str(s) => self.percent().unwrap_or_else(|| s.parse().unwrap_or(0)),
+        }
+    }
+}
+
+fn is_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Strategy {
+    #[serde(rename = "type", default, deserialize_with = "strict::string")]
+    type_: String,
+    #[serde(default)]
+    rolling_update: Option<RollingUpdate>,
+}
+
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RollingUpdate {
+    #[serde(default)]
+    max_unavailable: Option<IntOrString>,
+    #[serde(default)]
+    max_surge: Option<IntOrString>,
+    #[serde(default)]
+    partition: Option<i32>,
+}
+
+fn opt_json(v: &Option<IntOrString>) -> String {
+    v.as_ref().map_or_else(|| "null".to_owned(), IntOrString::json)
+}
+
+/// Go's JSON of an internal rolling update (no JSON tags there, so the field names are Go's).
+fn rolling_json(kind: WorkloadKind, r: &Option<RollingUpdate>) -> String {
+    match r {
+        None => "null".to_owned(),
+        Some(r) if kind == WorkloadKind::StatefulSet => {
+            format!(
+                "{{\"Partition\":{},\"MaxUnavailable\":{}}}",
+                r.partition.unwrap_or(0),
+                opt_json(&r.max_unavailable)
+            )
+        }
+        Some(r) => {
+            format!("{{\"MaxUnavailable\":{},\"MaxSurge\":{}}}", opt_json(&r.max_unavailable), opt_json(&r.max_surge))
+        }
+    }
+}
+
+impl Strategy {
+    /// Go's JSON of the internal strategy type.
+    fn internal_json(&self, kind: WorkloadKind) -> String {
+        format!("{{\"Type\":{},\"RollingUpdate\":{}}}", json(&self.type_), rolling_json(kind, &self.rolling_update))
+    }
+}
+
+/// An int32 field that must not be negative (`ValidateNonnegativeField`).
+fn nonnegative(spec: &Value, key: &str, path: &str, errors: &mut Vec<FieldError>) -> Option<i64> {
+    let v = field::<i32>(spec, key, path, errors).map(i64::from);
+    nonnegative_value(v, &child(path, key), errors);
+    v
+}
+
+fn nonnegative_value(v: Option<i64>, path: &str, errors: &mut Vec<FieldError>) {
+    if let Some(n) = v.filter(|n| *n < 0) {
+        errors.push(FieldError::invalid_raw(path, n, NEGATIVE));
+    }
+}
+
+/// `ValidatePositiveIntOrPercent`.
+fn int_or_percent(v: &IntOrString, path: &str, errors: &mut Vec<FieldError>) {
+    match v {
+        IntOrString::Str(s) if v.percent().is_none() => errors.push(FieldError::invalid(
+            path,
+            s,
+            &regex_error(
+                "a valid percent string must be a numeric string followed by an ending '%'",
+                "[0-9]+%",
+                &["1%", "93%"],
+            ),
+        )),
+        IntOrString::Int(i) if *i < 0 => errors.push(FieldError::invalid_raw(path, i, NEGATIVE)),
+        _ => {}
+    }
+}
+
+/// `IsNotMoreThan100Percent`.
+fn not_over_100(v: &IntOrString, path: &str, errors: &mut Vec<FieldError>) {
+    if v.percent().is_some_and(|p| p > 100) {
+        errors.push(FieldError::new(path, format!("Invalid value: {}: must not be greater than 100%", v.json())));
+    }
+}
+
+/// The checks of `kind`'s own fields and of what its pod template may not hold, for a
+/// workload document. The template's pod is checked as a Pod elsewhere.
+pub(super) fn check_workload(kind: WorkloadKind, doc: &Value, errors: &mut Vec<FieldError>) {
+    let name = get(doc, "metadata").and_then(|m| get(m, "name")).and_then(Value::as_str).unwrap_or("");
+    if kind == WorkloadKind::StatefulSet && !name.is_empty() {
+        // A StatefulSet's name becomes its pods' hostnames (`<name>-0`): a DNS label.
+        validate_name(name, dns_label_problems(name), "metadata.name", errors);
+    }
+    let Some(spec) = get(doc, "spec") else { return };
+    let template_spec = get(spec, "template").and_then(|t| get(t, "spec"));
+    if let Some(pod) = template_spec {
+        check_pod_spec(pod, "spec.template.spec", Owner::Template, errors);
+        if kind != WorkloadKind::Job && has(pod, "activeDeadlineSeconds") {
+            // Deployments are checked as their ReplicaSets, message included.
+            let owner = if kind == WorkloadKind::Deployment { "ReplicaSet" } else { kind.as_str() };
+            errors.push(FieldError::forbidden(
+                "spec.template.spec.activeDeadlineSeconds",
+                &format!("activeDeadlineSeconds in {owner} is not Supported"),
+            ));
+        }
+    }
+    match kind {
+        WorkloadKind::Deployment => check_deployment(spec, errors),
+        WorkloadKind::ReplicaSet => {
+            nonnegative(spec, "minReadySeconds", "spec", errors);
+        }
+        WorkloadKind::DaemonSet => check_daemon_set(spec, errors),
+        WorkloadKind::StatefulSet => check_stateful_set(spec, errors),
+        WorkloadKind::Job => check_job(spec, name, template_spec, errors),
+    }
+}
+
+/// `ValidateDeploymentSpec` (after `SetDefaults_Deployment`).
+fn check_deployment(spec: &Value, errors: &mut Vec<FieldError>) {
+    let strategy = field::<Strategy>(spec, "strategy", "spec", errors).unwrap_or_default();
+    match strategy.type_.as_str() {
+        "Recreate" => {
+            if strategy.rolling_update.is_some() {
+                errors.push(FieldError::forbidden(
+                    "spec.strategy.rollingUpdate",
+                    "may not be specified when strategy `type` is 'Recreate'",
+                ));
+            }
+        }
+        "" | "RollingUpdate" => {
+            let r = strategy.rolling_update.clone().unwrap_or_default();
+            let quarter = || IntOrString::Str("25%".into());
+            let unavailable = r.max_unavailable.unwrap_or_else(quarter);
+            let surge = r.max_surge.unwrap_or_else(quarter);
+            let path = "spec.strategy.rollingUpdate";
+            int_or_percent(&unavailable, &format!("{path}.maxUnavailable"), errors);
+            int_or_percent(&surge, &format!("{path}.maxSurge"), errors);
+            if unavailable.value() == 0 && surge.value() == 0 {
+                errors.push(FieldError::new(
+                    format!("{path}.maxUnavailable"),
+                    format!("Invalid value: {}: may not be 0 when `maxSurge` is 0", unavailable.json()),
+                ));
+            }
+            not_over_100(&unavailable, &format!("{path}.maxUnavailable"), errors);
+        }
+        _ => errors.push(FieldError::new(
+            "spec.strategy",
+            format!(
+                "Unsupported value: {}: supported values: \"Recreate\", \"RollingUpdate\"",
+                strategy.internal_json(WorkloadKind::Deployment)
+            ),
+        )),
+    }
+    let min_ready = nonnegative(spec, "minReadySeconds", "spec", errors).unwrap_or(0);
+    nonnegative(spec, "revisionHistoryLimit", "spec", errors);
+    let deadline = nonnegative(spec, "progressDeadlineSeconds", "spec", errors).unwrap_or(600);
+    if deadline <= min_ready {
+        errors.push(FieldError::invalid_raw(
+            "spec.progressDeadlineSeconds",
+            deadline,
+            "must be greater than minReadySeconds",
+        ));
+    }
+    field::<bool>(spec, "paused", "spec", errors);
+}
+
+/// `ValidateDaemonSetSpec` and `ValidateDaemonSetUpdateStrategy` (after `SetDefaults_DaemonSet`).
+fn check_daemon_set(spec: &Value, errors: &mut Vec<FieldError>) {
+    nonnegative(spec, "minReadySeconds", "spec", errors);
+    let strategy = field::<Strategy>(spec, "updateStrategy", "spec", errors).unwrap_or_default();
+    match strategy.type_.as_str() {
+        "OnDelete" => {}
+        "" | "RollingUpdate" => {
+            let r = strategy.rolling_update.clone().unwrap_or_default();
+            let unavailable = r.max_unavailable.unwrap_or(IntOrString::Int(1));
+            let surge = r.max_surge.unwrap_or(IntOrString::Int(0));
+            let path = "spec.updateStrategy.rollingUpdate";
+            int_or_percent(&unavailable, &format!("{path}.maxUnavailable"), errors);
+            int_or_percent(&surge, &format!("{path}.maxSurge"), errors);
+            not_over_100(&unavailable, &format!("{path}.maxUnavailable"), errors);
+            not_over_100(&surge, &format!("{path}.maxSurge"), errors);
+            match (unavailable.value() != 0, surge.value() != 0) {
+                (true, true) => errors.push(FieldError::new(
+                    format!("{path}.maxSurge"),
+                    format!("Invalid value: {}: may not be set when maxUnavailable is non-zero", surge.json()),
+                )),
+                (false, false) => errors.push(FieldError::required_because(
+                    format!("{path}.maxUnavailable"),
+                    "cannot be 0 when maxSurge is 0",
+                )),
+                _ => {}
+            }
+        }
+        _ => errors.push(FieldError::new(
+            "spec.updateStrategy",
+            format!(
+                "Unsupported value: {}: supported values: \"RollingUpdate\", \"OnDelete\"",
+                strategy.internal_json(WorkloadKind::DaemonSet)
+            ),
+        )),
+    }
+    nonnegative(spec, "revisionHistoryLimit", "spec", errors);
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RetentionPolicy {
+    #[serde(default, deserialize_with = "strict::string")]
+    when_deleted: String,
+    #[serde(default, deserialize_with = "strict::string")]
+    when_scaled: String,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct Ordinals {
+    #[serde(default)]
+    start: i32,
+}
+
+/// `ValidateStatefulSetSpec` (after `SetDefaults_StatefulSet`), and the claims its claim
+/// templates stand for: the StatefulSet controller creates them, and the pod cannot start on
+/// a cluster if they are refused.
+fn check_stateful_set(spec: &Value, errors: &mut Vec<FieldError>) {
+    if let Some(policy) = field::<Text>(spec, "podManagementPolicy", "spec", errors) {
+        if !matches!(policy.0.as_str(), "" | "OrderedReady" | "Parallel") {
+            errors.push(FieldError::invalid(
+                "spec.podManagementPolicy",
+                &policy.0,
+                "must be 'OrderedReady' or 'Parallel'",
+            ));
+        }
+    }
+    let strategy = field::<Strategy>(spec, "updateStrategy", "spec", errors).unwrap_or_default();
+    let path = "spec.updateStrategy.rollingUpdate";
+    match strategy.type_.as_str() {
+        "OnDelete" => {
+            if strategy.rolling_update.is_some() {
+                errors.push(FieldError::new(
+                    path,
+                    format!(
+                        "Invalid value: {}: only allowed for updateStrategy 'RollingUpdate'",
+                        rolling_json(WorkloadKind::StatefulSet, &strategy.rolling_update)
+                    ),
+                ));
+            }
+        }
+        "" | "RollingUpdate" => {
+            if let Some(r) = &strategy.rolling_update {
+                nonnegative_value(r.partition.map(i64::from), &format!("{path}.partition"), errors);
+                if let Some(u) = &r.max_unavailable {
+                    let p = format!("{path}.maxUnavailable");
+                    int_or_percent(u, &p, errors);
+                    if u.value() == 0 {
+                        errors.push(FieldError::new(&p, format!("Invalid value: {}: cannot be 0", u.json())));
+                    }
+                    not_over_100(u, &p, errors);
+                }
+            }
+        }
+        _ => errors.push(FieldError::new(
+            "spec.updateStrategy",
+            format!(
+                "Invalid value: {}: must be 'RollingUpdate' or 'OnDelete'",
+                strategy.internal_json(WorkloadKind::StatefulSet)
+            ),
+        )),
+    }
+    if let Some(policy) = field::<RetentionPolicy>(spec, "persistentVolumeClaimRetentionPolicy", "spec", errors) {
+        for (name, v) in [("whenDeleted", &policy.when_deleted), ("whenScaled", &policy.when_scaled)] {
+            if !matches!(v.as_str(), "" | "Retain" | "Delete") {
+                errors.push(FieldError::unsupported(
+                    format!("spec.persistentVolumeClaimRetentionPolicy.{name}"),
+                    v,
+                    &["Retain", "Delete"],
+                ));
+            }
+        }
+    }
+    nonnegative(spec, "minReadySeconds", "spec", errors);
+    if let Some(o) = field::<Ordinals>(spec, "ordinals", "spec", errors) {
+        // The API server names this path with a dot inside one segment.
+        nonnegative_value(Some(i64::from(o.start)), "spec.ordinals.start", errors);
+    }
+    field::<Text>(spec, "serviceName", "spec", errors);
+    for (i, t) in items(spec, "volumeClaimTemplates").iter().enumerate() {
+        let empty = Value::Mapping(Default::default());
+        check_claim_spec(get(t, "spec").unwrap_or(&empty), &format!("spec.volumeClaimTemplates[{i}].spec"), errors);
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct PodFailurePolicy {
+    #[serde(default)]
+    rules: Vec<PodFailurePolicyRule>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PodFailurePolicyRule {
+    #[serde(default, deserialize_with = "strict::string")]
+    action: String,
+    #[serde(default)]
+    on_exit_codes: Option<OnExitCodes>,
+    #[serde(default)]
+    on_pod_conditions: Vec<OnPodCondition>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OnExitCodes {
+    #[serde(default, deserialize_with = "strict::opt_string")]
+    container_name: Option<String>,
+    #[serde(default, deserialize_with = "strict::string")]
+    operator: String,
+    #[serde(default)]
+    values: Option<Vec<i32>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct OnPodCondition {
+    #[serde(rename = "type", default, deserialize_with = "strict::string")]
+    type_: String,
+    #[serde(default, deserialize_with = "strict::string")]
+    status: String,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct SuccessPolicy {
+    #[serde(default)]
+    rules: Vec<SuccessPolicyRule>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SuccessPolicyRule {
+    #[serde(default)]
+    succeeded_count: Option<i32>,
+    #[serde(default, deserialize_with = "strict::opt_string")]
+    succeeded_indexes: Option<String>,
+}
+
+fn too_many(path: &str, actual: usize, max: usize) -> FieldError {
+    FieldError::new(path, format!("Too many: {actual}: must have at most {max} items"))
+}
+
+/// `validateJobSpec`, `ValidateJobSpec`'s selector rules and `validateGeneratedSelector`
+/// (after `SetDefaults_Job`), and the name an Indexed Job's last pod would get.
+fn check_job(spec: &Value, name: &str, template: Option<&Value>, errors: &mut Vec<FieldError>) {
+    let parallelism = field::<i32>(spec, "parallelism", "spec", errors);
+    let completions = field::<i32>(spec, "completions", "spec", errors);
+    // Unset both, both are 1; an unset parallelism alone is 1.
+    let completions = completions.or(if parallelism.is_none() { Some(1) } else { None });
+    let deadline = field::<i64>(spec, "activeDeadlineSeconds", "spec", errors);
+    nonnegative_value(deadline, "spec.activeDeadlineSeconds", errors);
+    nonnegative(spec, "backoffLimit", "spec", errors);
+    nonnegative(spec, "ttlSecondsAfterFinished", "spec", errors);
+    let per_index = nonnegative(spec, "backoffLimitPerIndex", "spec", errors);
+    let max_failed = nonnegative(spec, "maxFailedIndexes", "spec", errors);
+    if max_failed.is_some() && per_index.is_none() {
+        errors.push(FieldError::required_because("spec.backoffLimitPerIndex", "when maxFailedIndexes is specified"));
+    }
+    if let Some(managed_by) = field::<Text>(spec, "managedBy", "spec", errors) {
+        check_domain_prefixed_path(&managed_by.0, "spec.managedBy", errors);
+        if managed_by.0.len() > 63 {
+            errors.push(FieldError::new("spec.managedBy", "Too long: may not be more than 63 bytes"));
+        }
+    }
+    let mode = field::<Text>(spec, "completionMode", "spec", errors).map(|m| m.0);
+    let indexed = mode.as_deref() == Some("Indexed");
+    if let Some(mode) = mode.as_deref().filter(|m| !matches!(*m, "NonIndexed" | "Indexed")) {
+        errors.push(FieldError::unsupported("spec.completionMode", mode, &["NonIndexed", "Indexed"]));
+    }
+    if indexed {
+        if completions.is_none() {
+            errors.push(FieldError::required_because("spec.completions", "when completion mode is Indexed"));
+        }
+        if let Some(p) = parallelism.filter(|p| *p > 100_000) {
+            errors.push(FieldError::invalid_raw(
+                "spec.parallelism",
+                p,
+                "must be less than or equal to 100000 when completion mode is Indexed",
+            ));
+        }
+        if let (Some(c), Some(m)) = (completions, max_failed) {
+            if m > i64::from(c) {
+                errors.push(FieldError::invalid_raw(
+                    "spec.maxFailedIndexes",
+                    m,
+                    "must be less than or equal to completions",
+                ));
+            }
+        }
+        if let Some(m) = max_failed.filter(|m| *m > 100_000) {
+            errors.push(FieldError::invalid_raw("spec.maxFailedIndexes", m, "must be less than or equal to 100000"));
+        }
+        if let Some(c) = completions.filter(|c| *c > 0) {
+            // The controller names the last pod's hostname `<name>-<completions-1>`.
+            let last = format!("{name}-{}", c - 1);
+            if !dns_label_problems(&last).is_empty() {
+                errors.push(FieldError::invalid(
+                    "metadata.name",
+                    name,
+                    &format!("will not able to create pod with invalid DNS label: {last}"),
+                ));
+            }
+        }
+    } else {
+        if let Some(b) = per_index {
+            errors.push(FieldError::invalid_raw("spec.backoffLimitPerIndex", b, "requires indexed completion mode"));
+        }
+        if let Some(m) = max_failed {
+            errors.push(FieldError::invalid_raw("spec.maxFailedIndexes", m, "requires indexed completion mode"));
+        }
+    }
+    let failure_policy = field::<PodFailurePolicy>(spec, "podFailurePolicy", "spec", errors);
+    if let Some(fp) = &failure_policy {
+        check_pod_failure_policy(fp, per_index.is_some(), template, errors);
+    }
+    if let Some(sp) = field::<SuccessPolicy>(spec, "successPolicy", "spec", errors) {
+        if !indexed {
+            errors.push(FieldError::new("spec.successPolicy", "Invalid value: requires indexed completion mode"));
+        } else {
+            check_success_policy(&sp, completions.unwrap_or(0), errors);
+        }
+    }
+    if let Some(policy) = field::<Text>(spec, "podReplacementPolicy", "spec", errors) {
+        let p = "spec.podReplacementPolicy";
+        if failure_policy.is_some() {
+            if policy.0 != "Failed" {
+                errors.push(FieldError::unsupported(p, &policy.0, &["Failed"]));
+            }
+        } else if !matches!(policy.0.as_str(), "Failed" | "TerminatingOrFailed") {
+            errors.push(FieldError::unsupported(p, &policy.0, &["Failed", "TerminatingOrFailed"]));
+        }
+    }
+    let restart = template.and_then(|t| get(t, "restartPolicy")).and_then(Value::as_str);
+    if failure_policy.is_some() && restart == Some("OnFailure") {
+        errors.push(FieldError::invalid(
+            "spec.template.spec.restartPolicy",
+            "OnFailure",
+            "only \"Never\" is supported when podFailurePolicy is specified",
+        ));
+    }
+    check_job_selector(spec, name, errors);
+}
+
+/// `IsDomainPrefixedPath`.
+fn check_domain_prefixed_path(value: &str, path: &str, errors: &mut Vec<FieldError>) {
+    if value.is_empty() {
+        errors.push(FieldError::required(path));
+        return;
+    }
+    let Some((host, rest)) = value.split_once('/').filter(|(h, r)| !h.is_empty() && !r.is_empty()) else {
+        errors.push(FieldError::invalid(path, value, "must be a domain-prefixed path (such as \"acme.io/foo\")"));
+        return;
+    };
+    for m in dns_subdomain_problems(host) {
+        errors.push(FieldError::invalid(path, host, &m));
+    }
+    let http_path = |c: char| c.is_ascii_alphanumeric() || "/-._~%!$&'()*+,;=:".contains(c);
+    if !rest.chars().all(http_path) {
+        errors.push(FieldError::invalid(
+            path,
+            rest,
+            &regex_error("Invalid path", "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+", &[]),
+        ));
+    }
+}
+
+/// `validatePodFailurePolicy` (onPodConditions' status defaults to True).
+fn check_pod_failure_policy(
+    fp: &PodFailurePolicy,
+    per_index: bool,
+    template: Option<&Value>,
+    errors: &mut Vec<FieldError>,
+) {
+    let rules_path = "spec.podFailurePolicy.rules";
+    if fp.rules.len() > 20 {
+        errors.push(too_many(rules_path, fp.rules.len(), 20));
+    }
+    let names: Vec<&str> = ["initContainers", "containers"]
+        .iter()
+        .flat_map(|list| template.map_or(&[][..], |t| items(t, list)))
+        .filter_map(|c| get(c, "name").and_then(Value::as_str))
+        .collect();
+    for (i, rule) in fp.rules.iter().enumerate() {
+        let p = format!("{rules_path}[{i}]");
+        let actions = ["Count", "FailIndex", "FailJob", "Ignore"];
+        match rule.action.as_str() {
+            "" => errors.push(FieldError::required_because(
+                format!("{p}.action"),
+                "valid values: [\"Count\" \"FailIndex\" \"FailJob\" \"Ignore\"]",
+            )),
+            "FailIndex" if !per_index => errors.push(FieldError::invalid(
+                format!("{p}.action"),
+                "FailIndex",
+                "requires the backoffLimitPerIndex to be set",
+            )),
+            a if !actions.contains(&a) => errors.push(FieldError::unsupported(format!("{p}.action"), a, &actions)),
+            _ => {}
+        }
+        if let Some(ec) = &rule.on_exit_codes {
+            let ep = format!("{p}.onExitCodes");
+            match ec.operator.as_str() {
+                "" => errors
+                    .push(FieldError::required_because(format!("{ep}.operator"), "valid values: [\"In\" \"NotIn\"]")),
+                "In" | "NotIn" => {}
+                other => errors.push(FieldError::unsupported(format!("{ep}.operator"), other, &["In", "NotIn"])),
+            }
+            if let Some(c) = ec.container_name.as_deref().filter(|c| !names.contains(c)) {
+                errors.push(FieldError::invalid(
+                    format!("{ep}.containerName"),
+                    c,
+                    "must be one of the container or initContainer names in the pod template",
+                ));
+            }
+            let values = ec.values.as_deref().unwrap_or_default();
+            let vp = format!("{ep}.values");
+            if values.is_empty() {
+                let shown = if ec.values.is_some() { "[]" } else { "null" };
+                errors.push(FieldError::new(&vp, format!("Invalid value: {shown}: at least one value is required")));
+            } else if values.len() > 255 {
+                errors.push(too_many(&vp, values.len(), 255));
+            }
+            let mut seen = Vec::new();
+            for (j, v) in values.iter().enumerate() {
+                if ec.operator == "In" && *v == 0 {
+                    errors.push(FieldError::invalid_raw(format!("{vp}[{j}]"), v, "must not be 0 for the In operator"));
+                }
+                if seen.contains(v) {
+                    errors.push(FieldError::new(format!("{vp}[{j}]"), format!("Duplicate value: {v}")));
+                }
+                seen.push(*v);
+            }
+            if values.windows(2).any(|w| w[0] > w[1]) {
+                errors.push(FieldError::new(&vp, format!("Invalid value: {}: must be ordered", json(values))));
+            }
+        }
+        if rule.on_pod_conditions.len() > 20 {
+            errors.push(too_many(&format!("{p}.onPodConditions"), rule.on_pod_conditions.len(), 20));
+        }
+        for (j, c) in rule.on_pod_conditions.iter().enumerate() {
+            let cp = format!("{p}.onPodConditions[{j}]");
+            validate_qualified_name(&c.type_, &format!("{cp}.type"), errors);
+            if !matches!(c.status.as_str(), "" | "True" | "False" | "Unknown") {
+                errors.push(FieldError::unsupported(format!("{cp}.status"), &c.status, &["False", "True", "Unknown"]));
+            }
+        }
+        match (rule.on_exit_codes.is_some(), !rule.on_pod_conditions.is_empty()) {
+            (true, true) => errors.push(FieldError::new(
+                &p,
+                "Invalid value: specifying both OnExitCodes and OnPodConditions is not supported",
+            )),
+            (false, false) => errors.push(FieldError::new(
+                &p,
+                "Invalid value: specifying one of OnExitCodes and OnPodConditions is required",
+            )),
+            _ => {}
+        }
+    }
+}
+
+/// `validateSuccessPolicy`, but for the syntax of `succeededIndexes`.
+fn check_success_policy(sp: &SuccessPolicy, completions: i32, errors: &mut Vec<FieldError>) {
+    let rules_path = "spec.successPolicy.rules";
+    if sp.rules.is_empty() {
+        errors.push(FieldError::required_because(
+            rules_path,
+            "at least one rules must be specified when the successPolicy is specified",
+        ));
+    }
+    if sp.rules.len() > 20 {
+        errors.push(too_many(rules_path, sp.rules.len(), 20));
+    }
+    for (i, rule) in sp.rules.iter().enumerate() {
+        let p = format!("{rules_path}[{i}]");
+        if rule.succeeded_count.is_none() && rule.succeeded_indexes.is_none() {
+            errors.push(FieldError::required_because(
+                &p,
+                "at least one of succeededCount or succeededIndexes must be specified",
+            ));
+        }
+        if let Some(count) = rule.succeeded_count {
+            let cp = format!("{p}.succeededCount");
+            nonnegative_value(Some(i64::from(count)), &cp, errors);
+            if count > completions {
+                errors.push(FieldError::invalid_raw(
+                    &cp,
+                    count,
+                    &format!("must be less than or equal to {completions} (the number of specified completions)"),
+                ));
+            }
+        }
+    }
+}
+
+/// A Job's selector: generated by the API server unless `manualSelector: true`, in which case
+/// it must be given and match the template's labels.
+fn check_job_selector(spec: &Value, name: &str, errors: &mut Vec<FieldError>) {
+    let manual = field::<bool>(spec, "manualSelector", "spec", errors) == Some(true);
+    let selector = field::<LabelSelector>(spec, "selector", "spec", errors);
+    // Wrong label types are the pod's problems, reported with it.
+    let labels: BTreeMap<String, String> = get(spec, "template")
+        .and_then(|t| get(t, "metadata"))
+        .and_then(|m| field::<BTreeMap<String, Text>>(m, "labels", "", &mut Vec::new()))
+        .map(|l| l.into_iter().map(|(k, v)| (k, v.0)).collect())
+        .unwrap_or_default();
+    let labels_json = if labels.is_empty() { "null".to_owned() } else { json(&labels) };
+    if manual {
+        match &selector {
+            None => errors.push(FieldError::required("spec.selector")),
+            Some(s) => {
+                validate_label_selector(s, false, "spec.selector", errors);
+                if selector_converts(s) && s.matches(&labels) == Some(false) {
+                    errors.push(FieldError::new(
+                        "spec.template.metadata.labels",
+                        format!("Invalid value: {labels_json}: `selector` does not match template `labels`"),
+                    ));
+                }
+            }
+        }
+        return;
+    }
+    // The API server adds the job-name labels the template lacks; one set to another name stays.
+    for key in ["job-name", "batch.kubernetes.io/job-name"] {
+        if labels.get(key).is_some_and(|v| v != name) {
+            errors.push(FieldError::new(
+                format!("spec.template.metadata.labels[{key}]"),
+                format!("Invalid value: {labels_json}: must be '{name}'"),
+            ));
+        }
+    }
+    if let Some(s) = &selector {
+        validate_label_selector(s, false, "spec.selector", errors);
+        // The generated selector is the given one plus the Job's uid, which the manifest
+        // cannot know: it must select the labels the API server gives the Job's pods.
+        let mut expected = BTreeMap::new();
+        for key in ["job-name", "batch.kubernetes.io/job-name"] {
+            expected.insert(key.to_owned(), name.to_owned());
+        }
+        for key in ["controller-uid", "batch.kubernetes.io/controller-uid"] {
+            expected.insert(key.to_owned(), "<the Job's uid>".to_owned());
+        }
+        if !selector_converts(s) {
+            return;
+        }
+        if s.matches(&expected) != Some(true) {
+            errors.push(FieldError::new(
+                "spec.selector",
+                format!("Invalid value: {}: `selector` not auto-generated", selector_json(s)),
+            ));
+        }
+        // The template gets the labels it lacks of those, and must still be selected.
+        let mut generated = labels.clone();
+        for (k, v) in expected {
+            generated.entry(k).or_insert(v);
+        }
+        if s.matches(&generated) == Some(false) {
+            errors.push(FieldError::new(
+                "spec.template.metadata.labels",
+                format!("Invalid value: {}: `selector` does not match template `labels`", json(&generated)),
+            ));
+        }
+    }
+}
+
+/// The selector rules of the apps/v1 kinds, and whether the selector selects the template's
+/// labels (`ValidateDeploymentSpec`, `ValidateReplicaSetSpec`, `ValidateStatefulSetSpec`,
+/// `ValidateDaemonSetSpec`). A missing selector selects nothing.
+pub(crate) fn apps_selector_problems(
+    kind: WorkloadKind,
+    selector: Option<&LabelSelector>,
+    template_labels: &BTreeMap<String, String>,
+) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    let labels_json = if template_labels.is_empty() { "null".to_owned() } else { json(template_labels) };
+    let mismatch = FieldError::new(
+        "spec.template.metadata.labels",
+        format!("Invalid value: {labels_json}: `selector` does not match template `labels`"),
+    );
+    // The ReplicaSet message says "deployment": both share it in Kubernetes.
+    let noun = match kind {
+        WorkloadKind::StatefulSet => "statefulset",
+        WorkloadKind::DaemonSet => "daemonset",
+        _ => "deployment",
+    };
+    let empty = |s: &LabelSelector| {
+        FieldError::new(
+            "spec.selector",
+            format!("Invalid value: {}: empty selector is invalid for {noun}", selector_json(s)),
+        )
+    };
+    let Some(s) = selector else {
+        if kind != WorkloadKind::DaemonSet {
+            errors.push(FieldError::required("spec.selector"));
+        }
+        errors.push(mismatch);
+        return errors;
+    };
+    validate_label_selector(s, false, "spec.selector", &mut errors);
+    if kind == WorkloadKind::DaemonSet {
+        if selector_converts(s) && s.matches(template_labels) == Some(false) {
+            errors.push(mismatch);
+        }
+        if s.is_empty() {
+            errors.push(empty(s));
+        }
+        return errors;
+    }
+    if s.is_empty() {
+        errors.push(empty(s));
+    }
+    if !selector_converts(s) {
+        let why = if kind == WorkloadKind::StatefulSet { String::new() } else { ": invalid label selector".to_owned() };
+        errors.push(FieldError::new("spec.selector", format!("Invalid value: {}{why}", selector_json(s))));
+    } else if !s.is_empty() && s.matches(template_labels) == Some(false) {
+        errors.push(mismatch);
+    }
+    errors
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(kind: WorkloadKind, yaml: &str) -> Vec<String> {
+        let doc: Value = serde_yaml::from_str(yaml).unwrap_or_else(|e| panic!("{yaml}: {e}"));
+        let mut errors = Vec::new();
+        check_workload(kind, &doc, &mut errors);
+        errors.iter().map(|e| e.to_string()).collect()
+    }
+
+    const NONE: [&str; 0] = [];
+
+    fn deployment(spec: &str) -> Vec<String> {
+        check(WorkloadKind::Deployment, &format!("metadata: {{name: web}}\nspec: {{{spec}}}"))
+    }
+
+    // TestValidateDeployment (apps validation_test.go): strategies and their numbers.
+    #[test]
+    fn deployments() {
+        for ok in [
+            "",
+            "strategy: {type: Recreate}",
+            "strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}",
+            "strategy: {rollingUpdate: {maxUnavailable: 0}}",
+            "strategy: {rollingUpdate: {maxSurge: '100%', maxUnavailable: '100%'}}",
+            "minReadySeconds: 10, progressDeadlineSeconds: 11, revisionHistoryLimit: 0",
+            "paused: true",
+        ] {
+            assert_eq!(deployment(ok), NONE, "{ok}");
+        }
+        assert_eq!(
+            deployment("strategy: {type: Bogus}"),
+            ["spec.strategy: Unsupported value: {\"Type\":\"Bogus\",\"RollingUpdate\":null}: supported values: \"Recreate\", \"RollingUpdate\""]
+        );
+        assert_eq!(
+            deployment("strategy: {type: Recreate, rollingUpdate: {maxSurge: 1}}"),
+            ["spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'"]
+        );
+        assert_eq!(
+            deployment("strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 0}}"),
+            ["spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0"]
+        );
+        assert_eq!(
+            deployment("strategy: {rollingUpdate: {maxSurge: -1, maxUnavailable: '110%'}}"),
+            [
+                "spec.strategy.rollingUpdate.maxSurge: Invalid value: -1: must be greater than or equal to 0",
+                "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: \"110%\": must not be greater than 100%",
+            ]
+        );
+        assert_eq!(
+            deployment("strategy: {rollingUpdate: {maxSurge: 'a%'}}"),
+            ["spec.strategy.rollingUpdate.maxSurge: Invalid value: \"a%\": a valid percent string must be a numeric \
+              string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"]
+        );
+        assert_eq!(
+            deployment("minReadySeconds: -1, revisionHistoryLimit: -2"),
+            [
+                "spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0",
+                "spec.revisionHistoryLimit: Invalid value: -2: must be greater than or equal to 0",
+            ]
+        );
+        assert_eq!(
+            deployment("minReadySeconds: 10, progressDeadlineSeconds: 10"),
+            ["spec.progressDeadlineSeconds: Invalid value: 10: must be greater than minReadySeconds"]
+        );
+        // The default deadline is 600 s.
+        assert_eq!(
+            deployment("minReadySeconds: 600"),
+            ["spec.progressDeadlineSeconds: Invalid value: 600: must be greater than minReadySeconds"]
+        );
+        assert_eq!(
+            deployment("template: {spec: {activeDeadlineSeconds: 5}}"),
+            ["spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported"]
+        );
+        assert_eq!(
+            deployment("template: {spec: {tolerations: [{key: a, operator: Sometimes}]}}"),
+            ["spec.template.spec.tolerations[0].operator: Unsupported value: \"Sometimes\": supported values: \"Equal\", \"Exists\""]
+        );
+        assert!(deployment("minReadySeconds: x")[0].starts_with("spec.minReadySeconds: Invalid value: invalid type"));
+    }
+
+    #[test]
+    fn daemon_sets_and_stateful_sets() {
+        let ds = |spec: &str| check(WorkloadKind::DaemonSet, &format!("spec: {{{spec}}}"));
+        assert_eq!(ds("updateStrategy: {type: OnDelete}"), NONE);
+        assert_eq!(ds("updateStrategy: {rollingUpdate: {maxUnavailable: '10%'}}"), NONE);
+        assert_eq!(ds("updateStrategy: {rollingUpdate: {maxUnavailable: 0, maxSurge: 1}}"), NONE);
+        assert_eq!(
+            ds("updateStrategy: {rollingUpdate: {maxUnavailable: 0}}"),
+            ["spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0"]
+        );
+        assert_eq!(
+            ds("updateStrategy: {rollingUpdate: {maxSurge: 1}}"),
+            ["spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero"]
+        );
+        assert_eq!(
+            ds("updateStrategy: {type: Sometimes}"),
+            ["spec.updateStrategy: Unsupported value: {\"Type\":\"Sometimes\",\"RollingUpdate\":null}: supported values: \"RollingUpdate\", \"OnDelete\""]
+        );
+        assert_eq!(
+            ds("template: {spec: {activeDeadlineSeconds: 5}}"),
+            ["spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in DaemonSet is not Supported"]
+        );
+
+        let sts = |spec: &str| check(WorkloadKind::StatefulSet, &format!("metadata: {{name: db}}\nspec: {{{spec}}}"));
+        assert_eq!(
+            sts("podManagementPolicy: Parallel, updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 2, maxUnavailable: '50%'}}, \
+                 persistentVolumeClaimRetentionPolicy: {whenDeleted: Delete, whenScaled: Retain}, ordinals: {start: 1}, serviceName: db"),
+            NONE
+        );
+        assert_eq!(
+            sts("podManagementPolicy: Random"),
+            ["spec.podManagementPolicy: Invalid value: \"Random\": must be 'OrderedReady' or 'Parallel'"]
+        );
+        assert_eq!(
+            sts("updateStrategy: {type: Bogus}"),
+            ["spec.updateStrategy: Invalid value: {\"Type\":\"Bogus\",\"RollingUpdate\":null}: must be 'RollingUpdate' or 'OnDelete'"]
+        );
+        assert_eq!(
+            sts("updateStrategy: {type: OnDelete, rollingUpdate: {partition: 1}}"),
+            ["spec.updateStrategy.rollingUpdate: Invalid value: {\"Partition\":1,\"MaxUnavailable\":null}: only allowed for updateStrategy 'RollingUpdate'"]
+        );
+        assert_eq!(
+            sts("updateStrategy: {rollingUpdate: {partition: -1, maxUnavailable: 0}}"),
+            [
+                "spec.updateStrategy.rollingUpdate.partition: Invalid value: -1: must be greater than or equal to 0",
+                "spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0",
+            ]
+        );
+        assert_eq!(
+            sts("persistentVolumeClaimRetentionPolicy: {whenDeleted: Keep}, ordinals: {start: -1}"),
+            [
+                "spec.persistentVolumeClaimRetentionPolicy.whenDeleted: Unsupported value: \"Keep\": supported values: \"Retain\", \"Delete\"",
+                "spec.ordinals.start: Invalid value: -1: must be greater than or equal to 0",
+            ]
+        );
+        assert_eq!(
+            sts("volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [Sometimes], resources: {requests: {storage: 1Gi}}}}]"),
+            ["spec.volumeClaimTemplates[0].spec.accessModes: Unsupported value: \"Sometimes\": supported values: \"ReadOnlyMany\", \"ReadWriteMany\", \"ReadWriteOnce\", \"ReadWriteOncePod\""]
+        );
+        assert_eq!(
+            check(WorkloadKind::StatefulSet, "metadata: {name: db.v1}\nspec: {}"),
+            ["metadata.name: Invalid value: \"db.v1\": must not contain dots"]
+        );
+    }
+
+    fn job(spec: &str) -> Vec<String> {
+        check(WorkloadKind::Job, &format!("metadata: {{name: pi}}\nspec: {{{spec}}}"))
+    }
+
+    // TestValidateJob (batch validation_test.go).
+    #[test]
+    fn jobs() {
+        for ok in [
+            "",
+            "backoffLimit: 0, activeDeadlineSeconds: 0, ttlSecondsAfterFinished: 0, parallelism: 2, completions: 5",
+            "completionMode: Indexed, completions: 3, backoffLimitPerIndex: 1, maxFailedIndexes: 2",
+            "completionMode: NonIndexed, podReplacementPolicy: TerminatingOrFailed, managedBy: example.com/custom",
+            "manualSelector: true, selector: {matchLabels: {app: pi}}, template: {metadata: {labels: {app: pi}}}",
+            "selector: {matchLabels: {batch.kubernetes.io/job-name: pi}}",
+            "selector: {matchLabels: {job-name: pi}}, manualSelector: false, template: {metadata: {labels: {app: pi}}}",
+            "podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {containerName: c, operator: In, values: [1, 42]}}, \
+             {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}]}, template: {spec: {restartPolicy: Never, containers: [{name: c}]}}",
+            "completionMode: Indexed, completions: 5, successPolicy: {rules: [{succeededCount: 2}]}",
+        ] {
+            assert_eq!(job(ok), NONE, "{ok}");
+        }
+        assert_eq!(
+            job("backoffLimit: -1"),
+            ["spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0"]
+        );
+        assert_eq!(
+            job("activeDeadlineSeconds: -1, ttlSecondsAfterFinished: -1"),
+            [
+                "spec.activeDeadlineSeconds: Invalid value: -1: must be greater than or equal to 0",
+                "spec.ttlSecondsAfterFinished: Invalid value: -1: must be greater than or equal to 0",
+            ]
+        );
+        assert_eq!(
+            job("completionMode: Sometimes"),
+            ["spec.completionMode: Unsupported value: \"Sometimes\": supported values: \"NonIndexed\", \"Indexed\""]
+        );
+        assert_eq!(
+            job("completionMode: Indexed, parallelism: 2"),
+            ["spec.completions: Required value: when completion mode is Indexed"]
+        );
+        assert_eq!(
+            job("backoffLimitPerIndex: 1, maxFailedIndexes: 1"),
+            [
+                "spec.backoffLimitPerIndex: Invalid value: 1: requires indexed completion mode",
+                "spec.maxFailedIndexes: Invalid value: 1: requires indexed completion mode",
+            ]
+        );
+        assert_eq!(
+            job("podReplacementPolicy: Always"),
+            ["spec.podReplacementPolicy: Unsupported value: \"Always\": supported values: \"Failed\", \"TerminatingOrFailed\""]
+        );
+        assert_eq!(
+            job("selector: {matchLabels: {app: pi}}, template: {metadata: {labels: {app: pi}}}"),
+            ["spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"pi\"}}: `selector` not auto-generated"]
+        );
+        assert_eq!(
+            job("selector: {matchLabels: {job-name: pi, app: pi}}"),
+            [
+                "spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"pi\",\"job-name\":\"pi\"}}: `selector` not auto-generated",
+                "spec.template.metadata.labels: Invalid value: {\"batch.kubernetes.io/controller-uid\":\"<the Job's uid>\",\
+                 \"batch.kubernetes.io/job-name\":\"pi\",\"controller-uid\":\"<the Job's uid>\",\"job-name\":\"pi\"}: \
+                 `selector` does not match template `labels`",
+            ]
+        );
+        assert_eq!(
+            job("manualSelector: true, selector: {matchLabels: {app: pi}}, template: {metadata: {labels: {app: other}}}"),
+            ["spec.template.metadata.labels: Invalid value: {\"app\":\"other\"}: `selector` does not match template `labels`"]
+        );
+        assert_eq!(job("manualSelector: true"), ["spec.selector: Required value"]);
+        assert_eq!(
+            job("template: {metadata: {labels: {job-name: other}}}"),
+            ["spec.template.metadata.labels[job-name]: Invalid value: {\"job-name\":\"other\"}: must be 'pi'"]
+        );
+        assert_eq!(
+            job("podFailurePolicy: {rules: [{action: Retry, onExitCodes: {operator: In, values: [2, 0, 2]}}]}, template: {spec: {restartPolicy: OnFailure}}"),
+            [
+                "spec.podFailurePolicy.rules[0].action: Unsupported value: \"Retry\": supported values: \"Count\", \"FailIndex\", \"FailJob\", \"Ignore\"",
+                "spec.podFailurePolicy.rules[0].onExitCodes.values[1]: Invalid value: 0: must not be 0 for the In operator",
+                "spec.podFailurePolicy.rules[0].onExitCodes.values[2]: Duplicate value: 2",
+                "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: [2,0,2]: must be ordered",
+                "spec.template.spec.restartPolicy: Invalid value: \"OnFailure\": only \"Never\" is supported when podFailurePolicy is specified",
+            ]
+        );
+        assert_eq!(
+            job("podFailurePolicy: {rules: [{action: Count}]}"),
+            ["spec.podFailurePolicy.rules[0]: Invalid value: specifying one of OnExitCodes and OnPodConditions is required"]
+        );
+        assert_eq!(
+            job("successPolicy: {rules: [{succeededCount: 1}]}"),
+            ["spec.successPolicy: Invalid value: requires indexed completion mode"]
+        );
+        assert_eq!(
+            check(
+                WorkloadKind::Job,
+                &format!("metadata: {{name: {}}}\nspec: {{completionMode: Indexed, completions: 10}}", "a".repeat(62))
+            ),
+            [format!(
+                "metadata.name: Invalid value: \"{0}\": will not able to create pod with invalid DNS label: {0}-9",
+                "a".repeat(62)
+            )]
+        );
+        assert_eq!(
+            job("managedBy: custom"),
+            ["spec.managedBy: Invalid value: \"custom\": must be a domain-prefixed path (such as \"acme.io/foo\")"]
+        );
+        // Templates of Jobs may have a deadline; the pod's own range still applies.
+        assert_eq!(job("template: {spec: {activeDeadlineSeconds: 5}}"), NONE);
+        assert_eq!(
+            job("template: {spec: {activeDeadlineSeconds: 0}}"),
+            ["spec.template.spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive"]
+        );
+    }
+
+    fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    fn selector(yaml: &str) -> LabelSelector {
+        serde_yaml::from_str(yaml).unwrap()
+    }
+
+    fn strings(errors: Vec<FieldError>) -> Vec<String> {
+        errors.iter().map(|e| e.to_string()).collect()
+    }
+
+    #[test]
+    fn apps_selectors() {
+        let web = labels(&[("app", "web")]);
+        let s = selector("{matchLabels: {app: web}}");
+        for kind in
+            [WorkloadKind::Deployment, WorkloadKind::ReplicaSet, WorkloadKind::StatefulSet, WorkloadKind::DaemonSet]
+        {
+            assert_eq!(strings(apps_selector_problems(kind, Some(&s), &web)), NONE);
+        }
+        assert_eq!(
+            strings(apps_selector_problems(WorkloadKind::ReplicaSet, None, &web)),
+            [
+                "spec.selector: Required value",
+                "spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`",
+            ]
+        );
+        assert_eq!(
+            strings(apps_selector_problems(WorkloadKind::ReplicaSet, Some(&selector("{}")), &web)),
+            ["spec.selector: Invalid value: {}: empty selector is invalid for deployment"]
+        );
+        assert_eq!(
+            strings(apps_selector_problems(WorkloadKind::DaemonSet, None, &web)),
+            ["spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`"]
+        );
+        assert_eq!(
+            strings(apps_selector_problems(WorkloadKind::Deployment, Some(&selector("{matchExpressions: [{key: app, operator: Like}]}")), &web)),
+            [
+                "spec.selector.matchExpressions[0].operator: Invalid value: \"Like\": not a valid selector operator",
+                "spec.selector: Invalid value: {\"matchExpressions\":[{\"key\":\"app\",\"operator\":\"Like\"}]}: invalid label selector",
+            ]
+        );
+    }
+}
