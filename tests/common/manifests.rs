@@ -54,12 +54,17 @@ pub fn expectations(path: &Path, key: &str) -> Vec<String> {
 
 /// The Kubernetes documentation corpus, or None after saying that `test` skipped. The notice
 /// goes to the terminal itself, past the test harness's capture, so a plain `cargo test` shows
-/// it.
+/// it. With `PODRUN_CORPUS=required` (CI's `.ci/run` sets it, since CI always has the corpus) a
+/// missing corpus fails the test instead, so CI cannot lose the suite without anyone noticing.
 pub fn k8s_examples(test: &str) -> Option<PathBuf> {
     let dir = PathBuf::from(K8S_EXAMPLES);
     if dir.is_dir() {
         return Some(dir);
     }
+    assert!(
+        std::env::var_os("PODRUN_CORPUS").is_none_or(|v| v != "required"),
+        "{test}: ../shared/k8s-examples not found, and PODRUN_CORPUS=required"
+    );
     let _ = writeln!(
         std::io::stderr(),
         "{test}: skipped: ../shared/k8s-examples not found (the Kubernetes documentation corpus is an extra suite; CI has it)"
