@@ -6,17 +6,20 @@
 //! `List`s are read item by item (`documents.rs`). Nothing is half-loaded: any error fails the
 //! whole load, before anything could be created.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::io::Read;
 
 use serde::de::DeserializeSeed;
-use serde::Deserialize;
 use serde_yaml::Value;
 
+use super::budget::{self, Budgeted};
 use super::config_store::{ConfigError, ConfigStore};
 use super::defaults;
 use super::documents::{Classifier, Plan, PlanSeed, Typed};
+use super::input;
+use super::merge;
+use super::nesting;
+use super::strict;
 use super::types::{ConfigMap, ObjectMeta, PersistentVolumeClaim, Pod, Secret};
 use super::validate::{self, FieldError};
 use super::workload::{self, Workload, WorkloadKind};
@@ -27,24 +30,37 @@ pub struct Source {
     /// The path as the user gave it, or `<stdin>`.
     pub name: String,
     pub text: String,
+    /// Said while reading it (bytes that are not UTF-8).
+    pub warning: Option<String>,
 }
 
 impl Source {
-    /// `-` reads standard input.
+    /// `-` reads standard input. At most [`input::MAX_INPUT_BYTES`] are read, so `/dev/zero`
+    /// or an endless stream ends in an error.
     pub fn read(path: &str) -> Result<Source, ManifestError> {
-        let mut text = String::new();
-        let res = if path == "-" {
-            std::io::stdin().read_to_string(&mut text).map(|_| ())
-        } else {
-            std::fs::read_to_string(path).map(|t| text = t)
-        };
         let name = if path == "-" { "<stdin>".to_owned() } else { path.to_owned() };
-        res.map_err(|e| ManifestError::Read { file: name.clone(), message: e.to_string() })?;
-        Ok(Source { name, text })
+        let cap = input::MAX_INPUT_BYTES;
+        let bytes = if path == "-" {
+            input::read_capped(std::io::stdin().lock(), cap)
+        } else {
+            std::fs::File::open(path).map_err(input::ReadError::Io).and_then(|f| input::read_capped(f, cap))
+        };
+        let bytes = bytes.map_err(|e| match e {
+            input::ReadError::Io(e) => ManifestError::Read { file: name.clone(), message: e.to_string() },
+            input::ReadError::TooLarge => ManifestError::TooLarge { file: name.clone(), cap_mib: cap >> 20 },
+        })?;
+        let (text, invalid) = input::decode(bytes);
+        let warning = invalid.map(|(line, column)| {
+            format!(
+                "{name}:{line}:{column}: not UTF-8 text; read with U+FFFD in place of the bytes that are not, as kubectl reads it"
+            )
+        });
+        Ok(Source { name, text, warning })
     }
 
     pub fn from_text(name: &str, text: &str) -> Source {
-        Source { name: name.to_owned(), text: text.to_owned() }
+        let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+        Source { name: name.to_owned(), text: text.to_owned(), warning: None }
     }
 }
 
@@ -86,6 +102,8 @@ impl fmt::Display for DocRef {
 pub enum ManifestError {
     #[error("{file}: cannot read: {message}")]
     Read { file: String, message: String },
+    #[error("{file}: larger than {cap_mib} MiB, the most podrun reads from one input")]
+    TooLarge { file: String, cap_mib: u64 },
     #[error("{file}:{line}:{column}: {message}")]
     Syntax { file: String, line: usize, column: usize, message: String },
     #[error("{doc}: invalid {what}:{}", list(problems))]
@@ -152,8 +170,38 @@ pub struct Loaded {
 fn syntax_error(file: &str, e: &serde_yaml::Error) -> ManifestError {
     let (line, column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
     // The location goes in front, as compilers print it; drop serde_yaml's copy of it.
-    let message = e.to_string().replace(&format!(" at line {line} column {column}"), "");
+    let mut message = e.to_string().replace(&format!(" at line {line} column {column}"), "");
+    // A base64 error names its field as Kubernetes does (`data[token]`); serde_yaml's own
+    // path in front of that (`data.token: `) says it again.
+    if message.contains(strict::BASE64_ERROR) {
+        if let Some(i) = message.find(": data[").or_else(|| message.find(": binaryData[")) {
+            message.replace_range(..i + 2, "");
+        }
+    }
     ManifestError::Syntax { file: file.to_owned(), line, column, message }
+}
+
+/// A serde_yaml error of the document `doc_line` starts, placed: errors serde_yaml cannot
+/// place (its alias repetition limit) are placed at their document.
+fn located_error(file: &str, e: &serde_yaml::Error, doc_line: Option<usize>) -> ManifestError {
+    let mut err = syntax_error(file, e);
+    if let ManifestError::Syntax { line, column, message, .. } = &mut err {
+        if *line == 0 {
+            (*line, *column) = (doc_line.unwrap_or(1), 1);
+        }
+        if message.contains(budget::TOO_MANY) {
+            *message = format!(
+                "aliases repeat values past what this input may hold ({} values written or made by aliases); \
+                 refused, as kubectl refuses excessive aliasing",
+                budget::ALIAS_ALLOWANCE
+            );
+        } else if message.ends_with("repetition limit exceeded") {
+            *message = "the aliases of the document starting here repeat its values more than 100 times over; \
+                        refused, as kubectl refuses excessive aliasing"
+                .to_owned();
+        }
+    }
+    err
 }
 
 /// serde's type errors quote the value they met (`invalid type: integer `1234``), which in a
@@ -211,29 +259,56 @@ struct Loader<'o> {
 impl Loader<'_> {
     fn source(&mut self, source: &Source, config_only: bool) -> Result<(), ManifestError> {
         let file = source.name.as_str();
-        // First pass: generic values, for the kind and the schema walk.
+        self.out.warnings.extend(source.warning.iter().cloned());
+        // Depth first, in one linear pass: serde_yaml's scanner takes time quadratic in the
+        // depth of flow collections before its own limit applies.
+        let outline = nesting::scan(&source.text, nesting::MAX_DEPTH).map_err(|d| ManifestError::Syntax {
+            file: file.to_owned(),
+            line: d.line,
+            column: d.column,
+            message: format!("nesting deeper than {} levels", d.limit),
+        })?;
+        let located = |i: usize, e: &serde_yaml::Error| located_error(file, e, outline.doc_lines.get(i).copied());
+
+        // First pass: generic values, for the kind and the schema walk; aliases may not make
+        // more of them than the text holds plus an allowance (`budget.rs`).
+        let mut budget = budget::for_text(&source.text);
         let mut values = Vec::new();
-        for doc in serde_yaml::Deserializer::from_str(&source.text) {
+        for (i, doc) in serde_yaml::Deserializer::from_str(&source.text).enumerate() {
             // Stop at the first error: serde_yaml's document iterator repeats a syntax error forever.
-            values.push(Value::deserialize(doc).map_err(|e| syntax_error(file, &e))?);
+            values.push(Budgeted { left: &mut budget }.deserialize(doc).map_err(|e| located(i, &e))?);
         }
         let many = values.iter().filter(|v| !v.is_null()).count() > 1;
         let mut classifier = Classifier { strict: self.opts.strict, config_only, warnings: &mut self.out.warnings };
+        // A plan per document, and the document itself where merge keys changed it: the
+        // second pass must then read the merged value, not the text.
         let mut plans = Vec::with_capacity(values.len());
-        for (i, value) in values.iter().enumerate() {
+        for (i, mut value) in values.into_iter().enumerate() {
             if value.is_null() {
-                plans.push(Plan::Skip); // an empty document, such as after a trailing `---`
+                plans.push((Plan::Skip, None)); // an empty document, such as after a trailing `---`
                 continue;
             }
             let doc = DocRef { file: file.to_owned(), index: many.then_some(i + 1), item: None };
-            plans.push(classifier.classify(value, doc)?);
+            let merged = merge::apply(&mut value).map_err(|e| {
+                let kind = value.get("kind").and_then(Value::as_str).filter(|k| !k.is_empty()).unwrap_or("object");
+                let problems = vec![FieldError::new(e.path, merge::MergeError::MESSAGE)];
+                ManifestError::Invalid { doc: doc.clone(), what: kind.to_owned(), problems }
+            })?;
+            let plan = classifier.classify(&value, doc)?;
+            plans.push((plan, merged.then_some(value)));
         }
 
         // Second pass: typed, straight from the text, so type errors carry a line and column.
         let mut typed = Vec::new();
-        for (d, plan) in serde_yaml::Deserializer::from_str(&source.text).zip(&plans) {
-            PlanSeed { plan, out: &mut typed }.deserialize(d).map_err(|e| {
-                let mut err = syntax_error(file, &e);
+        let docs = serde_yaml::Deserializer::from_str(&source.text);
+        for (i, (d, (plan, merged))) in docs.zip(plans).enumerate() {
+            let seed = PlanSeed { plan: &plan, out: &mut typed };
+            let read = match merged {
+                Some(value) => seed.deserialize(value),
+                None => seed.deserialize(d),
+            };
+            read.map_err(|e| {
+                let mut err = located(i, &e);
                 if let (ManifestError::Syntax { message, .. }, true) = (&mut err, plan.has_secret()) {
                     *message = redact(message);
                 }
@@ -262,10 +337,11 @@ impl Loader<'_> {
             let file = if names.is_empty() { "<no manifest>".to_owned() } else { names.join(", ") };
             return Err(ManifestError::NoPod { file });
         }
-        for (i, a) in out.pods.iter().enumerate() {
-            if let Some(b) = out.pods[..i].iter().find(|b| b.namespace() == a.namespace() && b.name() == a.name()) {
+        let mut seen: HashMap<(&str, &str), &DocRef> = HashMap::with_capacity(out.pods.len());
+        for a in &out.pods {
+            if let Some(b) = seen.insert((a.namespace(), a.name()), &a.doc) {
                 return Err(ManifestError::Duplicate {
-                    first: b.doc.to_string(),
+                    first: b.to_string(),
                     second: a.doc.to_string(),
                     pod: format!("{}/{}", a.namespace(), a.name()),
                 });
@@ -498,7 +574,7 @@ mod tests {
     fn secrets_never_show_their_values() {
         let bad64 = "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {token: 'hunter2!!'}\n";
         let e = load_text(&format!("{bad64}---\n{POD}"), &LoadOptions::default()).unwrap_err();
-        assert_eq!(e.to_string(), "f.yaml (document 1): Secret default/s: key \"token\": invalid base64 data");
+        assert_eq!(e.to_string(), "f.yaml:4:15: data[token]: illegal base64 data at input byte 7");
         let number = "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {pin: 123456}\n";
         let e = load_text(&format!("{number}---\n{POD}"), &LoadOptions::default()).unwrap_err();
         let ManifestError::Syntax { line, .. } = &e else { panic!("{e}") };
