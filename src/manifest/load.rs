@@ -171,6 +171,12 @@ fn syntax_error(file: &str, e: &serde_yaml::Error) -> ManifestError {
     let (line, column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
     // The location goes in front, as compilers print it; drop serde_yaml's copy of it.
     let mut message = e.to_string().replace(&format!(" at line {line} column {column}"), "");
+    // serde names Rust's types; say what the user writes.
+    for (rust, words) in [("i64", "an integer"), ("i32", "an integer"), ("u64", "an integer"), ("u32", "an integer"), ("f64", "a number")] {
+        if let Some(stem) = message.strip_suffix(&format!("expected {rust}")) {
+            message = format!("{stem}expected {words}");
+        }
+    }
     // A base64 error names its field as Kubernetes does (`data[token]`); serde_yaml's own
     // path in front of that (`data.token: `) says it again.
     if message.contains(strict::BASE64_ERROR) {
@@ -269,21 +275,19 @@ impl Loader<'_> {
             message: format!("nesting deeper than {} levels", d.limit),
         })?;
         let located = |i: usize, e: &serde_yaml::Error| located_error(file, e, outline.doc_lines.get(i).copied());
+        let text = nesting::unquote_tagged(&source.text, &outline);
 
-        // First pass: generic values, for the kind and the schema walk; aliases may not make
-        // more of them than the text holds plus an allowance (`budget.rs`).
+        // First pass: generic values, for the kind and the schema walk, a document at a time;
+        // aliases may not make more values than the text holds plus an allowance (`budget.rs`).
         let mut budget = budget::for_text(&source.text);
-        let mut values = Vec::new();
-        for (i, doc) in serde_yaml::Deserializer::from_str(&source.text).enumerate() {
-            // Stop at the first error: serde_yaml's document iterator repeats a syntax error forever.
-            values.push(Budgeted { left: &mut budget }.deserialize(doc).map_err(|e| located(i, &e))?);
-        }
-        let many = values.iter().filter(|v| !v.is_null()).count() > 1;
+        let many = outline.nonempty_docs > 1;
         let mut classifier = Classifier { strict: self.opts.strict, config_only, warnings: &mut self.out.warnings };
         // A plan per document, and the document itself where merge keys changed it: the
         // second pass must then read the merged value, not the text.
-        let mut plans = Vec::with_capacity(values.len());
-        for (i, mut value) in values.into_iter().enumerate() {
+        let mut plans = Vec::new();
+        for (i, doc) in serde_yaml::Deserializer::from_str(&text).enumerate() {
+            // Stop at the first error: serde_yaml's document iterator repeats a syntax error forever.
+            let mut value = Budgeted { left: &mut budget }.deserialize(doc).map_err(|e| located(i, &e))?;
             if value.is_null() {
                 plans.push((Plan::Skip, None)); // an empty document, such as after a trailing `---`
                 continue;
@@ -298,9 +302,10 @@ impl Loader<'_> {
             plans.push((plan, merged.then_some(value)));
         }
 
-        // Second pass: typed, straight from the text, so type errors carry a line and column.
+        // Second pass: typed, straight from the text, so type errors carry a line and column;
+        // each document's objects are checked as soon as they are read.
         let mut typed = Vec::new();
-        let docs = serde_yaml::Deserializer::from_str(&source.text);
+        let docs = serde_yaml::Deserializer::from_str(&text);
         for (i, (d, (plan, merged))) in docs.zip(plans).enumerate() {
             let seed = PlanSeed { plan: &plan, out: &mut typed };
             let read = match merged {
@@ -314,17 +319,17 @@ impl Loader<'_> {
                 }
                 err
             })?;
-        }
-        for (doc, object) in typed {
-            match object {
-                Typed::Pod(pod) => {
-                    let loaded = self.finish_pod(pod, doc, None)?;
-                    self.out.pods.push(loaded);
+            for (doc, object) in typed.drain(..) {
+                match object {
+                    Typed::Pod(pod) => {
+                        let loaded = self.finish_pod(pod, doc, None)?;
+                        self.out.pods.push(loaded);
+                    }
+                    Typed::Workload(kind, w) => self.workload(kind, w, doc)?,
+                    Typed::ConfigMap(cm) => self.config_map(cm, doc)?,
+                    Typed::Secret(secret) => self.secret(secret, doc)?,
+                    Typed::Claim(claim) => self.claim(claim, doc)?,
                 }
-                Typed::Workload(kind, w) => self.workload(kind, w, doc)?,
-                Typed::ConfigMap(cm) => self.config_map(cm, doc)?,
-                Typed::Secret(secret) => self.secret(secret, doc)?,
-                Typed::Claim(claim) => self.claim(claim, doc)?,
             }
         }
         Ok(())
@@ -717,6 +722,104 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "c.yaml: no Pod in this manifest (podrun runs Pods, and the pod templates of workloads)"
+        );
+    }
+
+    #[test]
+    fn merge_keys_are_applied_at_every_level_before_the_schema_walk() {
+        let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n  \
+                    - &c {name: c, image: busybox, env: [{name: A, value: a}], resources: {limits: &l {cpu: 1}}}\n  \
+                    - <<: *c\n    name: d\n    resources:\n      limits: {<<: *l, memory: 1Gi}\n";
+        let l = load_text(text, &LoadOptions::default()).unwrap();
+        let d = &l.pods[0].pod.spec.containers[1];
+        assert_eq!((d.name.as_str(), d.image.as_str(), d.env.len()), ("d", "busybox", 1));
+        let limits = &d.resources.as_ref().unwrap().limits;
+        assert_eq!(limits.len(), 2, "{limits:?}");
+        let bad = text.replace("<<: *c", "<<: 5");
+        let e = load_text(&bad, &LoadOptions::default()).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "f.yaml: invalid Pod:\n  spec.containers[1].<<: Invalid value: map merge requires map or sequence of maps as the value"
+        );
+    }
+
+    #[test]
+    fn byte_order_marks_are_read_as_kubectl_reads_them() {
+        assert_eq!(load_text(&format!("\u{FEFF}{POD}"), &LoadOptions::default()).unwrap().pods.len(), 1);
+        let dir = std::env::temp_dir().join(format!("podrun-bom-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let le = dir.join("le.yaml");
+        let bytes: Vec<u8> = [0xFF, 0xFE].into_iter().chain(POD.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+        std::fs::write(&le, bytes).unwrap();
+        let source = Source::read(le.to_str().unwrap()).unwrap();
+        assert_eq!(load(&source, &LoadOptions::default()).unwrap().pods[0].name(), "a");
+        let latin1 = dir.join("latin1.yaml");
+        let mut bytes = b"# caf\xE9\n".to_vec();
+        bytes.extend_from_slice(POD.as_bytes());
+        std::fs::write(&latin1, bytes).unwrap();
+        let l = load(&Source::read(latin1.to_str().unwrap()).unwrap(), &LoadOptions::default()).unwrap();
+        assert!(l.warnings[0].ends_with("latin1.yaml:1:6: not UTF-8 text; read with U+FFFD in place of the bytes that are not, as kubectl reads it"), "{:?}", l.warnings);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn inputs_past_the_cap_are_refused_naming_them() {
+        let e = Source::read("/dev/zero").unwrap_err();
+        assert_eq!(e.to_string(), "/dev/zero: larger than 64 MiB, the most podrun reads from one input");
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_at_its_place_before_serde_yaml() {
+        for depth in [101, 129, 1000, 100_000] {
+            let text = format!("{POD}    args: {}", "[".repeat(depth));
+            let e = load_text(&text, &LoadOptions::default()).unwrap_err();
+            assert_eq!(e.to_string(), "f.yaml:7:107: nesting deeper than 100 levels", "depth {depth}");
+        }
+        let block: String = (0..150).map(|i| format!("{}- k:\n", "  ".repeat(i))).collect();
+        let e = load_text(&block, &LoadOptions::default()).unwrap_err().to_string();
+        assert!(e.starts_with("f.yaml:51:") && e.ends_with("nesting deeper than 100 levels"), "{e}");
+    }
+
+    #[test]
+    fn errors_serde_yaml_cannot_place_are_placed_at_their_document() {
+        let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+        for (name, prev) in ["b", "c", "d", "e", "f", "g"].iter().zip(["a", "b", "c", "d", "e", "f"]) {
+            bomb.push_str(&format!("{name}: &{name} [{}]\n", vec![format!("*{prev}"); 10].join(", ")));
+        }
+        let e = load_text(&format!("{POD}---\n# the bomb\n{bomb}"), &LoadOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "f.yaml:7:1: the aliases of the document starting here repeat its values more than 100 times over; \
+             refused, as kubectl refuses excessive aliasing"
+        );
+    }
+
+    #[test]
+    fn an_empty_key_is_named_with_the_mapping_holding_it() {
+        let e = load_text(&format!("\"\": x\n{POD}"), &LoadOptions::default()).unwrap_err().to_string();
+        assert_eq!(e, "f.yaml: invalid Pod:\n  <root>: unknown field \"\": an empty key");
+        let e = load_text(&POD.replace("{name: a}", "{name: a, '': x}"), &LoadOptions::default()).unwrap_err();
+        assert_eq!(e.to_string(), "f.yaml: invalid Pod:\n  metadata: unknown field \"\": an empty key");
+    }
+
+    #[test]
+    fn typed_quoted_scalars_read_as_kubernetes_reads_them() {
+        let text = POD.replace("image: busybox}", "image: busybox, ports: [{containerPort: !!int \"80\"}]}");
+        let l = load_text(&text, &LoadOptions::default()).unwrap();
+        assert_eq!(l.pods[0].pod.spec.containers[0].ports[0].container_port, 80);
+        let text = POD.replace("image: busybox}", "image: busybox, ports: [{containerPort: '80'}]}");
+        let e = load_text(&text, &LoadOptions::default()).unwrap_err().to_string();
+        assert!(e.starts_with("f.yaml:6:55: ") && e.ends_with("expected an integer"), "{e}");
+    }
+
+    #[test]
+    fn many_pods_load_and_a_duplicate_is_found_by_name() {
+        let many: String = (0..2000).map(|i| format!("---\n{}", POD.replace("name: a}", &format!("name: p{i}}}")))).collect();
+        assert_eq!(load_text(&many, &LoadOptions::default()).unwrap().pods.len(), 2000);
+        let e = load_text(&format!("{many}---\n{}", POD.replace("name: a}", "name: p7}")), &LoadOptions::default());
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "f.yaml (document 8) and f.yaml (document 2001): both define Pod default/p7"
         );
     }
 

@@ -34,6 +34,31 @@ pub struct Outline {
     pub max_depth: usize,
     /// 1-based line of each document, in the order serde_yaml yields them.
     pub doc_lines: Vec<usize>,
+    /// Documents that hold something (not only `---` and comments).
+    pub nonempty_docs: usize,
+    /// Byte offsets of the quotes around scalars tagged `!!int`, `!!float`, `!!bool` or
+    /// `!!null` (`!!int "80"`): see [`unquote_tagged`].
+    pub tagged_quotes: Vec<usize>,
+}
+
+/// `text` with the quotes of explicitly typed quoted scalars (`!!int "80"`) made spaces.
+///
+/// Kubernetes' YAML reader resolves such a scalar by its tag (the number 80), and so does
+/// serde_yaml for a plain one (`!!int 80`), but serde_yaml refuses a quoted one where a
+/// number is expected. Only scalars whose text could be written plain are listed, and a
+/// quote becomes one space, so every line and column stays where it was.
+pub fn unquote_tagged<'t>(text: &'t str, outline: &Outline) -> std::borrow::Cow<'t, str> {
+    if outline.tagged_quotes.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for &at in &outline.tagged_quotes {
+        if let Some(b @ (b'"' | b'\'')) = bytes.get_mut(at) {
+            *b = b' ';
+        }
+    }
+    // Only ASCII quotes became ASCII spaces: still UTF-8.
+    std::borrow::Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| text.to_owned()))
 }
 
 /// Scans `text`; an error at the first place deeper than `limit`.
@@ -44,6 +69,7 @@ pub fn scan(text: &str, limit: usize) -> Result<Outline, TooDeep> {
     let mut line = 1;
     while start <= bytes.len() {
         let (end, next) = line_end(bytes, start);
+        s.line_start = start;
         s.line(&bytes[start..end], line)?;
         if next > bytes.len() || next == start {
             break;
@@ -51,7 +77,12 @@ pub fn scan(text: &str, limit: usize) -> Result<Outline, TooDeep> {
         start = next;
         line += 1;
     }
-    Ok(Outline { max_depth: s.max_depth, doc_lines: s.doc_lines })
+    Ok(Outline {
+        max_depth: s.max_depth,
+        doc_lines: s.doc_lines,
+        nonempty_docs: s.nonempty_docs,
+        tagged_quotes: s.tagged_quotes,
+    })
 }
 
 /// The end of the line starting at `from` and the start of the next, with libyaml's line
@@ -110,6 +141,12 @@ struct Scan {
     node_start: bool,
     in_doc: bool,
     doc_lines: Vec<usize>,
+    /// Whether the current document holds a node yet.
+    doc_has_node: bool,
+    nonempty_docs: usize,
+    /// Offset of the current line in the text.
+    line_start: usize,
+    tagged_quotes: Vec<usize>,
 }
 
 fn blank(b: Option<&u8>) -> bool {
@@ -145,7 +182,15 @@ impl Scan {
     fn content(&mut self, ln: usize) {
         if !self.in_doc {
             self.in_doc = true;
+            self.doc_has_node = false;
             self.doc_lines.push(ln);
+        }
+    }
+
+    fn node(&mut self) {
+        if !self.doc_has_node {
+            self.doc_has_node = true;
+            self.nonempty_docs += 1;
         }
     }
 
@@ -248,6 +293,21 @@ impl Scan {
         self.tokens(l, ln, i)
     }
 
+    /// Notes the quotes of `!!int "80"` when the tag `l[i..end]` is one of the core scalar types.
+    fn tagged_quote(&mut self, l: &[u8], i: usize, end: usize) {
+        if !matches!(&l[i..end], b"!!int" | b"!!float" | b"!!bool" | b"!!null") {
+            return;
+        }
+        let open = end + l[end..].iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+        let Some(&q @ (b'"' | b'\'')) = l.get(open) else { return };
+        let Some(close) = quote_end(l, open + 1, q).map(|e| e - 1) else { return };
+        let inner = &l[open + 1..close];
+        let plain = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-' | b'_' | b'~');
+        if open > end && !inner.is_empty() && inner.iter().all(plain) {
+            self.tagged_quotes.extend([self.line_start + open, self.line_start + close]);
+        }
+    }
+
     fn document_marker(&self, l: &[u8]) -> bool {
         (l.starts_with(b"---") || l.starts_with(b"...")) && blank(l.get(3))
     }
@@ -276,6 +336,7 @@ impl Scan {
                 self.plain_continues = false;
                 return Ok(());
             }
+            self.node();
             if !self.flow.is_empty() {
                 i = self.flow_token(l, ln, i)?;
                 continue;
@@ -343,7 +404,9 @@ impl Scan {
                 }
                 b'&' | b'!' if self.node_start => {
                     node_col.get_or_insert(i);
-                    i = skip_property(l, i);
+                    let end = skip_property(l, i);
+                    self.tagged_quote(l, i, end);
+                    i = end;
                 }
                 b'*' if self.node_start => {
                     node_col.get_or_insert(i);
@@ -422,7 +485,11 @@ impl Scan {
                     }
                 }
             }
-            b'&' | b'!' if self.node_start => skip_property(l, i),
+            b'&' | b'!' if self.node_start => {
+                let end = skip_property(l, i);
+                self.tagged_quote(l, i, end);
+                end
+            }
             _ => {
                 // A plain scalar (or an alias): to a blank, an indicator or `:` before one.
                 self.node_start = false;
@@ -526,6 +593,13 @@ mod tests {
     }
 
     #[test]
+    fn typed_quoted_scalars_are_unquoted_in_place() {
+        let text = "a: !!int \"80\"\nb: [!!bool 'true', !!str \"5\", !!int \"8 0\"]\n";
+        let outline = scan(text, MAX_DEPTH).unwrap();
+        assert_eq!(unquote_tagged(text, &outline), "a: !!int  80 \nb: [!!bool  true , !!str \"5\", !!int \"8 0\"]\n");
+    }
+
+    #[test]
     fn other_line_breaks_end_comments() {
         assert_eq!(depth("# c\r[[a]]\r"), 2);
         assert_eq!(depth("# c\u{2028}[[a]]"), 2);
@@ -535,6 +609,9 @@ mod tests {
     fn documents_are_found_by_their_first_line() {
         let text = "# head\na: 1\n---\nb: 2\n...\n\n# c\nd: 3\n--- |\n  x\n";
         assert_eq!(scan(text, MAX_DEPTH).unwrap().doc_lines, [2, 3, 8, 9]);
+        assert_eq!(scan(text, MAX_DEPTH).unwrap().nonempty_docs, 4);
         assert!(scan("# nothing\n", MAX_DEPTH).unwrap().doc_lines.is_empty());
+        let empty_ones = scan("---\na: 1\n---\n# only a comment\n---\n", MAX_DEPTH).unwrap();
+        assert_eq!((empty_ones.doc_lines.len(), empty_ones.nonempty_docs), (3, 1));
     }
 }
