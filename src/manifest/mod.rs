@@ -3,6 +3,8 @@
 mod budget;
 pub mod cluster_only;
 pub mod config_store;
+#[cfg(test)]
+mod fuzz_tests;
 pub mod defaults;
 mod documents;
 pub mod input;
