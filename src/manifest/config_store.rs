@@ -51,7 +51,8 @@ pub fn decode_base64(text: &str) -> Result<Vec<u8>, usize> {
             .with_decode_allow_trailing_bits(true),
     );
     // Offsets in the compacted text, mapped back to the original when reporting.
-    let kept: Vec<usize> = text.bytes().enumerate().filter(|(_, b)| !matches!(b, b'\r' | b'\n')).map(|(i, _)| i).collect();
+    let kept: Vec<usize> =
+        text.bytes().enumerate().filter(|(_, b)| !matches!(b, b'\r' | b'\n')).map(|(i, _)| i).collect();
     let compact: Vec<u8> = kept.iter().map(|&i| text.as_bytes()[i]).collect();
     let alphabet = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=');
     if let Some(at) = compact.iter().position(|b| !alphabet(b)) {

@@ -35,23 +35,84 @@ const SEEDS: &[&str] = &[
 
 /// Text that tends to find trouble, inserted at random places.
 const SNIPPETS: &[&str] = &[
-    "[", "{", "]", "}", ": ", "- ", "? ", "'", "\"", "#", "|", ">-", "\n", "\n---\n", "...\n", "&a ", "*a", "<<: *a\n",
-    "<<: [*a, 5]\n", "!!int \"80\"", "!!str ", "!!binary ", "!foo ", "\t", "\r", "\u{feff}", "\u{2028}", "~", "null",
-    "99999999999999999999999999", "-1e400", "0x7fffffffffffffff", ".nan", "0o777", "'': x\n", "\"\": x\n", "%YAML 1.1\n",
-    "\u{0}", "\\u", "\"\\", "aGk", "@", "`",
+    "[",
+    "{",
+    "]",
+    "}",
+    ": ",
+    "- ",
+    "? ",
+    "'",
+    "\"",
+    "#",
+    "|",
+    ">-",
+    "\n",
+    "\n---\n",
+    "...\n",
+    "&a ",
+    "*a",
+    "<<: *a\n",
+    "<<: [*a, 5]\n",
+    "!!int \"80\"",
+    "!!str ",
+    "!!binary ",
+    "!foo ",
+    "\t",
+    "\r",
+    "\u{feff}",
+    "\u{2028}",
+    "~",
+    "null",
+    "99999999999999999999999999",
+    "-1e400",
+    "0x7fffffffffffffff",
+    ".nan",
+    "0o777",
+    "'': x\n",
+    "\"\": x\n",
+    "%YAML 1.1\n",
+    "\u{0}",
+    "\\u",
+    "\"\\",
+    "aGk",
+    "@",
+    "`",
 ];
 
 #[derive(Debug, Clone)]
 enum Mutation {
-    Byte { at: usize, byte: u8 },
-    Insert { at: usize, snippet: usize },
-    Delete { at: usize, len: usize },
-    SwapLines { a: usize, b: usize },
+    Byte {
+        at: usize,
+        byte: u8,
+    },
+    Insert {
+        at: usize,
+        snippet: usize,
+    },
+    Delete {
+        at: usize,
+        len: usize,
+    },
+    SwapLines {
+        a: usize,
+        b: usize,
+    },
     /// Flow (`[`, `{`), block (`- `, indented keys) or mixed nesting this deep.
-    Nest { at: usize, depth: usize, kind: u8 },
-    Number { at: usize, digits: usize },
+    Nest {
+        at: usize,
+        depth: usize,
+        kind: u8,
+    },
+    Number {
+        at: usize,
+        digits: usize,
+    },
     /// An anchor on one line, aliases to it on others.
-    Alias { anchor_line: usize, alias_lines: Vec<usize> },
+    Alias {
+        anchor_line: usize,
+        alias_lines: Vec<usize>,
+    },
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {

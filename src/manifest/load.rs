@@ -172,7 +172,13 @@ fn syntax_error(file: &str, e: &serde_yaml::Error) -> ManifestError {
     // The location goes in front, as compilers print it; drop serde_yaml's copy of it.
     let mut message = e.to_string().replace(&format!(" at line {line} column {column}"), "");
     // serde names Rust's types; say what the user writes.
-    for (rust, words) in [("i64", "an integer"), ("i32", "an integer"), ("u64", "an integer"), ("u32", "an integer"), ("f64", "a number")] {
+    for (rust, words) in [
+        ("i64", "an integer"),
+        ("i32", "an integer"),
+        ("u64", "an integer"),
+        ("u32", "an integer"),
+        ("f64", "a number"),
+    ] {
         if let Some(stem) = message.strip_suffix(&format!("expected {rust}")) {
             message = format!("{stem}expected {words}");
         }
@@ -814,7 +820,8 @@ mod tests {
 
     #[test]
     fn many_pods_load_and_a_duplicate_is_found_by_name() {
-        let many: String = (0..2000).map(|i| format!("---\n{}", POD.replace("name: a}", &format!("name: p{i}}}")))).collect();
+        let many: String =
+            (0..2000).map(|i| format!("---\n{}", POD.replace("name: a}", &format!("name: p{i}}}")))).collect();
         assert_eq!(load_text(&many, &LoadOptions::default()).unwrap().pods.len(), 2000);
         let e = load_text(&format!("{many}---\n{}", POD.replace("name: a}", "name: p7}")), &LoadOptions::default());
         assert_eq!(

@@ -48,7 +48,8 @@ fn walk(value: &mut Value, path: &str) -> Result<bool, MergeError> {
             let mut merged = false;
             if let Some(source) = map.remove("<<") {
                 merged = true;
-                let wrong = || MergeError { path: if path.is_empty() { "<<".to_owned() } else { format!("{path}.<<") } };
+                let wrong =
+                    || MergeError { path: if path.is_empty() { "<<".to_owned() } else { format!("{path}.<<") } };
                 let sources = match untag(source) {
                     Value::Mapping(m) => vec![m],
                     Value::Sequence(items) => items

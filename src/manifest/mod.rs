@@ -3,10 +3,10 @@
 mod budget;
 pub mod cluster_only;
 pub mod config_store;
-#[cfg(test)]
-mod fuzz_tests;
 pub mod defaults;
 mod documents;
+#[cfg(test)]
+mod fuzz_tests;
 pub mod input;
 pub mod load;
 mod merge;

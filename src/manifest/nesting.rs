@@ -392,7 +392,8 @@ impl Scan {
                                 let parent = self.top_column().max(0) as usize;
                                 let m = (d - b'0') as usize;
                                 let indent = if self.top_column() >= 0 { parent + m } else { m };
-                                self.block_scalar = Some(BlockScalar { parent: self.top_column(), indent: Some(indent) });
+                                self.block_scalar =
+                                    Some(BlockScalar { parent: self.top_column(), indent: Some(indent) });
                             }
                             b'+' | b'-' => {}
                             _ => break,
