@@ -203,7 +203,7 @@ fn located_error(file: &str, e: &serde_yaml::Error, doc_line: Option<usize>) -> 
         }
         if message.contains(budget::TOO_MANY) {
             *message = format!(
-                "aliases repeat values past what this input may hold ({} values written or made by aliases); \
+                "aliases here make more than {} values beyond those written in the input; \
                  refused, as kubectl refuses excessive aliasing",
                 budget::ALIAS_ALLOWANCE
             );
@@ -796,6 +796,19 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "f.yaml:7:1: the aliases of the document starting here repeat its values more than 100 times over; \
+             refused, as kubectl refuses excessive aliasing"
+        );
+    }
+
+    #[test]
+    fn aliases_may_not_make_values_without_bound() {
+        let text = format!("a: &a [{}]\nb: [{}]\n", vec!["x"; 10_000].join(","), vec!["*a"; 1000].join(","));
+        let e = load_text(&text, &LoadOptions::default()).unwrap_err();
+        let ManifestError::Syntax { line, message, .. } = &e else { panic!("{e}") };
+        assert_eq!(*line, 1, "where the repeated values are");
+        assert_eq!(
+            message,
+            "aliases here make more than 400000 values beyond those written in the input; \
              refused, as kubectl refuses excessive aliasing"
         );
     }
