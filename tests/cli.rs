@@ -468,3 +468,41 @@ fn completions_take_a_known_shell() {
     let o = podrun(&["man"], None);
     assert!(stdout(&o).starts_with(".ie") && stdout(&o).contains(".TH podrun 1"), "{}", stdout(&o));
 }
+
+#[test]
+fn inputs_are_bounded_and_every_refusal_names_its_input() {
+    // /dev/zero as a file, as standard input and as --config stops at the cap.
+    let pod = TempFile::new("bounded-pod.yaml", POD);
+    for (args, name) in [
+        (vec!["validate", "/dev/zero"], "/dev/zero"),
+        (vec!["validate", pod.path(), "--config", "/dev/zero"], "/dev/zero"),
+    ] {
+        let o = podrun_env(&args, None, NO_ENGINE);
+        assert_eq!(code(&o), 2, "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("{name}: larger than 64 MiB, the most podrun reads from one input")),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let big = "#".repeat(64 * 1024 * 1024 + 1);
+    let o = podrun_env(&["validate", "-"], Some(&big), NO_ENGINE);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("<stdin>: larger than 64 MiB"), "{}", stderr(&o));
+
+    let deep = TempFile::new("deep.yaml", &format!("a: {}", "[".repeat(100_000)));
+    let o = podrun_env(&["validate", deep.path()], None, NO_ENGINE);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains(&format!("{}:1:103: nesting deeper than 100 levels", deep.path())), "{}", stderr(&o));
+
+    let dir = std::env::temp_dir().join(format!("podrun-empty-dir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = podrun_env(&["apply", dir.to_str().unwrap()], None, NO_ENGINE);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains(&format!("{}: no manifest (*.yaml, *.yml, *.json) in this directory", dir.display())),
+        "{}",
+        stderr(&o)
+    );
+}

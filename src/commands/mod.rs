@@ -61,6 +61,9 @@ pub(crate) fn expand_paths(paths: &[String]) -> anyhow::Result<Vec<String>> {
             .filter(|f| f.extension().and_then(|x| x.to_str()).is_some_and(|x| matches!(x, "yaml" | "yml" | "json")))
             .map(|f| f.to_string_lossy().into_owned())
             .collect();
+        if found.is_empty() {
+            return Err(UsageError(format!("{p}: no manifest (*.yaml, *.yml, *.json) in this directory")).into());
+        }
         found.sort();
         files.extend(found);
     }

@@ -176,7 +176,14 @@ fn report_findings(
     for finding in findings {
         match finding {
             Finding::Unknown { path, suggestion } => {
-                let field = path.rsplit('.').next().unwrap_or(&path).to_owned();
+                let (parent, field) = path.rsplit_once('.').unwrap_or(("", &path));
+                if field.is_empty() {
+                    // An empty key (`"": x`): the place is the mapping holding it.
+                    let at = if parent.is_empty() { "<root>" } else { parent };
+                    problems.push(FieldError::new(at, "unknown field \"\": an empty key"));
+                    continue;
+                }
+                let field = field.to_owned();
                 let hint = suggestion.map(|s| format!(" (did you mean {s:?}?)")).unwrap_or_default();
                 problems.push(FieldError::new(path, format!("unknown field {field:?}{hint}")));
             }

@@ -6,17 +6,20 @@
 //! `List`s are read item by item (`documents.rs`). Nothing is half-loaded: any error fails the
 //! whole load, before anything could be created.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::io::Read;
 
 use serde::de::DeserializeSeed;
-use serde::Deserialize;
 use serde_yaml::Value;
 
+use super::budget::{self, Budgeted};
 use super::config_store::{ConfigError, ConfigStore};
 use super::defaults;
 use super::documents::{Classifier, Plan, PlanSeed, Typed};
+use super::input;
+use super::merge;
+use super::nesting;
+use super::strict;
 use super::types::{ConfigMap, ObjectMeta, PersistentVolumeClaim, Pod, Secret};
 use super::validate::{self, FieldError};
 use super::workload::{self, Workload, WorkloadKind};
@@ -27,24 +30,37 @@ pub struct Source {
     /// The path as the user gave it, or `<stdin>`.
     pub name: String,
     pub text: String,
+    /// Said while reading it (bytes that are not UTF-8).
+    pub warning: Option<String>,
 }
 
 impl Source {
-    /// `-` reads standard input.
+    /// `-` reads standard input. At most [`input::MAX_INPUT_BYTES`] are read, so `/dev/zero`
+    /// or an endless stream ends in an error.
     pub fn read(path: &str) -> Result<Source, ManifestError> {
-        let mut text = String::new();
-        let res = if path == "-" {
-            std::io::stdin().read_to_string(&mut text).map(|_| ())
-        } else {
-            std::fs::read_to_string(path).map(|t| text = t)
-        };
         let name = if path == "-" { "<stdin>".to_owned() } else { path.to_owned() };
-        res.map_err(|e| ManifestError::Read { file: name.clone(), message: e.to_string() })?;
-        Ok(Source { name, text })
+        let cap = input::MAX_INPUT_BYTES;
+        let bytes = if path == "-" {
+            input::read_capped(std::io::stdin().lock(), cap)
+        } else {
+            std::fs::File::open(path).map_err(input::ReadError::Io).and_then(|f| input::read_capped(f, cap))
+        };
+        let bytes = bytes.map_err(|e| match e {
+            input::ReadError::Io(e) => ManifestError::Read { file: name.clone(), message: e.to_string() },
+            input::ReadError::TooLarge => ManifestError::TooLarge { file: name.clone(), cap_mib: cap >> 20 },
+        })?;
+        let (text, invalid) = input::decode(bytes);
+        let warning = invalid.map(|(line, column)| {
+            format!(
+                "{name}:{line}:{column}: not UTF-8 text; read with U+FFFD in place of the bytes that are not, as kubectl reads it"
+            )
+        });
+        Ok(Source { name, text, warning })
     }
 
     pub fn from_text(name: &str, text: &str) -> Source {
-        Source { name: name.to_owned(), text: text.to_owned() }
+        let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+        Source { name: name.to_owned(), text: text.to_owned(), warning: None }
     }
 }
 
@@ -86,6 +102,8 @@ impl fmt::Display for DocRef {
 pub enum ManifestError {
     #[error("{file}: cannot read: {message}")]
     Read { file: String, message: String },
+    #[error("{file}: larger than {cap_mib} MiB, the most podrun reads from one input")]
+    TooLarge { file: String, cap_mib: u64 },
     #[error("{file}:{line}:{column}: {message}")]
     Syntax { file: String, line: usize, column: usize, message: String },
     #[error("{doc}: invalid {what}:{}", list(problems))]
@@ -152,8 +170,50 @@ pub struct Loaded {
 fn syntax_error(file: &str, e: &serde_yaml::Error) -> ManifestError {
     let (line, column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
     // The location goes in front, as compilers print it; drop serde_yaml's copy of it.
-    let message = e.to_string().replace(&format!(" at line {line} column {column}"), "");
+    let mut message = e.to_string().replace(&format!(" at line {line} column {column}"), "");
+    // serde names Rust's types; say what the user writes.
+    for (rust, words) in [
+        ("i64", "an integer"),
+        ("i32", "an integer"),
+        ("u64", "an integer"),
+        ("u32", "an integer"),
+        ("f64", "a number"),
+    ] {
+        if let Some(stem) = message.strip_suffix(&format!("expected {rust}")) {
+            message = format!("{stem}expected {words}");
+        }
+    }
+    // A base64 error names its field as Kubernetes does (`data[token]`); serde_yaml's own
+    // path in front of that (`data.token: `) says it again.
+    if message.contains(strict::BASE64_ERROR) {
+        if let Some(i) = message.find(": data[").or_else(|| message.find(": binaryData[")) {
+            message.replace_range(..i + 2, "");
+        }
+    }
     ManifestError::Syntax { file: file.to_owned(), line, column, message }
+}
+
+/// A serde_yaml error of the document `doc_line` starts, placed: errors serde_yaml cannot
+/// place (its alias repetition limit) are placed at their document.
+fn located_error(file: &str, e: &serde_yaml::Error, doc_line: Option<usize>) -> ManifestError {
+    let mut err = syntax_error(file, e);
+    if let ManifestError::Syntax { line, column, message, .. } = &mut err {
+        if *line == 0 {
+            (*line, *column) = (doc_line.unwrap_or(1), 1);
+        }
+        if message.contains(budget::TOO_MANY) {
+            *message = format!(
+                "aliases here make more than {} values beyond those written in the input; \
+                 refused, as kubectl refuses excessive aliasing",
+                budget::ALIAS_ALLOWANCE
+            );
+        } else if message.ends_with("repetition limit exceeded") {
+            *message = "the aliases of the document starting here repeat its values more than 100 times over; \
+                        refused, as kubectl refuses excessive aliasing"
+                .to_owned();
+        }
+    }
+    err
 }
 
 /// serde's type errors quote the value they met (`invalid type: integer `1234``), which in a
@@ -211,45 +271,71 @@ struct Loader<'o> {
 impl Loader<'_> {
     fn source(&mut self, source: &Source, config_only: bool) -> Result<(), ManifestError> {
         let file = source.name.as_str();
-        // First pass: generic values, for the kind and the schema walk.
-        let mut values = Vec::new();
-        for doc in serde_yaml::Deserializer::from_str(&source.text) {
-            // Stop at the first error: serde_yaml's document iterator repeats a syntax error forever.
-            values.push(Value::deserialize(doc).map_err(|e| syntax_error(file, &e))?);
-        }
-        let many = values.iter().filter(|v| !v.is_null()).count() > 1;
+        self.out.warnings.extend(source.warning.iter().cloned());
+        // Depth first, in one linear pass: serde_yaml's scanner takes time quadratic in the
+        // depth of flow collections before its own limit applies.
+        let outline = nesting::scan(&source.text, nesting::MAX_DEPTH).map_err(|d| ManifestError::Syntax {
+            file: file.to_owned(),
+            line: d.line,
+            column: d.column,
+            message: format!("nesting deeper than {} levels", d.limit),
+        })?;
+        let located = |i: usize, e: &serde_yaml::Error| located_error(file, e, outline.doc_lines.get(i).copied());
+        let text = nesting::unquote_tagged(&source.text, &outline);
+
+        // First pass: generic values, for the kind and the schema walk, a document at a time;
+        // aliases may not make more values than the text holds plus an allowance (`budget.rs`).
+        let mut budget = budget::for_text(&source.text);
+        let many = outline.nonempty_docs > 1;
         let mut classifier = Classifier { strict: self.opts.strict, config_only, warnings: &mut self.out.warnings };
-        let mut plans = Vec::with_capacity(values.len());
-        for (i, value) in values.iter().enumerate() {
+        // A plan per document, and the document itself where merge keys changed it: the
+        // second pass must then read the merged value, not the text.
+        let mut plans = Vec::new();
+        for (i, doc) in serde_yaml::Deserializer::from_str(&text).enumerate() {
+            // Stop at the first error: serde_yaml's document iterator repeats a syntax error forever.
+            let mut value = Budgeted { left: &mut budget }.deserialize(doc).map_err(|e| located(i, &e))?;
             if value.is_null() {
-                plans.push(Plan::Skip); // an empty document, such as after a trailing `---`
+                plans.push((Plan::Skip, None)); // an empty document, such as after a trailing `---`
                 continue;
             }
             let doc = DocRef { file: file.to_owned(), index: many.then_some(i + 1), item: None };
-            plans.push(classifier.classify(value, doc)?);
+            let merged = merge::apply(&mut value).map_err(|e| {
+                let kind = value.get("kind").and_then(Value::as_str).filter(|k| !k.is_empty()).unwrap_or("object");
+                let problems = vec![FieldError::new(e.path, merge::MergeError::MESSAGE)];
+                ManifestError::Invalid { doc: doc.clone(), what: kind.to_owned(), problems }
+            })?;
+            let plan = classifier.classify(&value, doc)?;
+            plans.push((plan, merged.then_some(value)));
         }
 
-        // Second pass: typed, straight from the text, so type errors carry a line and column.
+        // Second pass: typed, straight from the text, so type errors carry a line and column;
+        // each document's objects are checked as soon as they are read.
         let mut typed = Vec::new();
-        for (d, plan) in serde_yaml::Deserializer::from_str(&source.text).zip(&plans) {
-            PlanSeed { plan, out: &mut typed }.deserialize(d).map_err(|e| {
-                let mut err = syntax_error(file, &e);
+        let docs = serde_yaml::Deserializer::from_str(&text);
+        for (i, (d, (plan, merged))) in docs.zip(plans).enumerate() {
+            let seed = PlanSeed { plan: &plan, out: &mut typed };
+            let read = match merged {
+                Some(value) => seed.deserialize(value),
+                None => seed.deserialize(d),
+            };
+            read.map_err(|e| {
+                let mut err = located(i, &e);
                 if let (ManifestError::Syntax { message, .. }, true) = (&mut err, plan.has_secret()) {
                     *message = redact(message);
                 }
                 err
             })?;
-        }
-        for (doc, object) in typed {
-            match object {
-                Typed::Pod(pod) => {
-                    let loaded = self.finish_pod(pod, doc, None)?;
-                    self.out.pods.push(loaded);
+            for (doc, object) in typed.drain(..) {
+                match object {
+                    Typed::Pod(pod) => {
+                        let loaded = self.finish_pod(pod, doc, None)?;
+                        self.out.pods.push(loaded);
+                    }
+                    Typed::Workload(kind, w) => self.workload(kind, w, doc)?,
+                    Typed::ConfigMap(cm) => self.config_map(cm, doc)?,
+                    Typed::Secret(secret) => self.secret(secret, doc)?,
+                    Typed::Claim(claim) => self.claim(claim, doc)?,
                 }
-                Typed::Workload(kind, w) => self.workload(kind, w, doc)?,
-                Typed::ConfigMap(cm) => self.config_map(cm, doc)?,
-                Typed::Secret(secret) => self.secret(secret, doc)?,
-                Typed::Claim(claim) => self.claim(claim, doc)?,
             }
         }
         Ok(())
@@ -262,10 +348,11 @@ impl Loader<'_> {
             let file = if names.is_empty() { "<no manifest>".to_owned() } else { names.join(", ") };
             return Err(ManifestError::NoPod { file });
         }
-        for (i, a) in out.pods.iter().enumerate() {
-            if let Some(b) = out.pods[..i].iter().find(|b| b.namespace() == a.namespace() && b.name() == a.name()) {
+        let mut seen: HashMap<(&str, &str), &DocRef> = HashMap::with_capacity(out.pods.len());
+        for a in &out.pods {
+            if let Some(b) = seen.insert((a.namespace(), a.name()), &a.doc) {
                 return Err(ManifestError::Duplicate {
-                    first: b.doc.to_string(),
+                    first: b.to_string(),
                     second: a.doc.to_string(),
                     pod: format!("{}/{}", a.namespace(), a.name()),
                 });
@@ -500,7 +587,7 @@ mod tests {
     fn secrets_never_show_their_values() {
         let bad64 = "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {token: 'hunter2!!'}\n";
         let e = load_text(&format!("{bad64}---\n{POD}"), &LoadOptions::default()).unwrap_err();
-        assert_eq!(e.to_string(), "f.yaml (document 1): Secret default/s: key \"token\": invalid base64 data");
+        assert_eq!(e.to_string(), "f.yaml:4:15: data[token]: illegal base64 data at input byte 7");
         let number = "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {pin: 123456}\n";
         let e = load_text(&format!("{number}---\n{POD}"), &LoadOptions::default()).unwrap_err();
         let ManifestError::Syntax { line, .. } = &e else { panic!("{e}") };
@@ -643,6 +730,118 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "c.yaml: no Pod in this manifest (podrun runs Pods, and the pod templates of workloads)"
+        );
+    }
+
+    #[test]
+    fn merge_keys_are_applied_at_every_level_before_the_schema_walk() {
+        let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n  \
+                    - &c {name: c, image: busybox, env: [{name: A, value: a}], resources: {limits: &l {cpu: 1}}}\n  \
+                    - <<: *c\n    name: d\n    resources:\n      limits: {<<: *l, memory: 1Gi}\n";
+        let l = load_text(text, &LoadOptions::default()).unwrap();
+        let d = &l.pods[0].pod.spec.containers[1];
+        assert_eq!((d.name.as_str(), d.image.as_str(), d.env.len()), ("d", "busybox", 1));
+        let limits = &d.resources.as_ref().unwrap().limits;
+        assert_eq!(limits.len(), 2, "{limits:?}");
+        let bad = text.replace("<<: *c", "<<: 5");
+        let e = load_text(&bad, &LoadOptions::default()).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "f.yaml: invalid Pod:\n  spec.containers[1].<<: Invalid value: map merge requires map or sequence of maps as the value"
+        );
+    }
+
+    #[test]
+    fn byte_order_marks_are_read_as_kubectl_reads_them() {
+        assert_eq!(load_text(&format!("\u{FEFF}{POD}"), &LoadOptions::default()).unwrap().pods.len(), 1);
+        let dir = std::env::temp_dir().join(format!("podrun-bom-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let le = dir.join("le.yaml");
+        let bytes: Vec<u8> = [0xFF, 0xFE].into_iter().chain(POD.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+        std::fs::write(&le, bytes).unwrap();
+        let source = Source::read(le.to_str().unwrap()).unwrap();
+        assert_eq!(load(&source, &LoadOptions::default()).unwrap().pods[0].name(), "a");
+        let latin1 = dir.join("latin1.yaml");
+        let mut bytes = b"# caf\xE9\n".to_vec();
+        bytes.extend_from_slice(POD.as_bytes());
+        std::fs::write(&latin1, bytes).unwrap();
+        let l = load(&Source::read(latin1.to_str().unwrap()).unwrap(), &LoadOptions::default()).unwrap();
+        assert!(l.warnings[0].ends_with("latin1.yaml:1:6: not UTF-8 text; read with U+FFFD in place of the bytes that are not, as kubectl reads it"), "{:?}", l.warnings);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn inputs_past_the_cap_are_refused_naming_them() {
+        let e = Source::read("/dev/zero").unwrap_err();
+        assert_eq!(e.to_string(), "/dev/zero: larger than 64 MiB, the most podrun reads from one input");
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_at_its_place_before_serde_yaml() {
+        for depth in [101, 129, 1000, 100_000] {
+            let text = format!("{POD}    args: {}", "[".repeat(depth));
+            let e = load_text(&text, &LoadOptions::default()).unwrap_err();
+            assert_eq!(e.to_string(), "f.yaml:7:107: nesting deeper than 100 levels", "depth {depth}");
+        }
+        let block: String = (0..150).map(|i| format!("{}- k:\n", "  ".repeat(i))).collect();
+        let e = load_text(&block, &LoadOptions::default()).unwrap_err().to_string();
+        assert!(e.starts_with("f.yaml:51:") && e.ends_with("nesting deeper than 100 levels"), "{e}");
+    }
+
+    #[test]
+    fn errors_serde_yaml_cannot_place_are_placed_at_their_document() {
+        let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+        for (name, prev) in ["b", "c", "d", "e", "f", "g"].iter().zip(["a", "b", "c", "d", "e", "f"]) {
+            bomb.push_str(&format!("{name}: &{name} [{}]\n", vec![format!("*{prev}"); 10].join(", ")));
+        }
+        let e = load_text(&format!("{POD}---\n# the bomb\n{bomb}"), &LoadOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "f.yaml:7:1: the aliases of the document starting here repeat its values more than 100 times over; \
+             refused, as kubectl refuses excessive aliasing"
+        );
+    }
+
+    #[test]
+    fn aliases_may_not_make_values_without_bound() {
+        let text = format!("a: &a [{}]\nb: [{}]\n", vec!["x"; 10_000].join(","), vec!["*a"; 1000].join(","));
+        let e = load_text(&text, &LoadOptions::default()).unwrap_err();
+        let ManifestError::Syntax { line, message, .. } = &e else { panic!("{e}") };
+        assert_eq!(*line, 1, "where the repeated values are");
+        assert_eq!(
+            message,
+            "aliases here make more than 400000 values beyond those written in the input; \
+             refused, as kubectl refuses excessive aliasing"
+        );
+    }
+
+    #[test]
+    fn an_empty_key_is_named_with_the_mapping_holding_it() {
+        let e = load_text(&format!("\"\": x\n{POD}"), &LoadOptions::default()).unwrap_err().to_string();
+        assert_eq!(e, "f.yaml: invalid Pod:\n  <root>: unknown field \"\": an empty key");
+        let e = load_text(&POD.replace("{name: a}", "{name: a, '': x}"), &LoadOptions::default()).unwrap_err();
+        assert_eq!(e.to_string(), "f.yaml: invalid Pod:\n  metadata: unknown field \"\": an empty key");
+    }
+
+    #[test]
+    fn typed_quoted_scalars_read_as_kubernetes_reads_them() {
+        let text = POD.replace("image: busybox}", "image: busybox, ports: [{containerPort: !!int \"80\"}]}");
+        let l = load_text(&text, &LoadOptions::default()).unwrap();
+        assert_eq!(l.pods[0].pod.spec.containers[0].ports[0].container_port, 80);
+        let text = POD.replace("image: busybox}", "image: busybox, ports: [{containerPort: '80'}]}");
+        let e = load_text(&text, &LoadOptions::default()).unwrap_err().to_string();
+        assert!(e.starts_with("f.yaml:6:55: ") && e.ends_with("expected an integer"), "{e}");
+    }
+
+    #[test]
+    fn many_pods_load_and_a_duplicate_is_found_by_name() {
+        let many: String =
+            (0..2000).map(|i| format!("---\n{}", POD.replace("name: a}", &format!("name: p{i}}}")))).collect();
+        assert_eq!(load_text(&many, &LoadOptions::default()).unwrap().pods.len(), 2000);
+        let e = load_text(&format!("{many}---\n{}", POD.replace("name: a}", "name: p7}")), &LoadOptions::default());
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "f.yaml (document 8) and f.yaml (document 2001): both define Pod default/p7"
         );
     }
 

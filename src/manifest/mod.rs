@@ -1,10 +1,16 @@
 //! The manifest layer: reading, checking and defaulting Kubernetes YAML. Knows nothing of engines.
 
+mod budget;
 pub mod cluster_only;
 pub mod config_store;
 pub mod defaults;
 mod documents;
+#[cfg(test)]
+mod fuzz_tests;
+pub mod input;
 pub mod load;
+mod merge;
+pub mod nesting;
 pub mod quantity;
 pub mod schema;
 mod strict;

@@ -103,6 +103,73 @@ pub fn string_map<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, St
     d.deserialize_any(MapVisitor)
 }
 
+/// What a base64 error says; `load.rs` recognises it to drop serde_yaml's path before it.
+pub const BASE64_ERROR: &str = "illegal base64 data at input byte";
+
+/// A map of base64 strings (a Secret's `data`, a ConfigMap's `binaryData`), each checked as
+/// the API server decodes it, so that an error has the value's line and column.
+struct Base64MapVisitor {
+    field: &'static str,
+}
+
+impl<'de> Visitor<'de> for Base64MapVisitor {
+    type Value = BTreeMap<String, String>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a map of keys to base64 strings")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = BTreeMap::new();
+        while let Some(key) = map.next_key_seed(StrSeed)? {
+            let value = map.next_value_seed(Base64Seed { field: self.field, key: &key })?;
+            out.insert(key, value);
+        }
+        Ok(out)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(BTreeMap::new())
+    }
+}
+
+struct Base64Seed<'k> {
+    field: &'static str,
+    key: &'k str,
+}
+
+impl<'de> de::DeserializeSeed<'de> for Base64Seed<'_> {
+    type Value = String;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Base64Seed<'_> {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a base64 string")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        // The error names the key and the offset, never the value (it may be a secret).
+        match super::config_store::decode_base64(v) {
+            Ok(_) => Ok(v.to_owned()),
+            Err(at) => Err(E::custom(format!("{}[{}]: {BASE64_ERROR} {at}", self.field, self.key))),
+        }
+    }
+}
+
+pub fn secret_data<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    d.deserialize_any(Base64MapVisitor { field: "data" })
+}
+
+pub fn binary_data<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    d.deserialize_any(Base64MapVisitor { field: "binaryData" })
+}
+
 /// A Kubernetes quantity: written as a string (`250m`, `1Gi`) or a plain number (`0.5`, `2`),
 /// kept as text for `quantity.rs` to parse.
 struct QuantityVisitor;

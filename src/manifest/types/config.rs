@@ -15,7 +15,7 @@ pub struct ConfigMap {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "strict::string_map")]
     pub data: BTreeMap<String, String>,
     /// Base64, as in the API.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "strict::string_map")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "strict::binary_data")]
     pub binary_data: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub immutable: Option<bool>,
@@ -35,7 +35,7 @@ pub struct Secret {
     )]
     pub type_: Option<String>,
     /// Base64, as in the API.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "strict::string_map")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "strict::secret_data")]
     pub data: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "strict::string_map")]
     pub string_data: BTreeMap<String, String>,
