@@ -830,7 +830,11 @@ mod tests {
         assert_eq!(l.pods[0].pod.spec.containers[0].ports[0].container_port, 80);
         let text = POD.replace("image: busybox}", "image: busybox, ports: [{containerPort: '80'}]}");
         let e = load_text(&text, &LoadOptions::default()).unwrap_err().to_string();
-        assert!(e.starts_with("f.yaml:6:55: ") && e.ends_with("expected an integer"), "{e}");
+        assert!(
+            e.starts_with("f.yaml:6:55: ")
+                && e.ends_with("expected an int32 (a whole number from -2147483648 to 2147483647)"),
+            "{e}"
+        );
     }
 
     #[test]
