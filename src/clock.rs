@@ -12,6 +12,11 @@ fn anchor() -> &'static (SystemTime, Instant) {
     ANCHOR.get_or_init(|| (SystemTime::now(), Instant::now()))
 }
 
+/// An engine timestamp (RFC 3339, as the engine writes `startedAt` and `finishedAt`).
+pub fn parse_time(t: &str) -> Option<SystemTime> {
+    humantime::parse_rfc3339_weak(t).ok()
+}
+
 pub fn now() -> SystemTime {
     let (wall, mono) = anchor();
     *wall + Instant::now().saturating_duration_since(*mono)

@@ -1,11 +1,11 @@
 //! podrun's exit codes, and which error maps to which. Documented in README.md; scripts rely
 //! on them, so they never change meaning.
 
-use crate::driver::PodFailure;
 use crate::manifest::ManifestError;
 use crate::report::output::OutputError;
 use crate::runtime::docker::context::ContextError;
 use crate::runtime::RuntimeError;
+use crate::status::outcome::PodFailure;
 
 pub const SUCCESS: u8 = 0;
 pub const INTERNAL: u8 = 1;
@@ -88,12 +88,12 @@ pub fn for_error(e: &anyhow::Error) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::signals;
+    use crate::status::outcome::{SIGINT, SIGTERM};
 
     #[test]
     fn interrupts_exit_128_plus_the_signal() {
-        assert_eq!(for_pod(&PodFailure::Interrupted(signals::SIGINT)), 130);
-        assert_eq!(for_pod(&PodFailure::Interrupted(signals::SIGTERM)), 143);
+        assert_eq!(for_pod(&PodFailure::Interrupted(SIGINT)), 130);
+        assert_eq!(for_pod(&PodFailure::Interrupted(SIGTERM)), 143);
     }
 
     #[test]
@@ -104,7 +104,7 @@ mod tests {
         assert_eq!(from_container(&failed("app"), "app", Some(-1)), 255);
         assert_eq!(from_container(&failed("side"), "app", Some(0)), CONTAINER_FAILED);
         assert_eq!(from_container(&Ok(()), "app", None), 0);
-        assert_eq!(from_container(&Err(PodFailure::Interrupted(signals::SIGTERM)), "app", Some(0)), 143);
+        assert_eq!(from_container(&Err(PodFailure::Interrupted(SIGTERM)), "app", Some(0)), 143);
         let not_converged = PodFailure::NotConverged {
             goal: "complete",
             retries: 1,

@@ -19,9 +19,10 @@ use crate::pod::dns::{self, ResolvConf};
 use crate::pod::downward::PodFacts;
 use crate::pod::files::PodFiles;
 use crate::pod::observed::PodObservation;
-use crate::pod::{labels, settings, volumes, DesiredPod};
+use crate::pod::{settings, volumes, DesiredPod};
 use crate::report::logs::{self, LogPod, LogStreamer};
 use crate::report::{self, output, summary, Format, PodKey, ReportOptions, Reporter};
+use crate::runtime::labels;
 use crate::runtime::{infra_image, DnsSettings, Runtime, Selector};
 use crate::status::WaitFor;
 

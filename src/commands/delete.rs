@@ -12,9 +12,9 @@ use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::manifest::validate::is_dns1123_subdomain;
 use crate::manifest::LoadOptions;
 use crate::pod::files::PodFiles;
-use crate::pod::labels;
 use crate::pod::volumes;
 use crate::report::{self, PodKey, ReportOptions};
+use crate::runtime::labels;
 use crate::runtime::{Observed, Runtime, Selector};
 
 /// The pods to delete: from a manifest when TARGET is an existing file (or -) or directory,

@@ -204,8 +204,8 @@ fn exit_status(code: i64) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pod::labels;
     use crate::runtime::fake::FakeRuntime;
+    use crate::runtime::labels;
     use crate::status::listing;
     use std::collections::BTreeMap;
 

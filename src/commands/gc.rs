@@ -8,13 +8,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, SystemTime};
 
 use crate::cli::{Cli, GcArgs};
+use crate::clock::parse_time;
 use crate::exit;
-use crate::plan::backoff::parse_time;
 use crate::pod::files::PodFiles;
-use crate::pod::labels;
 use crate::pod::observed::attempt_of;
 use crate::pod::volumes;
 use crate::report::output;
+use crate::runtime::labels;
 use crate::runtime::{Observed, Runtime, Selector, State};
 
 /// What `podrun gc` keeps.

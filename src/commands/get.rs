@@ -6,9 +6,9 @@ use std::time::SystemTime;
 use serde_json::{json, Value};
 
 use crate::cli::{Cli, GetArgs, GetOutputArg};
+use crate::clock::parse_time;
 use crate::exit;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
-use crate::plan::backoff::parse_time;
 use crate::report::output;
 use crate::runtime::{Runtime, Selector};
 use crate::status::listing::{self, ListedPod};
@@ -153,7 +153,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::pod::labels;
+    use crate::runtime::labels;
     use crate::runtime::{Observed, State};
 
     fn infra(ns: &str) -> Observed {

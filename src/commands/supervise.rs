@@ -14,7 +14,7 @@ use std::time::{Duration, SystemTime};
 use tokio::signal::unix::{signal, SignalKind};
 
 use crate::cli::{ApplyArgs, Cli};
-use crate::driver::{self, supervise, DriveOptions, Interrupt, PodResult};
+use crate::driver::{supervise, DriveOptions, Interrupt, PodResult};
 use crate::exit;
 use crate::manifest::LoadOptions;
 use crate::report::{self, ReportOptions};
@@ -81,7 +81,7 @@ pub async fn run<R: Runtime>(
                 // The drivers stop where they are on the same signal; their last look is short.
                 let _ = tokio::time::timeout(Duration::from_secs(5), &mut pods).await;
                 // Asked to stop: the normal end of supervision, not a failure.
-                reporter.note(&format!("{}: supervision ends; the pods keep running", driver::signals::name(sig)));
+                reporter.note(&format!("{}: supervision ends; the pods keep running", crate::status::outcome::signal_name(sig)));
                 reporter.finish();
                 return Ok(exit::SUCCESS);
             }

@@ -12,9 +12,10 @@ use crate::plan::{ContainerStep, ImageNeed, Plan, Step};
 use crate::pod::files::PodFiles;
 use crate::pod::observed::attempt_of;
 use crate::pod::volumes::{self, VolumeSetup};
-use crate::pod::{labels, DesiredPod, Hook, HttpHook, InfraRef, Role};
+use crate::pod::{DesiredPod, Hook, HttpHook, InfraRef, Role};
 use crate::probe::handlers::{self, pod_address, Target};
 use crate::report::{PodKey, PullEvent, Reporter};
+use crate::runtime::labels;
 use crate::runtime::{auth, infra_image, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector};
 use crate::status::{Notes, Waiting};
 

@@ -22,9 +22,10 @@ use crate::pod::files::PodFiles;
 use crate::pod::observed::PodObservation;
 use crate::pod::DesiredPod;
 use crate::report::{PodKey, Reporter};
-use crate::runtime::{Runtime, RuntimeError, Selector};
+use crate::runtime::{Runtime, Selector};
 use crate::status::{self, Notes, PodStatus, Verdict, WaitFor};
 
+pub use crate::status::outcome::{PodFailure, PodResult};
 pub use act::{ensure_infra_image, remove_pod, remove_pod_with};
 pub use plan::CrashBackoff;
 pub use signals::Interrupt;
@@ -45,36 +46,6 @@ pub struct DriveOptions {
     pub crash: plan::CrashBackoff,
     /// podrun's files on the host (termination messages), when the engine can mount them.
     pub files: Option<PodFiles>,
-}
-
-/// Why a pod did not get where it was asked to.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PodFailure {
-    #[error("container {container:?}: image {image} is not available: {reason}: {message}")]
-    Image { container: String, image: String, reason: String, message: String },
-    #[error("container {container:?} failed: {description}")]
-    ContainerFailed { container: String, description: String },
-    /// The manifest asks for what cannot be (CreateContainerConfigError), found before
-    /// anything was created in that sync.
-    #[error("container {container:?} cannot be configured: {message}")]
-    Config { container: String, message: String },
-    #[error("not {goal} after {retries} retries and {elapsed}: {detail}")]
-    NotConverged { goal: &'static str, retries: u32, elapsed: String, detail: String, crash_loop: bool },
-    #[error("{0}")]
-    Runtime(RuntimeError),
-    #[error("interrupted by {}", signals::name(*.0))]
-    Interrupted(i32),
-}
-
-/// The end of one pod's run.
-#[derive(Debug, Clone)]
-pub struct PodResult {
-    pub desired: DesiredPod,
-    /// The last status observed (or the best known one, if the engine went away).
-    pub status: Option<PodStatus>,
-    pub outcome: Result<(), PodFailure>,
-    /// Ids of the containers this run created.
-    pub created: Vec<String>,
 }
 
 fn goal(w: WaitFor) -> &'static str {

@@ -13,8 +13,8 @@ use std::time::{Duration, SystemTime};
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
+use crate::clock::parse_time;
 use crate::manifest::types::{Container, Probe};
-use crate::plan::backoff::parse_time;
 use crate::pod::observed::PodObservation;
 use crate::pod::DesiredPod;
 use crate::probe::handlers::{self, Outcome, Target};

@@ -5,16 +5,7 @@
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::watch;
 
-pub const SIGINT: i32 = 2;
-pub const SIGTERM: i32 = 15;
-
-pub fn name(sig: i32) -> &'static str {
-    match sig {
-        SIGINT => "SIGINT",
-        SIGTERM => "SIGTERM",
-        _ => "a signal",
-    }
-}
+use crate::status::outcome::{SIGINT, SIGTERM};
 
 /// A handle on the first SIGINT or SIGTERM; cheap to clone.
 #[derive(Debug, Clone)]

@@ -306,7 +306,7 @@ async fn delete_removes_apps_then_infra_and_only_owned_containers() {
     run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(10)).await;
     let mut stranger = rt.containers()[1].clone();
     stranger.id = "stranger".into();
-    stranger.labels.remove(crate::pod::labels::MANAGED);
+    stranger.labels.remove(crate::runtime::labels::MANAGED);
     rt.insert(stranger);
     let n = remove_pod(&*rt, &Selector::pod("default", "web"), None, None, None).await.unwrap();
     assert_eq!(n, 3);
@@ -368,7 +368,7 @@ async fn a_failed_post_start_http_hook_kills_the_container() {
     let r = run(&rt, d, real_time_opts()).await;
     let Err(PodFailure::ContainerFailed { container, .. }) = &r.outcome else { panic!("{:?}", r.outcome) };
     assert_eq!(container, "a");
-    let killed = rt.containers().into_iter().find(|c| c.label(crate::pod::labels::CONTAINER_NAME) == Some("a"));
+    let killed = rt.containers().into_iter().find(|c| c.label(crate::runtime::labels::CONTAINER_NAME) == Some("a"));
     assert!(rt.calls().contains(&format!("kill {}", killed.unwrap().id)), "{:?}", rt.calls());
 }
 
@@ -396,7 +396,8 @@ async fn a_pre_stop_http_hook_goes_to_the_pod_ip_before_the_stop() {
     };
     assert_eq!(run(&rt, d, real_time_opts()).await.outcome, Ok(()));
     // The pod IP the hook is sent to is read from the infra container when it runs.
-    let mut infra = rt.containers().into_iter().find(|c| c.label(crate::pod::labels::ROLE) == Some("infra")).unwrap();
+    let mut infra =
+        rt.containers().into_iter().find(|c| c.label(crate::runtime::labels::ROLE) == Some("infra")).unwrap();
     infra.ip = Some("127.0.0.1".into());
     rt.insert(infra);
     remove_pod(&*rt, &Selector::pod("default", "web"), None, None, None).await.unwrap();

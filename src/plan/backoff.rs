@@ -7,6 +7,7 @@
 
 use std::time::{Duration, SystemTime};
 
+use crate::clock::parse_time;
 use crate::pod::observed::attempt_of;
 use crate::runtime::{Observed, State};
 
@@ -26,10 +27,6 @@ impl Default for CrashBackoff {
     fn default() -> Self {
         CrashBackoff { base: Duration::from_secs(1), max: Duration::from_secs(30) }
     }
-}
-
-pub fn parse_time(t: &str) -> Option<SystemTime> {
-    humantime::parse_rfc3339_weak(t).ok()
 }
 
 impl CrashBackoff {

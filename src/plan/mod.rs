@@ -20,7 +20,8 @@ pub use backoff::CrashBackoff;
 
 use crate::manifest::types::{PullPolicy, RestartPolicy};
 use crate::pod::observed::{Instances, PodObservation};
-use crate::pod::{labels, DesiredContainer, DesiredPod};
+use crate::pod::{DesiredContainer, DesiredPod};
+use crate::runtime::labels;
 use crate::runtime::{Observed, State};
 
 /// What the planner needs besides the two states.

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::{ContainerStep, Plan, Step};
 use crate::manifest::types::PullPolicy;
-use crate::pod::labels;
+use crate::runtime::labels;
 use crate::runtime::Observed;
 
 fn name_of(c: &Observed) -> &str {

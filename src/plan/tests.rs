@@ -5,8 +5,8 @@ use std::time::SystemTime;
 
 use super::*;
 use crate::manifest::{load, LoadOptions, Source};
-use crate::pod::labels;
 use crate::pod::observed::PodObservation;
+use crate::runtime::labels;
 use crate::runtime::Observed;
 
 const INFRA: &str = "localhost/podrun-pause:test";

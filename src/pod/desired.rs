@@ -22,7 +22,7 @@ use super::env::{self, EnvError};
 
 use super::settings::{self, HostProfile};
 
-use super::labels;
+use crate::runtime::labels;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Role {

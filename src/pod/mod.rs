@@ -3,9 +3,10 @@
 pub mod desired;
 pub mod dns;
 pub mod downward;
+#[cfg(test)]
+mod e2e_tests;
 pub mod env;
 pub mod files;
-pub mod labels;
 pub mod observed;
 pub mod settings;
 pub mod volumes;

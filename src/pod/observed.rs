@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use crate::runtime::{Observed, State};
 
-use super::{labels, DesiredPod};
+use super::DesiredPod;
+use crate::runtime::labels;
 
 /// The instances of one container, newest first.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -48,7 +48,7 @@ use crate::runtime::{EngineInfo, Mount, Propagation};
 
 use super::downward::{self, PodFacts};
 use super::files::PodFiles;
-use super::labels;
+use crate::runtime::labels;
 
 /// The label naming the claim a named volume was made for.
 pub const CLAIM_LABEL: &str = "io.podrun.claim";

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::driver::PodResult;
+use crate::status::outcome::PodResult;
 use crate::status::PodStatus;
 
 use super::{bytes, outcome_line, state_style, PodKey, PullEvent, Reporter};

@@ -17,7 +17,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use crate::pod::labels;
+use crate::runtime::labels;
 use crate::runtime::{LogLine, Observed, Runtime, Selector, State};
 
 use super::output;

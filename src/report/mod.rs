@@ -12,9 +12,9 @@ pub mod summary;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::driver::PodResult;
 use crate::pod::DesiredPod;
 use crate::runtime::PullProgress;
+use crate::status::outcome::PodResult;
 use crate::status::PodStatus;
 
 /// A pod's name as people write it: `namespace/name`.

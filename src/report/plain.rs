@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::SystemTime;
 
-use crate::driver::PodResult;
+use crate::status::outcome::PodResult;
 use crate::status::PodStatus;
 
 use super::{bytes, outcome_line, output, PodKey, PullEvent, Reporter};

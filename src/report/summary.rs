@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::driver::PodResult;
+use crate::status::outcome::PodResult;
 use crate::status::Phase;
 
 use super::{state_style, Format, PodKey};

@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime};
 use futures_util::StreamExt;
 use tokio::time::Instant;
 
-use crate::pod::labels;
+use crate::runtime::labels;
 
 use super::{
     CreateSpec, EngineInfo, ExecRequest, ExecSession, LogChunk, LogStream, Observed, Runtime, RuntimeError, Selector,
@@ -90,7 +90,7 @@ impl Inner {
                 continue;
             };
             let State::Running { started_at: Some(started) } = &c.state else { continue };
-            let Some(end) = crate::plan::backoff::parse_time(started).map(|s| s + run) else { continue };
+            let Some(end) = crate::clock::parse_time(started).map(|s| s + run) else { continue };
             if end <= at {
                 c.state = exited(code, Some(started.clone()), end);
             }

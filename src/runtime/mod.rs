@@ -8,6 +8,7 @@ pub mod auth;
 pub mod docker;
 pub mod fake;
 pub mod infra_image;
+pub mod labels;
 pub mod registry;
 
 use std::collections::BTreeMap;
@@ -15,8 +16,6 @@ use std::future::Future;
 use std::time::Duration;
 
 use futures_util::stream::BoxStream;
-
-use crate::pod::labels;
 
 /// What podrun asks the engine to create. Engine-neutral: the Docker implementation maps it.
 #[derive(Debug, Clone, PartialEq, Eq)]

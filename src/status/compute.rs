@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
 
+use crate::clock::parse_time;
 use crate::manifest::types::RestartPolicy;
-use crate::plan::backoff::parse_time;
 use crate::plan::{BackOff, Plan};
 use crate::pod::observed::{attempt_of, Instances, PodObservation};
 use crate::pod::{DesiredContainer, DesiredPod};

@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 
 use crate::manifest::types::RestartPolicy;
-use crate::pod::labels;
 use crate::pod::observed::{attempt_of, Instances};
+use crate::runtime::labels;
 use crate::runtime::{Observed, State};
 
 use super::compute::{container_status, phase};

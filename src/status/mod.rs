@@ -2,6 +2,7 @@
 
 pub mod compute;
 pub mod listing;
+pub mod outcome;
 pub mod types;
 
 pub use compute::{compute, verdict, Notes, ProbeState, Verdict, WaitFor};

@@ -4,8 +4,6 @@
 
 pub mod context;
 mod convert;
-#[cfg(test)]
-mod e2e_tests;
 mod progress;
 mod raw;
 
@@ -34,7 +32,7 @@ use super::{
     registry, CreateSpec, EngineInfo, ExecRequest, ExecSession, LineSplitter, LogChunk, LogLine, LogOptions, LogStream,
     Mount, Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize,
 };
-use crate::pod::labels;
+use crate::runtime::labels;
 
 /// The default engine endpoint when neither `--host`, DOCKER_HOST nor a context says otherwise.
 pub const DEFAULT_HOST: &str = "unix:///var/run/docker.sock";
@@ -88,6 +86,12 @@ pub struct DockerRuntime {
 }
 
 impl DockerRuntime {
+    /// The API version agreed with the engine, for tests of what older engines refuse.
+    #[cfg(test)]
+    pub(crate) fn client_version(&self) -> bollard::ClientVersion {
+        self.docker.client_version()
+    }
+
     /// Connects to `endpoint` (`unix:///path`, `tcp://host:port`, `http://...`; see
     /// [`context::resolve`]) and agrees on an API version the engine speaks. Unreachable within
     /// a few seconds is an error naming the endpoint (and its context).

@@ -14,15 +14,15 @@ use std::process::Command;
 use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 
-use super::DockerRuntime;
 use crate::manifest::config_store::ConfigStore;
 use crate::manifest::types::{ConfigMap, ObjectMeta, Secret};
 use crate::manifest::{load, LoadOptions, Source};
 use crate::pod::downward::PodFacts;
 use crate::pod::files::PodFiles;
-use crate::pod::labels;
 use crate::pod::volumes::{self, plan_volumes};
+use crate::runtime::docker::DockerRuntime;
 use crate::runtime::infra_image;
+use crate::runtime::labels;
 use crate::runtime::{CreateSpec, Mount, Namespaces, Propagation, Runtime, RuntimeError, Selector, State};
 
 const IMAGE: &str = "busybox:1.28";
@@ -31,7 +31,7 @@ async fn engine() -> Option<DockerRuntime> {
     let required =
         std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required") || std::env::var("CI").is_ok_and(|v| v == "true");
     // A context that cannot be used is no engine, as for the Docker CLI that tests/common asks.
-    let connected = match super::context::resolve_from_env(None, None) {
+    let connected = match crate::runtime::docker::context::resolve_from_env(None, None) {
         Ok(endpoint) => DockerRuntime::connect(&endpoint).await.map_err(|e| e.to_string()),
         Err(e) => Err(e.to_string()),
     };
@@ -64,7 +64,7 @@ fn docker_on(host: Option<&str>, args: &[&str]) -> std::process::Output {
 async fn engines() -> Vec<(Option<String>, DockerRuntime)> {
     let mut all: Vec<(Option<String>, DockerRuntime)> = engine().await.into_iter().map(|rt| (None, rt)).collect();
     if let Some(host) = std::env::var("PODRUN_PODMAN_HOST").ok().filter(|h| !h.is_empty()) {
-        let rt = DockerRuntime::connect(&super::context::Endpoint::host(host.as_str()))
+        let rt = DockerRuntime::connect(&crate::runtime::docker::context::Endpoint::host(host.as_str()))
             .await
             .expect("the Podman service of PODRUN_PODMAN_HOST answers");
         all.push((Some(host), rt));
@@ -261,7 +261,7 @@ async fn propagation_and_recursive_read_only_reach_the_engine() {
     let rro_name = format!("podrun-e2e-rro-{}", std::process::id());
     made.containers.push(rro_name.clone());
     let r = rt.create(&spec(&rro_name, &ns, vec![bind("/r", Propagation::Private, true)])).await;
-    let v = rt.docker.client_version();
+    let v = rt.client_version();
     if (v.major_version, v.minor_version) < (1, 44) {
         let e = r.unwrap_err().to_string();
         assert!(e.contains("recursively read-only") && e.contains("1.44"), "{e}");

@@ -1,0 +1,47 @@
+//! The outcome of one pod's run: what the driver returns, what the reporter shows and what
+//! the exit code is made of. It sits beside status, below all three.
+
+use crate::pod::DesiredPod;
+use crate::runtime::RuntimeError;
+use crate::status::PodStatus;
+
+pub const SIGINT: i32 = 2;
+pub const SIGTERM: i32 = 15;
+
+pub fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        SIGINT => "SIGINT",
+        SIGTERM => "SIGTERM",
+        _ => "a signal",
+    }
+}
+
+/// Why a pod did not get where it was asked to.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PodFailure {
+    #[error("container {container:?}: image {image} is not available: {reason}: {message}")]
+    Image { container: String, image: String, reason: String, message: String },
+    #[error("container {container:?} failed: {description}")]
+    ContainerFailed { container: String, description: String },
+    /// The manifest asks for what cannot be (CreateContainerConfigError), found before
+    /// anything was created in that sync.
+    #[error("container {container:?} cannot be configured: {message}")]
+    Config { container: String, message: String },
+    #[error("not {goal} after {retries} retries and {elapsed}: {detail}")]
+    NotConverged { goal: &'static str, retries: u32, elapsed: String, detail: String, crash_loop: bool },
+    #[error("{0}")]
+    Runtime(RuntimeError),
+    #[error("interrupted by {}", signal_name(*.0))]
+    Interrupted(i32),
+}
+
+/// The end of one pod's run.
+#[derive(Debug, Clone)]
+pub struct PodResult {
+    pub desired: DesiredPod,
+    /// The last status observed (or the best known one, if the engine went away).
+    pub status: Option<PodStatus>,
+    pub outcome: Result<(), PodFailure>,
+    /// Ids of the containers this run created.
+    pub created: Vec<String>,
+}

@@ -1,0 +1,171 @@
+//! The layer check: every top-level module of `src/` imports only modules of lower layers.
+//! The order is written once, here (README's Development section and `src/lib.rs` describe
+//! it); an import that points up or sideways fails this test with the file and line.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// podrun's layers, lowest first. A module may use the modules of the layers before its own,
+/// never its own layer's neighbours or a later layer.
+const LAYERS: &[&[&str]] = &[
+    // Helpers for unit tests (temp dirs, the test manifests).
+    &["test_support"],
+    // Leaves: a hash, tokio-aware wall-clock time, systemd's notify socket.
+    &["fnv", "clock", "sd_notify"],
+    // Kubernetes types: loading, validation, defaults; no engine.
+    &["manifest"],
+    // The engine: the `Runtime` trait, its container model and label scheme, Docker, the fake.
+    &["runtime"],
+    // One probe attempt through the runtime; terminal handling for exec.
+    &["probe", "tty"],
+    // A manifest's pod as desired containers in the runtime's terms, and as observed.
+    &["pod"],
+    // The planner: desired and observed state to actions (pure).
+    &["plan"],
+    // Kubernetes-shaped status, the verdict, and the outcome of a run.
+    &["status"],
+    // What the user sees; the one writer of standard output.
+    &["report"],
+    // Exit codes, from errors and outcomes.
+    &["exit"],
+    // The observe/plan/act loop.
+    &["driver"],
+    &["cli"],
+    &["commands"],
+    &["lib", "main"],
+];
+
+fn rank(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&module))
+}
+
+/// Every `.rs` file below `dir`.
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.expect("directory entry").path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level module a file belongs to: `src/driver/act.rs` and `src/driver.rs` are both
+/// `driver`.
+fn module_of(src: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(src).expect("under src");
+    let first = rel.components().next().expect("a component").as_os_str().to_string_lossy().into_owned();
+    first.strip_suffix(".rs").unwrap_or(&first).to_owned()
+}
+
+/// The text of a source file without its comments (`//`, `///`, `//!`), line for line.
+fn without_comments(text: &str) -> String {
+    text.lines().map(|line| line.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
+}
+
+fn ident(s: &str) -> String {
+    s.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()
+}
+
+/// The modules named after `crate::` in `code`, each with the byte offset of its `crate::`:
+/// `crate::pod::x`, `crate::{pod, plan::y}`, and groups that span lines or nest
+/// (`crate::{pod::{a, b},\n status}`).
+fn crate_paths(code: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(at) = code[from..].find("crate::") {
+        let at = from + at;
+        let after = &code[at + "crate::".len()..];
+        if let Some(group) = after.strip_prefix('{') {
+            // The names at the group's own depth, up to its closing brace.
+            let mut depth = 0;
+            let mut item = String::new();
+            for c in group.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        found.push((at, ident(&item)));
+                        item.clear();
+                    }
+                    _ if depth == 0 => item.push(c),
+                    _ => {}
+                }
+            }
+            found.push((at, ident(&item)));
+        } else {
+            found.push((at, ident(after)));
+        }
+        from = at + "crate::".len();
+    }
+    found.retain(|(_, name)| !name.is_empty());
+    found
+}
+
+/// The imports in `code` (a file of `module`, whose layer is `own`) that are not below it.
+fn violations(module: &str, own: usize, file: &str, code: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (at, target) in crate_paths(code) {
+        if target == module {
+            continue;
+        }
+        let line = code[..at].matches('\n').count() + 1;
+        match rank(&target) {
+            Some(r) if r < own => {}
+            Some(_) => problems.push(format!("{file}:{line}: {module} uses crate::{target}, which is not below it")),
+            None => problems.push(format!("{file}:{line}: crate::{target} is in no layer")),
+        }
+    }
+    problems
+}
+
+#[test]
+fn every_module_imports_only_lower_layers() {
+    let src = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src"));
+    let mut files = Vec::new();
+    sources(src, &mut files);
+    files.sort();
+    let mut problems = Vec::new();
+    let mut edges: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for file in &files {
+        let module = module_of(src, file);
+        let Some(own) = rank(&module) else {
+            problems.push(format!("{}: module {module} is in no layer (add it to LAYERS)", file.display()));
+            continue;
+        };
+        let code = without_comments(&std::fs::read_to_string(file).expect("readable source"));
+        for (_, target) in crate_paths(&code) {
+            if target != module {
+                *edges.entry((module.clone(), target)).or_default() += 1;
+            }
+        }
+        problems.extend(violations(&module, own, &file.display().to_string(), &code));
+    }
+    assert!(edges.len() > 10, "the check found only {} edges: is it reading the sources?", edges.len());
+    assert!(problems.is_empty(), "{} imports break the layer order:\n{}", problems.len(), problems.join("\n"));
+}
+
+#[test]
+fn crate_paths_are_found_in_every_form() {
+    let names = |code: &str| crate_paths(code).into_iter().map(|(_, name)| name).collect::<Vec<_>>();
+    assert_eq!(names("use crate::pod::labels;"), ["pod"]);
+    assert_eq!(names("use crate::{plan, status::Verdict};"), ["plan", "status"]);
+    assert_eq!(names("let x = crate::clock::now() + crate::fnv::hash(y);"), ["clock", "fnv"]);
+    assert_eq!(names("use crate::{\n    pod::{a, b},\n    report,\n};"), ["pod", "report"]);
+    assert!(names("use super::x;").is_empty());
+    assert!(crate_paths(&without_comments("// see crate::driver\n/// crate::report::x")).is_empty());
+}
+
+#[test]
+fn an_upward_or_sideways_import_is_found() {
+    let runtime = rank("runtime").expect("runtime has a layer");
+    let file = "src/runtime/x.rs";
+    assert!(violations("runtime", runtime, file, "use crate::manifest::Pod;\nuse crate::runtime::State;").is_empty());
+    let up = violations("runtime", runtime, file, "use crate::manifest::Pod;\nuse crate::{clock, pod::DesiredPod};");
+    assert_eq!(up, ["src/runtime/x.rs:2: runtime uses crate::pod, which is not below it"]);
+    let probe = rank("probe").expect("probe has a layer");
+    assert_eq!(violations("probe", probe, "src/probe/x.rs", "crate::tty::raw()").len(), 1, "a neighbour");
+    assert_eq!(violations("probe", probe, "src/probe/x.rs", "crate::nowhere::x()").len(), 1, "no layer");
+}
