@@ -6,20 +6,26 @@
 //! user's YAML and knows nothing of engines; `pod` turns a manifest into the desired state;
 //! `status` computes Kubernetes-shaped status; `report` shows it; `exit` names the exit codes.
 
-pub mod cli;
-pub mod clock;
-pub mod commands;
-pub mod driver;
-pub mod exit;
-pub mod fnv;
-pub mod manifest;
-pub mod plan;
-pub mod pod;
-pub mod probe;
-pub mod report;
-pub mod runtime;
-pub mod sd_notify;
-pub mod status;
+mod cli;
+mod clock;
+mod commands;
+mod driver;
+mod exit;
+mod fnv;
+mod manifest;
+mod plan;
+mod pod;
+mod probe;
+mod report;
+mod runtime;
+mod sd_notify;
+mod status;
 #[cfg(test)]
 mod test_support;
-pub mod tty;
+mod tty;
+
+// The binary's needs, and nothing else: the library is private to podrun.
+pub use cli::Cli;
+pub use commands::run;
+pub use exit::{for_error as exit_code, USAGE};
+pub use report::output::{clap_message, log_writer, report_error, settle};

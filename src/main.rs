@@ -3,14 +3,12 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use podrun::cli::Cli;
-use podrun::report::output;
-use podrun::{commands, exit};
+use podrun::Cli;
 
 fn init_logging(verbose: u8) {
     let default = if verbose >= 2 { "podrun=debug" } else { "podrun=warn" };
     let filter = tracing_subscriber::EnvFilter::try_from_env("PODRUN_LOG").unwrap_or_else(|_| default.into());
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(output::log_writer).with_target(false).init();
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(podrun::log_writer).with_target(false).init();
 }
 
 fn main() -> ExitCode {
@@ -23,8 +21,8 @@ fn main() -> ExitCode {
         // Help, version, or wrong usage: printed here rather than by clap, which would exit 0
         // on a closed stdout.
         Err(e) => {
-            let code = u8::try_from(e.exit_code()).unwrap_or(exit::USAGE);
-            return end(output::clap_message(&e).map(|()| code).map_err(Into::into));
+            let code = u8::try_from(e.exit_code()).unwrap_or(podrun::USAGE);
+            return end(podrun::clap_message(&e).map(|()| code).map_err(Into::into));
         }
     };
     init_logging(cli.verbose);
@@ -32,15 +30,15 @@ fn main() -> ExitCode {
         Ok(rt) => rt,
         Err(e) => return end(Err(anyhow::anyhow!("cannot start: {e}"))),
     };
-    end(runtime.block_on(commands::run(cli)))
+    end(runtime.block_on(podrun::run(cli)))
 }
 
 fn end(result: anyhow::Result<u8>) -> ExitCode {
-    match output::settle(result) {
+    match podrun::settle(result) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            output::report_error(&e);
-            ExitCode::from(exit::for_error(&e))
+            podrun::report_error(&e);
+            ExitCode::from(podrun::exit_code(&e))
         }
     }
 }

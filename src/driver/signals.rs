@@ -34,7 +34,8 @@ impl Interrupt {
         (tx, Interrupt(rx))
     }
 
-    /// One that never fires, for tests and for commands that need no interruption.
+    /// One that never fires, for tests.
+    #[cfg(test)]
     pub fn never() -> Interrupt {
         // The sender is dropped at once: `wait` then never resolves, `fired` stays None.
         Interrupt(watch::channel(None).1)

@@ -143,10 +143,6 @@ impl ConfigStore {
     pub fn secret_type(&self, namespace: &str, name: &str) -> Option<&str> {
         self.secret_types.get(&(namespace.to_owned(), name.to_owned())).map(String::as_str)
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.config_maps.is_empty() && self.secrets.is_empty()
-    }
 }
 
 #[cfg(test)]

@@ -58,6 +58,7 @@ impl Source {
         Ok(Source { name, text, warning })
     }
 
+    #[cfg(test)]
     pub fn from_text(name: &str, text: &str) -> Source {
         let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
         Source { name: name.to_owned(), text: text.to_owned(), warning: None }
@@ -240,6 +241,7 @@ fn redact(message: &str) -> String {
 }
 
 /// Loads every Pod in `source`, and the ConfigMaps, Secrets and claims beside them.
+#[cfg(test)]
 pub fn load(source: &Source, opts: &LoadOptions) -> Result<Loaded, ManifestError> {
     load_all(std::slice::from_ref(source), &[], opts)
 }

@@ -18,4 +18,6 @@ pub mod types;
 pub mod validate;
 pub mod workload;
 
-pub use load::{load, load_all, DocRef, LoadOptions, Loaded, LoadedPod, ManifestError, Source};
+#[cfg(test)]
+pub use load::load;
+pub use load::{load_all, LoadOptions, Loaded, LoadedPod, ManifestError, Source};

@@ -125,10 +125,6 @@ impl Quantity {
     pub fn saturating_add(self, other: Quantity) -> Quantity {
         Quantity { nanos: self.nanos.saturating_add(other.nanos) }
     }
-
-    pub fn from_nanos(nanos: i128) -> Quantity {
-        Quantity { nanos }
-    }
 }
 
 /// The pieces of a quantity string: `parseQuantityString` of quantity.go, ported as it is.

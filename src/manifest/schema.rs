@@ -71,6 +71,7 @@ pub fn check_pod(doc: &Value) -> Vec<Finding> {
 }
 
 /// Walk a PodSpec, paths prefixed with `prefix` (e.g. "spec.template.spec").
+#[cfg(test)]
 pub fn check_pod_spec(spec: &Value, prefix: &str) -> Vec<Finding> {
     let mut walk = Walk::default();
     walk.value(spec, Shape::Object(POD_SPEC), prefix, false);

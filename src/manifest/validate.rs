@@ -93,7 +93,6 @@ impl fmt::Display for FieldError {
 
 const DNS1123_LABEL_MAX: usize = 63;
 const DNS1123_SUBDOMAIN_MAX: usize = 253;
-const LABEL_VALUE_MAX: usize = 63;
 const ANNOTATIONS_MAX_BYTES: usize = 256 * 1024;
 
 /// The API server's messages come from `RegexError`, which joins examples with "', " and
@@ -164,10 +163,6 @@ pub fn is_qualified_name(s: &str) -> bool {
         Some((prefix, name)) => is_dns1123_subdomain(prefix) && is_qualified_name_part(name),
         None => is_qualified_name_part(s),
     }
-}
-
-pub fn is_label_value(s: &str) -> bool {
-    s.is_empty() || (s.len() <= LABEL_VALUE_MAX && is_qualified_name_part(s))
 }
 
 /// A DNS subdomain whose labels may also hold '_' (DNS search domains, as relaxed in
@@ -406,8 +401,6 @@ mod tests {
         assert!(is_qualified_name("Tier_1"));
         assert!(!is_qualified_name("/x"));
         assert!(!is_qualified_name("a/b/c"));
-        assert!(is_label_value(""));
-        assert!(!is_label_value("a b"));
         assert!(is_env_var_name("MY_VAR.x-1"));
         assert!(is_env_var_name("1A"));
         assert!(!is_env_var_name("A=B"));

@@ -157,7 +157,7 @@ async fn remove_all(rt: &DockerRuntime, ns: &str) {
 }
 
 #[tokio::test]
-async fn bind_tmpfs_and_named_volume_mounts_reach_the_container() {
+async fn bind_and_named_volume_mounts_reach_the_container() {
     let Some(rt) = engine().await else { return };
     let mut made = Made::default();
     let ns = namespace("mounts");
@@ -184,7 +184,6 @@ async fn bind_tmpfs_and_named_volume_mounts_reach_the_container() {
         Mount::bind(d("ro"), "/ro", true),
         Mount::bind(d("rw"), "/rw", false),
         Mount::bind(d("file"), "/etc/one-file", true),
-        Mount::Tmpfs { target: "/scratch".into(), size_bytes: Some(2 << 20), mode: Some(0o1770) },
         Mount::Volume { name: volume.clone(), target: "/vol".into(), read_only: false },
         Mount::Volume { name: volume.clone(), target: "/vol-ro".into(), read_only: true },
     ];
@@ -199,8 +198,6 @@ async fn bind_tmpfs_and_named_volume_mounts_reach_the_container() {
             "echo written > /rw/new",
             "test \"$(cat /etc/one-file)\" = 'one file'",
             "! sh -c 'echo x > /etc/one-file' 2>/dev/null",
-            "grep ' /scratch ' /proc/self/mountinfo | grep -q ' - tmpfs .*size=2048k'",
-            "test \"$(stat -c %a /scratch)\" = 1770",
             "echo data > /vol/f && test \"$(cat /vol-ro/f)\" = data",
             "! touch /vol-ro/g 2>/dev/null",
             // No copy of the image's files into the volume: it starts as the volume is.
@@ -213,7 +210,7 @@ async fn bind_tmpfs_and_named_volume_mounts_reach_the_container() {
     let inspect = docker(&["inspect", "-f", "{{json .HostConfig.Mounts}}", &name]);
     let json: serde_json::Value = serde_json::from_slice(&inspect.stdout).unwrap();
     assert_eq!(json[0]["BindOptions"]["Propagation"], "rprivate", "{json}");
-    assert_eq!(json[4]["VolumeOptions"]["NoCopy"], true, "{json}");
+    assert_eq!(json[3]["VolumeOptions"]["NoCopy"], true, "{json}");
 
     // The volume is in use: removing it is an error, and it stays.
     let e = rt.remove_volume(&volume).await.unwrap_err();

@@ -1,6 +1,7 @@
 //! A container's environment, computed as the kubelet computes it (`makeEnvironmentVariables`
 //! in pkg/kubelet/kubelet_pods.go), and Kubernetes `$(VAR)` expansion (the kubelet's fork of
-//! it in third_party/forked/golang/expansion) for env values, `command` and `args`.
+//! it in third_party/forked/golang/expansion) for env values, `command`, `args` and volume
+//! mounts' `subPathExpr`.
 //!
 //! Pure: the ConfigMaps and Secrets come from a [`ConfigStore`], the pod's runtime facts from
 //! [`PodFacts`]. Nothing here prints, logs or touches the engine. Secret values never appear

@@ -98,11 +98,4 @@ impl PodObservation {
             }
         })
     }
-
-    /// Whether any container of the pod exists at all.
-    pub fn is_empty(&self) -> bool {
-        self.infra.current.is_none()
-            && self.stale.is_empty()
-            && self.containers.values().all(|i| i.current.is_none() && i.previous.is_none())
-    }
 }

@@ -47,6 +47,7 @@ use crate::manifest::validate::{is_dns1123_label, is_dns1123_subdomain};
 use crate::runtime::{EngineInfo, Mount, Propagation};
 
 use super::downward::{self, PodFacts};
+use super::env::expand;
 use super::files::PodFiles;
 use crate::runtime::labels;
 
@@ -87,18 +88,6 @@ pub enum VolumeError {
     /// The host side could not be made or failed a check.
     #[error("{field}: {message}")]
     Host { field: String, message: String },
-}
-
-impl VolumeError {
-    /// The field path the error is about.
-    pub fn field(&self) -> &str {
-        match self {
-            VolumeError::Invalid { field, .. }
-            | VolumeError::Missing { field, .. }
-            | VolumeError::Unsupported { field, .. }
-            | VolumeError::Host { field, .. } => field,
-        }
-    }
 }
 
 fn invalid(field: impl Into<String>, message: impl Into<String>) -> VolumeError {
@@ -168,12 +157,6 @@ pub struct VolumeFile {
     /// Permission bits as the manifest gives them (before fsGroup adds group read).
     pub mode: u32,
     content: Vec<u8>,
-}
-
-impl VolumeFile {
-    pub fn content(&self) -> &[u8] {
-        &self.content
-    }
 }
 
 impl fmt::Debug for VolumeFile {
@@ -841,6 +824,7 @@ fn plan_mounts(
 
 impl VolumeSetup {
     /// The pod's volumes, in manifest order.
+    #[cfg(test)]
     pub fn volumes(&self) -> &[PlannedVolume] {
         &self.volumes
     }
@@ -935,49 +919,6 @@ impl VolumeSetup {
 fn parse_api_version(v: &str) -> Option<(u32, u32)> {
     let (a, b) = v.split_once('.')?;
     Some((a.parse().ok()?, b.parse().ok()?))
-}
-
-/// Expands `$(VAR)` in a subPathExpr with the container's environment, by the Kubernetes rules:
-/// a defined variable is replaced, an undefined one is left as written, `$$` is a literal `$`,
-/// and any other `$` stays as it is. (The same rules as `command`, `args` and `env` values;
-/// the integrator may fold this into a shared helper in `pod::env`.)
-fn expand(input: &str, env: &[(String, String)]) -> String {
-    let lookup = |name: &str| env.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
-    let mut out = String::with_capacity(input.len());
-    let mut rest = input;
-    while let Some(i) = rest.find('$') {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 1..];
-        if let Some(tail) = after.strip_prefix('$') {
-            out.push('$');
-            rest = tail;
-        } else if let Some(body) = after.strip_prefix('(') {
-            match body.find(')') {
-                Some(end) => {
-                    let name = &body[..end];
-                    match lookup(name) {
-                        Some(v) => out.push_str(v),
-                        None => {
-                            out.push_str("$(");
-                            out.push_str(name);
-                            out.push(')');
-                        }
-                    }
-                    rest = &body[end + 1..];
-                }
-                // An unclosed reference is kept as written.
-                None => {
-                    out.push_str("$(");
-                    rest = body;
-                }
-            }
-        } else {
-            out.push('$');
-            rest = after;
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 /// `base/rel` for a mount source: every component below `base` must be a real directory or

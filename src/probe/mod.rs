@@ -6,5 +6,3 @@
 
 mod grpc;
 pub mod handlers;
-
-pub use handlers::{run, Outcome, Target};

@@ -34,8 +34,6 @@ struct Inner {
     subscriptions: usize,
     /// Named volumes, with their labels.
     volumes: BTreeMap<String, BTreeMap<String, String>>,
-    /// Every create request, in order, so tests can check mounts and the rest.
-    specs: Vec<CreateSpec>,
     /// Exec id -> the exit code its command ended with.
     execs: BTreeMap<String, i64>,
 }
@@ -193,11 +191,6 @@ impl FakeRuntime {
         self.lock().volumes.clone()
     }
 
-    /// Every create request so far, in order.
-    pub fn specs(&self) -> Vec<CreateSpec> {
-        self.lock().specs.clone()
-    }
-
     /// Puts a container into the engine as if someone else (or an earlier run) made it.
     pub fn insert(&self, c: Observed) {
         self.lock().containers.insert(c.id.clone(), c);
@@ -272,7 +265,6 @@ impl Runtime for FakeRuntime {
     async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
         self.check(format!("create {}", spec.name))?;
         let mut inner = self.lock();
-        inner.specs.push(spec.clone());
         if inner.containers.values().any(|c| c.name == spec.name) {
             return Err(RuntimeError::Conflict { what: spec.name.clone() });
         }

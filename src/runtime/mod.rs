@@ -6,6 +6,7 @@
 
 pub mod auth;
 pub mod docker;
+#[cfg(test)]
 pub mod fake;
 pub mod infra_image;
 pub mod labels;
@@ -53,14 +54,6 @@ pub enum Mount {
         /// Enabled`). Only engines that can promise it accept it (see `DockerRuntime::create`).
         recursive_read_only: bool,
     },
-    /// A fresh tmpfs of the container's own, gone with the container.
-    Tmpfs {
-        target: String,
-        /// The engine's default (half the host's memory for Docker) when unset.
-        size_bytes: Option<u64>,
-        /// Permission bits of the mount's root (the engine's default, 1777, when unset).
-        mode: Option<u32>,
-    },
     /// A named volume the engine manages (see `Runtime::ensure_volume`), never pre-filled from
     /// the image: a Kubernetes volume starts as what the volume holds, not as the image's files.
     Volume { name: String, target: String, read_only: bool },
@@ -81,7 +74,7 @@ impl Mount {
     /// The path inside the container.
     pub fn target(&self) -> &str {
         match self {
-            Mount::Bind { target, .. } | Mount::Tmpfs { target, .. } | Mount::Volume { target, .. } => target,
+            Mount::Bind { target, .. } | Mount::Volume { target, .. } => target,
         }
     }
 }

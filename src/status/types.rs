@@ -193,10 +193,6 @@ impl PodStatus {
         }
     }
 
-    pub fn container(&self, name: &str) -> Option<&ContainerStatus> {
-        self.all().find(|c| c.name == name)
-    }
-
     /// Init containers first, then app containers.
     pub fn all(&self) -> impl Iterator<Item = &ContainerStatus> {
         self.init_container_statuses.iter().chain(&self.container_statuses)

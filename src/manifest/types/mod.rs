@@ -181,16 +181,6 @@ pub enum PullPolicy {
     Never,
 }
 
-impl PullPolicy {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PullPolicy::Always => "Always",
-            PullPolicy::IfNotPresent => "IfNotPresent",
-            PullPolicy::Never => "Never",
-        }
-    }
-}
-
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Container {

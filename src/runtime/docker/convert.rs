@@ -4,8 +4,8 @@ use std::collections::HashMap;
 
 use bollard::models::{
     ContainerCreateBody, ContainerInspectResponse, ContainerStateStatusEnum, EndpointSettings, HostConfig,
-    Mount as DockerMount, MountBindOptions, MountBindOptionsPropagationEnum, MountTmpfsOptions, MountType,
-    MountVolumeOptions, NetworkingConfig, PortBinding, SystemVersion,
+    Mount as DockerMount, MountBindOptions, MountBindOptionsPropagationEnum, MountType, MountVolumeOptions,
+    NetworkingConfig, PortBinding, SystemVersion,
 };
 
 use crate::runtime::{
@@ -206,16 +206,6 @@ fn mount(m: &Mount) -> DockerMount {
             }),
             ..Default::default()
         },
-        Mount::Tmpfs { target, size_bytes, mode } => DockerMount {
-            typ: Some(MountType::TMPFS),
-            target: Some(target.clone()),
-            tmpfs_options: Some(MountTmpfsOptions {
-                size_bytes: size_bytes.map(|b| i64::try_from(b).unwrap_or(i64::MAX)),
-                mode: mode.map(i64::from),
-                ..Default::default()
-            }),
-            ..Default::default()
-        },
         Mount::Volume { name, target, read_only } => DockerMount {
             typ: Some(MountType::VOLUME),
             source: Some(name.clone()),
@@ -249,7 +239,6 @@ mod tests {
                     propagation: Propagation::HostToContainer,
                     recursive_read_only: false,
                 },
-                Mount::Tmpfs { target: "/t".into(), size_bytes: Some(1 << 20), mode: Some(0o1777) },
                 Mount::Volume { name: "v".into(), target: "/v".into(), read_only: true },
             ],
         );
@@ -261,7 +250,6 @@ mod tests {
                  "BindOptions": {"Propagation": "rprivate"}},
                 {"Type": "bind", "Source": "/h/d", "Target": "/d", "ReadOnly": true,
                  "BindOptions": {"Propagation": "rslave"}},
-                {"Type": "tmpfs", "Target": "/t", "TmpfsOptions": {"SizeBytes": 1048576, "Mode": 1023}},
                 {"Type": "volume", "Source": "v", "Target": "/v", "ReadOnly": true,
                  "VolumeOptions": {"NoCopy": true}},
             ])
