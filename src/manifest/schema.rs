@@ -1637,3 +1637,6 @@ spec:
         assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
 }
+
+#[cfg(test)]
+mod serde_fields_tests;
