@@ -521,7 +521,7 @@ mod tests {
         let Command::Apply(a) = cli.command else { panic!("not apply") };
         assert_eq!(a.retries, 10);
         assert_eq!(a.retry_delay, Duration::from_secs(1));
-        assert_eq!(a.backoff, 2.0);
+        assert!((a.backoff - 2.0).abs() < f64::EPSILON);
         assert_eq!(a.timeout, Duration::from_secs(300));
         assert_eq!(a.manifest.paths(), ["pod.yaml"]);
         let cli = Cli::parse_from(["podrun", "apply", "-f", "-"]);

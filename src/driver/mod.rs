@@ -328,13 +328,13 @@ async fn drive<R: Runtime>(
         }
         wake = wake.min(opts.deadline);
         tokio::select! {
-            _ = tokio::time::sleep_until(wake) => {}
+            () = tokio::time::sleep_until(wake) => {}
             ev = engine.changes.next(), if engine.events_alive => {
                 if ev.is_none() {
                     engine.events_alive = false;
                 }
             }
-            _ = prober.changed() => {}
+            () = prober.changed() => {}
             sig = interrupt.wait() => return result(Some(st), Err(PodFailure::Interrupted(sig))),
         }
     }

@@ -66,9 +66,8 @@ impl Quantity {
             Base::Two(e2) => (-(parts.denom.len() as i64), e2),
         };
         let too_large = QuantityError::TooLarge { negative: !parts.positive };
-        let magnitude = match nano_magnitude(mantissa, e10 + 9, e2) {
-            Some(m) => m,
-            None => return Err(too_large),
+        let Some(magnitude) = nano_magnitude(mantissa, e10 + 9, e2) else {
+            return Err(too_large);
         };
         let magnitude = match base {
             Base::Two(_) => magnitude.min(BINARY_SI_MAX_NANOS),

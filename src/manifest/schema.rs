@@ -264,26 +264,7 @@ fn suggest(key: &str, fields: &[Field]) -> Option<String> {
 /// Case-insensitive optimal-string-alignment distance (Levenshtein plus adjacent transpositions,
 /// the most common typing slip: `contianers`).
 fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().flat_map(char::to_lowercase).collect();
-    let b: Vec<char> = b.chars().flat_map(char::to_lowercase).collect();
-    // Three rolling rows: two back is needed for transpositions.
-    let mut before: Vec<usize> = vec![0; b.len() + 1];
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current: Vec<usize> = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        current[0] = i;
-        for j in 1..=b.len() {
-            let substitution = previous[j - 1] + usize::from(a[i - 1] != b[j - 1]);
-            let mut best = substitution.min(previous[j] + 1).min(current[j - 1] + 1);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(before[j - 2] + 1);
-            }
-            current[j] = best;
-        }
-        std::mem::swap(&mut before, &mut previous);
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous[b.len()]
+    strsim::osa_distance(&a.to_lowercase(), &b.to_lowercase())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1657,3 +1638,6 @@ spec:
         assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
 }
+
+#[cfg(test)]
+mod serde_fields_tests;

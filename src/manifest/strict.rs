@@ -13,7 +13,7 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
 struct StrVisitor;
 
-impl<'de> Visitor<'de> for StrVisitor {
+impl Visitor<'_> for StrVisitor {
     type Value = Option<String>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -146,7 +146,7 @@ impl<'de> de::DeserializeSeed<'de> for Base64Seed<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for Base64Seed<'_> {
+impl Visitor<'_> for Base64Seed<'_> {
     type Value = String;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -174,7 +174,7 @@ pub fn binary_data<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, S
 /// kept as text for `quantity.rs` to parse.
 struct QuantityVisitor;
 
-impl<'de> Visitor<'de> for QuantityVisitor {
+impl Visitor<'_> for QuantityVisitor {
     type Value = Option<String>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -254,7 +254,7 @@ impl<'de> de::DeserializeSeed<'de> for QuantitySeed {
 /// quoted "0644" too: a visitor cannot tell quoted from plain, and this one leniency is rare).
 struct FileModeVisitor;
 
-impl<'de> Visitor<'de> for FileModeVisitor {
+impl Visitor<'_> for FileModeVisitor {
     type Value = Option<i64>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {

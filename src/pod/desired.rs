@@ -71,7 +71,7 @@ pub struct HttpHook {
     pub host: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub http_headers: Vec<HttpHeader>,
-    /// The pod uses the host's network, so its address is the host's (see `probe::pod_address`).
+    /// The pod uses the host's network, so its address is the host's (see `probe::handlers::pod_address`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub host_network: bool,
 }

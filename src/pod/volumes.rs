@@ -1079,11 +1079,6 @@ fn remove_tree(dir: &Path) {
     }
 }
 
-/// The effective uid, without libc: /proc/self belongs to it.
-fn euid() -> Option<u32> {
-    fs::metadata("/proc/self").ok().map(|m| m.uid())
-}
-
 /// Makes `dir` (whose parent exists) a directory of podrun's user's, mode 0700, refusing a
 /// symbolic link or a directory someone else owns: /dev/shm is writable by anyone.
 fn private_dir(dir: &Path) -> Result<(), String> {
@@ -1096,10 +1091,9 @@ fn private_dir(dir: &Path) -> Result<(), String> {
     if md.file_type().is_symlink() || !md.is_dir() {
         return Err(format!("{} is not a directory (a symbolic link is refused)", dir.display()));
     }
-    if let Some(me) = euid() {
-        if md.uid() != me {
-            return Err(format!("{} belongs to uid {}, not to podrun's user (uid {me})", dir.display(), md.uid()));
-        }
+    let me = rustix::process::geteuid().as_raw();
+    if md.uid() != me {
+        return Err(format!("{} belongs to uid {}, not to podrun's user (uid {me})", dir.display(), md.uid()));
     }
     if md.permissions().mode() & 0o7777 != 0o700 {
         fs::set_permissions(dir, fs::Permissions::from_mode(0o700))

@@ -8,6 +8,8 @@
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+use super::join_host_port;
+
 const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 const DATA: u8 = 0;
 const HEADERS: u8 = 1;
@@ -139,10 +141,11 @@ async fn read_frame(s: &mut TcpStream) -> Result<(u8, u8, u32, Vec<u8>), String>
 
 /// One health check of `service` ("" for the server as a whole) at `host:port`.
 pub async fn check(host: &str, port: u16, service: &str) -> Result<(), String> {
-    let mut s = TcpStream::connect((host, port)).await.map_err(|e| format!("connecting to {host}:{port}: {e}"))?;
+    let authority = join_host_port(host, port);
+    let mut s = TcpStream::connect((host, port)).await.map_err(|e| format!("connecting to {authority}: {e}"))?;
     let mut out = PREFACE.to_vec();
     out.extend(frame(SETTINGS, 0, 0, &[]));
-    out.extend(frame(HEADERS, END_HEADERS, 1, &request_headers(&format!("{host}:{port}"))));
+    out.extend(frame(HEADERS, END_HEADERS, 1, &request_headers(&authority)));
     out.extend(frame(DATA, END_STREAM, 1, &request_message(service)));
     s.write_all(&out).await.map_err(|e| format!("sending the request: {e}"))?;
     let mut body = Vec::new();
@@ -192,7 +195,11 @@ mod tests {
     /// A server of the smallest kind: reads the request, answers with `answer` frames, and
     /// returns what it read.
     async fn serve(answer: Vec<u8>) -> (u16, tokio::task::JoinHandle<Vec<u8>>) {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        serve_on("127.0.0.1", answer).await
+    }
+
+    async fn serve_on(host: &str, answer: Vec<u8>) -> (u16, tokio::task::JoinHandle<Vec<u8>>) {
+        let listener = TcpListener::bind((host, 0)).await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let task = tokio::spawn(async move {
             let (mut s, _) = listener.accept().await.unwrap();
@@ -236,6 +243,17 @@ mod tests {
         let text = String::from_utf8_lossy(&got);
         assert!(text.contains("/grpc.health.v1.Health/Check") && text.contains("application/grpc"));
         assert!(got.ends_with(&[0, 0, 0, 0, 5, 0x0a, 3, b's', b'v', b'c']), "HealthCheckRequest{{service}}");
+    }
+
+    /// A pod's IPv6 address goes into `:authority` in brackets (`[::1]:port`, as Go's
+    /// net.JoinHostPort writes it); `::1:port` would not parse as an authority.
+    #[tokio::test]
+    async fn ipv6_authority_is_bracketed() {
+        let (port, server) = serve_on("::1", answer(Some(1))).await;
+        assert_eq!(check("::1", port, "").await, Ok(()));
+        let got = server.await.unwrap();
+        let want = format!("[::1]:{port}");
+        assert!(got.windows(want.len()).any(|w| w == want.as_bytes()), "no {want} in the request");
     }
 
     #[tokio::test]

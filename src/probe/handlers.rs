@@ -28,6 +28,8 @@ use crate::manifest::defaults::{DEFAULT_HTTP_GET_PATH, DEFAULT_PROBE_TIMEOUT_SEC
 use crate::manifest::types::{ContainerPort, ExecAction, HttpGetAction, IntOrString, Probe, TcpSocketAction};
 use crate::runtime::Runtime;
 
+use super::join_host_port;
+
 /// What the kubelet sends, so servers that log or special-case probes recognise podrun's.
 pub const USER_AGENT: &str = "kube-probe/1.35";
 
@@ -328,16 +330,6 @@ pub fn resolve_port(port: &IntOrString, ports: &[ContainerPort]) -> Result<u16, 
         },
     };
     u16::try_from(number).ok().filter(|p| *p != 0).ok_or_else(|| format!("invalid port number {number}"))
-}
-
-/// `host:port`, with an IPv6 address in brackets (the form of a Host header and of Go's
-/// error messages).
-fn join_host_port(host: &str, port: u16) -> String {
-    if host.contains(':') {
-        format!("[{host}]:{port}")
-    } else {
-        format!("{host}:{port}")
-    }
 }
 
 /// The request, headers in the kubelet's manner: the probe's own headers, a `Host` header

@@ -6,3 +6,13 @@
 
 mod grpc;
 pub mod handlers;
+
+/// `host:port`, with an IPv6 address in brackets (the form of a Host header, of gRPC's
+/// `:authority` and of Go's error messages).
+fn join_host_port(host: &str, port: u16) -> String {
+    if host.contains(':') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    }
+}

@@ -99,7 +99,7 @@ async fn watch<R: Runtime>(
         w.scan().await;
         tokio::select! {
             _ = &mut stopped => break,
-            _ = tokio::time::sleep(SCAN) => {}
+            () = tokio::time::sleep(SCAN) => {}
             ev = changes.next(), if changes_alive => changes_alive = ev.is_some(),
         }
     }

@@ -21,7 +21,7 @@ use futures_util::stream::BoxStream;
 /// What podrun asks the engine to create. Engine-neutral: the Docker implementation maps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CreateSpec {
-    /// The engine-side container name (deterministic, see `pod::names`).
+    /// The engine-side container name (deterministic, see `pod::desired::DesiredPod::container_name`).
     pub name: String,
     pub image: String,
     /// Replaces the image ENTRYPOINT when set (Kubernetes `command`).

@@ -12,7 +12,7 @@ use crate::pod::observed::{attempt_of, Instances, PodObservation};
 use crate::pod::{DesiredContainer, DesiredPod};
 use crate::runtime::{Observed, State};
 
-use super::types::*;
+use super::types::{ContainerState, ContainerStatus, Phase, PodStatus, Running, Terminated, Waiting};
 
 /// What the driver knows beyond what the engine shows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -237,15 +237,15 @@ pub fn phase(policy: RestartPolicy, statuses: &[ContainerStatus]) -> Phase {
         }
     }
     match () {
-        _ if waiting > 0 => Phase::Pending,
-        _ if running > 0 => Phase::Running,
-        _ if stopped > 0 => match policy {
+        () if waiting > 0 => Phase::Pending,
+        () if running > 0 => Phase::Running,
+        () if stopped > 0 => match policy {
             RestartPolicy::Always => Phase::Running,
             _ if stopped == succeeded => Phase::Succeeded,
             RestartPolicy::Never => Phase::Failed,
             RestartPolicy::OnFailure => Phase::Running,
         },
-        _ => Phase::Pending,
+        () => Phase::Pending,
     }
 }
 

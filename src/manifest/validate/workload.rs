@@ -87,23 +87,27 @@ struct RollingUpdate {
     partition: Option<i32>,
 }
 
-fn opt_json(v: &Option<IntOrString>) -> String {
-    v.as_ref().map_or_else(|| "null".to_owned(), IntOrString::json)
+fn opt_json(v: Option<&IntOrString>) -> String {
+    v.map_or_else(|| "null".to_owned(), IntOrString::json)
 }
 
 /// Go's JSON of an internal rolling update (no JSON tags there, so the field names are Go's).
-fn rolling_json(kind: WorkloadKind, r: &Option<RollingUpdate>) -> String {
+fn rolling_json(kind: WorkloadKind, r: Option<&RollingUpdate>) -> String {
     match r {
         None => "null".to_owned(),
         Some(r) if kind == WorkloadKind::StatefulSet => {
             format!(
                 "{{\"Partition\":{},\"MaxUnavailable\":{}}}",
                 r.partition.unwrap_or(0),
-                opt_json(&r.max_unavailable)
+                opt_json(r.max_unavailable.as_ref())
             )
         }
         Some(r) => {
-            format!("{{\"MaxUnavailable\":{},\"MaxSurge\":{}}}", opt_json(&r.max_unavailable), opt_json(&r.max_surge))
+            format!(
+                "{{\"MaxUnavailable\":{},\"MaxSurge\":{}}}",
+                opt_json(r.max_unavailable.as_ref()),
+                opt_json(r.max_surge.as_ref())
+            )
         }
     }
 }
@@ -111,7 +115,11 @@ fn rolling_json(kind: WorkloadKind, r: &Option<RollingUpdate>) -> String {
 impl Strategy {
     /// Go's JSON of the internal strategy type.
     fn internal_json(&self, kind: WorkloadKind) -> String {
-        format!("{{\"Type\":{},\"RollingUpdate\":{}}}", json(&self.type_), rolling_json(kind, &self.rolling_update))
+        format!(
+            "{{\"Type\":{},\"RollingUpdate\":{}}}",
+            json(&self.type_),
+            rolling_json(kind, self.rolling_update.as_ref())
+        )
     }
 }
 
@@ -308,7 +316,7 @@ fn check_stateful_set(spec: &Value, errors: &mut Vec<FieldError>) {
                     path,
                     format!(
                         "Invalid value: {}: only allowed for updateStrategy 'RollingUpdate'",
-                        rolling_json(WorkloadKind::StatefulSet, &strategy.rolling_update)
+                        rolling_json(WorkloadKind::StatefulSet, strategy.rolling_update.as_ref())
                     ),
                 ));
             }
