@@ -517,7 +517,7 @@ fn propagation_and_recursive_read_only() {
             Mount::Bind { propagation, read_only, recursive_read_only, .. } => {
                 (*propagation, *read_only, *recursive_read_only)
             }
-            other => panic!("{other:?}"),
+            other @ Mount::Volume { .. } => panic!("{other:?}"),
         })
         .collect();
     assert_eq!(
