@@ -12,17 +12,15 @@ use tokio::time::Instant;
 use crate::cli::{ApplyArgs, Cli, OutputArg, PullArg, WaitForArg};
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
 use crate::exit::{self, UsageError};
-use crate::manifest::types::{DnsPolicy, PullPolicy};
-use crate::manifest::{LoadOptions, LoadedPod};
+use crate::manifest::types::PullPolicy;
+use crate::manifest::{LoadOptions, Loaded, LoadedPod};
 use crate::plan;
-use crate::pod::dns::{self, ResolvConf};
-use crate::pod::downward::PodFacts;
 use crate::pod::files::PodFiles;
 use crate::pod::observed::PodObservation;
-use crate::pod::{labels, settings, volumes, DesiredPod};
+use crate::pod::{labels, prepare, volumes, DesiredPod};
 use crate::report::logs::{self, LogPod, LogStreamer};
 use crate::report::{self, output, summary, Format, PodKey, ReportOptions, Reporter};
-use crate::runtime::{infra_image, DnsSettings, Runtime, Selector};
+use crate::runtime::{infra_image, EngineInfo, Runtime, Selector};
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
@@ -53,62 +51,9 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     let crash = CrashBackoff { base: args.crash_backoff, max: args.crash_backoff_max.max(args.crash_backoff) };
     let files = rt.local_files().then(|| PodFiles::new(PodFiles::default_root()));
     let engine = rt.info().await?;
-    let host = PodFacts::of_host();
-    let host_resolv = std::sync::OnceLock::new();
-    let configs = Arc::new(loaded.configs.clone());
-    let mut pods = Vec::new();
-    for p in &loaded.pods {
-        let mut d = DesiredPod::from_loaded(p, &infra, args.network.as_deref());
-        d.host = host.clone();
-        d.configs = configs.clone();
-        // dnsConfig adds to the host's resolver, which podrun can read only beside the engine.
-        let spec = &d.manifest.spec;
-        if spec.dns_policy != Some(DnsPolicy::None) && d.network.dns != DnsSettings::default() {
-            match host_resolv.get_or_init(ResolvConf::of_host) {
-                Some(host_rc) if rt.local_files() => {
-                    let (merged, warnings) = dns::add_to_host(host_rc, &d.network.dns, spec.host_network == Some(true));
-                    for w in warnings {
-                        reporter.warning(&format!("pod {}: {w}", PodKey::of(&d)));
-                    }
-                    d.network.dns = merged;
-                }
-                _ => reporter.warning(&format!(
-                    "pod {}: spec.dnsConfig replaces the engine's resolver lists instead of adding to them: \
-                     the host's resolv.conf cannot be read here",
-                    PodKey::of(&d)
-                )),
-            }
-        }
-        if let Some(pull) = args.pull {
-            let policy = match pull {
-                PullArg::Always => PullPolicy::Always,
-                PullArg::Missing => PullPolicy::IfNotPresent,
-                PullArg::Never => PullPolicy::Never,
-            };
-            for c in d.init.iter_mut().chain(&mut d.containers) {
-                c.pull_policy = policy;
-            }
-        }
-        if rt.local_files() {
-            let root = PodFiles::default_root();
-            settings::resolve_host_profiles(&mut d.init, &root)
-                .and_then(|()| settings::resolve_host_profiles(&mut d.containers, &root))
-                .map_err(|e| UsageError(format!("{}: pod {}: {e}", p.doc, PodKey::of(&d))))?;
-        }
-        // Volumes are checked now, against the engine too, so a pod that can never get its
-        // volumes is refused before anything is created.
-        if rt.local_files() && !d.manifest.spec.volumes.is_empty() {
-            let refuse = |e: volumes::VolumeError| UsageError(format!("{}: pod {}: {e}", p.doc, PodKey::of(&d)));
-            let setup =
-                volumes::plan_volumes(&d.manifest, &PodFiles::new(PodFiles::default_root()), &d.configs, &d.host)
-                    .map_err(refuse)?;
-            setup.check_engine(&engine).map_err(refuse)?;
-            for w in setup.warnings() {
-                reporter.warning(&format!("{}: {w}", PodKey::of(&d)));
-            }
-        }
-        pods.push(d);
-    }
+    let env = environment(args, &infra, rt.local_files(), &engine, &loaded);
+    let pods = prepare::prepare_pods(&loaded.pods, &env, &mut |w| reporter.warning(&w))
+        .map_err(|e| UsageError(e.to_string()))?;
     if args.dry_run {
         return dry_run(&*rt, &pods, crash, cli.quiet).await;
     }
@@ -194,6 +139,28 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         return super::supervise::run(rt, results, &drive, cli, args, fingerprint, interrupt).await;
     }
     Ok(code)
+}
+
+/// What pod preparation takes from apply's flags and the engine.
+pub(super) fn environment<'a>(
+    args: &'a ApplyArgs,
+    infra_image: &'a str,
+    local_files: bool,
+    engine: &'a EngineInfo,
+    loaded: &Loaded,
+) -> prepare::Environment<'a> {
+    prepare::Environment {
+        infra_image,
+        network: args.network.as_deref(),
+        pull: args.pull.map(|pull| match pull {
+            PullArg::Always => PullPolicy::Always,
+            PullArg::Missing => PullPolicy::IfNotPresent,
+            PullArg::Never => PullPolicy::Never,
+        }),
+        local_files,
+        engine,
+        configs: Arc::new(loaded.configs.clone()),
+    }
 }
 
 /// `--dry-run`: what one sync would do to each pod, from what the engine shows now.

@@ -7,6 +7,7 @@ pub mod env;
 pub mod files;
 pub mod labels;
 pub mod observed;
+pub mod prepare;
 pub mod settings;
 pub mod volumes;
 
