@@ -60,23 +60,7 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     driver::ensure_infra_image(&*rt, &infra).await?;
 
     let interrupt = Interrupt::listen()?;
-    let drive = DriveOptions {
-        wait_for: match args.wait_for {
-            Some(WaitForArg::Running) => Some(WaitFor::Running),
-            Some(WaitForArg::Complete) => Some(WaitFor::Complete),
-            Some(WaitForArg::Ready) => Some(WaitFor::Ready),
-            Some(WaitForArg::None) => Some(WaitFor::None),
-            // A container's exit code is only there once it has exited.
-            None if args.exit_code_from.is_some() => Some(WaitFor::Complete),
-            None => None,
-        },
-        retries: args.retries,
-        retry_delay: args.retry_delay,
-        backoff: args.backoff,
-        deadline: Instant::now() + args.timeout,
-        crash,
-        files,
-    };
+    let drive = drive_options(args, crash, files);
     let logs = if args.logs {
         let several = pods.len() > 1;
         let targets = pods
@@ -107,28 +91,13 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         }
     } else if args.cleanup_on_failure {
         for r in results.iter().filter(|r| r.outcome.is_err() && !r.created.is_empty()) {
-            let sel = Selector::pod(&r.desired.namespace, &r.desired.name);
-            match driver::remove_pod(&*rt, &sel, None, Some(&r.created), drive.files.as_ref()).await {
-                Ok(n) => {
-                    reporter.event(&PodKey::of(&r.desired), &format!("removed the {n} containers this run created"))
-                }
-                Err(e) => reporter.warning(&format!("cleanup of {}: {e}", PodKey::of(&r.desired))),
-            }
+            remove_created(&*rt, r, drive.files.as_ref(), &*reporter).await;
         }
     }
     let pruned = if args.prune { prune(&*rt, &loaded.pods, args, drive.files.as_ref(), &*reporter).await } else { 0 };
     reporter.finish();
 
-    let format = match args.output {
-        OutputArg::Text => Format::Text,
-        OutputArg::Json => Format::Json,
-    };
-    if format == Format::Json || !cli.quiet {
-        let colour = console::Term::stdout().is_term() && console::colors_enabled();
-        // A closed or full stdout is recorded, and ends podrun (141, or 1) once the pods are
-        // settled: their work is never cut short for it.
-        let _ = output::print(&summary::render(&results, format, colour));
-    }
+    print_summary(&results, args, cli.quiet);
     if let (Some(name), [r]) = (&args.exit_code_from, results.as_slice()) {
         return Ok(exit::from_container(&r.outcome, name, last_exit(r, name)));
     }
@@ -139,6 +108,41 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         return super::supervise::run(rt, results, &drive, cli, args, fingerprint, interrupt).await;
     }
     Ok(code)
+}
+
+/// How each pod's driver runs, from apply's flags.
+fn drive_options(args: &ApplyArgs, crash: CrashBackoff, files: Option<PodFiles>) -> DriveOptions {
+    DriveOptions {
+        wait_for: match args.wait_for {
+            Some(WaitForArg::Running) => Some(WaitFor::Running),
+            Some(WaitForArg::Complete) => Some(WaitFor::Complete),
+            Some(WaitForArg::Ready) => Some(WaitFor::Ready),
+            Some(WaitForArg::None) => Some(WaitFor::None),
+            // A container's exit code is only there once it has exited.
+            None if args.exit_code_from.is_some() => Some(WaitFor::Complete),
+            None => None,
+        },
+        retries: args.retries,
+        retry_delay: args.retry_delay,
+        backoff: args.backoff,
+        deadline: Instant::now() + args.timeout,
+        crash,
+        files,
+    }
+}
+
+/// The summary of every pod, on stdout (always in JSON; in text unless `--quiet`).
+fn print_summary(results: &[PodResult], args: &ApplyArgs, quiet: bool) {
+    let format = match args.output {
+        OutputArg::Text => Format::Text,
+        OutputArg::Json => Format::Json,
+    };
+    if format == Format::Json || !quiet {
+        let colour = console::Term::stdout().is_term() && console::colors_enabled();
+        // A closed or full stdout is recorded, and ends podrun (141, or 1) once the pods are
+        // settled: their work is never cut short for it.
+        let _ = output::print(&summary::render(results, format, colour));
+    }
 }
 
 /// What pod preparation takes from apply's flags and the engine.
@@ -257,6 +261,16 @@ fn check_exit_code_from(name: &str, pods: &[LoadedPod]) -> Result<(), UsageError
 fn last_exit(r: &PodResult, container: &str) -> Option<i64> {
     let c = r.status.as_ref()?.all().find(|c| c.name == container)?;
     c.state.terminated.as_ref().or(c.last_state.terminated.as_ref()).map(|t| t.exit_code)
+}
+
+/// `--cleanup-on-failure`: the containers this run created for a failed pod go; a failure is a
+/// warning.
+async fn remove_created<R: Runtime>(rt: &R, r: &PodResult, files: Option<&PodFiles>, reporter: &dyn Reporter) {
+    let sel = Selector::pod(&r.desired.namespace, &r.desired.name);
+    match driver::remove_pod(rt, &sel, None, Some(&r.created), files).await {
+        Ok(n) => reporter.event(&PodKey::of(&r.desired), &format!("removed the {n} containers this run created")),
+        Err(e) => reporter.warning(&format!("cleanup of {}: {e}", PodKey::of(&r.desired))),
+    }
 }
 
 /// `--rm`: the pod goes whole, whatever the outcome: every container podrun made for it (not
