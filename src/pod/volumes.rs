@@ -7,13 +7,16 @@
 //!    into it, which named engine volumes exist, and each container's mounts. It checks what the
 //!    API server checks about volumes and mounts (so every error names its field), and refuses
 //!    what the engine cannot do. No I/O.
-//! 2. [`prepare`] (in `host`, which holds all of this module's I/O, sub-paths included)
-//!    makes the host side real: directories, files (rewritten atomically on every apply),
-//!    hostPath type checks. The driver calls `Runtime::ensure_volume` for each of
+//! 2. [`prepare`] makes the host side real: directories, files (rewritten atomically on every
+//!    apply), hostPath type checks. The driver calls `Runtime::ensure_volume` for each of
 //!    [`VolumeSetup::named_volumes`].
 //! 3. [`VolumeSetup::mounts_for`] gives one container's mounts, just before it is created (it
 //!    expands `subPathExpr` against that container's environment, and creates a missing
 //!    sub-path directory the way the kubelet does).
+//!
+//! Files: this one holds the plan and its types; `contents` (the files a volume holds) and
+//! `mounts` (a container's mounts) are parts of the plan, pure too; `host` holds all the I/O
+//! (step 2, and the sub-path directories of step 3).
 //!
 //! Host layout (under the pod's private directory, `PodFiles::pod_dir`, mode 0700, which keeps
 //! every other host user out of everything below it, whatever the modes there):
@@ -48,10 +51,14 @@ use super::downward::{self, PodFacts};
 use super::files::PodFiles;
 use super::labels;
 
+mod contents;
 mod host;
+mod mounts;
 
+use contents::{downward_files, key_files, FileSet, Keys};
 use host::sub_dir;
 pub use host::{prepare, remove_pod_volumes};
+use mounts::plan_mounts;
 
 /// The label naming the claim a named volume was made for.
 pub const CLAIM_LABEL: &str = "io.podrun.claim";
@@ -550,296 +557,6 @@ fn rel_path(s: &str, field: &str) -> Result<PathBuf, VolumeError> {
 /// A uid fit to name a directory (validation checks it; removal checks again before it deletes).
 fn is_path_component(s: &str) -> bool {
     !s.is_empty() && s != "." && s != ".." && !s.contains(['/', '\0'])
-}
-
-/// The files of one Files volume as they are collected, with the field each came from.
-#[derive(Default)]
-struct FileSet {
-    files: Vec<(String, VolumeFile)>,
-    secret: bool,
-}
-
-impl FileSet {
-    fn push(&mut self, field: String, path: PathBuf, mode: u32, content: Vec<u8>) {
-        self.files.push((field, VolumeFile { path, mode, content }));
-    }
-
-    /// The files, once no two claim the same path and none is needed as both a file and a
-    /// directory (`a` and `a/b`).
-    fn finish(self) -> Result<Vec<VolumeFile>, VolumeError> {
-        let mut seen: BTreeMap<&Path, &str> = BTreeMap::new();
-        for (field, f) in &self.files {
-            if seen.insert(f.path.as_path(), field.as_str()).is_some() {
-                return Err(invalid(
-                    field.as_str(),
-                    format!("Invalid value: {:?}: conflicting duplicate paths", f.path),
-                ));
-            }
-        }
-        for (field, f) in &self.files {
-            if let Some(a) = f.path.ancestors().skip(1).find(|a| seen.contains_key(a)) {
-                return Err(invalid(
-                    field.as_str(),
-                    format!(
-                        "Invalid value: {:?}: conflicts with the file {a:?}, which would have to be a directory",
-                        f.path
-                    ),
-                ));
-            }
-        }
-        Ok(self.files.into_iter().map(|(_, f)| f).collect())
-    }
-}
-
-/// A configMap or secret source (of a volume, or of a projected volume).
-struct Keys<'a> {
-    kind: &'static str,
-    /// The field that names the object: `secretName` in a secret volume, `name` elsewhere.
-    name_field: &'static str,
-    name: &'a str,
-    items: &'a [KeyToPath],
-    optional: bool,
-}
-
-fn key_files(ctx: &Ctx, field: &str, keys: &Keys, default_mode: u32, out: &mut FileSet) -> Result<(), VolumeError> {
-    let name_field = format!("{field}.{}", keys.name_field);
-    // Decided by the manifest alone, so the volume's place does not move between applies as
-    // the Secret comes and goes.
-    out.secret |= keys.kind == "Secret";
-    if keys.name.is_empty() {
-        return Err(invalid(name_field, "Required value"));
-    }
-    // The items are checked whether or not the object exists, as the API server checks them.
-    let mut items = Vec::with_capacity(keys.items.len());
-    for (j, it) in keys.items.iter().enumerate() {
-        let f = format!("{field}.items[{j}]");
-        if it.key.is_empty() {
-            return Err(invalid(format!("{f}.key"), "Required value"));
-        }
-        let path = rel_path(&it.path, &format!("{f}.path"))?;
-        let m = mode(it.mode, &format!("{f}.mode"))?.unwrap_or(default_mode);
-        items.push((f, &it.key, path, m));
-    }
-    let entries: Option<BTreeMap<&str, &[u8]>> = if keys.kind == "Secret" {
-        ctx.configs
-            .secret(ctx.namespace, keys.name)
-            .map(|e| e.iter().map(|(k, v)| (k.as_str(), v.0.as_slice())).collect())
-    } else {
-        ctx.configs
-            .config_map(ctx.namespace, keys.name)
-            .map(|e| e.iter().map(|(k, v)| (k.as_str(), v.as_slice())).collect())
-    };
-    let Some(entries) = entries else {
-        if keys.optional {
-            return Ok(());
-        }
-        return Err(missing(
-            name_field,
-            format!("{} {}/{} not found (set optional: true to run without it)", keys.kind, ctx.namespace, keys.name),
-        ));
-    };
-    if items.is_empty() {
-        for (k, v) in entries {
-            // A key becomes a file name: one that is not a plain name could not be written safely.
-            let path = rel_path(k, &name_field).ok().filter(|p| p.components().count() == 1).ok_or_else(|| {
-                invalid(
-                    &name_field,
-                    format!("{} {}/{}: key {k:?} is not a valid file name", keys.kind, ctx.namespace, keys.name),
-                )
-            })?;
-            out.push(name_field.clone(), path, default_mode, v.to_vec());
-        }
-        return Ok(());
-    }
-    for (f, key, path, m) in items {
-        match entries.get(key.as_str()) {
-            Some(v) => out.push(format!("{f}.path"), path, m, v.to_vec()),
-            None if keys.optional => {}
-            None => {
-                return Err(missing(
-                    format!("{f}.key"),
-                    format!("{} {}/{} has no key {key:?}", keys.kind, ctx.namespace, keys.name),
-                ))
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Field paths a downwardAPI volume file may show (fewer than an environment variable may).
-fn volume_field_path_ok(path: &str) -> bool {
-    let subscripted =
-        |prefix: &str| path.strip_prefix(prefix).and_then(|r| r.strip_prefix("['")).is_some_and(|r| r.ends_with("']"));
-    matches!(path, "metadata.name" | "metadata.namespace" | "metadata.uid" | "metadata.labels" | "metadata.annotations")
-        || subscripted("metadata.labels")
-        || subscripted("metadata.annotations")
-}
-
-fn downward_files(
-    ctx: &Ctx,
-    field: &str,
-    items: &[DownwardApiVolumeFile],
-    default_mode: u32,
-    out: &mut FileSet,
-) -> Result<(), VolumeError> {
-    for (j, it) in items.iter().enumerate() {
-        let f = format!("{field}.items[{j}]");
-        let path = rel_path(&it.path, &format!("{f}.path"))?;
-        let m = mode(it.mode, &format!("{f}.mode"))?.unwrap_or(default_mode);
-        let value = match (&it.field_ref, &it.resource_field_ref) {
-            (Some(fr), None) => {
-                let ff = format!("{f}.fieldRef");
-                if let Some(v) = fr.api_version.as_deref().filter(|v| !v.is_empty() && *v != "v1") {
-                    return Err(invalid(
-                        format!("{ff}.apiVersion"),
-                        format!("Unsupported value: {v:?}: supported values: \"v1\""),
-                    ));
-                }
-                if !volume_field_path_ok(&fr.field_path) {
-                    return Err(invalid(
-                        format!("{ff}.fieldPath"),
-                        format!(
-                            "Unsupported value: {:?}: supported values: \"metadata.annotations\", \"metadata.labels\", \
-                             \"metadata.name\", \"metadata.namespace\", \"metadata.uid\"",
-                            fr.field_path
-                        ),
-                    ));
-                }
-                downward::field_value(ctx.pod, &fr.field_path, ctx.facts, true)
-                    .map_err(|e| invalid(format!("{ff}.fieldPath"), e.0))?
-            }
-            (None, Some(rf)) => {
-                let rff = format!("{f}.resourceFieldRef");
-                if rf.container_name.as_deref().unwrap_or("").is_empty() {
-                    return Err(invalid(format!("{rff}.containerName"), "Required value"));
-                }
-                downward::resource_value(ctx.pod, "", rf, ctx.facts).map_err(|e| invalid(rff, e.0))?
-            }
-            (None, None) => {
-                return Err(invalid(f, "Required value: must specify one of: `fieldRef` or `resourceFieldRef`"))
-            }
-            (Some(_), Some(_)) => {
-                return Err(invalid(
-                    f,
-                    "Invalid value: fieldRef and resourceFieldRef can not be specified simultaneously",
-                ))
-            }
-        };
-        out.push(format!("{f}.path"), path, m, value.into_bytes());
-    }
-    Ok(())
-}
-
-fn plan_mounts(
-    c: &Container,
-    cfield: &str,
-    by_name: &BTreeMap<&str, usize>,
-    volumes: &[PlannedVolume],
-) -> Result<Vec<PlannedMount>, VolumeError> {
-    let privileged = c.security_context.as_ref().and_then(|s| s.privileged).unwrap_or(false);
-    let mut targets = BTreeSet::new();
-    let mut out = Vec::with_capacity(c.volume_mounts.len());
-    for (j, m) in c.volume_mounts.iter().enumerate() {
-        let field = format!("{cfield}.volumeMounts[{j}]");
-        if m.name.is_empty() {
-            return Err(invalid(format!("{field}.name"), "Required value"));
-        }
-        let Some(&index) = by_name.get(m.name.as_str()) else {
-            return Err(invalid(format!("{field}.name"), format!("Not found: {:?}", m.name)));
-        };
-        let volume = &volumes[index];
-        let mp = &m.mount_path;
-        if mp.is_empty() {
-            return Err(invalid(format!("{field}.mountPath"), "Required value"));
-        }
-        if !mp.starts_with('/') {
-            return Err(invalid(
-                format!("{field}.mountPath"),
-                format!("Invalid value: {mp:?}: podrun needs an absolute path"),
-            ));
-        }
-        let normal: PathBuf = Path::new(mp).components().collect();
-        if normal == Path::new("/") {
-            return Err(invalid(format!("{field}.mountPath"), format!("Invalid value: {mp:?}: cannot mount over /")));
-        }
-        if !targets.insert(normal) {
-            return Err(invalid(format!("{field}.mountPath"), format!("Invalid value: {mp:?}: must be unique")));
-        }
-        let sub = m.sub_path.as_deref().unwrap_or("");
-        let expr = m.sub_path_expr.as_deref().unwrap_or("");
-        let sub_path = match (sub.is_empty(), expr.is_empty()) {
-            (true, true) => SubPath::None,
-            (false, true) => SubPath::Literal(rel_path(sub, &format!("{field}.subPath"))?),
-            (true, false) => {
-                // The expression must be a safe path already; its expansion is checked again.
-                rel_path(expr, &format!("{field}.subPathExpr"))?;
-                SubPath::Expr(expr.to_owned())
-            }
-            (false, false) => {
-                return Err(invalid(
-                    format!("{field}.subPathExpr"),
-                    format!("Invalid value: {expr:?}: subPathExpr and subPath are mutually exclusive"),
-                ))
-            }
-        };
-        if sub_path != SubPath::None {
-            if let PlannedSource::Claim { .. } = volume.source {
-                let which = if sub.is_empty() { "subPathExpr" } else { "subPath" };
-                return Err(unsupported(
-                    format!("{field}.{which}"),
-                    format!(
-                        "not supported by podrun: volume {:?} is a persistentVolumeClaim, a named engine volume, and \
-                         Docker 20.10 cannot mount a sub-path of a named volume",
-                        m.name
-                    ),
-                ));
-            }
-        }
-        let propagation = match m.mount_propagation {
-            None | Some(MountPropagation::None) => Propagation::Private,
-            Some(MountPropagation::HostToContainer) => Propagation::HostToContainer,
-            Some(MountPropagation::Bidirectional) if privileged => Propagation::Bidirectional,
-            Some(MountPropagation::Bidirectional) => {
-                return Err(invalid(
-                    format!("{field}.mountPropagation"),
-                    "Forbidden: Bidirectional mount propagation is available only to privileged containers",
-                ))
-            }
-        };
-        let read_only = m.read_only.unwrap_or(false);
-        let recursive_read_only = match m.recursive_read_only {
-            None | Some(RecursiveReadOnly::Disabled) => false,
-            Some(rro) => {
-                let rf = format!("{field}.recursiveReadOnly");
-                if !read_only {
-                    return Err(invalid(rf, "Forbidden: may only be specified when readOnly is true"));
-                }
-                if propagation != Propagation::Private {
-                    return Err(invalid(
-                        rf,
-                        "Forbidden: may only be specified when mountPropagation is None or not specified",
-                    ));
-                }
-                // IfPossible: a plain read-only mount is what is possible on every engine.
-                rro == RecursiveReadOnly::Enabled
-            }
-        };
-        let forced_read_only = match &volume.source {
-            PlannedSource::Files { .. } => true,
-            PlannedSource::Claim { read_only, .. } => *read_only,
-            _ => false,
-        };
-        out.push(PlannedMount {
-            field,
-            volume: index,
-            target: mp.clone(),
-            read_only: read_only || forced_read_only,
-            sub_path,
-            propagation,
-            recursive_read_only,
-        });
-    }
-    Ok(out)
 }
 
 impl VolumeSetup {
