@@ -12,18 +12,16 @@ use tokio::time::Instant;
 use crate::cli::{ApplyArgs, Cli, OutputArg, PullArg, WaitForArg};
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
 use crate::exit::{self, UsageError};
-use crate::manifest::types::{DnsPolicy, PullPolicy};
-use crate::manifest::{LoadOptions, LoadedPod};
+use crate::manifest::types::PullPolicy;
+use crate::manifest::{LoadOptions, Loaded, LoadedPod};
 use crate::plan;
-use crate::pod::dns::{self, ResolvConf};
-use crate::pod::downward::PodFacts;
 use crate::pod::files::PodFiles;
 use crate::pod::observed::PodObservation;
-use crate::pod::{settings, volumes, DesiredPod};
+use crate::pod::{prepare, volumes, DesiredPod};
 use crate::report::logs::{self, LogPod, LogStreamer};
 use crate::report::{self, output, summary, Format, PodKey, ReportOptions, Reporter};
 use crate::runtime::labels;
-use crate::runtime::{infra_image, DnsSettings, Runtime, Selector};
+use crate::runtime::{infra_image, EngineInfo, Runtime, Selector};
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
@@ -54,85 +52,16 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     let crash = CrashBackoff { base: args.crash_backoff, max: args.crash_backoff_max.max(args.crash_backoff) };
     let files = rt.local_files().then(|| PodFiles::new(PodFiles::default_root()));
     let engine = rt.info().await?;
-    let host = PodFacts::of_host();
-    let host_resolv = std::sync::OnceLock::new();
-    let configs = Arc::new(loaded.configs.clone());
-    let mut pods = Vec::new();
-    for p in &loaded.pods {
-        let mut d = DesiredPod::from_loaded(p, &infra, args.network.as_deref());
-        d.host = host.clone();
-        d.configs = configs.clone();
-        // dnsConfig adds to the host's resolver, which podrun can read only beside the engine.
-        let spec = &d.manifest.spec;
-        if spec.dns_policy != Some(DnsPolicy::None) && d.network.dns != DnsSettings::default() {
-            match host_resolv.get_or_init(ResolvConf::of_host) {
-                Some(host_rc) if rt.local_files() => {
-                    let (merged, warnings) = dns::add_to_host(host_rc, &d.network.dns, spec.host_network == Some(true));
-                    for w in warnings {
-                        reporter.warning(&format!("pod {}: {w}", PodKey::of(&d)));
-                    }
-                    d.network.dns = merged;
-                }
-                _ => reporter.warning(&format!(
-                    "pod {}: spec.dnsConfig replaces the engine's resolver lists instead of adding to them: \
-                     the host's resolv.conf cannot be read here",
-                    PodKey::of(&d)
-                )),
-            }
-        }
-        if let Some(pull) = args.pull {
-            let policy = match pull {
-                PullArg::Always => PullPolicy::Always,
-                PullArg::Missing => PullPolicy::IfNotPresent,
-                PullArg::Never => PullPolicy::Never,
-            };
-            for c in d.init.iter_mut().chain(&mut d.containers) {
-                c.pull_policy = policy;
-            }
-        }
-        if rt.local_files() {
-            let root = PodFiles::default_root();
-            settings::resolve_host_profiles(&mut d.init, &root)
-                .and_then(|()| settings::resolve_host_profiles(&mut d.containers, &root))
-                .map_err(|e| UsageError(format!("{}: pod {}: {e}", p.doc, PodKey::of(&d))))?;
-        }
-        // Volumes are checked now, against the engine too, so a pod that can never get its
-        // volumes is refused before anything is created.
-        if rt.local_files() && !d.manifest.spec.volumes.is_empty() {
-            let refuse = |e: volumes::VolumeError| UsageError(format!("{}: pod {}: {e}", p.doc, PodKey::of(&d)));
-            let setup =
-                volumes::plan_volumes(&d.manifest, &PodFiles::new(PodFiles::default_root()), &d.configs, &d.host)
-                    .map_err(refuse)?;
-            setup.check_engine(&engine).map_err(refuse)?;
-            for w in setup.warnings() {
-                reporter.warning(&format!("{}: {w}", PodKey::of(&d)));
-            }
-        }
-        pods.push(d);
-    }
+    let env = environment(args, &infra, rt.local_files(), &engine, &loaded);
+    let pods = prepare::prepare_pods(&loaded.pods, &env, &mut |w| reporter.warning(&w))
+        .map_err(|e| UsageError(e.to_string()))?;
     if args.dry_run {
         return dry_run(&*rt, &pods, crash, cli.quiet).await;
     }
     driver::ensure_infra_image(&*rt, &infra).await?;
 
     let interrupt = Interrupt::listen()?;
-    let drive = DriveOptions {
-        wait_for: match args.wait_for {
-            Some(WaitForArg::Running) => Some(WaitFor::Running),
-            Some(WaitForArg::Complete) => Some(WaitFor::Complete),
-            Some(WaitForArg::Ready) => Some(WaitFor::Ready),
-            Some(WaitForArg::None) => Some(WaitFor::None),
-            // A container's exit code is only there once it has exited.
-            None if args.exit_code_from.is_some() => Some(WaitFor::Complete),
-            None => None,
-        },
-        retries: args.retries,
-        retry_delay: args.retry_delay,
-        backoff: args.backoff,
-        deadline: Instant::now() + args.timeout,
-        crash,
-        files,
-    };
+    let drive = drive_options(args, crash, files);
     let logs = if args.logs {
         let several = pods.len() > 1;
         let targets = pods
@@ -163,28 +92,13 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         }
     } else if args.cleanup_on_failure {
         for r in results.iter().filter(|r| r.outcome.is_err() && !r.created.is_empty()) {
-            let sel = Selector::pod(&r.desired.namespace, &r.desired.name);
-            match driver::remove_pod(&*rt, &sel, None, Some(&r.created), drive.files.as_ref()).await {
-                Ok(n) => {
-                    reporter.event(&PodKey::of(&r.desired), &format!("removed the {n} containers this run created"))
-                }
-                Err(e) => reporter.warning(&format!("cleanup of {}: {e}", PodKey::of(&r.desired))),
-            }
+            remove_created(&*rt, r, drive.files.as_ref(), &*reporter).await;
         }
     }
     let pruned = if args.prune { prune(&*rt, &loaded.pods, args, drive.files.as_ref(), &*reporter).await } else { 0 };
     reporter.finish();
 
-    let format = match args.output {
-        OutputArg::Text => Format::Text,
-        OutputArg::Json => Format::Json,
-    };
-    if format == Format::Json || !cli.quiet {
-        let colour = console::Term::stdout().is_term() && console::colors_enabled();
-        // A closed or full stdout is recorded, and ends podrun (141, or 1) once the pods are
-        // settled: their work is never cut short for it.
-        let _ = output::print(&summary::render(&results, format, colour));
-    }
+    print_summary(&results, args, cli.quiet);
     if let (Some(name), [r]) = (&args.exit_code_from, results.as_slice()) {
         return Ok(exit::from_container(&r.outcome, name, last_exit(r, name)));
     }
@@ -195,6 +109,63 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         return super::supervise::run(rt, results, &drive, cli, args, fingerprint, interrupt).await;
     }
     Ok(code)
+}
+
+/// How each pod's driver runs, from apply's flags.
+fn drive_options(args: &ApplyArgs, crash: CrashBackoff, files: Option<PodFiles>) -> DriveOptions {
+    DriveOptions {
+        wait_for: match args.wait_for {
+            Some(WaitForArg::Running) => Some(WaitFor::Running),
+            Some(WaitForArg::Complete) => Some(WaitFor::Complete),
+            Some(WaitForArg::Ready) => Some(WaitFor::Ready),
+            Some(WaitForArg::None) => Some(WaitFor::None),
+            // A container's exit code is only there once it has exited.
+            None if args.exit_code_from.is_some() => Some(WaitFor::Complete),
+            None => None,
+        },
+        retries: args.retries,
+        retry_delay: args.retry_delay,
+        backoff: args.backoff,
+        deadline: Instant::now() + args.timeout,
+        crash,
+        files,
+    }
+}
+
+/// The summary of every pod, on stdout (always in JSON; in text unless `--quiet`).
+fn print_summary(results: &[PodResult], args: &ApplyArgs, quiet: bool) {
+    let format = match args.output {
+        OutputArg::Text => Format::Text,
+        OutputArg::Json => Format::Json,
+    };
+    if format == Format::Json || !quiet {
+        let colour = console::Term::stdout().is_term() && console::colors_enabled();
+        // A closed or full stdout is recorded, and ends podrun (141, or 1) once the pods are
+        // settled: their work is never cut short for it.
+        let _ = output::print(&summary::render(results, format, colour));
+    }
+}
+
+/// What pod preparation takes from apply's flags and the engine.
+pub(super) fn environment<'a>(
+    args: &'a ApplyArgs,
+    infra_image: &'a str,
+    local_files: bool,
+    engine: &'a EngineInfo,
+    loaded: &Loaded,
+) -> prepare::Environment<'a> {
+    prepare::Environment {
+        infra_image,
+        network: args.network.as_deref(),
+        pull: args.pull.map(|pull| match pull {
+            PullArg::Always => PullPolicy::Always,
+            PullArg::Missing => PullPolicy::IfNotPresent,
+            PullArg::Never => PullPolicy::Never,
+        }),
+        local_files,
+        engine,
+        configs: Arc::new(loaded.configs.clone()),
+    }
 }
 
 /// `--dry-run`: what one sync would do to each pod, from what the engine shows now.
@@ -291,6 +262,16 @@ fn check_exit_code_from(name: &str, pods: &[LoadedPod]) -> Result<(), UsageError
 fn last_exit(r: &PodResult, container: &str) -> Option<i64> {
     let c = r.status.as_ref()?.all().find(|c| c.name == container)?;
     c.state.terminated.as_ref().or(c.last_state.terminated.as_ref()).map(|t| t.exit_code)
+}
+
+/// `--cleanup-on-failure`: the containers this run created for a failed pod go; a failure is a
+/// warning.
+async fn remove_created<R: Runtime>(rt: &R, r: &PodResult, files: Option<&PodFiles>, reporter: &dyn Reporter) {
+    let sel = Selector::pod(&r.desired.namespace, &r.desired.name);
+    match driver::remove_pod(rt, &sel, None, Some(&r.created), files).await {
+        Ok(n) => reporter.event(&PodKey::of(&r.desired), &format!("removed the {n} containers this run created")),
+        Err(e) => reporter.warning(&format!("cleanup of {}: {e}", PodKey::of(&r.desired))),
+    }
 }
 
 /// `--rm`: the pod goes whole, whatever the outcome: every container podrun made for it (not

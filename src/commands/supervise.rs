@@ -15,10 +15,11 @@ use tokio::signal::unix::{signal, SignalKind};
 
 use crate::cli::{ApplyArgs, Cli};
 use crate::driver::{supervise, DriveOptions, Interrupt, PodResult};
-use crate::exit;
+use crate::exit::{self, UsageError};
 use crate::manifest::LoadOptions;
+use crate::pod::prepare;
 use crate::report::{self, ReportOptions};
-use crate::runtime::Runtime;
+use crate::runtime::{infra_image, Runtime};
 use crate::sd_notify;
 
 /// How often the manifests are looked at: the kubelet's file check frequency.
@@ -68,7 +69,8 @@ pub async fn run<R: Runtime>(
     sd_notify::notify(&format!("READY=1\nSTATUS={status}"));
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     reporter.note(&format!("supervising: {status}"));
-    let pods = supervise::supervise(rt, results, supervise::forever(first_pass), reporter.clone(), interrupt.clone());
+    let pods =
+        supervise::supervise(rt.clone(), results, supervise::forever(first_pass), reporter.clone(), interrupt.clone());
     let mut pods = tokio::spawn(pods);
 
     let mut hangup = signal(SignalKind::hangup())?;
@@ -93,7 +95,7 @@ pub async fn run<R: Runtime>(
             continue;
         }
         seen = now;
-        if let Err(e) = loads(args) {
+        if let Err(e) = loads(&*rt, args).await {
             reporter.warning(&format!("the manifests changed but do not load; the pods stay as they are: {e:#}"));
             continue;
         }
@@ -106,11 +108,18 @@ pub async fn run<R: Runtime>(
     }
 }
 
-/// Whether the manifests load as apply would load them (nothing created).
-fn loads(args: &ApplyArgs) -> anyhow::Result<()> {
+/// Whether the manifests load, and their pods prepare, as apply would load and prepare them
+/// (nothing created): a podrun started over on manifests it refuses would end supervision.
+/// Warnings are left to that podrun, which shows them once.
+async fn loads<R: Runtime>(rt: &R, args: &ApplyArgs) -> anyhow::Result<()> {
     let opts = LoadOptions { namespace: args.namespace.clone(), strict: args.strict };
     let files = super::expand_paths(&args.manifest.paths())?;
-    super::load_manifests(&files, &args.configs, &opts).map(|_| ())
+    let loaded = super::load_manifests(&files, &args.configs, &opts)?;
+    let infra = args.infra_image.clone().unwrap_or_else(infra_image::default_infra_image);
+    let engine = rt.info().await?;
+    let env = super::apply::environment(args, &infra, rt.local_files(), &engine, &loaded);
+    prepare::prepare_pods(&loaded.pods, &env, &mut |_| {}).map_err(|e| UsageError(e.to_string()))?;
+    Ok(())
 }
 
 /// Replaces this process with podrun run again with the same arguments; returns only if that

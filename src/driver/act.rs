@@ -572,8 +572,17 @@ async fn credentials_for(
     reporter: &dyn Reporter,
     key: &PodKey,
 ) -> Option<auth::Credentials> {
-    let names: Vec<String> = desired.manifest.spec.image_pull_secrets.iter().map(|r| r.name.clone()).collect();
-    match auth::from_pull_secrets(image, &names, &desired.namespace, &desired.configs) {
+    let (configs, namespace) = (&desired.configs, desired.namespace.as_str());
+    let secrets: Vec<auth::PullSecret> = (desired.manifest.spec.image_pull_secrets.iter())
+        .map(|r| auth::PullSecret {
+            name: &r.name,
+            found: configs.secret(namespace, &r.name).map(|data| auth::SecretData {
+                type_: configs.secret_type(namespace, &r.name),
+                data: data.iter().map(|(key, value)| (key.as_str(), value.0.as_slice())).collect(),
+            }),
+        })
+        .collect();
+    match auth::from_pull_secrets(image, &secrets, namespace) {
         Ok((found, warnings)) => {
             for w in warnings {
                 reporter.warning(&format!("{key}: {w}"));
@@ -584,15 +593,12 @@ async fn credentials_for(
         }
         Err(e) => reporter.warning(&format!("{key}: {e}")),
     }
-    // A credential helper is a program that may take a while: off the async threads.
-    let image = image.to_owned();
-    match tokio::task::spawn_blocking(move || auth::from_docker_config(&image)).await {
-        Ok(Ok(found)) => found,
-        Ok(Err(e)) => {
+    match auth::from_docker_config(image).await {
+        Ok(found) => found,
+        Err(e) => {
             reporter.warning(&format!("{key}: docker config: {e}"));
             None
         }
-        Err(_) => None,
     }
 }
 

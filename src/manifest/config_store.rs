@@ -183,6 +183,22 @@ mod tests {
     }
 
     #[test]
+    fn keeps_the_secret_type() {
+        let mut store = ConfigStore::new();
+        let typed = Secret {
+            metadata: meta("a"),
+            type_: Some("kubernetes.io/dockerconfigjson".into()),
+            string_data: [(".dockerconfigjson".to_owned(), "{}".to_owned())].into(),
+            ..Default::default()
+        };
+        store.add_secret("ns", &typed).unwrap();
+        store.add_secret("ns", &Secret { metadata: meta("b"), ..Default::default() }).unwrap();
+        assert_eq!(store.secret_type("ns", "a"), Some("kubernetes.io/dockerconfigjson"));
+        assert_eq!(store.secret_type("ns", "b"), None);
+        assert_eq!(store.secret_type("ns", "absent"), None);
+    }
+
+    #[test]
     fn base64_is_read_as_the_api_server_reads_it() {
         assert_eq!(decode_base64("aGk=").unwrap(), b"hi");
         assert_eq!(decode_base64("aG\nk=\r\n").unwrap(), b"hi", "line breaks are ignored");

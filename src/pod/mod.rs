@@ -8,6 +8,7 @@ mod e2e_tests;
 pub mod env;
 pub mod files;
 pub mod observed;
+pub mod prepare;
 pub mod settings;
 pub mod volumes;
 

@@ -1,8 +1,10 @@
 //! Tests of volume planning (pure) and preparing (on a scratch state root of the test's own,
 //! and a matching scratch directory on /dev/shm, both removed afterwards).
 
+use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 
+use super::host::fs_type;
 use super::*;
 use crate::manifest::types::{ConfigMap, ObjectMeta, Secret};
 use crate::manifest::{load, LoadOptions, Source};

@@ -1,0 +1,201 @@
+//! Pod preparation: the loaded manifests made into the pods podrun will run, with what the host
+//! and the engine add (the host's resolver under `dnsConfig`, the host's security profiles, the
+//! `--pull` override) and the volume checks that refuse a pod before anything is created.
+//!
+//! `apply` runs it before its first pass, `apply --supervise` before starting over on changed
+//! manifests, so both refuse the same pods. It lives in `pod` because it is the desired state
+//! of a pod in this environment: neither command-line flow nor the driver's loop. It reads the
+//! host (resolv.conf, profiles) but creates nothing; warnings are returned, not shown.
+
+use std::sync::Arc;
+
+use crate::manifest::config_store::ConfigStore;
+use crate::manifest::types::{DnsPolicy, PullPolicy};
+use crate::manifest::LoadedPod;
+use crate::runtime::{DnsSettings, EngineInfo};
+
+use super::dns::{self, ResolvConf};
+use super::downward::PodFacts;
+use super::files::PodFiles;
+use super::{settings, volumes, DesiredPod};
+
+/// What preparation takes from the command line and the engine.
+#[derive(Debug, Clone)]
+pub struct Environment<'a> {
+    /// The infra image every pod's infra container runs.
+    pub infra_image: &'a str,
+    /// `--network`: the engine network pods join, when not the default.
+    pub network: Option<&'a str>,
+    /// `--pull`: the pull policy for every container, in place of the manifests'.
+    pub pull: Option<PullPolicy>,
+    /// Whether the engine sees this host's files (`Runtime::local_files`): only then can the
+    /// host's resolver and profiles be read for it, and volumes be prepared here.
+    pub local_files: bool,
+    /// What the engine is, for the volume checks.
+    pub engine: &'a EngineInfo,
+    /// The ConfigMaps and Secrets the manifests and `--config` files hold.
+    pub configs: Arc<ConfigStore>,
+}
+
+/// A pod podrun refuses to run here, named by its manifest document and key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{doc}: pod {namespace}/{name}: {message}")]
+pub struct PrepareError {
+    pub doc: String,
+    pub namespace: String,
+    pub name: String,
+    pub message: String,
+}
+
+/// The pods to run, in manifest order; or the first pod that cannot run here. Warnings for the
+/// user (each naming its pod) go to `warn` as they are found.
+pub fn prepare_pods(
+    loaded: &[LoadedPod],
+    env: &Environment,
+    warn: &mut dyn FnMut(String),
+) -> Result<Vec<DesiredPod>, PrepareError> {
+    let host = PodFacts::of_host();
+    let host_resolv = std::sync::OnceLock::new();
+    let mut pods = Vec::new();
+    for p in loaded {
+        let mut d = DesiredPod::from_loaded(p, env.infra_image, env.network);
+        d.host = host.clone();
+        d.configs = env.configs.clone();
+        let (namespace, name) = (d.namespace.clone(), d.name.clone());
+        let key = format!("{namespace}/{name}");
+        let refuse = |message: String| PrepareError {
+            doc: p.doc.to_string(),
+            namespace: namespace.clone(),
+            name: name.clone(),
+            message,
+        };
+        // dnsConfig adds to the host's resolver, which podrun can read only beside the engine.
+        let spec = &d.manifest.spec;
+        if spec.dns_policy != Some(DnsPolicy::None) && d.network.dns != DnsSettings::default() {
+            match host_resolv.get_or_init(ResolvConf::of_host) {
+                Some(host_rc) if env.local_files => {
+                    let (merged, dns_warnings) =
+                        dns::add_to_host(host_rc, &d.network.dns, spec.host_network == Some(true));
+                    for w in dns_warnings {
+                        warn(format!("pod {key}: {w}"));
+                    }
+                    d.network.dns = merged;
+                }
+                _ => warn(format!(
+                    "pod {key}: spec.dnsConfig replaces the engine's resolver lists instead of adding to them: \
+                     the host's resolv.conf cannot be read here"
+                )),
+            }
+        }
+        if let Some(policy) = env.pull {
+            for c in d.init.iter_mut().chain(&mut d.containers) {
+                c.pull_policy = policy;
+            }
+        }
+        if env.local_files {
+            let root = PodFiles::default_root();
+            settings::resolve_host_profiles(&mut d.init, &root)
+                .and_then(|()| settings::resolve_host_profiles(&mut d.containers, &root))
+                .map_err(refuse)?;
+        }
+        // Volumes are checked now, against the engine too, so a pod that can never get its
+        // volumes is refused before anything is created.
+        if env.local_files && !d.manifest.spec.volumes.is_empty() {
+            let refuse = |e: volumes::VolumeError| refuse(e.to_string());
+            let setup =
+                volumes::plan_volumes(&d.manifest, &PodFiles::new(PodFiles::default_root()), &d.configs, &d.host)
+                    .map_err(refuse)?;
+            setup.check_engine(env.engine).map_err(refuse)?;
+            for w in setup.warnings() {
+                warn(format!("{key}: {w}"));
+            }
+        }
+        pods.push(d);
+    }
+    Ok(pods)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::{self, LoadOptions, Loaded, Source};
+
+    fn load(yaml: &str) -> Loaded {
+        let source = Source { name: "pod.yaml".into(), text: yaml.into(), warning: None };
+        manifest::load(&source, &LoadOptions::default()).unwrap()
+    }
+
+    fn engine() -> EngineInfo {
+        EngineInfo { name: "Docker Engine".into(), version: "27.0.0".into(), api_version: "1.46".into() }
+    }
+
+    fn env<'a>(engine: &'a EngineInfo, loaded: &Loaded, local_files: bool) -> Environment<'a> {
+        Environment {
+            infra_image: "podrun-infra",
+            network: None,
+            pull: None,
+            local_files,
+            engine,
+            configs: Arc::new(loaded.configs.clone()),
+        }
+    }
+
+    const TWO_PODS: &str = "apiVersion: v1
+kind: Pod
+metadata: {name: a}
+spec:
+  initContainers: [{name: i, image: busybox}]
+  containers: [{name: c, image: busybox, imagePullPolicy: Always}]
+  dnsConfig: {nameservers: [192.0.2.1]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: b, namespace: other}
+spec:
+  containers: [{name: c, image: busybox}]
+";
+
+    #[test]
+    fn pods_come_in_manifest_order_with_the_pull_override_on_every_container() {
+        let (engine, loaded) = (engine(), load(TWO_PODS));
+        let mut env = env(&engine, &loaded, false);
+        env.pull = Some(PullPolicy::Never);
+        let mut warnings = Vec::new();
+        let pods = prepare_pods(&loaded.pods, &env, &mut |w| warnings.push(w)).unwrap();
+        let keys: Vec<_> = pods.iter().map(|d| format!("{}/{}", d.namespace, d.name)).collect();
+        assert_eq!(keys, ["default/a", "other/b"]);
+        for d in &pods {
+            assert!(d.init.iter().chain(&d.containers).all(|c| c.pull_policy == PullPolicy::Never), "{}", d.name);
+            assert_eq!(d.infra.image, "podrun-infra");
+        }
+        // Without the host's files, dnsConfig cannot add to the host's resolver: said, per pod.
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].starts_with("pod default/a: spec.dnsConfig replaces"), "{warnings:?}");
+    }
+
+    #[test]
+    fn without_the_override_the_manifest_pull_policy_stays() {
+        let (engine, loaded) = (engine(), load(TWO_PODS));
+        let pods = prepare_pods(&loaded.pods, &env(&engine, &loaded, false), &mut |_| {}).unwrap();
+        assert_eq!(pods[0].containers[0].pull_policy, PullPolicy::Always);
+    }
+
+    #[test]
+    fn a_pod_whose_volumes_cannot_be_had_is_refused_naming_its_document_and_key() {
+        let yaml = "apiVersion: v1
+kind: Pod
+metadata: {name: v}
+spec:
+  containers: [{name: c, image: busybox, volumeMounts: [{name: cfg, mountPath: /cfg}]}]
+  volumes: [{name: cfg, configMap: {name: absent}}]
+";
+        let (engine, loaded) = (engine(), load(yaml));
+        let err = prepare_pods(&loaded.pods, &env(&engine, &loaded, true), &mut |_| {}).unwrap_err();
+        assert_eq!((err.namespace.as_str(), err.name.as_str()), ("default", "v"));
+        let shown = err.to_string();
+        assert!(shown.starts_with("pod.yaml") && shown.contains(": pod default/v: "), "{shown}");
+        assert!(shown.contains("absent"), "{shown}");
+        // Where the engine does not share this host's files, volumes are not checked here.
+        assert!(prepare_pods(&loaded.pods, &env(&engine, &loaded, false), &mut |_| {}).is_ok());
+    }
+}

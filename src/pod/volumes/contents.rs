@@ -1,0 +1,193 @@
+//! The files a configMap, secret, downwardAPI or projected volume holds, as data: each key or
+//! item as a path, mode and content, checked as the API server checks them. No I/O.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::{
+    downward, invalid, missing, mode, rel_path, Ctx, DownwardApiVolumeFile, KeyToPath, VolumeError, VolumeFile,
+};
+
+/// The files of one Files volume as they are collected, with the field each came from.
+#[derive(Default)]
+pub(super) struct FileSet {
+    pub(super) files: Vec<(String, VolumeFile)>,
+    pub(super) secret: bool,
+}
+
+impl FileSet {
+    pub(super) fn push(&mut self, field: String, path: PathBuf, mode: u32, content: Vec<u8>) {
+        self.files.push((field, VolumeFile { path, mode, content }));
+    }
+
+    /// The files, once no two claim the same path and none is needed as both a file and a
+    /// directory (`a` and `a/b`).
+    pub(super) fn finish(self) -> Result<Vec<VolumeFile>, VolumeError> {
+        let mut seen: BTreeMap<&Path, &str> = BTreeMap::new();
+        for (field, f) in &self.files {
+            if seen.insert(f.path.as_path(), field.as_str()).is_some() {
+                return Err(invalid(
+                    field.as_str(),
+                    format!("Invalid value: {:?}: conflicting duplicate paths", f.path),
+                ));
+            }
+        }
+        for (field, f) in &self.files {
+            if let Some(a) = f.path.ancestors().skip(1).find(|a| seen.contains_key(a)) {
+                return Err(invalid(
+                    field.as_str(),
+                    format!(
+                        "Invalid value: {:?}: conflicts with the file {a:?}, which would have to be a directory",
+                        f.path
+                    ),
+                ));
+            }
+        }
+        Ok(self.files.into_iter().map(|(_, f)| f).collect())
+    }
+}
+
+/// A configMap or secret source (of a volume, or of a projected volume).
+pub(super) struct Keys<'a> {
+    pub(super) kind: &'static str,
+    /// The field that names the object: `secretName` in a secret volume, `name` elsewhere.
+    pub(super) name_field: &'static str,
+    pub(super) name: &'a str,
+    pub(super) items: &'a [KeyToPath],
+    pub(super) optional: bool,
+}
+
+pub(super) fn key_files(
+    ctx: &Ctx,
+    field: &str,
+    keys: &Keys,
+    default_mode: u32,
+    out: &mut FileSet,
+) -> Result<(), VolumeError> {
+    let name_field = format!("{field}.{}", keys.name_field);
+    // Decided by the manifest alone, so the volume's place does not move between applies as
+    // the Secret comes and goes.
+    out.secret |= keys.kind == "Secret";
+    if keys.name.is_empty() {
+        return Err(invalid(name_field, "Required value"));
+    }
+    // The items are checked whether or not the object exists, as the API server checks them.
+    let mut items = Vec::with_capacity(keys.items.len());
+    for (j, it) in keys.items.iter().enumerate() {
+        let f = format!("{field}.items[{j}]");
+        if it.key.is_empty() {
+            return Err(invalid(format!("{f}.key"), "Required value"));
+        }
+        let path = rel_path(&it.path, &format!("{f}.path"))?;
+        let m = mode(it.mode, &format!("{f}.mode"))?.unwrap_or(default_mode);
+        items.push((f, &it.key, path, m));
+    }
+    let entries: Option<BTreeMap<&str, &[u8]>> = if keys.kind == "Secret" {
+        ctx.configs
+            .secret(ctx.namespace, keys.name)
+            .map(|e| e.iter().map(|(k, v)| (k.as_str(), v.0.as_slice())).collect())
+    } else {
+        ctx.configs
+            .config_map(ctx.namespace, keys.name)
+            .map(|e| e.iter().map(|(k, v)| (k.as_str(), v.as_slice())).collect())
+    };
+    let Some(entries) = entries else {
+        if keys.optional {
+            return Ok(());
+        }
+        return Err(missing(
+            name_field,
+            format!("{} {}/{} not found (set optional: true to run without it)", keys.kind, ctx.namespace, keys.name),
+        ));
+    };
+    if items.is_empty() {
+        for (k, v) in entries {
+            // A key becomes a file name: one that is not a plain name could not be written safely.
+            let path = rel_path(k, &name_field).ok().filter(|p| p.components().count() == 1).ok_or_else(|| {
+                invalid(
+                    &name_field,
+                    format!("{} {}/{}: key {k:?} is not a valid file name", keys.kind, ctx.namespace, keys.name),
+                )
+            })?;
+            out.push(name_field.clone(), path, default_mode, v.to_vec());
+        }
+        return Ok(());
+    }
+    for (f, key, path, m) in items {
+        match entries.get(key.as_str()) {
+            Some(v) => out.push(format!("{f}.path"), path, m, v.to_vec()),
+            None if keys.optional => {}
+            None => {
+                return Err(missing(
+                    format!("{f}.key"),
+                    format!("{} {}/{} has no key {key:?}", keys.kind, ctx.namespace, keys.name),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Field paths a downwardAPI volume file may show (fewer than an environment variable may).
+fn volume_field_path_ok(path: &str) -> bool {
+    let subscripted =
+        |prefix: &str| path.strip_prefix(prefix).and_then(|r| r.strip_prefix("['")).is_some_and(|r| r.ends_with("']"));
+    matches!(path, "metadata.name" | "metadata.namespace" | "metadata.uid" | "metadata.labels" | "metadata.annotations")
+        || subscripted("metadata.labels")
+        || subscripted("metadata.annotations")
+}
+
+pub(super) fn downward_files(
+    ctx: &Ctx,
+    field: &str,
+    items: &[DownwardApiVolumeFile],
+    default_mode: u32,
+    out: &mut FileSet,
+) -> Result<(), VolumeError> {
+    for (j, it) in items.iter().enumerate() {
+        let f = format!("{field}.items[{j}]");
+        let path = rel_path(&it.path, &format!("{f}.path"))?;
+        let m = mode(it.mode, &format!("{f}.mode"))?.unwrap_or(default_mode);
+        let value = match (&it.field_ref, &it.resource_field_ref) {
+            (Some(fr), None) => {
+                let ff = format!("{f}.fieldRef");
+                if let Some(v) = fr.api_version.as_deref().filter(|v| !v.is_empty() && *v != "v1") {
+                    return Err(invalid(
+                        format!("{ff}.apiVersion"),
+                        format!("Unsupported value: {v:?}: supported values: \"v1\""),
+                    ));
+                }
+                if !volume_field_path_ok(&fr.field_path) {
+                    return Err(invalid(
+                        format!("{ff}.fieldPath"),
+                        format!(
+                            "Unsupported value: {:?}: supported values: \"metadata.annotations\", \"metadata.labels\", \
+                             \"metadata.name\", \"metadata.namespace\", \"metadata.uid\"",
+                            fr.field_path
+                        ),
+                    ));
+                }
+                downward::field_value(ctx.pod, &fr.field_path, ctx.facts, true)
+                    .map_err(|e| invalid(format!("{ff}.fieldPath"), e.0))?
+            }
+            (None, Some(rf)) => {
+                let rff = format!("{f}.resourceFieldRef");
+                if rf.container_name.as_deref().unwrap_or("").is_empty() {
+                    return Err(invalid(format!("{rff}.containerName"), "Required value"));
+                }
+                downward::resource_value(ctx.pod, "", rf, ctx.facts).map_err(|e| invalid(rff, e.0))?
+            }
+            (None, None) => {
+                return Err(invalid(f, "Required value: must specify one of: `fieldRef` or `resourceFieldRef`"))
+            }
+            (Some(_), Some(_)) => {
+                return Err(invalid(
+                    f,
+                    "Invalid value: fieldRef and resourceFieldRef can not be specified simultaneously",
+                ))
+            }
+        };
+        out.push(format!("{f}.path"), path, m, value.into_bytes());
+    }
+    Ok(())
+}

@@ -1,0 +1,372 @@
+//! The host side of pod volumes: the directories and files the plan names, made real with
+//! their modes and ownership (rewritten atomically on every apply), the hostPath type checks,
+//! sub-path directories, and removal when the pod goes. Everything here is I/O; what to make is
+//! decided in the plan (`super`).
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use super::{
+    host, is_path_component, shm_base, HostPathType, PlannedSource, PlannedVolume, PodFiles, VolumeError, VolumeFile,
+    VolumeSetup, EMPTY_DIR_MODE, FILES_DIR_MODE, SECRET_DIR_MODE_WITH_GROUP, SHM,
+};
+
+/// Prepares the host side of every volume: podrun's own directories and files, and the
+/// hostPath checks. Safe to run again on a re-apply: an emptyDir keeps its content, and the
+/// files of configMap, secret, downwardAPI and projected volumes are rewritten atomically (a
+/// container never sees a half-written file), with files no longer wanted removed.
+///
+/// Directories: emptyDir 0777 (the kubelet's); file volumes 0755, or 0750 for one holding
+/// Secret data when the pod has an fsGroup (every container of the pod then has the group; without
+/// one, 0750 would lock a non-root container user out, which Kubernetes does not). Other host
+/// users are kept out by the pod directories, which this makes sure are podrun's and 0700.
+/// With fsGroup, what podrun creates gets that group, group read (and write, for an emptyDir)
+/// and setgid on directories, as the kubelet's ownership management does; without, it stays
+/// podrun's user's (root's).
+pub fn prepare(setup: &VolumeSetup) -> Result<(), VolumeError> {
+    if setup.volumes.is_empty() {
+        return Ok(());
+    }
+    let on_disk = |v: &&PlannedVolume| {
+        matches!(v.source, PlannedSource::EmptyDir { memory: false, .. } | PlannedSource::Files { secret: false, .. })
+    };
+    let on_shm = |v: &&PlannedVolume| {
+        matches!(v.source, PlannedSource::EmptyDir { memory: true, .. } | PlannedSource::Files { secret: true, .. })
+    };
+    if let Some(v) = setup.volumes.iter().find(on_disk) {
+        if let Some(parent) = setup.pod_dir.parent() {
+            fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(parent)
+                .map_err(|e| host(&v.field, format!("cannot create {}: {e}", parent.display())))?;
+        }
+        private_dir(&setup.pod_dir).map_err(|e| host(&v.field, e))?;
+        private_dir(&setup.pod_dir.join("volumes")).map_err(|e| host(&v.field, e))?;
+    }
+    if let Some(v) = setup.volumes.iter().find(on_shm) {
+        let what = match v.source {
+            PlannedSource::EmptyDir { .. } => format!("{}.emptyDir.medium", v.field),
+            _ => v.field.clone(),
+        };
+        match fs_type(Path::new(SHM)) {
+            Some(t) if t == "tmpfs" => {}
+            found => {
+                return Err(host(
+                    what,
+                    format!(
+                        "podrun keeps Memory emptyDirs and secrets on the tmpfs at {SHM}, and on this host {SHM} is {}",
+                        found.map_or_else(|| "not a mount".to_owned(), |t| format!("a {t} file system"))
+                    ),
+                ))
+            }
+        }
+        if let Some(base) = setup.shm_dir.parent() {
+            private_dir(base).map_err(|e| host(&what, e))?;
+        }
+        private_dir(&setup.shm_dir).map_err(|e| host(&what, e))?;
+    }
+    let group = setup.fs_group;
+    for v in &setup.volumes {
+        match &v.source {
+            PlannedSource::EmptyDir { dir, .. } => {
+                let mode = if group.is_some() { EMPTY_DIR_MODE | 0o2000 } else { EMPTY_DIR_MODE };
+                ensure_dir(dir, mode, group).map_err(|e| host(&v.field, e))?;
+            }
+            PlannedSource::HostPath { path, kind } => {
+                check_host_path(path, *kind).map_err(|e| host(format!("{}.hostPath.path", v.field), e))?;
+            }
+            PlannedSource::Files { dir, files, secret } => {
+                let base = if *secret && group.is_some() { SECRET_DIR_MODE_WITH_GROUP } else { FILES_DIR_MODE };
+                // The kubelet's ownership rule for a read-only volume: group read, and for
+                // directories setgid and group search.
+                let (dir_mode, file_bits) = match group {
+                    Some(_) => (base | 0o2000 | 0o110 | 0o440, 0o440),
+                    None => (base, 0),
+                };
+                write_files(dir, files, dir_mode, file_bits, group).map_err(|e| host(&v.field, e))?;
+            }
+            PlannedSource::Claim { .. } => {}
+        }
+    }
+    Ok(())
+}
+
+/// Removes the host side of a pod's volumes: its volume directories under the pod directory
+/// and on /dev/shm. Named volumes (claims) are kept. Best effort, as a delete must not fail
+/// over a leftover directory; a warning names what could not be removed.
+pub fn remove_pod_volumes(files: &PodFiles, uid: &str) {
+    if !is_path_component(uid) {
+        tracing::warn!(uid, "not removing volumes: the pod uid is not a plain name");
+        return;
+    }
+    remove_tree(&files.pod_dir(uid).join("volumes"));
+    let base = shm_base(files, uid);
+    remove_tree(&base.join(uid));
+    // Only when no other pod has a directory there.
+    let _ = fs::remove_dir(&base);
+}
+
+fn remove_tree(dir: &Path) {
+    // remove_dir_all does not follow symbolic links, so a link a container left in an emptyDir
+    // cannot make it delete anything outside.
+    if let Err(e) = fs::remove_dir_all(dir) {
+        if e.kind() != io::ErrorKind::NotFound {
+            tracing::warn!(dir = %dir.display(), error = %e, "could not remove a pod volume");
+        }
+    }
+}
+
+/// Makes `dir` (whose parent exists) a directory of podrun's user's, mode 0700, refusing a
+/// symbolic link or a directory someone else owns: /dev/shm is writable by anyone.
+fn private_dir(dir: &Path) -> Result<(), String> {
+    match fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
+    }
+    let md = fs::symlink_metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if md.file_type().is_symlink() || !md.is_dir() {
+        return Err(format!("{} is not a directory (a symbolic link is refused)", dir.display()));
+    }
+    let me = rustix::process::geteuid().as_raw();
+    if md.uid() != me {
+        return Err(format!("{} belongs to uid {}, not to podrun's user (uid {me})", dir.display(), md.uid()));
+    }
+    if md.permissions().mode() & 0o7777 != 0o700 {
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
+            .map_err(|e| format!("cannot set the mode of {}: {e}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// Makes `dir` (whose parent exists and was checked) a real directory with `mode` and group.
+fn ensure_dir(dir: &Path, mode: u32, group: Option<u32>) -> Result<(), String> {
+    match fs::symlink_metadata(dir) {
+        Ok(md) if md.file_type().is_symlink() => {
+            return Err(format!("refusing to use {}: it is a symbolic link", dir.display()))
+        }
+        Ok(md) if !md.is_dir() => return Err(format!("{} exists and is not a directory", dir.display())),
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => fs::DirBuilder::new()
+            .mode(0o700)
+            .create(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?,
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
+    }
+    if let Some(g) = group {
+        std::os::unix::fs::lchown(dir, None, Some(g)).map_err(|e| group_error(dir, g, &e))?;
+    }
+    // Always set: the umask must not decide, and chown may have cleared setgid.
+    fs::set_permissions(dir, fs::Permissions::from_mode(mode))
+        .map_err(|e| format!("cannot set the mode of {}: {e}", dir.display()))
+}
+
+fn group_error(path: &Path, group: u32, e: &io::Error) -> String {
+    let hint = if e.kind() == io::ErrorKind::PermissionDenied { " (fsGroup needs podrun to run as root)" } else { "" };
+    format!("cannot give {} to group {group} (fsGroup): {e}{hint}", path.display())
+}
+
+/// Writes a Files volume: `dir` ends up holding exactly `files` (and their directories).
+fn write_files(
+    dir: &Path,
+    files: &[VolumeFile],
+    dir_mode: u32,
+    file_bits: u32,
+    group: Option<u32>,
+) -> Result<(), String> {
+    ensure_dir(dir, dir_mode, group)?;
+    let wanted_files: BTreeSet<&Path> = files.iter().map(|f| f.path.as_path()).collect();
+    let wanted_dirs: BTreeSet<&Path> =
+        files.iter().flat_map(|f| f.path.ancestors().skip(1)).filter(|a| !a.as_os_str().is_empty()).collect();
+    remove_stale(dir, Path::new(""), &wanted_files, &wanted_dirs)?;
+    // Parents sort before their children, so each directory's parent exists and was checked.
+    for d in &wanted_dirs {
+        ensure_dir(&dir.join(d), dir_mode, group)?;
+    }
+    for f in files {
+        write_atomic(&dir.join(&f.path), &f.content, f.mode | file_bits, group)?;
+    }
+    Ok(())
+}
+
+/// Removes what a Files volume no longer holds: files and directories not wanted, and anything
+/// of the wrong type (a symbolic link, or a file where a directory is wanted). Walks without
+/// following symbolic links.
+fn remove_stale(root: &Path, rel: &Path, files: &BTreeSet<&Path>, dirs: &BTreeSet<&Path>) -> Result<(), String> {
+    let here = root.join(rel);
+    let entries = fs::read_dir(&here).map_err(|e| format!("{}: {e}", here.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("{}: {e}", here.display()))?;
+        let path = rel.join(entry.file_name());
+        let ft = entry.file_type().map_err(|e| format!("{}: {e}", entry.path().display()))?;
+        let result = if ft.is_dir() && dirs.contains(path.as_path()) {
+            remove_stale(root, &path, files, dirs)?;
+            continue;
+        } else if ft.is_file() && files.contains(path.as_path()) {
+            continue;
+        } else if ft.is_dir() {
+            fs::remove_dir_all(entry.path())
+        } else {
+            fs::remove_file(entry.path())
+        };
+        result.map_err(|e| format!("cannot remove {}: {e}", entry.path().display()))?;
+    }
+    Ok(())
+}
+
+/// Writes `content` to `path` by writing a temporary file beside it and renaming it over the
+/// old one, so a reader sees the old file or the new one, never a part. An unchanged file is
+/// left alone. The temporary name starts with `..`, which no item path may.
+fn write_atomic(path: &Path, content: &[u8], mode: u32, group: Option<u32>) -> Result<(), String> {
+    if unchanged(path, content, mode, group) {
+        return Ok(());
+    }
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!("..podrun-tmp-{}-{name}", std::process::id()));
+    let _ = fs::remove_file(&tmp);
+    let write = || -> io::Result<()> {
+        // create_new: O_EXCL, so a link planted at the temporary name is never followed.
+        let mut f = fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&tmp)?;
+        f.write_all(content)?;
+        if let Some(g) = group {
+            std::os::unix::fs::fchown(&f, None, Some(g))?;
+        }
+        f.set_permissions(fs::Permissions::from_mode(mode))?;
+        f.sync_all()?;
+        drop(f);
+        fs::rename(&tmp, path)
+    };
+    write().map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        match group {
+            Some(g) if e.kind() == io::ErrorKind::PermissionDenied => group_error(path, g, &e),
+            _ => format!("cannot write {}: {e}", path.display()),
+        }
+    })
+}
+
+fn unchanged(path: &Path, content: &[u8], mode: u32, group: Option<u32>) -> bool {
+    let Ok(md) = fs::symlink_metadata(path) else { return false };
+    if !md.is_file() || md.permissions().mode() & 0o7777 != mode || group.is_some_and(|g| md.gid() != g) {
+        return false;
+    }
+    if md.len() != content.len() as u64 {
+        return false;
+    }
+    let mut old = Vec::with_capacity(content.len());
+    fs::File::open(path).and_then(|mut f| f.read_to_end(&mut old)).is_ok() && old == content
+}
+
+/// The kubelet's hostPath type check (and creation, for the *OrCreate types). Like the
+/// kubelet, it follows symbolic links: the path is the manifest's own choice of host path.
+fn check_host_path(path: &Path, kind: HostPathType) -> Result<(), String> {
+    let p = path.display();
+    let md = fs::metadata(path).ok();
+    let ok = match kind {
+        HostPathType::Unset | HostPathType::DirectoryOrCreate if md.is_none() => {
+            // Created as the kubelet's MkdirAll(path, 0755) does (the umask applies).
+            return fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o755)
+                .create(path)
+                .map_err(|e| format!("cannot create directory {p}: {e}"));
+        }
+        HostPathType::Unset => true,
+        HostPathType::DirectoryOrCreate | HostPathType::Directory => md.is_some_and(|m| m.is_dir()),
+        HostPathType::FileOrCreate if md.is_none() => {
+            // The parent must exist, as for the kubelet's MakeFile.
+            return fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .mode(0o644)
+                .open(path)
+                .map(drop)
+                .map_err(|e| format!("cannot create file {p}: {e}"));
+        }
+        HostPathType::FileOrCreate | HostPathType::File => md.is_some_and(|m| m.is_file()),
+        HostPathType::Socket => md.is_some_and(|m| m.file_type().is_socket()),
+        HostPathType::CharDevice => md.is_some_and(|m| m.file_type().is_char_device()),
+        HostPathType::BlockDevice => md.is_some_and(|m| m.file_type().is_block_device()),
+    };
+    if ok {
+        return Ok(());
+    }
+    let what = match kind {
+        HostPathType::DirectoryOrCreate | HostPathType::Directory | HostPathType::Unset => "a directory",
+        HostPathType::FileOrCreate | HostPathType::File => "a file",
+        HostPathType::Socket => "a socket file",
+        HostPathType::CharDevice => "a character device",
+        HostPathType::BlockDevice => "a block device",
+    };
+    Err(format!("hostPath type check failed: {p} is not {what}"))
+}
+
+/// The file system type of the mount holding `path`, from /proc/self/mountinfo (the last of the
+/// longest matching mount points: later mounts cover earlier ones).
+pub(super) fn fs_type(path: &Path) -> Option<String> {
+    let info = fs::read_to_string("/proc/self/mountinfo").ok()?;
+    let mut best: Option<(usize, String)> = None;
+    for line in info.lines() {
+        let fields: Vec<&str> = line.split(' ').collect();
+        let Some(mount_point) = fields.get(4) else { continue };
+        let mount_point = mount_point.replace("\\040", " ");
+        let Some(sep) = fields.iter().position(|f| *f == "-") else { continue };
+        let Some(fstype) = fields.get(sep + 1) else { continue };
+        if path.starts_with(&mount_point) {
+            let len = Path::new(&mount_point).components().count();
+            if best.as_ref().is_none_or(|(l, _)| len >= *l) {
+                best = Some((len, (*fstype).to_owned()));
+            }
+        }
+    }
+    best.map(|(_, t)| t)
+}
+
+/// `base/rel` for a mount source: every component below `base` must be a real directory or
+/// missing (then created with the mode of `base`); the last may also be a file. A symbolic link
+/// anywhere below `base` is refused, so a sub-path cannot leave its volume. (`base` itself is
+/// podrun's own directory or the hostPath the manifest names, which may be a link.)
+pub(super) fn sub_dir(base: &Path, rel: &Path) -> Result<PathBuf, String> {
+    let base_md = fs::metadata(base).map_err(|e| format!("{}: {e}", base.display()))?;
+    if !base_md.is_dir() {
+        return Err(format!("{} is not a directory, so it has no sub-path", base.display()));
+    }
+    let mode = base_md.permissions().mode() & 0o7777;
+    let count = rel.components().count();
+    let mut cur = base.to_path_buf();
+    for (i, comp) in rel.components().enumerate() {
+        cur.push(comp);
+        match fs::symlink_metadata(&cur) {
+            Ok(md) if md.file_type().is_symlink() => {
+                return Err(format!(
+                    "refusing to follow the symbolic link {}: a sub-path must stay inside its volume",
+                    cur.display()
+                ))
+            }
+            Ok(md) if md.is_dir() => {}
+            Ok(_) if i + 1 == count => {}
+            Ok(_) => return Err(format!("{} is not a directory", cur.display())),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                match fs::create_dir(&cur) {
+                    Ok(()) => {}
+                    // Made by someone else meanwhile: check it again below.
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                    Err(e) => return Err(format!("cannot create {}: {e}", cur.display())),
+                }
+                let md = fs::symlink_metadata(&cur).map_err(|e| format!("{}: {e}", cur.display()))?;
+                if !md.is_dir() {
+                    return Err(format!("{} is not a directory", cur.display()));
+                }
+                fs::set_permissions(&cur, fs::Permissions::from_mode(mode))
+                    .map_err(|e| format!("cannot set the mode of {}: {e}", cur.display()))?;
+            }
+            Err(e) => return Err(format!("{}: {e}", cur.display())),
+        }
+    }
+    Ok(cur)
+}

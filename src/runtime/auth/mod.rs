@@ -1,0 +1,132 @@
+//! Registry credentials for image pulls, found where the kubelet and Docker find them.
+//!
+//! Two sources, both engine-neutral, each taking its input as plain data (the caller hands in
+//! the pod's pull Secrets; the Docker config is read from the user's files):
+//!
+//! - [`from_pull_secrets`]: the pod's `imagePullSecrets`, matched to the image the way the
+//!   kubelet's credential keyring does (`pkg/credentialprovider/keyring.go`): server keys may be
+//!   URLs, may carry a path (`quay.io/coreos`) or globs in the host (`*.example.com`); the most
+//!   specific key wins, and Docker Hub images fall back to the `index.docker.io` entry.
+//! - [`from_docker_config`]: the user's `~/.docker/config.json`, read the way the Docker CLI
+//!   reads it (`cli/config/configfile`): a per-registry `credHelpers` entry, else the
+//!   `credsStore`, else the plain `auths` entries; helpers speak the docker-credential-helpers
+//!   protocol.
+//!
+//! Nothing here prints a password or a token: [`Credentials`] has a redacting `Debug`, and every
+//! error names the Secret, file, server or helper involved, never the data it held.
+//!
+//! Registry names are normalised as `distribution/reference`'s `splitDockerDomain` does.
+//! Beyond the kubelet and the Docker CLI, `docker.io`, `index.docker.io` and
+//! `registry-1.docker.io` are treated as one registry for credential keys (as
+//! `containers/image`, Podman's library, does), since users write all three for Docker Hub.
+//!
+//! Files: `reference` (image references and registry names), `entries` (docker config
+//! entries, shared by both sources), `keyring` and `glob` (the kubelet's key matching),
+//! `pull_secrets`, `docker_config`, and `helper` (running a credential helper program).
+
+mod docker_config;
+mod entries;
+mod glob;
+mod helper;
+mod keyring;
+mod pull_secrets;
+mod reference;
+
+use std::fmt;
+
+pub use docker_config::{docker_config_dir, from_docker_config};
+pub use pull_secrets::{from_pull_secrets, PullSecret, SecretData};
+pub use reference::registry_of;
+
+/// Credentials for one registry. Debug never shows the password/token.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Credentials {
+    pub username: String,
+    pub password: String,
+    /// The server the credentials were stored for, as written there (a config key such as
+    /// `https://index.docker.io/v1/`, or the address a helper was asked about).
+    pub server: String,
+    /// An identity (refresh) token, in place of a password (a helper's `<token>` user, or an
+    /// `identitytoken` in the Docker config).
+    pub identity_token: Option<String>,
+}
+
+impl fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        // Whether a secret is set at all helps debugging; what it is never does.
+        let redact = |s: &str| if s.is_empty() { "" } else { "<redacted>" };
+        f.debug_struct("Credentials")
+            .field("username", &self.username)
+            .field("password", &redact(&self.password))
+            .field("server", &self.server)
+            .field("identity_token", &self.identity_token.as_deref().map(redact))
+            .finish()
+    }
+}
+
+/// Why credentials could not be determined. Messages name where the data came from (Secret,
+/// file, server key, helper), never the data.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AuthError {
+    #[error(
+        "image pull secret {namespace}/{name} has type {type_:?}; registry credentials need type \
+         kubernetes.io/dockerconfigjson or kubernetes.io/dockercfg"
+    )]
+    SecretType { namespace: String, name: String, type_: String },
+    #[error("image pull secret {namespace}/{name}: no {key:?} key")]
+    SecretKey { namespace: String, name: String, key: String },
+    #[error("image pull secret {namespace}/{name}: key {key:?} is not a docker config: {detail}")]
+    SecretJson { namespace: String, name: String, key: String, detail: String },
+    #[error("image pull secret {namespace}/{name}: the entry for {server:?}: `auth` is not base64 of user:password")]
+    SecretAuth { namespace: String, name: String, server: String },
+    #[error("docker config {path}: cannot read it: {detail}")]
+    ConfigRead { path: String, detail: String },
+    #[error("docker config {path}: not a docker config: {detail}")]
+    ConfigJson { path: String, detail: String },
+    #[error("docker config {path}: the entry for {server:?}: `auth` is not base64 of user:password")]
+    ConfigAuth { path: String, server: String },
+    #[error("credential helper {helper}: not found on PATH")]
+    HelperMissing { helper: String },
+    #[error("credential helper {helper}: cannot run it: {detail}")]
+    HelperStart { helper: String, detail: String },
+    #[error("credential helper {helper} failed ({status})")]
+    HelperFailed { helper: String, status: String },
+    #[error("credential helper {helper}: no answer within {seconds} s; killed")]
+    HelperTimeout { helper: String, seconds: u64 },
+    #[error("credential helper {helper}: unreadable answer: {detail}")]
+    HelperOutput { helper: String, detail: String },
+}
+
+/// A JSON error by position and kind only: serde's own message may quote the offending value,
+/// which may be a password.
+pub(crate) fn json_problem(e: &serde_json::Error) -> String {
+    let what = match e.classify() {
+        serde_json::error::Category::Io => "unreadable",
+        serde_json::error::Category::Syntax => "invalid JSON",
+        serde_json::error::Category::Data => "unexpected JSON structure",
+        serde_json::error::Category::Eof => "truncated JSON",
+    };
+    format!("{what} at line {} column {}", e.line(), e.column())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PASSWORD: &str = "hunter2-very-secret";
+
+    #[test]
+    fn debug_of_credentials_and_errors_never_shows_the_secret() {
+        let creds = Credentials {
+            username: "alice".into(),
+            password: PASSWORD.into(),
+            server: "r.io".into(),
+            identity_token: Some("tok-very-secret".into()),
+        };
+        let debug = format!("{creds:?}");
+        assert!(debug.contains("alice") && debug.contains("r.io") && debug.contains("<redacted>"), "{debug}");
+        assert!(!debug.contains(PASSWORD) && !debug.contains("tok-very-secret"), "{debug}");
+        let debug = format!("{:?}", Credentials { password: String::new(), identity_token: None, ..creds });
+        assert!(!debug.contains("<redacted>"), "an empty password shows as empty: {debug}");
+    }
+}
