@@ -36,8 +36,11 @@ use crate::runtime::labels;
 
 /// The default engine endpoint when neither `--host`, DOCKER_HOST nor a context says otherwise.
 pub const DEFAULT_HOST: &str = "unix:///var/run/docker.sock";
-/// How long to wait for the engine to answer at all before calling it unreachable.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long an engine that took the connection may take to answer the first request before
+/// podrun calls it unreachable. A missing socket or a refused connection fails at once; this
+/// only bounds an engine that is there but slow, as Podman's service is on a loaded host (5 s
+/// was seen to run out in CI, making a delete fail with exit 3 though the engine was up).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 /// Per-request timeout: long enough for a stop with a long grace period or a big pull; the
 /// driver's own deadline bounds the run as a whole.
 const REQUEST_TIMEOUT_SECS: u64 = 3600;
