@@ -408,6 +408,34 @@ async fn a_pre_stop_http_hook_goes_to_the_pod_ip_before_the_stop() {
     assert!(rt.containers().is_empty());
 }
 
+/// `supervise` of a first pass's result, running in a task until `stop`.
+struct Supervising {
+    fire: tokio::sync::watch::Sender<Option<i32>>,
+    reporter: Arc<Recorder>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Supervising {
+    fn start(rt: &Arc<FakeRuntime>, first: PodResult) -> Supervising {
+        let (fire, interrupt) = Interrupt::manual();
+        let reporter = Arc::new(Recorder::default());
+        let task = tokio::spawn(super::supervise::supervise(
+            rt.clone(),
+            vec![first],
+            super::supervise::forever(&opts(0)),
+            reporter.clone(),
+            interrupt,
+        ));
+        Supervising { fire, reporter, task }
+    }
+
+    /// Sends SIGTERM's number and waits for supervision to end.
+    async fn stop(self) {
+        self.fire.send(Some(15)).unwrap();
+        tokio::time::timeout(Duration::from_secs(5), self.task).await.expect("a signal ends supervision").unwrap();
+    }
+}
+
 #[tokio::test(start_paused = true)]
 async fn supervision_keeps_restarting_a_crashing_container_until_a_signal() {
     let rt = Arc::new(fake().exits_on_start("a", 1));
@@ -417,22 +445,13 @@ async fn supervision_keeps_restarting_a_crashing_container_until_a_signal() {
     let starts = |rt: &FakeRuntime| rt.calls().iter().filter(|c| c.starts_with("start")).count();
     let before = starts(&rt);
 
-    let (fire, interrupt) = Interrupt::manual();
-    let reporter = Arc::new(Recorder::default());
-    let task = tokio::spawn(super::supervise::supervise(
-        rt.clone(),
-        vec![first],
-        super::supervise::forever(&opts(0)),
-        reporter.clone(),
-        interrupt,
-    ));
+    let s = Supervising::start(&rt, first);
     tokio::time::sleep(Duration::from_secs(120)).await;
     // CrashLoopBackOff spaces the restarts (1 s, 2 s, 4 s, ... up to 30 s), without end.
     let restarted = starts(&rt) - before;
     assert!((4..=12).contains(&restarted), "{restarted} restarts in 2 minutes");
-    assert!(!task.is_finished());
-    fire.send(Some(15)).unwrap();
-    tokio::time::timeout(Duration::from_secs(5), task).await.expect("a signal ends supervision").unwrap();
+    assert!(!s.task.is_finished());
+    s.stop().await;
 }
 
 #[tokio::test(start_paused = true)]
@@ -453,24 +472,15 @@ async fn supervision_waits_out_an_engine_restart_and_takes_the_pod_up_again() {
     let rt = Arc::new(fake().outage(Duration::from_secs(10), Duration::from_secs(20)));
     let first = run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(0)).await;
     assert_eq!(first.outcome, Ok(()));
-    let (fire, interrupt) = Interrupt::manual();
-    let reporter = Arc::new(Recorder::default());
-    let task = tokio::spawn(super::supervise::supervise(
-        rt.clone(),
-        vec![first],
-        super::supervise::forever(&opts(0)),
-        reporter.clone(),
-        interrupt,
-    ));
+    let s = Supervising::start(&rt, first);
     tokio::time::sleep(Duration::from_secs(60)).await;
-    let events = reporter.events.lock().unwrap().clone();
+    let events = s.reporter.events.lock().unwrap().clone();
     assert_eq!(count(&events, "engine unreachable, retrying ("), 1, "no deadline to name: {events:?}");
     assert_eq!(count(&events, "the engine answers again"), 1, "{events:?}");
     assert_eq!(count(&events, "supervising it again"), 0, "the driver itself waited: {events:?}");
     assert!(rt.calls().contains(&"create podrun_default_web_POD_1".to_owned()), "{:?}", rt.calls());
     assert_eq!(rt.containers().iter().filter(|c| c.is_running()).count(), 3);
-    fire.send(Some(15)).unwrap();
-    tokio::time::timeout(Duration::from_secs(5), task).await.expect("a signal ends supervision").unwrap();
+    s.stop().await;
 }
 
 #[tokio::test(start_paused = true)]
@@ -480,21 +490,12 @@ async fn supervision_that_begins_while_the_engine_is_away_begins_when_it_is_back
     assert_eq!(first.outcome, Ok(()));
     // Supervision takes over with the engine away: its driver's first look fails.
     tokio::time::sleep(Duration::from_secs(6)).await;
-    let (fire, interrupt) = Interrupt::manual();
-    let reporter = Arc::new(Recorder::default());
-    let task = tokio::spawn(super::supervise::supervise(
-        rt.clone(),
-        vec![first],
-        super::supervise::forever(&opts(0)),
-        reporter.clone(),
-        interrupt,
-    ));
+    let s = Supervising::start(&rt, first);
     tokio::time::sleep(Duration::from_secs(30)).await;
-    let events = reporter.events.lock().unwrap().clone();
+    let events = s.reporter.events.lock().unwrap().clone();
     assert_eq!(count(&events, "engine unreachable, retrying"), 1, "{events:?}");
     assert_eq!(count(&events, "the engine answers again; supervising the pod again"), 1, "{events:?}");
     assert_eq!(count(&events, "supervising it again in"), 0, "no blind delay: {events:?}");
     assert_eq!(rt.containers().iter().filter(|c| c.is_running()).count(), 3);
-    fire.send(Some(15)).unwrap();
-    tokio::time::timeout(Duration::from_secs(5), task).await.expect("a signal ends supervision").unwrap();
+    s.stop().await;
 }
