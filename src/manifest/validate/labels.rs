@@ -14,9 +14,6 @@ const LABEL_KEY_MSG: &str =
 const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
 const LABEL_VALUE_MSG: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' \
     or '.', and must start and end with an alphanumeric character";
-const DNS_LABEL_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-const DNS_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', \
-    and must start and end with an alphanumeric character";
 const DNS_SUBDOMAIN_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 const DNS_SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \
     '-' or '.', and must start and end with an alphanumeric character";
@@ -76,20 +73,10 @@ pub(super) fn dns_subdomain_problems(s: &str) -> Vec<String> {
     dns_subdomain_problems_in(s, "characters")
 }
 
-/// `IsDNS1123Label`, as names (`NameIsDNSLabel`, namespaces) use it.
+/// `IsDNS1123Label`, as names (`NameIsDNSLabel`, namespaces) use it: the one in
+/// `validate.rs`, which `-n` is checked with too.
 pub(super) fn dns_label_problems(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    if s.len() > 63 {
-        out.push("must be no more than 63 characters".to_owned());
-    }
-    if !matches_dns_label(s) {
-        if matches_dns_subdomain(s) {
-            out.push("must not contain dots".to_owned());
-        } else {
-            out.push(regex_error(DNS_LABEL_MSG, DNS_LABEL_FMT, &["my-name", "123-abc"]));
-        }
-    }
-    out
+    super::dns1123_label_problems(s)
 }
 
 /// `IsQualifiedName` (a label key): an optional DNS subdomain prefix and '/', then a name.
