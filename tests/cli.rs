@@ -432,7 +432,7 @@ const GENERATED: &[(&[&str], &str)] = &[
     (&["man"], concat!(env!("CARGO_MANIFEST_DIR"), "/completions/podrun.1")),
 ];
 
-/// How to bring the committed files up to date (also in README.md).
+/// How to bring the committed files up to date (also in docs/commands.md).
 const REGENERATE: &str = "PODRUN_REGENERATE=1 cargo test --test cli committed_completions_and_man_page";
 
 #[test]

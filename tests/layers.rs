@@ -1,5 +1,5 @@
 //! The layer check: every top-level module of `src/` imports only modules of lower layers.
-//! The order is written once, here (README's Development section and `src/lib.rs` describe
+//! The order is written once, here (docs/development.md and `src/lib.rs` describe
 //! it); an import that points up or sideways fails this test with the file and line.
 
 use std::collections::BTreeMap;
