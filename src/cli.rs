@@ -20,7 +20,8 @@ SIGPIPE). With `apply --exit-code-from C`, C's exit code replaces 0 and 6 (when 
 container that failed).";
 
 #[derive(Debug, Parser)]
-#[command(name = "podrun", version, about = ABOUT, long_about = LONG_ABOUT, propagate_version = true)]
+// The version names the commit podrun was built from, when built from a checkout (build.rs).
+#[command(name = "podrun", version = env!("PODRUN_BUILD_VERSION"), about = ABOUT, long_about = LONG_ABOUT, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

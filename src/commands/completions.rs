@@ -40,7 +40,9 @@ pub fn completion_script(shell: Shell) -> Vec<u8> {
 /// per command with its synopsis, description and own options, so one page documents everything
 /// (rather than pointing at podrun-apply(1) pages that would not exist).
 pub fn man_page() -> std::io::Result<Vec<u8>> {
-    let mut cmd = Cli::command().disable_help_subcommand(true);
+    // The package version only: with the commit of the build (as `--version` has it) the
+    // committed copy would change with every commit.
+    let mut cmd = Cli::command().disable_help_subcommand(true).version(env!("CARGO_PKG_VERSION"));
     cmd.build();
     let page = Man::new(cmd.clone());
     let mut out = Vec::new();
