@@ -13,7 +13,8 @@ fn version_and_help() {
     assert_eq!(code(&v), 0);
     assert_eq!(stdout(&podrun(&["-V"], None)), stdout(&v));
     let version = stdout(&v).trim().to_owned();
-    let rest = version.strip_prefix(&format!("podrun {}", env!("CARGO_PKG_VERSION"))).unwrap_or_else(|| panic!("{version}"));
+    let rest =
+        version.strip_prefix(&format!("podrun {}", env!("CARGO_PKG_VERSION"))).unwrap_or_else(|| panic!("{version}"));
     // Built from a checkout: the commit it was built from (build.rs), which cargo keeps
     // current, so it is HEAD's (`-dirty` when src/ and the like differ from it).
     let head = std::process::Command::new("git")
@@ -23,9 +24,13 @@ fn version_and_help() {
         .filter(|o| o.status.success() && std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".git").exists());
     match head {
         Some(head) => {
-            let commit = rest.strip_prefix(" (").and_then(|r| r.strip_suffix(')')).map(|c| c.trim_end_matches("-dirty"));
+            let commit =
+                rest.strip_prefix(" (").and_then(|r| r.strip_suffix(')')).map(|c| c.trim_end_matches("-dirty"));
             let commit = commit.unwrap_or_else(|| panic!("no commit in {version:?}"));
-            assert!(commit.len() >= 7 && String::from_utf8_lossy(&head.stdout).starts_with(commit), "{version:?} is not HEAD");
+            assert!(
+                commit.len() >= 7 && String::from_utf8_lossy(&head.stdout).starts_with(commit),
+                "{version:?} is not HEAD"
+            );
         }
         None => assert_eq!(rest, "", "{version:?}"),
     }
