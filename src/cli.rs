@@ -507,6 +507,9 @@ fn parse_backoff(s: &str) -> Result<f64, String> {
 }
 
 #[cfg(test)]
+mod docs_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use clap::CommandFactory;
