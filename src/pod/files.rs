@@ -1,8 +1,11 @@
-//! podrun's files on the host, per pod: today the termination-log file each container instance
+//! podrun's files on the host, per pod: the termination-log file each container instance
 //! writes its termination message to (bind-mounted at its terminationMessagePath, as the
-//! kubelet does, because a file written inside the container is gone once it stops).
+//! kubelet does, because a file written inside the container is gone once it stops), the pod's
+//! /etc/hosts (`etc-hosts`, as the kubelet names it), and what podrun last saw of the pod
+//! (`record.json`, see `pod::record`).
 //!
-//! Layout: `<root>/pods/<pod uid>/<container>-<attempt>/termination-log`. The root is
+//! Layout: `<root>/pods/<pod uid>/<container>-<attempt>/termination-log`, `<root>/pods/<pod
+//! uid>/etc-hosts`, `<root>/pods/<pod uid>/record.json`. The root is
 //! `$PODRUN_STATE_DIR`, else `/var/lib/podrun` for root, else `$XDG_STATE_HOME/podrun` (or
 //! `~/.local/state/podrun`). Directories are private (0700); the termination-log file is
 //! writable by any user (0666), since the container may run as anyone: it is reached only
@@ -63,6 +66,17 @@ impl PodFiles {
         let path = dir.join("termination-log");
         fs::File::create(&path)?;
         fs::set_permissions(&path, fs::Permissions::from_mode(0o666))?;
+        Ok(path)
+    }
+
+    /// Writes the pod's /etc/hosts (see `pod::hosts`), readable by any user the containers run
+    /// as, and returns its path.
+    pub fn write_etc_hosts(&self, uid: &str, content: &str) -> io::Result<PathBuf> {
+        let dir = self.pod_dir(uid);
+        fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir)?;
+        let path = dir.join("etc-hosts");
+        fs::write(&path, content)?;
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o644))?;
         Ok(path)
     }
 
