@@ -85,6 +85,8 @@ async fn creates_infra_then_apps_and_converges() {
     assert_eq!(rest, ["create podrun_default_web_a_0", "create podrun_default_web_b_0", "start id2", "start id3"]);
     let st = r.status.unwrap();
     assert_eq!(st.pod_ip.as_deref(), Some("10.0.0.2"));
+    // hostIP: the engine host's address on the pod's network, the infra container's gateway.
+    assert_eq!((st.host_ip.as_deref(), st.host_ips.len()), (Some("10.0.0.1"), 1));
     assert!(st.container_statuses.iter().all(|c| c.ready));
 }
 

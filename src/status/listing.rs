@@ -161,7 +161,9 @@ fn status(infra: &Instances, init: &[(String, Instances)], containers: &[(String
         // dead container, so a dead one is final: Never's rules say what the pod ended as.
         phase(RestartPolicy::Never, &container_statuses)
     };
+    let host_ip = infra_running.and_then(|c| c.gateway.clone());
     PodStatus::assemble(phase, initialized, pod_ip, start_time, init_container_statuses, container_statuses)
+        .with_host_ip(host_ip)
 }
 
 /// The STATUS column of `kubectl get pods` (kubectl's printPod): the phase, or the reason of
@@ -295,7 +297,7 @@ mod tests {
             image_id: "sha256:abc".into(),
             state,
             ip: (role == "infra").then(|| "172.17.0.5".into()),
-            gateway: None,
+            gateway: (role == "infra").then(|| "172.17.0.1".into()),
         }
     }
 
@@ -333,6 +335,9 @@ mod tests {
         let st = &web.status;
         assert_eq!(st.phase, Phase::Running);
         assert_eq!(st.pod_ip.as_deref(), Some("172.17.0.5"));
+        // The node's address: the engine host's on the pod's network.
+        assert_eq!(st.host_ip.as_deref(), Some("172.17.0.1"));
+        assert_eq!(st.host_ips, [crate::status::PodIp { ip: "172.17.0.1".into() }]);
         assert_eq!(st.start_time.as_deref(), Some(t));
         assert_eq!(st.container_statuses[0].restart_count, 2);
         assert!(st.container_statuses[0].last_state.terminated.is_some());
