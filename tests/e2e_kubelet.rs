@@ -85,3 +85,22 @@ fn e2e_host_ip_is_the_engine_hosts_address_on_the_pod_network() {
     assert_eq!(got["status"]["hostIP"], gateway.as_str(), "podrun get says the same");
     assert_eq!(exec(&id_of(&ns, "c"), "echo $HOST_IP").trim(), gateway, "as the downward API gives it");
 }
+
+#[test]
+fn e2e_a_liveness_probes_grace_period_overrides_the_pods() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("probegrace");
+    // The container ignores SIGTERM: only SIGKILL, at the end of the grace period, ends it. The
+    // pod's 500 s would hold the kill past the timeout; the probe's 2 s end it at once.
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  restartPolicy: Never\n  terminationGracePeriodSeconds: 500\n  containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, 'trap \"\" TERM; while true; do sleep 1; done']\n    livenessProbe: {exec: {command: [sh, -c, 'exit 1']}, periodSeconds: 1, failureThreshold: 1, terminationGracePeriodSeconds: 2}\n";
+    let started = std::time::Instant::now();
+    let out = apply(&ns, pod, &["--timeout", "60s", "-o", "json"]);
+    let took = started.elapsed();
+    assert_eq!(code(&out), 6, "the container was killed, and Never does not restart it: {}", stderr(&out));
+    assert!(took < std::time::Duration::from_secs(30), "killed after the probe's grace, not the pod's: {took:?}");
+    let t = &applied(&out)["status"]["containerStatuses"][0]["state"]["terminated"];
+    assert_eq!(t["exitCode"], 137, "SIGKILL at the end of the probe's grace period: {t}");
+    assert!(t["message"].as_str().unwrap_or_default().contains("liveness probe failed"), "{t}");
+}

@@ -79,7 +79,9 @@ pub async fn act<R: Runtime>(
     for c in &plan.stop {
         reporter.event(key, &format!("stopping {}", c.name));
     }
-    for r in join_all(plan.stop.iter().map(|c| stop(rt, c, None))).await {
+    // A container killed by its probe gets the probe's grace period where it sets one.
+    let grace = |c: &Observed| notes.probes.get(&c.id).and_then(|p| p.kill_grace);
+    for r in join_all(plan.stop.iter().map(|c| stop(rt, c, grace(c)))).await {
         if let Err(e) = r {
             if fatal(&e) {
                 return Err(PodFailure::Runtime(e));

@@ -501,3 +501,31 @@ async fn supervision_that_begins_while_the_engine_is_away_begins_when_it_is_back
     assert_eq!(rt.containers().iter().filter(|c| c.is_running()).count(), 3);
     s.stop().await;
 }
+
+fn pod(yaml: &str) -> DesiredPod {
+    let loaded = load(&Source::from_text("t.yaml", yaml), &LoadOptions::default()).unwrap();
+    DesiredPod::from_loaded(&loaded.pods[0], INFRA, None)
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_probes_own_grace_period_overrides_the_pods_when_the_probe_kills() {
+    // kuberuntime_container.go setTerminationGracePeriod: a liveness (or startup) probe's
+    // terminationGracePeriodSeconds is the grace of the kill it causes, not the pod's 500 s.
+    for (probe, grace) in [("livenessProbe", 3), ("startupProbe", 4)] {
+        let rt = Arc::new(fake());
+        let d = pod(&format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: web}}\nspec:\n  restartPolicy: Never\n  terminationGracePeriodSeconds: 500\n  containers:\n  - name: a\n    image: img:1\n    {probe}: {{exec: {{command: ['false']}}, periodSeconds: 1, failureThreshold: 1, terminationGracePeriodSeconds: {grace}}}\n"
+        ));
+        let r = run(&rt, d, opts(3)).await;
+        let a = rt.containers().into_iter().find(|c| c.name == "podrun_default_web_a_0").expect("a");
+        assert!(rt.stops().contains(&(a.id.clone(), Duration::from_secs(grace))), "{probe}: {:?}", rt.stops());
+        let st = r.status.expect("status");
+        let message = st.container_statuses[0].state.terminated.as_ref().and_then(|t| t.message.clone());
+        assert!(message.unwrap_or_default().contains("probe failed"), "{probe}: {st:?}");
+    }
+    // Without one, the pod's grace period applies.
+    let rt = Arc::new(fake());
+    let d = pod("apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  restartPolicy: Never\n  terminationGracePeriodSeconds: 500\n  containers:\n  - name: a\n    image: img:1\n    livenessProbe: {exec: {command: ['false']}, periodSeconds: 1, failureThreshold: 1}\n");
+    run(&rt, d, opts(3)).await;
+    assert!(rt.stops().iter().any(|(_, g)| *g == Duration::from_secs(500)), "{:?}", rt.stops());
+}

@@ -38,6 +38,9 @@ pub struct ProbeState {
     pub ready: bool,
     /// Why the container must be killed: its liveness (or startup) probe failed for good.
     pub unhealthy: Option<String>,
+    /// The grace period of that kill, where the failed probe sets its own
+    /// `terminationGracePeriodSeconds` (it overrides the pod's).
+    pub kill_grace: Option<std::time::Duration>,
 }
 
 impl Notes {
