@@ -144,8 +144,12 @@ impl Schedule {
 impl<R: Runtime> Worker<R> {
     fn update(&self, f: impl FnOnce(&mut ProbeState)) {
         let mut results = self.results.lock().unwrap_or_else(|e| e.into_inner());
-        let initial =
-            ProbeState { started: self.container.startup_probe.is_none(), ready: false, unhealthy: None, kill_grace: None };
+        let initial = ProbeState {
+            started: self.container.startup_probe.is_none(),
+            ready: false,
+            unhealthy: None,
+            kill_grace: None,
+        };
         let state = results.entry(self.id.clone()).or_insert(initial);
         let before = state.clone();
         f(state);

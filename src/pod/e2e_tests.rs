@@ -414,7 +414,8 @@ async fn a_containers_life_as_podrun_sees_it_on_each_engine() {
         made.host.clone_from(&host);
         // Unique beyond the process id: other test runs share the engine (and, with root
         // Podman, its event log), possibly from another pid namespace.
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().subsec_nanos();
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().subsec_nanos();
         let ns = namespace(&format!("life-{nanos}"));
         let sel = Selector { namespace: Some(ns.clone()), pod: None };
 
@@ -463,7 +464,10 @@ async fn a_containers_life_as_podrun_sees_it_on_each_engine() {
         rt.stop(&pause, std::time::Duration::from_secs(5)).await.unwrap();
         let stopped = rt.list(&sel).await.unwrap();
         let pause_state = stopped.iter().find(|c| c.id == pause.id).map(|c| c.state.clone());
-        assert!(matches!(pause_state, Some(State::Exited { exit_code: 0, .. })), "{on}: pause exits 0 on SIGTERM: {pause_state:?}");
+        assert!(
+            matches!(pause_state, Some(State::Exited { exit_code: 0, .. })),
+            "{on}: pause exits 0 on SIGTERM: {pause_state:?}"
+        );
         remove_all(&rt, &ns).await;
     }
 }
