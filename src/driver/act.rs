@@ -422,6 +422,20 @@ async fn current_infra<R: Runtime>(rt: &R, desired: &DesiredPod) -> Result<Optio
     Ok(obs.infra.current.filter(Observed::is_running).map(|c| InfraRef { id: c.id, ip: c.ip, host_ip: c.gateway }))
 }
 
+/// Stops every running container of the pod, members first, then the infra container, each
+/// with its preStop hook and grace period, and removes none: what the kubelet does to a pod
+/// past its active deadline (the containers stay, terminated, for status and logs).
+pub async fn stop_pod<R: Runtime>(rt: &R, all: &[Observed]) -> Result<(), RuntimeError> {
+    let (infra, members): (Vec<&Observed>, Vec<&Observed>) =
+        all.iter().filter(|c| c.is_owned() && c.is_running()).partition(|c| is_infra(c));
+    for batch in [members, infra] {
+        for r in join_all(batch.iter().map(|c| stop(rt, c, None))).await {
+            r?;
+        }
+    }
+    Ok(())
+}
+
 /// The grace period a container was created with (its label), unless overridden.
 fn grace_of(c: &Observed, grace_override: Option<Duration>) -> Duration {
     grace_override.unwrap_or_else(|| {

@@ -80,6 +80,21 @@ impl PodFiles {
         Ok(path)
     }
 
+    /// Replaces the pod's record (see `pod::record`) at once: a reader sees the old or the new.
+    pub fn write_record(&self, uid: &str, record: &super::record::PodRecord) -> io::Result<()> {
+        let dir = self.pod_dir(uid);
+        fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir)?;
+        let tmp = dir.join(format!(".record.json.{}", std::process::id()));
+        fs::write(&tmp, record.to_json())?;
+        fs::rename(&tmp, dir.join("record.json"))
+    }
+
+    /// The pod's record, if podrun left one (and it reads as one).
+    pub fn read_record(&self, uid: &str) -> Option<super::record::PodRecord> {
+        let text = fs::read_to_string(self.pod_dir(uid).join("record.json")).ok()?;
+        super::record::PodRecord::from_json(&text)
+    }
+
     /// The message an instance left, at most 4096 bytes; `None` when there is no file.
     pub fn read_termination_log(&self, uid: &str, container: &str, attempt: u32) -> Option<String> {
         read_limited(&self.termination_log(uid, container, attempt), MAX_MESSAGE_BYTES)

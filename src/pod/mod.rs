@@ -10,6 +10,7 @@ pub mod files;
 pub mod hosts;
 pub mod observed;
 pub mod prepare;
+pub mod record;
 pub mod settings;
 pub mod volumes;
 
