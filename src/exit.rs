@@ -32,7 +32,7 @@ pub fn for_runtime(e: &RuntimeError) -> u8 {
 pub fn for_pod(f: &PodFailure) -> u8 {
     match f {
         PodFailure::Image { .. } => IMAGE_UNAVAILABLE,
-        PodFailure::ContainerFailed { .. } => CONTAINER_FAILED,
+        PodFailure::ContainerFailed { .. } | PodFailure::DeadlineExceeded { .. } => CONTAINER_FAILED,
         PodFailure::Config { .. } => USAGE,
         PodFailure::NotConverged { crash_loop: true, .. } => CONTAINER_FAILED,
         PodFailure::NotConverged { .. } => NOT_CONVERGED,

@@ -9,9 +9,12 @@ use crate::cli::{Cli, GetArgs, GetOutputArg};
 use crate::clock::parse_time;
 use crate::exit;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
+use crate::pod::files::PodFiles;
+use crate::pod::observed::attempt_of;
 use crate::report::output;
-use crate::runtime::{Runtime, Selector};
+use crate::runtime::{Runtime, Selector, State};
 use crate::status::listing::{self, ListedPod};
+use crate::status::Notes;
 
 pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
@@ -22,6 +25,8 @@ pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
     let sel = Selector { namespace: (!args.all_namespaces).then(|| namespace.clone()), pod: one };
     let rt = super::connect(cli).await?;
     let (pods, missing) = named(listing::group(rt.list(&sel).await?), &args.pods);
+    let files = rt.local_files().then(|| PodFiles::new(PodFiles::default_root()));
+    let pods: Vec<ListedPod> = pods.into_iter().map(|p| with_files(p, files.as_ref())).collect();
     if args.pods.len() == 1 && !missing.is_empty() {
         // As kubectl: one pod asked for and not there is an error, with nothing on stdout.
         output::eprintln(&super::pod_not_found(&args.pods[0]));
@@ -70,6 +75,23 @@ fn named(pods: Vec<ListedPod>, names: &[String]) -> (Vec<ListedPod>, Vec<String>
         }
     }
     (found, missing)
+}
+
+/// A listed pod with what podrun keeps of it on the host, where the engine is local: the
+/// record its last run left (`pod::record`), and the termination messages its terminated
+/// containers wrote (as `apply` reads them).
+fn with_files(p: ListedPod, files: Option<&PodFiles>) -> ListedPod {
+    let Some(files) = files else { return p };
+    let mut notes = Notes::new();
+    for (name, inst) in p.init.iter().chain(&p.containers) {
+        for o in inst.current.iter().chain(&inst.previous).filter(|o| matches!(o.state, State::Exited { .. })) {
+            if let Some(m) = files.read_termination_log(&p.uid, name, attempt_of(o)).filter(|m| !m.is_empty()) {
+                notes.messages.insert(o.id.clone(), m);
+            }
+        }
+    }
+    let record = files.read_record(&p.uid);
+    p.with_record(record.as_ref(), &notes)
 }
 
 /// The Pod object of a listed pod: what the labels and the engine tell, in the API's shape.

@@ -72,6 +72,7 @@ pub async fn run<R: Runtime>(
     let pods =
         supervise::supervise(rt.clone(), results, supervise::forever(first_pass), reporter.clone(), interrupt.clone());
     let mut pods = tokio::spawn(pods);
+    let mut pods_ended = false;
 
     let mut hangup = signal(SignalKind::hangup())?;
     let mut seen = seen;
@@ -86,6 +87,17 @@ pub async fn run<R: Runtime>(
                 reporter.note(&format!("{}: supervision ends; the pods keep running", crate::status::outcome::signal_name(sig)));
                 reporter.finish();
                 return Ok(exit::SUCCESS);
+            }
+            ended = &mut pods, if !pods_ended => {
+                pods_ended = true;
+                // A pod past its active deadline has failed for good (the kubelet never runs
+                // it again): supervision ends with the container-failure code, as apply's.
+                if matches!(ended, Ok(true)) {
+                    reporter.note("a pod was active longer than its activeDeadlineSeconds: supervision ends");
+                    reporter.finish();
+                    return Ok(exit::CONTAINER_FAILED);
+                }
+                continue;
             }
             _ = hangup.recv() => true,
             _ = tick.tick() => false,

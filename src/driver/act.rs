@@ -10,6 +10,7 @@ use futures_util::future::join_all;
 use crate::manifest::types::PullPolicy;
 use crate::plan::{ContainerStep, ImageNeed, Plan, Step};
 use crate::pod::files::PodFiles;
+use crate::pod::hosts;
 use crate::pod::observed::attempt_of;
 use crate::pod::volumes::{self, VolumeSetup};
 use crate::pod::{DesiredPod, Hook, HttpHook, InfraRef, Role};
@@ -78,7 +79,9 @@ pub async fn act<R: Runtime>(
     for c in &plan.stop {
         reporter.event(key, &format!("stopping {}", c.name));
     }
-    for r in join_all(plan.stop.iter().map(|c| stop(rt, c, None))).await {
+    // A container killed by its probe gets the probe's grace period where it sets one.
+    let grace = |c: &Observed| notes.probes.get(&c.id).and_then(|p| p.kill_grace);
+    for r in join_all(plan.stop.iter().map(|c| stop(rt, c, grace(c)))).await {
         if let Err(e) = r {
             if fatal(&e) {
                 return Err(PodFailure::Runtime(e));
@@ -210,6 +213,13 @@ async fn run_step<R: Runtime>(
                 })?;
                 spec.mounts.push(Mount::bind(path.to_string_lossy(), c.termination_message_path.clone(), false));
             }
+            if let (Some(files), Role::Init | Role::App) = (files, c.role) {
+                if let Some(m) = etc_hosts_mount(files, desired, infra, &spec.mounts)
+                    .map_err(|e| ("CreateContainerConfigError", RuntimeError::Other(format!("/etc/hosts file: {e}"))))?
+                {
+                    spec.mounts.push(m);
+                }
+            }
             rt.create(&spec).await.map_err(|e| ("CreateContainerError", e))?
         }
         Step::Start { id } => id.clone(),
@@ -234,6 +244,30 @@ async fn run_step<R: Runtime>(
         }
     }
     Ok(id)
+}
+
+/// The pod's /etc/hosts, written as the kubelet writes it (`pod::hosts`), to mount into a
+/// member: not where the container mounts something else at /etc/hosts, nor while a pod on
+/// its own network has no address yet (kubelet_pods.go: shouldMountHostsFile).
+fn etc_hosts_mount(
+    files: &PodFiles,
+    desired: &DesiredPod,
+    infra: Option<&InfraRef>,
+    mounts: &[Mount],
+) -> std::io::Result<Option<Mount>> {
+    if mounts.iter().any(|m| m.target() == hosts::ETC_HOSTS) {
+        return Ok(None);
+    }
+    let aliases = &desired.manifest.spec.host_aliases;
+    let content = if desired.network.mode == crate::runtime::NetworkMode::Host {
+        hosts::host_network(&std::fs::read_to_string(hosts::ETC_HOSTS).unwrap_or_default(), aliases)
+    } else {
+        let Some(ip) = infra.and_then(|i| i.ip.clone()).filter(|ip| !ip.is_empty()) else { return Ok(None) };
+        let hostname = desired.network.hostname.clone().unwrap_or_else(|| desired.name.clone());
+        hosts::managed(&[ip], &hostname, desired.network.domainname.as_deref(), aliases)
+    };
+    let path = files.write_etc_hosts(&desired.uid, &content)?;
+    Ok(Some(Mount::bind(path.to_string_lossy(), hosts::ETC_HOSTS, false)))
 }
 
 /// Checks, before anything is created, what would make a container's creation fail for good
@@ -386,6 +420,20 @@ async fn current_infra<R: Runtime>(rt: &R, desired: &DesiredPod) -> Result<Optio
     let observed = rt.list(&Selector::pod(&desired.namespace, &desired.name)).await.map_err(PodFailure::Runtime)?;
     let obs = crate::pod::observed::PodObservation::new(desired, &observed);
     Ok(obs.infra.current.filter(Observed::is_running).map(|c| InfraRef { id: c.id, ip: c.ip, host_ip: c.gateway }))
+}
+
+/// Stops every running container of the pod, members first, then the infra container, each
+/// with its preStop hook and grace period, and removes none: what the kubelet does to a pod
+/// past its active deadline (the containers stay, terminated, for status and logs).
+pub async fn stop_pod<R: Runtime>(rt: &R, all: &[Observed]) -> Result<(), RuntimeError> {
+    let (infra, members): (Vec<&Observed>, Vec<&Observed>) =
+        all.iter().filter(|c| c.is_owned() && c.is_running()).partition(|c| is_infra(c));
+    for batch in [members, infra] {
+        for r in join_all(batch.iter().map(|c| stop(rt, c, None))).await {
+            r?;
+        }
+    }
+    Ok(())
 }
 
 /// The grace period a container was created with (its label), unless overridden.

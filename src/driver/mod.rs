@@ -5,6 +5,7 @@
 mod act;
 pub mod outage;
 mod prober;
+mod record;
 pub mod signals;
 pub mod supervise;
 #[cfg(test)]
@@ -200,6 +201,8 @@ async fn drive<R: Runtime>(
     let mut hold_until: Option<Instant> = None;
     // The repair that takes up a pod the engine lost is not the pod's failure: not counted.
     let mut after_outage = false;
+    // What `podrun get` will read of this pod: the one on disk first (it has the pod's start).
+    let mut kept = opts.files.as_ref().and_then(|f| f.read_record(&desired.uid));
 
     let result = |status: Option<PodStatus>, outcome| PodResult {
         desired: desired.clone(),
@@ -243,6 +246,37 @@ async fn drive<R: Runtime>(
         };
         let plan = plan::plan(&desired, &obs, &ctx);
         let st = status::compute(&desired, &obs, &notes, &plan);
+        let began = kept.as_ref().and_then(|r| r.start_time.clone()).or_else(|| st.start_time.clone());
+        let deadline = record::deadline_at(&desired, began.as_deref());
+        if record::past_deadline(deadline, &st, crate::clock::now()) {
+            let seconds = desired.manifest.spec.active_deadline_seconds.unwrap_or_default();
+            reporter
+                .event(&key, &format!("active for longer than activeDeadlineSeconds ({seconds}s): stopping the pod"));
+            if let Err(e) = act::stop_pod(&*rt, &observed).await {
+                reporter.warning(&format!("{key}: {e}"));
+            }
+            let after = match rt.list(&sel).await {
+                Ok(now) => {
+                    let obs = PodObservation::new(&desired, &now);
+                    read_messages(&*rt, &desired, &obs, opts.files.as_ref(), &mut notes).await;
+                    let st = status::compute(&desired, &obs, &notes, &plan::Plan::default());
+                    keep_record(
+                        opts.files.as_ref(),
+                        &desired,
+                        &obs,
+                        &notes,
+                        &record::deadline_exceeded(st.clone()),
+                        &mut kept,
+                    );
+                    st
+                }
+                Err(_) => st,
+            };
+            let st = record::deadline_exceeded(after);
+            reporter.status(&key, &st);
+            return result(Some(st), Err(PodFailure::DeadlineExceeded { seconds }));
+        }
+        keep_record(opts.files.as_ref(), &desired, &obs, &notes, &st, &mut kept);
         reporter.status(&key, &st);
         let infra_running = obs.infra.current.as_ref().is_some_and(|c| c.is_running());
         match status::verdict(&desired, &st, infra_running, wait_for, crate::clock::now()) {
@@ -323,7 +357,8 @@ async fn drive<R: Runtime>(
         if !plan.is_empty() {
             wake = hold_until.unwrap_or(now);
         }
-        for t in plan.next_restart().into_iter().chain(status::compute::settles_at(&st, crate::clock::now())) {
+        let next = plan.next_restart().into_iter().chain(status::compute::settles_at(&st, crate::clock::now()));
+        for t in next.chain(deadline) {
             wake = wake.min(crate::clock::instant_at(t));
         }
         wake = wake.min(opts.deadline);
@@ -338,6 +373,27 @@ async fn drive<R: Runtime>(
             sig = interrupt.wait() => return result(Some(st), Err(PodFailure::Interrupted(sig))),
         }
     }
+}
+
+/// Writes the pod's record for `podrun get` when it says something new (see `pod::record`).
+/// Best effort: a pod runs without it.
+fn keep_record(
+    files: Option<&PodFiles>,
+    desired: &DesiredPod,
+    obs: &PodObservation,
+    notes: &Notes,
+    st: &PodStatus,
+    kept: &mut Option<crate::pod::record::PodRecord>,
+) {
+    let Some(files) = files else { return };
+    let now = record::record_of(desired, obs, notes, st, kept.as_ref());
+    if kept.as_ref() == Some(&now) {
+        return;
+    }
+    if let Err(e) = files.write_record(&desired.uid, &now) {
+        tracing::warn!(pod = %desired.name, error = %e, "could not write the pod's record");
+    }
+    *kept = Some(now);
 }
 
 fn not_converged(

@@ -93,6 +93,13 @@ impl Prober {
     }
 }
 
+/// The grace period of a kill this probe asks for: its own `terminationGracePeriodSeconds`
+/// when set, which overrides the pod's (kuberuntime_container.go: setTerminationGracePeriod,
+/// for the reasons StartupProbe and LivenessProbe); the API server keeps it positive.
+fn kill_grace(p: &Probe) -> Option<Duration> {
+    p.termination_grace_period_seconds.map(|s| Duration::from_secs(s.max(0).unsigned_abs()))
+}
+
 fn started_at(o: &Observed) -> SystemTime {
     match &o.state {
         State::Running { started_at: Some(t) } => parse_time(t).unwrap_or_else(crate::clock::now),
@@ -137,7 +144,12 @@ impl Schedule {
 impl<R: Runtime> Worker<R> {
     fn update(&self, f: impl FnOnce(&mut ProbeState)) {
         let mut results = self.results.lock().unwrap_or_else(|e| e.into_inner());
-        let initial = ProbeState { started: self.container.startup_probe.is_none(), ready: false, unhealthy: None };
+        let initial = ProbeState {
+            started: self.container.startup_probe.is_none(),
+            ready: false,
+            unhealthy: None,
+            kill_grace: None,
+        };
         let state = results.entry(self.id.clone()).or_insert(initial);
         let before = state.clone();
         f(state);
@@ -170,7 +182,10 @@ impl<R: Runtime> Worker<R> {
                     Outcome::Failure(why) => {
                         failures += 1;
                         if failures >= s.failure {
-                            self.update(|st| st.unhealthy = Some(format!("startup probe failed: {why}")));
+                            self.update(|st| {
+                                st.unhealthy = Some(format!("startup probe failed: {why}"));
+                                st.kill_grace = kill_grace(&p);
+                            });
                             return;
                         }
                     }
@@ -200,7 +215,10 @@ impl<R: Runtime> Worker<R> {
                 Outcome::Failure(why) => {
                     failures += 1;
                     if failures >= s.failure {
-                        self.update(|st| st.unhealthy = Some(format!("liveness probe failed: {why}")));
+                        self.update(|st| {
+                            st.unhealthy = Some(format!("liveness probe failed: {why}"));
+                            st.kill_grace = kill_grace(&p);
+                        });
                         return;
                     }
                 }

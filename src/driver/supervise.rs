@@ -32,7 +32,11 @@ const STEADY: Duration = Duration::from_secs(600);
 pub fn needs_supervision(r: &PodResult) -> bool {
     let finished = r.status.as_ref().is_some_and(|s| matches!(s.phase, Phase::Succeeded | Phase::Failed))
         && r.desired.restart_policy != RestartPolicy::Always;
-    !finished && !matches!(r.outcome, Err(PodFailure::Config { .. } | PodFailure::Interrupted(_)))
+    !finished
+        && !matches!(
+            r.outcome,
+            Err(PodFailure::Config { .. } | PodFailure::Interrupted(_) | PodFailure::DeadlineExceeded { .. })
+        )
 }
 
 /// The drive options of supervision: the first pass's, with no goal, deadline or budget.
@@ -46,19 +50,20 @@ pub fn forever(first_pass: &DriveOptions) -> DriveOptions {
     }
 }
 
-/// Keeps every pod of `first_pass` that needs it until `interrupt` fires.
+/// Keeps every pod of `first_pass` that needs it until `interrupt` fires. Returns (once no
+/// pod is supervised any more) whether one ended past its activeDeadlineSeconds.
 pub async fn supervise<R: Runtime>(
     rt: Arc<R>,
     first_pass: Vec<PodResult>,
     opts: DriveOptions,
     reporter: Arc<dyn Reporter>,
     interrupt: Interrupt,
-) {
+) -> bool {
     let runs = first_pass
         .into_iter()
         .filter(needs_supervision)
         .map(|r| keep(rt.clone(), r, opts.clone(), reporter.clone(), interrupt.clone()));
-    join_all(runs).await;
+    join_all(runs).await.into_iter().any(|past_deadline| past_deadline)
 }
 
 async fn keep<R: Runtime>(
@@ -67,7 +72,7 @@ async fn keep<R: Runtime>(
     opts: DriveOptions,
     reporter: Arc<dyn Reporter>,
     mut interrupt: Interrupt,
-) {
+) -> bool {
     let key = PodKey::of(&last.desired);
     let base = opts.retry_delay.max(Duration::from_secs(1));
     let mut delay = base;
@@ -75,10 +80,10 @@ async fn keep<R: Runtime>(
         let started = Instant::now();
         last = run_pod(rt.clone(), last.desired, opts.clone(), reporter.clone(), interrupt.clone()).await;
         let why = match &last.outcome {
-            Err(PodFailure::Interrupted(_)) => return,
+            Err(PodFailure::Interrupted(_)) => return false,
             _ if !needs_supervision(&last) => {
                 reporter.event(&key, "finished for good: no longer supervised");
-                return;
+                return matches!(last.outcome, Err(PodFailure::DeadlineExceeded { .. }));
             }
             Err(PodFailure::Runtime(e)) if outage::away(e, true) => {
                 reporter.warning(&format!("pod {key}: engine unreachable, retrying ({e})"));
@@ -88,7 +93,7 @@ async fn keep<R: Runtime>(
                         reporter.event(&key, "the engine answers again; supervising the pod again");
                         continue;
                     }
-                    Err(PodFailure::Interrupted(_)) => return,
+                    Err(PodFailure::Interrupted(_)) => return false,
                     Err(e) => e.to_string(),
                 }
             }
@@ -101,7 +106,7 @@ async fn keep<R: Runtime>(
         reporter.warning(&format!("pod {key}: {why}; supervising it again in {}", humantime::format_duration(delay)));
         tokio::select! {
             () = tokio::time::sleep(delay) => {}
-            _ = interrupt.wait() => return,
+            _ = interrupt.wait() => return false,
         }
         delay = (delay * 2).min(MAX_RESTART_DELAY);
     }

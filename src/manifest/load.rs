@@ -551,17 +551,17 @@ mod tests {
 
     #[test]
     fn unimplemented_and_cluster_fields_warn_and_strict_refuses_them() {
-        let text = POD.replace("spec:\n", "spec:\n  nodeSelector: {a: b}\n  activeDeadlineSeconds: 30\n");
+        let text = POD.replace("spec:\n", "spec:\n  nodeSelector: {a: b}\n  setHostnameAsFQDN: true\n");
         let l = load_text(&text, &LoadOptions::default()).unwrap();
         assert_eq!(l.warnings.len(), 2, "{:?}", l.warnings);
         assert!(l
             .warnings
             .iter()
-            .any(|w| w.contains("spec.activeDeadlineSeconds") && w.contains("does not implement")));
+            .any(|w| w.contains("spec.setHostnameAsFQDN") && w.contains("does not implement")));
         assert!(l.warnings.iter().any(|w| w.contains("spec.nodeSelector") && w.contains("cluster")));
         let e = load_text(&text, &LoadOptions { namespace: None, strict: true }).unwrap_err();
         assert!(
-            e.to_string().contains("spec.activeDeadlineSeconds") && e.to_string().contains("spec.nodeSelector"),
+            e.to_string().contains("spec.setHostnameAsFQDN") && e.to_string().contains("spec.nodeSelector"),
             "{e}"
         );
     }

@@ -368,7 +368,7 @@ static POD_SPEC: &[Field] = &[
     not_yet("ephemeralContainers", Objects(EPHEMERAL_CONTAINER)),
     implemented("restartPolicy", Scalar),
     implemented("terminationGracePeriodSeconds", Scalar),
-    not_yet("activeDeadlineSeconds", Scalar),
+    implemented("activeDeadlineSeconds", Scalar),
     implemented("dnsPolicy", Scalar),
     cluster_only("nodeSelector", Map),
     cluster_only("serviceAccountName", Scalar),
@@ -1401,7 +1401,7 @@ status: {}
         let doc = yaml(
             r#"
 spec:
-  activeDeadlineSeconds: 5
+  setHostnameAsFQDN: true
   containers: [{name: a, image: b, startupProbe: {exec: {command: [x]}}, ttyy: true}]
   nodeName: n1
   os: {name: linux}
@@ -1412,7 +1412,7 @@ metadata:
         assert_eq!(
             check_pod(&doc),
             vec![
-                not_yet_at("spec.activeDeadlineSeconds"),
+                not_yet_at("spec.setHostnameAsFQDN"),
                 unknown("spec.containers[0].ttyy", Some("tty")),
                 cluster_only_at("spec.nodeName"),
                 not_yet_at("spec.os"),

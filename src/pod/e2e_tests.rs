@@ -379,10 +379,27 @@ async fn planned_pod_volumes_in_a_real_container() {
     }
 }
 
-/// Waits (10 s at most) for the next tick of a `changes` stream.
-async fn tick(changes: &mut BoxStream<'static, ()>, on: &str, what: &str) {
-    let tick = tokio::time::timeout(std::time::Duration::from_secs(10), changes.next()).await;
-    assert!(matches!(tick, Ok(Some(()))), "{on}: no tick for {what}");
+/// Waits (10 s at most) for ticks of a `changes` stream until what the engine lists of the
+/// test's own namespace satisfies `done`. An engine's event log may be host-wide (root
+/// Podman's is), and a tick says only that something changed: one may come from another
+/// test's containers, so a tick counts only once the list shows this test's own change.
+async fn tick_until(
+    changes: &mut BoxStream<'static, ()>,
+    rt: &DockerRuntime,
+    sel: &Selector,
+    on: &str,
+    what: &str,
+    done: impl Fn(&[crate::runtime::Observed]) -> bool,
+) -> Vec<crate::runtime::Observed> {
+    let until = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let tick = tokio::time::timeout_at(until, changes.next()).await;
+        assert!(matches!(tick, Ok(Some(()))), "{on}: no tick for {what}");
+        let listed = rt.list(sel).await.unwrap();
+        if done(&listed) {
+            return listed;
+        }
+    }
 }
 
 /// What podrun relies on in a container's life, on every engine: its infra image loads and
@@ -395,7 +412,11 @@ async fn a_containers_life_as_podrun_sees_it_on_each_engine() {
         let on = host.as_deref().unwrap_or("the default engine");
         let mut made = Made::default();
         made.host.clone_from(&host);
-        let ns = namespace("life");
+        // Unique beyond the process id: other test runs share the engine (and, with root
+        // Podman, its event log), possibly from another pid namespace.
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().subsec_nanos();
+        let ns = namespace(&format!("life-{nanos}"));
         let sel = Selector { namespace: Some(ns.clone()), pod: None };
 
         // Loaded again where it is present: the same image, whatever the engine.
@@ -411,10 +432,10 @@ async fn a_containers_life_as_podrun_sees_it_on_each_engine() {
         rt.start(&id).await.unwrap();
 
         let mut changes = rt.changes(&sel);
-        // The stream asks the engine at its first poll: let the subscription reach it.
-        let early = tokio::time::timeout(std::time::Duration::from_millis(500), changes.next()).await;
-        assert!(early.is_err(), "{on}: a tick before anything happened");
-        let name = format!("podrun-e2e-life-{}", std::process::id());
+        // The stream asks the engine at its first poll: let the subscription reach it. A tick
+        // meanwhile can only be someone else's (nothing of this test changed): let it pass.
+        let _ = tokio::time::timeout(std::time::Duration::from_millis(500), changes.next()).await;
+        let name = format!("podrun-e2e-life-{}-{nanos}", std::process::id());
         made.containers.push(name.clone());
         let exits = CreateSpec {
             entrypoint: Some(vec!["sh".into(), "-c".into()]),
@@ -422,23 +443,31 @@ async fn a_containers_life_as_podrun_sees_it_on_each_engine() {
             ..spec(&name, &ns, Vec::new())
         };
         let id = rt.create(&exits).await.unwrap();
-        tick(&mut changes, on, "create").await;
+        let state_of = |all: &[crate::runtime::Observed]| all.iter().find(|c| c.id == id).map(|c| c.state.clone());
+        tick_until(&mut changes, &rt, &sel, on, "create", |all| state_of(all).is_some()).await;
         rt.start(&id).await.unwrap();
-        tick(&mut changes, on, "start").await;
-        tick(&mut changes, on, "die").await;
-        let listed = rt.list(&sel).await.unwrap();
+        let started = |all: &[crate::runtime::Observed]| !matches!(state_of(all), Some(State::Created) | None);
+        let listed = tick_until(&mut changes, &rt, &sel, on, "start", started).await;
+        let exited = |all: &[crate::runtime::Observed]| matches!(state_of(all), Some(State::Exited { .. }));
+        // The exit's tick merges with the start's when both came before the start's was read.
+        let listed =
+            if exited(&listed) { listed } else { tick_until(&mut changes, &rt, &sel, on, "die", exited).await };
         let c = listed.iter().find(|c| c.id == id).expect("listed").clone();
         assert!(matches!(c.state, State::Exited { exit_code: 3, .. }), "{on}: {:?}", c.state);
         assert!(matches!(rt.create(&exits).await, Err(RuntimeError::Conflict { .. })), "{on}");
         rt.kill(&c).await.unwrap();
         rt.remove(&c).await.unwrap();
-        tick(&mut changes, on, "remove").await;
+        tick_until(&mut changes, &rt, &sel, on, "remove", |all| state_of(all).is_none()).await;
 
         let pause = listed.iter().find(|c| c.name == pause).expect("the pause container").clone();
         assert!(pause.is_running(), "{on}: {:?}", pause.state);
         rt.stop(&pause, std::time::Duration::from_secs(5)).await.unwrap();
         let stopped = rt.list(&sel).await.unwrap();
-        assert!(matches!(stopped[0].state, State::Exited { exit_code: 0, .. }), "{on}: pause exits 0 on SIGTERM");
+        let pause_state = stopped.iter().find(|c| c.id == pause.id).map(|c| c.state.clone());
+        assert!(
+            matches!(pause_state, Some(State::Exited { exit_code: 0, .. })),
+            "{on}: pause exits 0 on SIGTERM: {pause_state:?}"
+        );
         remove_all(&rt, &ns).await;
     }
 }

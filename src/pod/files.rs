@@ -1,8 +1,11 @@
-//! podrun's files on the host, per pod: today the termination-log file each container instance
+//! podrun's files on the host, per pod: the termination-log file each container instance
 //! writes its termination message to (bind-mounted at its terminationMessagePath, as the
-//! kubelet does, because a file written inside the container is gone once it stops).
+//! kubelet does, because a file written inside the container is gone once it stops), the pod's
+//! /etc/hosts (`etc-hosts`, as the kubelet names it), and what podrun last saw of the pod
+//! (`record.json`, see `pod::record`).
 //!
-//! Layout: `<root>/pods/<pod uid>/<container>-<attempt>/termination-log`. The root is
+//! Layout: `<root>/pods/<pod uid>/<container>-<attempt>/termination-log`, `<root>/pods/<pod
+//! uid>/etc-hosts`, `<root>/pods/<pod uid>/record.json`. The root is
 //! `$PODRUN_STATE_DIR`, else `/var/lib/podrun` for root, else `$XDG_STATE_HOME/podrun` (or
 //! `~/.local/state/podrun`). Directories are private (0700); the termination-log file is
 //! writable by any user (0666), since the container may run as anyone: it is reached only
@@ -64,6 +67,32 @@ impl PodFiles {
         fs::File::create(&path)?;
         fs::set_permissions(&path, fs::Permissions::from_mode(0o666))?;
         Ok(path)
+    }
+
+    /// Writes the pod's /etc/hosts (see `pod::hosts`), readable by any user the containers run
+    /// as, and returns its path.
+    pub fn write_etc_hosts(&self, uid: &str, content: &str) -> io::Result<PathBuf> {
+        let dir = self.pod_dir(uid);
+        fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir)?;
+        let path = dir.join("etc-hosts");
+        fs::write(&path, content)?;
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o644))?;
+        Ok(path)
+    }
+
+    /// Replaces the pod's record (see `pod::record`) at once: a reader sees the old or the new.
+    pub fn write_record(&self, uid: &str, record: &super::record::PodRecord) -> io::Result<()> {
+        let dir = self.pod_dir(uid);
+        fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir)?;
+        let tmp = dir.join(format!(".record.json.{}", std::process::id()));
+        fs::write(&tmp, record.to_json())?;
+        fs::rename(&tmp, dir.join("record.json"))
+    }
+
+    /// The pod's record, if podrun left one (and it reads as one).
+    pub fn read_record(&self, uid: &str) -> Option<super::record::PodRecord> {
+        let text = fs::read_to_string(self.pod_dir(uid).join("record.json")).ok()?;
+        super::record::PodRecord::from_json(&text)
     }
 
     /// The message an instance left, at most 4096 bytes; `None` when there is no file.

@@ -7,8 +7,10 @@ pub mod downward;
 mod e2e_tests;
 pub mod env;
 pub mod files;
+pub mod hosts;
 pub mod observed;
 pub mod prepare;
+pub mod record;
 pub mod settings;
 pub mod volumes;
 

@@ -36,6 +36,8 @@ struct Inner {
     volumes: BTreeMap<String, BTreeMap<String, String>>,
     /// Exec id -> the exit code its command ended with.
     execs: BTreeMap<String, i64>,
+    /// Every stop, with the grace period it was given.
+    stops: Vec<(String, Duration)>,
 }
 
 /// When the engine goes away, and for how long.
@@ -180,6 +182,11 @@ impl FakeRuntime {
         self.lock().calls.clone()
     }
 
+    /// The stops so far: container id and grace period.
+    pub fn stops(&self) -> Vec<(String, Duration)> {
+        self.lock().stops.clone()
+    }
+
     pub fn containers(&self) -> Vec<Observed> {
         let mut inner = self.lock();
         inner.settle(None);
@@ -307,11 +314,12 @@ impl Runtime for FakeRuntime {
         Ok(())
     }
 
-    async fn stop(&self, c: &Observed, _grace: Duration) -> Result<(), RuntimeError> {
+    async fn stop(&self, c: &Observed, grace: Duration) -> Result<(), RuntimeError> {
         self.check(format!("stop {}", c.id))?;
         if !c.is_owned() {
             return Err(RuntimeError::NotOwned { what: "stop".into(), id: c.id.clone() });
         }
+        self.lock().stops.push((c.id.clone(), grace));
         if let Some(c) = self.lock().containers.get_mut(&c.id) {
             if c.is_running() {
                 c.state =

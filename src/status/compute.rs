@@ -38,6 +38,9 @@ pub struct ProbeState {
     pub ready: bool,
     /// Why the container must be killed: its liveness (or startup) probe failed for good.
     pub unhealthy: Option<String>,
+    /// The grace period of that kill, where the failed probe sets its own
+    /// `terminationGracePeriodSeconds` (it overrides the pod's).
+    pub kill_grace: Option<std::time::Duration>,
 }
 
 impl Notes {
@@ -201,7 +204,9 @@ pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes, plan: 
     } else {
         phase(desired.restart_policy, &container_statuses)
     };
+    let host_ip = infra.and_then(|c| c.gateway.clone());
     PodStatus::assemble(phase, initialized, pod_ip, start_time, init_container_statuses, container_statuses)
+        .with_host_ip(host_ip)
 }
 
 /// A regular init container that failed for good: under restartPolicy Never, the pod fails.
@@ -409,6 +414,8 @@ mod tests {
             conditions: vec![],
             message: None,
             reason: None,
+            host_ip: None,
+            host_ips: vec![],
             pod_ip: None,
             pod_ips: vec![],
             start_time: None,

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use crate::manifest::types::RestartPolicy;
 use crate::pod::observed::{attempt_of, Instances};
+use crate::pod::record::{PodRecord, RecordedContainer};
 use crate::runtime::labels;
 use crate::runtime::{Observed, State};
 
@@ -71,6 +72,31 @@ impl ListedPod {
         (all.len() > 1).then(|| format!("Defaulted container {chosen:?} out of: {}", all.join(", ")))
     }
 
+    /// The status again, with what podrun recorded of the pod while it ran it (`pod::record`):
+    /// the manifest's containers, including those not created yet, the last readiness its
+    /// probes gave, termination messages and the pod's own failure. `notes` holds the
+    /// termination messages read from the containers' files since.
+    #[must_use]
+    pub fn with_record(mut self, record: Option<&PodRecord>, notes: &Notes) -> ListedPod {
+        if let Some(r) = record {
+            let order = |recorded: &[RecordedContainer], found: &mut Vec<(String, Instances)>| {
+                let mut sorted: Vec<(String, Instances)> = recorded
+                    .iter()
+                    .map(|c| {
+                        let i = found.iter().position(|(n, _)| n == &c.name).map(|i| found.remove(i).1);
+                        (c.name.clone(), i.unwrap_or_default())
+                    })
+                    .collect();
+                sorted.append(found);
+                *found = sorted;
+            };
+            order(&r.init_containers, &mut self.init);
+            order(&r.containers, &mut self.containers);
+        }
+        self.status = status(&self.infra, &self.init, &self.containers, record, notes);
+        self
+    }
+
     /// When the pod started: its infra container's start (RFC 3339), as the kubelet's
     /// `startTime` is when the sandbox came up.
     pub fn started_at(&self) -> Option<&str> {
@@ -130,30 +156,63 @@ pub fn group(observed: Vec<Observed>) -> Vec<ListedPod> {
                 let key = |i| started_at(i).map_or((1, String::new()), |s| (0, s.to_owned()));
                 key(a).cmp(&key(b)).then_with(|| an.cmp(bn))
             });
-            let status = status(&infra, &init, &containers);
+            let status = status(&infra, &init, &containers, None, &Notes::new());
             ListedPod { namespace, name, uid, infra, init, containers, status }
         })
         .collect()
 }
 
-/// The pod's status with the kubelet's rules (see `compute`), from what the engine shows alone.
-fn status(infra: &Instances, init: &[(String, Instances)], containers: &[(String, Instances)]) -> PodStatus {
-    let notes = Notes::new();
+/// The pod's status with the kubelet's rules (see `compute`), from what the engine shows, and
+/// what podrun recorded when there is a record.
+fn status(
+    infra: &Instances,
+    init: &[(String, Instances)],
+    containers: &[(String, Instances)],
+    record: Option<&PodRecord>,
+    notes: &Notes,
+) -> PodStatus {
+    let mut notes = notes.clone();
+    if let Some(r) = record {
+        for (id, m) in &r.messages {
+            notes.messages.entry(id.clone()).or_insert_with(|| m.clone());
+        }
+    }
     // podrun creates app containers only once initialization is over, so any app container
     // means the pod is initialized (sidecars may still run: they are init containers too).
     let initialized = init.is_empty() || containers.iter().any(|(_, i)| i.current.is_some());
-    let image = |i: &Instances| i.current.as_ref().map(|c| c.image.clone()).unwrap_or_default();
+    let recorded = |name: &str| record.and_then(|r| r.container(name));
+    let image = |name: &str, i: &Instances| {
+        i.current
+            .as_ref()
+            .map(|c| c.image.clone())
+            .or_else(|| recorded(name).map(|c| c.image.clone()))
+            .unwrap_or_default()
+    };
     let status_of = |(name, inst): &(String, Instances), default: &str| {
-        container_status(name, &image(inst), inst, &notes, default, None)
+        let mut st = container_status(name, &image(name, inst), inst, &notes, default, None);
+        // Readiness a probe decides is what the probe last said while podrun ran it; without
+        // a record of it, not ready: nothing probes once podrun has exited.
+        if let (Some(_), Some(cur)) = (recorded(name).filter(|c| c.probed), inst.current.as_ref()) {
+            st.ready = st.ready && record.is_some_and(|r| r.ready.get(&cur.id) == Some(&true));
+        }
+        st
     };
     let init_container_statuses: Vec<ContainerStatus> = init.iter().map(|c| status_of(c, "PodInitializing")).collect();
-    let container_statuses: Vec<ContainerStatus> =
-        containers.iter().map(|c| status_of(c, "ContainerCreating")).collect();
+    let app_default = if initialized { "ContainerCreating" } else { "PodInitializing" };
+    let container_statuses: Vec<ContainerStatus> = containers.iter().map(|c| status_of(c, app_default)).collect();
+    // A regular init container that failed: nothing retries it once podrun has exited, so
+    // the pod has failed, as under restartPolicy Never (kubelet_pods.go: getPhase).
+    let init_failed = init.iter().zip(&init_container_statuses).any(|((name, _), s)| {
+        !recorded(name).is_some_and(|c| c.sidecar) && s.state.terminated.as_ref().is_some_and(|t| t.exit_code != 0)
+    });
     let infra_running = infra.current.as_ref().filter(|c| c.is_running());
     let pod_ip = infra_running.and_then(|c| c.ip.clone());
     let start_time = started_at(infra).map(str::to_owned);
-    let phase = if infra.current.is_none() && init.is_empty() && containers.is_empty() {
+    let nothing = |all: &[(String, Instances)]| all.iter().all(|(_, i)| i.current.is_none());
+    let phase = if infra.current.is_none() && nothing(init) && nothing(containers) {
         Phase::Unknown
+    } else if init_failed {
+        Phase::Failed
     } else if !initialized {
         Phase::Pending
     } else {
@@ -161,7 +220,17 @@ fn status(infra: &Instances, init: &[(String, Instances)], containers: &[(String
         // dead container, so a dead one is final: Never's rules say what the pod ended as.
         phase(RestartPolicy::Never, &container_statuses)
     };
-    PodStatus::assemble(phase, initialized, pod_ip, start_time, init_container_statuses, container_statuses)
+    let host_ip = infra_running.and_then(|c| c.gateway.clone());
+    let mut st =
+        PodStatus::assemble(phase, initialized, pod_ip, start_time, init_container_statuses, container_statuses)
+            .with_host_ip(host_ip);
+    // The pod's own failure (DeadlineExceeded) outlasts the run that saw it.
+    if let Some(reason) = record.and_then(|r| r.reason.clone()) {
+        st.phase = Phase::Failed;
+        st.reason = Some(reason);
+        st.message = record.and_then(|r| r.message.clone());
+    }
+    st
 }
 
 /// The STATUS column of `kubectl get pods` (kubectl's printPod): the phase, or the reason of
@@ -295,7 +364,7 @@ mod tests {
             image_id: "sha256:abc".into(),
             state,
             ip: (role == "infra").then(|| "172.17.0.5".into()),
-            gateway: None,
+            gateway: (role == "infra").then(|| "172.17.0.1".into()),
         }
     }
 
@@ -333,6 +402,9 @@ mod tests {
         let st = &web.status;
         assert_eq!(st.phase, Phase::Running);
         assert_eq!(st.pod_ip.as_deref(), Some("172.17.0.5"));
+        // The node's address: the engine host's on the pod's network.
+        assert_eq!(st.host_ip.as_deref(), Some("172.17.0.1"));
+        assert_eq!(st.host_ips, [crate::status::PodIp { ip: "172.17.0.1".into() }]);
         assert_eq!(st.start_time.as_deref(), Some(t));
         assert_eq!(st.container_statuses[0].restart_count, 2);
         assert!(st.container_statuses[0].last_state.terminated.is_some());
@@ -361,6 +433,67 @@ mod tests {
             pod(vec![infra(), c("ns", "p", "i", "init", 0, running(t)), c("ns", "p", "a", "app", 0, running(t))]),
             "Running"
         );
+    }
+
+    #[test]
+    fn a_record_fills_in_what_the_engine_cannot_tell() {
+        let t = "2024-01-01T00:00:00Z";
+        let rc = |name: &str, probed: bool| RecordedContainer {
+            name: name.into(),
+            image: "busybox:1.28".into(),
+            probed,
+            sidecar: false,
+        };
+        let record = PodRecord {
+            restart_policy: RestartPolicy::Never,
+            init_containers: vec![rc("i", false)],
+            containers: vec![rc("b", false), rc("a", false)],
+            ready: BTreeMap::new(),
+            messages: BTreeMap::new(),
+            reason: None,
+            message: None,
+            start_time: None,
+        };
+        // A failed init container: the pod failed (getPhase), and the app containers it held
+        // back wait with PodInitializing, in the manifest's order.
+        let failed = group(vec![c("ns", "p", "POD", "infra", 0, running(t)), c("ns", "p", "i", "init", 0, exited(3))]);
+        let p = failed[0].clone().with_record(Some(&record), &Notes::new());
+        assert_eq!(p.status.phase, Phase::Failed);
+        let waiting: Vec<(&str, &str)> = p
+            .status
+            .container_statuses
+            .iter()
+            .map(|s| (s.name.as_str(), s.state.waiting.as_ref().map_or("", |w| w.reason.as_str())))
+            .collect();
+        assert_eq!(waiting, [("b", "PodInitializing"), ("a", "PodInitializing")]);
+        assert_eq!(display_status(&p.status), "Init:Error");
+        // Without a record the engine alone tells: failed too, but no app containers to show.
+        assert_eq!(failed[0].status.phase, Phase::Failed);
+
+        // A probed container is ready only as its probe last said while podrun ran it.
+        let probed = PodRecord { containers: vec![rc("a", true)], init_containers: vec![], ..record.clone() };
+        let pods = group(vec![c("ns", "p", "POD", "infra", 0, running(t)), c("ns", "p", "a", "app", 0, running(t))]);
+        let ready =
+            |r: &PodRecord| pods[0].clone().with_record(Some(r), &Notes::new()).status.container_statuses[0].ready;
+        assert!(!ready(&probed), "never seen ready: not ready");
+        let id = "ns-p-a-0".to_owned();
+        assert!(ready(&PodRecord { ready: BTreeMap::from([(id.clone(), true)]), ..probed.clone() }));
+        assert!(!ready(&PodRecord { ready: BTreeMap::from([(id, false)]), ..probed.clone() }));
+        assert!(pods[0].status.container_statuses[0].ready, "no probe on record: ready while running");
+
+        // Termination messages, from the record or read since; the pod's own failure.
+        let done = group(vec![c("ns", "p", "POD", "infra", 0, exited(0)), c("ns", "p", "a", "app", 0, exited(137))]);
+        let mut notes = Notes::new();
+        notes.messages.insert("ns-p-a-0".into(), "bye".into());
+        let deadline = PodRecord {
+            reason: Some("DeadlineExceeded".into()),
+            message: Some("Pod was active on the node longer than the specified deadline".into()),
+            ..probed
+        };
+        let st = done[0].clone().with_record(Some(&deadline), &notes).status;
+        assert_eq!((st.phase, st.reason.as_deref()), (Phase::Failed, Some("DeadlineExceeded")));
+        let t = st.container_statuses[0].state.terminated.as_ref().expect("terminated");
+        assert_eq!(t.message.as_deref(), Some("bye"));
     }
 
     #[test]

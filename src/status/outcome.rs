@@ -29,6 +29,9 @@ pub enum PodFailure {
     Config { container: String, message: String },
     #[error("not {goal} after {retries} retries and {elapsed}: {detail}")]
     NotConverged { goal: &'static str, retries: u32, elapsed: String, detail: String, crash_loop: bool },
+    /// The pod was active longer than its activeDeadlineSeconds: its containers were killed.
+    #[error("the pod was active longer than its activeDeadlineSeconds ({seconds}s): DeadlineExceeded")]
+    DeadlineExceeded { seconds: i64 },
     #[error("{0}")]
     Runtime(RuntimeError),
     #[error("interrupted by {}", signal_name(*.0))]

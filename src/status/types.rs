@@ -22,6 +22,11 @@ pub struct PodStatus {
     pub message: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The engine host's address on the pod's network (its gateway), as the node's address.
+    #[serde(rename = "hostIP", skip_serializing_if = "Option::is_none")]
+    pub host_ip: Option<String>,
+    #[serde(rename = "hostIPs", skip_serializing_if = "Vec::is_empty")]
+    pub host_ips: Vec<PodIp>,
     #[serde(rename = "podIP", skip_serializing_if = "Option::is_none")]
     pub pod_ip: Option<String>,
     #[serde(rename = "podIPs", skip_serializing_if = "Vec::is_empty")]
@@ -185,12 +190,21 @@ impl PodStatus {
             ],
             message: None,
             reason: None,
+            host_ip: None,
+            host_ips: Vec::new(),
             pod_ips: pod_ip.iter().map(|ip| PodIp { ip: ip.clone() }).collect(),
             pod_ip,
             start_time,
             init_container_statuses,
             container_statuses,
         }
+    }
+
+    /// Sets `hostIP` and `hostIPs`.
+    pub fn with_host_ip(mut self, host_ip: Option<String>) -> PodStatus {
+        self.host_ips = host_ip.iter().map(|ip| PodIp { ip: ip.clone() }).collect();
+        self.host_ip = host_ip;
+        self
     }
 
     /// Init containers first, then app containers.

@@ -61,6 +61,10 @@ pub struct PodSpec {
     pub restart_policy: Option<RestartPolicy>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub termination_grace_period_seconds: Option<i64>,
+    /// How long the pod may be active, counted from its start, before its containers are
+    /// killed and it fails with DeadlineExceeded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_deadline_seconds: Option<i64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volumes: Vec<Volume>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

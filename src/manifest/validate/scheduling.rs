@@ -1,8 +1,9 @@
 //! The API server's rules for the pod fields that only a cluster acts on (scheduling,
 //! priority, service account, OS, readiness and scheduling gates) and for the ones podrun does
-//! not implement yet (`activeDeadlineSeconds`, `resizePolicy`, `ephemeralContainers`). podrun
-//! ignores these fields (with a warning), but a value Kubernetes refuses is still refused:
-//! what podrun accepts, `kubectl apply` accepts.
+//! not implement yet (`resizePolicy`, `ephemeralContainers`), and for `activeDeadlineSeconds`
+//! (which podrun enforces; it reads it from its type). podrun ignores the others (with a
+//! warning), but a value Kubernetes refuses is still refused: what podrun accepts, `kubectl
+//! apply` accepts.
 //!
 //! Ported from `ValidatePodSpec` and what it calls in Kubernetes 1.35
 //! (pkg/apis/core/validation/validation.go). The fields are read from the document itself
