@@ -207,7 +207,9 @@ fn tls_endpoint(d: &Dir) -> (Daemon, u16) {
     );
     let connect = format!("UNIX-CONNECT:{}", engine_socket());
     let log = d.join("socat.log");
-    let mut socat = Daemon::start("socat", &[&listen, &connect], &log);
+    // -t: after one side ends its input (exec -i does at the end of its stdin), socat waits
+    // 30 s (not 0.5) for the other side's answer, as an engine would, before closing.
+    let mut socat = Daemon::start("socat", &["-t", "30", &listen, &connect], &log);
     socat.wait_for_port(port, &log);
     (socat, port)
 }
