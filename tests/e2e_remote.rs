@@ -457,6 +457,16 @@ fn e2e_ssh_engine_apply_logs_exec_delete() {
     }
     assert!(ssh_processes(sshd.port).is_empty(), "{:?}", ssh_processes(sshd.port));
 
+    // The same engine through a Docker context whose Host is the ssh:// address.
+    let meta = d.join("docker-config/contexts/meta/ssh-context");
+    std::fs::create_dir_all(&meta).expect("meta dir");
+    let json = format!(r#"{{"Name":"podrun-ssh","Metadata":{{}},"Endpoints":{{"docker":{{"Host":"{host}"}}}}}}"#);
+    std::fs::write(meta.join("meta.json"), json).expect("meta.json");
+    let config = d.s("docker-config");
+    let ctx_env = [("DOCKER_CONFIG", config.as_str()), ("PATH", sshd.path.as_str())];
+    let out = podrun_with(&["--context", "podrun-ssh", "get", "-n", ns.name()], None, &ctx_env);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+
     // A key the sshd does not know: exit 3, with what ssh said.
     let config = std::fs::read_to_string(d.join("ssh_config")).expect("ssh_config");
     std::fs::write(d.join("ssh_config"), config.replace(&d.s("id"), &d.s("stranger"))).expect("ssh_config");
