@@ -83,7 +83,7 @@ _podrun() {
 
     case "${cmd}" in
         podrun)
-            opts="-H -q -v -h -V --host --context --quiet --verbose --help --version apply validate delete get logs exec gc completions man help"
+            opts="-H -q -v -h -V --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version apply validate delete get logs exec gc completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -101,6 +101,18 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tlscacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlskey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -109,7 +121,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__apply)
-            opts="-f -n -o -H -q -v -h -V --filename --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --cleanup-on-failure --rm --logs --exit-code-from --wait-for --output --network --infra-image --pull --strict --config --prune --dry-run --supervise --host --context --quiet --verbose --help --version"
+            opts="-f -n -o -H -q -v -h -V --filename --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --cleanup-on-failure --rm --logs --exit-code-from --wait-for --output --network --infra-image --pull --strict --config --prune --dry-run --supervise --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -199,6 +211,18 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tlscacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlskey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -207,7 +231,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__completions)
-            opts="-H -q -v -h -V --host --context --quiet --verbose --help --version bash elvish fish powershell zsh"
+            opts="-H -q -v -h -V --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -225,6 +249,18 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tlscacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlskey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -233,7 +269,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__delete)
-            opts="-l -f -n -H -q -v -h -V --all --selector --force --wait --filename --namespace --grace-period --delete-volumes --host --context --quiet --verbose --help --version"
+            opts="-l -f -n -H -q -v -h -V --all --selector --force --wait --filename --namespace --grace-period --delete-volumes --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -283,6 +319,18 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tlscacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlskey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -291,7 +339,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__exec)
-            opts="-c -n -i -t -H -q -v -h -V --container --namespace --stdin --tty --host --context --quiet --verbose --help --version"
+            opts="-c -n -i -t -H -q -v -h -V --container --namespace --stdin --tty --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -325,6 +373,18 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tlscacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlskey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -333,7 +393,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__gc)
-            opts="-H -q -v -h -V --dry-run --max-dead --min-age --host --context --quiet --verbose --help --version"
+            opts="-H -q -v -h -V --dry-run --max-dead --min-age --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -359,6 +419,18 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tlscacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlskey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -367,7 +439,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__get)
-            opts="-n -A -o -H -q -v -h -V --namespace --all-namespaces --output --host --context --quiet --verbose --help --version"
+            opts="-n -A -o -H -q -v -h -V --namespace --all-namespaces --output --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -398,6 +470,18 @@ _podrun() {
                     return 0
                     ;;
                 --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlskey)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -563,7 +647,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__logs)
-            opts="-c -n -f -p -H -q -v -h -V --container --namespace --follow --tail --since --previous --timestamps --all-containers --prefix --host --context --quiet --verbose --help --version"
+            opts="-c -n -f -p -H -q -v -h -V --container --namespace --follow --tail --since --previous --timestamps --all-containers --prefix --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -605,6 +689,18 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tlscacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlskey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -613,7 +709,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__man)
-            opts="-H -q -v -h -V --host --context --quiet --verbose --help --version"
+            opts="-H -q -v -h -V --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -631,6 +727,18 @@ _podrun() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tlscacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlskey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -639,7 +747,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__validate)
-            opts="-n -H -q -v -h -V --config --namespace --pull --strict --host --context --quiet --verbose --help --version"
+            opts="-n -H -q -v -h -V --config --namespace --pull --strict --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -670,6 +778,18 @@ _podrun() {
                     return 0
                     ;;
                 --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlskey)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_podrun_global_optspecs
-    string join \n H/host= context= q/quiet v/verbose h/help V/version
+    string join \n H/host= context= tls tlsverify tlscacert= tlscert= tlskey= q/quiet v/verbose h/help V/version
 end
 
 function __fish_podrun_needs_command
@@ -24,8 +24,13 @@ function __fish_podrun_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c podrun -n "__fish_podrun_needs_command" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_needs_command" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_needs_command" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
+complete -c podrun -n "__fish_podrun_needs_command" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
+complete -c podrun -n "__fish_podrun_needs_command" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_needs_command" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_needs_command" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+complete -c podrun -n "__fish_podrun_needs_command" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
 complete -c podrun -n "__fish_podrun_needs_command" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_needs_command" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -61,8 +66,11 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l pull -d 'Overrid
 missing\t''
 never\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l config -d 'A file of ConfigMaps and Secrets the pods refer to (repeatable)' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l cleanup-on-failure -d 'Remove what this run created when the pod fails or the run is interrupted'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l rm -d 'Remove the pods (their containers and podrun\'s files for them) when podrun exits: after completion, failure or interrupt'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l logs -d 'Show the containers\' output (init containers too) on stdout while waiting, each line prefixed with its container\'s name'
@@ -70,6 +78,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l strict -d 'Refus
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l prune -d 'After applying, delete podrun\'s pods that no longer have a manifest among the given files or directories, in the namespaces those manifests use (and -n); never others'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l dry-run -d 'Print what apply would do to each pod (containers to create, recreate, start, stop or remove, images to pull) and change nothing'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l supervise -d 'After the first pass, stay and keep repairing the pods as a kubelet does (restarts with CrashLoopBackOff, lost containers recreated), until SIGINT or SIGTERM (then exit 0, leaving the pods running). Tells systemd when the first pass is done (Type=notify). Changed manifests are applied again (checked every 20 s, and on SIGHUP)'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -79,9 +89,14 @@ complete -c podrun -n "__fish_podrun_using_subcommand validate" -s n -l namespac
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l pull -d 'Override every container\'s imagePullPolicy for this run: always (Always), missing (IfNotPresent) or never (Never)' -r -f -a "always\t''
 missing\t''
 never\t''"
-complete -c podrun -n "__fish_podrun_using_subcommand validate" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l strict -d 'Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -92,11 +107,16 @@ false\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s f -l filename -d 'Manifest file whose pods to delete' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s n -l namespace -d 'Namespace of the pod [default: the manifest\'s, or default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l grace-period -d 'Seconds to wait after SIGTERM before SIGKILL [default: the pod\'s terminationGracePeriodSeconds]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand delete" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l all -d 'Every pod podrun runs in the namespace (-n, default: default)'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l force -d 'Grace period 0: SIGKILL at once, without preStop hooks'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l delete-volumes -d 'Also remove the engine volumes of the pods\' persistentVolumeClaims (kept otherwise, as a claim outlives its pod)'
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -105,9 +125,14 @@ complete -c podrun -n "__fish_podrun_using_subcommand get" -s n -l namespace -d 
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s o -l output -d 'Output format: the table, the table with IP and IMAGES (wide), or the Pod (one POD) or a List of Pods (json, yaml)' -r -f -a "wide\t''
 json\t''
 yaml\t''"
-complete -c podrun -n "__fish_podrun_using_subcommand get" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s A -l all-namespaces -d 'Pods of every namespace, with a NAMESPACE column'
+complete -c podrun -n "__fish_podrun_using_subcommand get" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -116,44 +141,69 @@ complete -c podrun -n "__fish_podrun_using_subcommand logs" -s c -l container -d
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s n -l namespace -d 'Namespace of the pod [default: default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tail -d 'Only the last N lines' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l since -d 'Only output newer than this (e.g. 10s, 5m)' -r
-complete -c podrun -n "__fish_podrun_using_subcommand logs" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s f -l follow -d 'Keep printing output as it is written, until the container stops'
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s p -l previous -d 'The output of the instance before the last restart'
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l timestamps -d 'Start each line with its RFC 3339 timestamp'
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l all-containers -d 'Every container of the pod, init containers first'
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l prefix -d 'Start each line with its source, `[pod/POD/CONTAINER] `'
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s c -l container -d 'The container [default: the pod\'s default container]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s n -l namespace -d 'Namespace of the pod [default: default]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand exec" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s i -l stdin -d 'Pass standard input to the command'
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s t -l tty -d 'Give the command a terminal (with -i, when standard input is one)'
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l max-dead -d 'Dead instances kept per pod container (besides the newest instance), for lastState and `logs --previous`' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l min-age -d 'Only remove what finished (or, for files, changed) at least this long ago' -r
-complete -c podrun -n "__fish_podrun_using_subcommand gc" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand gc" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand gc" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand gc" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand gc" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l dry-run -d 'Print what would be removed, and remove nothing'
+complete -c podrun -n "__fish_podrun_using_subcommand gc" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand gc" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand completions" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand man" -s H -l host -d 'Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand man" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand man" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand man" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand man" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand man" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand man" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand man" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'

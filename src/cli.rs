@@ -26,8 +26,8 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 
-    /// Container engine address (unix:///path or tcp://host:port) [default: $DOCKER_HOST, else
-    /// the Docker context, else unix:///var/run/docker.sock]
+    /// Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port])
+    /// [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]
     #[arg(short = 'H', long, global = true, value_name = "ADDRESS")]
     pub host: Option<String>,
 
@@ -35,6 +35,29 @@ pub struct Cli {
     /// else the Docker config's currentContext, unless --host or DOCKER_HOST is given]
     #[arg(long, global = true, value_name = "NAME")]
     pub context: Option<String>,
+
+    /// Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify
+    /// [default: on if $DOCKER_TLS is set]
+    #[arg(long, global = true)]
+    pub tls: bool,
+
+    /// Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY
+    /// is set]
+    #[arg(long, global = true)]
+    pub tlsverify: bool,
+
+    /// Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem,
+    /// else ~/.docker/ca.pem]
+    #[arg(long, global = true, value_name = "FILE")]
+    pub tlscacert: Option<String>,
+
+    /// Client certificate for TLS [default: cert.pem beside ca.pem, if there]
+    #[arg(long, global = true, value_name = "FILE")]
+    pub tlscert: Option<String>,
+
+    /// Client certificate's key for TLS [default: key.pem beside ca.pem, if there]
+    #[arg(long, global = true, value_name = "FILE")]
+    pub tlskey: Option<String>,
 
     /// Show only warnings and errors (and `-o json` output)
     #[arg(short, long, global = true, conflicts_with = "verbose")]

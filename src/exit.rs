@@ -61,8 +61,9 @@ pub fn from_container(outcome: &Result<(), PodFailure>, container: &str, last_ex
     }
 }
 
-/// A context podrun cannot speak to (SSH, TLS) is an engine podrun cannot reach, as `--host
-/// ssh://...` is; a context that does not exist, or `--context` with `--host`, is wrong usage.
+/// A context podrun cannot speak to (`npipe://`) is an engine podrun cannot reach, as an
+/// unreachable `--host` is; a context that does not exist, or `--context` with `--host`, is
+/// wrong usage.
 pub fn for_context(e: &ContextError) -> u8 {
     match e {
         ContextError::Unsupported { .. } => ENGINE_UNREACHABLE,

@@ -73,7 +73,15 @@ pub(crate) fn expand_paths(paths: &[String]) -> anyhow::Result<Vec<String>> {
 /// Connects to the engine `--context`, `--host`, DOCKER_HOST, DOCKER_CONTEXT or the Docker
 /// config's currentContext selects, and checks it answers: unreachable is exit 3, within seconds.
 pub(crate) async fn connect(cli: &Cli) -> anyhow::Result<DockerRuntime> {
-    let endpoint = context::resolve_from_env(cli.context.as_deref(), cli.host.as_deref())?;
+    let tls = context::TlsOptions {
+        tls: cli.tls,
+        verify: cli.tlsverify,
+        cacert: cli.tlscacert.as_deref(),
+        cert: cli.tlscert.as_deref(),
+        key: cli.tlskey.as_deref(),
+        cert_path: None,
+    };
+    let endpoint = context::resolve_with_tls(cli.context.as_deref(), cli.host.as_deref(), tls)?;
     let rt = DockerRuntime::connect(&endpoint).await?;
     let info = rt.info().await?;
     tracing::debug!(endpoint = %rt.endpoint(), engine = %info.name, version = %info.version, api = %info.api_version, "connected");

@@ -11,16 +11,23 @@
 //!
 //! The context named `default` is DOCKER_HOST, else the default socket. Any other context is
 //! `<configdir>/contexts/meta/<sha256 of the name>/meta.json`, found here by the `Name` it
-//! holds; its TLS material, if any, is in `<configdir>/contexts/tls/<same dir>/docker/`.
-//! podrun speaks to `unix://` and plain `tcp://` endpoints: a context over SSH or TLS is
-//! refused, naming the context and the file. [`resolve`] is pure (its inputs are arguments);
-//! [`resolve_from_env`] feeds it the process's environment.
+//! holds; its TLS material, if any, is in `<configdir>/contexts/tls/<same dir>/docker/`
+//! (ca.pem, cert.pem, key.pem, each optional, as `docker context create --docker ca=...` writes
+//! them), and `SkipTLSVerify` in its meta.json turns off the check of the engine's certificate
+//! (`cli/context/docker/load.go`). An endpoint without a context gets its TLS settings as the
+//! Docker CLI's `cli/flags/options.go` has them: TLS on with `--tls`, `--tlsverify`, DOCKER_TLS
+//! or DOCKER_TLS_VERIFY (verified unless only `--tls`/DOCKER_TLS), files from `--tlscacert`,
+//! `--tlscert`, `--tlskey`, else ca.pem, cert.pem and key.pem in DOCKER_CERT_PATH (default: the
+//! Docker config directory). TLS applies to `tcp://` endpoints; sockets and `ssh://` ignore it.
+//! [`resolve`] is pure (its inputs are arguments); [`resolve_from_env`] feeds it the process's
+//! environment.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::tls::TlsFiles;
 use super::DEFAULT_HOST;
 use crate::runtime::auth::{self, json_problem};
 
@@ -30,18 +37,61 @@ pub const DEFAULT_CONTEXT: &str = "default";
 /// ca=...,cert=...,key=...`).
 const TLS_FILES: [&str; 3] = ["ca.pem", "cert.pem", "key.pem"];
 
-/// The engine address podrun connects to, and the context it came from (None: `--host`,
-/// DOCKER_HOST, or the default socket).
+/// The engine address podrun connects to, the context it came from (None: `--host`,
+/// DOCKER_HOST, or the default socket), and its TLS material (None: no TLS).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Endpoint {
     pub host: String,
     pub context: Option<String>,
+    pub tls: Option<TlsFiles>,
 }
 
 impl Endpoint {
+    #[cfg(test)]
     pub fn host(host: impl Into<String>) -> Endpoint {
-        Endpoint { host: host.into(), context: None }
+        Endpoint { host: host.into(), context: None, tls: None }
     }
+}
+
+/// TLS as the command line and the environment ask for it, for an endpoint that is not a
+/// context's: `--tls`/DOCKER_TLS, `--tlsverify`/DOCKER_TLS_VERIFY, the three file flags, and
+/// DOCKER_CERT_PATH.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TlsOptions<'a> {
+    pub tls: bool,
+    pub verify: bool,
+    pub cacert: Option<&'a str>,
+    pub cert: Option<&'a str>,
+    pub key: Option<&'a str>,
+    /// DOCKER_CERT_PATH (None: the Docker config directory).
+    pub cert_path: Option<&'a Path>,
+}
+
+impl TlsOptions<'_> {
+    /// The files for an endpoint at `host` without a context; None when TLS is off or `host` is
+    /// not a TCP address. A default cert.pem or key.pem that does not exist is left out, as the
+    /// Docker CLI does; a CA is read only when the engine's certificate is verified.
+    fn files(&self, host: &str, config_dir: Option<&Path>) -> Option<TlsFiles> {
+        if !(self.tls || self.verify) || !is_tcp(host) {
+            return None;
+        }
+        let dir = self.cert_path.or(config_dir);
+        let file = |flag: Option<&str>, name: &str, only_if_present: bool| match flag.filter(|f| !f.is_empty()) {
+            Some(f) => Some(PathBuf::from(f)),
+            None => dir.map(|d| d.join(name)).filter(|p| !only_if_present || p.exists()),
+        };
+        Some(TlsFiles {
+            ca: if self.verify { file(self.cacert, "ca.pem", false) } else { None },
+            cert: file(self.cert, "cert.pem", true),
+            key: file(self.key, "key.pem", true),
+            verify: self.verify,
+        })
+    }
+}
+
+/// A TCP address, where TLS applies (not a socket, not SSH).
+fn is_tcp(host: &str) -> bool {
+    host.starts_with("tcp://") || host.starts_with("http://") || host.starts_with("https://")
 }
 
 impl fmt::Display for Endpoint {
@@ -66,10 +116,12 @@ pub struct Sources<'a> {
     pub docker_context: Option<&'a str>,
     /// The Docker config directory (None: neither DOCKER_CONFIG nor HOME is set).
     pub config_dir: Option<&'a Path>,
+    /// TLS for an endpoint that is not a context's.
+    pub tls: TlsOptions<'a>,
 }
 
 /// Why no endpoint could be chosen. [`ContextError::Unsupported`] is exit 3, like any engine
-/// podrun cannot reach (`--host ssh://...` included); the others are usage errors, exit 2.
+/// podrun cannot reach (`--host npipe://...` included); the others are usage errors, exit 2.
 #[derive(Debug, thiserror::Error)]
 pub enum ContextError {
     #[error("conflicting options: either specify --host or --context, not both")]
@@ -79,24 +131,46 @@ pub enum ContextError {
     #[error("context \"{name}\" ({file}): {detail}")]
     Invalid { name: String, file: String, detail: String },
     #[error(
-        "context \"{name}\" ({file}): endpoint {host}: {why} (podrun speaks to unix:// and plain tcp:// \
-         endpoints only)"
+        "context \"{name}\" ({file}): endpoint {host}: {why} (podrun speaks to unix://, tcp:// (plain or TLS) \
+         and ssh:// endpoints)"
     )]
     Unsupported { name: String, file: String, host: String, why: String },
 }
 
 /// The endpoint for `--context` and `--host` as given, the process's DOCKER_HOST and
-/// DOCKER_CONTEXT, and the Docker config directory ([`auth::docker_config_dir`]).
+/// DOCKER_CONTEXT, and the Docker config directory ([`auth::docker_config_dir`]); TLS from
+/// DOCKER_TLS, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH only (the tests' engine).
+#[cfg(test)]
 pub fn resolve_from_env(context_flag: Option<&str>, host_flag: Option<&str>) -> Result<Endpoint, ContextError> {
+    resolve_with_tls(context_flag, host_flag, TlsOptions::default())
+}
+
+/// [`resolve_from_env`] with TLS flags: `flags.tls` and `flags.verify` are `--tls` and
+/// `--tlsverify` (DOCKER_TLS and DOCKER_TLS_VERIFY, when not empty, turn them on too), and
+/// `flags.cert_path` is ignored for DOCKER_CERT_PATH.
+pub fn resolve_with_tls(
+    context_flag: Option<&str>,
+    host_flag: Option<&str>,
+    flags: TlsOptions,
+) -> Result<Endpoint, ContextError> {
     let docker_host = std::env::var("DOCKER_HOST").ok();
     let docker_context = std::env::var("DOCKER_CONTEXT").ok();
     let config_dir = auth::docker_config_dir();
+    let env_set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    let cert_path = std::env::var_os("DOCKER_CERT_PATH").filter(|v| !v.is_empty()).map(PathBuf::from);
+    let tls = TlsOptions {
+        tls: flags.tls || env_set("DOCKER_TLS"),
+        verify: flags.verify || env_set("DOCKER_TLS_VERIFY"),
+        cert_path: cert_path.as_deref(),
+        ..flags
+    };
     resolve(&Sources {
         context_flag,
         host_flag,
         docker_host: docker_host.as_deref(),
         docker_context: docker_context.as_deref(),
         config_dir: config_dir.as_deref(),
+        tls,
     })
 }
 
@@ -133,11 +207,15 @@ pub fn resolve(sources: &Sources) -> Result<Endpoint, ContextError> {
     let set = |v: Option<&str>| v.filter(|v| !v.is_empty()).map(str::to_owned);
     let (context_flag, host_flag) = (set(sources.context_flag), set(sources.host_flag));
     let docker_host = set(sources.docker_host);
-    let default = || Endpoint::host(docker_host.clone().unwrap_or_else(|| DEFAULT_HOST.to_owned()));
+    let with_tls = |host: String| {
+        let tls = sources.tls.files(&host, sources.config_dir);
+        Endpoint { host, context: None, tls }
+    };
+    let default = || with_tls(docker_host.clone().unwrap_or_else(|| DEFAULT_HOST.to_owned()));
 
     let (name, origin) = match (context_flag, host_flag) {
         (Some(name), _) => (name, Origin::Flag),
-        (None, Some(host)) => return Ok(Endpoint::host(host)),
+        (None, Some(host)) => return Ok(with_tls(host)),
         (None, None) if docker_host.is_some() => return Ok(default()),
         (None, None) => match (set(sources.docker_context), sources.config_dir) {
             (Some(name), _) => (name, Origin::Env),
@@ -259,23 +337,23 @@ fn endpoint_of(meta: Meta, name: &str, file: &Path, context_dir: &Path, dir: &Pa
         |why: String| ContextError::Unsupported { name: name.to_owned(), file: file.clone(), host: host.clone(), why };
     let scheme = host.split_once("://").map_or("", |(s, _)| s);
     match scheme {
-        "unix" | "tcp" | "http" => {}
-        "ssh" => return Err(unsupported("SSH is not supported".into())),
+        "unix" | "tcp" | "http" | "ssh" => {}
         _ => return Err(unsupported("this kind of address is not supported".into())),
     }
     let tls_dir = context_dir.file_name().map(|d| dir.join("contexts").join("tls").join(d).join("docker"));
-    let tls_files: Vec<&str> = match &tls_dir {
-        Some(tls) => TLS_FILES.into_iter().filter(|f| tls.join(f).exists()).collect(),
-        None => Vec::new(),
-    };
-    if let (Some(tls), false) = (&tls_dir, tls_files.is_empty()) {
-        let why = format!("TLS is not supported (the context has {} in {})", tls_files.join(", "), tls.display());
-        return Err(unsupported(why));
-    }
-    if docker.skip_tls_verify {
-        return Err(unsupported("TLS is not supported (the context sets SkipTLSVerify)".into()));
-    }
-    Ok(Endpoint { host, context: Some(name.to_owned()) })
+    let present = |f: &str| tls_dir.as_ref().map(|t| t.join(f)).filter(|p| p.exists());
+    let (ca, cert, key) = (present(TLS_FILES[0]), present(TLS_FILES[1]), present(TLS_FILES[2]));
+    // As the Docker CLI: TLS when the context has TLS material or skips verification, for a
+    // TCP endpoint only; a certificate is used when both it and its key are there.
+    let has_material = ca.is_some() || cert.is_some() || key.is_some();
+    let tls = ((has_material || docker.skip_tls_verify) && is_tcp(&host)).then(|| {
+        let (cert, key) = match (cert, key) {
+            (Some(c), Some(k)) => (Some(c), Some(k)),
+            _ => (None, None),
+        };
+        TlsFiles { ca, cert, key, verify: !docker.skip_tls_verify }
+    });
+    Ok(Endpoint { host, context: Some(name.to_owned()), tls })
 }
 
 #[cfg(test)]
@@ -329,7 +407,7 @@ mod tests {
     }
 
     fn in_context(host: &str, name: &str) -> Endpoint {
-        Endpoint { host: host.into(), context: Some(name.into()) }
+        Endpoint { host: host.into(), context: Some(name.into()), tls: None }
     }
 
     #[test]
@@ -358,6 +436,7 @@ mod tests {
             docker_host: Some("unix:///docker-host.sock"),
             docker_context: Some("env"),
             config_dir: Some(&dir.0),
+            tls: TlsOptions::default(),
         };
         // --context wins over everything but --host, with which it conflicts.
         assert_eq!(ok(all), in_context("unix:///flag.sock", "flag"));
@@ -447,47 +526,92 @@ mod tests {
     }
 
     #[test]
-    fn ssh_tls_and_other_endpoints_are_refused_naming_the_context_and_file() {
-        let dir = ConfigDir::new("unsupported");
-        let ssh = dir.docker_context("a", "remote", "ssh://me@build-host");
-        let e = err(Sources { context_flag: Some("remote"), ..dir.sources() });
-        assert!(matches!(e, ContextError::Unsupported { .. }));
-        let e = e.to_string();
-        assert!(e.starts_with(&format!("context \"remote\" ({}): endpoint ssh://me@build-host", ssh.display())), "{e}");
-        assert!(e.contains("ssh://me@build-host: SSH is not supported"), "{e}");
+    fn ssh_and_tls_contexts_are_endpoints_and_others_are_refused() {
+        let dir = ConfigDir::new("remote");
+        dir.docker_context("a", "remote", "ssh://me@build-host");
+        let s = Sources { context_flag: Some("remote"), ..dir.sources() };
+        assert_eq!(ok(s), in_context("ssh://me@build-host", "remote"));
 
-        let tls = dir.docker_context("b", "secure", "tcp://10.0.0.2:2376");
+        // ca.pem and a certificate with its key: all three used, verified.
+        dir.docker_context("b", "secure", "tcp://10.0.0.2:2376");
         let tls_dir = dir.0.join("contexts/tls/b/docker");
         std::fs::create_dir_all(&tls_dir).unwrap();
-        std::fs::write(tls_dir.join("ca.pem"), "x").unwrap();
-        std::fs::write(tls_dir.join("key.pem"), "x").unwrap();
-        let e = err(Sources { context_flag: Some("secure"), ..dir.sources() }).to_string();
-        assert!(e.starts_with(&format!("context \"secure\" ({}): endpoint tcp://10.0.0.2:2376", tls.display())), "{e}");
-        assert!(
-            e.contains(&format!("TLS is not supported (the context has ca.pem, key.pem in {})", tls_dir.display())),
-            "{e}"
-        );
+        for f in TLS_FILES {
+            std::fs::write(tls_dir.join(f), "x").unwrap();
+        }
+        let e = ok(Sources { context_flag: Some("secure"), ..dir.sources() });
+        let files = TlsFiles {
+            ca: Some(tls_dir.join("ca.pem")),
+            cert: Some(tls_dir.join("cert.pem")),
+            key: Some(tls_dir.join("key.pem")),
+            verify: true,
+        };
+        assert_eq!(e.tls, Some(files.clone()));
+        // A certificate without its key is not used; the CA still is.
+        std::fs::remove_file(tls_dir.join("key.pem")).unwrap();
+        let e = ok(Sources { context_flag: Some("secure"), ..dir.sources() });
+        assert_eq!(e.tls, Some(TlsFiles { cert: None, key: None, ..files }));
 
+        // SkipTLSVerify alone is TLS without verification.
         dir.context("c", r#"{"Name":"skip","Endpoints":{"docker":{"Host":"tcp://h:2376","SkipTLSVerify":true}}}"#);
-        let e = err(Sources { context_flag: Some("skip"), ..dir.sources() }).to_string();
-        assert!(e.contains("TLS is not supported (the context sets SkipTLSVerify)"), "{e}");
+        let e = ok(Sources { context_flag: Some("skip"), ..dir.sources() });
+        assert_eq!(e.tls, Some(TlsFiles { verify: false, ..TlsFiles::default() }));
 
-        dir.docker_context("d", "pipe", "npipe:////./pipe/docker_engine");
+        let pipe = dir.docker_context("d", "pipe", "npipe:////./pipe/docker_engine");
         let e = err(Sources { context_flag: Some("pipe"), ..dir.sources() });
         assert!(matches!(e, ContextError::Unsupported { .. }), "{e}");
+        assert!(e.to_string().starts_with(&format!("context \"pipe\" ({}): endpoint npipe:", pipe.display())), "{e}");
 
         let k8s = dir.context("e", r#"{"Name":"k8s","Endpoints":{"kubernetes":{"Host":"https://k"}}}"#);
         let e = err(Sources { context_flag: Some("k8s"), ..dir.sources() });
         assert!(matches!(e, ContextError::Invalid { .. }), "{e}");
         assert_eq!(e.to_string(), format!("context \"k8s\" ({}): it has no docker endpoint", k8s.display()));
 
-        // A plain tcp:// context with an empty TLS directory is fine.
+        // A plain tcp:// context with an empty TLS directory is plain; a socket ignores TLS.
         dir.docker_context("f", "plain", "tcp://10.0.0.3:2375");
         std::fs::create_dir_all(dir.0.join("contexts/tls/f/docker")).unwrap();
         assert_eq!(
             ok(Sources { context_flag: Some("plain"), ..dir.sources() }),
             in_context("tcp://10.0.0.3:2375", "plain")
         );
+        dir.context("g", r#"{"Name":"sock","Endpoints":{"docker":{"Host":"unix:///s.sock","SkipTLSVerify":true}}}"#);
+        assert_eq!(ok(Sources { context_flag: Some("sock"), ..dir.sources() }), in_context("unix:///s.sock", "sock"));
+    }
+
+    #[test]
+    fn tls_flags_and_environment_apply_to_tcp_hosts_without_a_context() {
+        let dir = ConfigDir::new("tlsenv");
+        let certs = crate::test_support::TempDir::new("context-certs");
+        std::fs::write(certs.join("cert.pem"), "x").unwrap();
+        std::fs::write(certs.join("key.pem"), "x").unwrap();
+        let verify = TlsOptions { verify: true, cert_path: Some(&certs), ..TlsOptions::default() };
+        let s = Sources { docker_host: Some("tcp://docker:2376"), tls: verify, ..dir.sources() };
+        let e = ok(s);
+        assert_eq!(e.host, "tcp://docker:2376");
+        assert_eq!(
+            e.tls,
+            Some(TlsFiles {
+                ca: Some(certs.join("ca.pem")),
+                cert: Some(certs.join("cert.pem")),
+                key: Some(certs.join("key.pem")),
+                verify: true,
+            })
+        );
+        // --tls alone: no verification, no CA; the default cert.pem and key.pem only if present.
+        std::fs::remove_file(certs.join("key.pem")).unwrap();
+        let e = ok(Sources { tls: TlsOptions { tls: true, cert_path: Some(&certs), ..TlsOptions::default() }, ..s });
+        assert_eq!(e.tls, Some(TlsFiles { ca: None, cert: Some(certs.join("cert.pem")), key: None, verify: false }));
+        // Flags name their files; without DOCKER_CERT_PATH the default is the config directory.
+        let flags = TlsOptions { verify: true, cacert: Some("/c/ca"), key: Some("/c/k"), ..TlsOptions::default() };
+        let e = ok(Sources { host_flag: Some("tcp://h"), tls: flags, ..s });
+        assert_eq!(
+            e.tls,
+            Some(TlsFiles { ca: Some("/c/ca".into()), cert: None, key: Some("/c/k".into()), verify: true })
+        );
+        // Sockets and ssh ignore TLS; no TLS asked, none given.
+        assert_eq!(ok(Sources { docker_host: Some("unix:///d.sock"), ..s }).tls, None);
+        assert_eq!(ok(Sources { docker_host: Some("ssh://h"), ..s }).tls, None);
+        assert_eq!(ok(Sources { tls: TlsOptions::default(), ..s }).tls, None);
     }
 
     #[test]

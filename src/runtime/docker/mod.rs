@@ -6,6 +6,9 @@ pub mod context;
 mod convert;
 mod progress;
 mod raw;
+mod ssh;
+pub mod tls;
+mod transport;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::Duration;
@@ -27,6 +30,7 @@ use futures_util::StreamExt;
 
 pub use self::context::Endpoint;
 use self::progress::LayerProgress;
+use self::transport::Dialer;
 use super::auth::Credentials;
 use super::{
     registry, CreateSpec, EngineInfo, ExecRequest, ExecSession, LineSplitter, LogChunk, LogLine, LogOptions, LogStream,
@@ -51,6 +55,21 @@ const RECURSIVE_READ_ONLY_API: (usize, usize) = (1, 44);
 /// asked again (see [`decoded`]): 40 × 25 ms, a second at most.
 const UNDECODABLE_RETRIES: u32 = 40;
 const UNDECODABLE_DELAY: Duration = Duration::from_millis(25);
+
+/// `e` and its causes, each once: bollard's own text often leaves out the cause that matters
+/// (a refused connection, a closed stream).
+fn causes(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut next = Some(e);
+    while let Some(err) = next {
+        let text = err.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        next = err.source();
+    }
+    parts.join(": ")
+}
 
 /// Runs `call`, a read (a container list or inspect), until its answer can be used, a second at
 /// most. Podman (4.3) trips over containers that exit while it reads them: it reports one that
@@ -82,6 +101,8 @@ where
 pub struct DockerRuntime {
     docker: Docker,
     endpoint: Endpoint,
+    /// How bytes reach the engine, for requests podrun sends itself ([`raw`]).
+    dialer: Dialer,
     /// Podman's Docker-compatible API rather than Docker Engine: see `convert::Engine`.
     engine: convert::Engine,
     /// The engine's `GET /version`, read once on connecting.
@@ -95,28 +116,36 @@ impl DockerRuntime {
         self.docker.client_version()
     }
 
-    /// Connects to `endpoint` (`unix:///path`, `tcp://host:port`, `http://...`; see
-    /// [`context::resolve`]) and agrees on an API version the engine speaks. Unreachable within
-    /// a few seconds is an error naming the endpoint (and its context).
+    /// Connects to `endpoint` (`unix:///path`, `tcp://host:port`, `http://...`, with TLS when
+    /// the endpoint has TLS material, `ssh://[user@]host[:port]`; see [`context::resolve`]) and
+    /// agrees on an API version the engine speaks. Unreachable within a few seconds is an error
+    /// naming the endpoint (and its context), and for TLS and SSH saying what refused.
     pub async fn connect(endpoint: &Endpoint) -> Result<DockerRuntime, RuntimeError> {
         let unreachable = |detail: String| RuntimeError::Unreachable { endpoint: endpoint.to_string(), detail };
         let host = &endpoint.host;
-        let docker = if let Some(path) = host.strip_prefix("unix://") {
-            Docker::connect_with_unix(path, REQUEST_TIMEOUT_SECS, bollard::API_DEFAULT_VERSION)
-        } else if host.starts_with("tcp://") || host.starts_with("http://") {
-            Docker::connect_with_http(host, REQUEST_TIMEOUT_SECS, bollard::API_DEFAULT_VERSION)
-        } else {
-            return Err(unreachable("unsupported address: use unix:///path or tcp://host:port".into()));
+        let dialer = Dialer::new(host, endpoint.tls.as_ref()).map_err(unreachable)?;
+        let docker = match &dialer {
+            Dialer::Unix(path) => Docker::connect_with_unix(path, REQUEST_TIMEOUT_SECS, bollard::API_DEFAULT_VERSION),
+            Dialer::Tcp(_) => Docker::connect_with_http(host, REQUEST_TIMEOUT_SECS, bollard::API_DEFAULT_VERSION),
+            Dialer::Tls { .. } | Dialer::Ssh(_) => dialer.bollard(REQUEST_TIMEOUT_SECS),
         }
         .map_err(|e| unreachable(e.to_string()))?;
-        let docker = tokio::time::timeout(CONNECT_TIMEOUT, docker.negotiate_version())
-            .await
-            .map_err(|_| unreachable(format!("no answer within {}s", CONNECT_TIMEOUT.as_secs())))?
-            .map_err(|e| unreachable(e.to_string()))?;
-        let version = tokio::time::timeout(CONNECT_TIMEOUT, docker.version())
-            .await
-            .map_err(|_| unreachable(format!("no answer within {}s", CONNECT_TIMEOUT.as_secs())))?
-            .map_err(|e| unreachable(e.to_string()))?;
+        let no_answer = || format!("no answer within {}s", CONNECT_TIMEOUT.as_secs());
+        let dialer_ref = &dialer;
+        let failed = |e: BollardError| async move {
+            let detail = dialer_ref.explain(&e).await;
+            unreachable(detail.unwrap_or_else(|| causes(&e)))
+        };
+        let docker = match tokio::time::timeout(CONNECT_TIMEOUT, docker.negotiate_version()).await {
+            Err(_) => return Err(unreachable(no_answer())),
+            Ok(Err(e)) => return Err(failed(e).await),
+            Ok(Ok(docker)) => docker,
+        };
+        let version = match tokio::time::timeout(CONNECT_TIMEOUT, docker.version()).await {
+            Err(_) => return Err(unreachable(no_answer())),
+            Ok(Err(e)) => return Err(failed(e).await),
+            Ok(Ok(version)) => version,
+        };
         let engine = convert::Engine::of(&version);
         let name = version
             .components
@@ -129,7 +158,7 @@ impl DockerRuntime {
             version: version.version.unwrap_or_default(),
             api_version: version.api_version.unwrap_or_default(),
         };
-        Ok(DockerRuntime { docker, endpoint: endpoint.clone(), engine, info })
+        Ok(DockerRuntime { docker, endpoint: endpoint.clone(), dialer, engine, info })
     }
 
     pub fn endpoint(&self) -> &Endpoint {
@@ -164,7 +193,7 @@ impl DockerRuntime {
                 opts.tail.map_or_else(|| "all".to_owned(), |n| n.to_string()),
                 opts.since.map_or(0, secs),
             );
-            match raw::logs(&this.endpoint.host, &this.api_version(), &id, &query).await {
+            match raw::logs(&this.dialer, &this.endpoint.to_string(), &this.api_version(), &id, &query).await {
                 Ok(s) => s,
                 Err(e) => futures_util::stream::iter([Err(e)]).boxed(),
             }
@@ -220,7 +249,7 @@ impl DockerRuntime {
             | BollardError::HyperResponseError { .. }
             | BollardError::SocketNotFoundError(_)
             | BollardError::RequestTimeoutError => {
-                RuntimeError::Unreachable { endpoint: self.endpoint.to_string(), detail: e.to_string() }
+                RuntimeError::Unreachable { endpoint: self.endpoint.to_string(), detail: causes(&e) }
             }
             other => RuntimeError::Other(format!("{what}: {other}")),
         }
@@ -602,7 +631,8 @@ impl Runtime for DockerRuntime {
         let exec = self.docker.create_exec(id, opts).await.map_err(|e| self.error(&what, e))?;
         if req.tty {
             // A terminal's output is raw bytes, which bollard would take for frames now and then.
-            let (output, input) = raw::start_exec(&self.endpoint.host, &self.api_version(), &exec.id).await?;
+            let (output, input) =
+                raw::start_exec(&self.dialer, &self.endpoint.to_string(), &self.api_version(), &exec.id).await?;
             return Ok(ExecSession { id: exec.id, output, input: req.stdin.then_some(input) });
         }
         let start = StartExecOptions { detach: false, tty: req.tty, output_capacity: None };

@@ -15,28 +15,29 @@ use std::pin::Pin;
 use futures_util::stream::{self, BoxStream, StreamExt};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
+use super::transport::{Conn, Dialer};
 use crate::runtime::{LogChunk, LogStream, RuntimeError};
-
-/// A byte stream to the engine: a unix socket or a TCP connection.
-trait Conn: AsyncRead + AsyncWrite + Send + Unpin {}
-impl<T: AsyncRead + AsyncWrite + Send + Unpin> Conn for T {}
 
 /// The longest response head podrun reads before giving up on the engine's answer.
 const MAX_HEAD: usize = 16 * 1024;
 
-/// Connects to the engine at `host` (`unix:///path`, `tcp://` or `http://host:port`) and sends
-/// `request`; returns the connection past the response head, and the bytes read past it. An
-/// answer other than `ok` is an error by its status code (404, 409), as bollard's are.
-async fn request(host: &str, what: &str, request: &str, ok: &[u16]) -> Result<(Box<dyn Conn>, Vec<u8>), RuntimeError> {
+/// Connects to the engine through `dialer` (`endpoint` names it in errors: a unix socket, TCP,
+/// TLS or SSH) and sends `request`; returns the connection past the response head, and the
+/// bytes read past it. An answer other than `ok` is an error by its status code (404, 409), as
+/// bollard's are.
+async fn request(
+    dialer: &Dialer,
+    endpoint: &str,
+    what: &str,
+    request: &str,
+    ok: &[u16],
+) -> Result<(Box<dyn Conn>, Vec<u8>), RuntimeError> {
     let unreachable =
-        |e: std::io::Error| RuntimeError::Unreachable { endpoint: host.to_owned(), detail: e.to_string() };
-    let mut conn: Box<dyn Conn> = if let Some(path) = host.strip_prefix("unix://") {
-        Box::new(tokio::net::UnixStream::connect(path).await.map_err(unreachable)?)
-    } else {
-        let addr = host.trim_start_matches("tcp://").trim_start_matches("http://").trim_end_matches('/');
-        Box::new(tokio::net::TcpStream::connect(addr).await.map_err(unreachable)?)
-    };
+        |e: std::io::Error| RuntimeError::Unreachable { endpoint: endpoint.to_owned(), detail: e.to_string() };
+    let mut conn = dialer.dial().await.map_err(unreachable)?;
     conn.write_all(request.as_bytes()).await.map_err(unreachable)?;
+    // A TLS stream holds what is written until flushed.
+    conn.flush().await.map_err(unreachable)?;
     let (status, rest) = read_head(&mut conn).await.map_err(unreachable)?;
     match status {
         s if ok.contains(&s) => Ok((conn, rest)),
@@ -49,10 +50,11 @@ async fn request(host: &str, what: &str, request: &str, ok: &[u16]) -> Result<(B
     }
 }
 
-/// Starts exec `exec_id` (created with a terminal) at the engine at `host` speaking API `api`
-/// (`1.41`): its raw output, and its input.
+/// Starts exec `exec_id` (created with a terminal) at the engine `dialer` reaches, speaking API
+/// `api` (`1.41`): its raw output, and its input.
 pub async fn start_exec(
-    host: &str,
+    dialer: &Dialer,
+    endpoint: &str,
     api: &str,
     exec_id: &str,
 ) -> Result<(BoxStream<'static, Result<LogChunk, RuntimeError>>, Pin<Box<dyn AsyncWrite + Send>>), RuntimeError> {
@@ -63,7 +65,7 @@ pub async fn start_exec(
         body.len()
     );
     // 101 Switching Protocols; an engine that does not upgrade answers 200 and streams on.
-    let (conn, rest) = request(host, &format!("start exec {exec_id}"), &req, &[101, 200]).await?;
+    let (conn, rest) = request(dialer, endpoint, &format!("start exec {exec_id}"), &req, &[101, 200]).await?;
     let (read, write) = tokio::io::split(conn);
     Ok((output(rest, read), Box::pin(write)))
 }
@@ -71,14 +73,15 @@ pub async fn start_exec(
 /// The logs of container `id` (one with a terminal) as `query` selects them
 /// (`stdout=1&stderr=1&follow=1...`): raw bytes, to the end of the connection.
 pub async fn logs(
-    host: &str,
+    dialer: &Dialer,
+    endpoint: &str,
     api: &str,
     id: &str,
     query: &str,
 ) -> Result<BoxStream<'static, Result<LogChunk, RuntimeError>>, RuntimeError> {
     // HTTP/1.0: the engine cannot chunk the body, and ends it by closing the connection.
     let req = format!("GET /v{api}/containers/{id}/logs?{query} HTTP/1.0\r\nHost: docker\r\n\r\n");
-    let (conn, rest) = request(host, &format!("logs of container {id}"), &req, &[200]).await?;
+    let (conn, rest) = request(dialer, endpoint, &format!("logs of container {id}"), &req, &[200]).await?;
     Ok(output(rest, conn))
 }
 

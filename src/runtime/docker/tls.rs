@@ -1,0 +1,307 @@
+//! TLS to a `tcp://` engine, as the Docker CLI sets it up: the CA that signs the engine's
+//! certificate (ca.pem), podrun's client certificate and key (cert.pem, key.pem), and whether
+//! the engine's certificate is verified at all (`--tls` without `--tlsverify`, or a context's
+//! `SkipTLSVerify`, turns that off). The files come from DOCKER_CERT_PATH and the `--tls*`
+//! flags, or from a context's TLS directory ([`super::context`]).
+//!
+//! Every failure is a sentence for exit 3 that names the file at fault or says which side
+//! refused: a file that is missing or holds no certificate or key, the engine's certificate
+//! not signed by the CA (or expired, or for another name), the engine refusing podrun's
+//! certificate (none given, another CA's, expired). Built on the rustls (with ring) podrun
+//! already has for HTTPS probes; no second TLS stack.
+
+use std::error::Error as StdError;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::{ring, verify_tls12_signature, verify_tls13_signature, WebPkiSupportedAlgorithms};
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
+use rustls::{AlertDescription, CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme};
+
+/// The TLS material of an endpoint, as paths (read when podrun connects).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TlsFiles {
+    /// The CA that signs the engine's certificate; None: the system's CAs.
+    pub ca: Option<PathBuf>,
+    /// podrun's client certificate and its key; None: no client certificate.
+    pub cert: Option<PathBuf>,
+    pub key: Option<PathBuf>,
+    /// Whether the engine's certificate is verified.
+    pub verify: bool,
+}
+
+/// Where the system keeps its CA bundle (Debian, then Fedora/RHEL), for a context that turns
+/// TLS on without a ca.pem of its own. SSL_CERT_FILE, if set, comes first, as in Go and OpenSSL.
+const SYSTEM_CA_FILES: [&str; 2] = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt"];
+
+/// A client configuration ready to connect, with what is needed to explain a failure.
+#[derive(Debug, Clone)]
+pub struct TlsClient {
+    pub config: Arc<ClientConfig>,
+    files: TlsFiles,
+}
+
+impl TlsClient {
+    /// Reads the files and builds the configuration; an error names the file and what is wrong.
+    pub fn new(files: &TlsFiles) -> Result<TlsClient, String> {
+        let provider = Arc::new(ring::default_provider());
+        let algorithms = provider.signature_verification_algorithms;
+        let builder = ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|e| format!("TLS: {e}"))?;
+        let builder = if files.verify {
+            builder.with_root_certificates(roots(files.ca.as_deref())?)
+        } else {
+            builder.dangerous().with_custom_certificate_verifier(Arc::new(AcceptAnyCertificate(algorithms)))
+        };
+        let config = match (&files.cert, &files.key) {
+            (Some(cert), Some(key)) => {
+                let chain = certificates(cert, "client certificate")?;
+                let key_der = private_key(key)?;
+                builder
+                    .with_client_auth_cert(chain, key_der)
+                    .map_err(|e| format!("client certificate {} and key {}: {e}", cert.display(), key.display()))?
+            }
+            (None, None) => builder.with_no_client_auth(),
+            (Some(cert), None) => return Err(format!("client certificate {} is given without a key", cert.display())),
+            (None, Some(key)) => return Err(format!("client key {} is given without a certificate", key.display())),
+        };
+        let mut config = config;
+        // No session resumption, as Go's client (the Docker CLI's) has none by default: an
+        // OpenSSL-based endpoint with client certificates (socat, a TLS proxy) was seen to end
+        // resumed handshakes with an internal_error alert.
+        config.resumption = rustls::client::Resumption::disabled();
+        Ok(TlsClient { config: Arc::new(config), files: files.clone() })
+    }
+
+    /// Why a connection failed, in words, if a TLS error is among `e`'s causes: which side
+    /// refused, and the file involved.
+    pub fn explain(&self, e: &(dyn StdError + 'static)) -> Option<String> {
+        let err = find_rustls_error(e)?;
+        let ca = || self.files.ca.as_ref().map_or_else(|| "the system's CAs".to_owned(), |p| p.display().to_string());
+        let ours = || match &self.files.cert {
+            Some(cert) => format!("podrun's client certificate {}", cert.display()),
+            None => "podrun's connection (no client certificate given)".to_owned(),
+        };
+        Some(match err {
+            rustls::Error::InvalidCertificate(c) => match c {
+                CertificateError::UnknownIssuer | CertificateError::BadSignature => {
+                    format!("the engine's certificate is not signed by the CA in {}", ca())
+                }
+                CertificateError::Expired | CertificateError::ExpiredContext { .. } => {
+                    "the engine's certificate has expired".to_owned()
+                }
+                CertificateError::NotValidYet | CertificateError::NotValidYetContext { .. } => {
+                    "the engine's certificate is not valid yet (check the clocks)".to_owned()
+                }
+                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. } => {
+                    "the engine's certificate is not valid for the address podrun dialed".to_owned()
+                }
+                other => format!("the engine's certificate is not acceptable: {other:?}"),
+            },
+            rustls::Error::AlertReceived(alert) => match alert {
+                AlertDescription::CertificateRequired => match &self.files.cert {
+                    Some(_) => format!("the engine requires a client certificate and refused {}", ours()),
+                    None => {
+                        "the engine requires a client certificate, and none was given (cert.pem and key.pem)".to_owned()
+                    }
+                },
+                AlertDescription::HandshakeFailure if self.files.cert.is_none() => {
+                    "the engine refused the connection: it requires a client certificate, and none was given \
+                     (cert.pem and key.pem)"
+                        .to_owned()
+                }
+                AlertDescription::CertificateExpired => format!("the engine refused {}: it has expired", ours()),
+                AlertDescription::UnknownCA => {
+                    format!("the engine refused {}: it is not signed by a CA the engine trusts", ours())
+                }
+                AlertDescription::BadCertificate
+                | AlertDescription::UnsupportedCertificate
+                | AlertDescription::CertificateRevoked
+                | AlertDescription::CertificateUnknown
+                | AlertDescription::AccessDenied
+                | AlertDescription::DecryptError => format!("the engine refused {} ({alert:?})", ours()),
+                other => format!("the engine ended the TLS handshake ({other:?})"),
+            },
+            rustls::Error::InvalidMessage(_) | rustls::Error::InappropriateMessage { .. } => {
+                "the engine does not speak TLS on this port (is it a plain tcp:// engine, port 2375?)".to_owned()
+            }
+            other => format!("TLS: {other}"),
+        })
+    }
+}
+
+/// The first rustls error among `e` and its causes (io errors carry it as their inner error).
+fn find_rustls_error<'a>(e: &'a (dyn StdError + 'static)) -> Option<&'a rustls::Error> {
+    let mut next = Some(e);
+    while let Some(err) = next {
+        if let Some(r) = err.downcast_ref::<rustls::Error>() {
+            return Some(r);
+        }
+        if let Some(io) = err.downcast_ref::<std::io::Error>() {
+            if let Some(r) = io.get_ref().and_then(|i| i.downcast_ref::<rustls::Error>()) {
+                return Some(r);
+            }
+        }
+        next = err.source();
+    }
+    None
+}
+
+/// The CAs to trust: those in `ca`, else the system's bundle.
+fn roots(ca: Option<&Path>) -> Result<RootCertStore, String> {
+    let mut store = RootCertStore::empty();
+    let path = match ca {
+        Some(p) => p.to_path_buf(),
+        None => std::env::var_os("SSL_CERT_FILE")
+            .map(PathBuf::from)
+            .into_iter()
+            .chain(SYSTEM_CA_FILES.iter().map(PathBuf::from))
+            .find(|p| p.is_file())
+            .ok_or_else(|| "no CA certificate given (ca.pem), and no system CA bundle found".to_owned())?,
+    };
+    for cert in certificates(&path, "CA certificate")? {
+        store.add(cert).map_err(|e| format!("CA certificate {}: {e}", path.display()))?;
+    }
+    Ok(store)
+}
+
+/// The certificates in the PEM file `path`; at least one.
+fn certificates(path: &Path, what: &str) -> Result<Vec<CertificateDer<'static>>, String> {
+    let text = std::fs::read(path).map_err(|e| format!("cannot read the {what} {}: {e}", path.display()))?;
+    let certs = CertificateDer::pem_slice_iter(&text)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("{what} {}: not a PEM certificate ({e})", path.display()))?;
+    if certs.is_empty() {
+        return Err(format!("{what} {}: no PEM certificate in it", path.display()));
+    }
+    Ok(certs)
+}
+
+/// The private key in the PEM file `path` (PKCS#8, PKCS#1 or SEC1; not encrypted, as the Docker
+/// CLI no longer reads encrypted keys either).
+fn private_key(path: &Path) -> Result<PrivateKeyDer<'static>, String> {
+    let text = std::fs::read(path).map_err(|e| format!("cannot read the client key {}: {e}", path.display()))?;
+    if text.windows(9).any(|w| w == b"ENCRYPTED") {
+        return Err(format!(
+            "client key {}: it is encrypted, which podrun (like the Docker CLI) cannot use",
+            path.display()
+        ));
+    }
+    PrivateKeyDer::from_pem_slice(&text)
+        .map_err(|e| format!("client key {}: no PEM private key in it ({e})", path.display()))
+}
+
+/// The name podrun expects in the engine's certificate: the host part of `host:port`.
+pub fn server_name(addr: &str) -> Result<ServerName<'static>, String> {
+    let host = split_host_port(addr).0;
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    ServerName::try_from(host.to_owned()).map_err(|e| format!("{host}: not a host name for TLS ({e})"))
+}
+
+/// `host` and `port` of `host:port` (`[v6]:port`); the port None when absent.
+pub fn split_host_port(addr: &str) -> (&str, Option<&str>) {
+    match addr.rsplit_once(':') {
+        Some((h, p))
+            if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && (!h.contains(':') || h.ends_with(']')) =>
+        {
+            (h, Some(p))
+        }
+        _ => (addr, None),
+    }
+}
+
+/// Accepts any engine certificate, for `--tls` without `--tlsverify` and `SkipTLSVerify`, as
+/// Go's `InsecureSkipVerify` does; the handshake's signatures are still checked.
+#[derive(Debug)]
+struct AcceptAnyCertificate(WebPkiSupportedAlgorithms);
+
+impl ServerCertVerifier for AcceptAnyCertificate {
+    fn verify_server_cert(
+        &self,
+        _end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        Ok(ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        verify_tls12_signature(message, cert, dss, &self.0)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        verify_tls13_signature(message, cert, dss, &self.0)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.0.supported_schemes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_and_port_are_split_as_in_an_address() {
+        assert_eq!(split_host_port("docker:2376"), ("docker", Some("2376")));
+        assert_eq!(split_host_port("docker"), ("docker", None));
+        assert_eq!(split_host_port("[::1]:2376"), ("[::1]", Some("2376")));
+        assert_eq!(split_host_port("::1"), ("::1", None));
+        assert!(matches!(server_name("127.0.0.1:2376"), Ok(ServerName::IpAddress(_))));
+        assert!(matches!(server_name("[::1]:2376"), Ok(ServerName::IpAddress(_))));
+        assert!(matches!(server_name("docker:2376"), Ok(ServerName::DnsName(_))));
+    }
+
+    #[test]
+    fn missing_or_wrong_files_are_named() {
+        let dir = crate::test_support::TempDir::new("tls-files");
+        let ca = dir.join("ca.pem");
+        let files = TlsFiles { ca: Some(ca.clone()), cert: None, key: None, verify: true };
+        let e = TlsClient::new(&files).unwrap_err();
+        assert!(e.starts_with(&format!("cannot read the CA certificate {}: ", ca.display())), "{e}");
+        std::fs::write(&ca, "not a certificate").unwrap();
+        let e = TlsClient::new(&files).unwrap_err();
+        assert_eq!(e, format!("CA certificate {}: no PEM certificate in it", ca.display()));
+        // Unverified: no CA is read at all.
+        assert!(TlsClient::new(&TlsFiles { verify: false, ..files.clone() }).is_ok());
+        let cert = dir.join("cert.pem");
+        let e = TlsClient::new(&TlsFiles { verify: false, cert: Some(cert.clone()), ..files.clone() }).unwrap_err();
+        assert_eq!(e, format!("client certificate {} is given without a key", cert.display()));
+        let key = dir.join("key.pem");
+        std::fs::write(&key, "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n")
+            .unwrap();
+        let e = TlsClient::new(&TlsFiles { verify: false, cert: Some(cert.clone()), key: Some(key.clone()), ca: None })
+            .unwrap_err();
+        assert!(e.starts_with(&format!("cannot read the client certificate {}", cert.display())), "{e}");
+    }
+
+    #[test]
+    fn handshake_errors_say_which_side_refused() {
+        let client = TlsClient::new(&TlsFiles { verify: false, ..TlsFiles::default() }).unwrap();
+        let io = |e: rustls::Error| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
+        let said = |e: rustls::Error| client.explain(&io(e)).unwrap();
+        assert_eq!(
+            said(rustls::Error::InvalidCertificate(CertificateError::UnknownIssuer)),
+            "the engine's certificate is not signed by the CA in the system's CAs"
+        );
+        assert!(said(rustls::Error::AlertReceived(AlertDescription::CertificateRequired)).contains("none was given"));
+        assert!(said(rustls::Error::AlertReceived(AlertDescription::CertificateExpired)).contains("it has expired"));
+        assert!(client.explain(&std::io::Error::other("plain")).is_none());
+    }
+}
