@@ -554,16 +554,10 @@ mod tests {
         let text = POD.replace("spec:\n", "spec:\n  nodeSelector: {a: b}\n  setHostnameAsFQDN: true\n");
         let l = load_text(&text, &LoadOptions::default()).unwrap();
         assert_eq!(l.warnings.len(), 2, "{:?}", l.warnings);
-        assert!(l
-            .warnings
-            .iter()
-            .any(|w| w.contains("spec.setHostnameAsFQDN") && w.contains("does not implement")));
+        assert!(l.warnings.iter().any(|w| w.contains("spec.setHostnameAsFQDN") && w.contains("does not implement")));
         assert!(l.warnings.iter().any(|w| w.contains("spec.nodeSelector") && w.contains("cluster")));
         let e = load_text(&text, &LoadOptions { namespace: None, strict: true }).unwrap_err();
-        assert!(
-            e.to_string().contains("spec.setHostnameAsFQDN") && e.to_string().contains("spec.nodeSelector"),
-            "{e}"
-        );
+        assert!(e.to_string().contains("spec.setHostnameAsFQDN") && e.to_string().contains("spec.nodeSelector"), "{e}");
     }
 
     const CONFIGS: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: conf}\ndata: {a: '1'}\nbinaryData: {b: aGk=}\n\
