@@ -9,6 +9,7 @@ pub mod env;
 pub mod files;
 pub mod observed;
 pub mod prepare;
+pub mod rootless;
 pub mod settings;
 pub mod volumes;
 
