@@ -3,7 +3,9 @@
 //! and do what the example says; `invalid` ones are refused (exit 2); `run-or-refuse` ones either
 //! run or are refused up front with a message naming the feature. Nothing may be left behind.
 //! An extra suite: without the corpus it says it skipped (tests/e2e_manifests.rs is the
-//! project's own).
+//! project's own). On Docker, then on Podman, and run by an ordinary user on its rootless
+//! Podman, where an example that needs what rootless cannot give may instead be refused up
+//! front, saying so (see src/pod/rootless.rs).
 
 mod common;
 
@@ -76,9 +78,12 @@ fn logs_of_pod(ns: &Namespace) -> String {
     ns.containers().iter().filter(|(_, n)| !n.contains("_POD_")).map(|(id, _)| ns.logs(id)).collect()
 }
 
-/// Applies one example on the engine at `host` (None: the default one), checks what it must
-/// show, and deletes it.
-fn run_case(host: Option<&str>, i: usize, case: &Case) -> Result<(), String> {
+/// What podrun says when it refuses a pod a rootless engine cannot run.
+const ROOTLESS_REFUSAL: &str = "the engine is rootless";
+
+/// Applies one example on `target`, checks what it must show, and deletes it.
+fn run_case(target: Target, i: usize, case: &Case) -> Result<(), String> {
+    let host = target.host();
     let own_ns = names_namespace(case);
     let ns = if own_ns { Namespace::existing_on(host, "default") } else { Namespace::on(host, &format!("k{i}")) };
     let path = corpus().join(&case.file).to_string_lossy().into_owned();
@@ -95,16 +100,12 @@ fn run_case(host: Option<&str>, i: usize, case: &Case) -> Result<(), String> {
         args.push("--config".into());
         args.push(corpus().join("companions").join(c).to_string_lossy().into_owned());
     }
-    if let Some(host) = host {
-        for a in [&mut args, &mut del_args] {
-            a.splice(0..0, ["--host".to_owned(), host.to_owned()]);
-        }
-    }
-    let out = podrun(&args.iter().map(String::as_str).collect::<Vec<_>>(), None);
+    let out = target.podrun(&args);
     let (code, err) = (code(&out), stderr(&out));
     let first = err.lines().find(|l| l.starts_with("podrun:")).unwrap_or("").to_owned();
+    let rootless_refused = matches!(target, Target::Rootless(_)) && code == 2 && first.contains(ROOTLESS_REFUSAL);
     let ok = match case.expected.as_str() {
-        "run" => code == 0,
+        "run" => code == 0 || rootless_refused,
         "invalid" => code == 2 && !first.is_empty(),
         "run-or-refuse" => code == 0 || (code == 2 && !first.is_empty()),
         other => return Err(format!("{}: unknown expectation {other:?}", case.file)),
@@ -126,18 +127,17 @@ fn run_case(host: Option<&str>, i: usize, case: &Case) -> Result<(), String> {
                 std::thread::sleep(Duration::from_millis(200));
             }
         }
-        let del = podrun(&del_args.iter().map(String::as_str).collect::<Vec<_>>(), None);
+        let del = target.podrun(&del_args);
         if common::code(&del) != 0 || !ns.containers().is_empty() {
             return Err(format!("{}: delete left {:?}: {}", case.file, ns.containers(), stderr(&del)));
         }
     }
-    let engine = if host.is_some() { "podman" } else { "docker" };
-    eprintln!("{engine:<6} {:<70} {:<14} exit {code} {first}", case.file, case.expected);
+    eprintln!("{:<8} {:<70} {:<14} exit {code} {first}", target.name(), case.file, case.expected);
     Ok(())
 }
 
-/// Every example on the engine at `host`: the failures.
-fn run_all(host: Option<&str>, cases: &[Case]) -> Vec<String> {
+/// Every example on `target`: the failures.
+fn run_all(target: Target, cases: &[Case]) -> Vec<String> {
     // Examples that name their namespace share it: they run one after another, after the rest.
     type Numbered<'a> = Vec<(usize, &'a Case)>;
     let (shared, own): (Numbered, Numbered) = cases.iter().enumerate().partition(|(_, c)| names_namespace(c));
@@ -146,12 +146,12 @@ fn run_all(host: Option<&str>, cases: &[Case]) -> Vec<String> {
         let handles: Vec<_> = (0..3)
             .map(|k| {
                 let chunk: Vec<(usize, &Case)> = own.iter().copied().filter(|(i, _)| i % 3 == k).collect();
-                s.spawn(move || chunk.into_iter().filter_map(|(i, c)| run_case(host, i, c).err()).collect::<Vec<_>>())
+                s.spawn(move || chunk.into_iter().filter_map(|(i, c)| run_case(target, i, c).err()).collect::<Vec<_>>())
             })
             .collect();
         handles.into_iter().flat_map(|h| h.join().expect("a corpus thread panicked")).collect()
     });
-    failures.extend(shared.into_iter().filter_map(|(i, c)| run_case(host, i, c).err()));
+    failures.extend(shared.into_iter().filter_map(|(i, c)| run_case(target, i, c).err()));
     failures
 }
 
@@ -162,12 +162,12 @@ fn e2e_the_kubernetes_documentation_corpus() {
     }
     let cases = cases();
     assert!(cases.len() >= 40, "the corpus holds {} files", cases.len());
-    let failures = run_all(None, &cases);
+    let failures = run_all(Target::Engine(None), &cases);
     assert!(failures.is_empty(), "{} of {} examples failed:\n\n{}", failures.len(), cases.len(), failures.join("\n\n"));
     // Then on Podman, after Docker rather than beside it: pods of the same name on both engines
     // would share podrun's files on the host.
     if let Some(host) = podman() {
-        let failures = run_all(Some(&host), &cases);
+        let failures = run_all(Target::Engine(Some(&host)), &cases);
         assert!(
             failures.is_empty(),
             "on Podman, {} of {} examples failed:\n\n{}",
@@ -176,4 +176,23 @@ fn e2e_the_kubernetes_documentation_corpus() {
             failures.join("\n\n")
         );
     }
+}
+
+/// The corpus run by an ordinary user on its rootless Podman (its own test, beside the others:
+/// the engine and podrun's files are the user's alone).
+#[test]
+fn e2e_the_kubernetes_documentation_corpus_on_rootless_podman() {
+    if common::manifests::k8s_examples("e2e_the_kubernetes_documentation_corpus_on_rootless_podman").is_none() {
+        return;
+    }
+    let Some(rootless) = rootless() else { return };
+    let cases = cases();
+    let failures = run_all(Target::Rootless(&rootless), &cases);
+    assert!(
+        failures.is_empty(),
+        "on rootless Podman, {} of {} examples failed:\n\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n\n")
+    );
 }

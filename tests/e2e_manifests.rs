@@ -2,7 +2,9 @@
 //! `run/` is applied to the real engine with the ConfigMaps and Secrets of `config/`; its
 //! containers must show what the manifest is about (SHOWS, HIDES, STATES and ENGINE below), and
 //! deleting it must leave nothing behind. Those under `refused/` and `invalid/` must exit 2
-//! with what their `# expect-error:` lines say, and create nothing. On Docker, then on Podman.
+//! with what their `# expect-error:` lines say, and create nothing. On Docker, then on Podman,
+//! then run by an ordinary user on its rootless Podman (`scripts/test` makes both), where
+//! `ROOTLESS` says what differs.
 
 mod common;
 
@@ -113,15 +115,49 @@ const ENGINE: &[(&str, &str, &str, &str)] = &[
     ("security-context.yaml", "show", "{{.HostConfig.ReadonlyRootfs}}", "true"),
 ];
 
+/// Where a rootless engine differs (see src/pod/rootless.rs): (file, container, text in SHOWS
+/// it replaces, the text instead). fsGroup's ownership of volume files is dropped: the emptyDir
+/// stays its creator's, root in the container.
+const ROOTLESS_SHOWS: &[(&str, &str, &str, &str)] =
+    &[("security-context.yaml", "show", "data: writable, group 2000", "data: writable, group 0")];
+
+/// What apply must warn of on a rootless engine: (file, text its standard error holds).
+const ROOTLESS_WARNS: &[(&str, &str)] =
+    &[("security-context.yaml", "spec.securityContext.fsGroup: volume files are not given group 2000")];
+
+/// And on a rootless engine on a cgroup v1 host, which drops CPU and memory settings: what
+/// the engine shows then replaces ENGINE's RESOURCES rows.
+const ROOTLESS_V1_WARNS: &[(&str, &str)] = &[(
+    "resources.yaml",
+    "spec.containers[0].resources, spec.containers[1].resources, spec.containers[2].resources: not enforced: \
+     the engine is rootless on a cgroup v1 host",
+)];
+const ROOTLESS_V1_RESOURCES: &str = "0 0 0 0 0";
+
+/// Pods a rootless engine cannot run, refused up front: (name, manifest, the error).
+const ROOTLESS_REFUSED: &[(&str, &str, &str)] = &[
+    (
+        "low-port",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: low-port}\nspec:\n  containers:\n  - {name: web, image: busybox:1.28, \
+         command: [sleep, '60'], ports: [{containerPort: 80, hostPort: 80}]}\n",
+        "spec.containers[0].ports[0].hostPort: Invalid value: 80: the engine is rootless",
+    ),
+    (
+        "host-network",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: host-network}\nspec:\n  hostNetwork: true\n  containers:\n  - \
+         {name: c, image: busybox:1.28, command: [sleep, '60']}\n",
+        "spec.hostNetwork: Unsupported value: true: the engine is rootless",
+    ),
+    (
+        "unmapped-user",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: unmapped-user}\nspec:\n  securityContext: {runAsUser: 4000000}\n  \
+         containers:\n  - {name: c, image: busybox:1.28, command: [sleep, '60']}\n",
+        "spec.securityContext.runAsUser: Invalid value: 4000000: the engine is rootless",
+    ),
+];
+
 fn file_name(path: &Path) -> String {
     path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
-}
-
-/// podrun on the engine at `host` (None: the default one).
-fn podrun_at(host: Option<&str>, args: &[String]) -> std::process::Output {
-    let mut all: Vec<&str> = host.map(|h| vec!["--host", h]).unwrap_or_default();
-    all.extend(args.iter().map(String::as_str));
-    podrun(&all, None)
 }
 
 /// The ids of a container's instances in the namespace, by the names podrun gives them.
@@ -144,19 +180,22 @@ fn status_of<'a>(json: &'a serde_json::Value, container: &str) -> Option<&'a ser
         .find(|c| c["name"] == container)
 }
 
-/// Applies one manifest of `run/` on the engine at `host`, checks what it must show, and
-/// deletes it.
-fn run_case(host: Option<&str>, path: &Path) -> Result<(), String> {
+/// Applies one manifest of `run/` on `target`, checks what it must show, and deletes it.
+fn run_case(target: Target, path: &Path) -> Result<(), String> {
     let file = file_name(path);
     let stem = file.trim_end_matches(".yaml");
-    let ns = Namespace::on(host, &format!("own-{stem}"));
+    let ns = Namespace::on(target.host(), &format!("own-{stem}"));
+    let rootless = match target {
+        Target::Rootless(r) => Some(r.cgroup_version()),
+        Target::Engine(_) => None,
+    };
     let mut args: Vec<String> =
         ["apply", &path.display().to_string(), "-n", ns.name(), "--timeout", "90s", "-o", "json"]
             .iter()
             .map(|s| s.to_string())
             .collect();
     args.extend(owned_config_args());
-    let out = podrun_at(host, &args);
+    let out = target.podrun(&args);
     let expected = EXITS.iter().find(|(f, _)| *f == file).map_or(0, |(_, c)| *c);
     if code(&out) != expected {
         return Err(format!("{file}: expected exit {expected}, got {}:\n{}", code(&out), stderr(&out)));
@@ -166,6 +205,16 @@ fn run_case(host: Option<&str>, path: &Path) -> Result<(), String> {
     let pod = json["items"][0]["metadata"]["name"].as_str().unwrap_or_default().to_owned();
     let mut problems = Vec::new();
 
+    let warns = match rootless {
+        Some(1) => ROOTLESS_WARNS.iter().chain(ROOTLESS_V1_WARNS).collect(),
+        Some(_) => ROOTLESS_WARNS.iter().collect(),
+        None => Vec::new(),
+    };
+    for (_, text) in warns.into_iter().filter(|(f, _)| *f == file) {
+        if !stderr(&out).contains(text) {
+            problems.push(format!("apply did not warn {text:?}:\n{}", stderr(&out)));
+        }
+    }
     for (_, container, pointer, want) in STATES.iter().filter(|(f, ..)| *f == file) {
         let value = status_of(&json, container).and_then(|s| s.pointer(pointer));
         let matches = match value {
@@ -179,6 +228,7 @@ fn run_case(host: Option<&str>, path: &Path) -> Result<(), String> {
         }
     }
     for (_, container, format, want) in ENGINE.iter().filter(|(f, ..)| *f == file) {
+        let want = if rootless == Some(1) && *format == RESOURCES { ROOTLESS_V1_RESOURCES } else { want };
         let ids = instances(&ns, &pod, container);
         let got = ids.first().map(|id| ns.inspect(id, format)).unwrap_or_else(|| "(no container)".to_owned());
         if got != *want {
@@ -186,6 +236,11 @@ fn run_case(host: Option<&str>, path: &Path) -> Result<(), String> {
         }
     }
     for (_, container, text) in SHOWS.iter().filter(|(f, ..)| *f == file) {
+        let instead = ROOTLESS_SHOWS.iter().find(|(f, c, t, _)| *f == file && c == container && t == text);
+        let text = match instead {
+            Some((.., other)) if rootless.is_some() => other,
+            _ => text,
+        };
         let text = text.replace("{ns}", ns.name());
         // Bounded: the containers print soon after they start (those still running too).
         let deadline = Instant::now() + Duration::from_secs(20);
@@ -211,7 +266,7 @@ fn run_case(host: Option<&str>, path: &Path) -> Result<(), String> {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    let deleted = podrun_at(host, &del);
+    let deleted = target.podrun(&del);
     if code(&deleted) != 0 || !ns.containers().is_empty() {
         problems.push(format!("delete left {:?}: {}", ns.containers(), stderr(&deleted)));
     }
@@ -224,17 +279,22 @@ fn run_case(host: Option<&str>, path: &Path) -> Result<(), String> {
 
 /// Applies one manifest of `refused/` or `invalid/`: exit 2 with its expected error, and
 /// nothing created.
-fn refuse_case(host: Option<&str>, path: &Path) -> Result<(), String> {
+fn refuse_case(target: Target, path: &Path) -> Result<(), String> {
     let file = file_name(path);
-    let ns = Namespace::on(host, &format!("own-{}", file.trim_end_matches(".yaml")));
+    let errors = expectations(path, "expect-error");
+    refused(target, path, &file, &errors)
+}
+
+/// Applies `path`: exit 2 naming every one of `errors`, and nothing created.
+fn refused(target: Target, path: &Path, file: &str, errors: &[String]) -> Result<(), String> {
+    let ns = Namespace::on(target.host(), &format!("own-{}", file.trim_end_matches(".yaml")));
     let mut args: Vec<String> = ["apply", &path.display().to_string(), "-n", ns.name(), "--timeout", "30s"]
         .iter()
         .map(|s| s.to_string())
         .collect();
     args.extend(owned_config_args());
-    let out = podrun_at(host, &args);
+    let out = target.podrun(&args);
     let (status, err) = (code(&out), stderr(&out));
-    let errors = expectations(path, "expect-error");
     if status != 2 || errors.is_empty() || errors.iter().any(|e| !err.contains(e.as_str())) {
         return Err(format!("{file}: expected exit 2 naming {errors:?}, got exit {status}:\n{err}"));
     }
@@ -244,8 +304,8 @@ fn refuse_case(host: Option<&str>, path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Every manifest on the engine at `host`: the failures.
-fn run_all(host: Option<&str>) -> Vec<String> {
+/// Every manifest on `target`: the failures.
+fn run_all(target: Target) -> Vec<String> {
     let run = owned("run");
     let rest: Vec<PathBuf> = owned("refused").into_iter().chain(owned("invalid")).collect();
     // Two at a time: two cores, and the engine serialises network setup.
@@ -253,12 +313,12 @@ fn run_all(host: Option<&str>) -> Vec<String> {
         let handles: Vec<_> = (0..2)
             .map(|k| {
                 let chunk: Vec<&PathBuf> = run.iter().skip(k).step_by(2).collect();
-                s.spawn(move || chunk.into_iter().filter_map(|p| run_case(host, p).err()).collect::<Vec<_>>())
+                s.spawn(move || chunk.into_iter().filter_map(|p| run_case(target, p).err()).collect::<Vec<_>>())
             })
             .collect();
         handles.into_iter().flat_map(|h| h.join().expect("a manifest thread panicked")).collect()
     });
-    failures.extend(rest.iter().filter_map(|p| refuse_case(host, p).err()));
+    failures.extend(rest.iter().filter_map(|p| refuse_case(target, p).err()));
     failures
 }
 
@@ -267,14 +327,42 @@ fn e2e_the_projects_own_manifests() {
     if !engine() {
         return;
     }
-    let failures = run_all(None);
+    let failures = run_all(Target::Engine(None));
     assert!(failures.is_empty(), "{} manifests failed:\n\n{}", failures.len(), failures.join("\n\n"));
     // Then on Podman, after Docker rather than beside it: pods of the same name on both engines
     // would share podrun's files on the host.
     if let Some(host) = podman() {
-        let failures = run_all(Some(&host));
+        let failures = run_all(Target::Engine(Some(&host)));
         assert!(failures.is_empty(), "on Podman, {} manifests failed:\n\n{}", failures.len(), failures.join("\n\n"));
     }
+}
+
+/// The same manifests run by an ordinary user on its rootless Podman, with podrun's state under
+/// the user's XDG directories; and what rootless cannot do is refused up front. Its own test, so
+/// it runs beside the others: its engine and files are the user's alone.
+#[test]
+fn e2e_the_projects_own_manifests_on_rootless_podman() {
+    let Some(rootless) = rootless() else { return };
+    let target = Target::Rootless(&rootless);
+    let mut failures = run_all(target);
+    for (name, yaml, error) in ROOTLESS_REFUSED {
+        let file = TempFile::new(&format!("{name}.yaml"), yaml);
+        let errors = [(*error).to_owned()];
+        failures.extend(refused(target, &file.0, &format!("rootless-{name}.yaml"), &errors).err());
+    }
+    // podrun kept its state under the user's XDG directories (termination-message.yaml's
+    // termination-log files at least), as the user's.
+    let uid = |p: &Path| std::fs::metadata(p).map(|m| std::os::unix::fs::MetadataExt::uid(&m)).ok();
+    let state = Path::new(&rootless.home).join(".local/state/podrun/pods");
+    if uid(&state).is_none() || uid(&state) != uid(Path::new(&rootless.home)) {
+        failures.push(format!("podrun's state {} is missing or not the user's", state.display()));
+    }
+    assert!(
+        failures.is_empty(),
+        "on rootless Podman, {} manifests failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }
 
 /// The tables above name only manifests of `run/`, and each of those has something to show,
@@ -282,6 +370,9 @@ fn e2e_the_projects_own_manifests() {
 #[test]
 fn every_run_manifest_is_checked() {
     let files: Vec<String> = owned("run").iter().map(|p| file_name(p)).collect();
+    for (file, container, text, _) in ROOTLESS_SHOWS {
+        assert!(SHOWS.contains(&(file, container, text)), "ROOTLESS_SHOWS replaces {text:?}, which SHOWS lacks");
+    }
     let named: Vec<&str> = SHOWS
         .iter()
         .map(|(f, ..)| *f)

@@ -21,7 +21,7 @@ use crate::pod::{prepare, volumes, DesiredPod};
 use crate::report::logs::{self, LogPod, LogStreamer};
 use crate::report::{self, output, summary, Format, PodKey, ReportOptions, Reporter};
 use crate::runtime::labels;
-use crate::runtime::{infra_image, EngineInfo, Runtime, Selector};
+use crate::runtime::{infra_image, EngineInfo, EngineSecurity, Runtime, Selector};
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
@@ -52,7 +52,8 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     let crash = CrashBackoff { base: args.crash_backoff, max: args.crash_backoff_max.max(args.crash_backoff) };
     let files = rt.local_files().then(|| PodFiles::new(PodFiles::default_root()));
     let engine = rt.info().await?;
-    let env = environment(args, &infra, rt.local_files(), &engine, &loaded);
+    let security = engine_security(&*rt, &loaded).await?;
+    let env = environment(args, &infra, rt.local_files(), &engine, security, &loaded);
     let pods = prepare::prepare_pods(&loaded.pods, &env, &mut |w| reporter.warning(&w))
         .map_err(|e| UsageError(e.to_string()))?;
     if args.dry_run {
@@ -146,12 +147,19 @@ fn print_summary(results: &[PodResult], args: &ApplyArgs, quiet: bool) {
     }
 }
 
+/// Whether the engine is rootless, asked only when a pod needs to know (see
+/// `prepare::needs_engine_security`).
+pub(super) async fn engine_security<R: Runtime>(rt: &R, loaded: &Loaded) -> anyhow::Result<Option<EngineSecurity>> {
+    Ok(if prepare::needs_engine_security(&loaded.pods) { Some(rt.security().await?) } else { None })
+}
+
 /// What pod preparation takes from apply's flags and the engine.
 pub(super) fn environment<'a>(
     args: &'a ApplyArgs,
     infra_image: &'a str,
     local_files: bool,
     engine: &'a EngineInfo,
+    security: Option<EngineSecurity>,
     loaded: &Loaded,
 ) -> prepare::Environment<'a> {
     prepare::Environment {
@@ -165,6 +173,7 @@ pub(super) fn environment<'a>(
         local_files,
         engine,
         configs: Arc::new(loaded.configs.clone()),
+        security,
     }
 }
 

@@ -129,7 +129,8 @@ async fn loads<R: Runtime>(rt: &R, args: &ApplyArgs) -> anyhow::Result<()> {
     let loaded = super::load_manifests(&files, &args.configs, &opts)?;
     let infra = args.infra_image.clone().unwrap_or_else(infra_image::default_infra_image);
     let engine = rt.info().await?;
-    let env = super::apply::environment(args, &infra, rt.local_files(), &engine, &loaded);
+    let security = super::apply::engine_security(rt, &loaded).await?;
+    let env = super::apply::environment(args, &infra, rt.local_files(), &engine, security, &loaded);
     prepare::prepare_pods(&loaded.pods, &env, &mut |_| {}).map_err(|e| UsageError(e.to_string()))?;
     Ok(())
 }

@@ -12,12 +12,12 @@ use std::sync::Arc;
 use crate::manifest::config_store::ConfigStore;
 use crate::manifest::types::{DnsPolicy, PullPolicy};
 use crate::manifest::LoadedPod;
-use crate::runtime::{DnsSettings, EngineInfo};
+use crate::runtime::{DnsSettings, EngineInfo, EngineSecurity};
 
 use super::dns::{self, ResolvConf};
 use super::downward::PodFacts;
 use super::files::PodFiles;
-use super::{settings, volumes, DesiredPod};
+use super::{rootless, settings, volumes, DesiredPod};
 
 /// What preparation takes from the command line and the engine.
 #[derive(Debug, Clone)]
@@ -35,6 +35,15 @@ pub struct Environment<'a> {
     pub engine: &'a EngineInfo,
     /// The ConfigMaps and Secrets the manifests and `--config` files hold.
     pub configs: Arc<ConfigStore>,
+    /// Whether the engine is rootless (`Runtime::security`), when a pod needs to know
+    /// ([`needs_engine_security`]); None: taken for a rootful engine.
+    pub security: Option<EngineSecurity>,
+}
+
+/// Whether any of the pods asks for something a rootless engine cannot give, so that
+/// `Environment::security` must be asked of the engine.
+pub fn needs_engine_security(loaded: &[LoadedPod]) -> bool {
+    loaded.iter().any(|p| rootless::concerns(&p.pod))
 }
 
 /// A pod podrun refuses to run here, named by its manifest document and key.
@@ -55,6 +64,7 @@ pub fn prepare_pods(
     warn: &mut dyn FnMut(String),
 ) -> Result<Vec<DesiredPod>, PrepareError> {
     let host = PodFacts::of_host();
+    let port_start = rootless::unprivileged_port_start(env.local_files);
     let host_resolv = std::sync::OnceLock::new();
     let mut pods = Vec::new();
     for p in loaded {
@@ -85,6 +95,12 @@ pub fn prepare_pods(
                     "pod {key}: spec.dnsConfig replaces the engine's resolver lists instead of adding to them: \
                      the host's resolv.conf cannot be read here"
                 )),
+            }
+        }
+        if let Some(security) = &env.security {
+            // Before the volumes are planned: a rootless engine drops fsGroup's ownership.
+            for w in rootless::check(&mut d, security, port_start, env.local_files).map_err(refuse)? {
+                warn(format!("{key}: {w}"));
             }
         }
         if let Some(policy) = env.pull {
@@ -137,6 +153,7 @@ mod tests {
             local_files,
             engine,
             configs: Arc::new(loaded.configs.clone()),
+            security: None,
         }
     }
 

@@ -382,6 +382,21 @@ pub struct EngineInfo {
     pub api_version: String,
 }
 
+/// What the engine's `/info` says about the rights it runs with: what a rootless engine (one
+/// run by an ordinary user, in a user namespace) cannot give a pod. See `Runtime::security`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EngineSecurity {
+    /// The engine runs as an ordinary user (Podman's `host.security.rootless`, Docker's
+    /// `name=rootless` security option).
+    pub rootless: bool,
+    /// The cgroup version of the engine's host (1 or 2), when it says.
+    pub cgroup_version: Option<u8>,
+    /// How many user and group ids the engine's user namespace maps (container ids 0 to n-1),
+    /// when it says: a process cannot run as an id outside it.
+    pub uids: Option<u64>,
+    pub gids: Option<u64>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RuntimeError {
     #[error("cannot reach the container engine at {endpoint}: {detail}")]
@@ -410,6 +425,12 @@ pub enum RuntimeError {
 pub trait Runtime: Send + Sync + 'static {
     /// The engine's name and versions (a connected Docker runtime read them on connecting).
     fn info(&self) -> impl Future<Output = Result<EngineInfo, RuntimeError>> + Send;
+    /// Whether the engine is rootless, and what follows from that. A separate request from
+    /// `info`, made only when a pod asks for something it decides (Podman takes over half a
+    /// second to answer it). An engine that does not say is taken for a rootful one.
+    fn security(&self) -> impl Future<Output = Result<EngineSecurity, RuntimeError>> + Send {
+        async { Ok(EngineSecurity::default()) }
+    }
     /// podrun's containers matching `sel`, with their state (one list call plus inspects).
     fn list(&self, sel: &Selector) -> impl Future<Output = Result<Vec<Observed>, RuntimeError>> + Send;
     fn image_present(&self, image: &str) -> impl Future<Output = Result<bool, RuntimeError>> + Send;

@@ -242,3 +242,108 @@ pub fn podrun_on(host: &str, args: &[&str]) -> Output {
     all.extend_from_slice(args);
     podrun(&all, None)
 }
+
+/// An ordinary user with a rootless Podman service of its own, as `scripts/test` makes one
+/// (PODRUN_ROOTLESS_USER, PODRUN_ROOTLESS_HOST, PODRUN_ROOTLESS_RUNTIME_DIR): the rootless
+/// suites run podrun as that user, against that service.
+#[derive(Debug, Clone)]
+pub struct Rootless {
+    pub user: String,
+    /// The service, `unix:///run/user/UID/podman/podman.sock`.
+    pub host: String,
+    /// The user's XDG_RUNTIME_DIR.
+    pub runtime_dir: String,
+    pub home: String,
+}
+
+impl Rootless {
+    /// podrun run as the user (its HOME and XDG_RUNTIME_DIR, so its state is under the user's
+    /// XDG directories), on the user's service.
+    pub fn podrun(&self, args: &[&str]) -> Output {
+        let env = [
+            format!("HOME={}", self.home),
+            format!("XDG_RUNTIME_DIR={}", self.runtime_dir),
+            format!("DOCKER_HOST={}", self.host),
+        ];
+        Command::new("runuser")
+            .args(["-u", &self.user, "--", "env", "-u", "PODRUN_STATE_DIR", "-u", "XDG_STATE_HOME", "NO_COLOR=1"])
+            .args(&env)
+            .arg(PODRUN)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run podrun as the rootless user")
+    }
+
+    /// The cgroup version of the engine's host (`docker info`), 1 when it does not say.
+    pub fn cgroup_version(&self) -> u8 {
+        let out = docker_on(Some(&self.host), &["info", "--format", "{{.CgroupVersion}}"]);
+        if String::from_utf8_lossy(&out.stdout).trim() == "2" {
+            2
+        } else {
+            1
+        }
+    }
+}
+
+/// The rootless user and service to test with, or None (after saying why) to skip.
+pub fn rootless() -> Option<Rootless> {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let (Some(user), Some(host), Some(runtime_dir)) =
+        (var("PODRUN_ROOTLESS_USER"), var("PODRUN_ROOTLESS_HOST"), var("PODRUN_ROOTLESS_RUNTIME_DIR"))
+    else {
+        // Only root can run podrun as another user: an ordinary developer's run skips them, as
+        // scripts/test says; CI runs as root.
+        let root = std::fs::metadata("/proc/self").is_ok_and(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0);
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(
+            !e2e_required() || (!root && !ci),
+            "PODRUN_ROOTLESS_USER, PODRUN_ROOTLESS_HOST and PODRUN_ROOTLESS_RUNTIME_DIR are not all set, and \
+             end-to-end tests are required (PODRUN_E2E/CI): scripts/test makes a rootless user and service"
+        );
+        eprintln!("skipping: no rootless Podman service (PODRUN_ROOTLESS_*; scripts/test makes one, as root)");
+        return None;
+    };
+    let passwd = Command::new("getent").args(["passwd", &user]).output().expect("run getent");
+    let home = String::from_utf8_lossy(&passwd.stdout).trim().split(':').nth(5).unwrap_or_default().to_owned();
+    assert!(!home.is_empty(), "PODRUN_ROOTLESS_USER={user}: no such user");
+    let version = docker_on(Some(&host), &["version", "--format", "{{.Server.Version}}"]);
+    assert!(version.status.success(), "no rootless Podman service answers at PODRUN_ROOTLESS_HOST={host}: {version:?}");
+    Some(Rootless { user, host, runtime_dir, home })
+}
+
+/// Where an end-to-end suite runs podrun: on an engine as this process's user (None: the
+/// default engine), or as a rootless user on its own service.
+#[derive(Debug, Clone, Copy)]
+pub enum Target<'a> {
+    Engine(Option<&'a str>),
+    Rootless(&'a Rootless),
+}
+
+impl Target<'_> {
+    /// The engine, for the docker CLI's checks (None: the default one).
+    pub fn host(&self) -> Option<&str> {
+        match self {
+            Target::Engine(host) => *host,
+            Target::Rootless(r) => Some(&r.host),
+        }
+    }
+
+    pub fn podrun(&self, args: &[String]) -> Output {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        match self {
+            Target::Engine(None) => podrun(&args, None),
+            Target::Engine(Some(host)) => podrun_on(host, &args),
+            Target::Rootless(r) => r.podrun(&args),
+        }
+    }
+
+    /// For messages: `docker`, `podman` or `rootless`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Target::Engine(None) => "docker",
+            Target::Engine(Some(_)) => "podman",
+            Target::Rootless(_) => "rootless",
+        }
+    }
+}

@@ -7,7 +7,8 @@
 //! 4. DOCKER_CONTEXT;
 //! 5. `currentContext` in the Docker config file (`$DOCKER_CONFIG/config.json`, else
 //!    `~/.docker/config.json`);
-//! 6. the default socket.
+//! 6. the default socket; when it is missing, an ordinary user's rootless Podman at
+//!    `$XDG_RUNTIME_DIR/podman/podman.sock` if that is there ([`user_podman`]).
 //!
 //! The context named `default` is DOCKER_HOST, else the default socket. Any other context is
 //! `<configdir>/contexts/meta/<sha256 of the name>/meta.json`, found here by the `Name` it
@@ -164,14 +165,37 @@ pub fn resolve_with_tls(
         cert_path: cert_path.as_deref(),
         ..flags
     };
-    resolve(&Sources {
+    let endpoint = resolve(&Sources {
         context_flag,
         host_flag,
         docker_host: docker_host.as_deref(),
         docker_context: docker_context.as_deref(),
         config_dir: config_dir.as_deref(),
         tls,
-    })
+    })?;
+    let named = [host_flag, docker_host.as_deref()].into_iter().flatten().any(|h| !h.is_empty());
+    let runtime_dir = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from);
+    Ok(user_podman(endpoint, named, runtime_dir.as_deref(), |p| p.exists()))
+}
+
+/// The endpoint, or, when it is the default socket only because nothing named an engine
+/// (`named`: `--host` or DOCKER_HOST was given) and that socket is missing, the user's rootless
+/// Podman service at `<runtime_dir>/podman/podman.sock` (where its `podman.socket` unit
+/// listens), if that exists. A user with rootless Podman and no Docker then needs no setup.
+pub fn user_podman(
+    endpoint: Endpoint,
+    named: bool,
+    runtime_dir: Option<&Path>,
+    exists: impl Fn(&Path) -> bool,
+) -> Endpoint {
+    let default_socket = DEFAULT_HOST.trim_start_matches("unix://");
+    if named || endpoint.context.is_some() || endpoint.host != DEFAULT_HOST || exists(Path::new(default_socket)) {
+        return endpoint;
+    }
+    match runtime_dir.filter(|d| d.is_absolute()).map(|d| d.join("podman").join("podman.sock")) {
+        Some(socket) if exists(&socket) => Endpoint::host(format!("unix://{}", socket.display())),
+        _ => endpoint,
+    }
 }
 
 /// Where a context name came from, for the error when it names no context.
@@ -612,6 +636,34 @@ mod tests {
         assert_eq!(ok(Sources { docker_host: Some("unix:///d.sock"), ..s }).tls, None);
         assert_eq!(ok(Sources { docker_host: Some("ssh://h"), ..s }).tls, None);
         assert_eq!(ok(Sources { tls: TlsOptions::default(), ..s }).tls, None);
+    }
+
+    #[test]
+    fn without_docker_the_users_podman_socket_is_found() {
+        let run = Path::new("/run/user/1000");
+        let podman = Path::new("/run/user/1000/podman/podman.sock");
+        let docker = Path::new("/var/run/docker.sock");
+        let found = |endpoint: Endpoint, named: bool, there: &[&Path]| {
+            user_podman(endpoint, named, Some(run), |p| there.contains(&p))
+        };
+        let default = Endpoint::host(DEFAULT_HOST);
+        assert_eq!(
+            found(default.clone(), false, &[podman]),
+            Endpoint::host("unix:///run/user/1000/podman/podman.sock")
+        );
+        // Docker's socket is there: it stays the default.
+        assert_eq!(found(default.clone(), false, &[podman, docker]), default);
+        // Neither is there: the default, so the error names the usual socket.
+        assert_eq!(found(default.clone(), false, &[]), default);
+        // Named engines are what they name, even the default socket.
+        assert_eq!(found(default.clone(), true, &[podman]), default);
+        let ctx = in_context(DEFAULT_HOST, "mine");
+        assert_eq!(found(ctx.clone(), false, &[podman]), ctx);
+        let other = Endpoint::host("unix:///elsewhere.sock");
+        assert_eq!(found(other.clone(), false, &[podman]), other);
+        // No XDG_RUNTIME_DIR, or a relative one (the XDG spec says to ignore it).
+        assert_eq!(user_podman(default.clone(), false, None, |p| p == podman), default);
+        assert_eq!(user_podman(default.clone(), false, Some(Path::new("run")), |_| true), default);
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub mod context;
 mod convert;
 mod progress;
 mod raw;
+mod security;
 mod ssh;
 pub mod tls;
 mod transport;
@@ -33,8 +34,8 @@ use self::progress::LayerProgress;
 use self::transport::Dialer;
 use super::auth::Credentials;
 use super::{
-    registry, CreateSpec, EngineInfo, ExecRequest, ExecSession, LineSplitter, LogChunk, LogLine, LogOptions, LogStream,
-    Mount, Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize,
+    registry, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LineSplitter, LogChunk, LogLine,
+    LogOptions, LogStream, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize,
 };
 use crate::runtime::labels;
 
@@ -313,6 +314,23 @@ impl Runtime for DockerRuntime {
     /// As the engine answered when podrun connected (every command connects anew).
     async fn info(&self) -> Result<EngineInfo, RuntimeError> {
         Ok(self.info.clone())
+    }
+
+    async fn security(&self) -> Result<EngineSecurity, RuntimeError> {
+        match self.engine {
+            convert::Engine::Docker => {
+                let info = self.docker.info().await.map_err(|e| self.error("engine info", e))?;
+                Ok(security::of_docker(&info))
+            }
+            convert::Engine::Podman => {
+                // Podman's own API; any version it serves answers at v4.0.0.
+                let what = "engine info (/libpod/info)";
+                let body = raw::get(&self.endpoint.host, what, "/v4.0.0/libpod/info", 4 << 20).await?;
+                let info = serde_json::from_slice(&body)
+                    .map_err(|e| RuntimeError::Other(format!("{what}: the engine's answer is not JSON: {e}")))?;
+                Ok(security::of_podman(&info))
+            }
+        }
     }
 
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {

@@ -8,7 +8,8 @@
 //! endpoint, and reads what follows the response head as is: `POST /exec/{id}/start` upgraded
 //! for `exec -t`, and `GET /containers/{id}/logs` as HTTP/1.0 (so the body comes unchunked, to
 //! the connection's end) for the logs of a `tty: true` container. Streams without a terminal
-//! keep bollard's (correct) frame decoding.
+//! keep bollard's (correct) frame decoding. [`get`] reads a whole answer the same way, for the
+//! one request bollard has no call for (Podman's own `/libpod/info`).
 
 use std::pin::Pin;
 
@@ -83,6 +84,19 @@ pub async fn logs(
     let req = format!("GET /v{api}/containers/{id}/logs?{query} HTTP/1.0\r\nHost: docker\r\n\r\n");
     let (conn, rest) = request(dialer, endpoint, &format!("logs of container {id}"), &req, &[200]).await?;
     Ok(output(rest, conn))
+}
+
+/// The body of `GET path` (`/v4.0.0/libpod/info`), read to its end (HTTP/1.0, as for logs),
+/// at most `limit` bytes.
+pub async fn get(host: &str, what: &str, path: &str, limit: usize) -> Result<Vec<u8>, RuntimeError> {
+    let req = format!("GET {path} HTTP/1.0\r\nHost: docker\r\n\r\n");
+    let (conn, mut body) = request(host, what, &req, &[200]).await?;
+    conn.take(u64::try_from(limit).unwrap_or(u64::MAX))
+        .read_to_end(&mut body)
+        .await
+        .map_err(|e| RuntimeError::Unreachable { endpoint: host.to_owned(), detail: e.to_string() })?;
+    body.truncate(limit);
+    Ok(body)
 }
 
 /// Reads the response head; returns its status code and the bytes read past it.
