@@ -325,7 +325,7 @@ impl Runtime for DockerRuntime {
             convert::Engine::Podman => {
                 // Podman's own API; any version it serves answers at v4.0.0.
                 let what = "engine info (/libpod/info)";
-                let body = raw::get(&self.endpoint.host, what, "/v4.0.0/libpod/info", 4 << 20).await?;
+                let body = raw::get(&self.dialer, &self.endpoint.to_string(), what, "/v4.0.0/libpod/info", 4 << 20).await?;
                 let info = serde_json::from_slice(&body)
                     .map_err(|e| RuntimeError::Other(format!("{what}: the engine's answer is not JSON: {e}")))?;
                 Ok(security::of_podman(&info))
