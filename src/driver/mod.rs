@@ -26,7 +26,7 @@ use crate::runtime::{Runtime, Selector};
 use crate::status::{self, Notes, PodStatus, Verdict, WaitFor};
 
 pub use crate::status::outcome::{PodFailure, PodResult};
-pub use act::{ensure_infra_image, remove_pod, remove_pod_with};
+pub use act::{ensure_infra_image, remove_engine_volumes, remove_pod, remove_pod_with};
 pub use plan::CrashBackoff;
 pub use signals::Interrupt;
 
@@ -130,8 +130,11 @@ async fn read_messages<R: Runtime>(
                 continue;
             }
             let attempt = crate::pod::observed::attempt_of(o);
-            let mut message =
-                files.and_then(|f| f.read_termination_log(&desired.uid, &c.name, attempt)).unwrap_or_default();
+            let mut message = match files {
+                Some(f) => f.read_termination_log(&desired.uid, &c.name, attempt).unwrap_or_default(),
+                // Not on this host: read back through the engine, from the stopped container.
+                None => read_engine_message(rt, &o.id, &c.termination_message_path).await,
+            };
             if message.is_empty() && exit_code != 0 && c.fallback_to_logs {
                 if let Ok(logs) = rt.logs_tail(&o.id, MAX_LOG_MESSAGE_LINES).await {
                     message = tail_bytes(&logs, MAX_LOG_MESSAGE_BYTES).to_owned();
@@ -139,6 +142,19 @@ async fn read_messages<R: Runtime>(
             }
             notes.messages.insert(o.id.clone(), message);
         }
+    }
+}
+
+/// A termination message read through the engine's archive API, at most the kubelet's 4096
+/// bytes; empty when there is none.
+async fn read_engine_message<R: Runtime>(rt: &R, id: &str, path: &str) -> String {
+    let max = usize::try_from(crate::pod::files::MAX_MESSAGE_BYTES).unwrap_or(4096);
+    // The tar headers and padding come on top of the content.
+    match rt.get_archive(id, path, max + 4096).await {
+        Ok(Some(tar)) => crate::pod::volumes::engine::file_content(&tar, max)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default(),
+        _ => String::new(),
     }
 }
 
@@ -198,6 +214,7 @@ async fn drive<R: Runtime>(
     // Probes run while this run lasts: the prober's workers end when it is dropped.
     let prober = prober::Prober::new();
     let mut hold_until: Option<Instant> = None;
+    let mut refreshed = false;
     // The repair that takes up a pod the engine lost is not the pod's failure: not counted.
     let mut after_outage = false;
 
@@ -245,6 +262,16 @@ async fn drive<R: Runtime>(
         let st = status::compute(&desired, &obs, &notes, &plan);
         reporter.status(&key, &st);
         let infra_running = obs.infra.current.as_ref().is_some_and(|c| c.is_running());
+        // Once per run (an apply, a re-apply, a changed manifest under --supervise): the files
+        // of a running pod's volumes follow the manifests and the ConfigMaps and Secrets.
+        if let (false, Some(infra)) = (refreshed, obs.infra.current.as_ref().filter(|c| c.is_running())) {
+            refreshed = true;
+            match act::refresh_volumes(&*rt, &desired, opts.files.as_ref(), &infra.id).await {
+                Ok(()) => {}
+                Err(PodFailure::Runtime(e)) if outage::away(&e, false) => {}
+                Err(e) => reporter.warning(&format!("{key}: volumes not updated: {e}")),
+            }
+        }
         match status::verdict(&desired, &st, infra_running, wait_for, crate::clock::now()) {
             // Done only when nothing is left to do: a changed container still gets replaced,
             // a finished pod's sidecars still get stopped.
