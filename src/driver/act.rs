@@ -365,6 +365,9 @@ pub async fn refresh_volumes<R: Runtime>(
     files: Option<&PodFiles>,
     infra_id: &str,
 ) -> Result<(), PodFailure> {
+    if desired.manifest.spec.volumes.is_empty() {
+        return Ok(());
+    }
     let Some(setup) = volumes_for(rt, desired, files).await? else { return Ok(()) };
     if setup.is_on_engine() {
         setup.fill_engine(rt, infra_id, false).await.map_err(PodFailure::Runtime)?;
