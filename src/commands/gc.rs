@@ -122,7 +122,8 @@ fn describe(c: &Observed) -> String {
 }
 
 /// Removes the engine volumes of pods that have no container left (a pod that vanished without
-/// a delete). Claims' volumes carry no pod uid, and are never collected. Returns an exit code
+/// a delete), once older than `--min-age`. Claims' volumes carry no pod uid, and are never
+/// collected. Returns an exit code
 /// when something failed.
 async fn collect_engine_volumes<R: Runtime>(
     rt: &R,
@@ -130,6 +131,7 @@ async fn collect_engine_volumes<R: Runtime>(
     cli: &Cli,
     args: &GcArgs,
     verb: &str,
+    now: SystemTime,
 ) -> Option<u8> {
     let live: BTreeSet<&str> = remaining.iter().filter_map(|c| c.label(labels::POD_UID)).collect();
     let filters = [format!("{}={}", labels::MANAGED, labels::MANAGED_VALUE), labels::POD_UID.to_owned()];
@@ -143,7 +145,9 @@ async fn collect_engine_volumes<R: Runtime>(
     let mut code = None;
     for v in found {
         let Some(uid) = v.labels.get(labels::POD_UID) else { continue };
-        if live.contains(uid.as_str()) {
+        // Young ones too may belong to a pod being applied right now, its containers not made yet.
+        let young = v.created.is_none_or(|t| now.duration_since(t).unwrap_or(Duration::ZERO) < args.min_age);
+        if live.contains(uid.as_str()) || young {
             continue;
         }
         if !args.dry_run {
@@ -192,7 +196,7 @@ pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
         }
     }
     let remaining: Vec<Observed> = observed.iter().filter(|c| !removed.contains(&c.id)).cloned().collect();
-    if let Some(c) = collect_engine_volumes(&rt, &remaining, cli, args, verb).await {
+    if let Some(c) = collect_engine_volumes(&rt, &remaining, cli, args, verb, now).await {
         code = c;
     }
     if let Some(files) = &files {

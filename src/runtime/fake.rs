@@ -428,7 +428,7 @@ impl Runtime for FakeRuntime {
             .volumes
             .iter()
             .filter(|(_, l)| matches(l))
-            .map(|(n, l)| super::VolumeInfo { name: n.clone(), labels: l.clone() })
+            .map(|(n, l)| super::VolumeInfo { name: n.clone(), labels: l.clone(), created: None })
             .collect())
     }
 

@@ -389,6 +389,8 @@ pub struct Tmpfs {
 pub struct VolumeInfo {
     pub name: String,
     pub labels: BTreeMap<String, String>,
+    /// When the engine made it, if it says.
+    pub created: Option<std::time::SystemTime>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -685,7 +685,11 @@ impl Runtime for DockerRuntime {
             .volumes
             .unwrap_or_default()
             .into_iter()
-            .map(|v| VolumeInfo { name: v.name, labels: v.labels.into_iter().collect() })
+            .map(|v| VolumeInfo {
+                created: v.created_at.as_deref().and_then(crate::clock::parse_time),
+                name: v.name,
+                labels: v.labels.into_iter().collect(),
+            })
             .collect())
     }
 
