@@ -133,7 +133,20 @@ async fn read_messages<R: Runtime>(
             let mut message = match files {
                 Some(f) => f.read_termination_log(&desired.uid, &c.name, attempt).unwrap_or_default(),
                 // Not on this host: read back through the engine, from the stopped container.
-                None => read_engine_message(rt, &o.id, &c.termination_message_path).await,
+                None => {
+                    // Through the infra container, which mounts the pod's termination-log volume
+                    // (Podman's archive of a stopped container leaves out its bind mounts), else
+                    // from the container itself.
+                    let file = format!("{}/{}-{attempt}", crate::pod::volumes::engine::INFRA_TERMINATION_DIR, c.name);
+                    let mut m = None;
+                    if let Some(infra) = &obs.infra.current {
+                        m = read_engine_message(rt, &infra.id, &file).await;
+                    }
+                    match m {
+                        Some(m) => m,
+                        None => read_engine_message(rt, &o.id, &c.termination_message_path).await.unwrap_or_default(),
+                    }
+                }
             };
             if message.is_empty() && exit_code != 0 && c.fallback_to_logs {
                 if let Ok(logs) = rt.logs_tail(&o.id, MAX_LOG_MESSAGE_LINES).await {
@@ -146,15 +159,14 @@ async fn read_messages<R: Runtime>(
 }
 
 /// A termination message read through the engine's archive API, at most the kubelet's 4096
-/// bytes; empty when there is none.
-async fn read_engine_message<R: Runtime>(rt: &R, id: &str, path: &str) -> String {
+/// bytes; `None` when there is no such file.
+async fn read_engine_message<R: Runtime>(rt: &R, id: &str, path: &str) -> Option<String> {
     let max = usize::try_from(crate::pod::files::MAX_MESSAGE_BYTES).unwrap_or(4096);
     // The tar headers and padding come on top of the content.
     match rt.get_archive(id, path, max + 4096).await {
         Ok(Some(tar)) => crate::pod::volumes::engine::file_content(&tar, max)
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .unwrap_or_default(),
-        _ => String::new(),
+            .map(|b| String::from_utf8_lossy(&b).into_owned()),
+        _ => None,
     }
 }
 
@@ -303,6 +315,8 @@ async fn drive<R: Runtime>(
             }
             tracing::debug!(pod = %key, ?plan, "acting");
             synced = true;
+            // Creating containers prepares the volumes (act's preflight): nothing left to refresh.
+            refreshed |= plan.infra.iter().chain(&plan.init).chain(&plan.apps).any(|s| matches!(s.step, plan::Step::Create { .. }));
             let acted = tokio::select! {
                 r = act::act(
                     act::Scope { rt: &*rt, desired: &desired, files: opts.files.as_ref(), reporter: &*reporter, key: &key },

@@ -594,7 +594,7 @@ async fn volumes_on_an_engine_that_is_not_local_are_engine_volumes_filled_throug
 #[tokio::test(start_paused = true)]
 async fn a_termination_message_is_read_back_through_the_engine() {
     let rt = fake();
-    assert_eq!(read_engine_message(&rt, "c1", "/dev/termination-log").await, "");
+    assert_eq!(read_engine_message(&rt, "c1", "/dev/termination-log").await, None);
     rt.write_file("c1", "/dev/termination-log", "x".repeat(5000).as_bytes());
-    assert_eq!(read_engine_message(&rt, "c1", "/dev/termination-log").await, "x".repeat(4096));
+    assert_eq!(read_engine_message(&rt, "c1", "/dev/termination-log").await, Some("x".repeat(4096)));
 }
