@@ -164,8 +164,9 @@ async fn read_engine_message<R: Runtime>(rt: &R, id: &str, path: &str) -> Option
     let max = usize::try_from(crate::pod::files::MAX_MESSAGE_BYTES).unwrap_or(4096);
     // The tar headers and padding come on top of the content.
     match rt.get_archive(id, path, max + 4096).await {
-        Ok(Some(tar)) => crate::pod::volumes::engine::file_content(&tar, max)
-            .map(|b| String::from_utf8_lossy(&b).into_owned()),
+        Ok(Some(tar)) => {
+            crate::pod::volumes::engine::file_content(&tar, max).map(|b| String::from_utf8_lossy(&b).into_owned())
+        }
         _ => None,
     }
 }
@@ -316,7 +317,12 @@ async fn drive<R: Runtime>(
             tracing::debug!(pod = %key, ?plan, "acting");
             synced = true;
             // Creating containers prepares the volumes (act's preflight): nothing left to refresh.
-            refreshed |= plan.infra.iter().chain(&plan.init).chain(&plan.apps).any(|s| matches!(s.step, plan::Step::Create { .. }));
+            refreshed |= plan
+                .infra
+                .iter()
+                .chain(&plan.init)
+                .chain(&plan.apps)
+                .any(|s| matches!(s.step, plan::Step::Create { .. }));
             let acted = tokio::select! {
                 r = act::act(
                     act::Scope { rt: &*rt, desired: &desired, files: opts.files.as_ref(), reporter: &*reporter, key: &key },
