@@ -21,9 +21,11 @@ struct Forwarder {
 }
 
 impl Forwarder {
-    fn start(test: &str) -> Forwarder {
-        let socket = std::env::var("DOCKER_HOST")
-            .ok()
+    /// To the engine at `engine` (`unix://...`), else the default one.
+    fn start(test: &str, engine: Option<&str>) -> Forwarder {
+        let socket = engine
+            .map(str::to_owned)
+            .or_else(|| std::env::var("DOCKER_HOST").ok())
             .and_then(|h| h.strip_prefix("unix://").map(str::to_owned))
             .unwrap_or_else(|| "/var/run/docker.sock".to_owned());
         // A free port: taken from the kernel, released, then bound by socat.
@@ -155,7 +157,7 @@ fn configmap_secret_downward_projected_volumes_and_termination_messages_without_
     if !ready() {
         return;
     }
-    let fwd = Forwarder::start("files");
+    let fwd = Forwarder::start("files", None);
     let host = fwd.host();
     let state = State::new("files");
     let ns = Namespace::new("engine-vol-files");
@@ -321,7 +323,7 @@ fn re_apply_updates_files_in_place_on_a_remote_engine() {
     if !ready() {
         return;
     }
-    let fwd = Forwarder::start("update");
+    let fwd = Forwarder::start("update", None);
     let host = fwd.host();
     let state = State::new("update-remote");
     let ns = Namespace::new("engine-vol-update");
@@ -347,7 +349,7 @@ fn gc_collects_the_volumes_of_a_vanished_pod() {
     if !ready() {
         return;
     }
-    let fwd = Forwarder::start("gc");
+    let fwd = Forwarder::start("gc", None);
     let host = fwd.host();
     let state = State::new("gc");
     let ns = Namespace::new("engine-vol-gc");
@@ -368,4 +370,34 @@ fn gc_collects_the_volumes_of_a_vanished_pod() {
         assert!(stdout(&out).contains(&format!("removed volume {v}")), "{}", stdout(&out));
     }
     assert_eq!(pod_volumes(&ns), Vec::<String>::new());
+}
+
+#[test]
+fn podman_volumes_and_termination_messages_through_a_remote_endpoint() {
+    if !ready() {
+        return;
+    }
+    let Some(podman) = podman() else { return };
+    let fwd = Forwarder::start("podman", Some(&podman));
+    let host = fwd.host();
+    let state = State::new("podman");
+    let ns = Namespace::on(Some(&podman), "engine-vol-podman");
+    let mut args = configs().to_vec();
+    args.push("-q");
+    let out = apply(Some(&host), &state, &ns, "tests/manifests/run/volumes-config.yaml", &args);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = logs(Some(&host), &state, &ns, "volumes-config", "show");
+    assert!(text.contains("400 /etc/creds/username\n400 /etc/creds/password\n"), "{text}");
+    assert!(text.contains("hello from a configmap"), "{text}");
+    let out = apply(Some(&host), &state, &ns, "tests/manifests/run/termination-message.yaml", &["-o", "json"]);
+    assert_eq!(code(&out), 6, "{}", stderr(&out));
+    assert!(stdout(&out).contains("\"message\": \"all done\\n\""), "{}", stdout(&out));
+    state.assert_no_host_files();
+    let out = run(Some(&host), &state, &["delete", "--all", "-n", ns.name()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let left = docker_on(
+        Some(&podman),
+        &["volume", "ls", "-q", "--filter", &format!("label=io.kubernetes.pod.namespace={}", ns.name())],
+    );
+    assert_eq!(String::from_utf8_lossy(&left.stdout).trim(), "", "delete removes the pod's volumes");
 }

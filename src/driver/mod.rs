@@ -153,17 +153,33 @@ async fn read_messages<R: Runtime>(
                     message = tail_bytes(&logs, MAX_LOG_MESSAGE_BYTES).to_owned();
                 }
             }
+            let per_container = MAX_POD_MESSAGE_BYTES / (desired.init.len() + desired.containers.len()).max(1);
+            if message.len() > per_container {
+                let mut end = per_container;
+                while !message.is_char_boundary(end) {
+                    end -= 1;
+                }
+                message.truncate(end);
+            }
             notes.messages.insert(o.id.clone(), message);
         }
     }
 }
 
+/// How much of a termination-log file's archive podrun reads (a container may write more than
+/// the 4096 bytes kept; what is beyond this is not looked at).
+const MAX_ARCHIVE_BYTES: usize = 1 << 20;
+
+/// The kubelet's budget for all of a pod's termination messages, split evenly between its
+/// containers (its status manager's `normalizeStatus`).
+const MAX_POD_MESSAGE_BYTES: usize = 12 * 1024;
+
 /// A termination message read through the engine's archive API, at most the kubelet's 4096
 /// bytes; `None` when there is no such file.
 async fn read_engine_message<R: Runtime>(rt: &R, id: &str, path: &str) -> Option<String> {
     let max = usize::try_from(crate::pod::files::MAX_MESSAGE_BYTES).unwrap_or(4096);
-    // The tar headers and padding come on top of the content.
-    match rt.get_archive(id, path, max + 4096).await {
+    // Its last 4096 bytes are kept: the archive may be read whole, up to a bound.
+    match rt.get_archive(id, path, MAX_ARCHIVE_BYTES).await {
         Ok(Some(tar)) => {
             crate::pod::volumes::engine::file_content(&tar, max).map(|b| String::from_utf8_lossy(&b).into_owned())
         }

@@ -595,6 +595,8 @@ async fn volumes_on_an_engine_that_is_not_local_are_engine_volumes_filled_throug
 async fn a_termination_message_is_read_back_through_the_engine() {
     let rt = fake();
     assert_eq!(read_engine_message(&rt, "c1", "/dev/termination-log").await, None);
-    rt.write_file("c1", "/dev/termination-log", "x".repeat(5000).as_bytes());
-    assert_eq!(read_engine_message(&rt, "c1", "/dev/termination-log").await, Some("x".repeat(4096)));
+    // The last 4096 bytes, as the kubelet reads the file.
+    rt.write_file("c1", "/dev/termination-log", format!("{}{}", "x".repeat(5000), "y".repeat(4000)).as_bytes());
+    let want = format!("{}{}", "x".repeat(96), "y".repeat(4000));
+    assert_eq!(read_engine_message(&rt, "c1", "/dev/termination-log").await, Some(want));
 }

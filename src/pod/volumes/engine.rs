@@ -293,17 +293,18 @@ pub fn link_target(archive: &[u8]) -> Option<String> {
     Some(entry.link_name().ok()??.to_string_lossy().into_owned())
 }
 
-/// The content of the regular file an archive holds (its first entry), at most `max` bytes.
+/// The last `max` bytes of the regular file an archive holds (its first entry), as the kubelet
+/// reads a termination message.
 pub fn file_content(archive: &[u8], max: usize) -> Option<Vec<u8>> {
     let mut a = tar::Archive::new(archive);
-    let entry = a.entries().ok()?.next()?.ok()?;
+    let mut entry = a.entries().ok()?.next()?.ok()?;
     if entry.header().entry_type() != tar::EntryType::Regular {
         return None;
     }
     let mut out = Vec::new();
     // An archive cut short (see `Runtime::get_archive`) still gives what it holds.
-    let _ = io::Read::read_to_end(&mut io::Read::take(entry, max as u64), &mut out);
-    Some(out)
+    let _ = io::Read::read_to_end(&mut entry, &mut out);
+    Some(out.split_off(out.len().saturating_sub(max)))
 }
 
 /// `2006_01_02_15_04_05`, UTC: the kubelet's timestamp for a data directory.
