@@ -110,6 +110,42 @@ impl Drop for State {
     }
 }
 
+/// Removes, when dropped (also when a test fails), the engine volumes podrun made for the pods
+/// of one namespace on one engine.
+struct VolumeGuard {
+    engine: Option<String>,
+    namespace: String,
+}
+
+impl Drop for VolumeGuard {
+    fn drop(&mut self) {
+        let label = format!("label=io.kubernetes.pod.namespace={}", self.namespace);
+        let out = docker_on(self.engine.as_deref(), &["volume", "ls", "-q", "--filter", &label]);
+        for v in String::from_utf8_lossy(&out.stdout).lines() {
+            // Only the pod volumes (named after a pod uid), never a claim's.
+            let uid = docker_on(
+                self.engine.as_deref(),
+                &["volume", "inspect", "-f", "{{index .Labels \"io.kubernetes.pod.uid\"}}", v],
+            );
+            let ns = docker_on(
+                self.engine.as_deref(),
+                &["volume", "inspect", "-f", "{{index .Labels \"io.kubernetes.pod.namespace\"}}", v],
+            );
+            if !String::from_utf8_lossy(&uid.stdout).trim().is_empty()
+                && String::from_utf8_lossy(&ns.stdout).trim() == self.namespace
+            {
+                docker_on(self.engine.as_deref(), &["volume", "rm", "-f", v]);
+            }
+        }
+    }
+}
+
+/// The guard for the namespace `Namespace::new(test)` names; made before it, so that it is
+/// dropped after it, once the containers are gone.
+fn guard(engine: Option<&str>, test: &str) -> VolumeGuard {
+    VolumeGuard { engine: engine.map(str::to_owned), namespace: format!("t{}-{test}", std::process::id()) }
+}
+
 /// podrun against `host` (None: the local socket) with `state` as its state directory.
 fn run(host: Option<&str>, state: &State, args: &[&str]) -> Output {
     let mut env = vec![("PODRUN_STATE_DIR", state.0.to_str().expect("utf-8"))];
@@ -160,6 +196,7 @@ fn configmap_secret_downward_projected_volumes_and_termination_messages_without_
     let fwd = Forwarder::start("files", None);
     let host = fwd.host();
     let state = State::new("files");
+    let _volumes = guard(None, "engine-vol-files");
     let ns = Namespace::new("engine-vol-files");
     let cases: &[(&str, &str, &[&str])] = &[
         (
@@ -326,6 +363,7 @@ fn re_apply_updates_files_in_place_on_a_remote_engine() {
     let fwd = Forwarder::start("update", None);
     let host = fwd.host();
     let state = State::new("update-remote");
+    let _volumes = guard(None, "engine-vol-update");
     let ns = Namespace::new("engine-vol-update");
     let remote = live_pod_updates_in_place(Some(&host), &state, &ns);
     state.assert_no_host_files();
@@ -334,6 +372,7 @@ fn re_apply_updates_files_in_place_on_a_remote_engine() {
     assert!(layout.starts_with("..20") && layout.ends_with("\n..data/greeting\n"), "{layout}");
     // The same files, modes and groups as on the local path.
     let local_state = State::new("update-local");
+    let _local_volumes = guard(None, "engine-vol-update-local");
     let local_ns = Namespace::new("engine-vol-update-local");
     let local = live_pod_updates_in_place(None, &local_state, &local_ns);
     assert_eq!(remote, local);
@@ -352,6 +391,7 @@ fn gc_collects_the_volumes_of_a_vanished_pod() {
     let fwd = Forwarder::start("gc", None);
     let host = fwd.host();
     let state = State::new("gc");
+    let _volumes = guard(None, "engine-vol-gc");
     let ns = Namespace::new("engine-vol-gc");
     let out = apply(Some(&host), &state, &ns, "tests/manifests/run/init-emptydir.yaml", &[]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -381,6 +421,7 @@ fn podman_volumes_and_termination_messages_through_a_remote_endpoint() {
     let fwd = Forwarder::start("podman", Some(&podman));
     let host = fwd.host();
     let state = State::new("podman");
+    let _volumes = guard(Some(&podman), "engine-vol-podman");
     let ns = Namespace::on(Some(&podman), "engine-vol-podman");
     let mut args = configs().to_vec();
     args.push("-q");

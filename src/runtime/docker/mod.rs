@@ -681,10 +681,19 @@ impl Runtime for DockerRuntime {
         let filters = HashMap::from([("label".to_owned(), label_filters.to_vec())]);
         let opts = ListVolumesOptionsBuilder::default().filters(&filters).build();
         let list = self.docker.list_volumes(Some(opts)).await.map_err(|e| self.error("list volumes", e))?;
+        // Checked again here: Podman 4.3 matches a volume carrying any one of several label
+        // filters, Docker only one carrying all of them.
+        let wanted = |labels: &HashMap<String, String>| {
+            label_filters.iter().all(|f| match f.split_once('=') {
+                Some((k, v)) => labels.get(k).is_some_and(|x| x == v),
+                None => labels.contains_key(f),
+            })
+        };
         Ok(list
             .volumes
             .unwrap_or_default()
             .into_iter()
+            .filter(|v| wanted(&v.labels))
             .map(|v| VolumeInfo {
                 created: v.created_at.as_deref().and_then(crate::clock::parse_time),
                 name: v.name,
