@@ -297,6 +297,9 @@ async fn remove<R: Runtime>(rt: &R, r: &PodResult, files: Option<&PodFiles>, rep
                 volumes::remove_pod_volumes(files, &r.desired.uid);
                 files.remove_pod(&r.desired.uid);
             }
+            if let Err(e) = driver::remove_engine_volumes(rt, &r.desired.uid).await {
+                reporter.warning(&format!("removal of {key}'s volumes: {e}"));
+            }
             reporter.event(&key, &format!("removed the pod ({n} containers)"));
         }
         Err(e) => reporter.warning(&format!("removal of {key}: {e}")),

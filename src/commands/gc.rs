@@ -121,6 +121,49 @@ fn describe(c: &Observed) -> String {
     )
 }
 
+/// Removes the engine volumes of pods that have no container left (a pod that vanished without
+/// a delete), once older than `--min-age`. Claims' volumes carry no pod uid, and are never
+/// collected. Returns an exit code
+/// when something failed.
+async fn collect_engine_volumes<R: Runtime>(
+    rt: &R,
+    remaining: &[Observed],
+    cli: &Cli,
+    args: &GcArgs,
+    verb: &str,
+    now: SystemTime,
+) -> Option<u8> {
+    let live: BTreeSet<&str> = remaining.iter().filter_map(|c| c.label(labels::POD_UID)).collect();
+    let filters = [format!("{}={}", labels::MANAGED, labels::MANAGED_VALUE), labels::POD_UID.to_owned()];
+    let found = match rt.list_volumes(&filters).await {
+        Ok(v) => v,
+        Err(e) => {
+            output::eprintln(&format!("warning: listing volumes: {e}"));
+            return Some(exit::for_runtime(&e));
+        }
+    };
+    let mut code = None;
+    for v in found {
+        let Some(uid) = v.labels.get(labels::POD_UID) else { continue };
+        // Young ones too may belong to a pod being applied right now, its containers not made yet.
+        let young = v.created.is_none_or(|t| now.duration_since(t).unwrap_or(Duration::ZERO) < args.min_age);
+        if live.contains(uid.as_str()) || young {
+            continue;
+        }
+        if !args.dry_run {
+            if let Err(e) = rt.remove_volume(&v.name).await {
+                output::eprintln(&format!("warning: volume {}: {e}", v.name));
+                code = Some(exit::for_runtime(&e));
+                continue;
+            }
+        }
+        if !cli.quiet {
+            let _ = output::println(&format!("{verb} volume {}: its pod (uid {uid}) has no container left", v.name));
+        }
+    }
+    code
+}
+
 pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
     let rt = super::connect(cli).await?;
     let policy = Policy { max_dead: args.max_dead, min_age: args.min_age };
@@ -152,8 +195,11 @@ pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
             let _ = output::println(&format!("{verb} container {}: {}", describe(c), r.reason));
         }
     }
+    let remaining: Vec<Observed> = observed.iter().filter(|c| !removed.contains(&c.id)).cloned().collect();
+    if let Some(c) = collect_engine_volumes(&rt, &remaining, cli, args, verb, now).await {
+        code = c;
+    }
     if let Some(files) = &files {
-        let remaining: Vec<Observed> = observed.into_iter().filter(|c| !removed.contains(&c.id)).collect();
         for uid in orphaned_files(&files.pod_dirs(), &remaining, now, args.min_age) {
             if !args.dry_run {
                 volumes::remove_pod_volumes(files, &uid);

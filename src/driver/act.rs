@@ -12,7 +12,7 @@ use crate::plan::{ContainerStep, ImageNeed, Plan, Step};
 use crate::pod::files::PodFiles;
 use crate::pod::hosts;
 use crate::pod::observed::attempt_of;
-use crate::pod::volumes::{self, VolumeSetup};
+use crate::pod::volumes::{self, engine, VolumeSetup};
 use crate::pod::{DesiredPod, Hook, HttpHook, InfraRef, Role};
 use crate::probe::handlers::{self, pod_address, Target};
 use crate::report::{PodKey, PullEvent, Reporter};
@@ -108,9 +108,11 @@ pub async fn act<R: Runtime>(
         }
     }
 
+    let mut fresh_infra = false;
     if let Some(step) = &plan.infra {
-        match run_step(scope, step, None, None).await {
+        match run_step(scope, step, None, setup).await {
             Ok(id) => {
+                fresh_infra = true;
                 if matches!(step.step, Step::Create { .. }) {
                     created.push(id);
                 }
@@ -129,6 +131,16 @@ pub async fn act<R: Runtime>(
     }
     // Its address is known only once it runs, and pod members need it (status.podIP).
     let Some(infra) = current_infra(rt, desired).await? else { return Ok(Acted::WithErrors) };
+    if let Some(setup) = setup.filter(|s| s.is_on_engine()) {
+        // The infra container holds the engine volumes: they are filled through it.
+        if let Err(e) = setup.fill_engine(rt, &infra.id, fresh_infra).await {
+            if fatal(&e) {
+                return Err(PodFailure::Runtime(e));
+            }
+            reporter.warning(&format!("{key}: volumes: {e}"));
+            return Ok(Acted::WithErrors);
+        }
+    }
 
     // Init containers in order: a failure stops the sequence, since later ones depend on it.
     for step in &plan.init {
@@ -193,7 +205,9 @@ async fn run_step<R: Runtime>(
                 reporter.warning(&format!("{key}: {w}"));
             }
             resolve_user(rt, c, &mut spec).await?;
-            if let Some(setup) = setup {
+            if let (Some(setup), Role::Infra) = (setup, c.role) {
+                spec.mounts.extend(setup.infra_mounts());
+            } else if let Some(setup) = setup {
                 let env: Vec<(String, String)> = spec
                     .env
                     .iter()
@@ -212,6 +226,20 @@ async fn run_step<R: Runtime>(
                     ("CreateContainerConfigError", RuntimeError::Other(format!("termination-log file: {e}")))
                 })?;
                 spec.mounts.push(Mount::bind(path.to_string_lossy(), c.termination_message_path.clone(), false));
+            } else if let (Some(setup), Some(infra), Role::Init | Role::App, false) = (setup, infra, c.role, taken) {
+                let _ = setup;
+                let log = engine_termination_log(rt, &desired.uid, &infra.id, &c.name, *attempt)
+                    .await
+                    .map_err(|e| ("CreateContainerConfigError", e))?;
+                // rslave: Docker refuses a private bind of a path under its own root (where the
+                // volume is), for fear of holding mounts there.
+                spec.mounts.push(Mount::Bind {
+                    source: log,
+                    target: c.termination_message_path.clone(),
+                    read_only: false,
+                    propagation: crate::runtime::Propagation::HostToContainer,
+                    recursive_read_only: false,
+                });
             }
             if let (Some(files), Role::Init | Role::App) = (files, c.role) {
                 if let Some(m) = etc_hosts_mount(files, desired, infra, &spec.mounts)
@@ -270,6 +298,22 @@ fn etc_hosts_mount(
     Ok(Some(Mount::bind(path.to_string_lossy(), hosts::ETC_HOSTS, false)))
 }
 
+/// Makes one instance's termination-log file in the pod's termination volume (through the
+/// infra container, which mounts it) and returns its path on the engine's host, for a bind mount.
+async fn engine_termination_log<R: Runtime>(
+    rt: &R,
+    uid: &str,
+    infra_id: &str,
+    container: &str,
+    attempt: u32,
+) -> Result<String, RuntimeError> {
+    let tar = engine::termination_log_archive(container, attempt)
+        .map_err(|e| RuntimeError::Other(format!("termination-log file: {e}")))?;
+    rt.put_archive(infra_id, engine::INFRA_TERMINATION_DIR, tar).await?;
+    let mountpoint = rt.volume_mountpoint(&engine::termination_volume_name(uid)).await?;
+    Ok(format!("{}/{container}-{attempt}", mountpoint.trim_end_matches('/')))
+}
+
 /// Checks, before anything is created, what would make a container's creation fail for good
 /// (its configuration against the image): such a pod fails at once, with nothing half-made.
 async fn preflight<R: Runtime>(
@@ -278,7 +322,7 @@ async fn preflight<R: Runtime>(
     plan: &Plan,
     files: Option<&PodFiles>,
 ) -> Result<Option<VolumeSetup>, PodFailure> {
-    let creates = plan.init.iter().chain(&plan.apps).any(|s| matches!(s.step, Step::Create { .. }));
+    let creates = plan.infra.iter().chain(&plan.init).chain(&plan.apps).any(|s| matches!(s.step, Step::Create { .. }));
     if !creates {
         return Ok(None);
     }
@@ -307,26 +351,33 @@ async fn preflight<R: Runtime>(
     Ok(setup)
 }
 
-/// Plans and prepares the pod's volumes on the host (files, directories, named engine
-/// volumes). Idempotent, so every sync that creates containers runs it: configMap and secret
+/// Plans and prepares the pod's volumes: on the host (files, directories) when the engine can
+/// see podrun's files, else as engine volumes (see `pod::volumes::engine`); and the named engine
+/// volumes. Idempotent, so every sync that creates containers runs it: configMap and secret
 /// files are rewritten when their contents changed.
 async fn volumes_for<R: Runtime>(
     rt: &R,
     desired: &DesiredPod,
     files: Option<&PodFiles>,
 ) -> Result<Option<VolumeSetup>, PodFailure> {
-    if desired.manifest.spec.volumes.is_empty() {
+    // On the engine, a pod without volumes still has its termination-log volume.
+    if desired.manifest.spec.volumes.is_empty() && files.is_some() {
         return Ok(None);
     }
     let config = |e: String| PodFailure::Config { container: desired.name.clone(), message: e };
-    let Some(files) = files else {
-        return Err(config("volumes need files on the engine's host, and the engine is not local".into()));
-    };
-    let setup = volumes::plan_volumes(&desired.manifest, files, &desired.configs, &desired.host)
+    let on_engine = files.is_none();
+    // On the engine, host paths are only planned, never made.
+    let planning = files.cloned().unwrap_or_else(|| PodFiles::new(PodFiles::default_root()));
+    let mut setup = volumes::plan_volumes(&desired.manifest, &planning, &desired.configs, &desired.host)
         .map_err(|e| config(e.to_string()))?;
+    if on_engine {
+        setup = setup.on_engine();
+    }
     volumes::prepare(&setup).map_err(|e| config(e.to_string()))?;
-    for v in setup.named_volumes() {
-        rt.ensure_volume(&v.name, &v.labels).await.map_err(|e| {
+    let named = setup.named_volumes().into_iter().map(|v| (v.name, v.labels, None));
+    let own = setup.engine_volumes(&desired.namespace, &desired.name).into_iter().map(|v| (v.name, v.labels, v.tmpfs));
+    for (name, labels, tmpfs) in named.chain(own) {
+        rt.ensure_volume(&name, &labels, tmpfs.as_ref()).await.map_err(|e| {
             if fatal(&e) {
                 PodFailure::Runtime(e)
             } else {
@@ -335,6 +386,27 @@ async fn volumes_for<R: Runtime>(
         })?;
     }
     Ok(Some(setup))
+}
+
+/// Brings a running pod's configMap, secret, downwardAPI and projected volumes up to date with
+/// `desired` (a re-apply, a changed manifest under `--supervise`), in place and without a
+/// restart, as the kubelet does: on the host, each changed file is replaced atomically; on the
+/// engine, a new data directory and a swap of its `..data` link. Sub-path mounts see no change
+/// (they are bind mounts of what was there when the container started, as on a node).
+pub async fn refresh_volumes<R: Runtime>(
+    rt: &R,
+    desired: &DesiredPod,
+    files: Option<&PodFiles>,
+    infra_id: &str,
+) -> Result<(), PodFailure> {
+    if desired.manifest.spec.volumes.is_empty() {
+        return Ok(());
+    }
+    let Some(setup) = volumes_for(rt, desired, files).await? else { return Ok(()) };
+    if setup.is_on_engine() {
+        setup.fill_engine(rt, infra_id, false).await.map_err(PodFailure::Runtime)?;
+    }
+    Ok(())
 }
 
 /// The user the container runs as, where it depends on the image: a runAsGroup without a
@@ -696,15 +768,28 @@ pub async fn remove_pod_with<R: Runtime>(
             r?;
         }
     }
-    // With the whole pod gone, so are its files.
+    // With the whole pod gone, so are its files and its own engine volumes (not its claims').
     let whole_pod = only.is_none() || rt.list(sel).await.is_ok_and(|left| left.is_empty());
-    if let (Some(files), true) = (files, whole_pod) {
+    if whole_pod {
         let mut uids: Vec<&str> = all.iter().filter_map(|c| c.label(labels::POD_UID)).collect();
+        uids.sort_unstable();
         uids.dedup();
         for uid in uids {
-            volumes::remove_pod_volumes(files, uid);
-            files.remove_pod(uid);
+            if let Some(files) = files {
+                volumes::remove_pod_volumes(files, uid);
+                files.remove_pod(uid);
+            }
+            remove_engine_volumes(rt, uid).await?;
         }
     }
     Ok(all.len())
+}
+
+/// Removes the engine volumes podrun made for the pod `uid` (see `pod::volumes::engine`).
+pub async fn remove_engine_volumes<R: Runtime>(rt: &R, uid: &str) -> Result<usize, RuntimeError> {
+    let found = rt.list_volumes(&engine::pod_volume_filters(uid)).await?;
+    for v in &found {
+        rt.remove_volume(&v.name).await?;
+    }
+    Ok(found.len())
 }

@@ -27,7 +27,7 @@ use crate::runtime::{Runtime, Selector};
 use crate::status::{self, Notes, PodStatus, Verdict, WaitFor};
 
 pub use crate::status::outcome::{PodFailure, PodResult};
-pub use act::{ensure_infra_image, remove_pod, remove_pod_with};
+pub use act::{ensure_infra_image, remove_engine_volumes, remove_pod, remove_pod_with};
 pub use plan::CrashBackoff;
 pub use signals::Interrupt;
 
@@ -131,15 +131,60 @@ async fn read_messages<R: Runtime>(
                 continue;
             }
             let attempt = crate::pod::observed::attempt_of(o);
-            let mut message =
-                files.and_then(|f| f.read_termination_log(&desired.uid, &c.name, attempt)).unwrap_or_default();
+            let mut message = match files {
+                Some(f) => f.read_termination_log(&desired.uid, &c.name, attempt).unwrap_or_default(),
+                // Not on this host: read back through the engine, from the stopped container.
+                None => {
+                    // Through the infra container, which mounts the pod's termination-log volume
+                    // (Podman's archive of a stopped container leaves out its bind mounts), else
+                    // from the container itself.
+                    let file = format!("{}/{}-{attempt}", crate::pod::volumes::engine::INFRA_TERMINATION_DIR, c.name);
+                    let mut m = None;
+                    if let Some(infra) = &obs.infra.current {
+                        m = read_engine_message(rt, &infra.id, &file).await;
+                    }
+                    match m {
+                        Some(m) => m,
+                        None => read_engine_message(rt, &o.id, &c.termination_message_path).await.unwrap_or_default(),
+                    }
+                }
+            };
             if message.is_empty() && exit_code != 0 && c.fallback_to_logs {
                 if let Ok(logs) = rt.logs_tail(&o.id, MAX_LOG_MESSAGE_LINES).await {
                     message = tail_bytes(&logs, MAX_LOG_MESSAGE_BYTES).to_owned();
                 }
             }
+            let per_container = MAX_POD_MESSAGE_BYTES / (desired.init.len() + desired.containers.len()).max(1);
+            if message.len() > per_container {
+                let mut end = per_container;
+                while !message.is_char_boundary(end) {
+                    end -= 1;
+                }
+                message.truncate(end);
+            }
             notes.messages.insert(o.id.clone(), message);
         }
+    }
+}
+
+/// How much of a termination-log file's archive podrun reads (a container may write more than
+/// the 4096 bytes kept; what is beyond this is not looked at).
+const MAX_ARCHIVE_BYTES: usize = 1 << 20;
+
+/// The kubelet's budget for all of a pod's termination messages, split evenly between its
+/// containers (its status manager's `normalizeStatus`).
+const MAX_POD_MESSAGE_BYTES: usize = 12 * 1024;
+
+/// A termination message read through the engine's archive API, at most the kubelet's 4096
+/// bytes; `None` when there is no such file.
+async fn read_engine_message<R: Runtime>(rt: &R, id: &str, path: &str) -> Option<String> {
+    let max = usize::try_from(crate::pod::files::MAX_MESSAGE_BYTES).unwrap_or(4096);
+    // Its last 4096 bytes are kept: the archive may be read whole, up to a bound.
+    match rt.get_archive(id, path, MAX_ARCHIVE_BYTES).await {
+        Ok(Some(tar)) => {
+            crate::pod::volumes::engine::file_content(&tar, max).map(|b| String::from_utf8_lossy(&b).into_owned())
+        }
+        _ => None,
     }
 }
 
@@ -199,6 +244,7 @@ async fn drive<R: Runtime>(
     // Probes run while this run lasts: the prober's workers end when it is dropped.
     let prober = prober::Prober::new();
     let mut hold_until: Option<Instant> = None;
+    let mut refreshed = false;
     // The repair that takes up a pod the engine lost is not the pod's failure: not counted.
     let mut after_outage = false;
     // What `podrun get` will read of this pod: the one on disk first (it has the pod's start).
@@ -279,6 +325,16 @@ async fn drive<R: Runtime>(
         keep_record(opts.files.as_ref(), &desired, &obs, &notes, &st, &mut kept);
         reporter.status(&key, &st);
         let infra_running = obs.infra.current.as_ref().is_some_and(|c| c.is_running());
+        // Once per run (an apply, a re-apply, a changed manifest under --supervise): the files
+        // of a running pod's volumes follow the manifests and the ConfigMaps and Secrets.
+        if let (false, Some(infra)) = (refreshed, obs.infra.current.as_ref().filter(|c| c.is_running())) {
+            refreshed = true;
+            match act::refresh_volumes(&*rt, &desired, opts.files.as_ref(), &infra.id).await {
+                Ok(()) => {}
+                Err(PodFailure::Runtime(e)) if outage::away(&e, false) => {}
+                Err(e) => reporter.warning(&format!("{key}: volumes not updated: {e}")),
+            }
+        }
         match status::verdict(&desired, &st, infra_running, wait_for, crate::clock::now()) {
             // Done only when nothing is left to do: a changed container still gets replaced,
             // a finished pod's sidecars still get stopped.
@@ -310,6 +366,13 @@ async fn drive<R: Runtime>(
             }
             tracing::debug!(pod = %key, ?plan, "acting");
             synced = true;
+            // Creating containers prepares the volumes (act's preflight): nothing left to refresh.
+            refreshed |= plan
+                .infra
+                .iter()
+                .chain(&plan.init)
+                .chain(&plan.apps)
+                .any(|s| matches!(s.step, plan::Step::Create { .. }));
             let acted = tokio::select! {
                 r = act::act(
                     act::Scope { rt: &*rt, desired: &desired, files: opts.files.as_ref(), reporter: &*reporter, key: &key },

@@ -171,9 +171,9 @@ async fn bind_and_named_volume_mounts_reach_the_container() {
     let volume = format!("podrun-e2e-{}", std::process::id());
     made.volumes.push(volume.clone());
     let vlabels = BTreeMap::from([(labels::MANAGED.to_owned(), labels::MANAGED_VALUE.to_owned())]);
-    rt.ensure_volume(&volume, &vlabels).await.unwrap();
+    rt.ensure_volume(&volume, &vlabels, None).await.unwrap();
     // Idempotent: an existing volume is kept, with its labels, whatever labels come now.
-    rt.ensure_volume(&volume, &BTreeMap::new()).await.unwrap();
+    rt.ensure_volume(&volume, &BTreeMap::new(), None).await.unwrap();
     let shown = docker(&["volume", "inspect", "-f", "{{index .Labels \"io.podrun.managed\"}}", &volume]);
     assert_eq!(String::from_utf8_lossy(&shown.stdout).trim(), "true");
 
@@ -223,7 +223,7 @@ async fn bind_and_named_volume_mounts_reach_the_container() {
     // A volume podrun did not make is never removed.
     let foreign = format!("podrun-e2e-foreign-{}", std::process::id());
     made.volumes.push(foreign.clone());
-    rt.ensure_volume(&foreign, &BTreeMap::new()).await.unwrap();
+    rt.ensure_volume(&foreign, &BTreeMap::new(), None).await.unwrap();
     let e = rt.remove_volume(&foreign).await.unwrap_err();
     assert!(e.to_string().contains("not created by podrun"), "{e}");
     assert!(docker(&["volume", "inspect", &foreign]).status.success());
@@ -326,7 +326,7 @@ async fn planned_pod_volumes_in_a_real_container() {
     volumes::prepare(&setup).unwrap();
     for v in setup.named_volumes() {
         made.volumes.push(v.name.clone());
-        rt.ensure_volume(&v.name, &v.labels).await.unwrap();
+        rt.ensure_volume(&v.name, &v.labels, None).await.unwrap();
     }
     let mounts = setup.mounts_for("c", &[("POD_NAME".to_owned(), "web".to_owned())]).unwrap();
     let name = format!("podrun-e2e-planned-{}", std::process::id());

@@ -12,7 +12,7 @@
 //! through the bind mount.
 
 use std::fs;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek};
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
@@ -121,9 +121,14 @@ impl PodFiles {
     }
 }
 
+/// The last `limit` bytes of the file, as the kubelet reads a termination message
+/// (`tail.ReadAtMost`).
 fn read_limited(path: &Path, limit: u64) -> Option<String> {
     let mut buf = Vec::new();
-    fs::File::open(path).ok()?.take(limit).read_to_end(&mut buf).ok()?;
+    let mut f = fs::File::open(path).ok()?;
+    let len = f.metadata().ok()?.len();
+    f.seek(io::SeekFrom::Start(len.saturating_sub(limit))).ok()?;
+    f.take(limit).read_to_end(&mut buf).ok()?;
     Some(String::from_utf8_lossy(&buf).into_owned())
 }
 
@@ -153,8 +158,8 @@ mod tests {
         assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o666);
         assert_eq!(fs::metadata(path.parent().unwrap()).unwrap().permissions().mode() & 0o777, 0o700);
         assert_eq!(f.read_termination_log("uid-1", "c", 2).as_deref(), Some(""));
-        fs::write(&path, "x".repeat(5000)).unwrap();
-        assert_eq!(f.read_termination_log("uid-1", "c", 2).unwrap().len(), 4096);
+        fs::write(&path, format!("{}{}", "x".repeat(5000), "y".repeat(4000))).unwrap();
+        assert_eq!(f.read_termination_log("uid-1", "c", 2).unwrap(), format!("{}{}", "x".repeat(96), "y".repeat(4000)));
         f.remove_instance("uid-1", "c", 2);
         assert_eq!(f.read_termination_log("uid-1", "c", 2), None);
         f.prepare_termination_log("uid-1", "d", 0).unwrap();

@@ -53,6 +53,7 @@ use super::files::PodFiles;
 use crate::runtime::labels;
 
 mod contents;
+pub mod engine;
 mod host;
 mod mounts;
 
@@ -119,6 +120,9 @@ fn host(field: impl Into<String>, message: impl Into<String>) -> VolumeError {
 /// Everything podrun must prepare for a pod's volumes, and every container's mounts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VolumeSetup {
+    uid: String,
+    /// The pod's own volumes are engine volumes (see `engine`), not host directories.
+    engine: bool,
     pod_dir: PathBuf,
     shm_dir: PathBuf,
     fs_group: Option<u32>,
@@ -295,7 +299,16 @@ pub fn plan_volumes(
     for (field, c, _) in pod.spec.all_containers() {
         mounts.insert(c.name.clone(), plan_mounts(c, &field, &by_name, &volumes)?);
     }
-    Ok(VolumeSetup { pod_dir: ctx.pod_dir, shm_dir: ctx.shm_dir, fs_group, volumes, mounts, warnings: ctx.warnings })
+    Ok(VolumeSetup {
+        uid: uid.to_owned(),
+        engine: false,
+        pod_dir: ctx.pod_dir,
+        shm_dir: ctx.shm_dir,
+        fs_group,
+        volumes,
+        mounts,
+        warnings: ctx.warnings,
+    })
 }
 
 use crate::manifest::validate::LABEL_MSG;
@@ -543,6 +556,19 @@ fn is_path_component(s: &str) -> bool {
 }
 
 impl VolumeSetup {
+    /// Keeps the pod's own volumes (emptyDir, configMap, secret, downwardAPI, projected) on the
+    /// engine, as named volumes filled through its API, rather than in host directories: for an
+    /// engine that cannot see podrun's files.
+    #[must_use]
+    pub fn on_engine(mut self) -> Self {
+        self.engine = true;
+        self
+    }
+
+    pub fn is_on_engine(&self) -> bool {
+        self.engine
+    }
+
     /// The pod's volumes, in manifest order.
     #[cfg(test)]
     pub fn volumes(&self) -> &[PlannedVolume] {
@@ -612,9 +638,40 @@ impl VolumeSetup {
                     read_only: m.read_only,
                 })
             }
+            PlannedSource::EmptyDir { .. } | PlannedSource::Files { .. } if self.engine => {
+                if m.sub_path != SubPath::None {
+                    let which = if matches!(m.sub_path, SubPath::Expr(_)) { "subPathExpr" } else { "subPath" };
+                    return Err(unsupported(
+                        format!("{}.{which}", m.field),
+                        "not supported by podrun on an engine that is not on this host: the volume is a named \
+                         engine volume there, and the engine (Docker API before 1.45) cannot mount a sub-path of one",
+                    ));
+                }
+                let v = &self.volumes[m.volume];
+                return Ok(Mount::Volume {
+                    name: engine::engine_volume_name(&self.uid, &v.name),
+                    target: m.target.clone(),
+                    read_only: m.read_only,
+                });
+            }
             PlannedSource::EmptyDir { dir, .. } | PlannedSource::Files { dir, .. } => dir,
             PlannedSource::HostPath { path, .. } => path,
         };
+        if self.engine {
+            // The engine's host path: podrun cannot look at it, the engine checks that it exists.
+            let source = match &m.sub_path {
+                SubPath::None => base.clone(),
+                SubPath::Literal(p) => base.join(p),
+                SubPath::Expr(e) => base.join(rel_path(&expand(e, env), &format!("{}.subPathExpr", m.field))?),
+            };
+            return Ok(Mount::Bind {
+                source: source.to_string_lossy().into_owned(),
+                target: m.target.clone(),
+                read_only: m.read_only,
+                propagation: m.propagation,
+                recursive_read_only: m.recursive_read_only,
+            });
+        }
         let source = match &m.sub_path {
             SubPath::None => base.clone(),
             SubPath::Literal(p) => sub_dir(base, p).map_err(|e| host(format!("{}.subPath", m.field), e))?,

@@ -34,10 +34,22 @@ struct Inner {
     subscriptions: usize,
     /// Named volumes, with their labels.
     volumes: BTreeMap<String, BTreeMap<String, String>>,
+    /// Tmpfs options of the named volumes made tmpfs-backed.
+    tmpfs_volumes: BTreeMap<String, super::Tmpfs>,
+    /// What `put_archive` extracted: (container id, absolute path) -> entry.
+    files: BTreeMap<(String, String), FakeEntry>,
     /// Exec id -> the exit code its command ended with.
     execs: BTreeMap<String, i64>,
     /// Every stop, with the grace period it was given.
     stops: Vec<(String, Duration)>,
+}
+
+/// One entry of a fake container's file system, as a tar archive put it there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FakeEntry {
+    Dir { mode: u32, gid: u64 },
+    File { mode: u32, gid: u64, content: Vec<u8> },
+    Link { target: String },
 }
 
 /// When the engine goes away, and for how long.
@@ -191,6 +203,24 @@ impl FakeRuntime {
         let mut inner = self.lock();
         inner.settle(None);
         inner.containers.values().cloned().collect()
+    }
+
+    /// What `put_archive` put in container `id` at `path`.
+    pub fn file(&self, id: &str, path: &str) -> Option<FakeEntry> {
+        self.lock().files.get(&(id.to_owned(), path.to_owned())).cloned()
+    }
+
+    /// Puts a file in container `id` at `path`, as the container itself would write it.
+    pub fn write_file(&self, id: &str, path: &str, content: &[u8]) {
+        self.lock().files.insert(
+            (id.to_owned(), path.to_owned()),
+            FakeEntry::File { mode: 0o644, gid: 0, content: content.to_vec() },
+        );
+    }
+
+    /// The tmpfs-backed named volumes.
+    pub fn tmpfs_volumes(&self) -> BTreeSet<String> {
+        self.lock().tmpfs_volumes.keys().cloned().collect()
     }
 
     /// The named volumes that exist, with their labels.
@@ -375,11 +405,109 @@ impl Runtime for FakeRuntime {
         Ok(self.lock().execs.get(exec_id).copied())
     }
 
-    async fn ensure_volume(&self, name: &str, labels: &BTreeMap<String, String>) -> Result<(), RuntimeError> {
-        self.check(format!("ensure_volume {name}"))?;
+    async fn ensure_volume(
+        &self,
+        name: &str,
+        labels: &BTreeMap<String, String>,
+        tmpfs: Option<&super::Tmpfs>,
+    ) -> Result<(), RuntimeError> {
+        self.check(format!("ensure_volume {name}{}", if tmpfs.is_some() { " tmpfs" } else { "" }))?;
         // Like the engine: an existing volume keeps its labels.
-        self.lock().volumes.entry(name.to_owned()).or_insert_with(|| labels.clone());
+        let mut inner = self.lock();
+        if !inner.volumes.contains_key(name) {
+            inner.volumes.insert(name.to_owned(), labels.clone());
+            if let Some(t) = tmpfs {
+                inner.tmpfs_volumes.insert(name.to_owned(), *t);
+            }
+        }
         Ok(())
+    }
+
+    async fn list_volumes(&self, label_filters: &[String]) -> Result<Vec<super::VolumeInfo>, RuntimeError> {
+        self.check("list_volumes".to_owned())?;
+        let matches = |l: &BTreeMap<String, String>| {
+            label_filters.iter().all(|f| match f.split_once('=') {
+                Some((k, v)) => l.get(k).is_some_and(|x| x == v),
+                None => l.contains_key(f),
+            })
+        };
+        Ok(self
+            .lock()
+            .volumes
+            .iter()
+            .filter(|(_, l)| matches(l))
+            .map(|(n, l)| super::VolumeInfo { name: n.clone(), labels: l.clone(), created: None })
+            .collect())
+    }
+
+    async fn volume_mountpoint(&self, name: &str) -> Result<String, RuntimeError> {
+        self.check(format!("volume_mountpoint {name}"))?;
+        if !self.lock().volumes.contains_key(name) {
+            return Err(RuntimeError::NotFound { what: format!("volume {name}") });
+        }
+        Ok(format!("/engine/volumes/{name}/_data"))
+    }
+
+    async fn put_archive(&self, id: &str, path: &str, tar: Vec<u8>) -> Result<(), RuntimeError> {
+        self.check(format!("put_archive {id} {path}"))?;
+        let mut inner = self.lock();
+        if !inner.containers.contains_key(id) {
+            return Err(RuntimeError::NotFound { what: id.to_owned() });
+        }
+        let mut archive = tar::Archive::new(tar.as_slice());
+        let entries = archive.entries().map_err(|e| RuntimeError::Other(e.to_string()))?;
+        for entry in entries {
+            let mut entry = entry.map_err(|e| RuntimeError::Other(e.to_string()))?;
+            let h = entry.header().clone();
+            let rel = entry.path().map_err(|e| RuntimeError::Other(e.to_string()))?.to_string_lossy().into_owned();
+            let full = format!("{}/{}", path.trim_end_matches('/'), rel.trim_end_matches('/'));
+            let mode = h.mode().unwrap_or(0);
+            let gid = h.gid().unwrap_or(0);
+            let e = match h.entry_type() {
+                tar::EntryType::Directory => FakeEntry::Dir { mode, gid },
+                tar::EntryType::Symlink => FakeEntry::Link {
+                    target: h.link_name().ok().flatten().map(|l| l.to_string_lossy().into_owned()).unwrap_or_default(),
+                },
+                _ => {
+                    let mut content = Vec::new();
+                    std::io::Read::read_to_end(&mut entry, &mut content)
+                        .map_err(|e| RuntimeError::Other(e.to_string()))?;
+                    FakeEntry::File { mode, gid, content }
+                }
+            };
+            inner.files.insert((id.to_owned(), full), e);
+        }
+        Ok(())
+    }
+
+    async fn get_archive(&self, id: &str, path: &str, max_bytes: usize) -> Result<Option<Vec<u8>>, RuntimeError> {
+        self.check(format!("get_archive {id} {path}"))?;
+        let inner = self.lock();
+        let Some(e) = inner.files.get(&(id.to_owned(), path.to_owned())) else { return Ok(None) };
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let mut b = tar::Builder::new(Vec::new());
+        let mut h = tar::Header::new_gnu();
+        match e {
+            FakeEntry::Dir { mode, .. } => {
+                h.set_entry_type(tar::EntryType::Directory);
+                h.set_mode(*mode);
+                h.set_size(0);
+                b.append_data(&mut h, name, std::io::empty()).map_err(|e| RuntimeError::Other(e.to_string()))?;
+            }
+            FakeEntry::File { mode, content, .. } => {
+                h.set_mode(*mode);
+                h.set_size(content.len() as u64);
+                b.append_data(&mut h, name, content.as_slice()).map_err(|e| RuntimeError::Other(e.to_string()))?;
+            }
+            FakeEntry::Link { target } => {
+                h.set_entry_type(tar::EntryType::Symlink);
+                h.set_size(0);
+                b.append_link(&mut h, name, target).map_err(|e| RuntimeError::Other(e.to_string()))?;
+            }
+        }
+        let mut out = b.into_inner().map_err(|e| RuntimeError::Other(e.to_string()))?;
+        out.truncate(max_bytes);
+        Ok(Some(out))
     }
 
     async fn remove_volume(&self, name: &str) -> Result<(), RuntimeError> {
@@ -456,10 +584,10 @@ mod tests {
     async fn volumes_are_recorded_kept_and_removed_only_when_owned() {
         let rt = FakeRuntime::new();
         let owned = BTreeMap::from([(labels::MANAGED.to_owned(), labels::MANAGED_VALUE.to_owned())]);
-        rt.ensure_volume("v", &owned).await.unwrap();
-        rt.ensure_volume("v", &BTreeMap::new()).await.unwrap();
+        rt.ensure_volume("v", &owned, None).await.unwrap();
+        rt.ensure_volume("v", &BTreeMap::new(), None).await.unwrap();
         assert_eq!(rt.volumes()["v"], owned, "an existing volume keeps its labels");
-        rt.ensure_volume("theirs", &BTreeMap::new()).await.unwrap();
+        rt.ensure_volume("theirs", &BTreeMap::new(), None).await.unwrap();
         assert!(rt.remove_volume("theirs").await.is_err());
         rt.remove_volume("v").await.unwrap();
         rt.remove_volume("v").await.unwrap();

@@ -375,6 +375,24 @@ impl LineSplitter {
     }
 }
 
+/// The options of a tmpfs-backed named volume (the `local` driver's `type=tmpfs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tmpfs {
+    /// Permission bits of its root.
+    pub mode: u32,
+    /// A size limit in bytes; the engine's default (half the host's memory) when unset.
+    pub size: Option<u64>,
+}
+
+/// A named volume as listed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VolumeInfo {
+    pub name: String,
+    pub labels: BTreeMap<String, String>,
+    /// When the engine made it, if it says.
+    pub created: Option<std::time::SystemTime>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineInfo {
     pub name: String,
@@ -481,13 +499,37 @@ pub trait Runtime: Send + Sync + 'static {
     fn exec_resize(&self, exec_id: &str, size: TermSize) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// The exit code of an exec once its command has ended; `None` while it runs.
     fn exec_exit_code(&self, exec_id: &str) -> impl Future<Output = Result<Option<i64>, RuntimeError>> + Send;
-    /// Creates the named volume `name` with `labels` when it does not exist. An existing one is
-    /// kept as it is (its labels and data untouched), so this is safe to call on every apply.
+    /// Creates the named volume `name` with `labels` (and, with `tmpfs`, backed by a tmpfs of
+    /// the engine's host: its content never reaches a disk) when it does not exist. An existing
+    /// one is kept as it is (its labels and data untouched), so this is safe to call on every
+    /// apply.
     fn ensure_volume(
         &self,
         name: &str,
         labels: &BTreeMap<String, String>,
+        tmpfs: Option<&Tmpfs>,
     ) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// The named volumes carrying every label of `label_filters` (`key=value`).
+    fn list_volumes(
+        &self,
+        label_filters: &[String],
+    ) -> impl Future<Output = Result<Vec<VolumeInfo>, RuntimeError>> + Send;
+    /// Where the engine keeps the named volume `name` on its own host (a path only the engine
+    /// can use, as the source of a bind mount).
+    fn volume_mountpoint(&self, name: &str) -> impl Future<Output = Result<String, RuntimeError>> + Send;
+    /// Extracts the tar archive `tar` into the directory `path` of container `id` (running or
+    /// not; its volumes included), as `docker cp` does. What exists is replaced, except that
+    /// a directory entry over a directory keeps its content and takes the entry's mode.
+    fn put_archive(&self, id: &str, path: &str, tar: Vec<u8>) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// A tar archive of `path` in container `id` (running or not), at most `max_bytes` of it
+    /// (the rest is cut off); `None` when the path does not exist. A symbolic link is archived
+    /// as the link, not followed.
+    fn get_archive(
+        &self,
+        id: &str,
+        path: &str,
+        max_bytes: usize,
+    ) -> impl Future<Output = Result<Option<Vec<u8>>, RuntimeError>> + Send;
     /// Removes the named volume `name` if podrun created it (its `io.podrun.managed` label);
     /// one podrun did not create is refused. Gone already is Ok; one still in use is an error.
     fn remove_volume(&self, name: &str) -> impl Future<Output = Result<(), RuntimeError>> + Send;

@@ -27,7 +27,9 @@ use super::{
 /// and setgid on directories, as the kubelet's ownership management does; without, it stays
 /// podrun's user's (root's).
 pub fn prepare(setup: &VolumeSetup) -> Result<(), VolumeError> {
-    if setup.volumes.is_empty() {
+    // On the engine (`VolumeSetup::on_engine`) nothing is made here: hostPath is the engine's
+    // host's, where podrun cannot look, and the rest are engine volumes.
+    if setup.volumes.is_empty() || setup.engine {
         return Ok(());
     }
     let on_disk = |v: &&PlannedVolume| {

@@ -20,9 +20,10 @@ use bollard::errors::Error as BollardError;
 use bollard::exec::{CreateExecOptions, ResizeExecOptions, StartExecOptions, StartExecResults};
 use bollard::models::VolumeCreateRequest;
 use bollard::query_parameters::{
-    CreateContainerOptionsBuilder, CreateImageOptionsBuilder, EventsOptionsBuilder, ImportImageOptionsBuilder,
-    KillContainerOptionsBuilder, ListContainersOptionsBuilder, LogsOptionsBuilder, RemoveContainerOptionsBuilder,
-    RemoveVolumeOptionsBuilder, StopContainerOptionsBuilder,
+    CreateContainerOptionsBuilder, CreateImageOptionsBuilder, DownloadFromContainerOptionsBuilder,
+    EventsOptionsBuilder, ImportImageOptionsBuilder, KillContainerOptionsBuilder, ListContainersOptionsBuilder,
+    ListVolumesOptionsBuilder, LogsOptionsBuilder, RemoveContainerOptionsBuilder, RemoveVolumeOptionsBuilder,
+    StopContainerOptionsBuilder, UploadToContainerOptionsBuilder,
 };
 use bollard::Docker;
 use futures_util::future::join_all;
@@ -35,7 +36,7 @@ use self::transport::Dialer;
 use super::auth::Credentials;
 use super::{
     registry, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LineSplitter, LogChunk, LogLine,
-    LogOptions, LogStream, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize,
+    LogOptions, LogStream, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 use crate::runtime::labels;
 
@@ -690,10 +691,30 @@ impl Runtime for DockerRuntime {
         Ok(if info.running == Some(true) { None } else { info.exit_code })
     }
 
-    async fn ensure_volume(&self, name: &str, labels: &BTreeMap<String, String>) -> Result<(), RuntimeError> {
+    async fn ensure_volume(
+        &self,
+        name: &str,
+        labels: &BTreeMap<String, String>,
+        tmpfs: Option<&Tmpfs>,
+    ) -> Result<(), RuntimeError> {
+        let driver_opts = tmpfs.map(|t| {
+            // The local driver mounts it (with these options) when a container first uses it,
+            // and unmounts it when the last one stops.
+            let mut o = format!("mode={:o}", t.mode);
+            if let Some(size) = t.size {
+                o = format!("size={size},{o}");
+            }
+            HashMap::from([
+                ("type".to_owned(), "tmpfs".to_owned()),
+                ("device".to_owned(), "tmpfs".to_owned()),
+                ("o".to_owned(), o),
+            ])
+        });
         let req = VolumeCreateRequest {
             name: Some(name.to_owned()),
             labels: Some(labels.clone().into_iter().collect()),
+            driver: tmpfs.map(|_| "local".to_owned()),
+            driver_opts,
             ..Default::default()
         };
         // The engine answers a create of an existing local volume with that volume, unchanged;
@@ -702,6 +723,71 @@ impl Runtime for DockerRuntime {
             Err(e) if Self::status_of(&e) == Some(409) => Ok(()),
             r => r.map(drop).map_err(|e| self.error(&format!("create volume {name}"), e)),
         }
+    }
+
+    async fn list_volumes(&self, label_filters: &[String]) -> Result<Vec<VolumeInfo>, RuntimeError> {
+        let filters = HashMap::from([("label".to_owned(), label_filters.to_vec())]);
+        let opts = ListVolumesOptionsBuilder::default().filters(&filters).build();
+        let list = self.docker.list_volumes(Some(opts)).await.map_err(|e| self.error("list volumes", e))?;
+        // Checked again here: Podman 4.3 matches a volume carrying any one of several label
+        // filters, Docker only one carrying all of them.
+        let wanted = |labels: &HashMap<String, String>| {
+            label_filters.iter().all(|f| match f.split_once('=') {
+                Some((k, v)) => labels.get(k).is_some_and(|x| x == v),
+                None => labels.contains_key(f),
+            })
+        };
+        Ok(list
+            .volumes
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|v| wanted(&v.labels))
+            .map(|v| VolumeInfo {
+                created: v.created_at.as_deref().and_then(crate::clock::parse_time),
+                name: v.name,
+                labels: v.labels.into_iter().collect(),
+            })
+            .collect())
+    }
+
+    async fn volume_mountpoint(&self, name: &str) -> Result<String, RuntimeError> {
+        let what = format!("inspect volume {name}");
+        match self.docker.inspect_volume(name).await {
+            Err(e) if Self::status_of(&e) == Some(404) => {
+                Err(RuntimeError::NotFound { what: format!("volume {name}") })
+            }
+            r => Ok(r.map_err(|e| self.error(&what, e))?.mountpoint),
+        }
+    }
+
+    async fn put_archive(&self, id: &str, path: &str, tar: Vec<u8>) -> Result<(), RuntimeError> {
+        let what = format!("copy files into container {id} at {path}");
+        let opts = UploadToContainerOptionsBuilder::default().path(path).build();
+        match self.docker.upload_to_container(id, Some(opts), bollard::body_full(tar.into())).await {
+            Err(e) if Self::status_of(&e) == Some(404) => Err(RuntimeError::NotFound { what }),
+            r => r.map_err(|e| self.error(&what, e)),
+        }
+    }
+
+    async fn get_archive(&self, id: &str, path: &str, max_bytes: usize) -> Result<Option<Vec<u8>>, RuntimeError> {
+        let what = format!("copy {path} out of container {id}");
+        let opts = DownloadFromContainerOptionsBuilder::default().path(path).build();
+        let mut stream = self.docker.download_from_container(id, Some(opts));
+        let mut out = Vec::new();
+        while let Some(chunk) = stream.next().await {
+            match chunk {
+                Ok(bytes) => {
+                    let room = max_bytes.saturating_sub(out.len());
+                    out.extend_from_slice(&bytes[..bytes.len().min(room)]);
+                    if out.len() >= max_bytes {
+                        break;
+                    }
+                }
+                Err(e) if Self::status_of(&e) == Some(404) => return Ok(None),
+                Err(e) => return Err(self.error(&what, e)),
+            }
+        }
+        Ok(Some(out))
     }
 
     async fn remove_volume(&self, name: &str) -> Result<(), RuntimeError> {
