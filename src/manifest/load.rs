@@ -46,7 +46,7 @@ impl Source {
             std::fs::File::open(path).map_err(input::ReadError::Io).and_then(|f| input::read_capped(f, cap))
         };
         let bytes = bytes.map_err(|e| match e {
-            input::ReadError::Io(e) => ManifestError::Read { file: name.clone(), message: e.to_string() },
+            input::ReadError::Io(source) => ManifestError::Read { file: name.clone(), source },
             input::ReadError::TooLarge => ManifestError::TooLarge { file: name.clone(), cap_mib: cap >> 20 },
         })?;
         let (text, invalid) = input::decode(bytes);
@@ -101,8 +101,12 @@ impl fmt::Display for DocRef {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {
-    #[error("{file}: cannot read: {message}")]
-    Read { file: String, message: String },
+    #[error("{file}: cannot read")]
+    Read {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{file}: larger than {cap_mib} MiB, the most podrun reads from one input")]
     TooLarge { file: String, cap_mib: u64 },
     #[error("{file}:{line}:{column}: {message}")]
