@@ -380,7 +380,7 @@ impl Runtime for FakeRuntime {
         match inner.volumes.get(name) {
             None => Ok(()),
             Some(l) if l.get(labels::MANAGED).map(String::as_str) != Some(labels::MANAGED_VALUE) => {
-                Err(RuntimeError::Other(format!("remove volume {name}: refusing: it was not created by podrun")))
+                Err(RuntimeError::VolumeNotOwned { name: name.to_owned() })
             }
             Some(_) => {
                 inner.volumes.remove(name);

@@ -1,6 +1,7 @@
 //! The outcome of one pod's run: what the driver returns, what the reporter shows and what
 //! the exit code is made of. It sits beside status, below all three.
 
+use crate::error_chain::Chain;
 use crate::pod::DesiredPod;
 use crate::runtime::RuntimeError;
 use crate::status::PodStatus;
@@ -29,7 +30,8 @@ pub enum PodFailure {
     Config { container: String, message: String },
     #[error("not {goal} after {retries} retries and {elapsed}: {detail}")]
     NotConverged { goal: &'static str, retries: u32, elapsed: String, detail: String, crash_loop: bool },
-    #[error("{0}")]
+    /// The engine's error with its causes: this message is all the user sees of it.
+    #[error("{}", Chain(.0))]
     Runtime(RuntimeError),
     #[error("interrupted by {}", signal_name(*.0))]
     Interrupted(i32),
