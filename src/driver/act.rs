@@ -612,12 +612,12 @@ async fn credentials_for(
                 return found;
             }
         }
-        Err(e) => reporter.warning(&format!("{key}: {e}")),
+        Err(e) => reporter.warning(&format!("{key}: {}", chain(&e))),
     }
     match auth::from_docker_config(image).await {
         Ok(found) => found,
         Err(e) => {
-            reporter.warning(&format!("{key}: docker config: {e}"));
+            reporter.warning(&format!("{key}: docker config: {}", chain(&e)));
             None
         }
     }

@@ -429,10 +429,10 @@ pub enum RuntimeError {
     },
 }
 
-/// The client's error behind a [`RuntimeError`]: shared, as runtime errors are cloned into
-/// outcomes, and equal only to itself. It ends the chain: bollard's messages already say
-/// their own cause (`Unable to URLEncode: ...`) while also giving it as their source, so
-/// following it would print the cause twice.
+/// The error of a library or the OS behind a [`RuntimeError`] or an `AuthError`: shared, as
+/// those are cloned into outcomes, and equal only to itself. It ends the chain: bollard's
+/// messages already say their own cause (`Unable to URLEncode: ...`) while also giving it as
+/// their source, so following it would print the cause twice.
 #[derive(Debug, Clone)]
 pub struct Cause(pub Arc<dyn std::error::Error + Send + Sync>);
 
