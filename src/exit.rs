@@ -72,6 +72,7 @@ pub fn for_context(e: &ContextError) -> u8 {
 }
 
 /// The exit code for an error that ended a command.
+#[must_use]
 pub fn for_error(e: &anyhow::Error) -> u8 {
     if e.downcast_ref::<ManifestError>().is_some() || e.downcast_ref::<UsageError>().is_some() {
         USAGE

@@ -238,7 +238,7 @@ async fn run_step<R: Runtime>(
     };
     rt.start(&id).await.map_err(|e| ("RunContainerError", e.into()))?;
     if let Some(hook) = &c.post_start {
-        let grace = Duration::from_secs(desired.grace_period_seconds.max(0) as u64);
+        let grace = Duration::from_secs(desired.grace_period_seconds.max(0).unsigned_abs());
         let infra_ip = infra.and_then(|i| i.ip.as_deref());
         if let Err(message) = run_hook(rt, &id, hook, grace, infra_ip).await {
             // The kubelet kills a container whose postStart hook failed; its restart policy
