@@ -37,7 +37,8 @@ pub fn for_pod(f: &PodFailure) -> u8 {
         PodFailure::NotConverged { crash_loop: true, .. } => CONTAINER_FAILED,
         PodFailure::NotConverged { .. } => NOT_CONVERGED,
         PodFailure::Runtime(e) => for_runtime(e),
-        PodFailure::Interrupted(sig) => 128 + *sig as u8,
+        // podrun handles SIGINT and SIGTERM only; a signal number past 127 would be a bug.
+        PodFailure::Interrupted(sig) => u8::try_from(128 + *sig).unwrap_or(INTERNAL),
     }
 }
 
@@ -72,6 +73,7 @@ pub fn for_context(e: &ContextError) -> u8 {
 }
 
 /// The exit code for an error that ended a command.
+#[must_use]
 pub fn for_error(e: &anyhow::Error) -> u8 {
     if e.downcast_ref::<ManifestError>().is_some() || e.downcast_ref::<UsageError>().is_some() {
         USAGE

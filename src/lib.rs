@@ -4,8 +4,9 @@
 //! above (`tests/layers.rs` holds the order and fails on an import that breaks it). Lowest
 //! first:
 //!
-//! 1. `fnv`, `clock`, `sd_notify`: leaves (a stable hash, wall-clock time that moves with
-//!    tokio's clock and parses the engine's timestamps, systemd's notify socket).
+//! 1. `fnv`, `clock`, `sd_notify`, `error_chain`: leaves (a stable hash, wall-clock time that
+//!    moves with tokio's clock and parses the engine's timestamps, systemd's notify socket, an
+//!    error printed with its causes).
 //! 2. `manifest`: loads and checks the user's YAML; knows nothing of engines.
 //! 3. `runtime`: the engine behind one trait, its engine-neutral container model and podrun's
 //!    label scheme (`runtime::labels`); `docker/` implements it, `fake` (tests only) too.
@@ -25,6 +26,7 @@ mod cli;
 mod clock;
 mod commands;
 mod driver;
+mod error_chain;
 mod exit;
 mod fnv;
 mod manifest;

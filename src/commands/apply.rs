@@ -11,6 +11,7 @@ use tokio::time::Instant;
 
 use crate::cli::{ApplyArgs, Cli, OutputArg, PullArg, WaitForArg};
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
+use crate::error_chain::chain;
 use crate::exit::{self, UsageError};
 use crate::manifest::types::PullPolicy;
 use crate::manifest::{LoadOptions, Loaded, LoadedPod};
@@ -216,7 +217,7 @@ async fn prune<R: Runtime>(
         let listed = match rt.list(&Selector { namespace: Some(ns.to_owned()), pod: None }).await {
             Ok(l) => l,
             Err(e) => {
-                reporter.warning(&format!("prune in namespace {ns}: {e}"));
+                reporter.warning(&format!("prune in namespace {ns}: {}", chain(&e)));
                 if code == exit::SUCCESS {
                     code = exit::for_runtime(&e);
                 }
@@ -234,7 +235,7 @@ async fn prune<R: Runtime>(
             match driver::remove_pod(rt, &Selector::pod(ns, name), None, None, files).await {
                 Ok(n) => reporter.event(&key, &format!("pruned: no manifest names it anymore ({n} containers)")),
                 Err(e) => {
-                    reporter.warning(&format!("prune of {key}: {e}"));
+                    reporter.warning(&format!("prune of {key}: {}", chain(&e)));
                     if code == exit::SUCCESS {
                         code = exit::for_runtime(&e);
                     }
@@ -279,7 +280,7 @@ async fn remove_created<R: Runtime>(rt: &R, r: &PodResult, files: Option<&PodFil
     let sel = Selector::pod(&r.desired.namespace, &r.desired.name);
     match driver::remove_pod(rt, &sel, None, Some(&r.created), files).await {
         Ok(n) => reporter.event(&PodKey::of(&r.desired), &format!("removed the {n} containers this run created")),
-        Err(e) => reporter.warning(&format!("cleanup of {}: {e}", PodKey::of(&r.desired))),
+        Err(e) => reporter.warning(&format!("cleanup of {}: {}", PodKey::of(&r.desired), chain(&e))),
     }
 }
 
@@ -302,6 +303,6 @@ async fn remove<R: Runtime>(rt: &R, r: &PodResult, files: Option<&PodFiles>, rep
             }
             reporter.event(&key, &format!("removed the pod ({n} containers)"));
         }
-        Err(e) => reporter.warning(&format!("removal of {key}: {e}")),
+        Err(e) => reporter.warning(&format!("removal of {key}: {}", chain(&e))),
     }
 }

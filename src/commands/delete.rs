@@ -7,6 +7,7 @@ use futures_util::future::join_all;
 
 use crate::cli::{Cli, DeleteArgs};
 use crate::driver;
+use crate::error_chain::chain;
 use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::manifest::validate::is_dns1123_subdomain;
@@ -122,7 +123,7 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
             match rt.remove_volume(v).await {
                 Ok(()) => reporter.event(&pods[0], &format!("removed volume {v}")),
                 Err(e) => {
-                    reporter.warning(&format!("volume {v}: {e}"));
+                    reporter.warning(&format!("volume {v}: {}", chain(&e)));
                     code = exit::for_runtime(&e);
                 }
             }
@@ -133,7 +134,7 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
             Ok(0) => reporter.event(pod, "nothing to delete"),
             Ok(n) => reporter.event(pod, &format!("deleted ({n} containers)")),
             Err(e) => {
-                reporter.warning(&format!("pod {pod}: {e}"));
+                reporter.warning(&format!("pod {pod}: {}", chain(&e)));
                 if code == exit::SUCCESS {
                     code = exit::for_runtime(&e);
                 }

@@ -198,7 +198,7 @@ async fn follow_size<R: Runtime>(rt: Arc<R>, exec_id: String) {
 
 /// A command's exit code as a process exit status: the low 8 bits, as the kernel keeps them.
 fn exit_status(code: i64) -> u8 {
-    (code & 0xff) as u8
+    u8::try_from(code & 0xff).unwrap_or(u8::MAX)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::cli::{Cli, GcArgs};
 use crate::clock::parse_time;
+use crate::error_chain::chain;
 use crate::exit;
 use crate::pod::files::PodFiles;
 use crate::pod::observed::attempt_of;
@@ -178,7 +179,7 @@ pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
         let c = &r.container;
         if !args.dry_run {
             if let Err(e) = rt.remove(c).await {
-                output::eprintln(&format!("warning: container {}: {e}", describe(c)));
+                output::eprintln(&format!("warning: container {}: {}", describe(c), chain(&e)));
                 code = exit::for_runtime(&e);
                 continue;
             }

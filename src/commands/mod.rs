@@ -17,6 +17,11 @@ use crate::runtime::docker::{context, DockerRuntime};
 use crate::runtime::{Runtime, RuntimeError, Selector};
 use crate::status::listing::{self, ListedPod};
 
+/// Runs the command `cli` names; Ok is the exit code.
+///
+/// # Errors
+/// Whatever ended the command (bad input, an engine podrun cannot reach, ...);
+/// `exit::for_error` gives its exit code.
 pub async fn run(cli: Cli) -> anyhow::Result<u8> {
     context::check_flags(cli.context.as_deref(), cli.host.as_deref())?;
     match &cli.command {

@@ -7,11 +7,15 @@ use std::time::Duration;
 
 use futures_util::future::join_all;
 
+use crate::error_chain::chain;
 use crate::manifest::types::PullPolicy;
 use crate::plan::{ContainerStep, ImageNeed, Plan, Step};
+use crate::pod::env::EnvError;
 use crate::pod::files::PodFiles;
 use crate::pod::hosts;
 use crate::pod::observed::attempt_of;
+use crate::pod::settings::NonRootError;
+use crate::pod::volumes::VolumeError;
 use crate::pod::volumes::{self, engine, VolumeSetup};
 use crate::pod::{DesiredPod, Hook, HttpHook, InfraRef, Role};
 use crate::probe::handlers::{self, pod_address, Target};
@@ -32,6 +36,29 @@ pub enum Acted {
 
 fn note(notes: &mut Notes, container: &str, reason: &str, message: String) {
     notes.waiting.insert(container.to_owned(), Waiting { reason: reason.to_owned(), message: Some(message) });
+}
+
+/// Why starting one container failed: the engine's error, or what the container's
+/// configuration or its postStart hook made of it. Each comes with its waiting reason.
+#[derive(Debug, thiserror::Error)]
+enum StepError {
+    #[error(transparent)]
+    Runtime(#[from] RuntimeError),
+    #[error("no container {0}")]
+    NoContainer(String),
+    #[error(transparent)]
+    Env(#[from] EnvError),
+    #[error(transparent)]
+    Volume(#[from] VolumeError),
+    #[error("termination-log file")]
+    TerminationLog(#[source] std::io::Error),
+    #[error("/etc/hosts file")]
+    EtcHosts(#[source] std::io::Error),
+    #[error(transparent)]
+    NonRoot(#[from] NonRootError),
+    /// The hook's failure, as the status message gives it.
+    #[error("{0}")]
+    PostStart(String),
 }
 
 /// Engine unreachable is fatal to the run; anything else is recorded and retried.
@@ -86,7 +113,7 @@ pub async fn act<R: Runtime>(
             if fatal(&e) {
                 return Err(PodFailure::Runtime(e));
             }
-            reporter.warning(&format!("{key}: {e}"));
+            reporter.warning(&format!("{key}: {}", chain(&e)));
         }
     }
 
@@ -104,7 +131,7 @@ pub async fn act<R: Runtime>(
             if fatal(&e) {
                 return Err(PodFailure::Runtime(e));
             }
-            reporter.warning(&format!("{key}: {e}"));
+            reporter.warning(&format!("{key}: {}", chain(&e)));
         }
     }
 
@@ -117,11 +144,11 @@ pub async fn act<R: Runtime>(
                     created.push(id);
                 }
             }
-            Err((_, e)) if fatal(&e) => return Err(PodFailure::Runtime(e)),
+            Err((_, StepError::Runtime(e))) if fatal(&e) => return Err(PodFailure::Runtime(e)),
             // Created by a podrun running beside us: use it at the next look.
-            Err((_, RuntimeError::Conflict { .. })) => return Ok(Acted::Clean),
+            Err((_, StepError::Runtime(RuntimeError::Conflict { .. }))) => return Ok(Acted::Clean),
             Err((_, e)) => {
-                reporter.warning(&format!("{key}: infra container: {e}"));
+                reporter.warning(&format!("{key}: infra container: {}", chain(&e)));
                 return Ok(Acted::WithErrors);
             }
         }
@@ -158,7 +185,7 @@ pub async fn act<R: Runtime>(
 
 /// Notes a step's outcome against its container. Returns whether it succeeded.
 fn record(
-    r: Result<String, (&'static str, RuntimeError)>,
+    r: Result<String, (&'static str, StepError)>,
     step: &ContainerStep,
     notes: &mut Notes,
     created: &mut Vec<String>,
@@ -172,11 +199,11 @@ fn record(
             notes.waiting.remove(&step.container);
             Ok(true)
         }
-        Err((_, e)) if fatal(&e) => Err(PodFailure::Runtime(e)),
+        Err((_, StepError::Runtime(e))) if fatal(&e) => Err(PodFailure::Runtime(e)),
         // Created by a podrun running beside us: nothing went wrong.
-        Err((_, RuntimeError::Conflict { .. })) => Ok(true),
+        Err((_, StepError::Runtime(RuntimeError::Conflict { .. }))) => Ok(true),
         Err((reason, e)) => {
-            note(notes, &step.container, reason, e.to_string());
+            note(notes, &step.container, reason, chain(&e));
             *outcome = Acted::WithErrors;
             Ok(false)
         }
@@ -190,17 +217,16 @@ async fn run_step<R: Runtime>(
     step: &ContainerStep,
     infra: Option<&InfraRef>,
     setup: Option<&VolumeSetup>,
-) -> Result<String, (&'static str, RuntimeError)> {
+) -> Result<String, (&'static str, StepError)> {
     let Scope { rt, desired, files, reporter, key } = scope;
     let c = desired
         .find(&step.container)
-        .ok_or_else(|| ("CreateContainerError", RuntimeError::Other(format!("no container {}", step.container))))?;
+        .ok_or_else(|| ("CreateContainerError", StepError::NoContainer(step.container.clone())))?;
     let id = match &step.step {
         Step::Create { attempt, reason } => {
             reporter.event(key, &format!("creating {} ({reason})", step.container));
-            let (mut spec, warnings) = desired
-                .create_spec(c, *attempt, infra)
-                .map_err(|e| ("CreateContainerConfigError", RuntimeError::Other(e.to_string())))?;
+            let (mut spec, warnings) =
+                desired.create_spec(c, *attempt, infra).map_err(|e| ("CreateContainerConfigError", e.into()))?;
             for w in warnings {
                 reporter.warning(&format!("{key}: {w}"));
             }
@@ -214,17 +240,15 @@ async fn run_step<R: Runtime>(
                     .filter_map(|e| e.split_once('='))
                     .map(|(k, v)| (k.to_owned(), v.to_owned()))
                     .collect();
-                let mounts = setup
-                    .mounts_for(&c.name, &env)
-                    .map_err(|e| ("CreateContainerConfigError", RuntimeError::Other(e.to_string())))?;
+                let mounts = setup.mounts_for(&c.name, &env).map_err(|e| ("CreateContainerConfigError", e.into()))?;
                 spec.mounts.extend(mounts);
             }
             // A volume mounted at the termination message path takes its place.
             let taken = spec.mounts.iter().any(|m| m.target() == c.termination_message_path);
             if let (Some(files), Role::Init | Role::App, false) = (files, c.role, taken) {
-                let path = files.prepare_termination_log(&desired.uid, &c.name, *attempt).map_err(|e| {
-                    ("CreateContainerConfigError", RuntimeError::Other(format!("termination-log file: {e}")))
-                })?;
+                let path = files
+                    .prepare_termination_log(&desired.uid, &c.name, *attempt)
+                    .map_err(|e| ("CreateContainerConfigError", StepError::TerminationLog(e)))?;
                 spec.mounts.push(Mount::bind(path.to_string_lossy(), c.termination_message_path.clone(), false));
             } else if let (Some(setup), Some(infra), Role::Init | Role::App, false) = (setup, infra, c.role, taken) {
                 let _ = setup;
@@ -243,18 +267,18 @@ async fn run_step<R: Runtime>(
             }
             if let (Some(files), Role::Init | Role::App) = (files, c.role) {
                 if let Some(m) = etc_hosts_mount(files, desired, infra, &spec.mounts)
-                    .map_err(|e| ("CreateContainerConfigError", RuntimeError::Other(format!("/etc/hosts file: {e}"))))?
+                    .map_err(|e| ("CreateContainerConfigError", StepError::EtcHosts(e)))?
                 {
                     spec.mounts.push(m);
                 }
             }
-            rt.create(&spec).await.map_err(|e| ("CreateContainerError", e))?
+            rt.create(&spec).await.map_err(|e| ("CreateContainerError", e.into()))?
         }
         Step::Start { id } => id.clone(),
     };
-    rt.start(&id).await.map_err(|e| ("RunContainerError", e))?;
+    rt.start(&id).await.map_err(|e| ("RunContainerError", e.into()))?;
     if let Some(hook) = &c.post_start {
-        let grace = Duration::from_secs(desired.grace_period_seconds.max(0) as u64);
+        let grace = Duration::from_secs(desired.grace_period_seconds.max(0).unsigned_abs());
         let infra_ip = infra.and_then(|i| i.ip.as_deref());
         if let Err(message) = run_hook(rt, &id, hook, grace, infra_ip).await {
             // The kubelet kills a container whose postStart hook failed; its restart policy
@@ -268,7 +292,7 @@ async fn run_step<R: Runtime>(
             if let Some(o) = killed {
                 let _ = rt.kill(&o).await;
             }
-            return Err(("PostStartHookError", RuntimeError::Other(message)));
+            return Err(("PostStartHookError", StepError::PostStart(message)));
         }
     }
     Ok(id)
@@ -306,9 +330,8 @@ async fn engine_termination_log<R: Runtime>(
     infra_id: &str,
     container: &str,
     attempt: u32,
-) -> Result<String, RuntimeError> {
-    let tar = engine::termination_log_archive(container, attempt)
-        .map_err(|e| RuntimeError::Other(format!("termination-log file: {e}")))?;
+) -> Result<String, StepError> {
+    let tar = engine::termination_log_archive(container, attempt).map_err(StepError::TerminationLog)?;
     rt.put_archive(infra_id, engine::INFRA_TERMINATION_DIR, tar).await?;
     let mountpoint = rt.volume_mountpoint(&engine::termination_volume_name(uid)).await?;
     Ok(format!("{}/{container}-{attempt}", mountpoint.trim_end_matches('/')))
@@ -341,11 +364,10 @@ async fn preflight<R: Runtime>(
                 return Err(PodFailure::Config { container: c.name.clone(), message: e.to_string() });
             }
         }
-        if let Err((_, e)) = resolve_user(rt, c, &mut spec).await {
-            if fatal(&e) {
-                return Err(PodFailure::Runtime(e));
-            }
-            return Err(PodFailure::Config { container: c.name.clone(), message: e.to_string() });
+        match resolve_user(rt, c, &mut spec).await {
+            Err((_, StepError::Runtime(e))) if fatal(&e) => return Err(PodFailure::Runtime(e)),
+            Err((_, e)) => return Err(PodFailure::Config { container: c.name.clone(), message: chain(&e) }),
+            Ok(()) => {}
         }
     }
     Ok(setup)
@@ -381,7 +403,7 @@ async fn volumes_for<R: Runtime>(
             if fatal(&e) {
                 PodFailure::Runtime(e)
             } else {
-                config(e.to_string())
+                config(chain(&e))
             }
         })?;
     }
@@ -416,19 +438,19 @@ async fn resolve_user<R: Runtime>(
     rt: &R,
     c: &crate::pod::DesiredContainer,
     spec: &mut crate::runtime::CreateSpec,
-) -> Result<(), (&'static str, RuntimeError)> {
+) -> Result<(), (&'static str, StepError)> {
     let needs_image = c.run_as_non_root || spec.settings.user.as_deref().is_some_and(|u| u.starts_with(':'));
     if !needs_image {
         return Ok(());
     }
-    let image_user = rt.image_user(&c.image).await.map_err(|e| ("CreateContainerConfigError", e))?;
+    let image_user = rt.image_user(&c.image).await.map_err(|e| ("CreateContainerConfigError", e.into()))?;
     if let Some(group) = spec.settings.user.as_deref().and_then(|u| u.strip_prefix(':')) {
         let uid = image_user.split(':').next().filter(|u| !u.is_empty()).unwrap_or("0");
         spec.settings.user = Some(format!("{uid}:{group}"));
     }
     if c.run_as_non_root {
         crate::pod::settings::check_non_root(spec.settings.user.as_deref(), &image_user)
-            .map_err(|m| ("CreateContainerConfigError", RuntimeError::Other(m)))?;
+            .map_err(|e| ("CreateContainerConfigError", e.into()))?;
     }
     Ok(())
 }
@@ -453,7 +475,7 @@ async fn run_hook<R: Runtime>(
             Hook::Exec(cmd) => match rt.exec(id, cmd).await {
                 Ok(0) => Ok(()),
                 Ok(code) => Err(format!("command {cmd:?} exited with {code}")),
-                Err(e) => Err(e.to_string()),
+                Err(e) => Err(chain(&e)),
             },
             Hook::Sleep(secs) => {
                 tokio::time::sleep(Duration::from_secs(*secs)).await;
@@ -611,7 +633,7 @@ async fn ensure_images<R: Runtime>(
                 ("ErrImagePull", format!("registry unreachable: {detail}"), false)
             }
             RuntimeError::Image { detail, .. } => ("ErrImagePull", detail.clone(), false),
-            other => ("ErrImagePull", other.to_string(), false),
+            other => ("ErrImagePull", chain(other), false),
         };
         if for_good {
             for c in &need.containers {
@@ -711,12 +733,12 @@ async fn credentials_for(
                 return found;
             }
         }
-        Err(e) => reporter.warning(&format!("{key}: {e}")),
+        Err(e) => reporter.warning(&format!("{key}: {}", chain(&e))),
     }
     match auth::from_docker_config(image).await {
         Ok(found) => found,
         Err(e) => {
-            reporter.warning(&format!("{key}: docker config: {e}"));
+            reporter.warning(&format!("{key}: docker config: {}", chain(&e)));
             None
         }
     }

@@ -152,5 +152,5 @@ fn secs(d: Duration) -> Duration {
 }
 
 fn tenths(d: Duration) -> Duration {
-    Duration::from_millis(d.as_millis() as u64 / 100 * 100)
+    Duration::from_millis(u64::try_from(d.as_millis() / 100 * 100).unwrap_or(u64::MAX))
 }

@@ -135,8 +135,9 @@ impl Schedule {
             delay: secs(p.initial_delay_seconds, 0),
             // A period of 0 would spin: the API server refuses it, and so does podrun.
             period: secs(p.period_seconds, 10).max(Duration::from_secs(1)),
-            success: p.success_threshold.unwrap_or(1).max(1) as u32,
-            failure: p.failure_threshold.unwrap_or(3).max(1) as u32,
+            // Validation keeps both within 1..=i32::MAX, and a count past u32 is never reached.
+            success: u32::try_from(p.success_threshold.unwrap_or(1).max(1)).unwrap_or(u32::MAX),
+            failure: u32::try_from(p.failure_threshold.unwrap_or(3).max(1)).unwrap_or(u32::MAX),
         }
     }
 }

@@ -46,7 +46,7 @@ impl Source {
             std::fs::File::open(path).map_err(input::ReadError::Io).and_then(|f| input::read_capped(f, cap))
         };
         let bytes = bytes.map_err(|e| match e {
-            input::ReadError::Io(e) => ManifestError::Read { file: name.clone(), message: e.to_string() },
+            input::ReadError::Io(source) => ManifestError::Read { file: name.clone(), source },
             input::ReadError::TooLarge => ManifestError::TooLarge { file: name.clone(), cap_mib: cap >> 20 },
         })?;
         let (text, invalid) = input::decode(bytes);
@@ -101,8 +101,12 @@ impl fmt::Display for DocRef {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {
-    #[error("{file}: cannot read: {message}")]
-    Read { file: String, message: String },
+    #[error("{file}: cannot read")]
+    Read {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{file}: larger than {cap_mib} MiB, the most podrun reads from one input")]
     TooLarge { file: String, cap_mib: u64 },
     #[error("{file}:{line}:{column}: {message}")]
@@ -333,9 +337,9 @@ impl Loader<'_> {
                         let loaded = self.finish_pod(pod, doc, None)?;
                         self.out.pods.push(loaded);
                     }
-                    Typed::Workload(kind, w) => self.workload(kind, w, doc)?,
-                    Typed::ConfigMap(cm) => self.config_map(cm, doc)?,
-                    Typed::Secret(secret) => self.secret(secret, doc)?,
+                    Typed::Workload(kind, w) => self.workload(kind, w, &doc)?,
+                    Typed::ConfigMap(cm) => self.config_map(&cm, doc)?,
+                    Typed::Secret(secret) => self.secret(&secret, doc)?,
                     Typed::Claim(claim) => self.claim(claim, doc)?,
                 }
             }
@@ -413,13 +417,13 @@ impl Loader<'_> {
         Ok(LoadedPod { pod, doc })
     }
 
-    fn workload(&mut self, kind: WorkloadKind, w: Workload, doc: DocRef) -> Result<(), ManifestError> {
+    fn workload(&mut self, kind: WorkloadKind, w: Workload, doc: &DocRef) -> Result<(), ManifestError> {
         let t = workload::template_pod(kind, w);
         self.out.warnings.extend(t.warnings.iter().map(|w| format!("{doc}: {w}")));
         let loaded = self.finish_pod(t.pod, doc.clone(), Some((kind, t.problems)))?;
         for claim in t.claims {
             let key = (loaded.namespace().to_owned(), "PersistentVolumeClaim", claim);
-            self.record(key, &doc)?;
+            self.record(key, doc)?;
         }
         self.out.pods.push(loaded);
         Ok(())
@@ -442,25 +446,25 @@ impl Loader<'_> {
         Ok(())
     }
 
-    fn config_map(&mut self, cm: ConfigMap, doc: DocRef) -> Result<(), ManifestError> {
+    fn config_map(&mut self, cm: &ConfigMap, doc: DocRef) -> Result<(), ManifestError> {
         let ns = self.namespace(&cm.metadata, &doc)?;
-        let problems = validate::validate_config_map(&cm);
+        let problems = validate::validate_config_map(cm);
         if !problems.is_empty() {
             return Err(ManifestError::Invalid { doc, what: format!("ConfigMap {:?}", cm.metadata.name), problems });
         }
         self.record((ns.clone(), "ConfigMap", cm.metadata.name.clone()), &doc)?;
-        self.out.configs.add_config_map(&ns, &cm).map_err(|error| ManifestError::Config { doc, error: Box::new(error) })
+        self.out.configs.add_config_map(&ns, cm).map_err(|error| ManifestError::Config { doc, error: Box::new(error) })
     }
 
-    fn secret(&mut self, secret: Secret, doc: DocRef) -> Result<(), ManifestError> {
+    fn secret(&mut self, secret: &Secret, doc: DocRef) -> Result<(), ManifestError> {
         let ns = self.namespace(&secret.metadata, &doc)?;
         let what = format!("Secret {:?}", secret.metadata.name);
-        let problems = validate::validate_secret(&secret);
+        let problems = validate::validate_secret(secret);
         if !problems.is_empty() {
             return Err(ManifestError::Invalid { doc, what, problems });
         }
         self.record((ns.clone(), "Secret", secret.metadata.name.clone()), &doc)?;
-        let decoded = self.out.configs.add_secret(&ns, &secret);
+        let decoded = self.out.configs.add_secret(&ns, secret);
         decoded.map_err(|error| ManifestError::Config { doc: doc.clone(), error: Box::new(error) })?;
         // Which keys a typed Secret must hold is known only once `data` is decoded.
         if let Some(entries) = self.out.configs.secret(&ns, &secret.metadata.name) {

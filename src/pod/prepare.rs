@@ -112,7 +112,7 @@ pub fn prepare_pods(
             let root = PodFiles::default_root();
             settings::resolve_host_profiles(&mut d.init, &root)
                 .and_then(|()| settings::resolve_host_profiles(&mut d.containers, &root))
-                .map_err(refuse)?;
+                .map_err(|e| refuse(e.to_string()))?;
         }
         // Volumes are checked now, against the engine too, so a pod that can never get its
         // volumes is refused before anything is created.

@@ -228,16 +228,23 @@ pub fn run_as_non_root(pod: &Pod, c: &Container) -> bool {
     sc.or(psc) == Some(true)
 }
 
+/// Why a container with runAsNonRoot may not run, in the kubelet's words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NonRootError {
+    #[error("container has runAsNonRoot and image will run as root")]
+    Root,
+    #[error("container has runAsNonRoot and image has non-numeric user ({0}), cannot verify user is non-root")]
+    NonNumeric(String),
+}
+
 /// The kubelet's runAsNonRoot check, against the user the container will run as (its
 /// runAsUser, else the image's USER): `Err` says why it is refused.
-pub fn check_non_root(run_as_user: Option<&str>, image_user: &str) -> Result<(), String> {
+pub fn check_non_root(run_as_user: Option<&str>, image_user: &str) -> Result<(), NonRootError> {
     let user = run_as_user.filter(|u| !u.is_empty() && !u.starts_with(':')).unwrap_or(image_user);
     let uid = user.split(':').next().unwrap_or("");
     match uid {
-        "" | "root" | "0" => Err("container has runAsNonRoot and image will run as root".into()),
-        u if u.parse::<u64>().is_err() => Err(format!(
-            "container has runAsNonRoot and image has non-numeric user ({u}), cannot verify user is non-root"
-        )),
+        "" | "root" | "0" => Err(NonRootError::Root),
+        u if u.parse::<u64>().is_err() => Err(NonRootError::NonNumeric(u.to_owned())),
         _ => Ok(()),
     }
 }
@@ -257,13 +264,25 @@ fn apparmor_loaded(name: &str) -> bool {
         .is_ok_and(|all| all.lines().any(|l| l.split(" (").next() == Some(name)))
 }
 
+/// Confinement a container asks for that this host cannot give.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HostProfileError {
+    /// `what`: the runtime's default profile, or a named one.
+    #[error("container {container:?} asks for {what}, but AppArmor is not enabled on this host")]
+    AppArmorDisabled { container: String, what: String },
+    #[error("container {container:?} asks for AppArmor profile {name:?}, which is not loaded on this host")]
+    AppArmorNotLoaded { container: String, name: String },
+    #[error("container {container:?}: seccomp profile {name:?} not found at {}", path.display())]
+    SeccompMissing { container: String, name: String, path: std::path::PathBuf },
+}
+
 /// Checks the host has what the pod's containers ask for (AppArmor, seccomp profiles) and puts
 /// the seccomp profiles' contents into the containers' settings. A pod that asks for confinement
 /// the host cannot give is refused rather than run without it.
 pub fn resolve_host_profiles(
     containers: &mut [crate::pod::DesiredContainer],
     state_root: &std::path::Path,
-) -> Result<(), String> {
+) -> Result<(), HostProfileError> {
     for c in containers {
         for p in c.host_profiles.clone() {
             match p {
@@ -273,23 +292,17 @@ pub fn resolve_host_profiles(
                     } else {
                         format!("AppArmor profile {name:?}")
                     };
-                    return Err(format!(
-                        "container {:?} asks for {what}, but AppArmor is not enabled on this host",
-                        c.name
-                    ));
+                    return Err(HostProfileError::AppArmorDisabled { container: c.name.clone(), what });
                 }
                 HostProfile::AppArmor(name) if !name.is_empty() && !apparmor_loaded(&name) => {
-                    return Err(format!(
-                        "container {:?} asks for AppArmor profile {name:?}, which is not loaded on this host",
-                        c.name
-                    ));
+                    return Err(HostProfileError::AppArmorNotLoaded { container: c.name.clone(), name });
                 }
                 HostProfile::AppArmor(_) => {}
                 HostProfile::Seccomp(rel) => {
                     let safe = !rel.is_empty() && !rel.starts_with('/') && !rel.split('/').any(|p| p == "..");
                     let path = seccomp_root(state_root).join(&rel);
                     let content = safe.then(|| std::fs::read_to_string(&path).ok()).flatten().ok_or_else(|| {
-                        format!("container {:?}: seccomp profile {rel:?} not found at {}", c.name, path.display())
+                        HostProfileError::SeccompMissing { container: c.name.clone(), name: rel.clone(), path }
                     })?;
                     c.settings.security_opt.push(format!("seccomp={content}"));
                 }

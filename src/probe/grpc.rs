@@ -117,7 +117,8 @@ fn response_status(pb: &[u8]) -> Result<u64, String> {
                 }
             }
             2 => {
-                let len = varint(&mut i)? as usize;
+                // A length past usize cannot fit in the message either.
+                let len = usize::try_from(varint(&mut i)?).unwrap_or(usize::MAX);
                 i = i.checked_add(len).filter(|&e| e <= pb.len()).ok_or("truncated message")?;
             }
             _ => return Err("unexpected field in the health response".into()),

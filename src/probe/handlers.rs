@@ -24,6 +24,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_rustls::TlsConnector;
 
+use crate::error_chain::chain;
 use crate::manifest::defaults::{DEFAULT_HTTP_GET_PATH, DEFAULT_PROBE_TIMEOUT_SECONDS};
 use crate::manifest::types::{ContainerPort, ExecAction, HttpGetAction, IntOrString, Probe, TcpSocketAction};
 use crate::runtime::Runtime;
@@ -128,7 +129,7 @@ async fn run_exec<R: Runtime>(rt: &R, exec: &ExecAction, target: &Target<'_>) ->
     match rt.exec(target.container_id, &exec.command).await {
         Ok(0) => Ok(()),
         Ok(code) => Err(Missed::Failed(format!("command {:?} exited with code {code}", exec.command.join(" ")))),
-        Err(e) => Err(Missed::Errored(format!("exec failed: {e}"))),
+        Err(e) => Err(Missed::Errored(format!("exec failed: {}", chain(&e)))),
     }
 }
 

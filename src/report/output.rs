@@ -71,6 +71,9 @@ pub fn failure() -> Option<OutputError> {
 /// A command's result, made to tell of a failed standard output: a command that went on after
 /// its output failed (apply finishing its pods) ends with that failure. An error of its own
 /// says more, and is kept.
+///
+/// # Errors
+/// The command's own error, else the failure of standard output.
 pub fn settle(result: anyhow::Result<u8>) -> anyhow::Result<u8> {
     match (result, failure()) {
         (Ok(_), Some(e)) => Err(e.into()),
@@ -89,6 +92,9 @@ pub fn report_error(e: &anyhow::Error) {
 /// Prints what clap has to say instead of running a command (help and version on standard
 /// output, usage errors on standard error), coloured as clap would colour it: only where that
 /// stream shows colours.
+///
+/// # Errors
+/// Standard output failed (closed, say) while help or the version was printed.
 pub fn clap_message(e: &clap::Error) -> Result<(), OutputError> {
     let styled = e.render();
     if e.use_stderr() {
@@ -103,6 +109,7 @@ pub fn clap_message(e: &clap::Error) -> Result<(), OutputError> {
 
 /// The standard error writer for the tracing logger: it never fails (a logger whose writer
 /// fails reports that on standard error itself, which would panic when that is closed).
+#[must_use]
 pub fn log_writer() -> LogWriter {
     LogWriter
 }

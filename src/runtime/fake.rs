@@ -455,11 +455,18 @@ impl Runtime for FakeRuntime {
             return Err(RuntimeError::NotFound { what: id.to_owned() });
         }
         let mut archive = tar::Archive::new(tar.as_slice());
-        let entries = archive.entries().map_err(|e| RuntimeError::Other(e.to_string()))?;
+        let entries = archive
+            .entries()
+            .map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?;
         for entry in entries {
-            let mut entry = entry.map_err(|e| RuntimeError::Other(e.to_string()))?;
+            let mut entry =
+                entry.map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?;
             let h = entry.header().clone();
-            let rel = entry.path().map_err(|e| RuntimeError::Other(e.to_string()))?.to_string_lossy().into_owned();
+            let rel = entry
+                .path()
+                .map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?
+                .to_string_lossy()
+                .into_owned();
             let full = format!("{}/{}", path.trim_end_matches('/'), rel.trim_end_matches('/'));
             let mode = h.mode().unwrap_or(0);
             let gid = h.gid().unwrap_or(0);
@@ -471,7 +478,7 @@ impl Runtime for FakeRuntime {
                 _ => {
                     let mut content = Vec::new();
                     std::io::Read::read_to_end(&mut entry, &mut content)
-                        .map_err(|e| RuntimeError::Other(e.to_string()))?;
+                        .map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?;
                     FakeEntry::File { mode, gid, content }
                 }
             };
@@ -492,20 +499,25 @@ impl Runtime for FakeRuntime {
                 h.set_entry_type(tar::EntryType::Directory);
                 h.set_mode(*mode);
                 h.set_size(0);
-                b.append_data(&mut h, name, std::io::empty()).map_err(|e| RuntimeError::Other(e.to_string()))?;
+                b.append_data(&mut h, name, std::io::empty())
+                    .map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?;
             }
             FakeEntry::File { mode, content, .. } => {
                 h.set_mode(*mode);
                 h.set_size(content.len() as u64);
-                b.append_data(&mut h, name, content.as_slice()).map_err(|e| RuntimeError::Other(e.to_string()))?;
+                b.append_data(&mut h, name, content.as_slice())
+                    .map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?;
             }
             FakeEntry::Link { target } => {
                 h.set_entry_type(tar::EntryType::Symlink);
                 h.set_size(0);
-                b.append_link(&mut h, name, target).map_err(|e| RuntimeError::Other(e.to_string()))?;
+                b.append_link(&mut h, name, target)
+                    .map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?;
             }
         }
-        let mut out = b.into_inner().map_err(|e| RuntimeError::Other(e.to_string()))?;
+        let mut out = b
+            .into_inner()
+            .map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?;
         out.truncate(max_bytes);
         Ok(Some(out))
     }
@@ -516,7 +528,7 @@ impl Runtime for FakeRuntime {
         match inner.volumes.get(name) {
             None => Ok(()),
             Some(l) if l.get(labels::MANAGED).map(String::as_str) != Some(labels::MANAGED_VALUE) => {
-                Err(RuntimeError::Other(format!("remove volume {name}: refusing: it was not created by podrun")))
+                Err(RuntimeError::VolumeNotOwned { name: name.to_owned() })
             }
             Some(_) => {
                 inner.volumes.remove(name);

@@ -14,6 +14,7 @@ pub mod registry;
 
 use std::collections::BTreeMap;
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::stream::BoxStream;
@@ -415,6 +416,8 @@ pub struct EngineSecurity {
     pub gids: Option<u64>,
 }
 
+/// What went wrong with the engine. Code decides by the variant (an unreachable engine ends a
+/// run; `NotFound`, `Conflict` and `Engine` come from the engine's HTTP status), never by text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RuntimeError {
     #[error("cannot reach the container engine at {endpoint}: {detail}")]
@@ -435,9 +438,52 @@ pub enum RuntimeError {
     Engine { what: String, status: u16, message: String },
     #[error("{what}: refusing to touch container {id}: it was not created by podrun")]
     NotOwned { what: String, id: String },
-    #[error("{0}")]
-    Other(String),
+    /// A volume podrun did not create (no managed label): podrun never removes data it did not
+    /// create.
+    #[error(
+        "remove volume {name}: refusing: it was not created by podrun (no {}={} label)",
+        labels::MANAGED,
+        labels::MANAGED_VALUE
+    )]
+    VolumeNotOwned { name: String },
+    /// The engine cannot do what is asked (its API is too old for it, say).
+    #[error("{what}: {detail}")]
+    Unsupported { what: String, detail: String },
+    /// The engine answered, but not as its API says it would.
+    #[error("{what}: {detail}")]
+    Protocol { what: String, detail: String },
+    /// The client failed in a way that is none of the above (an answer it could not decode,
+    /// say); the client's error is the source.
+    #[error("{what}")]
+    Client {
+        what: String,
+        #[source]
+        source: Cause,
+    },
 }
+
+/// The error of a library or the OS behind a [`RuntimeError`] or an `AuthError`: shared, as
+/// those are cloned into outcomes, and equal only to itself. It ends the chain: bollard's
+/// messages already say their own cause (`Unable to URLEncode: ...`) while also giving it as
+/// their source, so following it would print the cause twice.
+#[derive(Debug, Clone)]
+pub struct Cause(pub Arc<dyn std::error::Error + Send + Sync>);
+
+impl PartialEq for Cause {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Cause {}
+
+impl std::fmt::Display for Cause {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Cause {}
 
 /// The container engine. Every call is one engine round trip or a short sequence of them.
 pub trait Runtime: Send + Sync + 'static {
@@ -542,6 +588,15 @@ pub trait Runtime: Send + Sync + 'static {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_client_error_keeps_its_cause_and_prints_it_once() {
+        let cause = std::io::Error::other("Failed to deserialize JSON: EOF");
+        let e = RuntimeError::Client { what: "inspect container x".into(), source: Cause(Arc::new(cause)) };
+        assert_eq!(e.to_string(), "inspect container x");
+        assert_eq!(crate::error_chain::chain(&e), "inspect container x: Failed to deserialize JSON: EOF");
+        assert_eq!(e.clone(), e, "a clone shares its cause");
+    }
 
     #[test]
     fn chunks_are_cut_into_whole_lines() {

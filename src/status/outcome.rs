@@ -1,6 +1,7 @@
 //! The outcome of one pod's run: what the driver returns, what the reporter shows and what
 //! the exit code is made of. It sits beside status, below all three.
 
+use crate::error_chain::Chain;
 use crate::pod::DesiredPod;
 use crate::runtime::RuntimeError;
 use crate::status::PodStatus;
@@ -32,7 +33,8 @@ pub enum PodFailure {
     /// The pod was active longer than its activeDeadlineSeconds: its containers were killed.
     #[error("the pod was active longer than its activeDeadlineSeconds ({seconds}s): DeadlineExceeded")]
     DeadlineExceeded { seconds: i64 },
-    #[error("{0}")]
+    /// The engine's error with its causes: this message is all the user sees of it.
+    #[error("{}", Chain(.0))]
     Runtime(RuntimeError),
     #[error("interrupted by {}", signal_name(*.0))]
     Interrupted(i32),

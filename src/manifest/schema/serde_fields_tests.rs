@@ -165,13 +165,6 @@ const READ_ELSEWHERE: &[(&str, &str)] = &[
     ("Secret.kind", "documents.rs sorts documents by apiVersion and kind"),
 ];
 
-/// Fields of a serde type that Kubernetes does not have at that place: (path, why).
-const SERDE_ONLY: &[(&str, &str)] = &[(
-    "Pod.spec.imagePullSecrets.optional",
-    "imagePullSecrets reuses LocalObjectReference, the envFrom type that carries `optional`; \
-     the schema walk refuses `optional` there as an unknown field before the type reads it",
-)];
-
 /// Compares the table at `path` with the type there, and walks on into object fields both have.
 fn compare<T: for<'de> Deserialize<'de>>(root: &str, path: &mut Vec<&'static str>, table: &[Field], out: &mut String) {
     let at = |path: &[&str]| format!("{root}{}{}", if path.is_empty() { "" } else { "." }, path.join("."));
@@ -207,7 +200,7 @@ fn compare<T: for<'de> Deserialize<'de>>(root: &str, path: &mut Vec<&'static str
     }
     for name in &serde_fields {
         let here = format!("{}.{name}", at(path));
-        if !table.iter().any(|f| f.name == *name) && !SERDE_ONLY.iter().any(|(p, _)| *p == here) {
+        if !table.iter().any(|f| f.name == *name) {
             let _ = writeln!(out, "{here}: a field of the serde type, unknown to schema.rs");
         }
     }

@@ -282,19 +282,28 @@ pub struct EnvFromSource {
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
     pub prefix: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub config_map_ref: Option<LocalObjectReference>,
+    pub config_map_ref: Option<EnvSourceReference>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub secret_ref: Option<LocalObjectReference>,
+    pub secret_ref: Option<EnvSourceReference>,
 }
 
 /// ConfigMapEnvSource and SecretEnvSource: a name, and whether it may be absent.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct LocalObjectReference {
+pub struct EnvSourceReference {
     #[serde(default, deserialize_with = "strict::string")]
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub optional: Option<bool>,
+}
+
+/// An object in the pod's namespace, by name only (imagePullSecrets): Kubernetes'
+/// LocalObjectReference has no `optional`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LocalObjectReference {
+    #[serde(default, deserialize_with = "strict::string")]
+    pub name: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

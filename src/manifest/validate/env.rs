@@ -6,7 +6,7 @@ use super::downward::{validate_field_selector, validate_resource_selector, ENV_F
 use super::{
     config_key_problems, is_dns1123_subdomain, is_env_var_name, FieldError, PodContext, ENV_NAME_MSG, SUBDOMAIN_MSG,
 };
-use crate::manifest::types::{EnvFromSource, EnvVar, EnvVarSource, KeySelector, LocalObjectReference};
+use crate::manifest::types::{EnvFromSource, EnvSourceReference, EnvVar, EnvVarSource, KeySelector};
 
 pub(super) fn validate_env(
     env: &[EnvVar],
@@ -109,7 +109,7 @@ pub(super) fn validate_env_from(env_from: &[EnvFromSource], path: &str, errors: 
     }
 }
 
-fn validate_object_ref(r: &LocalObjectReference, path: &str, errors: &mut Vec<FieldError>) {
+fn validate_object_ref(r: &EnvSourceReference, path: &str, errors: &mut Vec<FieldError>) {
     if r.name.is_empty() {
         errors.push(FieldError::required(format!("{path}.name")));
     } else if !is_dns1123_subdomain(&r.name) {
@@ -219,7 +219,7 @@ mod tests {
 
     #[test]
     fn env_from() {
-        let r = |name: &str| Some(LocalObjectReference { name: name.into(), optional: None });
+        let r = |name: &str| Some(EnvSourceReference { name: name.into(), optional: None });
         let sources = vec![
             EnvFromSource { prefix: Some("APP_".into()), config_map_ref: r("cm"), secret_ref: None },
             EnvFromSource { prefix: Some("X=".into()), config_map_ref: None, secret_ref: r("") },

@@ -254,9 +254,10 @@ impl VolumeSetup {
         if stale.is_empty() && !(fresh && has_empty_dirs) {
             return Ok(stale);
         }
-        let tar = self
-            .archive(fresh, Some(&stale), crate::clock::now())
-            .map_err(|e| RuntimeError::Other(format!("building the volumes' archive: {e}")))?;
+        let tar = self.archive(fresh, Some(&stale), crate::clock::now()).map_err(|e| RuntimeError::Client {
+            what: "building the volumes' archive".into(),
+            source: crate::runtime::Cause(std::sync::Arc::new(e)),
+        })?;
         rt.put_archive(infra_id, INFRA_VOLUMES_DIR, tar).await?;
         Ok(stale)
     }

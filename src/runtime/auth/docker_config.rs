@@ -82,7 +82,9 @@ async fn lookup_docker_config(
     let text = match tokio::fs::read(&path).await {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(AuthError::ConfigRead { path: shown, detail: e.to_string() }),
+        Err(e) => {
+            return Err(AuthError::ConfigRead { path: shown, source: crate::runtime::Cause(std::sync::Arc::new(e)) })
+        }
     };
     // Docker reads an empty file as an empty config.
     let config: DockerConfigFile = if text.iter().all(u8::is_ascii_whitespace) {

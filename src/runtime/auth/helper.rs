@@ -71,7 +71,9 @@ pub(super) async fn run_helper(
         return Err(AuthError::HelperMissing { helper });
     };
     let (status, output) = run_bounded(&program, server.as_bytes(), timeout).await.map_err(|e| match e {
-        RunError::Start(detail) => AuthError::HelperStart { helper: helper.clone(), detail },
+        RunError::Start(e) => {
+            AuthError::HelperStart { helper: helper.clone(), source: crate::runtime::Cause(std::sync::Arc::new(e)) }
+        }
         RunError::Timeout => AuthError::HelperTimeout { helper: helper.clone(), seconds: timeout.as_secs() },
     })?;
     if !status.success() {
@@ -110,7 +112,7 @@ pub(super) async fn run_helper(
 }
 
 enum RunError {
-    Start(String),
+    Start(std::io::Error),
     Timeout,
 }
 
@@ -118,7 +120,7 @@ enum RunError {
 /// `timeout` (then it is killed). A child the helper left running may hold stdout open; the
 /// deadline bounds that too.
 async fn run_bounded(program: &Path, input: &[u8], timeout: Duration) -> Result<(ExitStatus, Vec<u8>), RunError> {
-    let mut child = spawn_helper(program).await.map_err(|e| RunError::Start(e.to_string()))?;
+    let mut child = spawn_helper(program).await.map_err(RunError::Start)?;
     let stdin = child.stdin.take();
     let stdout = child.stdout.take();
     let talk = async {
@@ -138,7 +140,7 @@ async fn run_bounded(program: &Path, input: &[u8], timeout: Duration) -> Result<
         Ok(Ok(done)) => Ok(done),
         Ok(Err(e)) => {
             let _ = child.kill().await;
-            Err(RunError::Start(e.to_string()))
+            Err(RunError::Start(e))
         }
         Err(_) => {
             // kill() also reaps it.

@@ -65,7 +65,9 @@ impl fmt::Debug for Credentials {
 }
 
 /// Why credentials could not be determined. Messages name where the data came from (Secret,
-/// file, server key, helper), never the data.
+/// file, server key, helper), never the data. An I/O error is kept as the source; a JSON
+/// error is not (serde's message quotes the value it met, which may be a secret) and goes
+/// into `detail` with the value left out.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AuthError {
     #[error(
@@ -79,16 +81,24 @@ pub enum AuthError {
     SecretJson { namespace: String, name: String, key: String, detail: String },
     #[error("image pull secret {namespace}/{name}: the entry for {server:?}: `auth` is not base64 of user:password")]
     SecretAuth { namespace: String, name: String, server: String },
-    #[error("docker config {path}: cannot read it: {detail}")]
-    ConfigRead { path: String, detail: String },
+    #[error("docker config {path}: cannot read it")]
+    ConfigRead {
+        path: String,
+        #[source]
+        source: super::Cause,
+    },
     #[error("docker config {path}: not a docker config: {detail}")]
     ConfigJson { path: String, detail: String },
     #[error("docker config {path}: the entry for {server:?}: `auth` is not base64 of user:password")]
     ConfigAuth { path: String, server: String },
     #[error("credential helper {helper}: not found on PATH")]
     HelperMissing { helper: String },
-    #[error("credential helper {helper}: cannot run it: {detail}")]
-    HelperStart { helper: String, detail: String },
+    #[error("credential helper {helper}: cannot run it")]
+    HelperStart {
+        helper: String,
+        #[source]
+        source: super::Cause,
+    },
     #[error("credential helper {helper} failed ({status})")]
     HelperFailed { helper: String, status: String },
     #[error("credential helper {helper}: no answer within {seconds} s; killed")]

@@ -193,7 +193,9 @@ pub fn user_podman(
         return endpoint;
     }
     match runtime_dir.filter(|d| d.is_absolute()).map(|d| d.join("podman").join("podman.sock")) {
-        Some(socket) if exists(&socket) => Endpoint { host: format!("unix://{}", socket.display()), context: None, tls: None },
+        Some(socket) if exists(&socket) => {
+            Endpoint { host: format!("unix://{}", socket.display()), context: None, tls: None }
+        }
         _ => endpoint,
     }
 }

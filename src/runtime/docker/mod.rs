@@ -253,7 +253,7 @@ impl DockerRuntime {
             | BollardError::RequestTimeoutError => {
                 RuntimeError::Unreachable { endpoint: self.endpoint.to_string(), detail: causes(&e) }
             }
-            other => RuntimeError::Other(format!("{what}: {other}")),
+            other => RuntimeError::Client { what: what.to_owned(), source: super::Cause(std::sync::Arc::new(other)) },
         }
     }
 
@@ -326,9 +326,12 @@ impl Runtime for DockerRuntime {
             convert::Engine::Podman => {
                 // Podman's own API; any version it serves answers at v4.0.0.
                 let what = "engine info (/libpod/info)";
-                let body = raw::get(&self.dialer, &self.endpoint.to_string(), what, "/v4.0.0/libpod/info", 4 << 20).await?;
-                let info = serde_json::from_slice(&body)
-                    .map_err(|e| RuntimeError::Other(format!("{what}: the engine's answer is not JSON: {e}")))?;
+                let body =
+                    raw::get(&self.dialer, &self.endpoint.to_string(), what, "/v4.0.0/libpod/info", 4 << 20).await?;
+                let info = serde_json::from_slice(&body).map_err(|e| RuntimeError::Protocol {
+                    what: what.to_string(),
+                    detail: format!("the engine's answer is not JSON: {e}"),
+                })?;
                 Ok(security::of_podman(&info))
             }
         }
@@ -453,7 +456,10 @@ impl Runtime for DockerRuntime {
         if self.image_present(image).await? {
             Ok(())
         } else {
-            Err(RuntimeError::Other(format!("{what}: the engine accepted the archive, but has no image {image}")))
+            Err(RuntimeError::Protocol {
+                what,
+                detail: format!("the engine accepted the archive, but has no image {image}"),
+            })
         }
     }
 
@@ -461,16 +467,18 @@ impl Runtime for DockerRuntime {
         let v = self.docker.client_version();
         if (v.major_version, v.minor_version) < RECURSIVE_READ_ONLY_API {
             if let Some(m) = spec.mounts.iter().find(|m| matches!(m, Mount::Bind { recursive_read_only: true, .. })) {
-                return Err(RuntimeError::Other(format!(
-                    "create container {}: the mount at {} must be recursively read-only, which needs \
+                return Err(RuntimeError::Unsupported {
+                    what: format!("create container {}", spec.name),
+                    detail: format!(
+                        "the mount at {} must be recursively read-only, which needs \
                      Docker API {}.{} (Engine 25) or later; this engine speaks {}.{}",
-                    spec.name,
-                    m.target(),
-                    RECURSIVE_READ_ONLY_API.0,
-                    RECURSIVE_READ_ONLY_API.1,
-                    v.major_version,
-                    v.minor_version
-                )));
+                        m.target(),
+                        RECURSIVE_READ_ONLY_API.0,
+                        RECURSIVE_READ_ONLY_API.1,
+                        v.major_version,
+                        v.minor_version
+                    ),
+                });
             }
         }
         let opts = CreateContainerOptionsBuilder::default().name(&spec.name).build();
@@ -658,7 +666,7 @@ impl Runtime for DockerRuntime {
         let StartExecResults::Attached { output, input } =
             self.docker.start_exec(&exec.id, Some(start)).await.map_err(|e| self.error(&what, e))?
         else {
-            return Err(RuntimeError::Other(format!("{what}: the engine did not attach to the command")));
+            return Err(RuntimeError::Protocol { what, detail: "the engine did not attach to the command".into() });
         };
         let this = self.clone();
         let output = output
@@ -798,11 +806,7 @@ impl Runtime for DockerRuntime {
         };
         // As with containers: podrun never removes data it did not create.
         if volume.labels.get(labels::MANAGED).map(String::as_str) != Some(labels::MANAGED_VALUE) {
-            return Err(RuntimeError::Other(format!(
-                "{what}: refusing: it was not created by podrun (no {}={} label)",
-                labels::MANAGED,
-                labels::MANAGED_VALUE
-            )));
+            return Err(RuntimeError::VolumeNotOwned { name: name.to_owned() });
         }
         let opts = RemoveVolumeOptionsBuilder::default().force(false).build();
         match self.docker.remove_volume(name, Some(opts)).await {

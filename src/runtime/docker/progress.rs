@@ -31,8 +31,9 @@ impl LayerProgress {
         let layer = self.layers.entry(id.clone()).or_default();
         if status.starts_with("Downloading") {
             if let Some(d) = &info.progress_detail {
-                layer.current = d.current.unwrap_or(0).max(0) as u64;
-                layer.total = d.total.unwrap_or(0).max(0) as u64;
+                // A negative count from the engine counts as none.
+                layer.current = u64::try_from(d.current.unwrap_or(0)).unwrap_or(0);
+                layer.total = u64::try_from(d.total.unwrap_or(0)).unwrap_or(0);
             }
         } else if status.starts_with("Download complete") {
             layer.current = layer.total;

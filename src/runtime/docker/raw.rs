@@ -88,13 +88,7 @@ pub async fn logs(
 
 /// The body of `GET path` (`/v4.0.0/libpod/info`), read to its end (HTTP/1.0, as for logs),
 /// at most `limit` bytes.
-pub async fn get(
-    dialer: &Dialer,
-    host: &str,
-    what: &str,
-    path: &str,
-    limit: usize,
-) -> Result<Vec<u8>, RuntimeError> {
+pub async fn get(dialer: &Dialer, host: &str, what: &str, path: &str, limit: usize) -> Result<Vec<u8>, RuntimeError> {
     let req = format!("GET {path} HTTP/1.0\r\nHost: docker\r\n\r\n");
     let (conn, mut body) = request(dialer, host, what, &req, &[200]).await?;
     conn.take(u64::try_from(limit).unwrap_or(u64::MAX))
