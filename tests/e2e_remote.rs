@@ -258,6 +258,69 @@ fn round_trip(ns: &Namespace, env: &[(&str, &str)], global: &[&str]) {
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
 }
 
+/// Volumes and termination messages through a remote transport: engine volumes filled through
+/// the API (the same code as plain TCP, tests/e2e_engine_volumes.rs), with podrun's state in a
+/// directory of the test's own that must stay free of volume content.
+fn volumes_round_trip(ns: &Namespace, env: &[(&str, &str)], state: &Dir) {
+    let _volumes = NamespaceVolumes(ns.name().to_owned());
+    let state_dir = state.s("state");
+    let mut env = env.to_vec();
+    env.push(("PODRUN_STATE_DIR", state_dir.as_str()));
+    let run = |args: &[&str]| {
+        let mut all: Vec<&str> = vec![args[0], "-n", ns.name()];
+        all.extend_from_slice(&args[1..]);
+        podrun_with(&all, None, &env)
+    };
+    let configs =
+        ["--config", "tests/manifests/config/settings.yaml", "--config", "tests/manifests/config/credentials.yaml"];
+    let mut args = vec!["apply", "tests/manifests/run/volumes-config.yaml", "-q", "--timeout", "90s"];
+    args.extend_from_slice(&configs);
+    let out = run(&args);
+    assert_eq!(code(&out), 0, "apply volumes-config: {}", stderr(&out));
+    let text = stdout(&run(&["logs", "volumes-config", "-c", "show"]));
+    for want in ["hello from a configmap", "400 /etc/creds/username\n400 /etc/creds/password\n", "retries=3\ncolor=blue\n"]
+    {
+        assert!(text.contains(want), "{want:?} not in:\n{text}");
+    }
+    let out = run(&["apply", "tests/manifests/run/termination-message.yaml", "-o", "json", "--timeout", "90s"]);
+    assert_eq!(code(&out), 6, "{}", stderr(&out));
+    assert!(stdout(&out).contains("\"message\": \"all done\\n\""), "{}", stdout(&out));
+    // Nothing of the volumes was written on podrun's side.
+    let mut files = Vec::new();
+    let mut dirs = vec![PathBuf::from(&state_dir)];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            if e.path().is_dir() {
+                dirs.push(e.path());
+            } else if e.path().components().any(|c| c.as_os_str() == "volumes") {
+                files.push(e.path());
+            }
+        }
+    }
+    assert!(files.is_empty(), "volume files on podrun's host: {files:?}");
+    for pod in ["volumes-config", "termination-message"] {
+        let out = run(&["delete", pod]);
+        assert_eq!(code(&out), 0, "delete {pod}: {}", stderr(&out));
+    }
+    assert!(ns.containers().is_empty(), "{:?}", ns.containers());
+    let filter = format!("label=io.kubernetes.pod.namespace={}", ns.name());
+    let left = docker_on(None, &["volume", "ls", "-q", "--filter", &filter]);
+    assert_eq!(String::from_utf8_lossy(&left.stdout).trim(), "", "the pods' volumes go with them");
+}
+
+/// Removes the engine volumes of a namespace when dropped, should a test fail half-way.
+struct NamespaceVolumes(String);
+
+impl Drop for NamespaceVolumes {
+    fn drop(&mut self) {
+        let filter = format!("label=io.kubernetes.pod.namespace={}", self.0);
+        let out = docker_on(None, &["volume", "ls", "-q", "--filter", &filter]);
+        for v in String::from_utf8_lossy(&out.stdout).split_whitespace() {
+            let _ = docker_on(None, &["volume", "rm", "-f", v]);
+        }
+    }
+}
+
 #[test]
 fn e2e_tls_engine_through_docker_tls_verify_and_cert_path() {
     if !engine() || !have("openssl") || !have("socat") {
@@ -271,6 +334,7 @@ fn e2e_tls_engine_through_docker_tls_verify_and_cert_path() {
     let env = [("DOCKER_HOST", host.as_str()), ("DOCKER_TLS_VERIFY", "1"), ("DOCKER_CERT_PATH", certs.as_str())];
     let ns = Namespace::new("tls");
     round_trip(&ns, &env, &[]);
+    volumes_round_trip(&ns, &env, &d);
 
     // The same with the flags, as `docker --tlsverify --tlscacert ... -H`.
     let (ca, cert, key) = (d.s("client/ca.pem"), d.s("client/cert.pem"), d.s("client/key.pem"));
@@ -449,6 +513,7 @@ fn e2e_ssh_engine_apply_logs_exec_delete() {
     let env = [("DOCKER_HOST", host.as_str()), ("PATH", sshd.path.as_str())];
     let ns = Namespace::new("ssh");
     round_trip(&ns, &env, &[]);
+    volumes_round_trip(&ns, &env, &d);
 
     // podrun leaves no ssh process behind (bounded wait: they end as their pipes close).
     let start = Instant::now();
