@@ -129,6 +129,7 @@ fn drive_options(args: &ApplyArgs, crash: CrashBackoff, files: Option<PodFiles>)
         deadline: Instant::now() + args.timeout,
         crash,
         files,
+        min_uptime: args.min_uptime,
     }
 }
 

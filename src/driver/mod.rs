@@ -46,6 +46,8 @@ pub struct DriveOptions {
     pub crash: plan::CrashBackoff,
     /// podrun's files on the host (termination messages), when the engine can mount them.
     pub files: Option<PodFiles>,
+    /// How long a container must have been up to count as running (`--min-uptime`).
+    pub min_uptime: Duration,
 }
 
 fn goal(w: WaitFor) -> &'static str {
@@ -245,7 +247,7 @@ async fn drive<R: Runtime>(
         let st = status::compute(&desired, &obs, &notes, &plan);
         reporter.status(&key, &st);
         let infra_running = obs.infra.current.as_ref().is_some_and(|c| c.is_running());
-        match status::verdict(&desired, &st, infra_running, wait_for, crate::clock::now()) {
+        match status::verdict(&desired, &st, infra_running, wait_for, opts.min_uptime, crate::clock::now()) {
             // Done only when nothing is left to do: a changed container still gets replaced,
             // a finished pod's sidecars still get stopped.
             Verdict::Done if plan.is_empty() => return result(Some(st), Ok(())),
@@ -278,7 +280,13 @@ async fn drive<R: Runtime>(
             synced = true;
             let acted = tokio::select! {
                 r = act::act(
-                    act::Scope { rt: &*rt, desired: &desired, files: opts.files.as_ref(), reporter: &*reporter, key: &key },
+                    act::Scope {
+                        rt: &*rt,
+                        desired: &desired,
+                        files: opts.files.as_ref(),
+                        reporter: &*reporter,
+                        key: &key,
+                    },
                     &plan,
                     &mut notes,
                     created,
@@ -323,7 +331,11 @@ async fn drive<R: Runtime>(
         if !plan.is_empty() {
             wake = hold_until.unwrap_or(now);
         }
-        for t in plan.next_restart().into_iter().chain(status::compute::settles_at(&st, crate::clock::now())) {
+        for t in plan.next_restart().into_iter().chain(status::compute::settles_at(
+            &st,
+            opts.min_uptime,
+            crate::clock::now(),
+        )) {
             wake = wake.min(crate::clock::instant_at(t));
         }
         wake = wake.min(opts.deadline);

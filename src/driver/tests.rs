@@ -56,6 +56,7 @@ fn opts(retries: u32) -> DriveOptions {
         deadline: Instant::now() + Duration::from_secs(300),
         crash: crate::plan::CrashBackoff { base: Duration::from_secs(1), max: Duration::from_secs(30) },
         files: None,
+        min_uptime: Duration::from_millis(200),
     }
 }
 
