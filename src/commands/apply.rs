@@ -130,6 +130,7 @@ fn drive_options(args: &ApplyArgs, crash: CrashBackoff, files: Option<PodFiles>)
         crash,
         files,
         min_uptime: args.min_uptime,
+        pulls: Arc::new(driver::pulls::Pulls::new()),
     }
 }
 

@@ -5,6 +5,7 @@
 mod act;
 pub mod outage;
 mod prober;
+pub mod pulls;
 pub mod signals;
 pub mod supervise;
 #[cfg(test)]
@@ -48,6 +49,8 @@ pub struct DriveOptions {
     pub files: Option<PodFiles>,
     /// How long a container must have been up to count as running (`--min-uptime`).
     pub min_uptime: Duration,
+    /// The run's image pulls, shared by its pods.
+    pub pulls: Arc<pulls::Pulls>,
 }
 
 fn goal(w: WaitFor) -> &'static str {
@@ -286,6 +289,7 @@ async fn drive<R: Runtime>(
                         files: opts.files.as_ref(),
                         reporter: &*reporter,
                         key: &key,
+                        pulls: &opts.pulls,
                     },
                     &plan,
                     &mut notes,

@@ -36,6 +36,8 @@ struct Inner {
     volumes: BTreeMap<String, BTreeMap<String, String>>,
     /// Exec id -> the exit code its command ended with.
     execs: BTreeMap<String, i64>,
+    /// How long a pull takes.
+    pull_time: Duration,
 }
 
 /// When the engine goes away, and for how long.
@@ -133,6 +135,12 @@ impl FakeRuntime {
     /// The image is not present but a pull of it succeeds.
     pub fn with_pullable(self, image: &str) -> Self {
         self.lock().pullable.insert(image.to_owned());
+        self
+    }
+
+    /// Every pull takes this long (after it is recorded), so pulls can overlap.
+    pub fn with_pull_time(self, time: Duration) -> Self {
+        self.lock().pull_time = time;
         self
     }
 
@@ -244,6 +252,8 @@ impl Runtime for FakeRuntime {
     ) -> Result<(), RuntimeError> {
         progress(super::PullProgress { layers: 1, layers_done: 1, bytes_done: 10, bytes_total: 10 });
         self.check(format!("pull {image}"))?;
+        let time = self.lock().pull_time;
+        tokio::time::sleep(time).await;
         let mut inner = self.lock();
         if inner.pullable.contains(image) {
             inner.images.insert(image.to_owned());
