@@ -56,6 +56,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --backoff 'Factor by which the wait grows after each repair'
             cand --crash-backoff 'Wait before restarting a crashed container the second time; it doubles each restart (the first restart is immediate)'
             cand --crash-backoff-max 'The longest wait between restarts of a crashing container'
+            cand --min-uptime 'How long a container must have been up (from its start as the engine records it) before it counts as running; a container restarted after a crash must stay up five times as long. 0 counts a container as running as soon as the engine says it runs'
             cand --exit-code-from 'Exit with this container''s exit code (its last termination) once the run ends successfully or this container failed; implies --wait-for complete'
             cand --wait-for 'What to wait for [default: running under restartPolicy Always, complete otherwise]'
             cand -o 'Output format of the result on stdout'

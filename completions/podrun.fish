@@ -53,6 +53,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l retry-delay -d '
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l backoff -d 'Factor by which the wait grows after each repair' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l crash-backoff -d 'Wait before restarting a crashed container the second time; it doubles each restart (the first restart is immediate)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l crash-backoff-max -d 'The longest wait between restarts of a crashing container' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l min-uptime -d 'How long a container must have been up (from its start as the engine records it) before it counts as running; a container restarted after a crash must stay up five times as long. 0 counts a container as running as soon as the engine says it runs' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l exit-code-from -d 'Exit with this container\'s exit code (its last termination) once the run ends successfully or this container failed; implies --wait-for complete' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l wait-for -d 'What to wait for [default: running under restartPolicy Always, complete otherwise]' -r -f -a "running\t'Every container running (or completed with exit 0 where it is not restarted)'
 complete\t'Every container terminated for good; success when all exited 0'

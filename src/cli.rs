@@ -218,6 +218,12 @@ pub struct ApplyArgs {
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
     pub crash_backoff_max: Duration,
 
+    /// How long a container must have been up (from its start as the engine records it) before
+    /// it counts as running; a container restarted after a crash must stay up five times as
+    /// long. 0 counts a container as running as soon as the engine says it runs
+    #[arg(long, value_name = "DURATION", default_value = "200ms", value_parser = parse_duration)]
+    pub min_uptime: Duration,
+
     /// Remove what this run created when the pod fails or the run is interrupted
     #[arg(long)]
     pub cleanup_on_failure: bool,

@@ -5,10 +5,20 @@ use std::process::ExitCode;
 use clap::Parser;
 use podrun::Cli;
 
+/// `PODRUN_LOG` takes `target=level` directives (`podrun=trace,hyper=debug`, or a bare level),
+/// as `Targets` reads them: EnvFilter's span and field filters are not worth its regex engine
+/// (270 KiB of code) in a tool that logs little. A malformed value leaves the
+/// default.
 fn init_logging(verbose: u8) {
-    let default = if verbose >= 2 { "podrun=debug" } else { "podrun=warn" };
-    let filter = tracing_subscriber::EnvFilter::try_from_env("PODRUN_LOG").unwrap_or_else(|_| default.into());
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(podrun::log_writer).with_target(false).init();
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::prelude::*;
+    let level = if verbose >= 2 { LevelFilter::DEBUG } else { LevelFilter::WARN };
+    let filter = std::env::var("PODRUN_LOG")
+        .ok()
+        .and_then(|s| s.parse::<Targets>().ok())
+        .unwrap_or_else(|| Targets::new().with_target("podrun", level));
+    let format = tracing_subscriber::fmt::layer().with_writer(podrun::log_writer).with_target(false);
+    tracing_subscriber::registry().with(format).with(filter).init();
 }
 
 fn main() -> ExitCode {

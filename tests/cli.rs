@@ -52,6 +52,7 @@ fn version_and_help() {
         "--infra-image",
         "--strict",
         "--config",
+        "--min-uptime",
     ] {
         assert!(stdout(&h).contains(word), "{word} missing from help apply");
     }
@@ -64,7 +65,12 @@ fn version_and_help() {
 
 #[test]
 fn usage_errors_exit_2() {
-    for args in [vec!["apply"], vec!["apply", "x.yaml", "--timeout", "soon"], vec!["frobnicate"]] {
+    for args in [
+        vec!["apply"],
+        vec!["apply", "x.yaml", "--timeout", "soon"],
+        vec!["apply", "x.yaml", "--min-uptime", "a while"],
+        vec!["frobnicate"],
+    ] {
         let o = podrun(&args, None);
         assert_eq!(code(&o), 2, "{args:?}: {}", stderr(&o));
     }

@@ -180,3 +180,43 @@ fn e2e_pull_secrets() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(!stderr(&out).contains("wonderland") && !stdout(&out).contains("wonderland"));
 }
+
+#[test]
+fn e2e_the_pods_of_a_run_share_one_pull() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("pullshare");
+    let mut reg = Registry::start("pullshare", None);
+    let image = reg.push("shared", None);
+    let dir = std::env::temp_dir().join(format!("podrun-pullshare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for i in 0..4 {
+        let manifest = pod(&image, "Always", "").replace("name: img}", &format!("name: img{i}}}"));
+        std::fs::write(dir.join(format!("p{i}.yaml")), manifest).unwrap();
+    }
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() - 1;
+    let out = podrun(&["apply", dir.to_str().unwrap(), "-n", ns.name()], None);
+    let until = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() + 1;
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // Every pod reports the pull it waits for...
+    assert_eq!(stderr(&out).matches(&format!("pulling image {image}")).count(), 4, "{}", stderr(&out));
+    // ...and the engine saw one.
+    let events = sh(&[
+        "docker",
+        "events",
+        "--since",
+        &since.to_string(),
+        "--until",
+        &until.to_string(),
+        "--filter",
+        "type=image",
+        "--filter",
+        "event=pull",
+        "--format",
+        "{{.ID}}",
+    ]);
+    let pulls = String::from_utf8_lossy(&events.stdout).lines().filter(|l| *l == image).count();
+    assert_eq!(pulls, 1, "{}", String::from_utf8_lossy(&events.stdout));
+}

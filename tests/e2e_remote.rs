@@ -278,7 +278,8 @@ fn volumes_round_trip(ns: &Namespace, env: &[(&str, &str)], state: &Dir) {
     let out = run(&args);
     assert_eq!(code(&out), 0, "apply volumes-config: {}", stderr(&out));
     let text = stdout(&run(&["logs", "volumes-config", "-c", "show"]));
-    for want in ["hello from a configmap", "400 /etc/creds/username\n400 /etc/creds/password\n", "retries=3\ncolor=blue\n"]
+    for want in
+        ["hello from a configmap", "400 /etc/creds/username\n400 /etc/creds/password\n", "retries=3\ncolor=blue\n"]
     {
         assert!(text.contains(want), "{want:?} not in:\n{text}");
     }

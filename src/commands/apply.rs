@@ -131,6 +131,8 @@ fn drive_options(args: &ApplyArgs, crash: CrashBackoff, files: Option<PodFiles>)
         deadline: Instant::now() + args.timeout,
         crash,
         files,
+        min_uptime: args.min_uptime,
+        pulls: Arc::new(driver::pulls::Pulls::new()),
     }
 }
 

@@ -24,6 +24,7 @@ use crate::runtime::labels;
 use crate::runtime::{auth, infra_image, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector};
 use crate::status::{Notes, Waiting};
 
+use super::pulls::Pulls;
 use super::PodFailure;
 
 /// How a round of actions went, short of a failure that ends the run.
@@ -78,6 +79,8 @@ pub struct Scope<'a, R> {
     pub files: Option<&'a PodFiles>,
     pub reporter: &'a dyn Reporter,
     pub key: &'a PodKey,
+    /// The run's pulls, shared with its other pods.
+    pub pulls: &'a Pulls,
 }
 
 impl<R> Clone for Scope<'_, R> {
@@ -95,8 +98,8 @@ pub async fn act<R: Runtime>(
     notes: &mut Notes,
     created: &mut Vec<String>,
 ) -> Result<Acted, PodFailure> {
-    let Scope { rt, desired, files, reporter, key } = scope;
-    if !ensure_images(rt, desired, &plan.images, notes, reporter, key).await? {
+    let Scope { rt, desired, files, reporter, key, .. } = scope;
+    if !ensure_images(scope, &plan.images, notes).await? {
         return Ok(Acted::WithErrors);
     }
     let setup = preflight(rt, desired, plan, files).await?;
@@ -218,7 +221,7 @@ async fn run_step<R: Runtime>(
     infra: Option<&InfraRef>,
     setup: Option<&VolumeSetup>,
 ) -> Result<String, (&'static str, StepError)> {
-    let Scope { rt, desired, files, reporter, key } = scope;
+    let Scope { rt, desired, files, reporter, key, .. } = scope;
     let c = desired
         .find(&step.container)
         .ok_or_else(|| ("CreateContainerError", StepError::NoContainer(step.container.clone())))?;
@@ -596,14 +599,12 @@ async fn stop_and_remove<R: Runtime>(
 /// (exit 4); any other failed pull is noted (ErrImagePull, then ImagePullBackOff) and tried
 /// again after the backoff delay, while the retries last.
 async fn ensure_images<R: Runtime>(
-    rt: &R,
-    desired: &DesiredPod,
+    scope: Scope<'_, R>,
     needs: &[ImageNeed],
     notes: &mut Notes,
-    reporter: &dyn Reporter,
-    key: &PodKey,
 ) -> Result<bool, PodFailure> {
-    let results = join_all(needs.iter().map(|n| ensure_image(rt, desired, n, reporter, key))).await;
+    let (reporter, key) = (scope.reporter, scope.key);
+    let results = join_all(needs.iter().map(|n| ensure_image(scope, n))).await;
     let mut all = true;
     for (need, r) in needs.iter().zip(results) {
         let e = match r {
@@ -659,14 +660,10 @@ async fn ensure_images<R: Runtime>(
 }
 
 /// Makes one image present. `Ok(Some(why))`: the registry could not be reached, and the
-/// local copy serves.
-async fn ensure_image<R: Runtime>(
-    rt: &R,
-    desired: &DesiredPod,
-    need: &ImageNeed,
-    reporter: &dyn Reporter,
-    key: &PodKey,
-) -> Result<Option<String>, RuntimeError> {
+/// local copy serves. The pull is the run's (see `pulls`): pods that need the image at the
+/// same time wait for one pull.
+async fn ensure_image<R: Runtime>(scope: Scope<'_, R>, need: &ImageNeed) -> Result<Option<String>, RuntimeError> {
+    let Scope { rt, desired, reporter, key, pulls, .. } = scope;
     let present = rt.image_present(&need.image).await?;
     match (need.policy, present) {
         // An empty detail marks "absent under Never" for the caller.
@@ -681,7 +678,7 @@ async fn ensure_image<R: Runtime>(
                 reporter.pull(key, &need.image, PullEvent::Progress(p));
             };
             let credentials = credentials_for(desired, &need.image, reporter, key).await;
-            let r = rt.pull_image(&need.image, credentials.as_ref(), &progress).await;
+            let r = pulls.pull(rt, &need.image, credentials.as_ref(), &progress).await;
             let done = *last.lock().unwrap_or_else(|e| e.into_inner());
             match r {
                 Ok(()) => {

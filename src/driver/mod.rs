@@ -5,6 +5,7 @@
 mod act;
 pub mod outage;
 mod prober;
+pub mod pulls;
 mod record;
 pub mod signals;
 pub mod supervise;
@@ -47,6 +48,10 @@ pub struct DriveOptions {
     pub crash: plan::CrashBackoff,
     /// podrun's files on the host (termination messages), when the engine can mount them.
     pub files: Option<PodFiles>,
+    /// How long a container must have been up to count as running (`--min-uptime`).
+    pub min_uptime: Duration,
+    /// The run's image pulls, shared by its pods.
+    pub pulls: Arc<pulls::Pulls>,
 }
 
 fn goal(w: WaitFor) -> &'static str {
@@ -335,7 +340,7 @@ async fn drive<R: Runtime>(
                 Err(e) => reporter.warning(&format!("{key}: volumes not updated: {e}")),
             }
         }
-        match status::verdict(&desired, &st, infra_running, wait_for, crate::clock::now()) {
+        match status::verdict(&desired, &st, infra_running, wait_for, opts.min_uptime, crate::clock::now()) {
             // Done only when nothing is left to do: a changed container still gets replaced,
             // a finished pod's sidecars still get stopped.
             Verdict::Done if plan.is_empty() => return result(Some(st), Ok(())),
@@ -375,7 +380,14 @@ async fn drive<R: Runtime>(
                 .any(|s| matches!(s.step, plan::Step::Create { .. }));
             let acted = tokio::select! {
                 r = act::act(
-                    act::Scope { rt: &*rt, desired: &desired, files: opts.files.as_ref(), reporter: &*reporter, key: &key },
+                    act::Scope {
+                        rt: &*rt,
+                        desired: &desired,
+                        files: opts.files.as_ref(),
+                        reporter: &*reporter,
+                        key: &key,
+                        pulls: &opts.pulls,
+                    },
                     &plan,
                     &mut notes,
                     created,
@@ -420,7 +432,11 @@ async fn drive<R: Runtime>(
         if !plan.is_empty() {
             wake = hold_until.unwrap_or(now);
         }
-        let next = plan.next_restart().into_iter().chain(status::compute::settles_at(&st, crate::clock::now()));
+        let next = plan.next_restart().into_iter().chain(status::compute::settles_at(
+            &st,
+            opts.min_uptime,
+            crate::clock::now(),
+        ));
         for t in next.chain(deadline) {
             wake = wake.min(crate::clock::instant_at(t));
         }

@@ -56,6 +56,8 @@ fn opts(retries: u32) -> DriveOptions {
         deadline: Instant::now() + Duration::from_secs(300),
         crash: crate::plan::CrashBackoff { base: Duration::from_secs(1), max: Duration::from_secs(30) },
         files: None,
+        min_uptime: Duration::from_millis(200),
+        pulls: Arc::new(super::pulls::Pulls::new()),
     }
 }
 
@@ -139,6 +141,41 @@ async fn offline_always_uses_the_local_image() {
     let r = run(&rt, desired("Always", "img:1", "Always"), opts(10)).await;
     assert_eq!(r.outcome, Ok(()));
     assert!(rt.calls().contains(&"pull img:1".to_owned()));
+}
+
+fn named(pod: &str, image: &str) -> DesiredPod {
+    let yaml = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: {pod}}}\nspec:\n  containers:\n  - {{name: a, image: '{image}'}}\n"
+    );
+    let loaded = load(&Source::from_text("t.yaml", &yaml), &LoadOptions::default()).unwrap();
+    DesiredPod::from_loaded(&loaded.pods[0], INFRA, None)
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_pods_of_a_run_share_one_pull_and_each_hears_of_it() {
+    // `:latest`: Always. Pulls take a while, so the pods' pulls overlap.
+    let rt = Arc::new(fake().with_pullable("app:latest").with_pull_time(Duration::from_millis(100)));
+    let reporter = Arc::new(Recorder::default());
+    let o = opts(10);
+    let runs = (0..5).map(|i| {
+        let (rt, o, reporter) = (rt.clone(), o.clone(), reporter.clone());
+        run_pod(rt, named(&format!("p{i}"), "app:latest"), o, reporter, Interrupt::never())
+    });
+    let results = futures_util::future::join_all(runs).await;
+    assert!(results.iter().all(|r| r.outcome.is_ok()));
+    assert_eq!(rt.calls().iter().filter(|c| *c == "pull app:latest").count(), 1, "{:?}", rt.calls());
+    let heard = reporter.events.lock().unwrap().iter().filter(|e| *e == "pull app:latest").count();
+    assert_eq!(heard, 5, "every pod reports the pull it waits for");
+
+    // Offline, with a local copy: one failed pull for all, each pod runs on the local image.
+    let rt = Arc::new(fake().with_image("app:latest").with_pull_time(Duration::from_millis(100)));
+    let o = opts(10);
+    let runs = (0..5).map(|i| {
+        run_pod(rt.clone(), named(&format!("p{i}"), "app:latest"), o.clone(), reporter.clone(), Interrupt::never())
+    });
+    let results = futures_util::future::join_all(runs).await;
+    assert!(results.iter().all(|r| r.outcome.is_ok()));
+    assert_eq!(rt.calls().iter().filter(|c| *c == "pull app:latest").count(), 1);
 }
 
 #[tokio::test(start_paused = true)]

@@ -42,6 +42,8 @@ struct Inner {
     execs: BTreeMap<String, i64>,
     /// Every stop, with the grace period it was given.
     stops: Vec<(String, Duration)>,
+    /// How long a pull takes.
+    pull_time: Duration,
 }
 
 /// One entry of a fake container's file system, as a tar archive put it there.
@@ -147,6 +149,12 @@ impl FakeRuntime {
     /// The image is not present but a pull of it succeeds.
     pub fn with_pullable(self, image: &str) -> Self {
         self.lock().pullable.insert(image.to_owned());
+        self
+    }
+
+    /// Every pull takes this long (after it is recorded), so pulls can overlap.
+    pub fn with_pull_time(self, time: Duration) -> Self {
+        self.lock().pull_time = time;
         self
     }
 
@@ -281,6 +289,8 @@ impl Runtime for FakeRuntime {
     ) -> Result<(), RuntimeError> {
         progress(super::PullProgress { layers: 1, layers_done: 1, bytes_done: 10, bytes_total: 10 });
         self.check(format!("pull {image}"))?;
+        let time = self.lock().pull_time;
+        tokio::time::sleep(time).await;
         let mut inner = self.lock();
         if inner.pullable.contains(image) {
             inner.images.insert(image.to_owned());

@@ -5,6 +5,7 @@
 //! finds the registry credentials an image pull needs (pull secrets, the Docker config).
 
 pub mod auth;
+pub mod concurrency;
 pub mod docker;
 #[cfg(test)]
 pub mod fake;

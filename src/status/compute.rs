@@ -294,22 +294,26 @@ fn final_exit(policy: RestartPolicy, s: &ContainerStatus) -> Option<i64> {
     s.state.terminated.as_ref().map(|t| t.exit_code).filter(|&code| !policy.restarts_after(code))
 }
 
-/// How long a container must have been up before it counts as running, so that one that exits
-/// right after its start (a wrong command, a missing file) is not reported as running just
-/// because podrun looked in the first milliseconds. A container that crashed before must show
-/// more: it is not running just because the last restart has not failed yet.
-pub const STARTED_STABLE_FOR: Duration = Duration::from_millis(200);
-pub const RESTARTED_STABLE_FOR: Duration = Duration::from_secs(1);
+/// A container must have been up for `min_uptime` (`--min-uptime`, 200 ms by default) before
+/// it counts as running, so that one that exits right after its start (a wrong command, a
+/// missing file) is not reported as running just because podrun looked in the first
+/// milliseconds. Counted from the start the engine records, so the wait overlaps the rest of
+/// the pod's start. A container that crashed before must show more: it is not running just because the last
+/// restart has not failed yet (1 s at the default).
+const RESTARTED_FACTOR: u32 = 5;
 
 /// When a running container will have been up long enough to count as running.
-fn stable_at(s: &ContainerStatus) -> Option<SystemTime> {
+fn stable_at(s: &ContainerStatus, min_uptime: Duration) -> Option<SystemTime> {
+    if min_uptime.is_zero() {
+        return None;
+    }
     let started = s.state.running.as_ref()?.started_at.as_deref().and_then(parse_time)?;
-    Some(started + if s.restart_count == 0 { STARTED_STABLE_FOR } else { RESTARTED_STABLE_FOR })
+    Some(started + if s.restart_count == 0 { min_uptime } else { min_uptime * RESTARTED_FACTOR })
 }
 
 /// The earliest moment a running but not yet stable container becomes stable, if any.
-pub fn settles_at(status: &PodStatus, now: SystemTime) -> Option<SystemTime> {
-    status.container_statuses.iter().filter_map(stable_at).filter(|t| *t > now).min()
+pub fn settles_at(status: &PodStatus, min_uptime: Duration, now: SystemTime) -> Option<SystemTime> {
+    status.container_statuses.iter().filter_map(|s| stable_at(s, min_uptime)).filter(|t| *t > now).min()
 }
 
 pub fn verdict(
@@ -317,6 +321,7 @@ pub fn verdict(
     status: &PodStatus,
     infra_running: bool,
     wait_for: WaitFor,
+    min_uptime: Duration,
     now: SystemTime,
 ) -> Verdict {
     let policy = desired.restart_policy;
@@ -332,7 +337,7 @@ pub fn verdict(
         WaitFor::Running => {
             infra_running
                 && status.container_statuses.iter().all(|s| {
-                    let stable = stable_at(s).is_none_or(|t| t <= now);
+                    let stable = stable_at(s, min_uptime).is_none_or(|t| t <= now);
                     (s.state.running.is_some() && stable) || final_exit(policy, s) == Some(0)
                 })
         }
@@ -351,6 +356,8 @@ pub fn verdict(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const DEFAULT_MIN_UPTIME: Duration = Duration::from_millis(200);
 
     fn status(name: &str, state: ContainerState, restarts: u32) -> ContainerStatus {
         ContainerStatus {
@@ -422,9 +429,10 @@ mod tests {
             init_container_statuses: vec![],
             container_statuses: vec![s],
         };
-        let settles = settles_at(&st, now).expect("not settled yet");
-        assert!(settles > now && settles <= now + RESTARTED_STABLE_FOR);
-        assert_eq!(settles_at(&st, now + Duration::from_secs(2)), None);
+        let settles = settles_at(&st, DEFAULT_MIN_UPTIME, now).expect("not settled yet");
+        assert!(settles > now && settles <= now + DEFAULT_MIN_UPTIME * RESTARTED_FACTOR);
+        assert_eq!(settles_at(&st, DEFAULT_MIN_UPTIME, now + Duration::from_secs(2)), None);
+        assert_eq!(settles_at(&st, Duration::ZERO, now), None, "--min-uptime 0: no guard");
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod transport;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::Duration;
 
+use super::concurrency::bounded;
 use bollard::auth::DockerCredentials;
 use bollard::container::LogOutput;
 use bollard::errors::Error as BollardError;
@@ -26,7 +27,6 @@ use bollard::query_parameters::{
     StopContainerOptionsBuilder, UploadToContainerOptionsBuilder,
 };
 use bollard::Docker;
-use futures_util::future::join_all;
 use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 
@@ -344,7 +344,9 @@ impl Runtime for DockerRuntime {
             .await
             .map_err(|e| self.error("list containers", e))?;
         let ids: Vec<String> = summaries.into_iter().filter_map(|s| s.id).collect();
-        let inspected = join_all(ids.iter().map(|id| self.inspect(id))).await;
+        // Collected first: a stream over a closure taking `&String` is not provably Send.
+        let inspects: Vec<_> = ids.iter().map(|id| self.inspect(id)).collect();
+        let inspected = bounded(inspects).await;
         let mut out = Vec::with_capacity(ids.len());
         for r in inspected {
             // The filter ran in the engine; checking ownership again here costs nothing and
@@ -358,7 +360,8 @@ impl Runtime for DockerRuntime {
         let mut images: Vec<String> = out.iter().map(|c| c.image_id.clone()).filter(|i| !i.is_empty()).collect();
         images.sort();
         images.dedup();
-        let digests = join_all(images.iter().map(|id| self.docker.inspect_image(id))).await;
+        let inspects: Vec<_> = images.iter().map(|id| self.docker.inspect_image(id)).collect();
+        let digests = bounded(inspects).await;
         let digest_of: HashMap<&String, String> = images
             .iter()
             .zip(digests)
