@@ -6,13 +6,6 @@ use std::time::{Duration, Instant};
 
 use common::*;
 
-fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> std::process::Output {
-    let f = TempFile::new("pod.yaml", manifest);
-    let mut args = vec!["apply", f.path(), "-n", ns.name()];
-    args.extend_from_slice(extra);
-    podrun(&args, None)
-}
-
 const SLEEPER: &str = "\
 apiVersion: v1
 kind: Pod

@@ -9,8 +9,6 @@ use std::process::Command;
 
 use common::*;
 
-const LOOP: &str = "trap \"exit 0\" TERM; while true; do sleep 1 & wait; done";
-
 /// A registry of the test's own, stopped (and its images removed) when dropped.
 struct Registry {
     dir: PathBuf,
@@ -72,13 +70,6 @@ fn pod(image: &str, policy: &str, extra: &str) -> String {
     format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: img}}\nspec:\n  terminationGracePeriodSeconds: 1\n{extra}  containers:\n  - {{name: c, image: '{image}', imagePullPolicy: {policy}, command: [sh, -c, '{LOOP}']}}\n"
     )
-}
-
-fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> std::process::Output {
-    let f = TempFile::new("pod.yaml", manifest);
-    let mut args = vec!["apply", f.path(), "-n", ns.name()];
-    args.extend_from_slice(extra);
-    podrun(&args, None)
 }
 
 #[test]

@@ -8,28 +8,6 @@ use std::process::Command;
 
 use common::*;
 
-const LOOP: &str = "trap \"exit 0\" TERM; while true; do sleep 1 & wait; done";
-
-fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> std::process::Output {
-    let f = TempFile::new("pod.yaml", manifest);
-    let mut args = vec!["apply", f.path(), "-n", ns.name()];
-    args.extend_from_slice(extra);
-    podrun(&args, None)
-}
-
-fn id_of(ns: &Namespace, container: &str) -> String {
-    ns.containers()
-        .into_iter()
-        .find(|(_, n)| n.contains(&format!("_{container}_")))
-        .map(|(id, _)| id)
-        .unwrap_or_else(|| panic!("no container {container}"))
-}
-
-fn exec(id: &str, script: &str) -> String {
-    let out = Command::new("docker").args(["exec", id, "sh", "-c", script]).output().expect("docker exec");
-    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
-}
-
 /// `podrun get POD -o json`: the Pod object.
 fn get_json(ns: &Namespace, pod: &str) -> serde_json::Value {
     let out = podrun(&["get", pod, "-n", ns.name(), "-o", "json"], None);

@@ -7,8 +7,6 @@ use std::time::{Duration, Instant};
 
 use common::*;
 
-const LOOP: &str = "trap \"exit 0\" TERM; while true; do sleep 1 & wait; done";
-
 fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> std::process::Output {
     let f = TempFile::new("pod.yaml", manifest);
     let mut args = vec!["apply", f.path(), "-n", ns.name(), "-o", "json"];

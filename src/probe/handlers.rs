@@ -5,7 +5,7 @@
 //!
 //! The HTTP request is written by hand over a TCP stream, or over TLS for `scheme: HTTPS`: a
 //! probe needs one request and one status line, not a client library. HTTPS is probed as the
-//! kubelet does it: the server's certificate is not verified (see [`AcceptAnyCertificate`]).
+//! kubelet does it: the server's certificate is not verified (see `runtime::insecure_tls`).
 //! Nothing here panics on what a manifest holds; a probe that validation would have refused
 //! (an unknown scheme, a port that cannot be resolved) fails every attempt with a message
 //! saying why, so it is never silently skipped.
@@ -16,10 +16,9 @@
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::crypto::{ring, verify_tls12_signature, verify_tls13_signature, WebPkiSupportedAlgorithms};
-use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
-use rustls::{ClientConfig, DigitallySignedStruct, SignatureScheme};
+use rustls::crypto::ring;
+use rustls::pki_types::ServerName;
+use rustls::ClientConfig;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_rustls::TlsConnector;
@@ -27,6 +26,7 @@ use tokio_rustls::TlsConnector;
 use crate::error_chain::chain;
 use crate::manifest::defaults::{DEFAULT_HTTP_GET_PATH, DEFAULT_PROBE_TIMEOUT_SECONDS};
 use crate::manifest::types::{ContainerPort, ExecAction, HttpGetAction, IntOrString, Probe, TcpSocketAction};
+use crate::runtime::insecure_tls::AcceptAnyCertificate;
 use crate::runtime::Runtime;
 
 use super::join_host_port;
@@ -265,49 +265,6 @@ fn tls_config() -> Arc<ClientConfig> {
         .clone()
 }
 
-/// Accepts any server certificate, as the kubelet does for HTTPS probes (its prober sets
-/// `InsecureSkipVerify`): a pod's serving certificate is usually self-signed or issued for a
-/// service name, never for the pod IP the probe dials, and a probe asks whether the server
-/// answers, not whom to trust. Like Go with `InsecureSkipVerify`, the handshake's signatures
-/// are still checked (with ring's algorithms), so a broken handshake still fails the probe.
-#[derive(Debug)]
-struct AcceptAnyCertificate(WebPkiSupportedAlgorithms);
-
-impl ServerCertVerifier for AcceptAnyCertificate {
-    fn verify_server_cert(
-        &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls12_signature(message, cert, dss, &self.0)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls13_signature(message, cert, dss, &self.0)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.supported_schemes()
-    }
-}
-
 fn host<'a>(probe_host: Option<&'a str>, target: &Target<'a>) -> &'a str {
     probe_host.filter(|h| !h.is_empty()).unwrap_or(target.pod_ip)
 }
@@ -432,7 +389,7 @@ mod tests {
     use crate::manifest::types::HttpHeader;
     use crate::runtime::fake::FakeRuntime;
     use rustls::pki_types::pem::PemObject;
-    use rustls::pki_types::PrivateKeyDer;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
     use tokio::net::TcpListener;
     use tokio::sync::oneshot;
     use tokio_rustls::TlsAcceptor;

@@ -10,6 +10,7 @@ pub mod docker;
 #[cfg(test)]
 pub mod fake;
 pub mod infra_image;
+pub mod insecure_tls;
 pub mod labels;
 pub mod registry;
 

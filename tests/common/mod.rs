@@ -347,3 +347,29 @@ impl Target<'_> {
         }
     }
 }
+
+/// A container command that runs until SIGTERM, and ends at once on it.
+pub const LOOP: &str = "trap \"exit 0\" TERM; while true; do sleep 1 & wait; done";
+
+/// Applies the manifest text `manifest` in namespace `ns`, with `extra` arguments.
+pub fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> Output {
+    let f = TempFile::new("pod.yaml", manifest);
+    let mut args = vec!["apply", f.path(), "-n", ns.name()];
+    args.extend_from_slice(extra);
+    podrun(&args, None)
+}
+
+/// The id of the container of `ns` named `container` (any attempt).
+pub fn id_of(ns: &Namespace, container: &str) -> String {
+    ns.containers()
+        .into_iter()
+        .find(|(_, n)| n.contains(&format!("_{container}_")))
+        .map(|(id, _)| id)
+        .unwrap_or_else(|| panic!("no container {container}"))
+}
+
+/// `sh -c script` in container `id` (through the docker CLI): its stdout and stderr.
+pub fn exec(id: &str, script: &str) -> String {
+    let out = Command::new("docker").args(["exec", id, "sh", "-c", script]).output().expect("docker exec");
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
