@@ -272,3 +272,34 @@ fn e2e_supervise_applies_changed_manifests_on_sighup() {
     sup.signal("-TERM");
     assert_eq!(sup.exit_code(), Some(0));
 }
+
+/// A static pod directory may be empty when the service starts (a host provisioned before its
+/// pods are): podrun supervises the directory, starts a pod when its manifest appears, prunes
+/// it when the manifest goes, and ends on SIGTERM with exit 0 though no pod is left to
+/// supervise (an ended supervision task was polled again there, a panic, before).
+#[test]
+fn e2e_supervise_starts_from_an_empty_directory() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("empty-dir");
+    let dir = Dir::new("empty-dir");
+    let mut sup = Supervisor::start(&dir, &ns, &["--prune"]);
+    let status = sup.ready();
+    assert!(status.contains("STATUS=0 of 0 pods supervised"), "{status}");
+
+    dir.write("a.yaml", &sleeper("a", LOOP));
+    sup.signal("-HUP");
+    let status = sup.ready();
+    assert!(status.contains("STATUS=1 of 1 pods supervised"), "{status}");
+    wait_for(&ns, "a running", &|| ns.running() == 2);
+
+    dir.remove("a.yaml");
+    sup.signal("-HUP");
+    let status = sup.ready();
+    assert!(status.contains("STATUS=0 of 0 pods supervised"), "{status}");
+    wait_for(&ns, "a pruned", &|| pods_of(&ns).is_empty());
+
+    sup.signal("-TERM");
+    assert_eq!(sup.exit_code(), Some(0));
+}

@@ -126,7 +126,7 @@ fn the_debian_package_holds_the_binary_unit_completions_and_man_page() {
     assert_eq!(read("DEBIAN/conffiles"), "/etc/podrun/pods/README\n");
     for script in ["postinst", "prerm", "postrm"] {
         ok("sh", &["-n", &format!("{root}/DEBIAN/{script}")]);
-        // Never started on install: it needs a manifest first.
+        // Never started on install: the admin enables it (Debian's way for a service to configure).
         assert!(!read(&format!("DEBIAN/{script}")).contains("invoke start"), "{script} starts the unit");
     }
     // Its enablement is recorded, so that purge removes the symlinks an admin made.

@@ -33,7 +33,7 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     }
     // Taken before reading, so a change made while the first pass runs is seen afterwards.
     let fingerprint = if args.supervise { super::supervise::Fingerprint::of(args) } else { None };
-    let files = super::expand_paths(&paths)?;
+    let files = super::expand_paths(&paths, args.supervise)?;
     let loaded = super::load_manifests(&files, &args.configs, &opts)?;
     if let Some(name) = &args.exit_code_from {
         check_exit_code_from(name, &loaded.pods)?;
@@ -46,6 +46,12 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live });
     for w in &loaded.warnings {
         reporter.warning(w);
+    }
+    if files.is_empty() {
+        reporter.warning(&format!(
+            "{}: no manifest (*.yaml, *.yml, *.json) yet; supervising the directory until one appears",
+            paths.join(", ")
+        ));
     }
 
     let rt = Arc::new(super::connect(cli).await?);

@@ -29,7 +29,7 @@ fn targets(args: &DeleteArgs) -> anyhow::Result<(Vec<PodKey>, Vec<String>)> {
     };
     if let Some(file) = file {
         // A directory stands for its manifests, as `apply DIR` takes them.
-        let files = super::expand_paths(&[file.to_owned()])?;
+        let files = super::expand_paths(&[file.to_owned()], false)?;
         let opts = LoadOptions { namespace: args.namespace.clone(), strict: false };
         let loaded = super::load_manifests(&files, &[], &opts)?;
         let pods =

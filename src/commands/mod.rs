@@ -39,6 +39,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
 
 /// Reads and loads manifests and `--config` files, as apply and validate both do.
 pub(crate) fn load_manifests(files: &[String], configs: &[String], opts: &LoadOptions) -> anyhow::Result<Loaded> {
+    // Only a watched static pod directory that is empty yet gets here with no file: no pods.
+    if files.is_empty() {
+        return Ok(Loaded::default());
+    }
     // Standard input can be read once; a second `-` would silently read nothing.
     if files.iter().chain(configs).filter(|f| *f == "-").count() > 1 {
         return Err(UsageError("- (standard input) can be given only once".into()).into());
@@ -49,8 +53,10 @@ pub(crate) fn load_manifests(files: &[String], configs: &[String], opts: &LoadOp
 }
 
 /// The manifest files `paths` name: a directory stands for every `*.yaml`, `*.yml` and `*.json`
-/// file in it, sorted by name (not recursive); files and `-` stand for themselves.
-pub(crate) fn expand_paths(paths: &[String]) -> anyhow::Result<Vec<String>> {
+/// file in it, sorted by name (not recursive); files and `-` stand for themselves. A directory
+/// without one is an error, unless `empty_ok`: a static pod directory watched by `apply
+/// --supervise` may be empty yet, as a kubelet's may (its pods come when their manifests do).
+pub(crate) fn expand_paths(paths: &[String], empty_ok: bool) -> anyhow::Result<Vec<String>> {
     let mut files = Vec::new();
     for p in paths {
         let path = std::path::Path::new(p);
@@ -66,7 +72,7 @@ pub(crate) fn expand_paths(paths: &[String]) -> anyhow::Result<Vec<String>> {
             .filter(|f| f.extension().and_then(|x| x.to_str()).is_some_and(|x| matches!(x, "yaml" | "yml" | "json")))
             .map(|f| f.to_string_lossy().into_owned())
             .collect();
-        if found.is_empty() {
+        if found.is_empty() && !empty_ok {
             return Err(UsageError(format!("{p}: no manifest (*.yaml, *.yml, *.json) in this directory")).into());
         }
         found.sort();

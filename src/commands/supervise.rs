@@ -37,7 +37,7 @@ impl Fingerprint {
         if paths.iter().chain(&args.configs).any(|p| p == "-") {
             return None;
         }
-        let mut files = super::expand_paths(&paths).ok()?;
+        let mut files = super::expand_paths(&paths, true).ok()?;
         files.extend(args.configs.iter().cloned());
         Some(Fingerprint(
             files
@@ -82,7 +82,10 @@ pub async fn run<R: Runtime>(
             sig = interrupt.wait() => {
                 sd_notify::notify("STOPPING=1");
                 // The drivers stop where they are on the same signal; their last look is short.
-                let _ = tokio::time::timeout(Duration::from_secs(5), &mut pods).await;
+                // (A task that ended already must not be polled again: tokio panics.)
+                if !pods_ended {
+                    let _ = tokio::time::timeout(Duration::from_secs(5), &mut pods).await;
+                }
                 // Asked to stop: the normal end of supervision, not a failure.
                 reporter.note(&format!("{}: supervision ends; the pods keep running", crate::status::outcome::signal_name(sig)));
                 reporter.finish();
@@ -125,7 +128,7 @@ pub async fn run<R: Runtime>(
 /// Warnings are left to that podrun, which shows them once.
 async fn loads<R: Runtime>(rt: &R, args: &ApplyArgs) -> anyhow::Result<()> {
     let opts = LoadOptions { namespace: args.namespace.clone(), strict: args.strict };
-    let files = super::expand_paths(&args.manifest.paths())?;
+    let files = super::expand_paths(&args.manifest.paths(), true)?;
     let loaded = super::load_manifests(&files, &args.configs, &opts)?;
     let infra = args.infra_image.clone().unwrap_or_else(infra_image::default_infra_image);
     let engine = rt.info().await?;
