@@ -81,11 +81,27 @@ fn logs_of_pod(ns: &Namespace) -> String {
 /// What podrun says when it refuses a pod a rootless engine cannot run.
 const ROOTLESS_REFUSAL: &str = "the engine is rootless";
 
+/// Removes, when dropped, the engine volumes left in a namespace of the test's own: a claim's
+/// volume outlives the pod's delete, as a PersistentVolumeClaim outlives its pods. One label
+/// filter only (Podman 4.3 ORs several), and the namespace is unique to this run.
+struct NamespaceVolumes<'a>(Option<&'a str>, String);
+
+impl Drop for NamespaceVolumes<'_> {
+    fn drop(&mut self) {
+        let filter = format!("label=io.kubernetes.pod.namespace={}", self.1);
+        let out = docker_on(self.0, &["volume", "ls", "-q", "--filter", &filter]);
+        for v in String::from_utf8_lossy(&out.stdout).split_whitespace() {
+            let _ = docker_on(self.0, &["volume", "rm", "-f", v]);
+        }
+    }
+}
+
 /// Applies one example on `target`, checks what it must show, and deletes it.
 fn run_case(target: Target, i: usize, case: &Case) -> Result<(), String> {
     let host = target.host();
     let own_ns = names_namespace(case);
     let ns = if own_ns { Namespace::existing_on(host, "default") } else { Namespace::on(host, &format!("k{i}")) };
+    let _volumes = (!own_ns).then(|| NamespaceVolumes(host, ns.name().to_owned()));
     let path = corpus().join(&case.file).to_string_lossy().into_owned();
     let wait = if ONE_SHOT.contains(&case.file.as_str()) { "none" } else { "running" };
     let mut args: Vec<String> =
