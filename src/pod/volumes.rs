@@ -74,6 +74,27 @@ const FILES_DIR_MODE: u32 = 0o755;
 /// With fsGroup, the directory of a volume holding Secret data is closed to other users: every
 /// container of the pod has the group.
 const SECRET_DIR_MODE_WITH_GROUP: u32 = 0o750;
+/// The mode of an emptyDir's directory: with fsGroup also setgid, so what the pod's
+/// containers create there keeps the group (the kubelet's ownership rule).
+fn empty_dir_mode(group: Option<u32>) -> u32 {
+    if group.is_some() {
+        EMPTY_DIR_MODE | 0o2000
+    } else {
+        EMPTY_DIR_MODE
+    }
+}
+
+/// The mode of a Files volume's directories and the bits its files get added, on the host and
+/// on the engine alike: with fsGroup, the kubelet's ownership rule for a read-only volume
+/// (group read, and for directories setgid and group search).
+fn files_modes(secret: bool, group: Option<u32>) -> (u32, u32) {
+    let base = if secret && group.is_some() { SECRET_DIR_MODE_WITH_GROUP } else { FILES_DIR_MODE };
+    match group {
+        Some(_) => (base | 0o2000 | 0o110 | 0o440, 0o440),
+        None => (base, 0),
+    }
+}
+
 /// The tmpfs podrun keeps Memory emptyDirs and secrets on.
 const SHM: &str = "/dev/shm";
 /// The first engine API that can make a mount recursively read-only (Docker Engine 25).

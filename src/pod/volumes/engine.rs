@@ -25,7 +25,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use crate::fnv::fnv1a64;
 use crate::runtime::{labels, Mount, Runtime, RuntimeError, Tmpfs};
 
-use super::{PlannedSource, VolumeFile, VolumeSetup, EMPTY_DIR_MODE, FILES_DIR_MODE, SECRET_DIR_MODE_WITH_GROUP};
+use super::{empty_dir_mode, files_modes, PlannedSource, VolumeFile, VolumeSetup};
 
 /// Where the infra container mounts the pod's engine volumes.
 pub const INFRA_VOLUMES_DIR: &str = "/.podrun/volumes";
@@ -70,24 +70,6 @@ pub struct EngineVolume {
 /// The labels that find a pod's engine volumes (`Runtime::list_volumes`).
 pub fn pod_volume_filters(uid: &str) -> Vec<String> {
     vec![format!("{}={}", labels::MANAGED, labels::MANAGED_VALUE), format!("{}={uid}", labels::POD_UID)]
-}
-
-/// The modes of a Files volume's directories and the bits its files get added, as the kubelet's
-/// ownership rule makes them (see `host::prepare`).
-fn files_modes(secret: bool, group: Option<u32>) -> (u32, u32) {
-    let base = if secret && group.is_some() { SECRET_DIR_MODE_WITH_GROUP } else { FILES_DIR_MODE };
-    match group {
-        Some(_) => (base | 0o2000 | 0o110 | 0o440, 0o440),
-        None => (base, 0),
-    }
-}
-
-fn empty_dir_mode(group: Option<u32>) -> u32 {
-    if group.is_some() {
-        EMPTY_DIR_MODE | 0o2000
-    } else {
-        EMPTY_DIR_MODE
-    }
 }
 
 impl VolumeSetup {

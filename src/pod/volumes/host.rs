@@ -10,8 +10,8 @@ use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt,
 use std::path::{Path, PathBuf};
 
 use super::{
-    host, is_path_component, shm_base, HostPathType, PlannedSource, PlannedVolume, PodFiles, VolumeError, VolumeFile,
-    VolumeSetup, EMPTY_DIR_MODE, FILES_DIR_MODE, SECRET_DIR_MODE_WITH_GROUP, SHM,
+    empty_dir_mode, files_modes, host, is_path_component, shm_base, HostPathType, PlannedSource, PlannedVolume,
+    PodFiles, VolumeError, VolumeFile, VolumeSetup, SHM,
 };
 
 /// Prepares the host side of every volume: podrun's own directories and files, and the
@@ -75,20 +75,13 @@ pub fn prepare(setup: &VolumeSetup) -> Result<(), VolumeError> {
     for v in &setup.volumes {
         match &v.source {
             PlannedSource::EmptyDir { dir, .. } => {
-                let mode = if group.is_some() { EMPTY_DIR_MODE | 0o2000 } else { EMPTY_DIR_MODE };
-                ensure_dir(dir, mode, group).map_err(|e| host(&v.field, e))?;
+                ensure_dir(dir, empty_dir_mode(group), group).map_err(|e| host(&v.field, e))?;
             }
             PlannedSource::HostPath { path, kind } => {
                 check_host_path(path, *kind).map_err(|e| host(format!("{}.hostPath.path", v.field), e))?;
             }
             PlannedSource::Files { dir, files, secret } => {
-                let base = if *secret && group.is_some() { SECRET_DIR_MODE_WITH_GROUP } else { FILES_DIR_MODE };
-                // The kubelet's ownership rule for a read-only volume: group read, and for
-                // directories setgid and group search.
-                let (dir_mode, file_bits) = match group {
-                    Some(_) => (base | 0o2000 | 0o110 | 0o440, 0o440),
-                    None => (base, 0),
-                };
+                let (dir_mode, file_bits) = files_modes(*secret, group);
                 write_files(dir, files, dir_mode, file_bits, group).map_err(|e| host(&v.field, e))?;
             }
             PlannedSource::Claim { .. } => {}
