@@ -9,7 +9,8 @@
 //! for `exec -t`, and `GET /containers/{id}/logs` as HTTP/1.0 (so the body comes unchunked, to
 //! the connection's end) for the logs of a `tty: true` container. Streams without a terminal
 //! keep bollard's (correct) frame decoding. [`get`] reads a whole answer the same way, for the
-//! one request bollard has no call for (Podman's own `/libpod/info`).
+//! one request bollard has no call for (Podman's own `/libpod/info`), and [`ping`] the headers
+//! of `GET /_ping`, which bollard does not return.
 
 use std::pin::Pin;
 
@@ -23,25 +24,25 @@ use crate::runtime::{LogChunk, LogStream, RuntimeError};
 const MAX_HEAD: usize = 16 * 1024;
 
 /// Connects to the engine through `dialer` (`endpoint` names it in errors: a unix socket, TCP,
-/// TLS or SSH) and sends `request`; returns the connection past the response head, and the
-/// bytes read past it. An answer other than `ok` is an error by its status code (404, 409), as
-/// bollard's are.
+/// TLS or SSH) and sends `request`; returns the connection past the response head, the head,
+/// and the bytes read past it. An answer other than `ok` is an error by its status code (404,
+/// 409), as bollard's are.
 async fn request(
     dialer: &Dialer,
     endpoint: &str,
     what: &str,
     request: &str,
     ok: &[u16],
-) -> Result<(Box<dyn Conn>, Vec<u8>), RuntimeError> {
+) -> Result<(Box<dyn Conn>, Head, Vec<u8>), RuntimeError> {
     let unreachable =
         |e: std::io::Error| RuntimeError::Unreachable { endpoint: endpoint.to_owned(), detail: e.to_string() };
     let mut conn = dialer.dial().await.map_err(unreachable)?;
     conn.write_all(request.as_bytes()).await.map_err(unreachable)?;
     // A TLS stream holds what is written until flushed.
     conn.flush().await.map_err(unreachable)?;
-    let (status, rest) = read_head(&mut conn).await.map_err(unreachable)?;
-    match status {
-        s if ok.contains(&s) => Ok((conn, rest)),
+    let (head, rest) = read_head(&mut conn).await.map_err(unreachable)?;
+    match head.status {
+        s if ok.contains(&s) => Ok((conn, head, rest)),
         404 => Err(RuntimeError::NotFound { what: what.to_owned() }),
         409 => Err(RuntimeError::Conflict { what: what.to_owned() }),
         status => {
@@ -66,7 +67,7 @@ pub async fn start_exec(
         body.len()
     );
     // 101 Switching Protocols; an engine that does not upgrade answers 200 and streams on.
-    let (conn, rest) = request(dialer, endpoint, &format!("start exec {exec_id}"), &req, &[101, 200]).await?;
+    let (conn, _, rest) = request(dialer, endpoint, &format!("start exec {exec_id}"), &req, &[101, 200]).await?;
     let (read, write) = tokio::io::split(conn);
     Ok((output(rest, read), Box::pin(write)))
 }
@@ -82,7 +83,7 @@ pub async fn logs(
 ) -> Result<BoxStream<'static, Result<LogChunk, RuntimeError>>, RuntimeError> {
     // HTTP/1.0: the engine cannot chunk the body, and ends it by closing the connection.
     let req = format!("GET /v{api}/containers/{id}/logs?{query} HTTP/1.0\r\nHost: docker\r\n\r\n");
-    let (conn, rest) = request(dialer, endpoint, &format!("logs of container {id}"), &req, &[200]).await?;
+    let (conn, _, rest) = request(dialer, endpoint, &format!("logs of container {id}"), &req, &[200]).await?;
     Ok(output(rest, conn))
 }
 
@@ -90,7 +91,7 @@ pub async fn logs(
 /// at most `limit` bytes.
 pub async fn get(dialer: &Dialer, host: &str, what: &str, path: &str, limit: usize) -> Result<Vec<u8>, RuntimeError> {
     let req = format!("GET {path} HTTP/1.0\r\nHost: docker\r\n\r\n");
-    let (conn, mut body) = request(dialer, host, what, &req, &[200]).await?;
+    let (conn, _, mut body) = request(dialer, host, what, &req, &[200]).await?;
     conn.take(u64::try_from(limit).unwrap_or(u64::MAX))
         .read_to_end(&mut body)
         .await
@@ -99,8 +100,41 @@ pub async fn get(dialer: &Dialer, host: &str, what: &str, path: &str, limit: usi
     Ok(body)
 }
 
-/// Reads the response head; returns its status code and the bytes read past it.
-async fn read_head(conn: &mut (impl AsyncRead + Unpin)) -> std::io::Result<(u16, Vec<u8>)> {
+/// The response headers of the engine's `GET /_ping`, which say what it is (see
+/// `DockerRuntime::connect`).
+pub async fn ping(dialer: &Dialer, endpoint: &str) -> Result<Head, RuntimeError> {
+    let req = "GET /_ping HTTP/1.0\r\nHost: docker\r\n\r\n";
+    let (_, head, _) = request(dialer, endpoint, "ping", req, &[200]).await?;
+    Ok(head)
+}
+
+/// A response head: its status code and headers.
+#[derive(Debug)]
+pub struct Head {
+    pub status: u16,
+    /// Each header's name in lower case, and its value.
+    headers: Vec<(String, String)>,
+}
+
+impl Head {
+    pub(super) fn parse(text: &str) -> Option<Head> {
+        let mut lines = text.split("\r\n");
+        let status = lines.next()?.split_whitespace().nth(1)?.parse().ok()?;
+        let headers = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+            .collect();
+        Some(Head { status, headers })
+    }
+
+    /// The value of header `name` (any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+/// Reads the response head; returns it and the bytes read past it.
+async fn read_head(conn: &mut (impl AsyncRead + Unpin)) -> std::io::Result<(Head, Vec<u8>)> {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
     let end = loop {
@@ -116,13 +150,9 @@ async fn read_head(conn: &mut (impl AsyncRead + Unpin)) -> std::io::Result<(u16,
         }
         buf.extend_from_slice(&chunk[..n]);
     };
-    let head = String::from_utf8_lossy(&buf[..end]);
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
+    let head = Head::parse(&String::from_utf8_lossy(&buf[..end]))
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, "not an HTTP response"))?;
-    Ok((status, buf[end..].to_vec()))
+    Ok((head, buf[end..].to_vec()))
 }
 
 /// The terminal's output as it comes, starting with what came with the response head.
@@ -154,8 +184,9 @@ mod tests {
             .write_all(b"HTTP/1.1 101 UPGRADED\r\nConnection: Upgrade\r\n\r\n\x01\x00\x00\x00\x00\x00\x00\x05hi")
             .await
             .unwrap();
-        let (status, rest) = read_head(&mut client).await.unwrap();
-        assert_eq!(status, 101);
+        let (head, rest) = read_head(&mut client).await.unwrap();
+        assert_eq!(head.status, 101);
+        assert_eq!(head.header("connection"), Some("Upgrade"));
         assert_eq!(rest, b"\x01\x00\x00\x00\x00\x00\x00\x05hi");
         drop(server);
         let (read, _write) = tokio::io::split(client);
@@ -171,5 +202,16 @@ mod tests {
         let (mut client, mut server) = tokio::io::duplex(64);
         server.write_all(b"garbage\r\n\r\n").await.unwrap();
         assert!(read_head(&mut client).await.is_err());
+    }
+
+    #[test]
+    fn headers_are_found_by_any_case_and_trimmed() {
+        let head =
+            Head::parse("HTTP/1.1 200 OK\r\nApi-Version: 1.41\r\nServer:Docker/20.10.24 (linux)\r\nbad line\r\n\r\n")
+                .unwrap();
+        assert_eq!(head.status, 200);
+        assert_eq!(head.header("api-version"), Some("1.41"));
+        assert_eq!(head.header("SERVER"), Some("Docker/20.10.24 (linux)"));
+        assert_eq!(head.header("Libpod-Api-Version"), None);
     }
 }
