@@ -81,6 +81,8 @@ pub struct Scope<'a, R> {
     pub key: &'a PodKey,
     /// The run's pulls, shared with its other pods.
     pub pulls: &'a Pulls,
+    /// The pod's infra container as the look before this plan saw it.
+    pub infra: Option<&'a Observed>,
 }
 
 impl<R> Clone for Scope<'_, R> {
@@ -104,7 +106,6 @@ pub async fn act<R: Runtime>(
     }
     let setup = preflight(rt, desired, plan, files).await?;
     let setup = setup.as_ref();
-    let mut outcome = Acted::Clean;
 
     for c in &plan.stop {
         reporter.event(key, &format!("stopping {}", c.name));
@@ -120,24 +121,46 @@ pub async fn act<R: Runtime>(
         }
     }
 
-    let (infra, members): (Vec<&Observed>, Vec<&Observed>) =
-        plan.remove.iter().map(|r| &r.container).partition(|c| is_infra(c));
     for r in &plan.remove {
         reporter.event(key, &format!("removing {} ({})", r.container.name, r.reason));
     }
+    // An older, dead instance of a pod member is in nobody's way (each instance has its own
+    // name and files): it is removed while the rest goes on, rather than first (a restart under
+    // --supervise is that much sooner). What runs, and the infra container, go first.
+    let (swept, first): (Vec<&Observed>, Vec<&Observed>) =
+        plan.remove.iter().map(|r| &r.container).partition(|c| !c.is_running() && !is_infra(c));
+    let (infra, members): (Vec<&Observed>, Vec<&Observed>) = first.into_iter().partition(|c| is_infra(c));
     for batch in [members, infra] {
-        for e in join_all(batch.iter().map(|c| stop_and_remove(rt, c, None, true, files)))
-            .await
-            .into_iter()
-            .filter_map(Result::err)
-        {
-            if fatal(&e) {
-                return Err(PodFailure::Runtime(e));
-            }
-            reporter.warning(&format!("{key}: {}", chain(&e)));
-        }
+        let results = join_all(batch.iter().map(|c| stop_and_remove(rt, c, None, true, files))).await;
+        removed(results, reporter, key)?;
     }
+    let sweep = join_all(swept.iter().map(|c| stop_and_remove(rt, c, None, true, files)));
+    let (results, outcome) = tokio::join!(sweep, create_and_start(scope, plan, setup, notes, created));
+    removed(results, reporter, key)?;
+    outcome
+}
 
+/// Warns of the removals that failed; an engine gone away ends the run.
+fn removed(results: Vec<Result<(), RuntimeError>>, reporter: &dyn Reporter, key: &PodKey) -> Result<(), PodFailure> {
+    for e in results.into_iter().filter_map(Result::err) {
+        if fatal(&e) {
+            return Err(PodFailure::Runtime(e));
+        }
+        reporter.warning(&format!("{key}: {}", chain(&e)));
+    }
+    Ok(())
+}
+
+/// The infra container, then the init containers in order, then the app containers together.
+async fn create_and_start<R: Runtime>(
+    scope: Scope<'_, R>,
+    plan: &Plan,
+    setup: Option<&VolumeSetup>,
+    notes: &mut Notes,
+    created: &mut Vec<String>,
+) -> Result<Acted, PodFailure> {
+    let Scope { rt, desired, reporter, key, .. } = scope;
+    let mut outcome = Acted::Clean;
     let mut fresh_infra = false;
     if let Some(step) = &plan.infra {
         match run_step(scope, step, None, setup).await {
@@ -159,8 +182,17 @@ pub async fn act<R: Runtime>(
     if plan.init.is_empty() && plan.apps.is_empty() {
         return Ok(outcome);
     }
-    // Its address is known only once it runs, and pod members need it (status.podIP).
-    let Some(infra) = current_infra(rt, desired).await? else { return Ok(Acted::WithErrors) };
+    // Pod members need its address (status.podIP), known once it runs: the look before this
+    // plan has it, unless this plan started, stopped or removed the infra container.
+    let touched = fresh_infra || plan.stop.iter().chain(plan.remove.iter().map(|r| &r.container)).any(|c| is_infra(c));
+    let seen = scope.infra.filter(|c| !touched && c.is_running());
+    let infra = match seen {
+        Some(c) => InfraRef { id: c.id.clone(), ip: c.ip.clone(), host_ip: c.gateway.clone() },
+        None => match current_infra(rt, desired).await? {
+            Some(infra) => infra,
+            None => return Ok(Acted::WithErrors),
+        },
+    };
     if let Some(setup) = setup.filter(|s| s.is_on_engine()) {
         // The infra container holds the engine volumes: they are filled through it.
         if let Err(e) = setup.fill_engine(rt, &infra.id, fresh_infra).await {

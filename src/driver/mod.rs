@@ -387,6 +387,7 @@ async fn drive<R: Runtime>(
                         reporter: &*reporter,
                         key: &key,
                         pulls: &opts.pulls,
+                        infra: obs.infra.current.as_ref(),
                     },
                     &plan,
                     &mut notes,

@@ -209,6 +209,33 @@ async fn a_crash_loop_exhausts_the_retries_with_backoff() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn an_older_dead_instance_is_removed_while_its_successor_starts() {
+    let rt = Arc::new(fake().exits_on_start("a", 1).with_remove_time(Duration::from_secs(10)));
+    run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(3)).await;
+    let calls = rt.timed_calls();
+    let (removed_at, _) = calls.iter().find(|(_, c)| c.starts_with("remove ")).expect("an older instance removed");
+    let (started_at, _) = calls
+        .iter()
+        .find(|(t, c)| t >= removed_at && c.starts_with("start "))
+        .expect("a start after the removal began");
+    assert!(
+        *started_at - *removed_at < Duration::from_secs(10),
+        "the successor started {:?} after the removal began: it waited for it",
+        *started_at - *removed_at
+    );
+    // At most one dead instance is kept beside the current one, as before.
+    assert_eq!(rt.containers().iter().filter(|c| c.name.contains("_a_")).count(), 2);
+    // A restart joins the infra container the look before it saw: no second look to find it.
+    let calls = rt.calls();
+    for (i, _) in
+        calls.iter().enumerate().filter(|(_, c)| c.starts_with("create podrun_default_web_a_") && !c.ends_with("_0"))
+    {
+        let since_look = calls[..i].iter().rev().take_while(|c| !c.starts_with("image_present"));
+        assert!(since_look.clone().all(|c| c != "list"), "{calls:#?}");
+    }
+}
+
+#[tokio::test(start_paused = true)]
 async fn onfailure_completion_is_success_under_complete() {
     let rt = Arc::new(fake().exits_on_start("a", 0).exits_on_start("b", 0));
     let r = run(&rt, desired("OnFailure", "img:1", "IfNotPresent"), opts(10)).await;

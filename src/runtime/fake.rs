@@ -26,6 +26,10 @@ struct Inner {
     /// Kubernetes container name -> exit code it exits with as soon as it starts.
     exits_on_start: BTreeMap<String, i64>,
     calls: Vec<String>,
+    /// When each call was made (tokio's clock), beside `calls`.
+    call_times: Vec<Instant>,
+    /// How long removing a container takes (after the call is recorded).
+    remove_time: Duration,
     unreachable: bool,
     /// Kubernetes container name -> how long it runs once started, and the code it exits with.
     runs_for: BTreeMap<String, (Duration, i64)>,
@@ -158,6 +162,12 @@ impl FakeRuntime {
         self
     }
 
+    /// Every removal takes this long (after it is recorded), so removals can overlap.
+    pub fn with_remove_time(self, time: Duration) -> Self {
+        self.lock().remove_time = time;
+        self
+    }
+
     /// Containers with this Kubernetes name exit with `code` right after starting.
     pub fn exits_on_start(self, container: &str, code: i64) -> Self {
         self.lock().exits_on_start.insert(container.to_owned(), code);
@@ -190,6 +200,12 @@ impl FakeRuntime {
         let start = OutageStart::Call(call.to_owned());
         self.lock().outage = Some(Outage { start, length, began: None });
         self
+    }
+
+    /// Every call so far, with when it was made (tokio's clock).
+    pub fn timed_calls(&self) -> Vec<(Instant, String)> {
+        let inner = self.lock();
+        inner.call_times.iter().copied().zip(inner.calls.iter().cloned()).collect()
     }
 
     /// How many times the events of containers were subscribed to.
@@ -245,6 +261,7 @@ impl FakeRuntime {
         let mut inner = self.lock();
         inner.settle(Some(&call));
         inner.calls.push(call);
+        inner.call_times.push(Instant::now());
         if inner.away() {
             return Err(RuntimeError::Unreachable { endpoint: "fake".into(), detail: "down".into() });
         }
@@ -592,6 +609,10 @@ impl Runtime for FakeRuntime {
         self.check(format!("remove {}", c.id))?;
         if !c.is_owned() {
             return Err(RuntimeError::NotOwned { what: "remove".into(), id: c.id.clone() });
+        }
+        let time = self.lock().remove_time;
+        if !time.is_zero() {
+            tokio::time::sleep(time).await;
         }
         self.lock().containers.remove(&c.id);
         Ok(())
