@@ -184,7 +184,7 @@ async fn create_and_start<R: Runtime>(
     }
     // Pod members need its address (status.podIP), known once it runs: the look before this
     // plan has it, unless this plan started, stopped or removed the infra container.
-    let touched = fresh_infra || plan.stop.iter().chain(plan.remove.iter().map(|r| &r.container)).any(|c| is_infra(c));
+    let touched = fresh_infra || plan.stop.iter().chain(plan.remove.iter().map(|r| &r.container)).any(is_infra);
     let seen = scope.infra.filter(|c| !touched && c.is_running());
     let infra = match seen {
         Some(c) => InfraRef { id: c.id.clone(), ip: c.ip.clone(), host_ip: c.gateway.clone() },

@@ -62,7 +62,8 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// Podman names its component `Podman Engine` in `GET /version`; Docker `Engine`.
+    /// Podman names its component `Podman Engine` in `GET /version`; Docker `Engine`. (Over a
+    /// unix socket or TCP, `GET /_ping`'s headers usually say it first: `identify`.)
     pub fn of(version: &SystemVersion) -> Engine {
         let podman = version.components.iter().flatten().any(|c| c.name.to_ascii_lowercase().starts_with("podman"));
         if podman {
