@@ -281,7 +281,7 @@ spec:
   - {name: info, downwardAPI: {items: [{path: labels, fieldRef: {fieldPath: metadata.labels}}]}}
   - {name: creds, secret: {secretName: live-secret, defaultMode: 0400}}
   - {name: scratch, emptyDir: {}}
-  - {name: mem, emptyDir: {medium: Memory}}
+  - {name: mem, emptyDir: {medium: Memory, sizeLimit: 1Mi}}
 ";
 
 const LIVE_CONF: &str = "apiVersion: v1
@@ -333,6 +333,15 @@ fn live_pod_updates_in_place(host: Option<&str>, state: &State, ns: &Namespace) 
     assert_eq!(exec(ns, "peer", "cat /scratch/from-app /mem/from-app"), "shared\nmem\n");
     let mounts = exec(ns, "app", "grep -E ' /mem | /etc/creds ' /proc/mounts | cut -d' ' -f2,3");
     assert!(mounts.contains("/mem tmpfs") && mounts.contains("/etc/creds tmpfs"), "{mounts}");
+    // The kubelet sizes a Memory emptyDir's tmpfs by its sizeLimit, as the engine path does; the
+    // local path keeps it on the host's /dev/shm and says the limit is not kept.
+    let warned = stderr(&out).contains("spec.volumes[4].emptyDir.sizeLimit: not enforced");
+    if host.is_some() {
+        assert_eq!(exec(ns, "app", "df -k /mem | tail -1 | awk '{print $2}'").trim(), "1024");
+        assert!(!warned, "{}", stderr(&out));
+    } else {
+        assert!(warned, "{}", stderr(&out));
+    }
     let modes = exec(
         ns,
         "app",

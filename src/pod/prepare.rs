@@ -116,11 +116,15 @@ pub fn prepare_pods(
         }
         // Volumes are checked now, against the engine too, so a pod that can never get its
         // volumes is refused before anything is created.
-        if env.local_files && !d.manifest.spec.volumes.is_empty() {
+        // Planning is pure: an engine that keeps the volumes itself gets the same checks.
+        if !d.manifest.spec.volumes.is_empty() {
             let refuse = |e: volumes::VolumeError| refuse(e.to_string());
-            let setup =
+            let mut setup =
                 volumes::plan_volumes(&d.manifest, &PodFiles::new(PodFiles::default_root()), &d.configs, &d.host)
                     .map_err(refuse)?;
+            if !env.local_files {
+                setup = setup.on_engine();
+            }
             setup.check_engine(env.engine).map_err(refuse)?;
             for w in setup.warnings() {
                 warn(format!("{key}: {w}"));

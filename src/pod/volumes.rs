@@ -150,7 +150,6 @@ pub struct VolumeSetup {
     volumes: Vec<PlannedVolume>,
     /// By container name (init and app containers).
     mounts: BTreeMap<String, Vec<PlannedMount>>,
-    warnings: Vec<String>,
 }
 
 /// One volume of `spec.volumes`, resolved.
@@ -165,7 +164,8 @@ pub struct PlannedVolume {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PlannedSource {
     /// emptyDir: a directory of podrun's own, kept as long as the pod (`memory`: on /dev/shm).
-    EmptyDir { dir: PathBuf, memory: bool },
+    /// `size_limit`: `sizeLimit` in bytes, when set and above zero.
+    EmptyDir { dir: PathBuf, memory: bool, size_limit: Option<u64> },
     /// hostPath: the host's own path, checked (and created, for the *OrCreate types).
     HostPath { path: PathBuf, kind: HostPathType },
     /// configMap, secret, downwardAPI, projected: files podrun writes, mounted read-only (as
@@ -265,7 +265,6 @@ struct Ctx<'a> {
     facts: &'a PodFacts,
     pod_dir: PathBuf,
     shm_dir: PathBuf,
-    warnings: Vec<String>,
 }
 
 /// Plans every volume of the pod and every container's mounts, from the defaulted Pod. Pure:
@@ -298,7 +297,6 @@ pub fn plan_volumes(
         facts,
         pod_dir: files.pod_dir(uid),
         shm_dir: shm_base(files, uid).join(uid),
-        warnings: Vec::new(),
     };
     let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
     let mut volumes = Vec::with_capacity(pod.spec.volumes.len());
@@ -328,7 +326,6 @@ pub fn plan_volumes(
         fs_group,
         volumes,
         mounts,
-        warnings: ctx.warnings,
     })
 }
 
@@ -469,28 +466,22 @@ fn plan_source(ctx: &mut Ctx, v: &Volume, field: &str) -> Result<PlannedSource, 
                 ))
             }
         };
+        let mut size_limit = None;
         if let Some(size) = &ed.size_limit {
-            // Any positive magnitude will do: the limit is not enforced (see the warning).
-            let negative = match Quantity::parse(size) {
-                Ok(q) => q.is_negative(),
-                Err(QuantityError::TooLarge { negative }) => negative,
+            // Any magnitude will do (the kubelet uses one above zero, and what is beyond u64 is
+            // no limit at all).
+            let (negative, bytes) = match Quantity::parse(size) {
+                Ok(q) => (q.is_negative(), u64::try_from(q.value_ceil()).ok().filter(|b| *b > 0)),
+                Err(QuantityError::TooLarge { negative }) => (negative, None),
                 Err(e) => return Err(invalid(format!("{f}.sizeLimit"), format!("Invalid value: {size:?}: {e}"))),
             };
             if negative {
                 return Err(invalid(format!("{f}.sizeLimit"), "must be greater than or equal to 0"));
             }
-            // Said once, when planning: a limit podrun does not keep must not pass unnoticed.
-            ctx.warnings.push(if memory {
-                format!(
-                    "{f}.sizeLimit: not enforced: podrun keeps a Memory emptyDir in a directory on the host's {SHM} \
-                     tmpfs, which the pod's containers share and which has no per-volume size"
-                )
-            } else {
-                format!("{f}.sizeLimit: not enforced: the kubelet enforces it by evicting the pod, and podrun does not evict")
-            });
+            size_limit = bytes;
         }
         let dir = if memory { ctx.shm_dir.join(&v.name) } else { ctx.pod_dir.join("volumes").join(&v.name) };
-        return Ok(PlannedSource::EmptyDir { dir, memory });
+        return Ok(PlannedSource::EmptyDir { dir, memory, size_limit });
     }
     let secret = files.secret;
     let dir = if secret { ctx.shm_dir.join(&v.name) } else { ctx.pod_dir.join("volumes").join(&v.name) };
@@ -596,9 +587,24 @@ impl VolumeSetup {
         &self.volumes
     }
 
-    /// What the user should hear about once (a sizeLimit podrun does not enforce).
-    pub fn warnings(&self) -> &[String] {
-        &self.warnings
+    /// What the user should hear about once: a sizeLimit podrun does not enforce. The kubelet
+    /// sizes a Memory emptyDir's tmpfs by it, as podrun does on the engine; a disk-backed one
+    /// it enforces by evicting the pod.
+    pub fn warnings(&self) -> Vec<String> {
+        let limits = self.volumes.iter().filter_map(|v| match &v.source {
+            PlannedSource::EmptyDir { memory: true, size_limit: Some(_), .. } if !self.engine => Some(format!(
+                "{}.emptyDir.sizeLimit: not enforced: podrun keeps a Memory emptyDir in a directory on the host's \
+                 {SHM} tmpfs, which the pod's containers share and which has no per-volume size",
+                v.field
+            )),
+            PlannedSource::EmptyDir { memory: false, size_limit: Some(_), .. } => Some(format!(
+                "{}.emptyDir.sizeLimit: not enforced: the kubelet enforces it by evicting the pod, and podrun does \
+                 not evict",
+                v.field
+            )),
+            _ => None,
+        });
+        limits.collect()
     }
 
     /// The named engine volumes the pod needs (one per claim), for `Runtime::ensure_volume`.

@@ -92,9 +92,9 @@ impl VolumeSetup {
         self.volumes
             .iter()
             .filter_map(|v| {
-                let tmpfs = match &v.source {
-                    PlannedSource::EmptyDir { memory, .. } => *memory,
-                    PlannedSource::Files { secret, .. } => *secret,
+                let (tmpfs, size) = match &v.source {
+                    PlannedSource::EmptyDir { memory, size_limit, .. } => (*memory, *size_limit),
+                    PlannedSource::Files { secret, .. } => (*secret, None),
                     _ => return None,
                 };
                 let labels = pod_labels(&v.name);
@@ -105,7 +105,8 @@ impl VolumeSetup {
                 Some(EngineVolume {
                     name: engine_volume_name(&self.uid, &v.name),
                     labels,
-                    tmpfs: tmpfs.then_some(Tmpfs { mode: mode & 0o7777, size: None }),
+                    // The kubelet sizes a Memory emptyDir's tmpfs by its sizeLimit.
+                    tmpfs: tmpfs.then_some(Tmpfs { mode: mode & 0o7777, size }),
                 })
             })
             .chain([termination])

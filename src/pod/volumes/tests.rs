@@ -168,6 +168,27 @@ fn empty_dir_medium_and_size_are_checked() {
     let s = Scratch::new("disk-size");
     let setup = plan(&s, &with_mounts("{name: m, emptyDir: {sizeLimit: 1Gi}}", "")).unwrap();
     assert!(setup.warnings()[0].contains("evict"), "{:?}", setup.warnings());
+    assert_eq!(setup.on_engine().warnings().len(), 1, "no engine evicts either");
+}
+
+#[test]
+fn a_memory_empty_dir_on_the_engine_is_a_tmpfs_of_its_size_limit() {
+    let s = Scratch::new("memory-size");
+    let spec = with_mounts(
+        "{name: m, emptyDir: {medium: Memory, sizeLimit: 64Mi}}, {name: n, emptyDir: {medium: Memory}}, \
+         {name: z, emptyDir: {medium: Memory, sizeLimit: '0'}}, {name: d, emptyDir: {sizeLimit: 1Gi}}",
+        "",
+    );
+    let setup = plan(&s, &spec).unwrap().on_engine();
+    let tmpfs: BTreeMap<String, Option<u64>> = setup
+        .engine_volumes("default", "p")
+        .into_iter()
+        .filter_map(|v| Some((v.name.rsplit('-').next()?.to_owned(), v.tmpfs?.size)))
+        .collect();
+    // The kubelet uses a sizeLimit above zero; without one the engine's default size serves.
+    assert_eq!(tmpfs, BTreeMap::from([("m".into(), Some(64 << 20)), ("n".into(), None), ("z".into(), None)]));
+    assert_eq!(setup.warnings().len(), 1, "only the disk-backed limit is not kept: {:?}", setup.warnings());
+    assert!(setup.warnings()[0].starts_with("spec.volumes[3].emptyDir.sizeLimit: not enforced"));
 }
 
 #[test]
