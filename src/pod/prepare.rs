@@ -216,7 +216,9 @@ spec:
         let shown = err.to_string();
         assert!(shown.starts_with("pod.yaml") && shown.contains(": pod default/v: "), "{shown}");
         assert!(shown.contains("absent"), "{shown}");
-        // Where the engine does not share this host's files, volumes are not checked here.
-        assert!(prepare_pods(&loaded.pods, &env(&engine, &loaded, false), &mut |_| {}).is_ok());
+        // Where the engine keeps the volumes itself, they are checked the same, before anything
+        // is created.
+        let err = prepare_pods(&loaded.pods, &env(&engine, &loaded, false), &mut |_| {}).unwrap_err();
+        assert!(err.to_string().contains("absent"), "{err}");
     }
 }

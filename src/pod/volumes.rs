@@ -45,7 +45,7 @@ use crate::manifest::types::{
     Container, DownwardApiVolumeFile, KeyToPath, MountPropagation, Pod, RecursiveReadOnly, Volume,
 };
 use crate::manifest::validate::{is_dns1123_label, is_dns1123_subdomain};
-use crate::runtime::{EngineInfo, Mount, Propagation};
+use crate::runtime::{parse_api_version, EngineInfo, Mount, Propagation, RECURSIVE_READ_ONLY_API};
 
 use super::downward::{self, PodFacts};
 use super::env::expand;
@@ -97,8 +97,6 @@ fn files_modes(secret: bool, group: Option<u32>) -> (u32, u32) {
 
 /// The tmpfs podrun keeps Memory emptyDirs and secrets on.
 const SHM: &str = "/dev/shm";
-/// The first engine API that can make a mount recursively read-only (Docker Engine 25).
-const RECURSIVE_READ_ONLY_API: (u32, u32) = (1, 44);
 /// The kubelet's limits for a path inside a volume (its atomic writer's).
 const MAX_PATH_BYTES: usize = 4096;
 const MAX_SEGMENT_BYTES: usize = 255;
@@ -717,12 +715,6 @@ impl VolumeSetup {
             recursive_read_only: m.recursive_read_only,
         })
     }
-}
-
-/// `"1.41"` as (1, 41).
-fn parse_api_version(v: &str) -> Option<(u32, u32)> {
-    let (a, b) = v.split_once('.')?;
-    Some((a.parse().ok()?, b.parse().ok()?))
 }
 
 /// `/dev/shm/podrun-<hash>`: one per state root, so podruns with different state roots (other

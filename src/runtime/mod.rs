@@ -403,6 +403,17 @@ pub struct EngineInfo {
     pub api_version: String,
 }
 
+/// The first API version with `ReadOnlyForceRecursive` (Docker Engine 25). Older engines
+/// ignore the unknown field, so podrun must refuse rather than send it.
+pub const RECURSIVE_READ_ONLY_API: (usize, usize) = (1, 44);
+
+/// `1.41` as (1, 41), so versions compare as numbers (1.9 < 1.41); anything else is not an
+/// API version.
+pub fn parse_api_version(v: &str) -> Option<(usize, usize)> {
+    let (major, minor) = v.split_once('.')?;
+    Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
 /// What the engine's `/info` says about the rights it runs with: what a rootless engine (one
 /// run by an ordinary user, in a user namespace) cannot give a pod. See `Runtime::security`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -35,8 +35,9 @@ use self::progress::LayerProgress;
 use self::transport::Dialer;
 use super::auth::Credentials;
 use super::{
-    registry, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LineSplitter, LogChunk, LogLine,
-    LogOptions, LogStream, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
+    parse_api_version, registry, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LineSplitter,
+    LogChunk, LogLine, LogOptions, LogStream, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize,
+    Tmpfs, VolumeInfo, RECURSIVE_READ_ONLY_API,
 };
 use crate::runtime::labels;
 
@@ -50,9 +51,6 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 /// Per-request timeout: long enough for a stop with a long grace period or a big pull; the
 /// driver's own deadline bounds the run as a whole.
 const REQUEST_TIMEOUT_SECS: u64 = 3600;
-/// The first API version with `ReadOnlyForceRecursive` (Docker Engine 25). Older engines
-/// ignore the unknown field, so podrun must refuse rather than send it.
-const RECURSIVE_READ_ONLY_API: (usize, usize) = (1, 44);
 /// How often, and how far apart, a container list or inspect whose answer cannot be used is
 /// asked again (see [`decoded`]): 40 × 25 ms, a second at most.
 const UNDECODABLE_RETRIES: u32 = 40;
@@ -342,12 +340,6 @@ fn bad_api(api_version: &str) -> RuntimeError {
         what: "engine version".to_owned(),
         detail: format!("the engine's API version {api_version:?} is not MAJOR.MINOR"),
     }
-}
-
-/// `1.41` as (1, 41); anything else is not an API version.
-fn parse_api_version(v: &str) -> Option<(usize, usize)> {
-    let (major, minor) = v.split_once('.')?;
-    Some((major.parse().ok()?, minor.parse().ok()?))
 }
 
 /// Docker pulls every tag of a repository when given none; Kubernetes means `:latest`.
