@@ -187,7 +187,7 @@ async fn create_and_start<R: Runtime>(
     let touched = fresh_infra || plan.stop.iter().chain(plan.remove.iter().map(|r| &r.container)).any(is_infra);
     let seen = scope.infra.filter(|c| !touched && c.is_running());
     let infra = match seen {
-        Some(c) => InfraRef { id: c.id.clone(), ip: c.ip.clone(), host_ip: c.gateway.clone() },
+        Some(c) => InfraRef::of(c),
         None => match current_infra(rt, desired).await? {
             Some(infra) => infra,
             None => return Ok(Acted::WithErrors),
@@ -548,7 +548,7 @@ async fn pod_ip_of<R: Runtime>(rt: &R, c: &Observed) -> Option<String> {
 async fn current_infra<R: Runtime>(rt: &R, desired: &DesiredPod) -> Result<Option<InfraRef>, PodFailure> {
     let observed = rt.list(&Selector::pod(&desired.namespace, &desired.name)).await.map_err(PodFailure::Runtime)?;
     let obs = crate::pod::observed::PodObservation::new(desired, &observed);
-    Ok(obs.infra.current.filter(Observed::is_running).map(|c| InfraRef { id: c.id, ip: c.ip, host_ip: c.gateway }))
+    Ok(obs.infra.current.as_ref().filter(|c| c.is_running()).map(InfraRef::of))
 }
 
 /// Stops every running container of the pod, members first, then the infra container, each

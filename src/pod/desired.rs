@@ -15,7 +15,7 @@ use crate::manifest::types::{
 };
 use crate::manifest::LoadedPod;
 use crate::probe::handlers::resolve_port;
-use crate::runtime::{ContainerSettings, CreateSpec, Namespaces, PidMode, PodNetwork};
+use crate::runtime::{ContainerSettings, CreateSpec, Namespaces, Observed, PidMode, PodNetwork};
 
 use super::downward::PodFacts;
 use super::env::{self, EnvError};
@@ -345,6 +345,13 @@ pub struct InfraRef {
     pub ip: Option<String>,
     /// The host's address on the pod's network.
     pub host_ip: Option<String>,
+}
+
+impl InfraRef {
+    /// The running infra container `c`, as its members need it.
+    pub fn of(c: &Observed) -> InfraRef {
+        InfraRef { id: c.id.clone(), ip: c.ip.clone(), host_ip: c.gateway.clone() }
+    }
 }
 
 /// The pod's volumes a container mounts (a changed source means a new container; changed

@@ -258,8 +258,7 @@ async fn propagation_and_recursive_read_only_reach_the_engine() {
     let rro_name = format!("podrun-e2e-rro-{}", std::process::id());
     made.containers.push(rro_name.clone());
     let r = rt.create(&spec(&rro_name, &ns, vec![bind("/r", Propagation::Private, true)])).await;
-    let v = rt.client_version();
-    if (v.major_version, v.minor_version) < (1, 44) {
+    if rt.api() < crate::runtime::RECURSIVE_READ_ONLY_API {
         let e = r.unwrap_err().to_string();
         assert!(e.contains("recursively read-only") && e.contains("1.44"), "{e}");
     } else {

@@ -288,7 +288,7 @@ pub fn plan_volumes(
             invalid("spec.securityContext.fsGroup", format!("Invalid value: {g}: must be between 0 and 4294967295"))
         })?),
     };
-    let mut ctx = Ctx {
+    let ctx = Ctx {
         pod,
         namespace: pod.metadata.namespace.as_deref().filter(|n| !n.is_empty()).unwrap_or(DEFAULT_NAMESPACE),
         configs,
@@ -309,7 +309,7 @@ pub fn plan_volumes(
         if by_name.insert(&v.name, i).is_some() {
             return Err(invalid(format!("{field}.name"), format!("Duplicate value: {:?}", v.name)));
         }
-        let source = plan_source(&mut ctx, v, &field)?;
+        let source = plan_source(&ctx, v, &field)?;
         volumes.push(PlannedVolume { name: v.name.clone(), field, source });
     }
     let mut mounts = BTreeMap::new();
@@ -334,7 +334,7 @@ fn set_sources<const N: usize>(sources: [(&str, bool); N]) -> Vec<&str> {
     sources.into_iter().filter_map(|(n, on)| on.then_some(n)).collect()
 }
 
-fn plan_source(ctx: &mut Ctx, v: &Volume, field: &str) -> Result<PlannedSource, VolumeError> {
+fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, VolumeError> {
     let set = set_sources([
         ("emptyDir", v.empty_dir.is_some()),
         ("hostPath", v.host_path.is_some()),
@@ -589,20 +589,22 @@ impl VolumeSetup {
     /// sizes a Memory emptyDir's tmpfs by it, as podrun does on the engine; a disk-backed one
     /// it enforces by evicting the pod.
     pub fn warnings(&self) -> Vec<String> {
-        let limits = self.volumes.iter().filter_map(|v| match &v.source {
-            PlannedSource::EmptyDir { memory: true, size_limit: Some(_), .. } if !self.engine => Some(format!(
-                "{}.emptyDir.sizeLimit: not enforced: podrun keeps a Memory emptyDir in a directory on the host's \
+        self.volumes
+            .iter()
+            .filter_map(|v| match &v.source {
+                PlannedSource::EmptyDir { memory: true, size_limit: Some(_), .. } if !self.engine => Some(format!(
+                    "{}.emptyDir.sizeLimit: not enforced: podrun keeps a Memory emptyDir in a directory on the host's \
                  {SHM} tmpfs, which the pod's containers share and which has no per-volume size",
-                v.field
-            )),
-            PlannedSource::EmptyDir { memory: false, size_limit: Some(_), .. } => Some(format!(
+                    v.field
+                )),
+                PlannedSource::EmptyDir { memory: false, size_limit: Some(_), .. } => Some(format!(
                 "{}.emptyDir.sizeLimit: not enforced: the kubelet enforces it by evicting the pod, and podrun does \
                  not evict",
                 v.field
             )),
-            _ => None,
-        });
-        limits.collect()
+                _ => None,
+            })
+            .collect()
     }
 
     /// The named engine volumes the pod needs (one per claim), for `Runtime::ensure_volume`.

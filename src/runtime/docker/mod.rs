@@ -105,7 +105,7 @@ pub struct DockerRuntime {
     dialer: Dialer,
     /// Podman's Docker-compatible API rather than Docker Engine: see `convert::Engine`.
     engine: convert::Engine,
-    /// The engine's `GET /version`, read once on connecting.
+    /// What the engine is, as `GET /_ping` (or `GET /version`) said on connecting.
     info: EngineInfo,
     /// The API version agreed with the engine (major, minor): the lower of bollard's and the
     /// engine's.
@@ -115,8 +115,8 @@ pub struct DockerRuntime {
 impl DockerRuntime {
     /// The API version agreed with the engine, for tests of what older engines refuse.
     #[cfg(test)]
-    pub(crate) fn client_version(&self) -> bollard::ClientVersion {
-        bollard::ClientVersion { major_version: self.api.0, minor_version: self.api.1 }
+    pub(crate) fn api(&self) -> (usize, usize) {
+        self.api
     }
 
     /// Connects to `endpoint` (`unix:///path`, `tcp://host:port`, `http://...`, with TLS when
