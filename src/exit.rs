@@ -2,6 +2,7 @@
 //! on them, so they never change meaning.
 
 use crate::manifest::ManifestError;
+use crate::pod::files::StateError;
 use crate::report::output::OutputError;
 use crate::runtime::docker::context::ContextError;
 use crate::runtime::RuntimeError;
@@ -75,7 +76,10 @@ pub fn for_context(e: &ContextError) -> u8 {
 /// The exit code for an error that ended a command.
 #[must_use]
 pub fn for_error(e: &anyhow::Error) -> u8 {
-    if e.downcast_ref::<ManifestError>().is_some() || e.downcast_ref::<UsageError>().is_some() {
+    if e.downcast_ref::<ManifestError>().is_some()
+        || e.downcast_ref::<UsageError>().is_some()
+        || e.downcast_ref::<StateError>().is_some()
+    {
         USAGE
     } else if let Some(r) = e.downcast_ref::<RuntimeError>() {
         for_runtime(r)

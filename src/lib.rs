@@ -4,9 +4,10 @@
 //! above (`tests/layers.rs` holds the order and fails on an import that breaks it). Lowest
 //! first:
 //!
-//! 1. `fnv`, `clock`, `sd_notify`, `error_chain`: leaves (a stable hash, wall-clock time that
-//!    moves with tokio's clock and parses the engine's timestamps, systemd's notify socket, an
-//!    error printed with its causes).
+//! 1. `fnv`, `clock`, `sd_notify`, `error_chain`, `private_fs`: leaves (a stable hash,
+//!    wall-clock time that moves with tokio's clock and parses the engine's timestamps,
+//!    systemd's notify socket, an error printed with its causes, podrun's own files opened so
+//!    nobody else's can stand in for them).
 //! 2. `manifest`: loads and checks the user's YAML; knows nothing of engines.
 //! 3. `runtime`: the engine behind one trait, its engine-neutral container model and podrun's
 //!    label scheme (`runtime::labels`); `docker/` implements it, `fake` (tests only) too.
@@ -32,6 +33,7 @@ mod fnv;
 mod manifest;
 mod plan;
 mod pod;
+mod private_fs;
 mod probe;
 mod report;
 mod runtime;

@@ -86,27 +86,35 @@ impl State {
         out
     }
 
-    /// podrun's /dev/shm directory for this state root (`pod::volumes::shm_base`).
-    fn shm_dir(&self) -> PathBuf {
-        let pods = self.0.join("pods");
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in pods.as_os_str().as_encoded_bytes() {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        PathBuf::from(format!("/dev/shm/podrun-{h:016x}"))
+    /// podrun's /dev/shm directory for this state root (`PodFiles::open`): named by an HMAC of
+    /// the boot id under the root's key, when the root has a key yet.
+    fn shm_dir(&self) -> Option<PathBuf> {
+        let key = std::fs::read(self.0.join("seal.key")).ok()?;
+        let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap_or_default();
+        let mut purpose = b"shm\0".to_vec();
+        purpose.extend(boot.trim().as_bytes());
+        let tag = ring::hmac::sign(&ring::hmac::Key::new(ring::hmac::HMAC_SHA256, &key), &purpose);
+        let hex: String = tag.as_ref()[..16].iter().map(|b| format!("{b:02x}")).collect();
+        Some(PathBuf::from(format!("/dev/shm/podrun-{hex}")))
     }
 
     fn assert_no_host_files(&self) {
-        assert_eq!(self.entries(), Vec::<PathBuf>::new(), "podrun wrote files on its own host");
-        assert!(!self.shm_dir().exists(), "podrun wrote {}", self.shm_dir().display());
+        // Its ownership key is podrun's one file there, whatever the engine.
+        let key = self.0.join("seal.key");
+        let written: Vec<PathBuf> = self.entries().into_iter().filter(|p| *p != key).collect();
+        assert_eq!(written, Vec::<PathBuf>::new(), "podrun wrote files on its own host");
+        if let Some(shm) = self.shm_dir() {
+            assert!(!shm.exists(), "podrun wrote {}", shm.display());
+        }
     }
 }
 
 impl Drop for State {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
-        let _ = std::fs::remove_dir_all(self.shm_dir());
+        if let Some(shm) = self.shm_dir() {
+            let _ = std::fs::remove_dir_all(shm);
+        }
     }
 }
 

@@ -11,8 +11,8 @@ const LAYERS: &[&[&str]] = &[
     // Helpers for unit tests (temp dirs, the test manifests).
     &["test_support"],
     // Leaves: a hash, tokio-aware wall-clock time, systemd's notify socket, an error with its
-    // causes on one line.
-    &["fnv", "clock", "sd_notify", "error_chain"],
+    // causes on one line, podrun's own files opened safely.
+    &["fnv", "clock", "sd_notify", "error_chain", "private_fs"],
     // Kubernetes types: loading, validation, defaults; no engine.
     &["manifest"],
     // The engine: the `Runtime` trait, its container model and label scheme, Docker, the fake.

@@ -54,10 +54,10 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         ));
     }
 
-    let rt = Arc::new(super::connect(cli).await?);
+    let (rt, files) = super::connect(cli).await?;
+    let rt = Arc::new(rt);
     let infra = args.infra_image.clone().unwrap_or_else(infra_image::default_infra_image);
     let crash = CrashBackoff { base: args.crash_backoff, max: args.crash_backoff_max.max(args.crash_backoff) };
-    let files = rt.local_files().then(|| PodFiles::new(PodFiles::default_root()));
     let engine = rt.info().await?;
     let security = engine_security(&*rt, &loaded).await?;
     let env = environment(args, &infra, rt.local_files(), &engine, security, &loaded);

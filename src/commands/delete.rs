@@ -12,7 +12,6 @@ use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::manifest::validate::is_dns1123_subdomain;
 use crate::manifest::LoadOptions;
-use crate::pod::files::PodFiles;
 use crate::pod::volumes;
 use crate::report::{self, PodKey, ReportOptions};
 use crate::runtime::labels;
@@ -93,11 +92,15 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     } else {
         targets(args)?
     };
-    let rt = super::connect(cli).await?;
+    let (rt, files) = super::connect(cli).await?;
     let pods = if by_engine {
         let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
         let sel = Selector { namespace: Some(namespace.clone()), pod: None };
-        pods_in_engine(&rt.list(&sel).await?, &namespace, args.selector.as_ref().map(|s| s.0.as_slice()))
+        let observed = rt.list(&sel).await?;
+        if let Some(w) = crate::status::listing::unverified_warning(&observed) {
+            crate::report::output::eprintln(&format!("warning: {w}"));
+        }
+        pods_in_engine(&observed, &namespace, args.selector.as_ref().map(|s| s.0.as_slice()))
     } else {
         pods
     };
@@ -107,7 +110,6 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     }
     let grace = if args.force { Some(Duration::ZERO) } else { args.grace_period.map(Duration::from_secs) };
     let wait = args.wait;
-    let files = rt.local_files().then(|| PodFiles::new(PodFiles::default_root()));
     let results = join_all(pods.iter().map(|p| {
         let (rt, files) = (&rt, &files);
         async move {
@@ -171,6 +173,7 @@ mod tests {
             state: State::Running { started_at: None },
             ip: None,
             gateway: None,
+            sealed: true,
         }
     }
 

@@ -23,7 +23,7 @@ use super::Refusal;
 
 pub async fn run(cli: &Cli, args: &ExecArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
-    let rt = Arc::new(super::connect(cli).await?);
+    let rt = Arc::new(super::connect(cli).await?.0);
     let Some(pod) = super::find_pod(&*rt, &namespace, &args.pod).await? else {
         output::eprintln(&super::pod_not_found(&args.pod));
         return Ok(exit::INTERNAL);
@@ -256,6 +256,7 @@ mod tests {
             state,
             ip: None,
             gateway: None,
+            sealed: true,
         }
     }
 

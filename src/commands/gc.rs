@@ -11,7 +11,6 @@ use crate::cli::{Cli, GcArgs};
 use crate::clock::parse_time;
 use crate::error_chain::chain;
 use crate::exit;
-use crate::pod::files::PodFiles;
 use crate::pod::observed::attempt_of;
 use crate::pod::volumes;
 use crate::report::output;
@@ -166,15 +165,17 @@ async fn collect_engine_volumes<R: Runtime>(
 }
 
 pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
-    let rt = super::connect(cli).await?;
+    let (rt, files) = super::connect(cli).await?;
     let policy = Policy { max_dead: args.max_dead, min_age: args.min_age };
     let observed = rt.list(&Selector::default()).await?;
+    if let Some(w) = crate::status::listing::unverified_warning(&observed) {
+        output::eprintln(&format!("warning: {w}"));
+    }
     let now = SystemTime::now();
     let removals = select(observed.clone(), now, policy);
     let verb = if args.dry_run { "would remove" } else { "removed" };
     let mut code = exit::SUCCESS;
     let mut removed: BTreeSet<String> = BTreeSet::new();
-    let files = rt.local_files().then(|| PodFiles::new(PodFiles::default_root()));
     for r in &removals {
         let c = &r.container;
         if !args.dry_run {
@@ -245,6 +246,7 @@ mod tests {
             state,
             ip: None,
             gateway: None,
+            sealed: true,
         }
     }
 
@@ -319,7 +321,8 @@ mod tests {
     #[test]
     fn infra_containers_go_last_and_unowned_containers_never() {
         let mut foreign = c("x", "a", 0, exited(600));
-        foreign.labels.remove(labels::MANAGED);
+        // podrun's labels, copied whole, without its seal: what an image can carry.
+        foreign.sealed = false;
         let observed = vec![c("z", "POD", 1, exited(600)), c("z", "POD", 0, exited(700)), foreign];
         let r = select(observed, now(), Policy { max_dead: 0, ..DEFAULT });
         assert_eq!(ids(&r), ["z-POD-0"]);

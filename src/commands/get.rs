@@ -23,9 +23,12 @@ pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
         _ => None,
     };
     let sel = Selector { namespace: (!args.all_namespaces).then(|| namespace.clone()), pod: one };
-    let rt = super::connect(cli).await?;
-    let (pods, missing) = named(listing::group(rt.list(&sel).await?), &args.pods);
-    let files = rt.local_files().then(|| PodFiles::new(PodFiles::default_root()));
+    let (rt, files) = super::connect(cli).await?;
+    let observed = rt.list(&sel).await?;
+    if let Some(w) = listing::unverified_warning(&observed) {
+        output::eprintln(&format!("warning: {w}"));
+    }
+    let (pods, missing) = named(listing::group(observed), &args.pods);
     let pods: Vec<ListedPod> = pods.into_iter().map(|p| with_files(p, files.as_ref())).collect();
     if args.pods.len() == 1 && !missing.is_empty() {
         // As kubectl: one pod asked for and not there is an error, with nothing on stdout.
@@ -203,6 +206,7 @@ mod tests {
             state: State::Running { started_at: Some(started.into()) },
             ip: Some("10.0.0.2".into()),
             gateway: None,
+            sealed: true,
         }
     }
 

@@ -15,7 +15,7 @@ use super::Refusal;
 
 pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
-    let rt = super::connect(cli).await?;
+    let rt = super::connect(cli).await?.0;
     let Some(pod) = super::find_pod(&rt, &namespace, &args.pod).await? else {
         output::eprintln(&super::pod_not_found(&args.pod));
         return Ok(exit::INTERNAL);

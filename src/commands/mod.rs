@@ -13,6 +13,7 @@ pub mod validate;
 use crate::cli::{Cli, Command};
 use crate::exit::UsageError;
 use crate::manifest::{self, LoadOptions, Loaded, Source};
+use crate::pod::files::PodFiles;
 use crate::runtime::docker::{context, DockerRuntime};
 use crate::runtime::{Runtime, RuntimeError, Selector};
 use crate::status::listing::{self, ListedPod};
@@ -83,7 +84,9 @@ pub(crate) fn expand_paths(paths: &[String], empty_ok: bool) -> anyhow::Result<V
 
 /// Connects to the engine `--context`, `--host`, DOCKER_HOST, DOCKER_CONTEXT or the Docker
 /// config's currentContext selects, and checks it answers: unreachable is exit 3, within seconds.
-pub(crate) async fn connect(cli: &Cli) -> anyhow::Result<DockerRuntime> {
+/// Opens podrun's state directory first (its key seals what podrun creates: `runtime::seal`);
+/// its files for pods come back when the engine is on this host and can mount them.
+pub(crate) async fn connect(cli: &Cli) -> anyhow::Result<(DockerRuntime, Option<PodFiles>)> {
     let tls = context::TlsOptions {
         tls: cli.tls,
         verify: cli.tlsverify,
@@ -93,10 +96,12 @@ pub(crate) async fn connect(cli: &Cli) -> anyhow::Result<DockerRuntime> {
         cert_path: None,
     };
     let endpoint = context::resolve_with_tls(cli.context.as_deref(), cli.host.as_deref(), tls)?;
-    let rt = DockerRuntime::connect(&endpoint).await?;
+    let (files, seal) = PodFiles::open(&PodFiles::default_root())?;
+    let rt = DockerRuntime::connect(&endpoint, seal).await?;
     let info = rt.info().await?;
     tracing::debug!(endpoint = %rt.endpoint(), engine = %info.name, version = %info.version, api = %info.api_version, "connected");
-    Ok(rt)
+    let files = rt.local_files().then_some(files);
+    Ok((rt, files))
 }
 
 /// The pod named `name` in `namespace`, as the engine shows it. An earlier pod of the same name

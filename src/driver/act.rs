@@ -53,8 +53,10 @@ enum StepError {
     Volume(#[from] VolumeError),
     #[error("termination-log file")]
     TerminationLog(#[source] std::io::Error),
+    #[error("termination-log file")]
+    TerminationLogFile(#[source] crate::private_fs::PrivateFsError),
     #[error("/etc/hosts file")]
-    EtcHosts(#[source] std::io::Error),
+    EtcHosts(#[source] crate::private_fs::PrivateFsError),
     #[error(transparent)]
     NonRoot(#[from] NonRootError),
     /// The hook's failure, as the status message gives it.
@@ -283,7 +285,7 @@ async fn run_step<R: Runtime>(
             if let (Some(files), Role::Init | Role::App, false) = (files, c.role, taken) {
                 let path = files
                     .prepare_termination_log(&desired.uid, &c.name, *attempt)
-                    .map_err(|e| ("CreateContainerConfigError", StepError::TerminationLog(e)))?;
+                    .map_err(|e| ("CreateContainerConfigError", StepError::TerminationLogFile(e)))?;
                 spec.mounts.push(Mount::bind(path.to_string_lossy(), c.termination_message_path.clone(), false));
             } else if let (Some(setup), Some(infra), Role::Init | Role::App, false) = (setup, infra, c.role, taken) {
                 let _ = setup;
@@ -341,7 +343,7 @@ fn etc_hosts_mount(
     desired: &DesiredPod,
     infra: Option<&InfraRef>,
     mounts: &[Mount],
-) -> std::io::Result<Option<Mount>> {
+) -> Result<Option<Mount>, crate::private_fs::PrivateFsError> {
     if mounts.iter().any(|m| m.target() == hosts::ETC_HOSTS) {
         return Ok(None);
     }
@@ -580,6 +582,10 @@ async fn stop<R: Runtime>(rt: &R, c: &Observed, grace_override: Option<Duration>
     if !c.is_running() {
         return Ok(());
     }
+    // Its labels say which hook to run: only podrun's own, sealed labels may.
+    if !c.is_owned() {
+        return Err(RuntimeError::NotOwned { what: "stop".to_owned(), id: c.id.clone() });
+    }
     let grace = grace_of(c, grace_override);
     let started = tokio::time::Instant::now();
     if let Some(hook) = c.label(labels::PRE_STOP).and_then(|h| serde_json::from_str::<Hook>(h).ok()) {
@@ -810,6 +816,8 @@ pub async fn remove_pod_with<R: Runtime>(
     files: Option<&PodFiles>,
 ) -> Result<usize, RuntimeError> {
     let mut all = rt.list(sel).await?;
+    // What podrun cannot prove it made is never stopped, hooked or removed.
+    all.retain(Observed::is_owned);
     if let Some(ids) = only {
         all.retain(|c| ids.contains(&c.id));
     }
@@ -820,7 +828,7 @@ pub async fn remove_pod_with<R: Runtime>(
         }
     }
     // With the whole pod gone, so are its files and its own engine volumes (not its claims').
-    let whole_pod = only.is_none() || rt.list(sel).await.is_ok_and(|left| left.is_empty());
+    let whole_pod = only.is_none() || rt.list(sel).await.is_ok_and(|left| !left.iter().any(Observed::is_owned));
     if whole_pod {
         let mut uids: Vec<&str> = all.iter().filter_map(|c| c.label(labels::POD_UID)).collect();
         uids.sort_unstable();

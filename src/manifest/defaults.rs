@@ -3,7 +3,6 @@
 use super::types::{
     EmptyDirVolumeSource, HttpGetAction, Pod, Probe, PullPolicy, RestartPolicy, TerminationMessagePolicy, Volume,
 };
-use crate::fnv::fnv1a64;
 
 pub const DEFAULT_NAMESPACE: &str = "default";
 pub const DEFAULT_GRACE_PERIOD_SECONDS: i64 = 30;
@@ -58,15 +57,15 @@ fn default_volume(v: &mut Volume) {
     }
 }
 
-/// Fills in what the API server would, and the namespace and uid podrun needs.
+/// Fills in what the API server would, and the namespace and uid podrun needs. The uid is
+/// always podrun's own (`derive_uid`), as the API server assigns its own on create: a uid
+/// taken from the manifest would let two pods share one directory (see `uid_warning`).
 pub fn apply(pod: &mut Pod, namespace: &str) {
     if pod.metadata.namespace.as_deref().unwrap_or("").is_empty() {
         pod.metadata.namespace = Some(namespace.to_owned());
     }
-    if pod.metadata.uid.as_deref().unwrap_or("").is_empty() {
-        let ns = pod.metadata.namespace.clone().unwrap_or_default();
-        pod.metadata.uid = Some(derive_uid(&ns, &pod.metadata.name));
-    }
+    let ns = pod.metadata.namespace.clone().unwrap_or_default();
+    pod.metadata.uid = Some(derive_uid(&ns, &pod.metadata.name));
     let spec = &mut pod.spec;
     spec.restart_policy.get_or_insert(RestartPolicy::Always);
     spec.termination_grace_period_seconds.get_or_insert(DEFAULT_GRACE_PERIOD_SECONDS);
@@ -116,22 +115,41 @@ fn default_http_get(h: &mut HttpGetAction) {
     }
 }
 
+/// The warning for a manifest's own `metadata.uid`, which podrun replaces (see `apply`), when it
+/// differs from podrun's.
+pub fn uid_warning(pod: &Pod, namespace: &str) -> Option<String> {
+    let given = pod.metadata.uid.as_deref().filter(|u| !u.is_empty())?;
+    let own = derive_uid(namespace, &pod.metadata.name);
+    (given != own).then(|| {
+        format!(
+            "metadata.uid: {given:?} is ignored: podrun gives a pod the uid {own}, made from its namespace and \
+             name (as the API server gives a pod its own uid)"
+        )
+    })
+}
+
+/// Whether `s` is a uid `derive_uid` makes (lowercase hex in UUID form): only such a uid ever
+/// names a directory of podrun's.
+pub fn is_pod_uid(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_digit() || (b'a'..=b'f').contains(c),
+        })
+}
+
 /// A pod uid that is the same on every run for the same namespace and name, in UUID form
-/// (version 8, "custom", RFC 9562) so tools that expect a Kubernetes uid accept it.
+/// (version 8, "custom", RFC 9562) so tools that expect a Kubernetes uid accept it. Made with
+/// SHA-256: a manifest author must not be able to pick a name whose uid is another pod's.
 pub fn derive_uid(namespace: &str, name: &str) -> String {
-    let key = format!("podrun\0{namespace}\0{name}");
-    let hi = fnv1a64(key.as_bytes());
-    let lo = fnv1a64(format!("{key}\0lo").as_bytes());
-    let hi = (hi & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_8000; // version 8
-    let lo = (lo & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000; // RFC 4122 variant
-    format!(
-        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
-        hi >> 32,
-        (hi >> 16) & 0xffff,
-        hi & 0xffff,
-        lo >> 48,
-        lo & 0xffff_ffff_ffff
-    )
+    let digest = ring::digest::digest(&ring::digest::SHA256, format!("podrun pod uid\0{namespace}\0{name}").as_bytes());
+    let mut b = [0u8; 16];
+    b.copy_from_slice(&digest.as_ref()[..16]);
+    b[6] = (b[6] & 0x0f) | 0x80; // version 8
+    b[8] = (b[8] & 0x3f) | 0x80; // RFC 9562 variant
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!("{}-{}-{}-{}-{}", &hex[..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..])
 }
 
 #[cfg(test)]
@@ -152,13 +170,17 @@ mod tests {
     #[test]
     fn uid_is_stable_and_distinct() {
         let a = derive_uid("default", "web");
+        assert!(is_pod_uid(&a), "{a}");
+        for not in ["", "..", "/etc", "uid-1", "0123456789abcdef0123456789abcdef0123", &a.to_uppercase()] {
+            assert!(!is_pod_uid(not), "{not}");
+        }
         assert_eq!(a, derive_uid("default", "web"));
         assert_ne!(a, derive_uid("other", "web"));
         assert_ne!(derive_uid("a", "bc"), derive_uid("ab", "c"));
         assert_eq!(a.len(), 36);
         assert_eq!(&a[14..15], "8");
         // Pinned: a changed derivation would orphan every running pod on upgrade.
-        assert_eq!(a, "291342d4-70df-8342-975e-e404a2a8db23");
+        assert_eq!(a, "82e1b767-cee9-8e90-932c-fa861f855eeb");
     }
 
     #[test]

@@ -413,6 +413,9 @@ impl Loader<'_> {
         if !problems.is_empty() {
             return Err(ManifestError::Invalid { doc, what, problems });
         }
+        if let Some(w) = defaults::uid_warning(&pod, &ns) {
+            self.out.warnings.push(format!("{doc}: {w}"));
+        }
         defaults::apply(&mut pod, &ns);
         Ok(LoadedPod { pod, doc })
     }

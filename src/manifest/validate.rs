@@ -293,19 +293,6 @@ fn validate_meta(meta: &ObjectMeta, errors: &mut Vec<FieldError>) {
             errors.push(FieldError::invalid("metadata.namespace", ns, LABEL_MSG));
         }
     }
-    if let Some(uid) = &meta.uid {
-        // podrun names a directory after it, so it must be a safe path component.
-        let ok = uid.len() <= 128
-            && uid.starts_with(|c: char| c.is_ascii_alphanumeric())
-            && uid.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-        if !ok {
-            errors.push(FieldError::invalid(
-                "metadata.uid",
-                uid,
-                "podrun needs 1 to 128 letters, digits, '-', '_' or '.', starting with a letter or digit",
-            ));
-        }
-    }
     // `ValidateLabels` and `ValidateAnnotations`: every problem at the map's path, in the API
     // server's words.
     labels::validate_labels(&meta.labels, "metadata.labels", errors);

@@ -83,6 +83,7 @@ mod tests {
             state: State::Running { started_at: None },
             ip: None,
             gateway: None,
+            sealed: true,
         }
     }
 

@@ -37,6 +37,7 @@ fn instance(d: &DesiredPod, name: &str, attempt: u32, state: State) -> Observed 
         state,
         ip: None,
         gateway: None,
+        sealed: true,
     }
 }
 
@@ -159,7 +160,8 @@ fn another_pod_uid_is_removed_entirely() {
 fn containers_podrun_does_not_own_are_never_touched() {
     let d = desired("Always");
     let mut stranger = instance(&d, "a", 0, running());
-    stranger.labels.remove(labels::MANAGED);
+    // podrun's labels, copied whole, without its seal: what an image can carry.
+    stranger.sealed = false;
     stranger.id = "stranger".into();
     let mut obs = running_pod(&d);
     obs.push(stranger);

@@ -32,7 +32,9 @@ async fn engine() -> Option<DockerRuntime> {
         std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required") || std::env::var("CI").is_ok_and(|v| v == "true");
     // A context that cannot be used is no engine, as for the Docker CLI that tests/common asks.
     let connected = match crate::runtime::docker::context::resolve_from_env(None, None) {
-        Ok(endpoint) => DockerRuntime::connect(&endpoint).await.map_err(|e| e.to_string()),
+        Ok(endpoint) => {
+            DockerRuntime::connect(&endpoint, crate::runtime::seal::Seal::for_tests()).await.map_err(|e| e.to_string())
+        }
         Err(e) => Err(e.to_string()),
     };
     match connected {
@@ -64,9 +66,12 @@ fn docker_on(host: Option<&str>, args: &[&str]) -> std::process::Output {
 async fn engines() -> Vec<(Option<String>, DockerRuntime)> {
     let mut all: Vec<(Option<String>, DockerRuntime)> = engine().await.into_iter().map(|rt| (None, rt)).collect();
     if let Some(host) = std::env::var("PODRUN_PODMAN_HOST").ok().filter(|h| !h.is_empty()) {
-        let rt = DockerRuntime::connect(&crate::runtime::docker::context::Endpoint::host(host.as_str()))
-            .await
-            .expect("the Podman service of PODRUN_PODMAN_HOST answers");
+        let rt = DockerRuntime::connect(
+            &crate::runtime::docker::context::Endpoint::host(host.as_str()),
+            crate::runtime::seal::Seal::for_tests(),
+        )
+        .await
+        .expect("the Podman service of PODRUN_PODMAN_HOST answers");
         all.push((Some(host), rt));
     }
     all
@@ -220,10 +225,12 @@ async fn bind_and_named_volume_mounts_reach_the_container() {
     assert!(!docker(&["volume", "inspect", &volume]).status.success(), "the volume is gone");
     rt.remove_volume(&volume).await.unwrap(); // gone already: fine
 
-    // A volume podrun did not make is never removed.
+    // A volume podrun did not make is never removed, podrun's labels or not.
     let foreign = format!("podrun-e2e-foreign-{}", std::process::id());
     made.volumes.push(foreign.clone());
-    rt.ensure_volume(&foreign, &BTreeMap::new(), None).await.unwrap();
+    let managed = format!("{}={}", labels::MANAGED, labels::MANAGED_VALUE);
+    assert!(docker(&["volume", "create", "--label", &managed, &foreign]).status.success());
+    assert!(rt.list_volumes(std::slice::from_ref(&managed)).await.unwrap().iter().all(|v| v.name != foreign));
     let e = rt.remove_volume(&foreign).await.unwrap_err();
     assert!(e.to_string().contains("not created by podrun"), "{e}");
     assert!(docker(&["volume", "inspect", &foreign]).status.success());

@@ -5,28 +5,96 @@
 //! (`record.json`, see `pod::record`).
 //!
 //! Layout: `<root>/pods/<pod uid>/<container>-<attempt>/termination-log`, `<root>/pods/<pod
-//! uid>/etc-hosts`, `<root>/pods/<pod uid>/record.json`. The root is
-//! `$PODRUN_STATE_DIR`, else `/var/lib/podrun` for root, else `$XDG_STATE_HOME/podrun` (or
-//! `~/.local/state/podrun`). Directories are private (0700); the termination-log file is
+//! uid>/etc-hosts`, `<root>/pods/<pod uid>/record.json`, and the ownership key
+//! `<root>/seal.key` (`runtime::seal`). The root is `$PODRUN_STATE_DIR`, else
+//! `/var/lib/podrun` for root, else `$XDG_STATE_HOME/podrun` (or `~/.local/state/podrun`).
+//! It is checked before use (`private_fs::ensure_private_dir`: podrun's user's, 0700, on a
+//! path nobody else can change), directories in it are private (0700), and every file is
+//! opened without following links and must be a regular file. The termination-log file is
 //! writable by any user (0666), since the container may run as anyone: it is reached only
-//! through the bind mount.
+//! through the bind mount. Paths are built only from podrun's own pod uids
+//! (`manifest::defaults::is_pod_uid`) and container names, never from other text.
 
 use std::fs;
-use std::io::{self, Read, Seek};
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+use crate::fnv::fnv1a64;
+use crate::manifest::defaults::is_pod_uid;
+use crate::private_fs::{self, PrivateFsError};
+use crate::runtime::seal::{Seal, SealError};
 
 /// The kubelet's limit for a termination message read from the file.
 pub const MAX_MESSAGE_BYTES: u64 = 4096;
 
+/// A record is small; a bigger file is not podrun's.
+const MAX_RECORD_BYTES: u64 = 4 << 20;
+
+/// The tmpfs for Memory emptyDirs and secrets.
+const SHM: &str = "/dev/shm";
+/// How many names podrun tries there before it gives up (and says whose the first one is).
+const SHM_NAMES: u32 = 8;
+
+/// Why podrun's state directory cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("podrun's state directory {root}")]
+    Dir {
+        root: String,
+        #[source]
+        source: PrivateFsError,
+    },
+    #[error("podrun's state directory {root}")]
+    Key {
+        root: String,
+        #[source]
+        source: SealError,
+    },
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PodFiles {
     root: PathBuf,
+    /// podrun's directory on /dev/shm (see [`PodFiles::open`]).
+    shm: PathBuf,
 }
 
 impl PodFiles {
+    /// Files under `root` as given, unchecked until something is written: for planning (paths
+    /// only) and tests. Its /dev/shm directory is named after the root.
     pub fn new(root: impl Into<PathBuf>) -> PodFiles {
-        PodFiles { root: root.into() }
+        let root = root.into();
+        let shm =
+            Path::new(SHM).join(format!("podrun-{:016x}", fnv1a64(root.join("pods").as_os_str().as_encoded_bytes())));
+        PodFiles { root, shm }
+    }
+
+    /// podrun's state directory `root`, checked (and made) private, and its ownership key.
+    /// Its /dev/shm directory has a name only the key gives, changing with every boot: /dev/shm
+    /// is writable by anyone, and a directory someone made there first under a name they could
+    /// know would stop every pod with a Secret volume (or be used).
+    pub fn open(root: &Path) -> Result<(PodFiles, Seal), StateError> {
+        let shown = || root.display().to_string();
+        let real = private_fs::ensure_private_dir(root).map_err(|source| StateError::Dir { root: shown(), source })?;
+        let seal = Seal::load(&real).map_err(|source| StateError::Key { root: shown(), source })?;
+        let boot = private_fs::read_head(Path::new("/proc/sys/kernel/random/boot_id"), 64).ok().flatten();
+        let boot = boot.unwrap_or_default();
+        // Someone who saw the name this boot could take it while it does not exist (podrun keeps
+        // it once made, but a reboot's tmpfs or an admin may have removed it): then the next name.
+        let name = |generation: u32| {
+            let mut purpose = b"shm\0".to_vec();
+            purpose.extend(boot.trim_ascii());
+            if generation > 0 {
+                purpose.extend(format!("\0{generation}").as_bytes());
+            }
+            Path::new(SHM).join(format!("podrun-{}", seal.private_name(&purpose)))
+        };
+        let usable = |dir: &Path| match fs::symlink_metadata(dir) {
+            Err(e) => e.kind() == io::ErrorKind::NotFound,
+            Ok(md) => md.is_dir() && std::os::unix::fs::MetadataExt::uid(&md) == rustix::process::geteuid().as_raw(),
+        };
+        let shm = (0..SHM_NAMES).map(name).find(|d| usable(d)).unwrap_or_else(|| name(0));
+        Ok((PodFiles { root: real, shm }, seal))
     }
 
     /// The default root for this user (see the module doc).
@@ -34,9 +102,7 @@ impl PodFiles {
         if let Some(dir) = std::env::var_os("PODRUN_STATE_DIR").filter(|d| !d.is_empty()) {
             return PathBuf::from(dir);
         }
-        // Root or not, without libc: /proc/self belongs to the process's effective uid.
-        let is_root = fs::metadata("/proc/self").map(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0).unwrap_or(false);
-        if is_root {
+        if rustix::process::geteuid().is_root() {
             return PathBuf::from("/var/lib/podrun");
         }
         let state = std::env::var_os("XDG_STATE_HOME")
@@ -47,92 +113,134 @@ impl PodFiles {
         state.join("podrun")
     }
 
+    /// podrun's directory on /dev/shm, holding one directory per pod.
+    pub fn shm_base(&self) -> &Path {
+        &self.shm
+    }
+
+    /// The pod's directory; `uid` is one of podrun's (the desired pod's, or a sealed label's).
     pub fn pod_dir(&self, uid: &str) -> PathBuf {
         self.root.join("pods").join(uid)
     }
 
-    fn instance_dir(&self, uid: &str, container: &str, attempt: u32) -> PathBuf {
-        self.pod_dir(uid).join(format!("{container}-{attempt}"))
+    /// Makes the pod's directory (and the ones above it) private, checking each.
+    fn make_pod_dir(&self, uid: &str) -> Result<PathBuf, PrivateFsError> {
+        if !is_pod_uid(uid) {
+            return Err(not_a_uid(uid));
+        }
+        let root = private_fs::ensure_private_dir(&self.root)?;
+        private_fs::private_subdir(&root.join("pods"))?;
+        let dir = root.join("pods").join(uid);
+        private_fs::private_subdir(&dir)?;
+        Ok(dir)
     }
 
-    pub fn termination_log(&self, uid: &str, container: &str, attempt: u32) -> PathBuf {
-        self.instance_dir(uid, container, attempt).join("termination-log")
+    /// An instance's directory, when `uid` and `container` can name one.
+    fn instance_dir(&self, uid: &str, container: &str, attempt: u32) -> Option<PathBuf> {
+        let plain = !container.is_empty() && container.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        (is_pod_uid(uid) && plain).then(|| self.pod_dir(uid).join(format!("{container}-{attempt}")))
+    }
+
+    pub fn termination_log(&self, uid: &str, container: &str, attempt: u32) -> Option<PathBuf> {
+        Some(self.instance_dir(uid, container, attempt)?.join("termination-log"))
     }
 
     /// Creates an empty termination-log file for one instance and returns its path.
-    pub fn prepare_termination_log(&self, uid: &str, container: &str, attempt: u32) -> io::Result<PathBuf> {
-        let dir = self.instance_dir(uid, container, attempt);
-        fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir)?;
-        let path = dir.join("termination-log");
-        fs::File::create(&path)?;
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o666))?;
+    pub fn prepare_termination_log(&self, uid: &str, container: &str, attempt: u32) -> Result<PathBuf, PrivateFsError> {
+        self.make_pod_dir(uid)?;
+        let path = self.termination_log(uid, container, attempt).ok_or_else(|| not_a_uid(container))?;
+        let dir = path.parent().unwrap_or(&path);
+        private_fs::private_subdir(dir)?;
+        private_fs::create_file(&path, 0o666)?;
         Ok(path)
     }
 
     /// Writes the pod's /etc/hosts (see `pod::hosts`), readable by any user the containers run
-    /// as, and returns its path.
-    pub fn write_etc_hosts(&self, uid: &str, content: &str) -> io::Result<PathBuf> {
-        let dir = self.pod_dir(uid);
-        fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir)?;
-        let path = dir.join("etc-hosts");
-        fs::write(&path, content)?;
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o644))?;
+    /// as, and returns its path. Written in place: a running container's bind mount holds the
+    /// file, not the name.
+    pub fn write_etc_hosts(&self, uid: &str, content: &str) -> Result<PathBuf, PrivateFsError> {
+        let path = self.make_pod_dir(uid)?.join("etc-hosts");
+        let mut f = private_fs::create_file(&path, 0o644)?;
+        f.write_all(content.as_bytes()).map_err(|source| PrivateFsError::Io {
+            path: path.clone(),
+            what: "cannot write it",
+            source,
+        })?;
         Ok(path)
     }
 
     /// Replaces the pod's record (see `pod::record`) at once: a reader sees the old or the new.
-    pub fn write_record(&self, uid: &str, record: &super::record::PodRecord) -> io::Result<()> {
-        let dir = self.pod_dir(uid);
-        fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir)?;
-        let tmp = dir.join(format!(".record.json.{}", std::process::id()));
-        fs::write(&tmp, record.to_json())?;
-        fs::rename(&tmp, dir.join("record.json"))
+    pub fn write_record(&self, uid: &str, record: &super::record::PodRecord) -> Result<(), PrivateFsError> {
+        let path = self.make_pod_dir(uid)?.join("record.json");
+        private_fs::replace_file(&path, record.to_json().as_bytes(), 0o600)
     }
 
     /// The pod's record, if podrun left one (and it reads as one).
     pub fn read_record(&self, uid: &str) -> Option<super::record::PodRecord> {
-        let text = fs::read_to_string(self.pod_dir(uid).join("record.json")).ok()?;
-        super::record::PodRecord::from_json(&text)
+        if !is_pod_uid(uid) {
+            return None;
+        }
+        let path = self.pod_dir(uid).join("record.json");
+        let bytes = read_or_warn(private_fs::read_head(&path, MAX_RECORD_BYTES))?;
+        super::record::PodRecord::from_json(std::str::from_utf8(&bytes).ok()?)
     }
 
-    /// The message an instance left, at most 4096 bytes; `None` when there is no file.
+    /// The message an instance left, its last 4096 bytes (the kubelet's `tail.ReadAtMost`);
+    /// `None` when there is no file.
     pub fn read_termination_log(&self, uid: &str, container: &str, attempt: u32) -> Option<String> {
-        read_limited(&self.termination_log(uid, container, attempt), MAX_MESSAGE_BYTES)
+        let path = self.termination_log(uid, container, attempt)?;
+        let bytes = read_or_warn(private_fs::read_tail(&path, MAX_MESSAGE_BYTES))?;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
     }
 
     pub fn remove_instance(&self, uid: &str, container: &str, attempt: u32) {
-        remove_dir(&self.instance_dir(uid, container, attempt));
+        if let Some(dir) = self.instance_dir(uid, container, attempt) {
+            remove_dir(&dir);
+        }
     }
 
-    /// The pods that have a directory here, with when it last changed.
+    /// The pods that have a directory here, with when it last changed. Only names that are
+    /// podrun's pod uids: nothing else in the directory is taken for a pod's.
     pub fn pod_dirs(&self) -> Vec<(String, Option<std::time::SystemTime>)> {
         let Ok(entries) = fs::read_dir(self.root.join("pods")) else { return Vec::new() };
         let mut dirs: Vec<_> = entries
             .filter_map(Result::ok)
             .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
             .filter_map(|e| Some((e.file_name().into_string().ok()?, e.metadata().ok()?.modified().ok())))
+            .filter(|(uid, _)| is_pod_uid(uid))
             .collect();
         dirs.sort();
         dirs
     }
 
     pub fn remove_pod(&self, uid: &str) {
-        remove_dir(&self.pod_dir(uid));
+        if is_pod_uid(uid) {
+            remove_dir(&self.pod_dir(uid));
+        }
     }
 }
 
-/// The last `limit` bytes of the file, as the kubelet reads a termination message
-/// (`tail.ReadAtMost`).
-fn read_limited(path: &Path, limit: u64) -> Option<String> {
-    let mut buf = Vec::new();
-    let mut f = fs::File::open(path).ok()?;
-    let len = f.metadata().ok()?.len();
-    f.seek(io::SeekFrom::Start(len.saturating_sub(limit))).ok()?;
-    f.take(limit).read_to_end(&mut buf).ok()?;
-    Some(String::from_utf8_lossy(&buf).into_owned())
+fn not_a_uid(what: &str) -> PrivateFsError {
+    PrivateFsError::Io {
+        path: PathBuf::from(what),
+        what: "not a name podrun makes",
+        source: io::Error::from(io::ErrorKind::InvalidInput),
+    }
+}
+
+/// A file that is not podrun's (a link, a FIFO) is said, and read as absent.
+fn read_or_warn(r: Result<Option<Vec<u8>>, PrivateFsError>) -> Option<Vec<u8>> {
+    match r {
+        Ok(found) => found,
+        Err(e) => {
+            tracing::warn!("{}", crate::error_chain::chain(&e));
+            None
+        }
+    }
 }
 
 /// Best effort: a leftover directory is harmless, and a failure here must not fail a delete.
+/// `remove_dir_all` does not follow symbolic links.
 fn remove_dir(dir: &Path) {
     if let Err(e) = fs::remove_dir_all(dir) {
         if e.kind() != io::ErrorKind::NotFound {
@@ -144,6 +252,8 @@ fn remove_dir(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::manifest::defaults::derive_uid;
+    use std::os::unix::fs::PermissionsExt;
 
     fn scratch(name: &str) -> PodFiles {
         let root = std::env::temp_dir().join(format!("podrun-files-{}-{name}", std::process::id()));
@@ -154,17 +264,89 @@ mod tests {
     #[test]
     fn termination_log_lifecycle() {
         let f = scratch("lifecycle");
-        let path = f.prepare_termination_log("uid-1", "c", 2).unwrap();
+        let uid = derive_uid("default", "web");
+        let path = f.prepare_termination_log(&uid, "c", 2).unwrap();
         assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o666);
         assert_eq!(fs::metadata(path.parent().unwrap()).unwrap().permissions().mode() & 0o777, 0o700);
-        assert_eq!(f.read_termination_log("uid-1", "c", 2).as_deref(), Some(""));
+        assert_eq!(f.read_termination_log(&uid, "c", 2).as_deref(), Some(""));
         fs::write(&path, format!("{}{}", "x".repeat(5000), "y".repeat(4000))).unwrap();
-        assert_eq!(f.read_termination_log("uid-1", "c", 2).unwrap(), format!("{}{}", "x".repeat(96), "y".repeat(4000)));
-        f.remove_instance("uid-1", "c", 2);
-        assert_eq!(f.read_termination_log("uid-1", "c", 2), None);
-        f.prepare_termination_log("uid-1", "d", 0).unwrap();
-        f.remove_pod("uid-1");
-        assert!(!f.pod_dir("uid-1").exists());
+        assert_eq!(f.read_termination_log(&uid, "c", 2).unwrap(), format!("{}{}", "x".repeat(96), "y".repeat(4000)));
+        f.remove_instance(&uid, "c", 2);
+        assert_eq!(f.read_termination_log(&uid, "c", 2), None);
+        f.prepare_termination_log(&uid, "d", 0).unwrap();
+        f.remove_pod(&uid);
+        assert!(!f.pod_dir(&uid).exists());
         let _ = fs::remove_dir_all(&f.root);
+    }
+
+    #[test]
+    fn names_that_are_not_podrun_s_never_become_paths() {
+        let f = scratch("names");
+        let outside = f.root.join("outside");
+        fs::create_dir_all(&outside).unwrap();
+        for uid in ["/etc", "..", "../outside", "x/../../outside", ""] {
+            assert!(f.prepare_termination_log(uid, "c", 0).is_err(), "{uid}");
+            assert!(f
+                .write_record(uid, &crate::pod::record::PodRecord::from_json(r#"{"restartPolicy":"Always"}"#).unwrap())
+                .is_err());
+            assert_eq!(f.read_termination_log(uid, "c", 0), None);
+            f.remove_pod(uid);
+        }
+        let uid = derive_uid("default", "web");
+        for name in ["../../outside", "/", "a/b", ""] {
+            assert!(f.prepare_termination_log(&uid, name, 0).is_err(), "{name}");
+            f.remove_instance(&uid, name, 0);
+        }
+        assert!(outside.exists());
+        fs::create_dir_all(f.root.join("pods/not-a-uid")).unwrap();
+        f.make_pod_dir(&uid).unwrap();
+        assert_eq!(f.pod_dirs().into_iter().map(|(u, _)| u).collect::<Vec<_>>(), [uid]);
+        let _ = fs::remove_dir_all(&f.root);
+    }
+
+    #[test]
+    fn planted_links_and_fifos_are_neither_followed_nor_waited_on() {
+        let f = scratch("planted");
+        let uid = derive_uid("default", "web");
+        let dir = f.make_pod_dir(&uid).unwrap();
+        let canary = f.root.join("canary");
+        fs::write(&canary, "keep").unwrap();
+        fs::set_permissions(&canary, fs::Permissions::from_mode(0o600)).unwrap();
+        fs::create_dir(dir.join("c-0")).unwrap();
+        std::os::unix::fs::symlink(&canary, dir.join("c-0/termination-log")).unwrap();
+        std::os::unix::fs::symlink(&canary, dir.join("etc-hosts")).unwrap();
+        assert!(f.prepare_termination_log(&uid, "c", 0).is_err());
+        assert!(f.write_etc_hosts(&uid, "127.0.0.1 x\n").is_err());
+        assert_eq!(fs::read_to_string(&canary).unwrap(), "keep");
+        assert_eq!(fs::metadata(&canary).unwrap().permissions().mode() & 0o777, 0o600);
+        let fifo = dir.join("record.json");
+        rustix::fs::mknodat(rustix::fs::CWD, &fifo, rustix::fs::FileType::Fifo, rustix::fs::Mode::from(0o600), 0)
+            .unwrap();
+        assert_eq!(f.read_record(&uid), None, "a FIFO is not read (nor waited on)");
+        // A pod directory someone else made a link of is refused, not followed.
+        let other = derive_uid("default", "other");
+        std::os::unix::fs::symlink(f.root.join("outside"), f.root.join("pods").join(&other)).unwrap();
+        assert!(f.write_etc_hosts(&other, "x").is_err());
+        let _ = fs::remove_dir_all(&f.root);
+    }
+
+    #[test]
+    fn the_shm_directory_has_a_keyed_name_and_one_someone_else_took_is_passed_over() {
+        let root = std::env::temp_dir().join(format!("podrun-files-{}-shm", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        let (a, _) = PodFiles::open(&root).unwrap();
+        let (b, _) = PodFiles::open(&root).unwrap();
+        assert_eq!(a.shm_base(), b.shm_base(), "the same key gives the same name");
+        assert!(a.shm_base().starts_with(SHM));
+        assert_ne!(a.shm_base(), PodFiles::new(&root).shm_base(), "not the name anyone can work out");
+        if rustix::process::geteuid().is_root() {
+            // Another user's directory under podrun's name (root can make one for the test).
+            fs::create_dir(a.shm_base()).unwrap();
+            std::os::unix::fs::chown(a.shm_base(), Some(65534), Some(65534)).unwrap();
+            let (c, _) = PodFiles::open(&root).unwrap();
+            assert_ne!(c.shm_base(), a.shm_base());
+            fs::remove_dir(a.shm_base()).unwrap();
+        }
+        let _ = fs::remove_dir_all(&root);
     }
 }

@@ -34,10 +34,8 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
 
-use crate::fnv::fnv1a64;
 use crate::manifest::config_store::ConfigStore;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::manifest::quantity::{Quantity, QuantityError};
@@ -294,7 +292,7 @@ pub fn plan_volumes(
         configs,
         facts,
         pod_dir: files.pod_dir(uid),
-        shm_dir: shm_base(files, uid).join(uid),
+        shm_dir: files.shm_base().join(uid),
     };
     let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
     let mut volumes = Vec::with_capacity(pod.spec.volumes.len());
@@ -717,14 +715,6 @@ impl VolumeSetup {
             recursive_read_only: m.recursive_read_only,
         })
     }
-}
-
-/// `/dev/shm/podrun-<hash>`: one per state root, so podruns with different state roots (other
-/// users, tests) never share it.
-fn shm_base(files: &PodFiles, uid: &str) -> PathBuf {
-    let pods = files.pod_dir(uid);
-    let pods = pods.parent().unwrap_or(&pods);
-    Path::new(SHM).join(format!("podrun-{:016x}", fnv1a64(pods.as_os_str().as_bytes())))
 }
 
 #[cfg(test)]

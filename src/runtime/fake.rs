@@ -11,6 +11,7 @@ use futures_util::StreamExt;
 use tokio::time::Instant;
 
 use crate::runtime::labels;
+use crate::runtime::seal::{Kind, Seal};
 
 use super::{
     CreateSpec, EngineInfo, ExecRequest, ExecSession, LogChunk, LogStream, Observed, Runtime, RuntimeError, Selector,
@@ -120,6 +121,23 @@ impl Inner {
     }
 }
 
+/// The fake's key: every fake engine has the same one, as every run of podrun on one host.
+fn seal() -> Seal {
+    Seal::for_tests()
+}
+
+/// `c` as the Docker runtime lists it: `sealed` when its labels carry the seal for its name.
+fn with_seal_checked(mut c: Observed) -> Observed {
+    c.sealed = seal().verify(Kind::Container, &c.name, &c.labels);
+    c
+}
+
+/// What the Docker runtime checks before it stops or removes `c`: the seal itself, not just
+/// the flag a caller could have set.
+fn owned(c: &Observed) -> bool {
+    c.is_owned() && seal().verify(Kind::Container, &c.name, &c.labels)
+}
+
 fn exited(code: i64, started_at: Option<String>, at: SystemTime) -> State {
     let finished_at = Some(humantime::format_rfc3339_nanos(at).to_string());
     State::Exited { exit_code: code, started_at, finished_at, oom_killed: false, error: None }
@@ -226,7 +244,7 @@ impl FakeRuntime {
     pub fn containers(&self) -> Vec<Observed> {
         let mut inner = self.lock();
         inner.settle(None);
-        inner.containers.values().cloned().collect()
+        inner.containers.values().cloned().map(with_seal_checked).collect()
     }
 
     /// What `put_archive` put in container `id` at `path`.
@@ -252,7 +270,8 @@ impl FakeRuntime {
         self.lock().volumes.clone()
     }
 
-    /// Puts a container into the engine as if someone else (or an earlier run) made it.
+    /// Puts a container into the engine as if someone else (or an earlier run) made it: it
+    /// counts as podrun's only if its labels carry the seal of the fake's key for its name.
     pub fn insert(&self, c: Observed) {
         self.lock().containers.insert(c.id.clone(), c);
     }
@@ -281,10 +300,11 @@ impl Runtime for FakeRuntime {
         Ok(inner
             .containers
             .values()
-            .filter(|c| c.is_owned())
+            .filter(|c| c.label(labels::MANAGED) == Some(labels::MANAGED_VALUE))
             .filter(|c| sel.namespace.as_deref().is_none_or(|ns| c.label(labels::POD_NAMESPACE) == Some(ns)))
             .filter(|c| sel.pod.as_deref().is_none_or(|p| c.label(labels::POD_NAME) == Some(p)))
             .cloned()
+            .map(with_seal_checked)
             .collect())
     }
 
@@ -337,15 +357,18 @@ impl Runtime for FakeRuntime {
         }
         inner.next_id += 1;
         let id = format!("id{}", inner.next_id);
+        let mut labels = spec.labels.clone();
+        seal().stamp(Kind::Container, &spec.name, &mut labels);
         let c = Observed {
             id: id.clone(),
             name: spec.name.clone(),
-            labels: spec.labels.clone(),
+            labels,
             image: spec.image.clone(),
             image_id: format!("sha256:{}", spec.image),
             state: State::Created,
             ip: matches!(spec.namespaces, super::Namespaces::Infra { .. }).then(|| "10.0.0.2".to_owned()),
             gateway: matches!(spec.namespaces, super::Namespaces::Infra { .. }).then(|| "10.0.0.1".to_owned()),
+            sealed: false,
         };
         inner.containers.insert(id.clone(), c);
         Ok(id)
@@ -373,7 +396,7 @@ impl Runtime for FakeRuntime {
 
     async fn stop(&self, c: &Observed, grace: Duration) -> Result<(), RuntimeError> {
         self.check(format!("stop {}", c.id))?;
-        if !c.is_owned() {
+        if !owned(c) {
             return Err(RuntimeError::NotOwned { what: "stop".into(), id: c.id.clone() });
         }
         self.lock().stops.push((c.id.clone(), grace));
@@ -442,7 +465,9 @@ impl Runtime for FakeRuntime {
         // Like the engine: an existing volume keeps its labels.
         let mut inner = self.lock();
         if !inner.volumes.contains_key(name) {
-            inner.volumes.insert(name.to_owned(), labels.clone());
+            let mut labels = labels.clone();
+            seal().stamp(Kind::Volume, name, &mut labels);
+            inner.volumes.insert(name.to_owned(), labels);
             if let Some(t) = tmpfs {
                 inner.tmpfs_volumes.insert(name.to_owned(), *t);
             }
@@ -462,7 +487,7 @@ impl Runtime for FakeRuntime {
             .lock()
             .volumes
             .iter()
-            .filter(|(_, l)| matches(l))
+            .filter(|(n, l)| matches(l) && seal().verify(Kind::Volume, n, l))
             .map(|(n, l)| super::VolumeInfo { name: n.clone(), labels: l.clone(), created: None })
             .collect())
     }
@@ -554,7 +579,7 @@ impl Runtime for FakeRuntime {
         let mut inner = self.lock();
         match inner.volumes.get(name) {
             None => Ok(()),
-            Some(l) if l.get(labels::MANAGED).map(String::as_str) != Some(labels::MANAGED_VALUE) => {
+            Some(l) if !seal().verify(Kind::Volume, name, l) => {
                 Err(RuntimeError::VolumeNotOwned { name: name.to_owned() })
             }
             Some(_) => {
@@ -588,7 +613,7 @@ impl Runtime for FakeRuntime {
 
     async fn kill(&self, c: &Observed) -> Result<(), RuntimeError> {
         self.check(format!("kill {}", c.id))?;
-        if !c.is_owned() {
+        if !owned(c) {
             return Err(RuntimeError::NotOwned { what: "kill".into(), id: c.id.clone() });
         }
         if let Some(c) = self.lock().containers.get_mut(&c.id) {
@@ -607,7 +632,7 @@ impl Runtime for FakeRuntime {
 
     async fn remove(&self, c: &Observed) -> Result<(), RuntimeError> {
         self.check(format!("remove {}", c.id))?;
-        if !c.is_owned() {
+        if !owned(c) {
             return Err(RuntimeError::NotOwned { what: "remove".into(), id: c.id.clone() });
         }
         let time = self.lock().remove_time;
@@ -628,23 +653,18 @@ mod tests {
         let rt = FakeRuntime::new();
         let owned = BTreeMap::from([(labels::MANAGED.to_owned(), labels::MANAGED_VALUE.to_owned())]);
         rt.ensure_volume("v", &owned, None).await.unwrap();
+        let first = rt.volumes()["v"].clone();
         rt.ensure_volume("v", &BTreeMap::new(), None).await.unwrap();
-        assert_eq!(rt.volumes()["v"], owned, "an existing volume keeps its labels");
-        rt.ensure_volume("theirs", &BTreeMap::new(), None).await.unwrap();
+        assert_eq!(rt.volumes()["v"], first, "an existing volume keeps its labels");
+        // Someone else's volume with podrun's labels, and a seal copied from another volume.
+        rt.lock().volumes.insert("theirs".into(), first.clone());
         assert!(rt.remove_volume("theirs").await.is_err());
         rt.remove_volume("v").await.unwrap();
         rt.remove_volume("v").await.unwrap();
         assert_eq!(rt.volumes().keys().collect::<Vec<_>>(), ["theirs"]);
         assert_eq!(
             rt.calls(),
-            [
-                "ensure_volume v",
-                "ensure_volume v",
-                "ensure_volume theirs",
-                "remove_volume theirs",
-                "remove_volume v",
-                "remove_volume v"
-            ]
+            ["ensure_volume v", "ensure_volume v", "remove_volume theirs", "remove_volume v", "remove_volume v"]
         );
     }
 }

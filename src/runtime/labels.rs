@@ -8,7 +8,8 @@ pub const POD_NAMESPACE: &str = "io.kubernetes.pod.namespace";
 pub const POD_UID: &str = "io.kubernetes.pod.uid";
 pub const CONTAINER_NAME: &str = "io.kubernetes.container.name";
 
-/// Ownership: podrun only ever stops or removes containers that carry this label.
+/// Marks podrun's containers and volumes, for the engine's label filter. It proves nothing (an
+/// image can carry it): podrun acts only on what also carries a valid [`SEAL`].
 pub const MANAGED: &str = "io.podrun.managed";
 pub const MANAGED_VALUE: &str = "true";
 /// The stable hash of the container's spec; a change means the container is recreated.
@@ -22,6 +23,26 @@ pub const GRACE_PERIOD: &str = "io.podrun.grace-period";
 
 /// The container's preStop hook (JSON), so it runs on stop even without the manifest.
 pub const PRE_STOP: &str = "io.podrun.pre-stop";
+
+/// podrun's MAC over the engine name and the [`SEALED`] labels (see `runtime::seal`).
+pub const SEAL: &str = "io.podrun.seal";
+
+/// The labels the seal covers: every one podrun decides by (what to stop and remove, where its
+/// files are, which hook to run). podrun sets each on everything it creates, empty when it has
+/// no value, so an image's label of the same key never shows through.
+pub const SEALED: &[&str] = &[
+    MANAGED,
+    POD_NAME,
+    POD_NAMESPACE,
+    POD_UID,
+    CONTAINER_NAME,
+    SPEC_HASH,
+    ROLE,
+    ATTEMPT,
+    GRACE_PERIOD,
+    PRE_STOP,
+    DEFAULT_CONTAINER,
+];
 
 /// The Kubernetes container name of the infra container, as the kubelet names its sandbox.
 pub const INFRA_CONTAINER_NAME: &str = "POD";

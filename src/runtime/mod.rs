@@ -13,6 +13,7 @@ pub mod infra_image;
 pub mod insecure_tls;
 pub mod labels;
 pub mod registry;
+pub mod seal;
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -207,6 +208,8 @@ pub struct Observed {
     pub ip: Option<String>,
     /// The gateway of its network: the host, as the pod sees it.
     pub gateway: Option<String>,
+    /// Whether it carries podrun's seal (see `seal`): only then did podrun make it.
+    pub sealed: bool,
 }
 
 impl Observed {
@@ -214,9 +217,15 @@ impl Observed {
         self.labels.get(key).map(String::as_str)
     }
 
-    /// Whether podrun created this container. podrun never stops or removes one that it did not.
+    /// Whether podrun created this container (its seal verified when it was listed). podrun
+    /// never stops, removes or runs a hook of one that it did not.
     pub fn is_owned(&self) -> bool {
-        self.label(labels::MANAGED) == Some(labels::MANAGED_VALUE)
+        self.sealed
+    }
+
+    /// Carries podrun's labels without its seal: reported, never touched.
+    pub fn is_unverified(&self) -> bool {
+        !self.sealed && self.label(labels::MANAGED) == Some(labels::MANAGED_VALUE)
     }
 
     pub fn is_running(&self) -> bool {
@@ -451,13 +460,9 @@ pub enum RuntimeError {
     Engine { what: String, status: u16, message: String },
     #[error("{what}: refusing to touch container {id}: it was not created by podrun")]
     NotOwned { what: String, id: String },
-    /// A volume podrun did not create (no managed label): podrun never removes data it did not
+    /// A volume podrun did not create (no seal of its key): podrun never removes data it did not
     /// create.
-    #[error(
-        "remove volume {name}: refusing: it was not created by podrun (no {}={} label)",
-        labels::MANAGED,
-        labels::MANAGED_VALUE
-    )]
+    #[error("remove volume {name}: refusing: it was not created by podrun (it has no valid {} label)", labels::SEAL)]
     VolumeNotOwned { name: String },
     /// The engine cannot do what is asked (its API is too old for it, say).
     #[error("{what}: {detail}")]
@@ -508,7 +513,8 @@ pub trait Runtime: Send + Sync + 'static {
     fn security(&self) -> impl Future<Output = Result<EngineSecurity, RuntimeError>> + Send {
         async { Ok(EngineSecurity::default()) }
     }
-    /// podrun's containers matching `sel`, with their state (one list call plus inspects).
+    /// The containers with podrun's labels matching `sel`, with their state (one list call plus
+    /// inspects); `sealed` says which podrun made (only those are ever touched).
     fn list(&self, sel: &Selector) -> impl Future<Output = Result<Vec<Observed>, RuntimeError>> + Send;
     fn image_present(&self, image: &str) -> impl Future<Output = Result<bool, RuntimeError>> + Send;
     /// The USER an image runs as (`""` for root by default).
@@ -568,7 +574,8 @@ pub trait Runtime: Send + Sync + 'static {
         labels: &BTreeMap<String, String>,
         tmpfs: Option<&Tmpfs>,
     ) -> impl Future<Output = Result<(), RuntimeError>> + Send;
-    /// The named volumes carrying every label of `label_filters` (`key=value`).
+    /// podrun's named volumes (those with its seal) carrying every label of `label_filters`
+    /// (`key=value`).
     fn list_volumes(
         &self,
         label_filters: &[String],
@@ -589,7 +596,7 @@ pub trait Runtime: Send + Sync + 'static {
         path: &str,
         max_bytes: usize,
     ) -> impl Future<Output = Result<Option<Vec<u8>>, RuntimeError>> + Send;
-    /// Removes the named volume `name` if podrun created it (its `io.podrun.managed` label);
+    /// Removes the named volume `name` if podrun created it (its seal, see `seal`);
     /// one podrun did not create is refused. Gone already is Ok; one still in use is an error.
     fn remove_volume(&self, name: &str) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// A tick for every lifecycle event (create, start, die, destroy, oom) of a container

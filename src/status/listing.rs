@@ -122,6 +122,27 @@ fn started_at(i: &Instances) -> Option<&str> {
     }
 }
 
+/// What to say of the containers among `observed` that carry podrun's labels without its seal
+/// (`runtime::seal`): made by someone else (an image's labels, a forgery), or by podrun with
+/// another state directory or key. They are left alone, and the user is told which.
+pub fn unverified_warning(observed: &[Observed]) -> Option<String> {
+    const SHOWN: usize = 5;
+    let names: Vec<&str> = observed.iter().filter(|c| c.is_unverified()).map(|c| c.name.as_str()).collect();
+    if names.is_empty() {
+        return None;
+    }
+    let more = names.len().saturating_sub(SHOWN);
+    let mut list = names[..names.len().min(SHOWN)].join(", ");
+    if more > 0 {
+        list.push_str(&format!(" and {more} more"));
+    }
+    Some(format!(
+        "leaving alone {} container(s) with podrun's labels but not its seal (not made by podrun with this \
+         state directory): {list}",
+        names.len()
+    ))
+}
+
 /// Groups podrun's containers into pods (by namespace, name and uid: an earlier pod of the same
 /// name not yet removed is a pod of its own), sorted by namespace and name, each with a status
 /// computed from its containers alone. Containers without podrun's labels are ignored.
@@ -365,6 +386,7 @@ mod tests {
             state,
             ip: (role == "infra").then(|| "172.17.0.5".into()),
             gateway: (role == "infra").then(|| "172.17.0.1".into()),
+            sealed: true,
         }
     }
 
@@ -377,10 +399,35 @@ mod tests {
     }
 
     #[test]
+    fn containers_without_the_seal_are_named_and_left_out() {
+        let t = "2024-01-01T00:00:00Z";
+        let mut forged: Vec<Observed> =
+            (0..7).map(|i| c("ns", "web", &format!("x{i}"), "app", 0, running(t))).collect();
+        for (i, f) in forged.iter_mut().enumerate() {
+            f.sealed = false;
+            f.name = format!("forged{i}");
+        }
+        let mut stranger = c("ns", "web", "y", "app", 0, running(t));
+        stranger.sealed = false;
+        stranger.labels.remove(labels::MANAGED);
+        let mut all = forged.clone();
+        all.push(stranger);
+        all.push(c("ns", "web", "POD", "infra", 0, running(t)));
+        let w = unverified_warning(&all).unwrap();
+        assert!(w.contains("7 container(s)") && w.contains("forged0, forged1") && w.contains("and 2 more"), "{w}");
+        assert!(!w.contains("forged5"), "{w}");
+        assert_eq!(unverified_warning(&all[7..]), None, "a container without podrun's labels is no one's concern");
+        let pods = group(all);
+        assert_eq!(pods.len(), 1);
+        assert!(pods[0].containers.is_empty(), "{:?}", pods[0].containers);
+    }
+
+    #[test]
     fn containers_are_grouped_into_pods_with_their_status() {
         let t = "2024-01-01T00:00:00Z";
         let mut stranger = c("ns", "web", "x", "app", 0, running(t));
-        stranger.labels.remove(labels::MANAGED);
+        // podrun's labels, copied whole, without its seal: what an image can carry.
+        stranger.sealed = false;
         let pods = group(vec![
             c("ns", "web", "b", "app", 0, running(t)),
             c("other", "db", "POD", "infra", 0, running(t)),

@@ -10,8 +10,8 @@ use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt,
 use std::path::{Path, PathBuf};
 
 use super::{
-    empty_dir_mode, files_modes, host, is_path_component, shm_base, HostPathType, PlannedSource, PlannedVolume,
-    PodFiles, VolumeError, VolumeFile, VolumeSetup, SHM,
+    empty_dir_mode, files_modes, host, HostPathType, PlannedSource, PlannedVolume, PodFiles, VolumeError, VolumeFile,
+    VolumeSetup, SHM,
 };
 
 /// Prepares the host side of every volume: podrun's own directories and files, and the
@@ -94,15 +94,14 @@ pub fn prepare(setup: &VolumeSetup) -> Result<(), VolumeError> {
 /// and on /dev/shm. Named volumes (claims) are kept. Best effort, as a delete must not fail
 /// over a leftover directory; a warning names what could not be removed.
 pub fn remove_pod_volumes(files: &PodFiles, uid: &str) {
-    if !is_path_component(uid) {
-        tracing::warn!(uid, "not removing volumes: the pod uid is not a plain name");
+    if !crate::manifest::defaults::is_pod_uid(uid) {
+        tracing::warn!(uid, "not removing volumes: not a pod uid podrun makes");
         return;
     }
     remove_tree(&files.pod_dir(uid).join("volumes"));
-    let base = shm_base(files, uid);
-    remove_tree(&base.join(uid));
-    // Only when no other pod has a directory there.
-    let _ = fs::remove_dir(&base);
+    // The base directory stays, empty, until the next boot: once its name is seen in /dev/shm,
+    // anyone could make it first after podrun removed it.
+    remove_tree(&files.shm_base().join(uid));
 }
 
 fn remove_tree(dir: &Path) {

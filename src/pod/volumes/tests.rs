@@ -32,7 +32,7 @@ impl Scratch {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        let _ = fs::remove_dir_all(shm_base(&self.files, "x"));
+        let _ = fs::remove_dir_all(self.files.shm_base());
         let _ = fs::remove_dir_all(&self.root);
     }
 }

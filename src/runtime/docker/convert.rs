@@ -49,6 +49,8 @@ pub fn observed(c: ContainerInspectResponse) -> Observed {
         state,
         ip,
         gateway,
+        // Decided by the list, which holds the key.
+        sealed: false,
     }
 }
 

@@ -40,6 +40,7 @@ use super::{
     Tmpfs, VolumeInfo, RECURSIVE_READ_ONLY_API,
 };
 use crate::runtime::labels;
+use crate::runtime::seal::{Kind, Seal};
 
 /// The default engine endpoint when neither `--host`, DOCKER_HOST nor a context says otherwise.
 pub const DEFAULT_HOST: &str = "unix:///var/run/docker.sock";
@@ -110,6 +111,8 @@ pub struct DockerRuntime {
     /// The API version agreed with the engine (major, minor): the lower of bollard's and the
     /// engine's.
     api: (usize, usize),
+    /// podrun's key: what it creates gets its seal, and it acts only on what has it.
+    seal: Seal,
 }
 
 impl DockerRuntime {
@@ -123,7 +126,7 @@ impl DockerRuntime {
     /// the endpoint has TLS material, `ssh://[user@]host[:port]`; see [`context::resolve`]) and
     /// agrees on an API version the engine speaks. Unreachable within a few seconds is an error
     /// naming the endpoint (and its context), and for TLS and SSH saying what refused.
-    pub async fn connect(endpoint: &Endpoint) -> Result<DockerRuntime, RuntimeError> {
+    pub async fn connect(endpoint: &Endpoint, seal: Seal) -> Result<DockerRuntime, RuntimeError> {
         let unreachable = |detail: String| RuntimeError::Unreachable { endpoint: endpoint.to_string(), detail };
         let host = &endpoint.host;
         let dialer = Dialer::new(host, endpoint.tls.as_ref()).map_err(unreachable)?;
@@ -154,7 +157,7 @@ impl DockerRuntime {
             };
             if let Some((engine, info)) = head.as_ref().and_then(identify) {
                 let api = agreed_api(&info.api_version).ok_or_else(|| bad_api(&info.api_version))?;
-                return Ok(DockerRuntime { docker, endpoint: endpoint.clone(), dialer, engine, info, api });
+                return Ok(DockerRuntime { docker, endpoint: endpoint.clone(), dialer, engine, info, api, seal });
             }
         }
         let version = match tokio::time::timeout(CONNECT_TIMEOUT, docker.version()).await {
@@ -172,7 +175,7 @@ impl DockerRuntime {
         let api_version = version.api_version.unwrap_or_default();
         let api = agreed_api(&api_version).ok_or_else(|| bad_api(&api_version))?;
         let info = EngineInfo { name, version: version.version.unwrap_or_default(), api_version };
-        Ok(DockerRuntime { docker, endpoint: endpoint.clone(), dialer, engine, info, api })
+        Ok(DockerRuntime { docker, endpoint: endpoint.clone(), dialer, engine, info, api, seal })
     }
 
     pub fn endpoint(&self) -> &Endpoint {
@@ -285,8 +288,10 @@ impl DockerRuntime {
         }
     }
 
-    fn ensure_owned(what: &str, c: &Observed) -> Result<(), RuntimeError> {
-        if c.is_owned() {
+    /// The seal itself is checked, not just the flag the list set: an `Observed` reaches here
+    /// from far above.
+    fn ensure_owned(&self, what: &str, c: &Observed) -> Result<(), RuntimeError> {
+        if c.is_owned() && self.seal.verify(Kind::Container, &c.name, &c.labels) {
             Ok(())
         } else {
             Err(RuntimeError::NotOwned { what: what.to_owned(), id: c.id.clone() })
@@ -390,9 +395,11 @@ impl Runtime for DockerRuntime {
         let inspected = bounded(inspects).await;
         let mut out = Vec::with_capacity(ids.len());
         for r in inspected {
-            // The filter ran in the engine; checking ownership again here costs nothing and
-            // keeps a container without podrun's label out even if a filter were ignored.
-            if let Some(c) = r?.filter(Observed::is_owned) {
+            // The filter ran in the engine; checking the label again here costs nothing and
+            // keeps a container without it out even if a filter were ignored. Those with the
+            // label but not the seal are kept, unsealed, so callers can report them.
+            if let Some(mut c) = r?.filter(|c| c.label(labels::MANAGED) == Some(labels::MANAGED_VALUE)) {
+                c.sealed = self.seal.verify(Kind::Container, &c.name, &c.labels);
                 out.push(c);
             }
         }
@@ -525,7 +532,10 @@ impl Runtime for DockerRuntime {
             }
         }
         let opts = CreateContainerOptionsBuilder::default().name(&spec.name).build();
-        let body = convert::create_body(spec, self.engine);
+        let mut body = convert::create_body(spec, self.engine);
+        let mut labels = spec.labels.clone();
+        self.seal.stamp(Kind::Container, &spec.name, &mut labels);
+        body.labels = Some(labels.into_iter().collect());
         let what = format!("create container {}", spec.name);
         let e = match self.docker.create_container(Some(opts), body).await {
             Ok(resp) => return Ok(resp.id),
@@ -556,7 +566,7 @@ impl Runtime for DockerRuntime {
     }
 
     async fn stop(&self, c: &Observed, grace: Duration) -> Result<(), RuntimeError> {
-        Self::ensure_owned("stop", c)?;
+        self.ensure_owned("stop", c)?;
         // Whole seconds, rounded up: a grace period is never cut short.
         let secs = grace.as_secs() + u64::from(grace.subsec_nanos() > 0);
         let t = i32::try_from(secs).unwrap_or(i32::MAX);
@@ -569,7 +579,7 @@ impl Runtime for DockerRuntime {
     }
 
     async fn kill(&self, c: &Observed) -> Result<(), RuntimeError> {
-        Self::ensure_owned("kill", c)?;
+        self.ensure_owned("kill", c)?;
         let opts = KillContainerOptionsBuilder::default().signal("KILL").build();
         match self.docker.kill_container(&c.id, Some(opts)).await {
             // 404: gone; 409: not running. Either way it is not running any more.
@@ -585,7 +595,7 @@ impl Runtime for DockerRuntime {
     }
 
     async fn remove(&self, c: &Observed) -> Result<(), RuntimeError> {
-        Self::ensure_owned("remove", c)?;
+        self.ensure_owned("remove", c)?;
         // v: anonymous volumes the image declared go with the container, or they would leak.
         let opts = RemoveContainerOptionsBuilder::default().force(true).v(true).build();
         match self.docker.remove_container(&c.id, Some(opts)).await {
@@ -761,9 +771,11 @@ impl Runtime for DockerRuntime {
                 ("o".to_owned(), o),
             ])
         });
+        let mut labels = labels.clone();
+        self.seal.stamp(Kind::Volume, name, &mut labels);
         let req = VolumeCreateRequest {
             name: Some(name.to_owned()),
-            labels: Some(labels.clone().into_iter().collect()),
+            labels: Some(labels.into_iter().collect()),
             driver: tmpfs.map(|_| "local".to_owned()),
             driver_opts,
             ..Default::default()
@@ -798,6 +810,8 @@ impl Runtime for DockerRuntime {
                 name: v.name,
                 labels: v.labels.into_iter().collect(),
             })
+            // Only podrun's own: what is listed here is removed on delete.
+            .filter(|v| self.seal.verify(Kind::Volume, &v.name, &v.labels))
             .collect())
     }
 
@@ -848,7 +862,7 @@ impl Runtime for DockerRuntime {
             r => r.map_err(|e| self.error(&what, e))?,
         };
         // As with containers: podrun never removes data it did not create.
-        if volume.labels.get(labels::MANAGED).map(String::as_str) != Some(labels::MANAGED_VALUE) {
+        if !self.seal.verify(Kind::Volume, name, &volume.labels.into_iter().collect()) {
             return Err(RuntimeError::VolumeNotOwned { name: name.to_owned() });
         }
         let opts = RemoveVolumeOptionsBuilder::default().force(false).build();
