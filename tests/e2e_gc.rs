@@ -181,3 +181,254 @@ fn e2e_gc_dry_run_lists_then_gc_removes_an_orphaned_pod() {
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
     assert_eq!(state.pod_dirs(), 0);
 }
+
+/// A canary directory of the test's own, holding a marker file: what an attack would delete,
+/// read or overwrite if podrun followed it. Tests only look at it.
+struct Canary(PathBuf);
+
+impl Canary {
+    fn new(test: &str) -> Canary {
+        let dir = std::env::temp_dir().join(format!("podrun-canary-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("canary");
+        std::fs::write(dir.join("marker"), "canary").expect("marker");
+        Canary(dir)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().expect("utf-8")
+    }
+
+    fn assert_intact(&self) {
+        assert_eq!(std::fs::read_to_string(self.0.join("marker")).ok().as_deref(), Some("canary"), "{}", self.path());
+    }
+}
+
+impl Drop for Canary {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn docker(args: &[&str]) -> Output {
+    Command::new("docker").args(args).output().expect("docker")
+}
+
+fn running(id: &str) -> bool {
+    String::from_utf8_lossy(&docker(&["inspect", "-f", "{{.State.Running}}", id]).stdout).trim() == "true"
+}
+
+/// Images and containers made with the docker CLI (not podrun), removed when dropped.
+#[derive(Default)]
+struct Made {
+    images: Vec<String>,
+    containers: Vec<String>,
+}
+
+impl Drop for Made {
+    fn drop(&mut self) {
+        for c in &self.containers {
+            docker(&["rm", "-f", "-v", c]);
+        }
+        for i in &self.images {
+            docker(&["rmi", "-f", i]);
+        }
+    }
+}
+
+/// podrun's labels as an image author (or anyone with `docker run -l`) would forge them: the
+/// pod uid and container name point at the canary, and a preStop hook at the test's listener.
+fn forged_labels(ns: &Namespace, pod: &str, canary: &Canary, hook_port: u16) -> Vec<String> {
+    vec![
+        "io.podrun.managed=true".to_owned(),
+        format!("io.kubernetes.pod.namespace={}", ns.name()),
+        format!("io.kubernetes.pod.name={pod}"),
+        format!("io.kubernetes.pod.uid={}", canary.path()),
+        "io.kubernetes.container.name=../../../../../../../tmp".to_owned(),
+        "io.podrun.role=app".to_owned(),
+        "io.podrun.attempt=0".to_owned(),
+        "io.podrun.grace-period=5".to_owned(),
+        format!("io.podrun.pre-stop={{\"httpGet\":{{\"host\":\"127.0.0.1\",\"port\":{hook_port},\"path\":\"/\",\"scheme\":\"HTTP\"}}}}"),
+        format!("io.podrun.seal={}", "0".repeat(32)),
+    ]
+}
+
+/// Whether anything connected to `listener` (non-blocking): a hook podrun ran from a label.
+fn was_called(listener: &std::net::TcpListener) -> bool {
+    listener.set_nonblocking(true).expect("nonblocking");
+    listener.accept().is_ok()
+}
+
+#[test]
+fn e2e_containers_with_forged_or_copied_labels_are_never_touched() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("forged");
+    let state = StateDir::new("forged");
+    let canary = Canary::new("forged");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listener");
+    let port = listener.local_addr().expect("addr").port();
+    let mut made = Made::default();
+    let tag = format!("podrun-test-forged-{}:1", std::process::id());
+
+    // An image whose LABELs are podrun's, run by someone with `docker run`.
+    let base = String::from_utf8_lossy(&docker(&["create", "busybox:latest", "true"]).stdout).trim().to_owned();
+    made.containers.push(base.clone());
+    let mut commit = vec!["commit".to_owned()];
+    for l in forged_labels(&ns, "victim", &canary, port) {
+        let (k, v) = l.split_once('=').expect("k=v");
+        commit.extend(["-c".to_owned(), format!("LABEL {k}='{v}'")]);
+    }
+    commit.extend([base, tag.clone()]);
+    let out = Command::new("docker").args(&commit).output().expect("docker commit");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    made.images.push(tag.clone());
+    let run = |args: &[&str]| {
+        let out = docker(args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    let from_image = run(&["run", "-d", &tag, "sleep", "600"]);
+    made.containers.push(from_image.clone());
+
+    // A real pod of podrun's, then a container given its labels, seal and all, under another
+    // name: a copied seal fits no other container.
+    apply(&state, &ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"));
+    let real = ns.containers().into_iter().find(|(_, n)| n.ends_with("_a_0")).expect("app container").0;
+    let labels = ns.inspect(&real, "{{json .Config.Labels}}");
+    let labels: std::collections::BTreeMap<String, String> = serde_json::from_str(&labels).expect("labels");
+    let mut args = vec!["run".to_owned(), "-d".to_owned()];
+    for (k, v) in &labels {
+        args.extend(["-l".to_owned(), format!("{k}={v}")]);
+    }
+    args.extend(["busybox:latest".to_owned(), "sleep".to_owned(), "600".to_owned()]);
+    let copied = String::from_utf8_lossy(&Command::new("docker").args(&args).output().expect("run").stdout).trim().to_owned();
+    made.containers.push(copied.clone());
+
+    // Every command that removes, stops or hooks: none may touch the strangers.
+    let out = state.run(&["get", "-n", ns.name()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stderr(&out).contains("leaving alone 2 container(s)"), "{}", stderr(&out));
+    apply(&state, &ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"));
+    let dir = TempFile::new("victim.yaml", &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"));
+    let out = state.run(&["apply", dir.path(), "--prune", "-n", ns.name(), "--timeout", "60s"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    for cmd in [&["delete", "victim"][..], &["delete", "--all"], &["delete", "-l", "app=x"]] {
+        let mut args = cmd.to_vec();
+        args.extend(["-n", ns.name()]);
+        let out = state.run(&args);
+        assert!(code(&out) == 0, "{args:?}: {}", stderr(&out));
+    }
+    let out = state.run(&["gc", "--min-age", "0s"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stderr(&out).contains("leaving alone"), "{}", stderr(&out));
+
+    assert!(running(&from_image), "the container from the image was stopped");
+    assert!(running(&copied), "the container with copied labels was stopped");
+    assert!(docker(&["inspect", &real]).status.code() != Some(0), "podrun's own container was deleted");
+    assert!(!was_called(&listener), "a preStop hook from a label was run");
+    canary.assert_intact();
+}
+
+#[test]
+fn e2e_pods_that_give_the_same_uid_get_their_own() {
+    if !engine() {
+        return;
+    }
+    let a = Namespace::new("same-uid-a");
+    let b = Namespace::new("same-uid-b");
+    let state = StateDir::new("same-uid");
+    let pod = |word: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: twin, uid: 11111111-2222-3333-4444-555555555555}}\nspec:\n  \
+             terminationGracePeriodSeconds: 1\n  volumes: [{{name: scratch, emptyDir: {{}}}}]\n  containers:\n  \
+             - name: a\n    image: busybox:1.28\n    volumeMounts: [{{name: scratch, mountPath: /data}}]\n    \
+             command: [sh, -c, 'echo {word} > /data/mine; trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']\n"
+        )
+    };
+    let f = TempFile::new("a.yaml", &pod("alpha"));
+    let out = state.run(&["apply", f.path(), "-n", a.name(), "--timeout", "60s"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stderr(&out).contains("metadata.uid: \"11111111-2222-3333-4444-555555555555\" is ignored"), "{}", stderr(&out));
+    let f = TempFile::new("b.yaml", &pod("beta"));
+    let out = state.run(&["apply", f.path(), "-n", b.name(), "--timeout", "60s"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let uid = |ns: &Namespace| ns.inspect(&id_of(ns, "a"), "{{index .Config.Labels \"io.kubernetes.pod.uid\"}}");
+    assert_ne!(uid(&a), uid(&b));
+    assert_eq!(exec(&id_of(&a, "a"), "cat /data/mine").trim(), "alpha");
+    assert_eq!(exec(&id_of(&b, "a"), "cat /data/mine").trim(), "beta");
+    let out = state.run(&["delete", "twin", "-n", a.name()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(exec(&id_of(&b, "a"), "cat /data/mine").trim(), "beta", "deleting one pod kept the other's data");
+}
+
+#[test]
+fn e2e_a_state_directory_someone_else_made_is_refused() {
+    if !engine() || !rustix_root() {
+        return;
+    }
+    let ns = Namespace::new("foreign-state");
+    let canary = Canary::new("foreign-state");
+    let state = StateDir::new("foreign-state");
+    // Another user made the directory first, with links to the canary where podrun's files go.
+    std::os::unix::fs::symlink(&canary.0, state.0.join("pods")).expect("link");
+    std::os::unix::fs::symlink(canary.0.join("marker"), state.0.join("seal.key")).expect("link");
+    std::os::unix::fs::lchown(&state.0, Some(65534), Some(65534)).expect("chown");
+    let f = TempFile::new("pod.yaml", &sleeper("squat", "", 1, "trap \"exit 0\" TERM;"));
+    let out = state.run(&["apply", f.path(), "-n", ns.name(), "--timeout", "30s"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains(&format!("refusing {}: it belongs to uid 65534", state.0.display())), "{}", stderr(&out));
+    assert!(ns.containers().is_empty(), "nothing is created: {:?}", ns.containers());
+    canary.assert_intact();
+
+    // podrun's own directory with links planted in it: neither is followed.
+    std::os::unix::fs::lchown(&state.0, Some(0), Some(0)).expect("chown");
+    for planted in ["seal.key", "pods"] {
+        let out = state.run(&["apply", f.path(), "-n", ns.name(), "--timeout", "30s"]);
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        let said = format!("refusing {}: it is a symbolic link", state.0.join(planted).display());
+        assert!(stderr(&out).contains(&said), "{}", stderr(&out));
+        assert!(ns.containers().is_empty(), "nothing is created: {:?}", ns.containers());
+        canary.assert_intact();
+        std::fs::remove_file(state.0.join(planted)).expect("rm");
+    }
+    assert_eq!(std::fs::read_dir(&canary.0).expect("canary").count(), 1, "nothing was written there");
+}
+
+#[test]
+fn e2e_fifos_in_the_state_directory_are_not_waited_on() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("fifo-state");
+    let state = StateDir::new("fifo-state");
+    apply(&state, &ns, &sleeper("fifo", "", 1, "trap \"exit 0\" TERM;"));
+    let pod_dir = std::fs::read_dir(state.0.join("pods")).expect("pods").next().expect("a pod").expect("entry").path();
+    let record = pod_dir.join("record.json");
+    std::fs::remove_file(&record).expect("rm record");
+    let mk = Command::new("mkfifo").arg(&record).status().expect("mkfifo");
+    assert!(mk.success());
+    let bounded = |args: &[&str]| {
+        let mut cmd = vec!["60", PODRUN];
+        cmd.extend_from_slice(args);
+        Command::new("timeout")
+            .args(&cmd)
+            .env("PODRUN_STATE_DIR", &state.0)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("timeout")
+    };
+    let started = Instant::now();
+    let out = bounded(&["get", "fifo", "-n", ns.name()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let f = TempFile::new("pod.yaml", &sleeper("fifo", "", 1, "trap \"exit 0\" TERM;"));
+    let out = bounded(&["apply", f.path(), "-n", ns.name(), "--timeout", "30s"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(started.elapsed() < Duration::from_secs(50), "took {:?}", started.elapsed());
+    assert!(std::fs::symlink_metadata(&record).expect("record").is_file(), "the record is a file again");
+}
+
+fn rustix_root() -> bool {
+    std::fs::metadata("/proc/self").map(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0).unwrap_or(false)
+}

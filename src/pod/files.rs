@@ -77,6 +77,7 @@ impl PodFiles {
         let shown = || root.display().to_string();
         let real = private_fs::ensure_private_dir(root).map_err(|source| StateError::Dir { root: shown(), source })?;
         let seal = Seal::load(&real).map_err(|source| StateError::Key { root: shown(), source })?;
+        private_fs::private_subdir(&real.join("pods")).map_err(|source| StateError::Dir { root: shown(), source })?;
         let boot = private_fs::read_head(Path::new("/proc/sys/kernel/random/boot_id"), 64).ok().flatten();
         let boot = boot.unwrap_or_default();
         // Someone who saw the name this boot could take it while it does not exist (podrun keeps
