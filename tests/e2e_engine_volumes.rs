@@ -86,22 +86,15 @@ impl State {
         out
     }
 
-    /// podrun's /dev/shm directory for this state root (`PodFiles::open`): named by an HMAC of
-    /// the boot id under the root's key, when the root has a key yet.
+    /// podrun's /dev/shm directory for this state root.
     fn shm_dir(&self) -> Option<PathBuf> {
-        let key = std::fs::read(self.0.join("seal.key")).ok()?;
-        let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap_or_default();
-        let mut purpose = b"shm\0".to_vec();
-        purpose.extend(boot.trim().as_bytes());
-        let tag = ring::hmac::sign(&ring::hmac::Key::new(ring::hmac::HMAC_SHA256, &key), &purpose);
-        let hex: String = tag.as_ref()[..16].iter().map(|b| format!("{b:02x}")).collect();
-        Some(PathBuf::from(format!("/dev/shm/podrun-{hex}")))
+        shm_base(&self.0, 0)
     }
 
     fn assert_no_host_files(&self) {
-        // Its ownership key is podrun's one file there, whatever the engine.
-        let key = self.0.join("seal.key");
-        let written: Vec<PathBuf> = self.entries().into_iter().filter(|p| *p != key).collect();
+        // Its ownership key and the (empty) pods directory are there whatever the engine.
+        let own = [self.0.join("seal.key"), self.0.join("pods")];
+        let written: Vec<PathBuf> = self.entries().into_iter().filter(|p| !own.contains(p)).collect();
         assert_eq!(written, Vec::<PathBuf>::new(), "podrun wrote files on its own host");
         if let Some(shm) = self.shm_dir() {
             assert!(!shm.exists(), "podrun wrote {}", shm.display());

@@ -31,6 +31,10 @@ impl StateDir {
 
 impl Drop for StateDir {
     fn drop(&mut self) {
+        // podrun keeps its /dev/shm directory for the boot; the test's goes with the test.
+        if let Some(shm) = shm_base(&self.0, 0) {
+            let _ = std::fs::remove_dir_all(shm);
+        }
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
@@ -303,7 +307,8 @@ fn e2e_containers_with_forged_or_copied_labels_are_never_touched() {
         args.extend(["-l".to_owned(), format!("{k}={v}")]);
     }
     args.extend(["busybox:latest".to_owned(), "sleep".to_owned(), "600".to_owned()]);
-    let copied = String::from_utf8_lossy(&Command::new("docker").args(&args).output().expect("run").stdout).trim().to_owned();
+    let copied =
+        String::from_utf8_lossy(&Command::new("docker").args(&args).output().expect("run").stdout).trim().to_owned();
     made.containers.push(copied.clone());
 
     // Every command that removes, stops or hooks: none may touch the strangers.
@@ -350,7 +355,11 @@ fn e2e_pods_that_give_the_same_uid_get_their_own() {
     let f = TempFile::new("a.yaml", &pod("alpha"));
     let out = state.run(&["apply", f.path(), "-n", a.name(), "--timeout", "60s"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(stderr(&out).contains("metadata.uid: \"11111111-2222-3333-4444-555555555555\" is ignored"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("metadata.uid: \"11111111-2222-3333-4444-555555555555\" is ignored"),
+        "{}",
+        stderr(&out)
+    );
     let f = TempFile::new("b.yaml", &pod("beta"));
     let out = state.run(&["apply", f.path(), "-n", b.name(), "--timeout", "60s"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -378,7 +387,11 @@ fn e2e_a_state_directory_someone_else_made_is_refused() {
     let f = TempFile::new("pod.yaml", &sleeper("squat", "", 1, "trap \"exit 0\" TERM;"));
     let out = state.run(&["apply", f.path(), "-n", ns.name(), "--timeout", "30s"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
-    assert!(stderr(&out).contains(&format!("refusing {}: it belongs to uid 65534", state.0.display())), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("refusing {}: it belongs to uid 65534", state.0.display())),
+        "{}",
+        stderr(&out)
+    );
     assert!(ns.containers().is_empty(), "nothing is created: {:?}", ns.containers());
     canary.assert_intact();
 
@@ -427,6 +440,39 @@ fn e2e_fifos_in_the_state_directory_are_not_waited_on() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(started.elapsed() < Duration::from_secs(50), "took {:?}", started.elapsed());
     assert!(std::fs::symlink_metadata(&record).expect("record").is_file(), "the record is a file again");
+}
+
+#[test]
+fn e2e_a_squatted_shm_directory_stops_no_pod() {
+    if !engine() || !rustix_root() {
+        return;
+    }
+    let ns = Namespace::new("shm-squat");
+    let state = StateDir::new("shm-squat");
+    let pod = "apiVersion: v1\nkind: Secret\nmetadata: {name: token}\nstringData: {key: s3cret}\n---\n\
+               apiVersion: v1\nkind: Pod\nmetadata: {name: squat}\nspec:\n  terminationGracePeriodSeconds: 1\n  \
+               volumes: [{name: token, secret: {secretName: token}}]\n  containers:\n  - name: a\n    \
+               image: busybox:1.28\n    volumeMounts: [{name: token, mountPath: /token}]\n    \
+               command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']\n";
+    apply(&state, &ns, pod);
+    let first = shm_base(&state.0, 0).expect("a key");
+    assert!(first.is_dir(), "the secret lives under {}", first.display());
+    let out = state.run(&["delete", "squat", "-n", ns.name()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // As after a reboot: the name is free, and someone who saw it takes it first.
+    std::fs::remove_dir_all(&first).expect("rm");
+    std::fs::create_dir(&first).expect("squat");
+    std::os::unix::fs::chown(&first, Some(65534), Some(65534)).expect("chown");
+    std::fs::set_permissions(&first, std::os::unix::fs::PermissionsExt::from_mode(0o777)).expect("chmod");
+    apply(&state, &ns, pod);
+    assert_eq!(exec(&id_of(&ns, "a"), "cat /token/key"), "s3cret");
+    assert_eq!(std::fs::read_dir(&first).expect("squatted").count(), 0, "nothing went into the squatted directory");
+    let next = shm_base(&state.0, 1).expect("a key");
+    assert!(next.is_dir(), "the next name is used");
+    let out = state.run(&["delete", "squat", "-n", ns.name()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&first);
+    let _ = std::fs::remove_dir_all(&next);
 }
 
 fn rustix_root() -> bool {

@@ -23,8 +23,8 @@
 //!
 //! - `<pod dir>/volumes/<name>`: emptyDir, configMap, downwardAPI, and projected volumes
 //!   without a Secret.
-//! - `/dev/shm/podrun-<hash of the state root>/<pod uid>/<name>` (the pod directory there is
-//!   0700 too): emptyDir with `medium: Memory`, and volumes that hold Secret data, which
+//! - `<podrun's /dev/shm directory>/<pod uid>/<name>` (`PodFiles::shm_base`: a name only the
+//!   state directory's key gives; the pod directory there is 0700 too): emptyDir with `medium: Memory`, and volumes that hold Secret data, which
 //!   therefore never touch a disk (as the kubelet keeps secrets on tmpfs). A Memory emptyDir is
 //!   a host directory rather than a tmpfs mount of the engine's because an engine tmpfs belongs
 //!   to one container: it could not be shared by several containers, and it would be emptied on

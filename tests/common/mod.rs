@@ -373,3 +373,18 @@ pub fn exec(id: &str, script: &str) -> String {
     let out = Command::new("docker").args(["exec", id, "sh", "-c", script]).output().expect("docker exec");
     format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
 }
+
+/// podrun's /dev/shm directory for the state directory `state` (`PodFiles::open`): an HMAC of
+/// the boot id (and, past the first, the generation) under the directory's key, once it has one.
+pub fn shm_base(state: &std::path::Path, generation: u32) -> Option<PathBuf> {
+    let key = std::fs::read(state.join("seal.key")).ok()?;
+    let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap_or_default();
+    let mut purpose = b"shm\0".to_vec();
+    purpose.extend(boot.trim().as_bytes());
+    if generation > 0 {
+        purpose.extend(format!("\0{generation}").as_bytes());
+    }
+    let tag = ring::hmac::sign(&ring::hmac::Key::new(ring::hmac::HMAC_SHA256, &key), &purpose);
+    let hex: String = tag.as_ref()[..16].iter().map(|b| format!("{b:02x}")).collect();
+    Some(PathBuf::from(format!("/dev/shm/podrun-{hex}")))
+}
