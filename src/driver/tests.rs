@@ -745,3 +745,32 @@ async fn a_termination_message_is_read_back_through_the_engine() {
     let want = format!("{}{}", "x".repeat(96), "y".repeat(4000));
     assert_eq!(read_engine_message(&rt, "c1", "/dev/termination-log").await, Some(want));
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_name_held_by_a_container_podrun_did_not_make_is_retried_with_backoff_and_left_alone() {
+    let rt = Arc::new(fake());
+    // An older podrun's infra container (podrun's labels, no seal), under the name podrun gives.
+    let d = desired("Always", "img:1", "IfNotPresent");
+    let mut squatter = rt_observed(&d.container_name("POD", 0));
+    squatter.labels.insert(crate::runtime::labels::MANAGED.into(), "true".into());
+    rt.insert(squatter);
+    let r = run(&rt, d, opts(3)).await;
+    assert!(matches!(r.outcome, Err(PodFailure::NotConverged { .. })), "{:?}", r.outcome);
+    let creates = rt.calls().into_iter().filter(|c| c.starts_with("create ")).count();
+    assert_eq!(creates, 4, "one try and three retries, not a busy loop");
+    assert_eq!(rt.containers().len(), 1, "the squatter is still there, alone");
+}
+
+fn rt_observed(name: &str) -> crate::runtime::Observed {
+    crate::runtime::Observed {
+        id: "squatter".into(),
+        name: name.into(),
+        labels: std::collections::BTreeMap::new(),
+        image: "img:1".into(),
+        image_id: "sha256:1".into(),
+        state: crate::runtime::State::Running { started_at: None },
+        ip: None,
+        gateway: None,
+        sealed: false,
+    }
+}

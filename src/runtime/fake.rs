@@ -349,8 +349,12 @@ impl Runtime for FakeRuntime {
     async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
         self.check(format!("create {}", spec.name))?;
         let mut inner = self.lock();
-        if inner.containers.values().any(|c| c.name == spec.name) {
-            return Err(RuntimeError::Conflict { what: spec.name.clone() });
+        if let Some(holder) = inner.containers.values().find(|c| c.name == spec.name) {
+            return Err(if seal().verify(Kind::Container, &holder.name, &holder.labels) {
+                RuntimeError::Conflict { what: spec.name.clone() }
+            } else {
+                RuntimeError::NameTaken { what: spec.name.clone(), name: spec.name.clone() }
+            });
         }
         if !inner.images.contains(&spec.image) {
             return Err(RuntimeError::Engine { what: spec.name.clone(), status: 404, message: "no such image".into() });

@@ -458,6 +458,14 @@ pub enum RuntimeError {
     RegistryUnreachable { image: String, detail: String },
     #[error("{what}: the engine answered {status}: {message}")]
     Engine { what: String, status: u16, message: String },
+    /// The name podrun gives a container is held by one podrun cannot prove it made (no valid
+    /// seal): an older podrun's, another state directory's, or someone else's.
+    #[error(
+        "{what}: the name {name} is taken by a container podrun did not make (it has no valid {} label); \
+         remove it (docker rm -f {name}) if it is yours to remove",
+        labels::SEAL
+    )]
+    NameTaken { what: String, name: String },
     #[error("{what}: refusing to touch container {id}: it was not created by podrun")]
     NotOwned { what: String, id: String },
     /// A volume podrun did not create (no seal of its key): podrun never removes data it did not

@@ -541,20 +541,26 @@ impl Runtime for DockerRuntime {
             Ok(resp) => return Ok(resp.id),
             Err(e) => e,
         };
-        Err(match e {
-            BollardError::DockerResponseServerError { status_code: 404, message } => {
-                // 404 on create: the image (or the infra container to join) is gone.
-                RuntimeError::Engine { what, status: 404, message }
+        let status = Self::status_of(&e);
+        if status == Some(404) {
+            // 404 on create: the image (or the infra container to join) is gone.
+            if let BollardError::DockerResponseServerError { message, .. } = e {
+                return Err(RuntimeError::Engine { what, status: 404, message });
             }
-            // Podman answers a name already in use with 500 where Docker says 409. Whether the
-            // name is taken is asked of the engine, not read from the message.
-            BollardError::DockerResponseServerError { status_code, .. }
-                if status_code != 409 && matches!(self.inspect(&spec.name).await, Ok(Some(_))) =>
-            {
-                RuntimeError::Conflict { what }
+        }
+        // Podman answers a name already in use with 500 where Docker says 409. Whether the
+        // name is taken, and by whom, is asked of the engine, not read from the message.
+        if status.is_some() {
+            if let Ok(Some(holder)) = self.inspect(&spec.name).await {
+                return Err(if self.seal.verify(Kind::Container, &holder.name, &holder.labels) {
+                    // A podrun running beside us made it.
+                    RuntimeError::Conflict { what }
+                } else {
+                    RuntimeError::NameTaken { what, name: spec.name.clone() }
+                });
             }
-            other => self.error(&what, other),
-        })
+        }
+        Err(self.error(&what, e))
     }
 
     async fn start(&self, id: &str) -> Result<(), RuntimeError> {
