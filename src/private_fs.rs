@@ -207,9 +207,9 @@ fn temp_beside(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.{}.{n}", std::process::id()))
 }
 
-/// Replaces `path` with `content` at once (a reader sees the old or the new file), through a
-/// temporary file that only this call creates (`O_EXCL`) and removes.
-pub fn replace_file(path: &Path, content: &[u8], mode: u32) -> Result<(), PrivateFsError> {
+/// Writes `content` to a new temporary file beside `path` that only this call creates
+/// (`O_EXCL`), with `mode`, and returns its name; nothing is left when it fails.
+fn write_temp(path: &Path, content: &[u8], mode: u32) -> Result<PathBuf, PrivateFsError> {
     let tmp = temp_beside(path);
     let write = || -> Result<(), PrivateFsError> {
         let mut f = fs::OpenOptions::new()
@@ -220,14 +220,24 @@ pub fn replace_file(path: &Path, content: &[u8], mode: u32) -> Result<(), Privat
             .open(&tmp)
             .map_err(io_error(&tmp, "cannot create it"))?;
         f.set_permissions(fs::Permissions::from_mode(mode)).map_err(io_error(&tmp, "cannot set its mode"))?;
-        f.write_all(content).map_err(io_error(&tmp, "cannot write it"))?;
-        fs::rename(&tmp, path).map_err(io_error(path, "cannot replace it"))
+        f.write_all(content).and_then(|()| f.sync_all()).map_err(io_error(&tmp, "cannot write it"))
     };
-    let r = write();
-    if r.is_err() {
-        let _ = fs::remove_file(&tmp);
+    match write() {
+        Ok(()) => Ok(tmp),
+        Err(e) => {
+            let _ = fs::remove_file(&tmp);
+            Err(e)
+        }
     }
-    r
+}
+
+/// Replaces `path` with `content` at once (a reader sees the old or the new file).
+pub fn replace_file(path: &Path, content: &[u8], mode: u32) -> Result<(), PrivateFsError> {
+    let tmp = write_temp(path, content, mode)?;
+    fs::rename(&tmp, path).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        io_error(path, "cannot replace it")(e)
+    })
 }
 
 /// Creates `path` with `content` and `mode` only if it does not exist yet, and returns what the
@@ -237,25 +247,13 @@ pub fn create_once(path: &Path, content: &[u8], mode: u32, limit: u64) -> Result
     if let Some(existing) = read_head(path, limit)? {
         return Ok(existing);
     }
-    let tmp = temp_beside(path);
-    let made = (|| {
-        let mut f = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(mode)
-            .custom_flags(no_follow())
-            .open(&tmp)
-            .map_err(io_error(&tmp, "cannot create it"))?;
-        f.set_permissions(fs::Permissions::from_mode(mode)).map_err(io_error(&tmp, "cannot set its mode"))?;
-        f.write_all(content).and_then(|()| f.sync_all()).map_err(io_error(&tmp, "cannot write it"))?;
-        match fs::hard_link(&tmp, path) {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
-            Err(e) => Err(io_error(path, "cannot create it")(e)),
-        }
-    })();
+    let tmp = write_temp(path, content, mode)?;
+    let linked = match fs::hard_link(&tmp, path) {
+        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => Err(io_error(path, "cannot create it")(e)),
+        _ => Ok(()),
+    };
     let _ = fs::remove_file(&tmp);
-    made?;
+    linked?;
     read_head(path, limit)?.ok_or_else(|| {
         io_error(path, "cannot read it")(io::Error::new(io::ErrorKind::NotFound, "gone as soon as it was made"))
     })
