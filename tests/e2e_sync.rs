@@ -153,6 +153,58 @@ fn e2e_parallel_applies_make_one_pod() {
     assert_eq!(ns.containers().len(), 3, "{:?}", ns.containers());
 }
 
+/// `n` applies of `f` at once, each with `extra`: their outputs.
+fn concurrent_applies(ns: &Namespace, f: &TempFile, n: usize, extra: &[&str]) -> Vec<std::process::Output> {
+    let children: Vec<_> = (0..n)
+        .map(|_| {
+            Command::new(PODRUN)
+                .args(["apply", f.path(), "-n", ns.name(), "-q"])
+                .args(extra)
+                .env("NO_COLOR", "1")
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn podrun")
+        })
+        .collect();
+    children.into_iter().map(|c| c.wait_with_output().expect("wait for podrun")).collect()
+}
+
+#[test]
+fn e2e_concurrent_applies_of_a_pod_with_volume_files_all_succeed() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("parallel-files");
+    // Files volumes (a ConfigMap's, a Secret's, downward API), rewritten by every apply.
+    for round in 0..3 {
+        let pod = format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: cfg}}\ndata: {{a: 'round {round}', b: x, c: y}}\n---\n\
+             apiVersion: v1\nkind: Secret\nmetadata: {{name: sec}}\nstringData: {{k: 'v{round}', l: w}}\n---\n\
+             apiVersion: v1\nkind: Pod\nmetadata: {{name: files, labels: {{round: '{round}'}}}}\nspec:\n  \
+             terminationGracePeriodSeconds: 1\n  volumes:\n  - {{name: c, configMap: {{name: cfg}}}}\n  \
+             - {{name: s, secret: {{secretName: sec}}}}\n  - name: d\n    downwardAPI: {{items: [{{path: labels, \
+             fieldRef: {{fieldPath: metadata.labels}}}}]}}\n  - {{name: e, emptyDir: {{}}}}\n  containers:\n  \
+             - name: a\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    volumeMounts:\n    \
+             - {{name: c, mountPath: /c}}\n    - {{name: s, mountPath: /s}}\n    - {{name: d, mountPath: /d}}\n    \
+             - {{name: e, mountPath: /e, subPath: sub/dir}}\n"
+        );
+        let f = TempFile::new("pod.yaml", &pod);
+        for (i, out) in concurrent_applies(&ns, &f, 4, &[]).iter().enumerate() {
+            assert_eq!(code(out), 0, "round {round}, apply {i}: {}{}", stdout(out), stderr(out));
+        }
+        assert_eq!(ns.containers().len(), 2, "round {round}: {:?}", ns.containers());
+        let a = id_of(&ns, "a").expect("container a");
+        let seen = exec(&a, "cat /c/a /s/k; ls -a /c /s | grep -c podrun-tmp");
+        assert_eq!(seen, format!("round {round}v{round}0\n"), "round {round}: files written, no temporary left");
+        // Every other round starts from nothing: the pod is created by four at once.
+        if round % 2 == 1 {
+            let del = podrun(&["delete", "files", "-n", ns.name()], None);
+            assert_eq!(code(&del), 0, "{}", stderr(&del));
+        }
+    }
+}
+
 #[test]
 fn e2e_sigint_stops_promptly_and_leaves_a_consistent_pod() {
     if !engine() {
