@@ -206,6 +206,46 @@ fn e2e_concurrent_applies_of_a_pod_with_volume_files_all_succeed() {
 }
 
 #[test]
+fn e2e_a_delete_during_an_apply_wins_and_leaves_nothing() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("delete-during-apply");
+    // Never ready: the apply waits on it until its timeout, unless the pod goes.
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: unready}}\nspec:\n  terminationGracePeriodSeconds: 1\n  \
+         initContainers:\n  - {{name: init, image: 'busybox:1.28', command: [sh, -c, 'true']}}\n  containers:\n  \
+         - name: app\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    \
+         readinessProbe: {{exec: {{command: ['false']}}, periodSeconds: 1}}\n"
+    );
+    let f = TempFile::new("pod.yaml", &pod);
+    for round in 0..2 {
+        let child = Command::new(PODRUN)
+            .args(["apply", f.path(), "-n", ns.name(), "--wait-for", "ready", "--timeout", "120s"])
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn podrun");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while id_of(&ns, "app").is_none_or(|app| ns.inspect(&app, "{{.State.Running}}") != "true") {
+            assert!(Instant::now() < deadline, "round {round}: the app container never ran");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let del = podrun(&["delete", "unready", "-n", ns.name()], None);
+        assert_eq!(code(&del), 0, "round {round}: {}", stderr(&del));
+        let deleted = Instant::now();
+        let out = child.wait_with_output().unwrap();
+        let said = format!("{}{}", stdout(&out), stderr(&out));
+        assert_eq!(code(&out), 7, "round {round}: {said}");
+        assert!(deleted.elapsed() < Duration::from_secs(15), "round {round}: ended promptly: {said}");
+        assert!(said.contains("pod t") && said.contains("deleted while this run went on"), "round {round}: {said}");
+        assert!(!said.contains("ok ("), "round {round}: {said}");
+        assert!(ns.containers().is_empty(), "round {round}: {:?}", ns.containers());
+    }
+}
+
+#[test]
 fn e2e_sigint_stops_promptly_and_leaves_a_consistent_pod() {
     if !engine() {
         return;

@@ -799,6 +799,9 @@ pub async fn remove_pod<R: Runtime>(
     remove_pod_with(rt, sel, grace_override, true, only, files).await
 }
 
+/// How many times a whole pod's removal looks again for containers made meanwhile.
+const MAX_EXTRA_LOOKS: u32 = 3;
+
 /// `remove_pod`, and with `wait` false no stop at all: no preStop hook, no grace period, each
 /// container is removed with force at once (the engine kills a running one with SIGKILL).
 pub async fn remove_pod_with<R: Runtime>(
@@ -813,11 +816,24 @@ pub async fn remove_pod_with<R: Runtime>(
     if let Some(ids) = only {
         all.retain(|c| ids.contains(&c.id));
     }
-    let (infra, members): (Vec<&Observed>, Vec<&Observed>) = all.iter().partition(|c| is_infra(c));
-    for batch in [members, infra] {
-        for r in join_all(batch.iter().map(|c| stop_and_remove(rt, c, grace_override, wait, files))).await {
-            r?;
+    let mut batch = all.clone();
+    // The whole pod: an apply running beside this may have created a container after the
+    // list; it notices the deletion and removes its own (see the driver), and this looks again,
+    // a few times, so the pod is gone either way.
+    let mut looks = if only.is_none() { MAX_EXTRA_LOOKS } else { 0 };
+    loop {
+        let (infra, members): (Vec<&Observed>, Vec<&Observed>) = batch.iter().partition(|c| is_infra(c));
+        for part in [members, infra] {
+            for r in join_all(part.iter().map(|c| stop_and_remove(rt, c, grace_override, wait, files))).await {
+                r?;
+            }
         }
+        if looks == 0 || batch.is_empty() {
+            break;
+        }
+        looks -= 1;
+        batch = rt.list(sel).await?;
+        all.extend(batch.iter().cloned());
     }
     // With the whole pod gone, so are its files and its own engine volumes (not its claims').
     let whole_pod = only.is_none() || rt.list(sel).await.is_ok_and(|left| left.is_empty());

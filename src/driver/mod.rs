@@ -254,6 +254,8 @@ async fn drive<R: Runtime>(
     let mut after_outage = false;
     // What `podrun get` will read of this pod: the one on disk first (it has the pod's start).
     let mut kept = opts.files.as_ref().and_then(|f| f.read_record(&desired.uid));
+    // The pod's infra container as the last look saw it, unless this run removes it itself.
+    let mut infra_seen: Option<String> = None;
 
     let result = |status: Option<PodStatus>, outcome| PodResult {
         desired: desired.clone(),
@@ -272,11 +274,32 @@ async fn drive<R: Runtime>(
                     Ok(()) => after_outage = true,
                     Err(failure) => return result(status, Err(failure)),
                 }
+                // An engine back from an outage may have lost the pod: that is no deletion.
+                infra_seen = None;
                 continue;
             }
         };
         engine.answered();
         let obs = PodObservation::new(&desired, &observed);
+        // A run with a goal that saw the pod's infra container and finds it gone, not by its own
+        // doing, was overtaken by a deletion (`podrun delete`): the deletion wins, and what this
+        // run made is removed too (it may have made a container after the delete looked).
+        // Supervision instead recreates a lost pod, as a kubelet keeps its static pods.
+        let gone = infra_seen.take_if(|id| wait_for != WaitFor::Forever && !observed.iter().any(|c| c.id == *id));
+        if let Some(infra) = gone {
+            reporter.event(&key, "the pod's infra container was removed by another: the pod was deleted");
+            let removed = match act::remove_pod(&*rt, &sel, None, Some(created), opts.files.as_ref()).await {
+                Ok(n) => n,
+                Err(e) => {
+                    reporter
+                        .warning(&format!("{key}: removal of what this run made: {}", crate::error_chain::chain(&e)));
+                    0
+                }
+            };
+            let infra = infra.chars().take(12).collect();
+            return result(status, Err(PodFailure::Deleted { infra, removed }));
+        }
+        infra_seen = obs.infra.current.as_ref().map(|c| c.id.clone());
         read_messages(&*rt, &desired, &obs, opts.files.as_ref(), &mut notes).await;
         prober.sync(&rt, &desired, &obs);
         notes.probes = prober.results();
@@ -371,6 +394,9 @@ async fn drive<R: Runtime>(
             }
             tracing::debug!(pod = %key, ?plan, "acting");
             synced = true;
+            if plan.remove.iter().any(|r| infra_seen.as_ref() == Some(&r.container.id)) {
+                infra_seen = None;
+            }
             // Creating containers prepares the volumes (act's preflight): nothing left to refresh.
             refreshed |= plan
                 .infra
@@ -406,6 +432,7 @@ async fn drive<R: Runtime>(
                 Err(PodFailure::Runtime(e)) if outage::away(&e, false) => {
                     let back = engine.ride_out(&*rt, e, false, &*reporter, &mut interrupt).await;
                     status = Some(st);
+                    infra_seen = None;
                     match back {
                         Ok(()) => after_outage = true,
                         Err(failure) => return result(status, Err(failure)),

@@ -38,6 +38,18 @@ pub enum PodFailure {
     Runtime(RuntimeError),
     #[error("interrupted by {}", signal_name(*.0))]
     Interrupted(i32),
+    /// The pod's infra container, which this run had seen, was removed by someone else (`podrun
+    /// delete`, or by hand) while the run went on: the pod was deleted, and its deletion wins.
+    /// What this run still had of the pod is removed.
+    #[error("deleted while this run went on (its infra container {infra} was removed, not by this run){}", removed_note(*.removed))]
+    Deleted { infra: String, removed: usize },
+}
+
+fn removed_note(removed: usize) -> String {
+    match removed {
+        0 => String::new(),
+        n => format!("; removed the {n} containers this run had made"),
+    }
 }
 
 /// The end of one pod's run.
