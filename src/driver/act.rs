@@ -24,6 +24,7 @@ use crate::runtime::labels;
 use crate::runtime::{auth, infra_image, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector};
 use crate::status::{Notes, Waiting};
 
+use super::creations::Creations;
 use super::pulls::Pulls;
 use super::PodFailure;
 
@@ -83,6 +84,8 @@ pub struct Scope<'a, R> {
     pub pulls: &'a Pulls,
     /// The pod's infra container as the look before this plan saw it.
     pub infra: Option<&'a Observed>,
+    /// What the run has created (for --cleanup-on-failure): every create goes through it.
+    pub created: &'a Creations<R>,
 }
 
 impl<R> Clone for Scope<'_, R> {
@@ -93,13 +96,7 @@ impl<R> Clone for Scope<'_, R> {
 
 impl<R> Copy for Scope<'_, R> {}
 
-/// `created` collects the ids of the containers this call creates (for --cleanup-on-failure).
-pub async fn act<R: Runtime>(
-    scope: Scope<'_, R>,
-    plan: &Plan,
-    notes: &mut Notes,
-    created: &mut Vec<String>,
-) -> Result<Acted, PodFailure> {
+pub async fn act<R: Runtime>(scope: Scope<'_, R>, plan: &Plan, notes: &mut Notes) -> Result<Acted, PodFailure> {
     let Scope { rt, desired, files, reporter, key, .. } = scope;
     if !ensure_images(scope, &plan.images, notes).await? {
         return Ok(Acted::WithErrors);
@@ -135,7 +132,7 @@ pub async fn act<R: Runtime>(
         removed(results, reporter, key)?;
     }
     let sweep = join_all(swept.iter().map(|c| stop_and_remove(rt, c, None, true, files)));
-    let (results, outcome) = tokio::join!(sweep, create_and_start(scope, plan, setup, notes, created));
+    let (results, outcome) = tokio::join!(sweep, create_and_start(scope, plan, setup, notes));
     removed(results, reporter, key)?;
     outcome
 }
@@ -157,19 +154,13 @@ async fn create_and_start<R: Runtime>(
     plan: &Plan,
     setup: Option<&VolumeSetup>,
     notes: &mut Notes,
-    created: &mut Vec<String>,
 ) -> Result<Acted, PodFailure> {
     let Scope { rt, desired, reporter, key, .. } = scope;
     let mut outcome = Acted::Clean;
     let mut fresh_infra = false;
     if let Some(step) = &plan.infra {
         match run_step(scope, step, None, setup).await {
-            Ok(id) => {
-                fresh_infra = true;
-                if matches!(step.step, Step::Create { .. }) {
-                    created.push(id);
-                }
-            }
+            Ok(_) => fresh_infra = true,
             Err((_, StepError::Runtime(e))) if fatal(&e) => return Err(PodFailure::Runtime(e)),
             // Created by a podrun running beside us: use it at the next look.
             Err((_, StepError::Runtime(RuntimeError::Conflict { .. }))) => return Ok(Acted::Clean),
@@ -207,13 +198,13 @@ async fn create_and_start<R: Runtime>(
     // Init containers in order: a failure stops the sequence, since later ones depend on it.
     for step in &plan.init {
         let r = run_step(scope, step, Some(&infra), setup).await;
-        if !record(r, step, notes, created, &mut outcome)? {
+        if !record(r, step, notes, &mut outcome)? {
             return Ok(outcome);
         }
     }
     let results = join_all(plan.apps.iter().map(|s| run_step(scope, s, Some(&infra), setup))).await;
     for (step, r) in plan.apps.iter().zip(results) {
-        record(r, step, notes, created, &mut outcome)?;
+        record(r, step, notes, &mut outcome)?;
     }
     Ok(outcome)
 }
@@ -223,14 +214,10 @@ fn record(
     r: Result<String, (&'static str, StepError)>,
     step: &ContainerStep,
     notes: &mut Notes,
-    created: &mut Vec<String>,
     outcome: &mut Acted,
 ) -> Result<bool, PodFailure> {
     match r {
-        Ok(id) => {
-            if matches!(step.step, Step::Create { .. }) {
-                created.push(id);
-            }
+        Ok(_) => {
             notes.waiting.remove(&step.container);
             Ok(true)
         }
@@ -307,7 +294,7 @@ async fn run_step<R: Runtime>(
                     spec.mounts.push(m);
                 }
             }
-            rt.create(&spec).await.map_err(|e| ("CreateContainerError", e.into()))?
+            scope.created.create(spec).await.map_err(|e| ("CreateContainerError", e.into()))?
         }
         Step::Start { id } => id.clone(),
     };

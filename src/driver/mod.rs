@@ -3,6 +3,7 @@
 //! planner decides what to do, the runtime does it, the reporter shows it.
 
 mod act;
+mod creations;
 pub mod outage;
 mod prober;
 pub mod pulls;
@@ -101,9 +102,10 @@ pub async fn run_pod<R: Runtime>(
     reporter: Arc<dyn Reporter>,
     interrupt: Interrupt,
 ) -> PodResult {
-    let mut created = Vec::new();
-    let mut r = drive(rt.clone(), desired, opts.clone(), reporter, interrupt, &mut created).await;
-    r.created = created;
+    let created = creations::Creations::new(rt.clone());
+    let mut r = drive(rt.clone(), desired, opts.clone(), reporter, interrupt, &created).await;
+    // A create the engine was still working on when the run was cut short is the run's too.
+    r.created = created.settled(SETTLE).await;
     if matches!(r.outcome, Err(PodFailure::Interrupted(_))) {
         // Show the state as it stands now, not as it was before the interrupted step; but a
         // second look must not delay the exit more than a moment.
@@ -113,6 +115,9 @@ pub async fn run_pod<R: Runtime>(
     }
     r
 }
+
+/// How long the end of a run waits for the creates still with the engine.
+const SETTLE: Duration = Duration::from_secs(10);
 
 /// The kubelet's limit for a termination message taken from the logs.
 const MAX_LOG_MESSAGE_BYTES: usize = 2048;
@@ -231,7 +236,7 @@ async fn drive<R: Runtime>(
     opts: DriveOptions,
     reporter: Arc<dyn Reporter>,
     mut interrupt: Interrupt,
-    created: &mut Vec<String>,
+    created: &creations::Creations<R>,
 ) -> PodResult {
     let key = PodKey::of(&desired);
     let wait_for = opts.wait_for.unwrap_or_else(|| WaitFor::default_for(desired.restart_policy));
@@ -288,7 +293,15 @@ async fn drive<R: Runtime>(
         let gone = infra_seen.take_if(|id| wait_for != WaitFor::Forever && !observed.iter().any(|c| c.id == *id));
         if let Some(infra) = gone {
             reporter.event(&key, "the pod's infra container was removed by another: the pod was deleted");
-            let removed = match act::remove_pod(&*rt, &sel, None, Some(created), opts.files.as_ref()).await {
+            let removed = match act::remove_pod(
+                &*rt,
+                &sel,
+                None,
+                Some(&created.settled(SETTLE).await),
+                opts.files.as_ref(),
+            )
+            .await
+            {
                 Ok(n) => n,
                 Err(e) => {
                     reporter
@@ -414,10 +427,10 @@ async fn drive<R: Runtime>(
                         key: &key,
                         pulls: &opts.pulls,
                         infra: obs.infra.current.as_ref(),
+                        created,
                     },
                     &plan,
                     &mut notes,
-                    created,
                 ) => r,
                 sig = interrupt.wait() => return result(Some(st), Err(PodFailure::Interrupted(sig))),
             };

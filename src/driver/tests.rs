@@ -804,3 +804,22 @@ async fn a_supervised_pod_whose_infra_container_is_lost_is_made_again() {
     assert!(!running.is_finished(), "supervision goes on");
     running.abort();
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_create_still_with_the_engine_when_the_run_is_interrupted_is_counted_as_the_runs() {
+    let rt = Arc::new(fake().with_create_time(Duration::from_secs(3)));
+    let (fire, interrupt) = Interrupt::manual();
+    let running = tokio::spawn({
+        let rt = rt.clone();
+        let d = desired("Always", "img:1", "IfNotPresent");
+        async move { run_pod(rt, d, opts(10), Arc::new(Recorder::default()), interrupt).await }
+    });
+    // The infra container's create has reached the engine, which takes its time with it.
+    until("the infra container's create is sent", || rt.calls().iter().any(|c| c.starts_with("create "))).await;
+    fire.send(Some(crate::status::outcome::SIGINT)).unwrap();
+    let r = running.await.unwrap();
+    assert_eq!(r.outcome, Err(PodFailure::Interrupted(crate::status::outcome::SIGINT)));
+    let made: Vec<String> = rt.containers().into_iter().map(|c| c.id).collect();
+    assert_eq!(made.len(), 1, "the engine finished the create");
+    assert_eq!(r.created, made, "and the run knows it made it, so --cleanup-on-failure removes it");
+}
