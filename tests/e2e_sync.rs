@@ -246,6 +246,32 @@ fn e2e_a_delete_during_an_apply_wins_and_leaves_nothing() {
 }
 
 #[test]
+fn e2e_a_refusal_after_init_containers_ran_leaves_nothing_of_the_run() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("late-refusal");
+    // The init container turns the app's sub-path into a link out of the volume: the app's
+    // mount is refused only once it has run.
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: late}}\nspec:\n  terminationGracePeriodSeconds: 1\n  \
+         volumes:\n  - {{name: work, emptyDir: {{}}}}\n  initContainers:\n  - name: plant\n    \
+         image: busybox:1.28\n    command: [sh, -c, 'ln -s /etc /work/sub']\n    \
+         volumeMounts: [{{name: work, mountPath: /work}}]\n  containers:\n  - name: app\n    \
+         image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    \
+         volumeMounts: [{{name: work, mountPath: /w, subPath: sub}}]\n"
+    );
+    for extra in [&[][..], &["--cleanup-on-failure"][..]] {
+        let out = apply(&ns, &pod, extra);
+        let said = format!("{}{}", stdout(&out), stderr(&out));
+        assert_eq!(code(&out), 2, "{extra:?}: {said}");
+        assert!(said.contains("container \"app\" cannot be configured"), "{extra:?}: {said}");
+        assert!(said.contains("had been made: removed them"), "{extra:?}: {said}");
+        assert!(ns.containers().is_empty(), "{extra:?}: {:?}", ns.containers());
+    }
+}
+
+#[test]
 fn e2e_sigint_stops_promptly_and_leaves_a_consistent_pod() {
     if !engine() {
         return;

@@ -377,18 +377,30 @@ async fn preflight<R: Runtime>(
         // The pod IP is not known yet; nothing that can fail depends on it.
         let mut spec = match desired.create_spec(c, *attempt, None) {
             Ok((spec, _)) => spec,
-            Err(e) => return Err(PodFailure::Config { container: c.name.clone(), message: e.to_string() }),
+            Err(e) => {
+                return Err(PodFailure::Config {
+                    container: c.name.clone(),
+                    message: e.to_string(),
+                    after: String::new(),
+                })
+            }
         };
         if let Some(setup) = &setup {
             let env: Vec<(String, String)> =
                 spec.env.iter().filter_map(|e| e.split_once('=')).map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
             if let Err(e) = setup.mounts_for(&c.name, &env) {
-                return Err(PodFailure::Config { container: c.name.clone(), message: e.to_string() });
+                return Err(PodFailure::Config {
+                    container: c.name.clone(),
+                    message: e.to_string(),
+                    after: String::new(),
+                });
             }
         }
         match resolve_user(rt, c, &mut spec).await {
             Err((_, StepError::Runtime(e))) if fatal(&e) => return Err(PodFailure::Runtime(e)),
-            Err((_, e)) => return Err(PodFailure::Config { container: c.name.clone(), message: chain(&e) }),
+            Err((_, e)) => {
+                return Err(PodFailure::Config { container: c.name.clone(), message: chain(&e), after: String::new() })
+            }
             Ok(()) => {}
         }
     }
@@ -408,7 +420,7 @@ async fn volumes_for<R: Runtime>(
     if desired.manifest.spec.volumes.is_empty() && files.is_some() {
         return Ok(None);
     }
-    let config = |e: String| PodFailure::Config { container: desired.name.clone(), message: e };
+    let config = |e: String| PodFailure::Config { container: desired.name.clone(), message: e, after: String::new() };
     let on_engine = files.is_none();
     // On the engine, host paths are only planned, never made.
     let planning = files.cloned().unwrap_or_else(|| PodFiles::new(PodFiles::default_root()));

@@ -452,6 +452,16 @@ async fn drive<R: Runtime>(
                     }
                     continue;
                 }
+                Err(PodFailure::Config { container, message, .. }) => {
+                    let after = undo_before_refusal(&*rt, &sel, created, opts.files.as_ref(), &*reporter, &key).await;
+                    let failure = PodFailure::Config { container, message, after };
+                    let st = match rt.list(&sel).await {
+                        Ok(now) => status::compute(&desired, &PodObservation::new(&desired, &now), &notes, &plan),
+                        Err(_) => status::compute(&desired, &obs, &notes, &plan),
+                    };
+                    reporter.status(&key, &st);
+                    return result(Some(st), Err(failure));
+                }
                 Err(failure) => {
                     let st = status::compute(&desired, &obs, &notes, &plan);
                     reporter.status(&key, &st);
@@ -493,6 +503,51 @@ async fn drive<R: Runtime>(
             sig = interrupt.wait() => return result(Some(st), Err(PodFailure::Interrupted(sig))),
         }
     }
+}
+
+/// A refusal (exit 2) says nothing was created; one that comes only after earlier syncs made
+/// containers (a sub-path an init container turned into a link) makes that true of this run:
+/// the pod cannot start as it is, so what this run made is removed. What is left of the pod
+/// (made by an earlier run, or one beside it) is named, for `podrun delete`. Returns the note for the refusal.
+async fn undo_before_refusal<R: Runtime>(
+    rt: &R,
+    sel: &Selector,
+    created: &creations::Creations<R>,
+    files: Option<&PodFiles>,
+    reporter: &dyn Reporter,
+    key: &PodKey,
+) -> String {
+    let made = created.settled(SETTLE).await;
+    let removed = if made.is_empty() {
+        0
+    } else {
+        match act::remove_pod(rt, sel, None, Some(&made), files).await {
+            Ok(n) => n,
+            Err(e) => {
+                reporter.warning(&format!("{key}: removal of what this run made: {}", crate::error_chain::chain(&e)));
+                0
+            }
+        }
+    };
+    let mut left: Vec<String> = rt
+        .list(sel)
+        .await
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|c| c.label(crate::runtime::labels::CONTAINER_NAME).map(str::to_owned))
+        .collect();
+    left.sort();
+    left.dedup();
+    let removed = match removed {
+        0 => String::new(),
+        n => format!(" (found once {n} of its containers had been made: removed them)"),
+    };
+    let left = if left.is_empty() {
+        String::new()
+    } else {
+        format!("; left, not made by this run: {} (`podrun delete` removes them)", left.join(", "))
+    };
+    format!("{removed}{left}")
 }
 
 /// Writes the pod's record for `podrun get` when it says something new (see `pod::record`).

@@ -25,9 +25,10 @@ pub enum PodFailure {
     #[error("container {container:?} failed: {description}")]
     ContainerFailed { container: String, description: String },
     /// The manifest asks for what cannot be (CreateContainerConfigError), found before
-    /// anything was created in that sync.
-    #[error("container {container:?} cannot be configured: {message}")]
-    Config { container: String, message: String },
+    /// anything was created in that sync. `after`: what became of the pod's containers when
+    /// earlier syncs had made some (the refusal came once init containers had run), else empty.
+    #[error("container {container:?} cannot be configured: {message}{after}")]
+    Config { container: String, message: String, after: String },
     #[error("not {goal} after {retries} retries and {elapsed}: {detail}")]
     NotConverged { goal: &'static str, retries: u32, elapsed: String, detail: String, crash_loop: bool },
     /// The pod was active longer than its activeDeadlineSeconds: its containers were killed.
