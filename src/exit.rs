@@ -15,6 +15,8 @@ pub const ENGINE_UNREACHABLE: u8 = 3;
 pub const IMAGE_UNAVAILABLE: u8 = 4;
 pub const NOT_CONVERGED: u8 = 5;
 pub const CONTAINER_FAILED: u8 = 6;
+/// The pod was deleted (`podrun delete`) while apply ran.
+pub const DELETED: u8 = 7;
 /// Standard output was closed (`| head`): what a shell reports for a tool killed by SIGPIPE.
 pub const BROKEN_PIPE: u8 = 128 + 13;
 
@@ -40,6 +42,7 @@ pub fn for_pod(f: &PodFailure) -> u8 {
         PodFailure::Runtime(e) => for_runtime(e),
         // podrun handles SIGINT and SIGTERM only; a signal number past 127 would be a bug.
         PodFailure::Interrupted(sig) => u8::try_from(128 + *sig).unwrap_or(INTERNAL),
+        PodFailure::Deleted { .. } => DELETED,
     }
 }
 
@@ -48,7 +51,7 @@ pub fn for_pod(f: &PodFailure) -> u8 {
 /// termination) when the run succeeded or when that container is the one that failed. Any
 /// other end keeps podrun's own code, since it says more than the container could: engine
 /// unreachable (3), image unavailable (4), not converged (5), another container failed (6),
-/// interrupted (130/143). A container that never terminated also keeps podrun's code.
+/// deleted (7), interrupted (130/143). A container that never terminated also keeps podrun's code.
 pub fn from_container(outcome: &Result<(), PodFailure>, container: &str, last_exit: Option<i64>) -> u8 {
     let own = outcome.as_ref().err().map_or(SUCCESS, for_pod);
     let its_own = match outcome {
@@ -101,6 +104,7 @@ mod tests {
     fn interrupts_exit_128_plus_the_signal() {
         assert_eq!(for_pod(&PodFailure::Interrupted(SIGINT)), 130);
         assert_eq!(for_pod(&PodFailure::Interrupted(SIGTERM)), 143);
+        assert_eq!(for_pod(&PodFailure::Deleted { infra: "x".into(), removed: 0 }), 7);
     }
 
     #[test]

@@ -179,3 +179,121 @@ fn e2e_an_unreachable_engine_exits_3_naming_it() {
     assert_eq!(code(&out), 3, "{}", stderr(&out));
     assert!(stderr(&out).contains("/nonexistent/podrun.sock"), "{}", stderr(&out));
 }
+
+/// A value no output may show: random, so it cannot be there by chance.
+fn marker() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u32(std::process::id());
+    format!("mrk{:016x}{:016x}", h.finish(), std::collections::hash_map::RandomState::new().hash_one(1u8))
+}
+
+/// What of `secret` could show in `text`: itself, or its base64 at any of the three
+/// alignments it could have inside a longer encoded text.
+fn shows(text: &str, secret: &str) -> Option<String> {
+    use base64::Engine;
+    if text.contains(secret) {
+        return Some(secret.to_owned());
+    }
+    for shift in 0..3 {
+        let encoded = base64::engine::general_purpose::STANDARD.encode(format!("{}{secret}", "x".repeat(shift)));
+        // The groups that hold only the secret's bytes, whatever comes before and after it.
+        let inner = &encoded[if shift == 0 { 0 } else { 4 }..encoded.len() - 4];
+        if text.contains(inner) {
+            return Some(inner.to_owned());
+        }
+    }
+    None
+}
+
+#[test]
+fn e2e_no_output_shows_a_secret_at_any_log_level() {
+    if !engine() {
+        return;
+    }
+    use base64::Engine;
+    let ns = Namespace::new("secrets");
+    let secret = marker();
+    let encoded = base64::engine::general_purpose::STANDARD.encode(&secret);
+    let manifest = format!(
+        r#"apiVersion: v1
+kind: Secret
+metadata: {{name: creds}}
+data: {{token: {encoded}}}
+stringData: {{path: /abs-{secret}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: uses}}
+spec:
+  terminationGracePeriodSeconds: 1
+  volumes:
+  - {{name: s, secret: {{secretName: creds}}}}
+  containers:
+  - name: c
+    image: busybox:1.28
+    command: [sh, -c, '{LOOP}']
+    env:
+    - name: TOKEN
+      valueFrom: {{secretKeyRef: {{name: creds, key: token}}}}
+    envFrom:
+    - secretRef: {{name: creds}}
+    volumeMounts:
+    - {{name: s, mountPath: /s}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: refused}}
+spec:
+  volumes:
+  - {{name: scratch, emptyDir: {{}}}}
+  containers:
+  - name: c
+    image: busybox:1.28
+    command: [sh, -c, '{LOOP}']
+    env:
+    - name: P
+      valueFrom: {{secretKeyRef: {{name: creds, key: path}}}}
+    volumeMounts:
+    - {{name: scratch, mountPath: /x, subPathExpr: $(P)}}
+"#
+    );
+    let f = TempFile::new("secrets.yaml", &manifest);
+    let trace = [("PODRUN_LOG", "trace")];
+    let run = |args: &[&str]| {
+        let mut all = vec![args[0], "-vv"];
+        all.extend_from_slice(&args[1..]);
+        podrun_env(&all, None, &trace)
+    };
+    let (file, name) = (f.path(), ns.name());
+    let apply = run(&["apply", file, "-n", name, "--timeout", "60s"]);
+    // The pod with the refused subPathExpr makes the run exit 2; the other one runs.
+    assert_eq!(code(&apply), 2, "{}", stderr(&apply));
+    assert!(stderr(&apply).contains("subPathExpr"), "the refusal names the field: {}", stderr(&apply));
+    let uses = id_of(&ns, "c");
+    assert!(exec(&uses, "echo $TOKEN; cat /s/token").contains(&secret), "the container has the secret");
+    assert!(stderr(&apply).contains("DEBUG"), "debug logs are on: {}", stderr(&apply));
+    let outputs = [
+        ("apply", apply),
+        ("apply again", run(&["apply", file, "-n", name, "--timeout", "60s"])),
+        ("apply --dry-run", run(&["apply", file, "-n", name, "--dry-run"])),
+        ("validate", run(&["validate", file, "-n", name])),
+        ("get", run(&["get", "-n", name])),
+        ("get uses -o json", run(&["get", "uses", "-n", name, "-o", "json"])),
+        ("get uses -o yaml", run(&["get", "uses", "-n", name, "-o", "yaml"])),
+        ("delete", run(&["delete", file, "-n", name])),
+    ];
+    for (what, out) in &outputs {
+        for (stream, text) in [("stdout", stdout(out)), ("stderr", stderr(out))] {
+            if let Some(found) = shows(&text, &secret) {
+                let at = text.find(&found).unwrap_or_default();
+                let around = &text[text[..at].char_indices().rev().nth(300).map_or(0, |(i, _)| i)..];
+                panic!(
+                    "{what} shows the secret ({found}) on {stream}: ...{}",
+                    around.chars().take(600).collect::<String>()
+                );
+            }
+        }
+    }
+    assert!(ns.containers().is_empty(), "{:?}", ns.containers());
+}

@@ -153,6 +153,124 @@ fn e2e_parallel_applies_make_one_pod() {
     assert_eq!(ns.containers().len(), 3, "{:?}", ns.containers());
 }
 
+/// `n` applies of `f` at once, each with `extra`: their outputs.
+fn concurrent_applies(ns: &Namespace, f: &TempFile, n: usize, extra: &[&str]) -> Vec<std::process::Output> {
+    let children: Vec<_> = (0..n)
+        .map(|_| {
+            Command::new(PODRUN)
+                .args(["apply", f.path(), "-n", ns.name(), "-q"])
+                .args(extra)
+                .env("NO_COLOR", "1")
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn podrun")
+        })
+        .collect();
+    children.into_iter().map(|c| c.wait_with_output().expect("wait for podrun")).collect()
+}
+
+#[test]
+fn e2e_concurrent_applies_of_a_pod_with_volume_files_all_succeed() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("parallel-files");
+    // Files volumes (a ConfigMap's, a Secret's, downward API), rewritten by every apply.
+    for round in 0..3 {
+        let pod = format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: cfg}}\ndata: {{a: 'round {round}', b: x, c: y}}\n---\n\
+             apiVersion: v1\nkind: Secret\nmetadata: {{name: sec}}\nstringData: {{k: 'v{round}', l: w}}\n---\n\
+             apiVersion: v1\nkind: Pod\nmetadata: {{name: files, labels: {{round: '{round}'}}}}\nspec:\n  \
+             terminationGracePeriodSeconds: 1\n  volumes:\n  - {{name: c, configMap: {{name: cfg}}}}\n  \
+             - {{name: s, secret: {{secretName: sec}}}}\n  - name: d\n    downwardAPI: {{items: [{{path: labels, \
+             fieldRef: {{fieldPath: metadata.labels}}}}]}}\n  - {{name: e, emptyDir: {{}}}}\n  containers:\n  \
+             - name: a\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    volumeMounts:\n    \
+             - {{name: c, mountPath: /c}}\n    - {{name: s, mountPath: /s}}\n    - {{name: d, mountPath: /d}}\n    \
+             - {{name: e, mountPath: /e, subPath: sub/dir}}\n"
+        );
+        let f = TempFile::new("pod.yaml", &pod);
+        for (i, out) in concurrent_applies(&ns, &f, 4, &[]).iter().enumerate() {
+            assert_eq!(code(out), 0, "round {round}, apply {i}: {}{}", stdout(out), stderr(out));
+        }
+        assert_eq!(ns.containers().len(), 2, "round {round}: {:?}", ns.containers());
+        let a = id_of(&ns, "a").expect("container a");
+        let seen = exec(&a, "cat /c/a /s/k; ls -a /c /s | grep -c podrun-tmp");
+        assert_eq!(seen, format!("round {round}v{round}0\n"), "round {round}: files written, no temporary left");
+        // Every other round starts from nothing: the pod is created by four at once.
+        if round % 2 == 1 {
+            let del = podrun(&["delete", "files", "-n", ns.name()], None);
+            assert_eq!(code(&del), 0, "{}", stderr(&del));
+        }
+    }
+}
+
+#[test]
+fn e2e_a_delete_during_an_apply_wins_and_leaves_nothing() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("delete-during-apply");
+    // Never ready: the apply waits on it until its timeout, unless the pod goes.
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: unready}}\nspec:\n  terminationGracePeriodSeconds: 1\n  \
+         initContainers:\n  - {{name: init, image: 'busybox:1.28', command: [sh, -c, 'true']}}\n  containers:\n  \
+         - name: app\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    \
+         readinessProbe: {{exec: {{command: ['false']}}, periodSeconds: 1}}\n"
+    );
+    let f = TempFile::new("pod.yaml", &pod);
+    for round in 0..2 {
+        let child = Command::new(PODRUN)
+            .args(["apply", f.path(), "-n", ns.name(), "--wait-for", "ready", "--timeout", "120s"])
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn podrun");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while id_of(&ns, "app").is_none_or(|app| ns.inspect(&app, "{{.State.Running}}") != "true") {
+            assert!(Instant::now() < deadline, "round {round}: the app container never ran");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let del = podrun(&["delete", "unready", "-n", ns.name()], None);
+        assert_eq!(code(&del), 0, "round {round}: {}", stderr(&del));
+        let deleted = Instant::now();
+        let out = child.wait_with_output().unwrap();
+        let said = format!("{}{}", stdout(&out), stderr(&out));
+        assert_eq!(code(&out), 7, "round {round}: {said}");
+        assert!(deleted.elapsed() < Duration::from_secs(15), "round {round}: ended promptly: {said}");
+        assert!(said.contains("pod t") && said.contains("deleted while this run went on"), "round {round}: {said}");
+        assert!(!said.contains("ok ("), "round {round}: {said}");
+        assert!(ns.containers().is_empty(), "round {round}: {:?}", ns.containers());
+    }
+}
+
+#[test]
+fn e2e_a_refusal_after_init_containers_ran_leaves_nothing_of_the_run() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("late-refusal");
+    // The init container turns the app's sub-path into a link out of the volume: the app's
+    // mount is refused only once it has run.
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: late}}\nspec:\n  terminationGracePeriodSeconds: 1\n  \
+         volumes:\n  - {{name: work, emptyDir: {{}}}}\n  initContainers:\n  - name: plant\n    \
+         image: busybox:1.28\n    command: [sh, -c, 'ln -s /etc /work/sub']\n    \
+         volumeMounts: [{{name: work, mountPath: /work}}]\n  containers:\n  - name: app\n    \
+         image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    \
+         volumeMounts: [{{name: work, mountPath: /w, subPath: sub}}]\n"
+    );
+    for extra in [&[][..], &["--cleanup-on-failure"][..]] {
+        let out = apply(&ns, &pod, extra);
+        let said = format!("{}{}", stdout(&out), stderr(&out));
+        assert_eq!(code(&out), 2, "{extra:?}: {said}");
+        assert!(said.contains("container \"app\" cannot be configured"), "{extra:?}: {said}");
+        assert!(said.contains("had been made: removed them"), "{extra:?}: {said}");
+        assert!(ns.containers().is_empty(), "{extra:?}: {:?}", ns.containers());
+    }
+}
+
 #[test]
 fn e2e_sigint_stops_promptly_and_leaves_a_consistent_pod() {
     if !engine() {

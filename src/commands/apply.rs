@@ -287,6 +287,8 @@ fn last_exit(r: &PodResult, container: &str) -> Option<i64> {
 async fn remove_created<R: Runtime>(rt: &R, r: &PodResult, files: Option<&PodFiles>, reporter: &dyn Reporter) {
     let sel = Selector::pod(&r.desired.namespace, &r.desired.name);
     match driver::remove_pod(rt, &sel, None, Some(&r.created), files).await {
+        // None left: the run removed them itself (a refusal, a deletion).
+        Ok(0) => {}
         Ok(n) => reporter.event(&PodKey::of(&r.desired), &format!("removed the {n} containers this run created")),
         Err(e) => reporter.warning(&format!("cleanup of {}: {}", PodKey::of(&r.desired), chain(&e))),
     }

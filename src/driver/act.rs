@@ -24,6 +24,7 @@ use crate::runtime::labels;
 use crate::runtime::{auth, infra_image, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector};
 use crate::status::{Notes, Waiting};
 
+use super::creations::Creations;
 use super::pulls::Pulls;
 use super::PodFailure;
 
@@ -85,6 +86,8 @@ pub struct Scope<'a, R> {
     pub pulls: &'a Pulls,
     /// The pod's infra container as the look before this plan saw it.
     pub infra: Option<&'a Observed>,
+    /// What the run has created (for --cleanup-on-failure): every create goes through it.
+    pub created: &'a Creations<R>,
 }
 
 impl<R> Clone for Scope<'_, R> {
@@ -95,13 +98,7 @@ impl<R> Clone for Scope<'_, R> {
 
 impl<R> Copy for Scope<'_, R> {}
 
-/// `created` collects the ids of the containers this call creates (for --cleanup-on-failure).
-pub async fn act<R: Runtime>(
-    scope: Scope<'_, R>,
-    plan: &Plan,
-    notes: &mut Notes,
-    created: &mut Vec<String>,
-) -> Result<Acted, PodFailure> {
+pub async fn act<R: Runtime>(scope: Scope<'_, R>, plan: &Plan, notes: &mut Notes) -> Result<Acted, PodFailure> {
     let Scope { rt, desired, files, reporter, key, .. } = scope;
     if !ensure_images(scope, &plan.images, notes).await? {
         return Ok(Acted::WithErrors);
@@ -137,7 +134,7 @@ pub async fn act<R: Runtime>(
         removed(results, reporter, key)?;
     }
     let sweep = join_all(swept.iter().map(|c| stop_and_remove(rt, c, None, true, files)));
-    let (results, outcome) = tokio::join!(sweep, create_and_start(scope, plan, setup, notes, created));
+    let (results, outcome) = tokio::join!(sweep, create_and_start(scope, plan, setup, notes));
     removed(results, reporter, key)?;
     outcome
 }
@@ -159,19 +156,13 @@ async fn create_and_start<R: Runtime>(
     plan: &Plan,
     setup: Option<&VolumeSetup>,
     notes: &mut Notes,
-    created: &mut Vec<String>,
 ) -> Result<Acted, PodFailure> {
     let Scope { rt, desired, reporter, key, .. } = scope;
     let mut outcome = Acted::Clean;
     let mut fresh_infra = false;
     if let Some(step) = &plan.infra {
         match run_step(scope, step, None, setup).await {
-            Ok(id) => {
-                fresh_infra = true;
-                if matches!(step.step, Step::Create { .. }) {
-                    created.push(id);
-                }
-            }
+            Ok(_) => fresh_infra = true,
             Err((_, StepError::Runtime(e))) if fatal(&e) => return Err(PodFailure::Runtime(e)),
             // Created by a podrun running beside us: use it at the next look.
             Err((_, StepError::Runtime(RuntimeError::Conflict { .. }))) => return Ok(Acted::Clean),
@@ -209,13 +200,13 @@ async fn create_and_start<R: Runtime>(
     // Init containers in order: a failure stops the sequence, since later ones depend on it.
     for step in &plan.init {
         let r = run_step(scope, step, Some(&infra), setup).await;
-        if !record(r, step, notes, created, &mut outcome)? {
+        if !record(r, step, notes, &mut outcome)? {
             return Ok(outcome);
         }
     }
     let results = join_all(plan.apps.iter().map(|s| run_step(scope, s, Some(&infra), setup))).await;
     for (step, r) in plan.apps.iter().zip(results) {
-        record(r, step, notes, created, &mut outcome)?;
+        record(r, step, notes, &mut outcome)?;
     }
     Ok(outcome)
 }
@@ -225,14 +216,10 @@ fn record(
     r: Result<String, (&'static str, StepError)>,
     step: &ContainerStep,
     notes: &mut Notes,
-    created: &mut Vec<String>,
     outcome: &mut Acted,
 ) -> Result<bool, PodFailure> {
     match r {
-        Ok(id) => {
-            if matches!(step.step, Step::Create { .. }) {
-                created.push(id);
-            }
+        Ok(_) => {
             notes.waiting.remove(&step.container);
             Ok(true)
         }
@@ -309,7 +296,7 @@ async fn run_step<R: Runtime>(
                     spec.mounts.push(m);
                 }
             }
-            rt.create(&spec).await.map_err(|e| ("CreateContainerError", e.into()))?
+            scope.created.create(spec).await.map_err(|e| ("CreateContainerError", e.into()))?
         }
         Step::Start { id } => id.clone(),
     };
@@ -392,18 +379,30 @@ async fn preflight<R: Runtime>(
         // The pod IP is not known yet; nothing that can fail depends on it.
         let mut spec = match desired.create_spec(c, *attempt, None) {
             Ok((spec, _)) => spec,
-            Err(e) => return Err(PodFailure::Config { container: c.name.clone(), message: e.to_string() }),
+            Err(e) => {
+                return Err(PodFailure::Config {
+                    container: c.name.clone(),
+                    message: e.to_string(),
+                    after: String::new(),
+                })
+            }
         };
         if let Some(setup) = &setup {
             let env: Vec<(String, String)> =
                 spec.env.iter().filter_map(|e| e.split_once('=')).map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
             if let Err(e) = setup.mounts_for(&c.name, &env) {
-                return Err(PodFailure::Config { container: c.name.clone(), message: e.to_string() });
+                return Err(PodFailure::Config {
+                    container: c.name.clone(),
+                    message: e.to_string(),
+                    after: String::new(),
+                });
             }
         }
         match resolve_user(rt, c, &mut spec).await {
             Err((_, StepError::Runtime(e))) if fatal(&e) => return Err(PodFailure::Runtime(e)),
-            Err((_, e)) => return Err(PodFailure::Config { container: c.name.clone(), message: chain(&e) }),
+            Err((_, e)) => {
+                return Err(PodFailure::Config { container: c.name.clone(), message: chain(&e), after: String::new() })
+            }
             Ok(()) => {}
         }
     }
@@ -423,7 +422,7 @@ async fn volumes_for<R: Runtime>(
     if desired.manifest.spec.volumes.is_empty() && files.is_some() {
         return Ok(None);
     }
-    let config = |e: String| PodFailure::Config { container: desired.name.clone(), message: e };
+    let config = |e: String| PodFailure::Config { container: desired.name.clone(), message: e, after: String::new() };
     let on_engine = files.is_none();
     // On the engine, host paths are only planned, never made.
     let planning = files.cloned().unwrap_or_else(|| PodFiles::new(PodFiles::default_root()));
@@ -805,6 +804,9 @@ pub async fn remove_pod<R: Runtime>(
     remove_pod_with(rt, sel, grace_override, true, only, files).await
 }
 
+/// How many times a whole pod's removal looks again for containers made meanwhile.
+const MAX_EXTRA_LOOKS: u32 = 3;
+
 /// `remove_pod`, and with `wait` false no stop at all: no preStop hook, no grace period, each
 /// container is removed with force at once (the engine kills a running one with SIGKILL).
 pub async fn remove_pod_with<R: Runtime>(
@@ -821,11 +823,24 @@ pub async fn remove_pod_with<R: Runtime>(
     if let Some(ids) = only {
         all.retain(|c| ids.contains(&c.id));
     }
-    let (infra, members): (Vec<&Observed>, Vec<&Observed>) = all.iter().partition(|c| is_infra(c));
-    for batch in [members, infra] {
-        for r in join_all(batch.iter().map(|c| stop_and_remove(rt, c, grace_override, wait, files))).await {
-            r?;
+    let mut batch = all.clone();
+    // The whole pod: an apply running beside this may have created a container after the
+    // list; it notices the deletion and removes its own (see the driver), and this looks again,
+    // a few times, so the pod is gone either way.
+    let mut looks = if only.is_none() { MAX_EXTRA_LOOKS } else { 0 };
+    loop {
+        let (infra, members): (Vec<&Observed>, Vec<&Observed>) = batch.iter().partition(|c| is_infra(c));
+        for part in [members, infra] {
+            for r in join_all(part.iter().map(|c| stop_and_remove(rt, c, grace_override, wait, files))).await {
+                r?;
+            }
         }
+        if looks == 0 || batch.is_empty() {
+            break;
+        }
+        looks -= 1;
+        batch = rt.list(sel).await?;
+        all.extend(batch.iter().cloned());
     }
     // With the whole pod gone, so are its files and its own engine volumes (not its claims').
     let whole_pod = only.is_none() || rt.list(sel).await.is_ok_and(|left| !left.iter().any(Observed::is_owned));

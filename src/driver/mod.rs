@@ -3,6 +3,7 @@
 //! planner decides what to do, the runtime does it, the reporter shows it.
 
 mod act;
+mod creations;
 pub mod outage;
 mod prober;
 pub mod pulls;
@@ -101,9 +102,10 @@ pub async fn run_pod<R: Runtime>(
     reporter: Arc<dyn Reporter>,
     interrupt: Interrupt,
 ) -> PodResult {
-    let mut created = Vec::new();
-    let mut r = drive(rt.clone(), desired, opts.clone(), reporter, interrupt, &mut created).await;
-    r.created = created;
+    let created = creations::Creations::new(rt.clone());
+    let mut r = drive(rt.clone(), desired, opts.clone(), reporter, interrupt, &created).await;
+    // A create the engine was still working on when the run was cut short is the run's too.
+    r.created = created.settled(SETTLE).await;
     if matches!(r.outcome, Err(PodFailure::Interrupted(_))) {
         // Show the state as it stands now, not as it was before the interrupted step; but a
         // second look must not delay the exit more than a moment.
@@ -113,6 +115,9 @@ pub async fn run_pod<R: Runtime>(
     }
     r
 }
+
+/// How long the end of a run waits for the creates still with the engine.
+const SETTLE: Duration = Duration::from_secs(10);
 
 /// The kubelet's limit for a termination message taken from the logs.
 const MAX_LOG_MESSAGE_BYTES: usize = 2048;
@@ -231,7 +236,7 @@ async fn drive<R: Runtime>(
     opts: DriveOptions,
     reporter: Arc<dyn Reporter>,
     mut interrupt: Interrupt,
-    created: &mut Vec<String>,
+    created: &creations::Creations<R>,
 ) -> PodResult {
     let key = PodKey::of(&desired);
     let wait_for = opts.wait_for.unwrap_or_else(|| WaitFor::default_for(desired.restart_policy));
@@ -254,6 +259,8 @@ async fn drive<R: Runtime>(
     let mut after_outage = false;
     // What `podrun get` will read of this pod: the one on disk first (it has the pod's start).
     let mut kept = opts.files.as_ref().and_then(|f| f.read_record(&desired.uid));
+    // The pod's infra container as the last look saw it, unless this run removes it itself.
+    let mut infra_seen: Option<String> = None;
 
     let result = |status: Option<PodStatus>, outcome| PodResult {
         desired: desired.clone(),
@@ -272,11 +279,40 @@ async fn drive<R: Runtime>(
                     Ok(()) => after_outage = true,
                     Err(failure) => return result(status, Err(failure)),
                 }
+                // An engine back from an outage may have lost the pod: that is no deletion.
+                infra_seen = None;
                 continue;
             }
         };
         engine.answered();
         let obs = PodObservation::new(&desired, &observed);
+        // A run with a goal that saw the pod's infra container and finds it gone, not by its own
+        // doing, was overtaken by a deletion (`podrun delete`): the deletion wins, and what this
+        // run made is removed too (it may have made a container after the delete looked).
+        // Supervision instead recreates a lost pod, as a kubelet keeps its static pods.
+        let gone = infra_seen.take_if(|id| wait_for != WaitFor::Forever && !observed.iter().any(|c| c.id == *id));
+        if let Some(infra) = gone {
+            reporter.event(&key, "the pod's infra container was removed by another: the pod was deleted");
+            let removed = match act::remove_pod(
+                &*rt,
+                &sel,
+                None,
+                Some(&created.settled(SETTLE).await),
+                opts.files.as_ref(),
+            )
+            .await
+            {
+                Ok(n) => n,
+                Err(e) => {
+                    reporter
+                        .warning(&format!("{key}: removal of what this run made: {}", crate::error_chain::chain(&e)));
+                    0
+                }
+            };
+            let infra = infra.chars().take(12).collect();
+            return result(status, Err(PodFailure::Deleted { infra, removed }));
+        }
+        infra_seen = obs.infra.current.as_ref().map(|c| c.id.clone());
         read_messages(&*rt, &desired, &obs, opts.files.as_ref(), &mut notes).await;
         prober.sync(&rt, &desired, &obs);
         notes.probes = prober.results();
@@ -371,6 +407,9 @@ async fn drive<R: Runtime>(
             }
             tracing::debug!(pod = %key, ?plan, "acting");
             synced = true;
+            if plan.remove.iter().any(|r| infra_seen.as_ref() == Some(&r.container.id)) {
+                infra_seen = None;
+            }
             // Creating containers prepares the volumes (act's preflight): nothing left to refresh.
             refreshed |= plan
                 .infra
@@ -388,10 +427,10 @@ async fn drive<R: Runtime>(
                         key: &key,
                         pulls: &opts.pulls,
                         infra: obs.infra.current.as_ref(),
+                        created,
                     },
                     &plan,
                     &mut notes,
-                    created,
                 ) => r,
                 sig = interrupt.wait() => return result(Some(st), Err(PodFailure::Interrupted(sig))),
             };
@@ -406,11 +445,22 @@ async fn drive<R: Runtime>(
                 Err(PodFailure::Runtime(e)) if outage::away(&e, false) => {
                     let back = engine.ride_out(&*rt, e, false, &*reporter, &mut interrupt).await;
                     status = Some(st);
+                    infra_seen = None;
                     match back {
                         Ok(()) => after_outage = true,
                         Err(failure) => return result(status, Err(failure)),
                     }
                     continue;
+                }
+                Err(PodFailure::Config { container, message, .. }) => {
+                    let after = undo_before_refusal(&*rt, &sel, created, opts.files.as_ref(), &*reporter, &key).await;
+                    let failure = PodFailure::Config { container, message, after };
+                    let st = match rt.list(&sel).await {
+                        Ok(now) => status::compute(&desired, &PodObservation::new(&desired, &now), &notes, &plan),
+                        Err(_) => status::compute(&desired, &obs, &notes, &plan),
+                    };
+                    reporter.status(&key, &st);
+                    return result(Some(st), Err(failure));
                 }
                 Err(failure) => {
                     let st = status::compute(&desired, &obs, &notes, &plan);
@@ -453,6 +503,51 @@ async fn drive<R: Runtime>(
             sig = interrupt.wait() => return result(Some(st), Err(PodFailure::Interrupted(sig))),
         }
     }
+}
+
+/// A refusal (exit 2) says nothing was created; one that comes only after earlier syncs made
+/// containers (a sub-path an init container turned into a link) makes that true of this run:
+/// the pod cannot start as it is, so what this run made is removed. What is left of the pod
+/// (made by an earlier run, or one beside it) is named, for `podrun delete`. Returns the note for the refusal.
+async fn undo_before_refusal<R: Runtime>(
+    rt: &R,
+    sel: &Selector,
+    created: &creations::Creations<R>,
+    files: Option<&PodFiles>,
+    reporter: &dyn Reporter,
+    key: &PodKey,
+) -> String {
+    let made = created.settled(SETTLE).await;
+    let removed = if made.is_empty() {
+        0
+    } else {
+        match act::remove_pod(rt, sel, None, Some(&made), files).await {
+            Ok(n) => n,
+            Err(e) => {
+                reporter.warning(&format!("{key}: removal of what this run made: {}", crate::error_chain::chain(&e)));
+                0
+            }
+        }
+    };
+    let mut left: Vec<String> = rt
+        .list(sel)
+        .await
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|c| c.label(crate::runtime::labels::CONTAINER_NAME).map(str::to_owned))
+        .collect();
+    left.sort();
+    left.dedup();
+    let removed = match removed {
+        0 => String::new(),
+        n => format!(" (found once {n} of its containers had been made: removed them)"),
+    };
+    let left = if left.is_empty() {
+        String::new()
+    } else {
+        format!("; left, not made by this run: {} (`podrun delete` removes them)", left.join(", "))
+    };
+    format!("{removed}{left}")
 }
 
 /// Writes the pod's record for `podrun get` when it says something new (see `pod::record`).

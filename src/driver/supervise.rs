@@ -35,7 +35,10 @@ pub fn needs_supervision(r: &PodResult) -> bool {
     !finished
         && !matches!(
             r.outcome,
-            Err(PodFailure::Config { .. } | PodFailure::Interrupted(_) | PodFailure::DeadlineExceeded { .. })
+            Err(PodFailure::Config { .. }
+                | PodFailure::Interrupted(_)
+                | PodFailure::DeadlineExceeded { .. }
+                | PodFailure::Deleted { .. })
         )
 }
 

@@ -774,3 +774,81 @@ fn rt_observed(name: &str) -> crate::runtime::Observed {
         sealed: false,
     }
 }
+
+/// Waits (time paused: at no cost) until `done` holds, at most a simulated minute.
+async fn until(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..600 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("never: {what}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_pod_deleted_while_the_run_waits_ends_the_run_and_leaves_nothing() {
+    use crate::runtime::labels;
+    let rt = Arc::new(fake());
+    let mut o = opts(10);
+    // Containers that never complete: only the deletion ends the run.
+    o.wait_for = Some(WaitFor::Complete);
+    let d = desired("Always", "img:1", "IfNotPresent");
+    let running = tokio::spawn({
+        let rt = rt.clone();
+        async move { run(&rt, d, o).await }
+    });
+    let is_infra = |c: &crate::runtime::Observed| c.label(labels::ROLE) == Some("infra");
+    until("the pod runs", || rt.containers().iter().filter(|c| c.is_running()).count() == 3).await;
+    // Another podrun deletes the pod, members first; the run makes them again meanwhile, after
+    // the delete looked, as a kubelet replaces lost containers.
+    for c in rt.containers().iter().filter(|c| !is_infra(c)) {
+        rt.remove(c).await.unwrap();
+    }
+    until("the members are made again", || rt.containers().len() == 3).await;
+    let infra = rt.containers().into_iter().find(is_infra).unwrap();
+    rt.remove(&infra).await.unwrap();
+    let r = tokio::time::timeout(Duration::from_secs(30), running).await.expect("the run ends").unwrap();
+    let Err(PodFailure::Deleted { infra: seen, removed }) = &r.outcome else { panic!("{:?}", r.outcome) };
+    assert!(infra.id.starts_with(seen.as_str()), "{seen}");
+    assert_eq!(*removed, 2, "the members the run made after the delete looked");
+    assert!(rt.containers().is_empty(), "{:?}", rt.containers());
+    assert_eq!(crate::exit::for_pod(r.outcome.as_ref().unwrap_err()), crate::exit::DELETED);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_supervised_pod_whose_infra_container_is_lost_is_made_again() {
+    use crate::runtime::labels;
+    let rt = Arc::new(fake());
+    let o = DriveOptions { wait_for: Some(WaitFor::Forever), ..opts(10) };
+    let running = tokio::spawn({
+        let rt = rt.clone();
+        async move { run(&rt, desired("Always", "img:1", "IfNotPresent"), o).await }
+    });
+    let is_infra = |c: &crate::runtime::Observed| c.label(labels::ROLE) == Some("infra");
+    until("the pod runs", || rt.containers().iter().filter(|c| c.is_running()).count() == 3).await;
+    let infra = rt.containers().into_iter().find(is_infra).unwrap();
+    rt.remove(&infra).await.unwrap();
+    until("a new infra container", || rt.containers().iter().any(|c| is_infra(c) && c.id != infra.id)).await;
+    assert!(!running.is_finished(), "supervision goes on");
+    running.abort();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_create_still_with_the_engine_when_the_run_is_interrupted_is_counted_as_the_runs() {
+    let rt = Arc::new(fake().with_create_time(Duration::from_secs(3)));
+    let (fire, interrupt) = Interrupt::manual();
+    let running = tokio::spawn({
+        let rt = rt.clone();
+        let d = desired("Always", "img:1", "IfNotPresent");
+        async move { run_pod(rt, d, opts(10), Arc::new(Recorder::default()), interrupt).await }
+    });
+    // The infra container's create has reached the engine, which takes its time with it.
+    until("the infra container's create is sent", || rt.calls().iter().any(|c| c.starts_with("create "))).await;
+    fire.send(Some(crate::status::outcome::SIGINT)).unwrap();
+    let r = running.await.unwrap();
+    assert_eq!(r.outcome, Err(PodFailure::Interrupted(crate::status::outcome::SIGINT)));
+    let made: Vec<String> = rt.containers().into_iter().map(|c| c.id).collect();
+    assert_eq!(made.len(), 1, "the engine finished the create");
+    assert_eq!(r.created, made, "and the run knows it made it, so --cleanup-on-failure removes it");
+}

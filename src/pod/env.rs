@@ -30,10 +30,18 @@ pub struct EnvError {
 ///
 /// The kubelet itself hands the runtime its variables in Go map order, which is random; the
 /// order here is podrun's choice, made so the same pod always gets the same environment.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct ResolvedEnv {
     pub vars: Vec<(String, String)>,
     pub warnings: Vec<String>,
+}
+
+/// The names only: a value may be a Secret's.
+impl std::fmt::Debug for ResolvedEnv {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self.vars.iter().map(|(k, _)| k.as_str()).collect();
+        f.debug_struct("ResolvedEnv").field("names", &names).field("warnings", &self.warnings).finish()
+    }
 }
 
 /// `path` is the container's field path, e.g. "spec.containers[1]" or "spec.initContainers[0]",

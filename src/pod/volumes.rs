@@ -558,6 +558,42 @@ fn rel_path(s: &str, field: &str) -> Result<PathBuf, VolumeError> {
     Ok(p)
 }
 
+/// `rel_path` of a subPathExpr expanded against `env`. A refusal shows the expression as
+/// written, never what it expanded to: a variable may hold a Secret's value.
+fn expanded_rel_path(expr: &str, env: &[(String, String)], field: &str) -> Result<PathBuf, VolumeError> {
+    rel_path(&expand(expr, env), field).map_err(|e| match e {
+        VolumeError::Invalid { field, message } => {
+            let why = message.rsplit_once(": ").map_or(message.as_str(), |(_, why)| why);
+            let message = if message == "Required value" {
+                format!("Required value: {expr:?} expands to nothing")
+            } else {
+                format!("Invalid value: {expr:?} (as expanded, not shown): {why}")
+            };
+            VolumeError::Invalid { field, message }
+        }
+        other => other,
+    })
+}
+
+/// Why the sub-path `rel` (the expansion of `expr`) of the volume at `base` cannot be used,
+/// from `why`, with every path below `base` shown as the expression: the expansion may hold a
+/// Secret's value. When a variable's value still shows (a short one, found elsewhere in the
+/// text), only the expression is given.
+fn expanded_refusal(expr: &str, env: &[(String, String)], base: &Path, rel: &Path, why: &str) -> String {
+    let mut text = why.to_owned();
+    let parts: Vec<_> = rel.components().collect();
+    for n in (1..=parts.len()).rev() {
+        let below: PathBuf = parts[..n].iter().collect();
+        // A NUL stands for it meanwhile, so a shorter path is not found inside the expression.
+        text = text.replace(&base.join(below).display().to_string(), "\0");
+    }
+    let used = env.iter().filter(|(k, v)| !v.is_empty() && expr.contains(&format!("$({k})")));
+    if used.into_iter().any(|(_, v)| text.contains(v.as_str())) {
+        return format!("{expr:?} (as expanded, not shown) cannot be used as a sub-path of its volume");
+    }
+    format!("{expr:?} (as expanded): {}", text.replace('\0', &format!("{}/{expr}", base.display())))
+}
+
 /// A uid fit to name a directory (validation checks it; removal checks again before it deletes).
 fn is_path_component(s: &str) -> bool {
     !s.is_empty() && s != "." && s != ".." && !s.contains(['/', '\0'])
@@ -687,7 +723,7 @@ impl VolumeSetup {
             let source = match &m.sub_path {
                 SubPath::None => base.clone(),
                 SubPath::Literal(p) => base.join(p),
-                SubPath::Expr(e) => base.join(rel_path(&expand(e, env), &format!("{}.subPathExpr", m.field))?),
+                SubPath::Expr(e) => base.join(expanded_rel_path(e, env, &format!("{}.subPathExpr", m.field))?),
             };
             return Ok(Mount::Bind {
                 source: source.to_string_lossy().into_owned(),
@@ -702,9 +738,8 @@ impl VolumeSetup {
             SubPath::Literal(p) => sub_dir(base, p).map_err(|e| host(format!("{}.subPath", m.field), e))?,
             SubPath::Expr(e) => {
                 let field = format!("{}.subPathExpr", m.field);
-                let expanded = expand(e, env);
-                let p = rel_path(&expanded, &field)?;
-                sub_dir(base, &p).map_err(|e| host(field, e))?
+                let p = expanded_rel_path(e, env, &field)?;
+                sub_dir(base, &p).map_err(|why| host(&field, expanded_refusal(e, env, base, &p, &why)))?
             }
         };
         Ok(Mount::Bind {

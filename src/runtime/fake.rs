@@ -31,6 +31,8 @@ struct Inner {
     call_times: Vec<Instant>,
     /// How long removing a container takes (after the call is recorded).
     remove_time: Duration,
+    /// How long creating a container takes (after the call is recorded).
+    create_time: Duration,
     unreachable: bool,
     /// Kubernetes container name -> how long it runs once started, and the code it exits with.
     runs_for: BTreeMap<String, (Duration, i64)>,
@@ -177,6 +179,13 @@ impl FakeRuntime {
     /// Every pull takes this long (after it is recorded), so pulls can overlap.
     pub fn with_pull_time(self, time: Duration) -> Self {
         self.lock().pull_time = time;
+        self
+    }
+
+    /// Every create takes this long (after it is recorded), and the container exists at its
+    /// end: a run can be cut short while the engine works on one.
+    pub fn with_create_time(self, time: Duration) -> Self {
+        self.lock().create_time = time;
         self
     }
 
@@ -348,6 +357,10 @@ impl Runtime for FakeRuntime {
 
     async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
         self.check(format!("create {}", spec.name))?;
+        let time = self.lock().create_time;
+        if !time.is_zero() {
+            tokio::time::sleep(time).await;
+        }
         let mut inner = self.lock();
         if let Some(holder) = inner.containers.values().find(|c| c.name == spec.name) {
             return Err(if seal().verify(Kind::Container, &holder.name, &holder.labels) {

@@ -23,7 +23,8 @@ use std::time::Duration;
 use futures_util::stream::BoxStream;
 
 /// What podrun asks the engine to create. Engine-neutral: the Docker implementation maps it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Its `Debug` leaves out the values of `env` (see [`EnvNames`]).
+#[derive(Clone, PartialEq, Eq)]
 pub struct CreateSpec {
     /// The engine-side container name (deterministic, see `pod::desired::DesiredPod::container_name`).
     pub name: String,
@@ -42,6 +43,49 @@ pub struct CreateSpec {
     /// What the container gets mounted, in order (host paths, tmpfs, named volumes).
     pub mounts: Vec<Mount>,
     pub settings: ContainerSettings,
+}
+
+impl std::fmt::Debug for CreateSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let CreateSpec {
+            name,
+            image,
+            entrypoint,
+            cmd,
+            env,
+            working_dir,
+            labels,
+            namespaces,
+            stop_timeout,
+            mounts,
+            settings,
+        } = self;
+        f.debug_struct("CreateSpec")
+            .field("name", name)
+            .field("image", image)
+            .field("entrypoint", entrypoint)
+            .field("cmd", cmd)
+            .field("env", &EnvNames(env))
+            .field("working_dir", working_dir)
+            .field("labels", labels)
+            .field("namespaces", namespaces)
+            .field("stop_timeout", stop_timeout)
+            .field("mounts", mounts)
+            .field("settings", settings)
+            .finish()
+    }
+}
+
+/// `NAME=value` pairs shown as `NAME=<redacted>`: a value may be a Secret's, and debug logs
+/// must not show it.
+pub struct EnvNames<'a>(pub &'a [String]);
+
+impl std::fmt::Debug for EnvNames<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|e| format!("{}=<redacted>", e.split_once('=').map_or(e.as_str(), |(k, _)| k))))
+            .finish()
+    }
 }
 
 /// One mount of a container, engine-neutral.
@@ -624,6 +668,26 @@ mod tests {
         assert_eq!(e.to_string(), "inspect container x");
         assert_eq!(crate::error_chain::chain(&e), "inspect container x: Failed to deserialize JSON: EOF");
         assert_eq!(e.clone(), e, "a clone shares its cause");
+    }
+
+    #[test]
+    fn a_create_specs_debug_names_its_variables_but_not_their_values() {
+        let spec = CreateSpec {
+            name: "c".into(),
+            image: "img".into(),
+            entrypoint: None,
+            cmd: None,
+            env: vec!["TOKEN=s3cr3t-value".into(), "EMPTY=".into()],
+            working_dir: None,
+            labels: BTreeMap::new(),
+            namespaces: Namespaces::Infra(PodNetwork::default()),
+            stop_timeout: None,
+            mounts: Vec::new(),
+            settings: ContainerSettings::default(),
+        };
+        let shown = format!("{spec:?} {spec:#?}");
+        assert!(!shown.contains("s3cr3t"), "{shown}");
+        assert!(shown.contains("TOKEN=<redacted>") && shown.contains("EMPTY=<redacted>"), "{shown}");
     }
 
     #[test]

@@ -25,9 +25,10 @@ pub enum PodFailure {
     #[error("container {container:?} failed: {description}")]
     ContainerFailed { container: String, description: String },
     /// The manifest asks for what cannot be (CreateContainerConfigError), found before
-    /// anything was created in that sync.
-    #[error("container {container:?} cannot be configured: {message}")]
-    Config { container: String, message: String },
+    /// anything was created in that sync. `after`: what became of the pod's containers when
+    /// earlier syncs had made some (the refusal came once init containers had run), else empty.
+    #[error("container {container:?} cannot be configured: {message}{after}")]
+    Config { container: String, message: String, after: String },
     #[error("not {goal} after {retries} retries and {elapsed}: {detail}")]
     NotConverged { goal: &'static str, retries: u32, elapsed: String, detail: String, crash_loop: bool },
     /// The pod was active longer than its activeDeadlineSeconds: its containers were killed.
@@ -38,6 +39,18 @@ pub enum PodFailure {
     Runtime(RuntimeError),
     #[error("interrupted by {}", signal_name(*.0))]
     Interrupted(i32),
+    /// The pod's infra container, which this run had seen, was removed by someone else (`podrun
+    /// delete`, or by hand) while the run went on: the pod was deleted, and its deletion wins.
+    /// What this run still had of the pod is removed.
+    #[error("deleted while this run went on (its infra container {infra} was removed, not by this run){}", removed_note(*.removed))]
+    Deleted { infra: String, removed: usize },
+}
+
+fn removed_note(removed: usize) -> String {
+    match removed {
+        0 => String::new(),
+        n => format!("; removed the {n} containers this run had made"),
+    }
 }
 
 /// The end of one pod's run.

@@ -145,10 +145,15 @@ fn ensure_dir(dir: &Path, mode: u32, group: Option<u32>) -> Result<(), String> {
         }
         Ok(md) if !md.is_dir() => return Err(format!("{} exists and is not a directory", dir.display())),
         Ok(_) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => fs::DirBuilder::new()
-            .mode(0o700)
-            .create(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::DirBuilder::new().mode(0o700).create(dir) {
+            Ok(()) => {}
+            // Made meanwhile by another podrun writing the same volume: checked as a found one.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => match fs::symlink_metadata(dir) {
+                Ok(md) if md.is_dir() => {}
+                _ => return Err(format!("{} exists and is not a directory", dir.display())),
+            },
+            Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
+        },
         Err(e) => return Err(format!("{}: {e}", dir.display())),
     }
     if let Some(g) = group {
@@ -197,6 +202,9 @@ fn remove_stale(root: &Path, rel: &Path, files: &BTreeSet<&Path>, dirs: &BTreeSe
         let entry = entry.map_err(|e| format!("{}: {e}", here.display()))?;
         let path = rel.join(entry.file_name());
         let ft = entry.file_type().map_err(|e| format!("{}: {e}", entry.path().display()))?;
+        if is_others_temporary(&entry.file_name()) {
+            continue;
+        }
         let result = if ft.is_dir() && dirs.contains(path.as_path()) {
             remove_stale(root, &path, files, dirs)?;
             continue;
@@ -207,9 +215,26 @@ fn remove_stale(root: &Path, rel: &Path, files: &BTreeSet<&Path>, dirs: &BTreeSe
         } else {
             fs::remove_file(entry.path())
         };
-        result.map_err(|e| format!("cannot remove {}: {e}", entry.path().display()))?;
+        match result {
+            // Another podrun writing the same volume removed it first.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            r => r.map_err(|e| format!("cannot remove {}: {e}", entry.path().display()))?,
+        }
     }
     Ok(())
+}
+
+/// The start of the temporary names `write_atomic` uses; no item path may start with `..`.
+const TEMPORARY: &str = "..podrun-tmp-";
+
+/// A temporary file of another podrun still running (`..podrun-tmp-PID-...`), which writes the
+/// same volume at the same time (concurrent applies of one pod): not stale, and not this
+/// run's to remove. One left by a podrun that is gone is stale.
+fn is_others_temporary(name: &std::ffi::OsStr) -> bool {
+    let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(TEMPORARY)).and_then(|r| r.split('-').next()) else {
+        return false;
+    };
+    pid.parse::<u32>().is_ok_and(|pid| pid != std::process::id() && Path::new("/proc").join(pid.to_string()).exists())
 }
 
 /// Writes `content` to `path` by writing a temporary file beside it and renaming it over the
@@ -220,7 +245,11 @@ fn write_atomic(path: &Path, content: &[u8], mode: u32, group: Option<u32>) -> R
         return Ok(());
     }
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = path.with_file_name(format!("..podrun-tmp-{}-{name}", std::process::id()));
+    // The pid lets a concurrent podrun tell it from a leftover; the count keeps this run's
+    // writes apart.
+    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = path.with_file_name(format!("{TEMPORARY}{}-{n}-{name}", std::process::id()));
     let _ = fs::remove_file(&tmp);
     let write = || -> io::Result<()> {
         // create_new: O_EXCL, so a link planted at the temporary name is never followed.

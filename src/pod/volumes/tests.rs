@@ -443,12 +443,13 @@ fn paths_can_never_escape_the_volume() {
     let e = setup.mounts_for("c", &[("DIR".into(), "..".into())]).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "spec.containers[0].volumeMounts[0].subPathExpr: Invalid value: \"../x\": must not contain '..'"
+        "spec.containers[0].volumeMounts[0].subPathExpr: Invalid value: \"$(DIR)/x\" (as expanded, not shown): must \
+         not contain '..'"
     );
     // A symbolic link a container left in a writable volume is never followed.
     let dir = dir_of(&setup, "v");
-    std::os::unix::fs::symlink("/etc", dir.join("link")).unwrap();
-    let e = setup.mounts_for("c", &[("DIR".into(), "link".into())]).unwrap_err();
+    std::os::unix::fs::symlink("/etc", dir.join("lnk")).unwrap();
+    let e = setup.mounts_for("c", &[("DIR".into(), "lnk".into())]).unwrap_err();
     assert!(matches!(e, VolumeError::Host { .. }));
     assert!(e.to_string().contains("refusing to follow the symbolic link"), "{e}");
     assert!(!Path::new("/etc/x").exists());
@@ -666,4 +667,28 @@ fn modes_read_as_kubernetes_reads_them() {
     assert_eq!(mode_in("0"), Ok(Some(0)));
     assert!(mode_in("0800").unwrap_err().contains("a file mode"));
     assert!(mode_in("rw").unwrap_err().contains("a file mode"));
+}
+
+#[test]
+fn a_sub_path_expr_refusal_never_shows_what_it_expanded_to() {
+    let s = Scratch::new("exprsecret");
+    let setup =
+        plan(&s, &with_mounts("{name: v, emptyDir: {}}", "{name: v, mountPath: /m, subPathExpr: $(TOKEN)/x}")).unwrap();
+    prepare(&setup).unwrap();
+    let secret = "s3cr3t-Q7xv";
+    for value in [format!("/{secret}"), format!("{secret}/../.."), format!("{secret}\0")] {
+        let e = setup.mounts_for("c", &[("TOKEN".into(), value.clone())]).unwrap_err().to_string();
+        assert!(!e.contains(secret), "{e}");
+        assert!(e.starts_with("spec.containers[0].volumeMounts[0].subPathExpr: Invalid value: \"$(TOKEN)/x\""), "{e}");
+    }
+    // Refused on the host: a link planted under the expanded path.
+    let dir = dir_of(&setup, "v");
+    std::os::unix::fs::symlink("/etc", dir.join(secret)).unwrap();
+    let e = setup.mounts_for("c", &[("TOKEN".into(), secret.into())]).unwrap_err().to_string();
+    assert!(!e.contains(secret), "{e}");
+    assert!(e.contains("$(TOKEN)/x") && e.contains("symbolic link"), "{e}");
+    // A value short enough to be found elsewhere in the message leaves only the expression.
+    std::os::unix::fs::symlink("/etc", dir.join("to")).unwrap();
+    let e = setup.mounts_for("c", &[("TOKEN".into(), "to".into())]).unwrap_err().to_string();
+    assert!(e.ends_with("\"$(TOKEN)/x\" (as expanded, not shown) cannot be used as a sub-path of its volume"), "{e}");
 }
