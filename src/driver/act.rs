@@ -839,7 +839,7 @@ pub async fn remove_pod_with<R: Runtime>(
             break;
         }
         looks -= 1;
-        batch = rt.list(sel).await?;
+        batch = rt.list(sel).await?.into_iter().filter(Observed::is_owned).collect();
         all.extend(batch.iter().cloned());
     }
     // With the whole pod gone, so are its files and its own engine volumes (not its claims').
