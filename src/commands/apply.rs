@@ -3,7 +3,7 @@
 //! containers' output; after them, `--rm` removes the pods and `--exit-code-from` picks the
 //! exit code.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -54,7 +54,7 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live });
     let listing = super::manifest_dir::list(&paths, args.supervise)?;
     listing.tell(&|w| reporter.warning(w));
-    let files = listing.files;
+    let files = listing.files.clone();
     // Supervising, a manifest that does not load is left out and the others run; otherwise
     // nothing runs unless everything loads.
     let (loaded, mut skipped) = if args.supervise {
@@ -99,6 +99,15 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     for s in &skipped {
         reporter.warning(&s.describe());
     }
+    let sources: BTreeMap<(&str, &str), String> =
+        loaded.pods.iter().filter_map(|p| Some(((p.namespace(), p.name()), listing.source_of(&p.doc.file)?))).collect();
+    let pods: Vec<DesiredPod> = pods
+        .into_iter()
+        .map(|mut d| {
+            d.source = sources.get(&(d.namespace.as_str(), d.name.as_str())).cloned();
+            d
+        })
+        .collect();
     if args.dry_run {
         return dry_run(&*rt, &pods, crash, cli.quiet).await;
     }
@@ -147,7 +156,7 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     let pruned = if !args.prune {
         exit::SUCCESS
     } else if skipped.is_empty() {
-        prune(&*rt, &loaded.pods, args, drive.files.as_ref(), &*reporter).await
+        prune(&*rt, &loaded.pods, &listing.sources(), args, drive.files.as_ref(), &*reporter).await
     } else {
         // A manifest being written may name pods that run now: none is deleted on its account.
         reporter.warning("--prune: nothing pruned while a manifest is left out");
@@ -260,11 +269,14 @@ async fn dry_run<R: Runtime>(rt: &R, pods: &[DesiredPod], crash: CrashBackoff, q
     Ok(exit::SUCCESS)
 }
 
-/// `--prune`: deletes podrun's pods, in the namespaces the manifests use (and -n), that none of
-/// the manifests names anymore. Returns the exit code of the first failure, else success.
+/// `--prune`: deletes podrun's pods, in the namespaces the manifests use (and -n), that came
+/// from the same directories or files (`sources`, see `labels::SOURCE`) and that none of the
+/// manifests names anymore: a pod applied by hand from elsewhere is not this directory's to
+/// delete. Returns the exit code of the first failure, else success.
 async fn prune<R: Runtime>(
     rt: &R,
     pods: &[LoadedPod],
+    sources: &BTreeSet<String>,
     args: &ApplyArgs,
     files: Option<&PodFiles>,
     reporter: &dyn Reporter,
@@ -287,6 +299,7 @@ async fn prune<R: Runtime>(
         let names: BTreeSet<&str> = listed
             .iter()
             .filter(|c| c.is_owned() && c.label(labels::POD_NAMESPACE) == Some(ns))
+            .filter(|c| c.label(labels::SOURCE).is_some_and(|s| sources.contains(s)))
             .filter_map(|c| c.label(labels::POD_NAME))
             .filter(|name| !keep.contains(&(ns, *name)))
             .collect();

@@ -4,6 +4,7 @@
 //! not UTF-8 cannot be named in a message or an error without loss, so it is skipped too, and
 //! said.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsStr;
 use std::path::Path;
 
@@ -37,6 +38,10 @@ pub fn classify(name: &OsStr) -> Entry {
 #[derive(Debug, Default)]
 pub struct Listing {
     pub files: Vec<String>,
+    /// The path given for each file of `files` (a directory, or the file itself).
+    pub given: BTreeMap<String, String>,
+    /// Every path given, found or not.
+    pub roots: Vec<String>,
     /// Hidden names, as given (`dir/.x.yaml`).
     pub hidden: Vec<String>,
     /// Names that are not UTF-8, lossily (`dir/\u{FFFD}.yaml`).
@@ -48,11 +53,12 @@ pub struct Listing {
 /// unless `empty_ok`: a static pod directory watched by `apply --supervise` may be empty yet,
 /// as a kubelet's may (its pods come when their manifests do).
 pub fn list(paths: &[String], empty_ok: bool) -> Result<Listing, UsageError> {
-    let mut out = Listing::default();
+    let mut out = Listing { roots: paths.to_vec(), ..Listing::default() };
     for p in paths {
         let path = Path::new(p);
         if p == "-" || !path.is_dir() {
             out.files.push(p.clone());
+            out.given.insert(p.clone(), p.clone());
             continue;
         }
         let entries = std::fs::read_dir(path).map_err(|e| UsageError(format!("{p}: {e}")))?;
@@ -73,12 +79,24 @@ pub fn list(paths: &[String], empty_ok: bool) -> Result<Listing, UsageError> {
             return Err(UsageError(format!("{p}: no manifest (*.yaml, *.yml, *.json) in this directory")));
         }
         found.sort();
+        out.given.extend(found.iter().map(|f| (f.clone(), p.clone())));
         out.files.extend(found);
     }
     Ok(out)
 }
 
 impl Listing {
+    /// The source `labels::SOURCE` records for a pod read from `file`: the canonical path of
+    /// the directory or file given for it (as given, if it cannot be made canonical).
+    pub fn source_of(&self, file: &str) -> Option<String> {
+        self.given.get(file).and_then(|g| canonical(g))
+    }
+
+    /// The sources of every path given (`--prune` deletes only pods of these).
+    pub fn sources(&self) -> BTreeSet<String> {
+        self.roots.iter().filter_map(|r| canonical(r)).collect()
+    }
+
     /// Says what was left out: hidden files at debug level (they are hidden on purpose), names
     /// that are not UTF-8 as a warning, since such a manifest was probably meant to run.
     pub fn tell(&self, warn: &dyn Fn(&str)) {
@@ -89,6 +107,12 @@ impl Listing {
             warn(&format!("{u}: skipped: the file name is not UTF-8"));
         }
     }
+}
+
+/// `given` made canonical, or as given; none for standard input.
+fn canonical(given: &str) -> Option<String> {
+    (given != "-")
+        .then(|| std::fs::canonicalize(given).map_or_else(|_| given.to_owned(), |p| p.to_string_lossy().into_owned()))
 }
 
 #[cfg(test)]
@@ -121,6 +145,10 @@ mod tests {
         let d = dir.to_str().unwrap().to_owned();
         let l = list(std::slice::from_ref(&d), false).unwrap();
         assert_eq!(l.files, [format!("{d}/a.yaml"), format!("{d}/b.yml")]);
+        assert_eq!(l.given[&format!("{d}/a.yaml")], d, "named by its directory");
+        let canonical = std::fs::canonicalize(&d).unwrap().to_string_lossy().into_owned();
+        assert_eq!(l.source_of(&format!("{d}/b.yml")).as_deref(), Some(canonical.as_str()));
+        assert_eq!(l.sources().into_iter().collect::<Vec<_>>(), [canonical]);
         assert_eq!(l.hidden, [format!("{d}/.hidden.yaml")]);
         assert_eq!(l.unnamed, [format!("{d}/\u{FFFD}.yaml")]);
         let warned = std::cell::RefCell::new(Vec::new());
