@@ -28,6 +28,8 @@ pub struct UsageError(pub String);
 pub fn for_runtime(e: &RuntimeError) -> u8 {
     match e {
         RuntimeError::Unreachable { .. } => ENGINE_UNREACHABLE,
+        // The run's deadline passed while the engine was still to answer: a timeout.
+        RuntimeError::Deadline { .. } => NOT_CONVERGED,
         _ => INTERNAL,
     }
 }
@@ -130,6 +132,8 @@ mod tests {
     fn errors_map_to_their_codes() {
         let unreachable = RuntimeError::Unreachable { endpoint: "x".into(), detail: "y".into() };
         assert_eq!(for_error(&anyhow::Error::new(unreachable)), 3);
+        let late = RuntimeError::Deadline { what: "list containers".into() };
+        assert_eq!(for_error(&anyhow::Error::new(late)), NOT_CONVERGED, "a timeout, as any other");
         assert_eq!(for_error(&anyhow::Error::new(UsageError("x".into()))), 2);
         assert_eq!(for_error(&anyhow::anyhow!("boom")), 1);
         assert_eq!(for_error(&anyhow::Error::new(ContextError::Conflict)), 2);

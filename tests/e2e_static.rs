@@ -131,6 +131,7 @@ fn e2e_dry_run_plans_creation_and_recreation_and_changes_nothing() {
 struct Supervisor {
     child: std::process::Child,
     notify: std::os::unix::net::UnixDatagram,
+    log: PathBuf,
 }
 
 impl Supervisor {
@@ -146,10 +147,29 @@ impl Supervisor {
             .env("NOTIFY_SOCKET", &path)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
+            .stderr(std::fs::File::create(dir.0.join("podrun.log")).expect("podrun's log"))
             .spawn()
             .expect("run podrun");
-        Supervisor { child, notify }
+        Supervisor { child, notify, log: dir.0.join("podrun.log") }
+    }
+
+    /// What podrun wrote to stderr so far.
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Waits up to 30 s for `text` in podrun's log, podrun staying up meanwhile.
+    fn wait_said(&mut self, text: &str) {
+        let start = std::time::Instant::now();
+        while !self.log().contains(text) {
+            assert!(self.child.try_wait().unwrap().is_none(), "podrun ended: {}", self.log());
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(30),
+                "not said within 30 s: {text}\n{}",
+                self.log()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
     }
 
     /// The next message to systemd (bounded by the socket's read timeout).
@@ -302,4 +322,217 @@ fn e2e_supervise_starts_from_an_empty_directory() {
 
     sup.signal("-TERM");
     assert_eq!(sup.exit_code(), Some(0));
+}
+
+/// SIGHUP (`systemctl reload`) while the first pass still runs does not end podrun (its default
+/// action would, with 129): it is kept for the supervision after it, which rereads the
+/// directory at once, well before the 20 s check.
+#[test]
+fn e2e_supervise_survives_sighup_during_its_first_pass_and_rereads_at_once() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("hup-early");
+    let dir = Dir::new("hup-early");
+    let slow = sleeper("a", LOOP).replace(
+        "  containers:\n",
+        "  initContainers:\n  - name: wait\n    image: busybox:1.28\n    command: [sleep, '3']\n  containers:\n",
+    );
+    dir.write("a.yaml", &slow);
+    let mut sup = Supervisor::start(&dir, &ns, &["--prune"]);
+    wait_for(&ns, "the first pass under way", &|| !ns.containers().is_empty());
+    dir.write("b.yaml", &sleeper("b", LOOP));
+    sup.signal("-HUP");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(sup.child.try_wait().unwrap().is_none(), "SIGHUP ended podrun: {}", sup.log());
+    let first = sup.ready();
+    assert!(first.contains("STATUS=1 of 1 pods supervised"), "{first}");
+    let at = std::time::Instant::now();
+    let second = sup.ready();
+    assert!(second.contains("STATUS=2 of 2 pods supervised"), "{second}");
+    assert!(at.elapsed() < std::time::Duration::from_secs(15), "not at once: {:?}", at.elapsed());
+    wait_for(&ns, "a and b", &|| pods_of(&ns) == ["a", "b"]);
+    sup.signal("-TERM");
+    assert_eq!(sup.exit_code(), Some(0));
+}
+
+/// A manifest half-written while podrun supervises is reported (file and place) and left out
+/// until it changes; the other manifests are applied and their pods kept; a pod whose manifest
+/// turns bad keeps running (not pruned); once fixed, the manifest is applied.
+#[test]
+fn e2e_supervise_leaves_out_a_half_written_manifest_until_it_is_fixed() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("half-written");
+    let dir = Dir::new("half-written");
+    dir.write("a.yaml", &sleeper("a", LOOP));
+    let mut sup = Supervisor::start(&dir, &ns, &["--prune"]);
+    sup.ready();
+
+    let b = sleeper("b", LOOP);
+    dir.write("b.yaml", &b[..b.len() - 30]);
+    dir.write("c.yaml", &sleeper("c", LOOP));
+    sup.signal("-HUP");
+    let status = sup.ready();
+    assert!(
+        status.contains("STATUS=2 of 2 pods supervised; 0 failed their first pass; 1 manifests skipped"),
+        "{status}"
+    );
+    sup.wait_said("b.yaml: skipped until it changes (it does not load): ");
+    wait_for(&ns, "a and c", &|| pods_of(&ns) == ["a", "c"] && ns.running() == 4);
+
+    // a turns bad: said once, nothing restarted, its pod stays.
+    dir.write(
+        "a.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n  - name: main\n    imag",
+    );
+    sup.wait_said("a.yaml: skipped until it changes (it does not load): ");
+    assert_eq!(pods_of(&ns), ["a", "c"]);
+    assert_eq!(ns.running(), 4, "{:?}", ns.containers());
+
+    dir.write("a.yaml", &sleeper("a", LOOP));
+    dir.write("b.yaml", &b);
+    sup.signal("-HUP");
+    let status = sup.ready();
+    assert!(status.contains("STATUS=3 of 3 pods supervised; 0 failed their first pass"), "{status}");
+    assert!(!status.contains("skipped"), "{status}");
+    wait_for(&ns, "a, b and c", &|| pods_of(&ns) == ["a", "b", "c"] && ns.running() == 6);
+    sup.signal("-TERM");
+    assert_eq!(sup.exit_code(), Some(0));
+}
+
+/// Names that start with a dot are not manifests (`.disabled.yaml`, an editor's swap file), as
+/// for the kubelet; a name that is not UTF-8 is skipped, with a warning.
+#[test]
+fn e2e_apply_dir_skips_hidden_files_and_names_that_are_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("hidden");
+    let dir = Dir::new("hidden");
+    dir.write("a.yaml", &sleeper("a", LOOP));
+    dir.write(".disabled.yaml", &sleeper("disabled", LOOP));
+    dir.write(".a.yaml.swp", "\u{0}binary");
+    let odd = dir.0.join(std::ffi::OsStr::from_bytes(b"caf\xe9.yaml"));
+    std::fs::write(&odd, sleeper("odd", LOOP)).expect("write");
+    let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--timeout", "60s"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stderr(&out).contains("caf\u{FFFD}.yaml: skipped: the file name is not UTF-8"), "{}", stderr(&out));
+    assert_eq!(pods_of(&ns), ["a"]);
+    let out = podrun(&["delete", dir.path(), "-n", ns.name(), "--grace-period", "0"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+/// A pod that cannot be configured (a hostPath of type Directory that is not there yet) is
+/// tried again under supervision, its reason said at each try, and comes up once the host is
+/// mended.
+#[test]
+fn e2e_supervise_retries_a_pod_that_cannot_be_configured() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("config-retry");
+    let dir = Dir::new("config-retry");
+    let host_dir = dir.0.join("data");
+    let pod = sleeper("a", LOOP).replace("    command:", "    volumeMounts: [{name: d, mountPath: /d}]\n    command:")
+        + &format!("  volumes: [{{name: d, hostPath: {{path: {}, type: Directory}}}}]\n", host_dir.display());
+    dir.write("a.yaml", &pod);
+    let mut sup = Supervisor::start(&dir, &ns, &["--retry-delay", "1s"]);
+    let status = sup.ready();
+    assert!(status.contains("STATUS=1 of 1 pods supervised; 1 failed their first pass"), "{status}");
+    sup.wait_said("cannot be configured");
+    sup.wait_said("supervising it again in");
+    assert!(!sup.log().contains("finished for good"), "{}", sup.log());
+    std::fs::create_dir(&host_dir).expect("mkdir");
+    wait_for(&ns, "a running once its directory is there", &|| ns.running() == 2);
+    sup.signal("-TERM");
+    assert_eq!(sup.exit_code(), Some(0));
+    let out = podrun(&["delete", dir.path(), "-n", ns.name(), "--grace-period", "0"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+/// An engine that takes connections and never answers, behind a unix socket the test owns:
+/// after `answered` connections (passed on to the real engine), every connection is held open
+/// and never read.
+fn frozen_engine(dir: &Dir, answered: usize) -> String {
+    use std::os::unix::net::{UnixListener, UnixStream};
+    let path = dir.0.join(format!("frozen-{answered}.sock"));
+    let listener = UnixListener::bind(&path).expect("bind");
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for (n, conn) in listener.incoming().enumerate() {
+            let Ok(conn) = conn else { continue };
+            if n >= answered {
+                held.push(conn);
+                continue;
+            }
+            let Ok(engine) = UnixStream::connect("/var/run/docker.sock") else { continue };
+            let (mut up, mut down) = (conn.try_clone().unwrap(), engine.try_clone().unwrap());
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut up, &mut down);
+                let _ = down.shutdown(std::net::Shutdown::Write);
+            });
+            let (mut conn, mut engine) = (conn, engine);
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut engine, &mut conn);
+                let _ = conn.shutdown(std::net::Shutdown::Write);
+            });
+        }
+    });
+    format!("unix://{}", path.display())
+}
+
+/// `--timeout` holds against a frozen engine, at the first contact and after it: podrun ends
+/// at the deadline (plus a moment) with the timeout's exit code, 5.
+#[test]
+fn e2e_apply_timeout_holds_against_a_frozen_engine() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("frozen");
+    let dir = Dir::new("frozen");
+    dir.write("a.yaml", &sleeper("a", LOOP));
+    for answered in [0, 1] {
+        let host = frozen_engine(&dir, answered);
+        let start = std::time::Instant::now();
+        let out = podrun(&["--host", &host, "apply", dir.path(), "-n", ns.name(), "--timeout", "3s"], None);
+        let took = start.elapsed();
+        assert_eq!(code(&out), 5, "answered {answered}: {}", stderr(&out));
+        assert!(stderr(&out).contains("no answer from the engine by the deadline"), "{}", stderr(&out));
+        assert!(took < std::time::Duration::from_secs(8), "answered {answered}: took {took:?}");
+    }
+    assert!(ns.containers().is_empty(), "{:?}", ns.containers());
+}
+
+/// `--prune` deletes only the pods that came from the same directory: one applied by hand
+/// from another file, in the same namespace, is not the directory's to delete.
+#[test]
+fn e2e_prune_leaves_a_pod_applied_by_hand_alone() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("prune-own");
+    let dir = Dir::new("prune-own");
+    let other = Dir::new("prune-own-other");
+    dir.write("a.yaml", &sleeper("a", LOOP));
+    other.write("manual.yaml", &sleeper("manual", LOOP));
+    let manual = format!("{}/manual.yaml", other.path());
+    let out = podrun(&["apply", &manual, "-n", ns.name(), "--timeout", "60s"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--prune", "--timeout", "60s"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(pods_of(&ns), ["a", "manual"]);
+
+    dir.remove("a.yaml");
+    dir.write("b.yaml", &sleeper("b", LOOP));
+    let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--prune", "--timeout", "60s"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(pods_of(&ns), ["b", "manual"], "a pruned, manual left alone");
+    assert_eq!(ns.running(), 4);
+    for target in [dir.path(), manual.as_str()] {
+        let out = podrun(&["delete", target, "-n", ns.name(), "--grace-period", "0"], None);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+    }
 }

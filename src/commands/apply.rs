@@ -3,14 +3,16 @@
 //! containers' output; after them, `--rm` removes the pods and `--exit-code-from` picks the
 //! exit code.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures_util::future::join_all;
+use tokio::signal::unix::{signal, SignalKind};
 use tokio::time::Instant;
 
 use crate::cli::{ApplyArgs, Cli, OutputArg, PullArg, WaitForArg};
-use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodResult};
+use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodFailure, PodResult};
 use crate::error_chain::chain;
 use crate::exit::{self, UsageError};
 use crate::manifest::types::PullPolicy;
@@ -21,29 +23,48 @@ use crate::pod::observed::PodObservation;
 use crate::pod::{prepare, volumes, DesiredPod};
 use crate::report::logs::{self, LogPod, LogStreamer};
 use crate::report::{self, output, summary, Format, PodKey, ReportOptions, Reporter};
+use crate::runtime::bounded::Bounded;
 use crate::runtime::labels;
-use crate::runtime::{infra_image, EngineInfo, EngineSecurity, Runtime, Selector};
+use crate::runtime::{infra_image, EngineInfo, EngineSecurity, Runtime, RuntimeError, Selector};
 use crate::status::WaitFor;
 
+use super::static_dir;
+
+/// How long past `--timeout` an engine call may still run: the drivers end at the deadline on
+/// their own, after one last look, which a working engine answers in milliseconds.
+const ENGINE_GRACE: Duration = Duration::from_secs(2);
+
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
+    let deadline = Instant::now() + args.timeout;
     let opts = LoadOptions { namespace: args.namespace.clone(), strict: args.strict };
     let paths = args.manifest.paths();
     if args.prune && paths.iter().any(|p| p == "-") {
         return Err(UsageError("--prune needs manifest files or directories, not standard input".into()).into());
     }
+    // Listened to from the start: SIGHUP's default action would end podrun, and one sent while
+    // the first pass runs is for the supervision after it.
+    let hangup = if args.supervise { Some(signal(SignalKind::hangup())?) } else { None };
     // Taken before reading, so a change made while the first pass runs is seen afterwards.
     let fingerprint = if args.supervise { super::supervise::Fingerprint::of(args) } else { None };
-    let files = super::expand_paths(&paths, args.supervise)?;
-    let loaded = super::load_manifests(&files, &args.configs, &opts)?;
-    if let Some(name) = &args.exit_code_from {
-        check_exit_code_from(name, &loaded.pods)?;
-    }
 
     // Live lines redraw in place; log lines written to the same terminal beside them would
     // tear the display, so with --logs on a terminal progress comes as plain lines.
     let logs_on_term = args.logs && console::Term::stdout().is_term();
     let live = console::Term::stderr().is_term() && !logs_on_term;
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live });
+    let listing = super::manifest_dir::list(&paths, args.supervise)?;
+    listing.tell(&|w| reporter.warning(w));
+    let files = listing.files.clone();
+    // Supervising, a manifest that does not load is left out and the others run; otherwise
+    // nothing runs unless everything loads.
+    let (loaded, mut skipped) = if args.supervise {
+        static_dir::load_each(&files, &args.configs, &opts)?
+    } else {
+        (super::load_manifests(&files, &args.configs, &opts)?, Vec::new())
+    };
+    if let Some(name) = &args.exit_code_from {
+        check_exit_code_from(name, &loaded.pods)?;
+    }
     for w in &loaded.warnings {
         reporter.warning(w);
     }
@@ -54,22 +75,45 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         ));
     }
 
-    let (rt, files) = super::connect(cli).await?;
-    let rt = Arc::new(rt);
+    // Every engine call ends by the deadline, connecting too: a frozen engine cannot hold
+    // podrun past --timeout.
+    let bound = deadline + ENGINE_GRACE;
+    let (connected, files) = tokio::time::timeout_at(bound, super::connect(cli))
+        .await
+        .map_err(|_| RuntimeError::Deadline { what: "connect to the engine".into() })??;
+    let rt = Arc::new(Bounded::new(connected, Some(bound)));
     let infra = args.infra_image.clone().unwrap_or_else(infra_image::default_infra_image);
     let crash = CrashBackoff { base: args.crash_backoff, max: args.crash_backoff_max.max(args.crash_backoff) };
     let engine = rt.info().await?;
     let security = engine_security(&*rt, &loaded).await?;
     let env = environment(args, &infra, rt.local_files(), &engine, security, &loaded);
-    let pods = prepare::prepare_pods(&loaded.pods, &env, &mut |w| reporter.warning(&w))
-        .map_err(|e| UsageError(e.to_string()))?;
+    let pods = if args.supervise {
+        let (pods, unprepared) = static_dir::prepare_each(&loaded.pods, &env, &mut |w| reporter.warning(&w));
+        skipped.extend(unprepared);
+        pods
+    } else {
+        prepare::prepare_pods(&loaded.pods, &env, &mut |w| reporter.warning(&w))
+            .map_err(|e| UsageError(e.to_string()))?
+    };
+    for s in &skipped {
+        reporter.warning(&s.describe());
+    }
+    let sources: BTreeMap<(&str, &str), String> =
+        loaded.pods.iter().filter_map(|p| Some(((p.namespace(), p.name()), listing.source_of(&p.doc.file)?))).collect();
+    let pods: Vec<DesiredPod> = pods
+        .into_iter()
+        .map(|mut d| {
+            d.source = sources.get(&(d.namespace.as_str(), d.name.as_str())).cloned();
+            d
+        })
+        .collect();
     if args.dry_run {
         return dry_run(&*rt, &pods, crash, cli.quiet).await;
     }
     driver::ensure_infra_image(&*rt, &infra).await?;
 
     let interrupt = Interrupt::listen()?;
-    let drive = drive_options(args, crash, files);
+    let drive = drive_options(args, deadline, crash, files);
     let logs = if args.logs {
         let several = pods.len() > 1;
         let targets = pods
@@ -94,6 +138,11 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         // Before any removal: what the containers wrote is read to its end first.
         logs.stop().await;
     }
+    // Cleaning up after the run takes what it takes, unless the engine fell silent: then it
+    // stays bound, and what cannot be done is said.
+    if !results.iter().any(|r| matches!(r.outcome, Err(PodFailure::Runtime(RuntimeError::Deadline { .. })))) {
+        rt.set_deadline(None);
+    }
     if args.rm {
         for r in &results {
             remove(&*rt, r, drive.files.as_ref(), &*reporter).await;
@@ -103,7 +152,15 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
             remove_created(&*rt, r, drive.files.as_ref(), &*reporter).await;
         }
     }
-    let pruned = if args.prune { prune(&*rt, &loaded.pods, args, drive.files.as_ref(), &*reporter).await } else { 0 };
+    let pruned = if !args.prune {
+        exit::SUCCESS
+    } else if skipped.is_empty() {
+        prune(&*rt, &loaded.pods, &listing.sources(), args, drive.files.as_ref(), &*reporter).await
+    } else {
+        // A manifest being written may name pods that run now: none is deleted on its account.
+        reporter.warning("--prune: nothing pruned while a manifest is left out");
+        exit::SUCCESS
+    };
     reporter.finish();
 
     print_summary(&results, args, cli.quiet);
@@ -113,14 +170,17 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     // The first failing pod, in manifest order, decides the exit code.
     let code = results.iter().find_map(|r| r.outcome.as_ref().err()).map_or(exit::SUCCESS, exit::for_pod);
     let code = if code == exit::SUCCESS { pruned } else { code };
-    if args.supervise && interrupt.fired().is_none() {
-        return super::supervise::run(rt, results, &drive, cli, args, fingerprint, interrupt).await;
+    // Listened to only under --supervise.
+    if let Some(hangup) = hangup.filter(|_| interrupt.fired().is_none()) {
+        // Supervision has no deadline (see `driver::supervise::forever`).
+        rt.set_deadline(None);
+        return super::supervise::run(rt, results, &drive, cli, args, (fingerprint, &skipped), hangup, interrupt).await;
     }
     Ok(code)
 }
 
 /// How each pod's driver runs, from apply's flags.
-fn drive_options(args: &ApplyArgs, crash: CrashBackoff, files: Option<PodFiles>) -> DriveOptions {
+fn drive_options(args: &ApplyArgs, deadline: Instant, crash: CrashBackoff, files: Option<PodFiles>) -> DriveOptions {
     DriveOptions {
         wait_for: match args.wait_for {
             Some(WaitForArg::Running) => Some(WaitFor::Running),
@@ -134,7 +194,7 @@ fn drive_options(args: &ApplyArgs, crash: CrashBackoff, files: Option<PodFiles>)
         retries: args.retries,
         retry_delay: args.retry_delay,
         backoff: args.backoff,
-        deadline: Instant::now() + args.timeout,
+        deadline,
         crash,
         files,
         min_uptime: args.min_uptime,
@@ -208,11 +268,14 @@ async fn dry_run<R: Runtime>(rt: &R, pods: &[DesiredPod], crash: CrashBackoff, q
     Ok(exit::SUCCESS)
 }
 
-/// `--prune`: deletes podrun's pods, in the namespaces the manifests use (and -n), that none of
-/// the manifests names anymore. Returns the exit code of the first failure, else success.
+/// `--prune`: deletes podrun's pods, in the namespaces the manifests use (and -n), that came
+/// from the same directories or files (`sources`, see `labels::SOURCE`) and that none of the
+/// manifests names anymore: a pod applied by hand from elsewhere is not this directory's to
+/// delete. Returns the exit code of the first failure, else success.
 async fn prune<R: Runtime>(
     rt: &R,
     pods: &[LoadedPod],
+    sources: &BTreeSet<String>,
     args: &ApplyArgs,
     files: Option<&PodFiles>,
     reporter: &dyn Reporter,
@@ -235,6 +298,7 @@ async fn prune<R: Runtime>(
         let names: BTreeSet<&str> = listed
             .iter()
             .filter(|c| c.is_owned() && c.label(labels::POD_NAMESPACE) == Some(ns))
+            .filter(|c| c.label(labels::SOURCE).is_some_and(|s| sources.contains(s)))
             .filter_map(|c| c.label(labels::POD_NAME))
             .filter(|name| !keep.contains(&(ns, *name)))
             .collect();

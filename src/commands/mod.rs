@@ -7,8 +7,11 @@ pub mod exec;
 pub mod gc;
 pub mod get;
 pub mod logs;
+pub mod manifest_dir;
+pub mod static_dir;
 pub mod supervise;
 pub mod validate;
+pub mod watch;
 
 use crate::cli::{Cli, Command};
 use crate::exit::UsageError;
@@ -53,33 +56,10 @@ pub(crate) fn load_manifests(files: &[String], configs: &[String], opts: &LoadOp
     Ok(manifest::load_all(&sources, &config_sources, opts)?)
 }
 
-/// The manifest files `paths` name: a directory stands for every `*.yaml`, `*.yml` and `*.json`
-/// file in it, sorted by name (not recursive); files and `-` stand for themselves. A directory
-/// without one is an error, unless `empty_ok`: a static pod directory watched by `apply
-/// --supervise` may be empty yet, as a kubelet's may (its pods come when their manifests do).
+/// The manifest files `paths` name (see `manifest_dir::list`), without a word on what was left
+/// out.
 pub(crate) fn expand_paths(paths: &[String], empty_ok: bool) -> anyhow::Result<Vec<String>> {
-    let mut files = Vec::new();
-    for p in paths {
-        let path = std::path::Path::new(p);
-        if p == "-" || !path.is_dir() {
-            files.push(p.clone());
-            continue;
-        }
-        let entries = std::fs::read_dir(path).map_err(|e| UsageError(format!("{p}: {e}")))?;
-        let mut found: Vec<String> = entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|f| f.is_file())
-            .filter(|f| f.extension().and_then(|x| x.to_str()).is_some_and(|x| matches!(x, "yaml" | "yml" | "json")))
-            .map(|f| f.to_string_lossy().into_owned())
-            .collect();
-        if found.is_empty() && !empty_ok {
-            return Err(UsageError(format!("{p}: no manifest (*.yaml, *.yml, *.json) in this directory")).into());
-        }
-        found.sort();
-        files.extend(found);
-    }
-    Ok(files)
+    Ok(manifest_dir::list(paths, empty_ok)?.files)
 }
 
 /// Connects to the engine `--context`, `--host`, DOCKER_HOST, DOCKER_CONTEXT or the Docker

@@ -1,26 +1,31 @@
 //! `apply --supervise` after the first pass: tells systemd podrun is ready, keeps the pods (see
 //! `driver::supervise`), and watches the manifests as a kubelet watches its static pod
-//! directory: every 20 s, and at once on SIGHUP (`systemctl reload`). When they changed and
-//! still load, podrun starts over as itself (the same process, pid and arguments, through
-//! exec): its first pass applies the new set (with `--prune`, removing pods whose manifest is
-//! gone) and supervision goes on. Pods the change does not touch are not disturbed, since
-//! applying an unchanged pod changes nothing. Manifests that no longer load are reported, and
-//! the pods stay supervised as they were.
+//! directory: every 20 s, and at once on SIGHUP (`systemctl reload`). When a manifest that
+//! loads was added or changed, or one was removed, podrun starts over as itself (the same
+//! process, pid and arguments, through exec): its first pass applies the new set (with
+//! `--prune`, removing pods whose manifest is gone) and supervision goes on. Pods the change
+//! does not touch are not disturbed, since applying an unchanged pod changes nothing. A
+//! manifest that does not load (or whose pod cannot run here) is reported once and left out
+//! until it changes (`watch`): one that turned bad does not start podrun over, so the pod of
+//! its last good version stays supervised as it was.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
-use tokio::signal::unix::{signal, SignalKind};
+use tokio::signal::unix::Signal;
 
 use crate::cli::{ApplyArgs, Cli};
 use crate::driver::{supervise, DriveOptions, Interrupt, PodResult};
-use crate::exit::{self, UsageError};
+use crate::exit;
 use crate::manifest::LoadOptions;
-use crate::pod::prepare;
 use crate::report::{self, ReportOptions};
 use crate::runtime::{infra_image, Runtime};
 use crate::sd_notify;
+
+use super::static_dir::{self, Skipped};
+use super::watch::{self, Stamps};
 
 /// How often the manifests are looked at: the kubelet's file check frequency.
 const CHECK_EVERY: Duration = Duration::from_secs(20);
@@ -28,7 +33,7 @@ const CHECK_EVERY: Duration = Duration::from_secs(20);
 /// What the manifests look like from outside: each file's path, size and modification time
 /// (directories expanded as apply expands them). A change in any means "read them again".
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fingerprint(Vec<(PathBuf, u64, Option<SystemTime>)>);
+pub struct Fingerprint(Stamps);
 
 impl Fingerprint {
     /// None when the manifests cannot be watched (standard input) or listed.
@@ -45,27 +50,44 @@ impl Fingerprint {
                 .map(|f| {
                     let meta = std::fs::metadata(&f).ok();
                     let size = meta.as_ref().map_or(0, std::fs::Metadata::len);
-                    (PathBuf::from(f), size, meta.and_then(|m| m.modified().ok()))
+                    (PathBuf::from(f), (size, meta.and_then(|m| m.modified().ok())))
                 })
                 .collect(),
         ))
     }
+
+    /// The stamps of the files not in `left_out`.
+    fn without(&self, left_out: &BTreeSet<PathBuf>) -> Stamps {
+        self.0.iter().filter(|(p, _)| !left_out.contains(*p)).map(|(p, s)| (p.clone(), *s)).collect()
+    }
+}
+
+/// The manifests podrun left out (they did not load, or their pod cannot run here).
+fn left_out(skipped: &[Skipped]) -> BTreeSet<PathBuf> {
+    skipped.iter().map(|s| PathBuf::from(&s.file)).collect()
 }
 
 /// Supervises the pods of the first pass until SIGINT or SIGTERM (exit 0); starts podrun over
-/// when the manifests change, as the module says.
+/// when the manifests change, as the module says. `skipped` are the manifests the first pass
+/// left out, already reported; `hangup` was listened to from the start, so a SIGHUP during the
+/// first pass is not lost (and did not kill podrun).
+#[allow(clippy::too_many_arguments)]
 pub async fn run<R: Runtime>(
     rt: Arc<R>,
     results: Vec<PodResult>,
     first_pass: &DriveOptions,
     cli: &Cli,
     args: &ApplyArgs,
-    seen: Option<Fingerprint>,
+    (seen, skipped): (Option<Fingerprint>, &[Skipped]),
+    mut hangup: Signal,
     mut interrupt: Interrupt,
 ) -> anyhow::Result<u8> {
     let failed = results.iter().filter(|r| r.outcome.is_err()).count();
     let supervised = results.iter().filter(|r| supervise::needs_supervision(r)).count();
-    let status = format!("{supervised} of {} pods supervised; {failed} failed their first pass", results.len());
+    let mut status = format!("{supervised} of {} pods supervised; {failed} failed their first pass", results.len());
+    if !skipped.is_empty() {
+        status.push_str(&format!("; {} manifests skipped", skipped.len()));
+    }
     sd_notify::notify(&format!("READY=1\nSTATUS={status}"));
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     reporter.note(&format!("supervising: {status}"));
@@ -74,8 +96,13 @@ pub async fn run<R: Runtime>(
     let mut pods = tokio::spawn(pods);
     let mut pods_ended = false;
 
-    let mut hangup = signal(SignalKind::hangup())?;
     let mut seen = seen;
+    // What this podrun applied, and the bad manifests already said (the first pass said its own).
+    let applied = seen.as_ref().map(|f| f.without(&left_out(skipped))).unwrap_or_default();
+    let mut reported = Stamps::new();
+    if let Some(f) = &seen {
+        watch::newly_bad(&mut reported, &f.0, &left_out(skipped));
+    }
     let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + CHECK_EVERY, CHECK_EVERY);
     loop {
         let asked = tokio::select! {
@@ -109,9 +136,21 @@ pub async fn run<R: Runtime>(
         if !asked && (seen.is_none() || now == seen) {
             continue;
         }
-        seen = now;
-        if let Err(e) = loads(&*rt, args).await {
-            reporter.warning(&format!("the manifests changed but do not load; the pods stay as they are: {e:#}"));
+        seen.clone_from(&now);
+        let skipped = match check(&*rt, args).await {
+            Ok(skipped) => skipped,
+            Err(e) => {
+                reporter.warning(&format!("the manifests changed but do not load; the pods stay as they are: {e:#}"));
+                continue;
+            }
+        };
+        let bad = left_out(&skipped);
+        let now = now.map(|f| f.0).unwrap_or_default();
+        if !asked && !watch::starts_over(&applied, &now, &bad) {
+            let new: BTreeSet<PathBuf> = watch::newly_bad(&mut reported, &now, &bad).into_iter().collect();
+            for s in skipped.iter().filter(|s| new.contains(&PathBuf::from(&s.file))) {
+                reporter.warning(&format!("{}; the pods stay as they are", s.describe()));
+            }
             continue;
         }
         let why = if asked { "SIGHUP" } else { "the manifests changed" };
@@ -123,19 +162,20 @@ pub async fn run<R: Runtime>(
     }
 }
 
-/// Whether the manifests load, and their pods prepare, as apply would load and prepare them
-/// (nothing created): a podrun started over on manifests it refuses would end supervision.
-/// Warnings are left to that podrun, which shows them once.
-async fn loads<R: Runtime>(rt: &R, args: &ApplyArgs) -> anyhow::Result<()> {
+/// The manifests that would be left out, loaded and prepared as the first pass of a podrun
+/// started over would (nothing created): an error is one that would end that podrun (a
+/// `--config` file that does not load), so podrun stays as it is instead. Warnings are left to
+/// that podrun, which shows them once.
+async fn check<R: Runtime>(rt: &R, args: &ApplyArgs) -> anyhow::Result<Vec<Skipped>> {
     let opts = LoadOptions { namespace: args.namespace.clone(), strict: args.strict };
     let files = super::expand_paths(&args.manifest.paths(), true)?;
-    let loaded = super::load_manifests(&files, &args.configs, &opts)?;
+    let (loaded, mut skipped) = static_dir::load_each(&files, &args.configs, &opts)?;
     let infra = args.infra_image.clone().unwrap_or_else(infra_image::default_infra_image);
     let engine = rt.info().await?;
     let security = super::apply::engine_security(rt, &loaded).await?;
     let env = super::apply::environment(args, &infra, rt.local_files(), &engine, security, &loaded);
-    prepare::prepare_pods(&loaded.pods, &env, &mut |_| {}).map_err(|e| UsageError(e.to_string()))?;
-    Ok(())
+    skipped.extend(static_dir::prepare_each(&loaded.pods, &env, &mut |_| {}).1);
+    Ok(skipped)
 }
 
 /// Replaces this process with podrun run again with the same arguments; returns only if that

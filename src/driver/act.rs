@@ -65,9 +65,10 @@ enum StepError {
     PostStart(String),
 }
 
-/// Engine unreachable is fatal to the run; anything else is recorded and retried.
+/// Engine unreachable, or silent past the deadline, is fatal to the run; anything else is
+/// recorded and retried.
 fn fatal(e: &RuntimeError) -> bool {
-    matches!(e, RuntimeError::Unreachable { .. })
+    matches!(e, RuntimeError::Unreachable { .. } | RuntimeError::Deadline { .. })
 }
 
 fn is_infra(c: &Observed) -> bool {

@@ -6,9 +6,11 @@
 //! The driver waits out an engine that goes away mid-run itself (`outage`); one that finds the
 //! engine away at its first look ends, and is started again as soon as the engine answers,
 //! found with the same waits. A driver that stops for any other reason (a pull failed) is
-//! started again after a doubling delay. A pod that has finished for good (Succeeded or Failed
-//! under restartPolicy Never or OnFailure), or cannot be configured at all, is left alone:
-//! nothing podrun could do would change it.
+//! started again after a doubling delay, and so is one that cannot be configured now (a volume
+//! whose files cannot be made, a hostPath of the wrong type), as the kubelet retries a
+//! CreateContainerConfigError: the host may be mended meanwhile, and the reason is said at
+//! each try. A pod that has finished for good (Succeeded or Failed under restartPolicy Never
+//! or OnFailure) is left alone: nothing podrun could do would change it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,10 +37,7 @@ pub fn needs_supervision(r: &PodResult) -> bool {
     !finished
         && !matches!(
             r.outcome,
-            Err(PodFailure::Config { .. }
-                | PodFailure::Interrupted(_)
-                | PodFailure::DeadlineExceeded { .. }
-                | PodFailure::Deleted { .. })
+            Err(PodFailure::Interrupted(_) | PodFailure::DeadlineExceeded { .. } | PodFailure::Deleted { .. })
         )
 }
 
@@ -85,7 +84,11 @@ async fn keep<R: Runtime>(
         let why = match &last.outcome {
             Err(PodFailure::Interrupted(_)) => return false,
             _ if !needs_supervision(&last) => {
-                reporter.event(&key, "finished for good: no longer supervised");
+                let how = match &last.outcome {
+                    Err(e) => e.to_string(),
+                    Ok(()) => last.status.as_ref().map_or_else(|| "done".to_owned(), |s| format!("{:?}", s.phase)),
+                };
+                reporter.event(&key, &format!("finished for good ({how}): no longer supervised"));
                 return matches!(last.outcome, Err(PodFailure::DeadlineExceeded { .. }));
             }
             Err(PodFailure::Runtime(e)) if outage::away(e, true) => {

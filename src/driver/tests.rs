@@ -537,6 +537,19 @@ async fn a_finished_pod_is_not_supervised() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_pod_that_cannot_be_configured_is_supervised_to_be_tried_again() {
+    let mut r = run(&Arc::new(fake()), desired("Always", "img:1", "IfNotPresent"), opts(0)).await;
+    r.outcome = Err(PodFailure::Config {
+        container: "a".into(),
+        message: "hostPath /x: not a directory".into(),
+        after: String::new(),
+    });
+    assert!(super::supervise::needs_supervision(&r), "the host may be mended: tried again");
+    r.outcome = Err(PodFailure::DeadlineExceeded { seconds: 1 });
+    assert!(!super::supervise::needs_supervision(&r), "past activeDeadlineSeconds: for good");
+}
+
+#[tokio::test(start_paused = true)]
 async fn supervision_waits_out_an_engine_restart_and_takes_the_pod_up_again() {
     // Away from 10 s to 30 s, long after the first pass.
     let rt = Arc::new(fake().outage(Duration::from_secs(10), Duration::from_secs(20)));

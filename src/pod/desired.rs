@@ -161,6 +161,8 @@ pub struct DesiredPod {
     pub configs: Arc<ConfigStore>,
     /// The host's facts for the downward API (the pod IP is filled in at create time).
     pub host: PodFacts,
+    /// Where the manifest came from (see `labels::SOURCE`), when it came from a file.
+    pub source: Option<String>,
 }
 
 /// A short, stable hash of a value's JSON form (field order is fixed by the types, and maps are
@@ -230,6 +232,7 @@ impl DesiredPod {
             manifest: pod.clone(),
             configs: Arc::new(ConfigStore::new()),
             host: PodFacts::default(),
+            source: None,
         }
     }
 
@@ -295,6 +298,9 @@ impl DesiredPod {
             }
             if let Some(name) = self.default_container() {
                 l.insert(labels::DEFAULT_CONTAINER.to_owned(), name.to_owned());
+            }
+            if let Some(source) = &self.source {
+                l.insert(labels::SOURCE.to_owned(), source.clone());
             }
         }
         let namespaces = match (c.role, infra) {
@@ -460,6 +466,24 @@ mod tests {
         assert!(!app.labels.keys().any(|k| k.starts_with(labels::POD_LABEL_PREFIX)));
         assert_eq!(plain.infra.spec_hash, labelled.infra.spec_hash);
         assert_eq!(plain.containers[0].spec_hash, labelled.containers[0].spec_hash);
+    }
+
+    #[test]
+    fn the_source_goes_on_the_infra_container_only_and_not_into_hashes() {
+        let plain = desired(POD);
+        let mut sourced = desired(POD);
+        sourced.source = Some("/etc/podrun/pods".into());
+        let infra = sourced.create_spec(&sourced.infra, 0, None).unwrap().0;
+        assert_eq!(infra.labels[labels::SOURCE], "/etc/podrun/pods");
+        assert!(!plain.create_spec(&plain.infra, 0, None).unwrap().0.labels.contains_key(labels::SOURCE));
+        let r = InfraRef { id: "infra".into(), ip: None, host_ip: None };
+        assert!(!sourced
+            .create_spec(&sourced.containers[0], 0, Some(&r))
+            .unwrap()
+            .0
+            .labels
+            .contains_key(labels::SOURCE));
+        assert_eq!(plain.infra.spec_hash, sourced.infra.spec_hash);
     }
 
     #[test]

@@ -42,6 +42,7 @@ pub const SEALED: &[&str] = &[
     GRACE_PERIOD,
     PRE_STOP,
     DEFAULT_CONTAINER,
+    SOURCE,
 ];
 
 /// The Kubernetes container name of the infra container, as the kubelet names its sandbox.
@@ -55,6 +56,12 @@ pub const POD_LABEL_PREFIX: &str = "io.podrun.pod-label.";
 /// one the pod's `kubectl.kubernetes.io/default-container` annotation names, else the first app
 /// container, as kubectl chooses. Not part of any spec hash.
 pub const DEFAULT_CONTAINER: &str = "io.podrun.default-container";
+
+/// Where the pod's manifest came from, on its infra container: the canonical path of the
+/// directory (or file) `apply` was given. `apply --prune` deletes only pods whose source is
+/// its own, as a kubelet's file source deletes only pods it read from its files; the value is
+/// compared, never used as a path. Not part of any spec hash.
+pub const SOURCE: &str = "io.podrun.source";
 
 /// The annotation kubectl reads to choose a pod's default container.
 pub const DEFAULT_CONTAINER_ANNOTATION: &str = "kubectl.kubernetes.io/default-container";

@@ -5,6 +5,7 @@
 //! finds the registry credentials an image pull needs (pull secrets, the Docker config).
 
 pub mod auth;
+pub mod bounded;
 pub mod concurrency;
 pub mod docker;
 #[cfg(test)]
@@ -519,6 +520,9 @@ pub enum RuntimeError {
     /// The engine cannot do what is asked (its API is too old for it, say).
     #[error("{what}: {detail}")]
     Unsupported { what: String, detail: String },
+    /// The engine did not answer before the run's deadline (`--timeout`): see `bounded`.
+    #[error("{what}: no answer from the engine by the deadline")]
+    Deadline { what: String },
     /// The engine answered, but not as its API says it would.
     #[error("{what}: {detail}")]
     Protocol { what: String, detail: String },

@@ -1,0 +1,198 @@
+//! A [`Runtime`] whose every call ends by a deadline, so `apply --timeout` holds against an
+//! engine that takes connections but never answers (frozen, or stopped under a debugger): an
+//! engine call that is still waiting at the deadline is `RuntimeError::Deadline` (exit 5, as
+//! any run that did not converge in time). The bound is set once, here, rather than at each
+//! call site; the streams (logs, events) are left alone, since their consumers already stop
+//! reading when they are done. The deadline can be lifted (supervision, cleanup after a run
+//! whose engine answered) and set again.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use futures_util::stream::BoxStream;
+use tokio::time::Instant;
+
+use super::{
+    auth, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions, Observed,
+    PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
+};
+
+/// `inner`, with its calls cut off at the deadline.
+#[derive(Debug)]
+pub struct Bounded<R> {
+    inner: R,
+    deadline: Mutex<Option<Instant>>,
+}
+
+impl<R: Runtime> Bounded<R> {
+    pub fn new(inner: R, deadline: Option<Instant>) -> Bounded<R> {
+        Bounded { inner, deadline: Mutex::new(deadline) }
+    }
+
+    /// From now on, calls end by `deadline` (None: they take as long as the engine takes).
+    pub fn set_deadline(&self, deadline: Option<Instant>) {
+        *self.deadline.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = deadline;
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        *self.deadline.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    async fn bound<T>(
+        &self,
+        what: impl FnOnce() -> String,
+        call: impl Future<Output = Result<T, RuntimeError>>,
+    ) -> Result<T, RuntimeError> {
+        let Some(deadline) = self.deadline() else { return call.await };
+        match tokio::time::timeout_at(deadline, call).await {
+            Ok(r) => r,
+            Err(_elapsed) => Err(RuntimeError::Deadline { what: what() }),
+        }
+    }
+}
+
+impl<R: Runtime> Runtime for Bounded<R> {
+    async fn info(&self) -> Result<EngineInfo, RuntimeError> {
+        self.bound(|| "engine info".into(), self.inner.info()).await
+    }
+
+    async fn security(&self) -> Result<EngineSecurity, RuntimeError> {
+        self.bound(|| "engine info".into(), self.inner.security()).await
+    }
+
+    async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
+        self.bound(|| "list containers".into(), self.inner.list(sel)).await
+    }
+
+    async fn image_present(&self, image: &str) -> Result<bool, RuntimeError> {
+        self.bound(|| format!("inspect image {image}"), self.inner.image_present(image)).await
+    }
+
+    async fn image_user(&self, image: &str) -> Result<String, RuntimeError> {
+        self.bound(|| format!("inspect image {image}"), self.inner.image_user(image)).await
+    }
+
+    async fn pull_image(
+        &self,
+        image: &str,
+        credentials: Option<&auth::Credentials>,
+        progress: &(dyn Fn(PullProgress) + Send + Sync),
+    ) -> Result<(), RuntimeError> {
+        self.bound(|| format!("pull image {image}"), self.inner.pull_image(image, credentials, progress)).await
+    }
+
+    async fn load_image(&self, image: &str, archive: Vec<u8>) -> Result<(), RuntimeError> {
+        self.bound(|| format!("load image {image}"), self.inner.load_image(image, archive)).await
+    }
+
+    async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
+        self.bound(|| format!("create container {}", spec.name), self.inner.create(spec)).await
+    }
+
+    async fn start(&self, id: &str) -> Result<(), RuntimeError> {
+        self.bound(|| format!("start container {id}"), self.inner.start(id)).await
+    }
+
+    async fn stop(&self, c: &Observed, grace: Duration) -> Result<(), RuntimeError> {
+        self.bound(|| format!("stop container {}", c.name), self.inner.stop(c, grace)).await
+    }
+
+    async fn kill(&self, c: &Observed) -> Result<(), RuntimeError> {
+        self.bound(|| format!("kill container {}", c.name), self.inner.kill(c)).await
+    }
+
+    async fn remove(&self, c: &Observed) -> Result<(), RuntimeError> {
+        self.bound(|| format!("remove container {}", c.name), self.inner.remove(c)).await
+    }
+
+    fn local_files(&self) -> bool {
+        self.inner.local_files()
+    }
+
+    async fn logs_tail(&self, id: &str, lines: usize) -> Result<String, RuntimeError> {
+        self.bound(|| format!("logs of container {id}"), self.inner.logs_tail(id, lines)).await
+    }
+
+    fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine> {
+        self.inner.logs_follow(id)
+    }
+
+    fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
+        self.inner.logs(id, opts)
+    }
+
+    async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
+        self.bound(|| format!("exec in container {id}"), self.inner.exec(id, cmd)).await
+    }
+
+    async fn exec_attach(&self, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {
+        self.bound(|| format!("exec in container {id}"), self.inner.exec_attach(id, req)).await
+    }
+
+    async fn exec_resize(&self, exec_id: &str, size: TermSize) -> Result<(), RuntimeError> {
+        self.bound(|| format!("resize exec {exec_id}"), self.inner.exec_resize(exec_id, size)).await
+    }
+
+    async fn exec_exit_code(&self, exec_id: &str) -> Result<Option<i64>, RuntimeError> {
+        self.bound(|| format!("inspect exec {exec_id}"), self.inner.exec_exit_code(exec_id)).await
+    }
+
+    async fn ensure_volume(
+        &self,
+        name: &str,
+        labels: &BTreeMap<String, String>,
+        tmpfs: Option<&Tmpfs>,
+    ) -> Result<(), RuntimeError> {
+        self.bound(|| format!("create volume {name}"), self.inner.ensure_volume(name, labels, tmpfs)).await
+    }
+
+    async fn list_volumes(&self, label_filters: &[String]) -> Result<Vec<VolumeInfo>, RuntimeError> {
+        self.bound(|| "list volumes".into(), self.inner.list_volumes(label_filters)).await
+    }
+
+    async fn volume_mountpoint(&self, name: &str) -> Result<String, RuntimeError> {
+        self.bound(|| format!("inspect volume {name}"), self.inner.volume_mountpoint(name)).await
+    }
+
+    async fn put_archive(&self, id: &str, path: &str, tar: Vec<u8>) -> Result<(), RuntimeError> {
+        self.bound(|| format!("copy to container {id}"), self.inner.put_archive(id, path, tar)).await
+    }
+
+    async fn get_archive(&self, id: &str, path: &str, max_bytes: usize) -> Result<Option<Vec<u8>>, RuntimeError> {
+        self.bound(|| format!("copy from container {id}"), self.inner.get_archive(id, path, max_bytes)).await
+    }
+
+    async fn remove_volume(&self, name: &str) -> Result<(), RuntimeError> {
+        self.bound(|| format!("remove volume {name}"), self.inner.remove_volume(name)).await
+    }
+
+    fn changes(&self, sel: &Selector) -> BoxStream<'static, ()> {
+        self.inner.changes(sel)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::fake::FakeRuntime;
+
+    #[tokio::test(start_paused = true)]
+    async fn a_call_still_waiting_at_the_deadline_ends_there() {
+        let slow = FakeRuntime::new().with_pull_time(Duration::from_secs(60));
+        let rt = Bounded::new(slow, Some(Instant::now() + Duration::from_secs(3)));
+        let start = Instant::now();
+        let r = rt.pull_image("img:1", None, &|_| {}).await;
+        assert_eq!(r, Err(RuntimeError::Deadline { what: "pull image img:1".into() }));
+        assert_eq!(start.elapsed(), Duration::from_secs(3));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn without_a_deadline_a_call_takes_its_time() {
+        let slow = FakeRuntime::new().with_pullable("img:1").with_pull_time(Duration::from_secs(60));
+        let rt = Bounded::new(slow, Some(Instant::now()));
+        rt.set_deadline(None);
+        assert_eq!(rt.pull_image("img:1", None, &|_| {}).await, Ok(()));
+    }
+}
