@@ -5,7 +5,8 @@
 //! (`record.json`, see `pod::record`).
 //!
 //! Layout: `<root>/pods/<pod uid>/<container>-<attempt>/termination-log`, `<root>/pods/<pod
-//! uid>/etc-hosts`, `<root>/pods/<pod uid>/record.json`. The root is
+//! uid>/etc-hosts`, `<root>/pods/<pod uid>/record.json`; `pod::volumes` keeps its volumes in
+//! `volumes/` and its sub-path mount points in `volume-subpaths/` there. The root is
 //! `$PODRUN_STATE_DIR`, else `/var/lib/podrun` for root, else `$XDG_STATE_HOME/podrun` (or
 //! `~/.local/state/podrun`). Directories are private (0700); the termination-log file is
 //! writable by any user (0666), since the container may run as anyone: it is reached only
@@ -18,6 +19,9 @@ use std::path::{Path, PathBuf};
 
 /// The kubelet's limit for a termination message read from the file.
 pub const MAX_MESSAGE_BYTES: u64 = 4096;
+/// The directory of a pod's sub-path mount points (see `pod::volumes::subpath`), in its
+/// directory.
+pub const VOLUME_SUBPATHS: &str = "volume-subpaths";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PodFiles {
@@ -116,8 +120,16 @@ impl PodFiles {
         dirs
     }
 
+    /// Removes the pod's directory, unless sub-path mount points are left in it (their
+    /// removal, `pod::volumes::remove_pod_volumes`, comes first): a recursive removal would go
+    /// through a mount point into the volume it shows, or into a hostPath.
     pub fn remove_pod(&self, uid: &str) {
-        remove_dir(&self.pod_dir(uid));
+        let dir = self.pod_dir(uid);
+        if fs::symlink_metadata(dir.join(VOLUME_SUBPATHS)).is_ok() {
+            tracing::warn!(dir = %dir.display(), "not removing podrun's files: sub-path mount points are left there");
+            return;
+        }
+        remove_dir(&dir);
     }
 }
 
@@ -165,6 +177,17 @@ mod tests {
         f.prepare_termination_log("uid-1", "d", 0).unwrap();
         f.remove_pod("uid-1");
         assert!(!f.pod_dir("uid-1").exists());
+        let _ = fs::remove_dir_all(&f.root);
+    }
+
+    #[test]
+    fn a_pod_directory_with_sub_path_mount_points_left_is_not_removed() {
+        let f = scratch("subpaths");
+        let point = f.pod_dir("uid-1").join(VOLUME_SUBPATHS).join("v/c/0");
+        fs::create_dir_all(&point).unwrap();
+        fs::write(point.join("what-a-mount-shows"), "x").unwrap();
+        f.remove_pod("uid-1");
+        assert!(point.join("what-a-mount-shows").exists(), "never removed recursively");
         let _ = fs::remove_dir_all(&f.root);
     }
 }
