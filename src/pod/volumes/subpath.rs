@@ -94,6 +94,12 @@ pub enum SubPathError {
         #[source]
         cause: Errno,
     },
+    #[error("cannot bind-mount the sub-path onto {}: it was removed meanwhile", .path.display())]
+    Removed {
+        path: PathBuf,
+        #[source]
+        cause: Errno,
+    },
     #[error(
         "cannot bind-mount the sub-path onto {}: podrun mounts every sub-path itself, so that no container can \
          swap it for a symbolic link, and that takes root",
@@ -257,6 +263,8 @@ pub(super) fn bind(
     // shared or slave source, as for a mount without a sub-path.
     rustix::mount::mount_bind(source.as_str(), onto.as_str()).map_err(|cause| match cause {
         Errno::PERM | Errno::ACCESS => SubPathError::BindNotPermitted { path: path.clone(), cause },
+        // The opened directory was removed (a container may remove what is in its volume).
+        Errno::NOENT => SubPathError::Removed { path: path.clone(), cause },
         cause => SubPathError::Bind { path: path.clone(), cause },
     })?;
     match rustix::fs::statat(&dir, name.as_str(), AtFlags::SYMLINK_NOFOLLOW) {

@@ -201,6 +201,16 @@ fn the_mount_point_shows_what_was_opened_and_is_redone_when_it_changed() {
 }
 
 #[test]
+fn a_sub_path_removed_before_its_mount_is_said_so() {
+    let s = Scratch::new("removed");
+    let o = open(&s.vol(), Path::new("gone"), true).unwrap();
+    fs::remove_dir(s.vol().join("gone")).unwrap();
+    let e = bind(&o, &s.pod(), "v", "c", 0).unwrap_err();
+    assert!(matches!(e, SubPathError::Removed { cause: Errno::NOENT, .. }), "{e:?}");
+    assert_eq!(mounts_at(&s.pod().join("volume-subpaths/v/c/0")), 0);
+}
+
+#[test]
 fn a_flipping_link_never_gets_the_outside_mounted() {
     let s = Scratch::new("race");
     fs::create_dir(s.vol().join("sub")).unwrap();
