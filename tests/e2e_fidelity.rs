@@ -447,7 +447,7 @@ fn e2e_a_container_created_by_an_earlier_run_is_started_only_once_its_sub_path_i
     );
     let out = apply(&ns, &pod, &[]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert_eq!(instance(&ns, "victim").map(|(id, s)| (id, s)), Some((victim, "running".to_owned())));
+    assert_eq!(instance(&ns, "victim"), Some((victim, "running".to_owned())));
     let deadline = Instant::now() + Duration::from_secs(10);
     while !tools.join("seen").exists() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(100));

@@ -112,6 +112,11 @@ pub enum SubPathError {
     },
     #[error("{} does not show the sub-path after it was mounted there", .0.display())]
     NotMounted(PathBuf),
+    #[error(
+        "podrun mounts every sub-path itself, so that no container can swap it for a symbolic link, and that takes \
+         root (podrun runs as uid {0})"
+    )]
+    NotRoot(u32),
 }
 
 /// What a sub-path names, opened inside its volume.
@@ -136,8 +141,13 @@ pub(super) fn open(base: &Path, rel: &Path, show: bool) -> Result<Opened, SubPat
 }
 
 /// Checks what of `rel` exists inside `base` as [`open`] would, creating nothing: a missing
-/// component is fine (it will be created), a symbolic link or a file on the way is not.
+/// component is fine (it will be created), a symbolic link or a file on the way is not. And
+/// that podrun may mount it: without root, [`bind`] would fail once containers exist.
 pub(super) fn check(base: &Path, rel: &Path, show: bool) -> Result<(), SubPathError> {
+    let me = rustix::process::geteuid();
+    if !me.is_root() {
+        return Err(SubPathError::NotRoot(me.as_raw()));
+    }
     walk(base, rel, false, show).map(drop)
 }
 
