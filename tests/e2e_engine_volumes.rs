@@ -104,6 +104,14 @@ impl State {
 
 impl Drop for State {
     fn drop(&mut self) {
+        // The pods' sub-path mount points first (the namespace's cleanup deletes its pods
+        // through the default state directory, not this one): a recursive removal must never
+        // go through one.
+        let info = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+        let root = self.0.to_string_lossy().into_owned();
+        for point in info.lines().filter_map(|l| l.split(' ').nth(4)).filter(|p| p.starts_with(&root)) {
+            let _ = Command::new("umount").args(["-l", point]).status();
+        }
         let _ = std::fs::remove_dir_all(&self.0);
         if let Some(shm) = self.shm_dir() {
             let _ = std::fs::remove_dir_all(shm);

@@ -288,3 +288,198 @@ fn e2e_pods_on_a_user_network_reach_each_other_by_hostname() {
     assert!(ok, "both pods run on the network");
     assert!(ping.contains("1 packets received"), "{ping}");
 }
+
+/// A directory of the test's own that no container may ever see: a marker file, nothing else.
+/// The pods below point symbolic links at it; the test only looks at it. Removed when dropped
+/// (also as a plain scratch directory, without its marker).
+struct Canary(std::path::PathBuf);
+
+impl Canary {
+    fn new(test: &str) -> Canary {
+        let dir = std::env::temp_dir().join(format!("podrun-canary-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("MARKER"), "canary").unwrap();
+        Canary(dir)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+
+    fn assert_untouched(&self) {
+        let names: Vec<_> = std::fs::read_dir(&self.0).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec!["MARKER"], "nothing was made in the canary");
+        assert_eq!(std::fs::read_to_string(self.0.join("MARKER")).unwrap(), "canary");
+    }
+}
+
+impl Drop for Canary {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The pod's uid, from any of its containers' labels.
+fn pod_uid(ns: &Namespace) -> String {
+    let (id, _) = ns.containers().into_iter().next().expect("a container of the pod");
+    ns.inspect(&id, "{{index .Config.Labels \"io.kubernetes.pod.uid\"}}")
+}
+
+/// Whether the host has any sub-path mount point of pod `uid` mounted.
+fn sub_path_mounts(uid: &str) -> Vec<String> {
+    let info = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
+    info.lines().filter(|l| l.contains(&format!("{uid}/volume-subpaths"))).map(str::to_owned).collect()
+}
+
+/// The container of `ns` named `container` (the newest instance), with its state.
+fn instance(ns: &Namespace, container: &str) -> Option<(String, String)> {
+    let mut all: Vec<_> = ns.containers().into_iter().filter(|(_, n)| n.contains(&format!("_{container}_"))).collect();
+    all.sort_by_key(|(_, n)| n.rsplit('_').next().and_then(|a| a.parse::<u32>().ok()));
+    all.pop().map(|(id, _)| {
+        let state = ns.inspect(&id, "{{.State.Status}}");
+        (id, state)
+    })
+}
+
+#[test]
+fn e2e_a_flipping_symbolic_link_never_gets_a_sub_path_out_of_its_volume() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("subpath-race");
+    let canary = Canary::new("race");
+    // `sub` is by turns a directory, missing, and a link to the canary (on the host, where the
+    // engine resolves a mount's source), as fast as busybox can rename.
+    let flip = format!(
+        "trap \"exit 0\" TERM; mkdir -p /shared/sub; ln -sfn {} /shared/alt; while true; do mv -T /shared/sub \
+         /shared/tmp; mv -T /shared/alt /shared/sub; mv -T /shared/sub /shared/alt; mv -T /shared/tmp /shared/sub; \
+         done 2>/dev/null",
+        canary.path()
+    );
+    let pod = |round: u32| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: race}}\nspec:\n  terminationGracePeriodSeconds: 1\n  volumes: [{{name: shared, emptyDir: {{}}}}]\n  containers:\n  - {{name: flipper, image: 'busybox:1.28', command: [sh, -c, '{flip}'], volumeMounts: [{{name: shared, mountPath: /shared}}]}}\n  - {{name: victim, image: 'busybox:1.28', command: [sh, -c, '{LOOP}'], env: [{{name: ROUND, value: '{round}'}}], volumeMounts: [{{name: shared, mountPath: /data, subPath: sub}}]}}\n"
+        )
+    };
+    let (mut mounted, mut refused, mut unsettled) = (0, 0, 0);
+    let uid = || pod_uid(&ns);
+    // Each round changes the victim's spec, so it is created anew while the flipper flips.
+    for round in 0..8 {
+        let out = apply(&ns, &pod(round), &["--timeout", "30s"]);
+        match code(&out) {
+            0 => {
+                assert_eq!(instance(&ns, "victim").map(|(_, s)| s).as_deref(), Some("running"));
+                assert!(!sub_path_mounts(&uid()).is_empty(), "the victim's sub-path is podrun's mount");
+                mounted += 1;
+            }
+            2 => {
+                let err = stderr(&out);
+                assert!(
+                    err.contains("spec.containers[1].volumeMounts[0].subPath: \"sub\" is a symbolic link"),
+                    "{err}"
+                );
+                refused += 1;
+            }
+            // The flipper also removes the directory podrun mounted (a rename over an empty
+            // one), and then the engine cannot start the victim: it is tried again until the
+            // deadline.
+            5 => unsettled += 1,
+            c => panic!("round {round}: exit {c}: {}", stderr(&out)),
+        }
+        // Whatever the outcome, a victim that runs never sees the canary.
+        for (id, name) in ns.containers().into_iter().filter(|(_, n)| n.contains("_victim_")) {
+            if ns.inspect(&id, "{{.State.Running}}") == "true" {
+                let seen = exec(&id, "ls -a /data; test -e /data/MARKER && echo ESCAPED");
+                assert!(!seen.contains("MARKER") && !seen.contains("ESCAPED"), "round {round}, {name}: {seen}");
+            }
+        }
+        canary.assert_untouched();
+    }
+    eprintln!("{mounted} rounds mounted the sub-path, {refused} refused it, {unsettled} did not settle");
+    let uid = uid();
+    let del = podrun(&["delete", "race", "-n", ns.name(), "--grace-period", "0"], None);
+    assert_eq!(code(&del), 0, "{}", stderr(&del));
+    assert_eq!(sub_path_mounts(&uid), Vec::<String>::new(), "unmounted with the pod");
+    canary.assert_untouched();
+}
+
+#[test]
+fn e2e_a_container_created_by_an_earlier_run_is_started_only_once_its_sub_path_is_checked_again() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("subpath-created");
+    let canary = Canary::new("created");
+    // The victim's command is not there at first, so the engine creates it and cannot start
+    // it: what a podrun stopped between create and start leaves behind.
+    let tools_dir = Canary::new("tools");
+    std::fs::remove_file(tools_dir.0.join("MARKER")).unwrap();
+    let tools = tools_dir.0.clone();
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: created}}\nspec:\n  terminationGracePeriodSeconds: 1\n  volumes: [{{name: shared, emptyDir: {{}}}}, {{name: tools, hostPath: {{path: {}, type: Directory}}}}]\n  containers:\n  - {{name: helper, image: 'busybox:1.28', command: [sh, -c, '{LOOP}'], volumeMounts: [{{name: shared, mountPath: /shared}}]}}\n  - {{name: victim, image: 'busybox:1.28', command: [/tools/run], volumeMounts: [{{name: shared, mountPath: /data, subPath: sub}}, {{name: tools, mountPath: /tools}}]}}\n",
+        tools.display()
+    );
+    let out = apply(&ns, &pod, &["--wait-for", "none"]);
+    let (victim, state) = instance(&ns, "victim").unwrap_or_else(|| panic!("no victim: {}", stderr(&out)));
+    assert_eq!(state, "created", "{}", stderr(&out));
+    // A container of the pod swaps the sub-path for a link to the canary; the command appears.
+    let helper = id_of(&ns, "helper");
+    let planted =
+        exec(&helper, &format!("mv /shared/sub /shared/old && ln -s {} /shared/sub && echo ok", canary.path()));
+    assert_eq!(planted.trim(), "ok");
+    std::fs::write(tools.join("run"), format!("#!/bin/sh\nls -a /data > /tools/seen\n{LOOP}\n")).unwrap();
+    std::fs::set_permissions(tools.join("run"), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = apply(&ns, &pod, &[]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("spec.containers[1].volumeMounts[0].subPath: \"sub\" is a symbolic link"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(ns.inspect(&victim, "{{.State.Status}}"), "created", "not started");
+    assert!(!tools.join("seen").exists());
+    canary.assert_untouched();
+    // Put right, the same container starts, with the sub-path mounted anew.
+    assert_eq!(
+        exec(&helper, "rm /shared/sub && mv /shared/old /shared/sub && touch /shared/sub/mine && echo ok").trim(),
+        "ok"
+    );
+    let out = apply(&ns, &pod, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(instance(&ns, "victim"), Some((victim, "running".to_owned())));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !tools.join("seen").exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let seen = std::fs::read_to_string(tools.join("seen")).unwrap();
+    assert!(seen.contains("mine") && !seen.contains("MARKER"), "{seen}");
+    canary.assert_untouched();
+    drop(ns);
+}
+
+#[test]
+fn e2e_a_symbolic_link_planted_under_a_sub_path_by_an_init_container_is_refused() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("subpath-init");
+    let canary = Canary::new("init");
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: planted}}\nspec:\n  terminationGracePeriodSeconds: 1\n  volumes: [{{name: shared, emptyDir: {{}}}}]\n  initContainers:\n  - {{name: plant, image: 'busybox:1.28', command: [sh, -c, 'ln -s {} /shared/a'], volumeMounts: [{{name: shared, mountPath: /shared}}]}}\n  containers:\n  - {{name: app, image: 'busybox:1.28', command: [sh, -c, '{LOOP}'], volumeMounts: [{{name: shared, mountPath: /data, subPath: a/b}}]}}\n",
+        canary.path()
+    );
+    let out = apply(&ns, &pod, &[]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "spec.containers[0].volumeMounts[0].subPath: \"a\" is a symbolic link, and a sub-path is never followed \
+             through one: it must stay inside its volume"
+        ),
+        "{err}"
+    );
+    assert!(instance(&ns, "app").is_none(), "the app container is never created");
+    assert!(sub_path_mounts(&pod_uid(&ns)).is_empty());
+    canary.assert_untouched();
+}

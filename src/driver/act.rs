@@ -259,13 +259,8 @@ async fn run_step<R: Runtime>(
             if let (Some(setup), Role::Infra) = (setup, c.role) {
                 spec.mounts.extend(setup.infra_mounts());
             } else if let Some(setup) = setup {
-                let env: Vec<(String, String)> = spec
-                    .env
-                    .iter()
-                    .filter_map(|e| e.split_once('='))
-                    .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                    .collect();
-                let mounts = setup.mounts_for(&c.name, &env).map_err(|e| ("CreateContainerConfigError", e.into()))?;
+                let mounts =
+                    setup.mounts_for(&c.name, &env_of(&spec)).map_err(|e| ("CreateContainerConfigError", e.into()))?;
                 spec.mounts.extend(mounts);
             }
             // A volume mounted at the termination message path takes its place.
@@ -299,7 +294,17 @@ async fn run_step<R: Runtime>(
             }
             scope.created.create(spec).await.map_err(|e| ("CreateContainerError", e.into()))?
         }
-        Step::Start { id } => id.clone(),
+        Step::Start { id, attempt } => {
+            // Created by an earlier run, which may have been stopped right there: its sub-paths
+            // are opened and mounted again (the same mount points its mounts name), so what
+            // it gets is what they are now, checked, whatever happened to them meanwhile.
+            if let (Some(setup), Role::Init | Role::App) = (setup, c.role) {
+                let (spec, _) =
+                    desired.create_spec(c, *attempt, infra).map_err(|e| ("CreateContainerConfigError", e.into()))?;
+                setup.mounts_for(&c.name, &env_of(&spec)).map_err(|e| ("CreateContainerConfigError", e.into()))?;
+            }
+            id.clone()
+        }
     };
     rt.start(&id).await.map_err(|e| ("RunContainerError", e.into()))?;
     if let Some(hook) = &c.post_start {
@@ -321,6 +326,11 @@ async fn run_step<R: Runtime>(
         }
     }
     Ok(id)
+}
+
+/// A container's environment as `subPathExpr` expands against it: `NAME`, value, in order.
+fn env_of(spec: &crate::runtime::CreateSpec) -> Vec<(String, String)> {
+    spec.env.iter().filter_map(|e| e.split_once('=')).map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
 }
 
 /// The pod's /etc/hosts, written as the kubelet writes it (`pod::hosts`), to mount into a
@@ -370,13 +380,16 @@ async fn preflight<R: Runtime>(
     plan: &Plan,
     files: Option<&PodFiles>,
 ) -> Result<Option<VolumeSetup>, PodFailure> {
-    let creates = plan.infra.iter().chain(&plan.init).chain(&plan.apps).any(|s| matches!(s.step, Step::Create { .. }));
-    if !creates {
+    // A start of a container created earlier needs the volumes too: its sub-paths are mounted
+    // again (see `run_step`).
+    let steps = plan.infra.iter().chain(&plan.init).chain(&plan.apps);
+    if steps.clone().next().is_none() {
         return Ok(None);
     }
     let setup = volumes_for(rt, desired, files).await?;
     for step in plan.init.iter().chain(&plan.apps) {
-        let (Step::Create { attempt, .. }, Some(c)) = (&step.step, desired.find(&step.container)) else { continue };
+        let Some(c) = desired.find(&step.container) else { continue };
+        let (Step::Create { attempt, .. } | Step::Start { attempt, .. }) = &step.step;
         // The pod IP is not known yet; nothing that can fail depends on it.
         let mut spec = match desired.create_spec(c, *attempt, None) {
             Ok((spec, _)) => spec,
@@ -389,15 +402,12 @@ async fn preflight<R: Runtime>(
             }
         };
         if let Some(setup) = &setup {
-            let env: Vec<(String, String)> =
-                spec.env.iter().filter_map(|e| e.split_once('=')).map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
-            if let Err(e) = setup.mounts_for(&c.name, &env) {
-                return Err(PodFailure::Config {
-                    container: c.name.clone(),
-                    message: e.to_string(),
-                    after: String::new(),
-                });
+            if let Err(e) = setup.check_mounts(&c.name, &env_of(&spec)) {
+                return Err(PodFailure::Config { container: c.name.clone(), message: chain(&e), after: String::new() });
             }
+        }
+        if matches!(step.step, Step::Start { .. }) {
+            continue;
         }
         match resolve_user(rt, c, &mut spec).await {
             Err((_, StepError::Runtime(e))) if fatal(&e) => return Err(PodFailure::Runtime(e)),
@@ -432,7 +442,7 @@ async fn volumes_for<R: Runtime>(
     if on_engine {
         setup = setup.on_engine();
     }
-    volumes::prepare(&setup).map_err(|e| config(e.to_string()))?;
+    volumes::prepare(&setup).map_err(|e| config(chain(&e)))?;
     let named = setup.named_volumes().into_iter().map(|v| (v.name, v.labels, None));
     let own = setup.engine_volumes(&desired.namespace, &desired.name).into_iter().map(|v| (v.name, v.labels, v.tmpfs));
     for (name, labels, tmpfs) in named.chain(own) {

@@ -19,7 +19,7 @@ use std::time::{Duration, SystemTime};
 pub use backoff::CrashBackoff;
 
 use crate::manifest::types::{PullPolicy, RestartPolicy};
-use crate::pod::observed::{Instances, PodObservation};
+use crate::pod::observed::{attempt_of, Instances, PodObservation};
 use crate::pod::{DesiredContainer, DesiredPod};
 use crate::runtime::labels;
 use crate::runtime::{Observed, State};
@@ -50,7 +50,9 @@ pub enum Step {
     /// Create instance number `attempt`, then start it.
     Create { attempt: u32, reason: &'static str },
     /// Start an instance that was created but never started (an interrupted earlier run).
-    Start { id: String },
+    /// `attempt`: its instance number, so its configuration can be made again as it was
+    /// created (its sub-path mounts are prepared anew before the start).
+    Start { id: String, attempt: u32 },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,8 +124,8 @@ fn create(c: &DesiredContainer, inst: &Instances, reason: &'static str) -> Conta
     ContainerStep { container: c.name.clone(), step: Step::Create { attempt: inst.next_attempt(), reason } }
 }
 
-fn start(c: &DesiredContainer, id: &str) -> ContainerStep {
-    ContainerStep { container: c.name.clone(), step: Step::Start { id: id.to_owned() } }
+fn start(c: &DesiredContainer, cur: &Observed) -> ContainerStep {
+    ContainerStep { container: c.name.clone(), step: Step::Start { id: cur.id.clone(), attempt: attempt_of(cur) } }
 }
 
 fn remove(c: &Observed, reason: &'static str) -> Removal {
@@ -186,8 +188,8 @@ pub fn plan(desired: &DesiredPod, obs: &PodObservation, ctx: &Context) -> Plan {
             true
         }
         None => {
-            if let Some(Observed { id, state: State::Created, .. }) = &obs.infra.current {
-                p.infra = Some(start(&desired.infra, id));
+            if let Some(cur @ Observed { state: State::Created, .. }) = &obs.infra.current {
+                p.infra = Some(start(&desired.infra, cur));
             }
             false
         }
@@ -243,7 +245,7 @@ fn init_steps(
         };
         match (&cur.state, c.sidecar) {
             (State::Created, _) => {
-                p.init.push(start(c, &cur.id));
+                p.init.push(start(c, cur));
                 if !started_once_running {
                     return false;
                 }
@@ -313,7 +315,7 @@ fn app_step(
                 create(c, inst, "liveness probe failed")
             })
         }
-        State::Created => Some(start(c, &cur.id)),
+        State::Created => Some(start(c, cur)),
         State::Exited { .. } | State::Dead => {
             let code = exit_code(cur).unwrap_or(1);
             if desired.restart_policy.restarts_after(code) {

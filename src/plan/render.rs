@@ -109,7 +109,7 @@ mod tests {
                 container: "POD".into(),
                 step: Step::Create { attempt: 0, reason: "the pod has no infra container" },
             }),
-            init: vec![ContainerStep { container: "i".into(), step: Step::Start { id: "x".into() } }],
+            init: vec![ContainerStep { container: "i".into(), step: Step::Start { id: "x".into(), attempt: 0 } }],
             apps: vec![
                 ContainerStep { container: "a".into(), step: Step::Create { attempt: 1, reason: "its spec changed" } },
                 ContainerStep {

@@ -207,7 +207,10 @@ fn created_but_not_started_is_started() {
     let mut obs = running_pod(&d);
     obs[2].state = State::Created;
     let p = plan_for(&d, &obs);
-    assert_eq!(p.apps, vec![ContainerStep { container: "b".into(), step: Step::Start { id: "b-0".into() } }]);
+    assert_eq!(
+        p.apps,
+        vec![ContainerStep { container: "b".into(), step: Step::Start { id: "b-0".into(), attempt: 0 } }]
+    );
     assert!(p.images.is_empty(), "starting needs no image check");
 }
 

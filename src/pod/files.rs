@@ -6,11 +6,13 @@
 //!
 //! Layout: `<root>/pods/<pod uid>/<container>-<attempt>/termination-log`, `<root>/pods/<pod
 //! uid>/etc-hosts`, `<root>/pods/<pod uid>/record.json`, and the ownership key
-//! `<root>/seal.key` (`runtime::seal`). The root is `$PODRUN_STATE_DIR`, else
-//! `/var/lib/podrun` for root, else `$XDG_STATE_HOME/podrun` (or `~/.local/state/podrun`).
-//! It is checked before use (`private_fs::ensure_private_dir`: podrun's user's, 0700, on a
-//! path nobody else can change), directories in it are private (0700), and every file is
-//! opened without following links and must be a regular file. The termination-log file is
+//! `<root>/seal.key` (`runtime::seal`); `pod::volumes` keeps a pod's volumes in `volumes/` and
+//! its sub-path mount points in `volume-subpaths/` in the pod's directory. The root is
+//! `$PODRUN_STATE_DIR`, else `/var/lib/podrun` for root, else `$XDG_STATE_HOME/podrun` (or
+//! `~/.local/state/podrun`). It is checked before use (`private_fs::ensure_private_dir`:
+//! podrun's user's, 0700, on a path nobody else can change), directories in it are private
+//! (0700), and every file is opened without following links and must be a regular file. The
+//! termination-log file is
 //! writable by any user (0666), since the container may run as anyone: it is reached only
 //! through the bind mount. Paths are built only from podrun's own pod uids
 //! (`manifest::defaults::is_pod_uid`) and container names, never from other text.
@@ -26,6 +28,9 @@ use crate::runtime::seal::{Seal, SealError};
 
 /// The kubelet's limit for a termination message read from the file.
 pub const MAX_MESSAGE_BYTES: u64 = 4096;
+/// The directory of a pod's sub-path mount points (see `pod::volumes::subpath`), in its
+/// directory.
+pub const VOLUME_SUBPATHS: &str = "volume-subpaths";
 
 /// A record is small; a bigger file is not podrun's.
 const MAX_RECORD_BYTES: u64 = 4 << 20;
@@ -214,10 +219,19 @@ impl PodFiles {
         dirs
     }
 
+    /// Removes the pod's directory, unless sub-path mount points are left in it (their
+    /// removal, `pod::volumes::remove_pod_volumes`, comes first): a recursive removal would go
+    /// through a mount point into the volume it shows, or into a hostPath.
     pub fn remove_pod(&self, uid: &str) {
-        if is_pod_uid(uid) {
-            remove_dir(&self.pod_dir(uid));
+        if !is_pod_uid(uid) {
+            return;
         }
+        let dir = self.pod_dir(uid);
+        if fs::symlink_metadata(dir.join(VOLUME_SUBPATHS)).is_ok() {
+            tracing::warn!(dir = %dir.display(), "not removing podrun's files: sub-path mount points are left there");
+            return;
+        }
+        remove_dir(&dir);
     }
 }
 
@@ -349,5 +363,17 @@ mod tests {
             fs::remove_dir(a.shm_base()).unwrap();
         }
         let _ = fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_pod_directory_with_sub_path_mount_points_left_is_not_removed() {
+        let f = scratch("subpaths");
+        let uid = derive_uid("default", "web");
+        let point = f.pod_dir(&uid).join(VOLUME_SUBPATHS).join("v/c/0");
+        fs::create_dir_all(&point).unwrap();
+        fs::write(point.join("what-a-mount-shows"), "x").unwrap();
+        f.remove_pod(&uid);
+        assert!(point.join("what-a-mount-shows").exists(), "never removed recursively");
+        let _ = fs::remove_dir_all(&f.root);
     }
 }

@@ -10,13 +10,14 @@
 //! 2. [`prepare`] makes the host side real: directories, files (rewritten atomically on every
 //!    apply), hostPath type checks. The driver calls `Runtime::ensure_volume` for each of
 //!    [`VolumeSetup::named_volumes`].
-//! 3. [`VolumeSetup::mounts_for`] gives one container's mounts, just before it is created (it
-//!    expands `subPathExpr` against that container's environment, and creates a missing
-//!    sub-path directory the way the kubelet does).
+//! 3. [`VolumeSetup::mounts_for`] gives one container's mounts, just before it is created or
+//!    started (it expands `subPathExpr` against that container's environment, and mounts each
+//!    sub-path itself, creating a missing directory the way the kubelet does: see `subpath`).
+//!    [`VolumeSetup::check_mounts`] checks the same before anything is created.
 //!
 //! Files: this one holds the plan and its types; `contents` (the files a volume holds) and
-//! `mounts` (a container's mounts) are parts of the plan, pure too; `host` holds all the I/O
-//! (step 2, and the sub-path directories of step 3).
+//! `mounts` (a container's mounts) are parts of the plan, pure too; `host` holds the I/O of
+//! step 2, `subpath` that of the sub-paths of step 3.
 //!
 //! Host layout (under the pod's private directory, `PodFiles::pod_dir`, mode 0700, which keeps
 //! every other host user out of everything below it, whatever the modes there):
@@ -31,6 +32,9 @@
 //!   every restart, while an emptyDir lives as long as the pod.
 //! - persistentVolumeClaim: the named engine volume `podrun-<namespace>-<claim>`, kept when the
 //!   pod is deleted, as a claim outlives its pods.
+//! - `<pod dir>/volume-subpaths/<volume>/<container>/<mount index>`: the mount point of each
+//!   sub-path mount, a bind mount of what the sub-path names (see `subpath`), which is what the
+//!   engine mounts into the container.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -54,11 +58,12 @@ mod contents;
 pub mod engine;
 mod host;
 mod mounts;
+mod subpath;
 
 use contents::{downward_files, key_files, FileSet, Keys};
-use host::sub_dir;
 pub use host::{prepare, remove_pod_volumes};
 use mounts::plan_mounts;
+pub use subpath::SubPathError;
 
 /// The label naming the claim a named volume was made for.
 pub const CLAIM_LABEL: &str = "io.podrun.claim";
@@ -116,6 +121,14 @@ pub enum VolumeError {
     /// The host side could not be made or failed a check.
     #[error("{field}: {message}")]
     Host { field: String, message: String },
+    /// A sub-path could not be opened inside its volume, or mounted (the mount's `subPath` or
+    /// `subPathExpr` field).
+    #[error("{field}")]
+    SubPath {
+        field: String,
+        #[source]
+        cause: SubPathError,
+    },
 }
 
 fn invalid(field: impl Into<String>, message: impl Into<String>) -> VolumeError {
@@ -235,6 +248,8 @@ impl HostPathType {
 struct PlannedMount {
     /// `spec.containers[i].volumeMounts[j]`.
     field: String,
+    /// `j`: it names the sub-path's mount point.
+    index: usize,
     /// Index into `VolumeSetup::volumes`.
     volume: usize,
     target: String,
@@ -532,7 +547,14 @@ fn mode(m: Option<i64>, field: &str) -> Result<Option<u32>, VolumeError> {
 /// without a `..` component, not starting with `..` (the kubelet reserves such names), within
 /// the kubelet's length limits. Returns it with `.` and empty components dropped.
 fn rel_path(s: &str, field: &str) -> Result<PathBuf, VolumeError> {
-    let bad = |why: &str| invalid(field, format!("Invalid value: {s:?}: {why}"));
+    checked_rel_path(s, field, true)
+}
+
+fn checked_rel_path(s: &str, field: &str, show: bool) -> Result<PathBuf, VolumeError> {
+    let bad = |why: &str| {
+        let value = if show { format!("{s:?}") } else { "the expanded value (not shown)".to_owned() };
+        invalid(field, format!("Invalid value: {value}: {why}"))
+    };
     if s.is_empty() {
         return Err(invalid(field, "Required value"));
     }
@@ -573,25 +595,6 @@ fn expanded_rel_path(expr: &str, env: &[(String, String)], field: &str) -> Resul
         }
         other => other,
     })
-}
-
-/// Why the sub-path `rel` (the expansion of `expr`) of the volume at `base` cannot be used,
-/// from `why`, with every path below `base` shown as the expression: the expansion may hold a
-/// Secret's value. When a variable's value still shows (a short one, found elsewhere in the
-/// text), only the expression is given.
-fn expanded_refusal(expr: &str, env: &[(String, String)], base: &Path, rel: &Path, why: &str) -> String {
-    let mut text = why.to_owned();
-    let parts: Vec<_> = rel.components().collect();
-    for n in (1..=parts.len()).rev() {
-        let below: PathBuf = parts[..n].iter().collect();
-        // A NUL stands for it meanwhile, so a shorter path is not found inside the expression.
-        text = text.replace(&base.join(below).display().to_string(), "\0");
-    }
-    let used = env.iter().filter(|(k, v)| !v.is_empty() && expr.contains(&format!("$({k})")));
-    if used.into_iter().any(|(_, v)| text.contains(v.as_str())) {
-        return format!("{expr:?} (as expanded, not shown) cannot be used as a sub-path of its volume");
-    }
-    format!("{expr:?} (as expanded): {}", text.replace('\0', &format!("{}/{expr}", base.display())))
 }
 
 /// A uid fit to name a directory (validation checks it; removal checks again before it deletes).
@@ -681,17 +684,35 @@ impl VolumeSetup {
     /// The mounts of the container named `container` (init or app), given its environment
     /// (`NAME`, value, in order; the last definition wins) for `subPathExpr`.
     ///
-    /// Call it after [`prepare`], right before creating the container. It touches the host
-    /// only for a sub-path: it must not lead out of its volume through a symbolic link (which a
-    /// container could have planted in a writable volume), and when missing it is created as
-    /// a directory with the mode of the volume's root, as the kubelet does.
+    /// Call it after [`prepare`], right before creating the container, and again right before
+    /// starting one created earlier. It touches the host only for a sub-path, which a container
+    /// may have swapped for a symbolic link in a writable volume: each is opened inside its
+    /// volume without following links (a missing one is created as a directory with the mode
+    /// of the volume's root, as the kubelet does) and bind-mounted onto a mount point of
+    /// podrun's, and the engine is given the mount point (see `subpath`).
     pub fn mounts_for(&self, container: &str, env: &[(String, String)]) -> Result<Vec<Mount>, VolumeError> {
         let Some(planned) = self.mounts.get(container) else { return Ok(Vec::new()) };
-        planned.iter().map(|m| self.mount(m, env)).collect()
+        planned.iter().map(|m| self.mount(container, m, env, true)).collect()
     }
 
-    fn mount(&self, m: &PlannedMount, env: &[(String, String)]) -> Result<Mount, VolumeError> {
-        let base = match &self.volumes[m.volume].source {
+    /// Checks what [`mounts_for`](Self::mounts_for) would refuse, creating nothing: for the
+    /// checks before anything of the pod is created.
+    pub fn check_mounts(&self, container: &str, env: &[(String, String)]) -> Result<(), VolumeError> {
+        let Some(planned) = self.mounts.get(container) else { return Ok(()) };
+        planned.iter().try_for_each(|m| self.mount(container, m, env, false).map(drop))
+    }
+
+    /// One mount; `make`: open and mount a sub-path (else only check it, and the mount's source
+    /// is not one to use).
+    fn mount(
+        &self,
+        container: &str,
+        m: &PlannedMount,
+        env: &[(String, String)],
+        make: bool,
+    ) -> Result<Mount, VolumeError> {
+        let v = &self.volumes[m.volume];
+        let base = match &v.source {
             PlannedSource::Claim { volume, .. } => {
                 return Ok(Mount::Volume {
                     name: volume.name.clone(),
@@ -708,7 +729,6 @@ impl VolumeSetup {
                          engine volume there, and the engine (Docker API before 1.45) cannot mount a sub-path of one",
                     ));
                 }
-                let v = &self.volumes[m.volume];
                 return Ok(Mount::Volume {
                     name: engine::engine_volume_name(&self.uid, &v.name),
                     target: m.target.clone(),
@@ -718,37 +738,33 @@ impl VolumeSetup {
             PlannedSource::EmptyDir { dir, .. } | PlannedSource::Files { dir, .. } => dir,
             PlannedSource::HostPath { path, .. } => path,
         };
-        if self.engine {
-            // The engine's host path: podrun cannot look at it, the engine checks that it exists.
-            let source = match &m.sub_path {
-                SubPath::None => base.clone(),
-                SubPath::Literal(p) => base.join(p),
-                SubPath::Expr(e) => base.join(expanded_rel_path(e, env, &format!("{}.subPathExpr", m.field))?),
-            };
-            return Ok(Mount::Bind {
-                source: source.to_string_lossy().into_owned(),
-                target: m.target.clone(),
-                read_only: m.read_only,
-                propagation: m.propagation,
-                recursive_read_only: m.recursive_read_only,
-            });
-        }
-        let source = match &m.sub_path {
-            SubPath::None => base.clone(),
-            SubPath::Literal(p) => sub_dir(base, p).map_err(|e| host(format!("{}.subPath", m.field), e))?,
-            SubPath::Expr(e) => {
-                let field = format!("{}.subPathExpr", m.field);
-                let p = expanded_rel_path(e, env, &field)?;
-                sub_dir(base, &p).map_err(|why| host(&field, expanded_refusal(e, env, base, &p, &why)))?
-            }
-        };
-        Ok(Mount::Bind {
+        let bind = |source: &Path| Mount::Bind {
             source: source.to_string_lossy().into_owned(),
             target: m.target.clone(),
             read_only: m.read_only,
             propagation: m.propagation,
             recursive_read_only: m.recursive_read_only,
-        })
+        };
+        let (rel, field, show) = match &m.sub_path {
+            SubPath::None => return Ok(bind(base)),
+            SubPath::Literal(p) => (p.clone(), format!("{}.subPath", m.field), true),
+            SubPath::Expr(e) => {
+                let field = format!("{}.subPathExpr", m.field);
+                (expanded_rel_path(e, env, &field)?, field, false)
+            }
+        };
+        if self.engine {
+            // The engine's host path: podrun cannot look at it, the engine checks that it exists.
+            return Ok(bind(&base.join(rel)));
+        }
+        let err = |cause| VolumeError::SubPath { field: field.clone(), cause };
+        if !make {
+            subpath::check(base, &rel, show).map_err(err)?;
+            return Ok(bind(&base.join(rel)));
+        }
+        let opened = subpath::open(base, &rel, show).map_err(err)?;
+        let point = subpath::bind(&opened, &self.pod_dir, &v.name, container, m.index).map_err(err)?;
+        Ok(bind(&point))
     }
 }
 

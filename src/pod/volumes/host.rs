@@ -1,17 +1,17 @@
 //! The host side of pod volumes: the directories and files the plan names, made real with
 //! their modes and ownership (rewritten atomically on every apply), the hostPath type checks,
-//! sub-path directories, and removal when the pod goes. Everything here is I/O; what to make is
-//! decided in the plan (`super`).
+//! and removal when the pod goes (sub-path mount points first, see `subpath`). Everything here
+//! is I/O; what to make is decided in the plan (`super`).
 
 use std::collections::BTreeSet;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::{
-    empty_dir_mode, files_modes, host, HostPathType, PlannedSource, PlannedVolume, PodFiles, VolumeError, VolumeFile,
-    VolumeSetup, SHM,
+    empty_dir_mode, files_modes, host, subpath, HostPathType, PlannedSource, PlannedVolume, PodFiles, SubPath,
+    VolumeError, VolumeFile, VolumeSetup, SHM,
 };
 
 /// Prepares the host side of every volume: podrun's own directories and files, and the
@@ -38,15 +38,20 @@ pub fn prepare(setup: &VolumeSetup) -> Result<(), VolumeError> {
     let on_shm = |v: &&PlannedVolume| {
         matches!(v.source, PlannedSource::EmptyDir { memory: true, .. } | PlannedSource::Files { secret: true, .. })
     };
-    if let Some(v) = setup.volumes.iter().find(on_disk) {
+    // The pod directory holds the volumes on disk and the sub-paths' mount points.
+    let sub_path = setup.mounts.values().flatten().find(|m| m.sub_path != SubPath::None);
+    let in_pod_dir = setup.volumes.iter().find(on_disk).map(|v| &v.field).or(sub_path.map(|m| &m.field));
+    if let Some(field) = in_pod_dir {
         if let Some(parent) = setup.pod_dir.parent() {
             fs::DirBuilder::new()
                 .recursive(true)
                 .mode(0o700)
                 .create(parent)
-                .map_err(|e| host(&v.field, format!("cannot create {}: {e}", parent.display())))?;
+                .map_err(|e| host(field, format!("cannot create {}: {e}", parent.display())))?;
         }
-        private_dir(&setup.pod_dir).map_err(|e| host(&v.field, e))?;
+        private_dir(&setup.pod_dir).map_err(|e| host(field, e))?;
+    }
+    if let Some(v) = setup.volumes.iter().find(on_disk) {
         private_dir(&setup.pod_dir.join("volumes")).map_err(|e| host(&v.field, e))?;
     }
     if let Some(v) = setup.volumes.iter().find(on_shm) {
@@ -90,15 +95,18 @@ pub fn prepare(setup: &VolumeSetup) -> Result<(), VolumeError> {
     Ok(())
 }
 
-/// Removes the host side of a pod's volumes: its volume directories under the pod directory
-/// and on /dev/shm. Named volumes (claims) are kept. Best effort, as a delete must not fail
+/// Removes the host side of a pod's volumes: its sub-path mount points (unmounted), its volume
+/// directories under the pod directory and on /dev/shm. Named volumes (claims) are kept. Best effort, as a delete must not fail
 /// over a leftover directory; a warning names what could not be removed.
 pub fn remove_pod_volumes(files: &PodFiles, uid: &str) {
     if !crate::manifest::defaults::is_pod_uid(uid) {
         tracing::warn!(uid, "not removing volumes: not a pod uid podrun makes");
         return;
     }
-    remove_tree(&files.pod_dir(uid).join("volumes"));
+    let pod_dir = files.pod_dir(uid);
+    // First, and never recursively: a mount point shows a volume's or a hostPath's content.
+    subpath::remove(&pod_dir);
+    remove_tree(&pod_dir.join("volumes"));
     // The base directory stays, empty, until the next boot: once its name is seen in /dev/shm,
     // anyone could make it first after podrun removed it.
     remove_tree(&files.shm_base().join(uid));
@@ -348,48 +356,4 @@ pub(super) fn fs_type(path: &Path) -> Option<String> {
         }
     }
     best.map(|(_, t)| t)
-}
-
-/// `base/rel` for a mount source: every component below `base` must be a real directory or
-/// missing (then created with the mode of `base`); the last may also be a file. A symbolic link
-/// anywhere below `base` is refused, so a sub-path cannot leave its volume. (`base` itself is
-/// podrun's own directory or the hostPath the manifest names, which may be a link.)
-pub(super) fn sub_dir(base: &Path, rel: &Path) -> Result<PathBuf, String> {
-    let base_md = fs::metadata(base).map_err(|e| format!("{}: {e}", base.display()))?;
-    if !base_md.is_dir() {
-        return Err(format!("{} is not a directory, so it has no sub-path", base.display()));
-    }
-    let mode = base_md.permissions().mode() & 0o7777;
-    let count = rel.components().count();
-    let mut cur = base.to_path_buf();
-    for (i, comp) in rel.components().enumerate() {
-        cur.push(comp);
-        match fs::symlink_metadata(&cur) {
-            Ok(md) if md.file_type().is_symlink() => {
-                return Err(format!(
-                    "refusing to follow the symbolic link {}: a sub-path must stay inside its volume",
-                    cur.display()
-                ))
-            }
-            Ok(md) if md.is_dir() => {}
-            Ok(_) if i + 1 == count => {}
-            Ok(_) => return Err(format!("{} is not a directory", cur.display())),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                match fs::create_dir(&cur) {
-                    Ok(()) => {}
-                    // Made by someone else meanwhile: check it again below.
-                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-                    Err(e) => return Err(format!("cannot create {}: {e}", cur.display())),
-                }
-                let md = fs::symlink_metadata(&cur).map_err(|e| format!("{}: {e}", cur.display()))?;
-                if !md.is_dir() {
-                    return Err(format!("{} is not a directory", cur.display()));
-                }
-                fs::set_permissions(&cur, fs::Permissions::from_mode(mode))
-                    .map_err(|e| format!("cannot set the mode of {}: {e}", cur.display()))?;
-            }
-            Err(e) => return Err(format!("{}: {e}", cur.display())),
-        }
-    }
-    Ok(cur)
 }

@@ -110,6 +110,7 @@ pub(super) fn plan_mounts(
         };
         out.push(PlannedMount {
             field,
+            index: j,
             volume: index,
             target: mp.clone(),
             read_only: read_only || forced_read_only,
