@@ -106,7 +106,7 @@ mod tests {
     fn interrupts_exit_128_plus_the_signal() {
         assert_eq!(for_pod(&PodFailure::Interrupted(SIGINT)), 130);
         assert_eq!(for_pod(&PodFailure::Interrupted(SIGTERM)), 143);
-        assert_eq!(for_pod(&PodFailure::Deleted { infra: "x".into(), removed: 0 }), 7);
+        assert_eq!(for_pod(&PodFailure::Deleted { by: "x".into(), removed: 0 }), 7);
     }
 
     #[test]

@@ -834,6 +834,41 @@ pub async fn remove_pod_with<R: Runtime>(
     if let Some(ids) = only {
         all.retain(|c| ids.contains(&c.id));
     }
+    // A whole pod's removal says so first, for a run of the pod beside it (`pod::deletion`).
+    let signs: Vec<(String, String)> = match (only, files) {
+        (None, Some(files)) => uids_of(&all)
+            .into_iter()
+            .filter_map(|uid| files.begin_deletion(uid).map(|id| (uid.to_owned(), id)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let removed = remove_listed(rt, sel, grace_override, wait, only, files, all).await;
+    if let Some(files) = files {
+        for (uid, id) in &signs {
+            files.end_deletion(uid, id);
+        }
+    }
+    removed
+}
+
+/// The pod uids the containers carry (sealed labels), each once.
+fn uids_of(all: &[Observed]) -> Vec<&str> {
+    let mut uids: Vec<&str> = all.iter().filter_map(|c| c.label(labels::POD_UID)).collect();
+    uids.sort_unstable();
+    uids.dedup();
+    uids
+}
+
+/// `remove_pod_with`'s removal of the containers it listed, `all`.
+async fn remove_listed<R: Runtime>(
+    rt: &R,
+    sel: &Selector,
+    grace_override: Option<Duration>,
+    wait: bool,
+    only: Option<&[String]>,
+    files: Option<&PodFiles>,
+    mut all: Vec<Observed>,
+) -> Result<usize, RuntimeError> {
     let mut batch = all.clone();
     // The whole pod: an apply running beside this may have created a container after the
     // list; it notices the deletion and removes its own (see the driver), and this looks again,
@@ -856,10 +891,7 @@ pub async fn remove_pod_with<R: Runtime>(
     // With the whole pod gone, so are its files and its own engine volumes (not its claims').
     let whole_pod = only.is_none() || rt.list(sel).await.is_ok_and(|left| !left.iter().any(Observed::is_owned));
     if whole_pod {
-        let mut uids: Vec<&str> = all.iter().filter_map(|c| c.label(labels::POD_UID)).collect();
-        uids.sort_unstable();
-        uids.dedup();
-        for uid in uids {
+        for uid in uids_of(&all) {
             if let Some(files) = files {
                 volumes::remove_pod_volumes(files, uid);
                 files.remove_pod(uid);

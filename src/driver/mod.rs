@@ -4,6 +4,7 @@
 
 mod act;
 mod creations;
+mod deleted;
 pub mod outage;
 mod prober;
 pub mod pulls;
@@ -261,6 +262,8 @@ async fn drive<R: Runtime>(
     let mut kept = opts.files.as_ref().and_then(|f| f.read_record(&desired.uid));
     // The pod's infra container as the last look saw it, unless this run removes it itself.
     let mut infra_seen: Option<String> = None;
+    // The last whole-pod removal's sign before this run: a new one is a deletion (`deleted`).
+    let sign_at_start = opts.files.as_ref().and_then(|f| f.deletion(&desired.uid));
 
     let result = |status: Option<PodStatus>, outcome| PodResult {
         desired: desired.clone(),
@@ -286,31 +289,40 @@ async fn drive<R: Runtime>(
         };
         engine.answered();
         let obs = PodObservation::new(&desired, &observed);
-        // A run with a goal that saw the pod's infra container and finds it gone, not by its own
-        // doing, was overtaken by a deletion (`podrun delete`): the deletion wins, and what this
-        // run made is removed too (it may have made a container after the delete looked).
-        // Supervision instead recreates a lost pod, as a kubelet keeps its static pods.
-        let gone = infra_seen.take_if(|id| wait_for != WaitFor::Forever && !observed.iter().any(|c| c.id == *id));
-        if let Some(infra) = gone {
-            reporter.event(&key, "the pod's infra container was removed by another: the pod was deleted");
-            let removed = match act::remove_pod(
+        // A run with a goal overtaken by a deletion (a removal's sign, or the infra container it
+        // had seen gone, not by its own doing): the deletion wins (`deleted`). Supervision
+        // instead recreates a lost pod, as a kubelet keeps its static pods.
+        let sign = (wait_for != WaitFor::Forever)
+            .then(|| {
+                let removal = deleted::begun_since(opts.files.as_ref(), &desired.uid, sign_at_start.as_ref());
+                removal.map(|d| deleted::Sign::Removal(d.id)).or_else(|| {
+                    infra_seen.take_if(|id| !observed.iter().any(|c| c.id == *id)).map(deleted::Sign::InfraGone)
+                })
+            })
+            .flatten();
+        if let Some(sign) = sign {
+            reporter.event(&key, &format!("the pod was deleted: {}", sign.describe()));
+            let wound = deleted::wind_up(
                 &*rt,
                 &sel,
-                None,
-                Some(&created.settled(SETTLE).await),
                 opts.files.as_ref(),
+                &desired.uid,
+                &sign,
+                &observed,
+                created.settled(SETTLE),
+                &mut interrupt,
             )
-            .await
-            {
-                Ok(n) => n,
-                Err(e) => {
+            .await;
+            let removed = match wound {
+                Ok(Ok(n)) => n,
+                Ok(Err(e)) => {
                     reporter
                         .warning(&format!("{key}: removal of what this run made: {}", crate::error_chain::chain(&e)));
                     0
                 }
+                Err(sig) => return result(status, Err(PodFailure::Interrupted(sig))),
             };
-            let infra = infra.chars().take(12).collect();
-            return result(status, Err(PodFailure::Deleted { infra, removed }));
+            return result(status, Err(PodFailure::Deleted { by: sign.describe(), removed }));
         }
         infra_seen = obs.infra.current.as_ref().map(|c| c.id.clone());
         read_messages(&*rt, &desired, &obs, opts.files.as_ref(), &mut notes).await;

@@ -822,11 +822,57 @@ async fn a_pod_deleted_while_the_run_waits_ends_the_run_and_leaves_nothing() {
     let infra = rt.containers().into_iter().find(is_infra).unwrap();
     rt.remove(&infra).await.unwrap();
     let r = tokio::time::timeout(Duration::from_secs(30), running).await.expect("the run ends").unwrap();
-    let Err(PodFailure::Deleted { infra: seen, removed }) = &r.outcome else { panic!("{:?}", r.outcome) };
-    assert!(infra.id.starts_with(seen.as_str()), "{seen}");
+    let Err(PodFailure::Deleted { by, removed }) = &r.outcome else { panic!("{:?}", r.outcome) };
+    assert!(by.contains(&infra.id.chars().take(12).collect::<String>()), "{by}");
     assert_eq!(*removed, 2, "the members the run made after the delete looked");
     assert!(rt.containers().is_empty(), "{:?}", rt.containers());
     assert_eq!(crate::exit::for_pod(r.outcome.as_ref().unwrap_err()), crate::exit::DELETED);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_run_overtaken_by_a_removal_stops_acting_and_removes_only_what_is_left_of_its_own() {
+    use crate::runtime::labels;
+    let dir = crate::test_support::TempDir::new("driver-deletion");
+    let files = PodFiles::new(&*dir);
+    let rt = Arc::new(fake());
+    let d = desired("Always", "img:1", "IfNotPresent");
+    let uid = d.uid.clone();
+    // A removal before the run began is no deletion of what the run makes.
+    let earlier = files.begin_deletion(&uid).unwrap();
+    files.end_deletion(&uid, &earlier);
+    let mut o = opts(10);
+    o.wait_for = Some(WaitFor::Complete);
+    o.files = Some(files.clone());
+    let running = tokio::spawn({
+        let rt = rt.clone();
+        async move { run(&rt, d, o).await }
+    });
+    let is_infra = |c: &crate::runtime::Observed| c.label(labels::ROLE) == Some("infra");
+    until("the pod runs", || rt.containers().iter().filter(|c| c.is_running()).count() == 3).await;
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert!(!running.is_finished());
+    // A removal begins: it stops the members, then the infra container, and takes its time.
+    let id = files.begin_deletion(&uid).unwrap();
+    let creates = || rt.calls().iter().filter(|c| c.starts_with("create ")).count();
+    let before = creates();
+    let all = rt.containers();
+    for c in all.iter().filter(|c| !is_infra(c)).chain(all.iter().filter(|c| is_infra(c))) {
+        rt.stop(c, Duration::ZERO).await.unwrap();
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    assert_eq!(creates(), before, "nothing of the pod being removed is made again: {:?}", rt.calls());
+    assert!(!running.is_finished(), "the run waits for the removal to end");
+    // It removes all but one member, and ends: the run removes the one left, its own.
+    for c in rt.containers().iter().skip(1) {
+        rt.remove(c).await.unwrap();
+    }
+    files.end_deletion(&uid, &id);
+    let r = tokio::time::timeout(Duration::from_secs(30), running).await.expect("the run ends").unwrap();
+    let Err(PodFailure::Deleted { by, removed }) = &r.outcome else { panic!("{:?}", r.outcome) };
+    assert!(by.contains("a removal of the whole pod began after this run did"), "{by}");
+    assert_eq!(*removed, 1);
+    assert!(rt.containers().is_empty(), "{:?}", rt.containers());
 }
 
 #[tokio::test(start_paused = true)]

@@ -225,8 +225,26 @@ fn init_steps(
     done: bool,
     p: &mut Plan,
 ) -> bool {
-    for c in &desired.init {
+    // An app container created or running means the pod was initialized, whatever is left of
+    // its init containers (they may have been removed since): the kubelet does not run them
+    // again (computeInitContainerActions), only keeps its sidecars going. An exited app
+    // container does not say so: after a reboot every container has exited.
+    let initialized = !fresh
+        && desired.containers.iter().any(|c| {
+            obs.get(&c.name)
+                .current
+                .as_ref()
+                .is_some_and(|cur| matches!(cur.state, State::Created | State::Running { .. }))
+        });
+    for (i, c) in desired.init.iter().enumerate() {
         let inst = obs.get(&c.name);
+        // A later init container that ran says this one ran to completion: the kubelet goes by
+        // the last one it sees, as the earlier ones may have been removed.
+        let ran_before =
+            initialized || (!fresh && desired.init[i + 1..].iter().any(|l| obs.get(&l.name).current.is_some()));
+        if ran_before && !c.sidecar {
+            continue;
+        }
         // The next init container may start as soon as a sidecar has started: at once for a
         // sidecar without a startup probe, only after its probe passed for one with (seen
         // in a later sync, through `not_started`).
@@ -238,7 +256,7 @@ fn init_steps(
                 inst,
                 if fresh { "the pod is being created" } else { "the container does not exist" },
             ));
-            if started_once_running {
+            if started_once_running || ran_before {
                 continue;
             }
             return false;
@@ -246,7 +264,7 @@ fn init_steps(
         match (&cur.state, c.sidecar) {
             (State::Created, _) => {
                 p.init.push(start(c, cur));
-                if !started_once_running {
+                if !started_once_running && !ran_before {
                     return false;
                 }
             }
@@ -259,7 +277,7 @@ fn init_steps(
                 }
                 // The next init container starts once this sidecar has started: its startup
                 // probe, if it has one, passed.
-                if ctx.not_started.contains(&cur.id) {
+                if ctx.not_started.contains(&cur.id) && !ran_before {
                     return false;
                 }
             }

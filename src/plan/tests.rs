@@ -266,6 +266,44 @@ fn init_containers_run_one_at_a_time_before_the_app_containers() {
 }
 
 #[test]
+fn init_containers_removed_after_the_pod_was_initialized_are_not_run_again() {
+    let d = desired_init("Always");
+    // The app runs; every init container has been removed since (by hand, by a deletion
+    // under way): only the sidecar, which the pod keeps running, is made again.
+    let obs = vec![instance(&d, "POD", 0, running()), instance(&d, "a", 0, running())];
+    let p = plan_for(&d, &obs);
+    assert_eq!(creates(&p), vec![("side".to_owned(), 0)]);
+    assert!(p.apps.is_empty(), "{p:?}");
+    // A failed or created-but-not-started init container of an initialized pod is left too.
+    let mut obs = obs;
+    obs.push(instance(&d, "i1", 0, exited(1)));
+    obs.push(instance(&d, "side", 0, running()));
+    obs.push(instance(&d, "i2", 0, State::Created));
+    assert!(plan_for(&d, &obs).is_empty(), "{:?}", plan_for(&d, &obs));
+    // A created app container says so as well; an exited one does not (after a reboot every
+    // container has exited, and the pod starts over with its infra container).
+    obs[1].state = State::Created;
+    assert_eq!(steps(&plan_for(&d, &obs).apps), ["a"]);
+    assert!(plan_for(&d, &obs).init.is_empty());
+}
+
+#[test]
+fn an_init_container_removed_after_a_later_one_ran_is_not_run_again() {
+    let d = desired_init("Always");
+    // i1 is gone, but i2 (after it) completed: i1 had completed too.
+    let obs =
+        vec![instance(&d, "POD", 0, running()), instance(&d, "side", 0, running()), instance(&d, "i2", 0, exited(0))];
+    let p = plan_for(&d, &obs);
+    assert!(p.init.is_empty(), "{p:?}");
+    assert_eq!(steps(&p.apps), ["a"]);
+    // Only the last one seen counts: with i2 gone as well, the sidecar's start says i1 ran,
+    // and i2 runs again.
+    let p = plan_for(&d, &obs[..2]);
+    assert_eq!(steps(&p.init), ["i2"]);
+    assert!(p.apps.is_empty());
+}
+
+#[test]
 fn a_failed_init_container_is_retried_unless_never() {
     for (policy, retried) in [("Always", true), ("OnFailure", true), ("Never", false)] {
         let d = desired_init(policy);

@@ -124,6 +124,11 @@ impl PodFiles {
         &self.shm
     }
 
+    /// The state directory (checked, when made by [`PodFiles::open`]).
+    pub(super) fn root(&self) -> &Path {
+        &self.root
+    }
+
     /// The pod's directory; `uid` is one of podrun's (the desired pod's, or a sealed label's).
     pub fn pod_dir(&self, uid: &str) -> PathBuf {
         self.root.join("pods").join(uid)

@@ -39,11 +39,11 @@ pub enum PodFailure {
     Runtime(RuntimeError),
     #[error("interrupted by {}", signal_name(*.0))]
     Interrupted(i32),
-    /// The pod's infra container, which this run had seen, was removed by someone else (`podrun
-    /// delete`, or by hand) while the run went on: the pod was deleted, and its deletion wins.
+    /// The pod was deleted while the run went on (`podrun delete`, `--rm` or `--prune` beside
+    /// it, or its infra container removed by hand): the deletion wins. `by`: how the run knew.
     /// What this run still had of the pod is removed.
-    #[error("deleted while this run went on (its infra container {infra} was removed, not by this run){}", removed_note(*.removed))]
-    Deleted { infra: String, removed: usize },
+    #[error("deleted while this run went on ({by}){}", removed_note(*.removed))]
+    Deleted { by: String, removed: usize },
 }
 
 fn removed_note(removed: usize) -> String {
