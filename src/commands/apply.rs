@@ -33,6 +33,10 @@ use super::static_dir;
 /// How long past `--timeout` an engine call may still run: the drivers end at the deadline on
 /// their own, after one last look, which a working engine answers in milliseconds.
 const ENGINE_GRACE: Duration = Duration::from_secs(2);
+/// Under supervision, how long one engine call may take (a stop its grace period more, a pull
+/// as long as it takes): the kubelet's default `--runtime-request-timeout`. One cut off fails
+/// the pod's run, which supervision takes up again with backoff.
+const SUPERVISED_CALL_LIMIT: Duration = Duration::from_secs(120);
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     let deadline = Instant::now() + args.timeout;
@@ -172,8 +176,10 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     let code = if code == exit::SUCCESS { pruned } else { code };
     // Listened to only under --supervise.
     if let Some(hangup) = hangup.filter(|_| interrupt.fired().is_none()) {
-        // Supervision has no deadline (see `driver::supervise::forever`).
+        // Supervision has no deadline (see `driver::supervise::forever`); each engine call has
+        // a bound instead, so a frozen engine is ridden out as an outage.
         rt.set_deadline(None);
+        rt.set_per_call(Some(SUPERVISED_CALL_LIMIT));
         return super::supervise::run(rt, results, &drive, cli, args, (fingerprint, &skipped), hangup, interrupt).await;
     }
     Ok(code)

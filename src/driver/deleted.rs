@@ -13,6 +13,7 @@ use super::act;
 use super::signals::Interrupt;
 use crate::pod::deletion::Deletion;
 use crate::pod::files::PodFiles;
+use crate::pod::DesiredPod;
 use crate::runtime::labels;
 use crate::runtime::{Observed, Runtime, RuntimeError, Selector};
 
@@ -56,9 +57,8 @@ pub fn begun_since(files: Option<&PodFiles>, uid: &str, at_start: Option<&Deleti
 /// signal that cut the wait short.
 pub async fn wind_up<R: Runtime>(
     rt: &R,
-    sel: &Selector,
+    desired: &DesiredPod,
     files: Option<&PodFiles>,
-    uid: &str,
     sign: &Sign,
     observed: &[Observed],
     made: impl std::future::Future<Output = Vec<String>>,
@@ -73,7 +73,7 @@ pub async fn wind_up<R: Runtime>(
             .max()
             .unwrap_or(Duration::ZERO);
         let until = Instant::now() + longest + REMOVAL_SLACK;
-        let ended = |files: &PodFiles| files.deletion(uid).is_none_or(|d| d.done || d.id != *id);
+        let ended = |files: &PodFiles| files.deletion(&desired.uid).is_none_or(|d| d.done || d.id != *id);
         while !ended(files) && Instant::now() < until {
             tokio::select! {
                 () = tokio::time::sleep(SIGN_POLL) => {}
@@ -85,5 +85,6 @@ pub async fn wind_up<R: Runtime>(
     if made.is_empty() {
         return Ok(Ok(0));
     }
-    Ok(act::remove_pod(rt, sel, None, Some(&made), files).await)
+    let sel = Selector::pod(&desired.namespace, &desired.name);
+    Ok(act::remove_pod(rt, &sel, None, Some(&made), files).await)
 }

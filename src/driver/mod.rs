@@ -275,7 +275,12 @@ async fn drive<R: Runtime>(
         if let Some(sig) = interrupt.fired() {
             return result(status, Err(PodFailure::Interrupted(sig)));
         }
-        let observed = match rt.list(&sel).await {
+        // A look at an engine that does not answer must not keep a signal waiting.
+        let listed = tokio::select! {
+            r = rt.list(&sel) => r,
+            sig = interrupt.wait() => return result(status, Err(PodFailure::Interrupted(sig))),
+        };
+        let observed = match listed {
             Ok(o) => o,
             Err(e) => {
                 match engine.ride_out(&*rt, e, true, &*reporter, &mut interrupt).await {
@@ -304,9 +309,8 @@ async fn drive<R: Runtime>(
             reporter.event(&key, &format!("the pod was deleted: {}", sign.describe()));
             let wound = deleted::wind_up(
                 &*rt,
-                &sel,
+                &desired,
                 opts.files.as_ref(),
-                &desired.uid,
                 &sign,
                 &observed,
                 created.settled(SETTLE),

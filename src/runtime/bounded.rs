@@ -4,7 +4,9 @@
 //! any run that did not converge in time). The bound is set once, here, rather than at each
 //! call site; the streams (logs, events) are left alone, since their consumers already stop
 //! reading when they are done. The deadline can be lifted (supervision, cleanup after a run
-//! whose engine answered) and set again.
+//! whose engine answered) and set again. Supervision, which has no deadline, bounds each call
+//! instead ([`Bounded::set_per_call`]), as the kubelet bounds each CRI call by its
+//! `--runtime-request-timeout`; an image pull, which may rightly take longer, is exempt.
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -24,11 +26,17 @@ use super::{
 pub struct Bounded<R> {
     inner: R,
     deadline: Mutex<Option<Instant>>,
+    per_call: Mutex<Option<Duration>>,
 }
 
 impl<R: Runtime> Bounded<R> {
     pub fn new(inner: R, deadline: Option<Instant>) -> Bounded<R> {
-        Bounded { inner, deadline: Mutex::new(deadline) }
+        Bounded { inner, deadline: Mutex::new(deadline), per_call: Mutex::new(None) }
+    }
+
+    /// From now on, each call but a pull also ends `limit` after it began (None: no such bound).
+    pub fn set_per_call(&self, limit: Option<Duration>) {
+        *self.per_call.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = limit;
     }
 
     /// From now on, calls end by `deadline` (None: they take as long as the engine takes).
@@ -45,7 +53,22 @@ impl<R: Runtime> Bounded<R> {
         what: impl FnOnce() -> String,
         call: impl Future<Output = Result<T, RuntimeError>>,
     ) -> Result<T, RuntimeError> {
-        let Some(deadline) = self.deadline() else { return call.await };
+        self.bound_by(self.ends(Duration::ZERO), what, call).await
+    }
+
+    /// When a call that began now ends: at the deadline, or `more` past the per-call bound.
+    fn ends(&self, more: Duration) -> Option<Instant> {
+        let per_call = *self.per_call.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        per_call.map(|limit| Instant::now() + limit + more).into_iter().chain(self.deadline()).min()
+    }
+
+    async fn bound_by<T>(
+        &self,
+        deadline: Option<Instant>,
+        what: impl FnOnce() -> String,
+        call: impl Future<Output = Result<T, RuntimeError>>,
+    ) -> Result<T, RuntimeError> {
+        let Some(deadline) = deadline else { return call.await };
         match tokio::time::timeout_at(deadline, call).await {
             Ok(r) => r,
             Err(_elapsed) => Err(RuntimeError::Deadline { what: what() }),
@@ -80,11 +103,12 @@ impl<R: Runtime> Runtime for Bounded<R> {
         credentials: Option<&auth::Credentials>,
         progress: &(dyn Fn(PullProgress) + Send + Sync),
     ) -> Result<(), RuntimeError> {
-        self.bound(|| format!("pull image {image}"), self.inner.pull_image(image, credentials, progress)).await
+        let call = self.inner.pull_image(image, credentials, progress);
+        self.bound_by(self.deadline(), || format!("pull image {image}"), call).await
     }
 
     async fn load_image(&self, image: &str, archive: Vec<u8>) -> Result<(), RuntimeError> {
-        self.bound(|| format!("load image {image}"), self.inner.load_image(image, archive)).await
+        self.bound_by(self.deadline(), || format!("load image {image}"), self.inner.load_image(image, archive)).await
     }
 
     async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
@@ -96,7 +120,8 @@ impl<R: Runtime> Runtime for Bounded<R> {
     }
 
     async fn stop(&self, c: &Observed, grace: Duration) -> Result<(), RuntimeError> {
-        self.bound(|| format!("stop container {}", c.name), self.inner.stop(c, grace)).await
+        // A stop rightly takes its grace period.
+        self.bound_by(self.ends(grace), || format!("stop container {}", c.name), self.inner.stop(c, grace)).await
     }
 
     async fn kill(&self, c: &Observed) -> Result<(), RuntimeError> {
@@ -186,6 +211,40 @@ mod tests {
         let r = rt.pull_image("img:1", None, &|_| {}).await;
         assert_eq!(r, Err(RuntimeError::Deadline { what: "pull image img:1".into() }));
         assert_eq!(start.elapsed(), Duration::from_secs(3));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_per_call_bound_ends_each_call_but_a_pull() {
+        let slow = FakeRuntime::new()
+            .with_pullable("img:1")
+            .with_pull_time(Duration::from_secs(60))
+            .with_create_time(Duration::from_secs(60));
+        let rt = Bounded::new(slow, None);
+        rt.set_per_call(Some(Duration::from_secs(5)));
+        let start = Instant::now();
+        assert_eq!(rt.pull_image("img:1", None, &|_| {}).await, Ok(()), "a pull takes its time");
+        assert_eq!(start.elapsed(), Duration::from_secs(60));
+        let spec = CreateSpec {
+            name: "c".into(),
+            image: "img:1".into(),
+            entrypoint: None,
+            cmd: None,
+            env: Vec::new(),
+            working_dir: None,
+            labels: BTreeMap::new(),
+            namespaces: crate::runtime::Namespaces::Infra(crate::runtime::PodNetwork::default()),
+            stop_timeout: None,
+            mounts: Vec::new(),
+            settings: crate::runtime::ContainerSettings::default(),
+        };
+        let start = Instant::now();
+        assert_eq!(rt.create(&spec).await, Err(RuntimeError::Deadline { what: "create container c".into() }));
+        assert_eq!(start.elapsed(), Duration::from_secs(5));
+        // The nearer of the two bounds holds.
+        rt.set_deadline(Some(Instant::now() + Duration::from_secs(2)));
+        let start = Instant::now();
+        assert!(rt.create(&spec).await.is_err());
+        assert_eq!(start.elapsed(), Duration::from_secs(2));
     }
 
     #[tokio::test(start_paused = true)]

@@ -64,8 +64,8 @@ impl std::fmt::Debug for CreateSpec {
         f.debug_struct("CreateSpec")
             .field("name", name)
             .field("image", image)
-            .field("entrypoint", entrypoint)
-            .field("cmd", cmd)
+            .field("entrypoint", &entrypoint.as_deref().map(Args))
+            .field("cmd", &cmd.as_deref().map(Args))
             .field("env", &EnvNames(env))
             .field("working_dir", working_dir)
             .field("labels", labels)
@@ -74,6 +74,16 @@ impl std::fmt::Debug for CreateSpec {
             .field("mounts", mounts)
             .field("settings", settings)
             .finish()
+    }
+}
+
+/// A command's arguments shown by number only: `$(VAR)` in them has been expanded, and the
+/// variable may be a Secret's.
+struct Args<'a>(&'a [String]);
+
+impl std::fmt::Debug for Args<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "<{} arguments redacted>", self.0.len())
     }
 }
 
@@ -679,8 +689,8 @@ mod tests {
         let spec = CreateSpec {
             name: "c".into(),
             image: "img".into(),
-            entrypoint: None,
-            cmd: None,
+            entrypoint: Some(vec!["sh".into(), "-c".into()]),
+            cmd: Some(vec!["login s3cr3t-value".into()]),
             env: vec!["TOKEN=s3cr3t-value".into(), "EMPTY=".into()],
             working_dir: None,
             labels: BTreeMap::new(),
