@@ -26,6 +26,7 @@ use crate::status::{Notes, Waiting};
 
 use super::creations::Creations;
 use super::pulls::Pulls;
+use super::termination::Ordering;
 use super::PodFailure;
 
 /// How a round of actions went, short of a failure that ends the run.
@@ -112,7 +113,8 @@ pub async fn act<R: Runtime>(scope: Scope<'_, R>, plan: &Plan, notes: &mut Notes
     }
     // A container killed by its probe gets the probe's grace period where it sets one.
     let grace = |c: &Observed| notes.probes.get(&c.id).and_then(|p| p.kill_grace);
-    for r in join_all(plan.stop.iter().map(|c| stop(rt, c, grace(c)))).await {
+    let order = Ordering::new(&plan.stop);
+    for r in join_all(plan.stop.iter().map(|c| stop(rt, c, grace(c), Some(&order)))).await {
         if let Err(e) = r {
             if fatal(&e) {
                 return Err(PodFailure::Runtime(e));
@@ -131,10 +133,10 @@ pub async fn act<R: Runtime>(scope: Scope<'_, R>, plan: &Plan, notes: &mut Notes
         plan.remove.iter().map(|r| &r.container).partition(|c| !c.is_running() && !is_infra(c));
     let (infra, members): (Vec<&Observed>, Vec<&Observed>) = first.into_iter().partition(|c| is_infra(c));
     for batch in [members, infra] {
-        let results = join_all(batch.iter().map(|c| stop_and_remove(rt, c, None, true, files))).await;
+        let results = join_all(batch.iter().map(|c| stop_and_remove(rt, c, None, true, files, None))).await;
         removed(results, reporter, key)?;
     }
-    let sweep = join_all(swept.iter().map(|c| stop_and_remove(rt, c, None, true, files)));
+    let sweep = join_all(swept.iter().map(|c| stop_and_remove(rt, c, None, true, files, None)));
     let (results, outcome) = tokio::join!(sweep, create_and_start(scope, plan, setup, notes));
     removed(results, reporter, key)?;
     outcome
@@ -151,7 +153,7 @@ fn removed(results: Vec<Result<(), RuntimeError>>, reporter: &dyn Reporter, key:
     Ok(())
 }
 
-/// The infra container, then the init containers in order, then the app containers together.
+/// The infra container, then the init containers in order, then the app containers.
 async fn create_and_start<R: Runtime>(
     scope: Scope<'_, R>,
     plan: &Plan,
@@ -205,11 +207,32 @@ async fn create_and_start<R: Runtime>(
             return Ok(outcome);
         }
     }
-    let results = join_all(plan.apps.iter().map(|s| run_step(scope, s, Some(&infra), setup))).await;
-    for (step, r) in plan.apps.iter().zip(results) {
-        record(r, step, notes, &mut outcome)?;
+    // The kubelet starts app containers one after another, each once the one before it has
+    // started and its postStart hook has finished (a hook can hold the next container until a
+    // proxy is up). Those with no hook before them start together: their order is not seen.
+    for batch in after_each_post_start(desired, &plan.apps) {
+        let results = join_all(batch.iter().map(|s| run_step(scope, s, Some(&infra), setup))).await;
+        for (step, r) in batch.iter().zip(results) {
+            record(r, step, notes, &mut outcome)?;
+        }
     }
     Ok(outcome)
+}
+
+/// `steps` cut after each container that has a postStart hook.
+fn after_each_post_start<'a>(desired: &DesiredPod, steps: &'a [ContainerStep]) -> Vec<&'a [ContainerStep]> {
+    let hooked = |s: &ContainerStep| desired.find(&s.container).is_some_and(|c| c.post_start.is_some());
+    let mut batches = Vec::new();
+    let mut rest = steps;
+    while let Some(cut) = rest.iter().position(hooked) {
+        let (batch, after) = rest.split_at(cut + 1);
+        batches.push(batch);
+        rest = after;
+    }
+    if !rest.is_empty() {
+        batches.push(rest);
+    }
+    batches
 }
 
 /// Notes a step's outcome against its container. Returns whether it succeeded.
@@ -570,7 +593,8 @@ pub async fn stop_pod<R: Runtime>(rt: &R, all: &[Observed]) -> Result<(), Runtim
     let (infra, members): (Vec<&Observed>, Vec<&Observed>) =
         all.iter().filter(|c| c.is_owned() && c.is_running()).partition(|c| is_infra(c));
     for batch in [members, infra] {
-        for r in join_all(batch.iter().map(|c| stop(rt, c, None))).await {
+        let order = Ordering::new(batch.iter().copied());
+        for r in join_all(batch.iter().map(|c| stop(rt, c, None, Some(&order)))).await {
             r?;
         }
     }
@@ -588,7 +612,23 @@ fn grace_of(c: &Observed, grace_override: Option<Duration>) -> Duration {
 /// Stops a running container the kubelet's way: its preStop hook (recorded in a label, so it
 /// runs even when the manifest no longer has the container) inside the grace period, then the
 /// stop signal, then SIGKILL when the rest of the grace period runs out.
-async fn stop<R: Runtime>(rt: &R, c: &Observed, grace_override: Option<Duration>) -> Result<(), RuntimeError> {
+/// Stopped beside others (`order`), a sidecar gets its stop signal only in its turn.
+async fn stop<R: Runtime>(
+    rt: &R,
+    c: &Observed,
+    grace_override: Option<Duration>,
+    order: Option<&Ordering>,
+) -> Result<(), RuntimeError> {
+    // However the stop ends, those waiting for this container wait no longer.
+    struct Ended<'a>(Option<&'a Ordering>, &'a str);
+    impl Drop for Ended<'_> {
+        fn drop(&mut self) {
+            if let Some(o) = self.0 {
+                o.terminated(self.1);
+            }
+        }
+    }
+    let _ended = Ended(order, &c.id);
     if !c.is_running() {
         return Ok(());
     }
@@ -618,7 +658,10 @@ async fn stop<R: Runtime>(rt: &R, c: &Observed, grace_override: Option<Duration>
             }
         }
     }
-    // The kubelet gives the stop signal at least 2 s after a preStop hook ran.
+    if let Some(o) = order.filter(|_| !grace.is_zero()) {
+        o.wait_for_turn(&c.id, grace.saturating_sub(started.elapsed())).await;
+    }
+    // The kubelet gives the stop signal at least 2 s after a preStop hook ran, or a turn came.
     let left = grace.saturating_sub(started.elapsed());
     let left = if left.is_zero() && !grace.is_zero() { Duration::from_secs(2) } else { left };
     rt.stop(c, left).await
@@ -630,9 +673,10 @@ async fn stop_and_remove<R: Runtime>(
     grace: Option<Duration>,
     wait: bool,
     files: Option<&PodFiles>,
+    order: Option<&Ordering>,
 ) -> Result<(), RuntimeError> {
     if wait {
-        stop(rt, c, grace).await?;
+        stop(rt, c, grace, order).await?;
     }
     rt.remove(c).await?;
     if let (Some(files), Some(uid), Some(name)) = (files, c.label(labels::POD_UID), c.label(labels::CONTAINER_NAME)) {
@@ -877,7 +921,9 @@ async fn remove_listed<R: Runtime>(
     loop {
         let (infra, members): (Vec<&Observed>, Vec<&Observed>) = batch.iter().partition(|c| is_infra(c));
         for part in [members, infra] {
-            for r in join_all(part.iter().map(|c| stop_and_remove(rt, c, grace_override, wait, files))).await {
+            let order = Ordering::new(part.iter().copied());
+            let stops = part.iter().map(|c| stop_and_remove(rt, c, grace_override, wait, files, Some(&order)));
+            for r in join_all(stops).await {
                 r?;
             }
         }

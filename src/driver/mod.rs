@@ -11,6 +11,7 @@ pub mod pulls;
 mod record;
 pub mod signals;
 pub mod supervise;
+mod termination;
 #[cfg(test)]
 mod tests;
 

@@ -429,6 +429,23 @@ async fn a_post_start_http_hook_is_sent_and_its_status_code_does_not_matter() {
     assert!(!rt.calls().iter().any(|c| c.starts_with("kill")), "{:?}", rt.calls());
 }
 
+#[tokio::test(start_paused = true)]
+async fn app_containers_start_in_order_each_after_the_post_start_hook_before_it() {
+    let yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - {name: a, image: 'img:1'}\n  - name: b\n    image: 'img:1'\n    lifecycle: {postStart: {exec: {command: [hook-b]}}}\n  - {name: c, image: 'img:1'}\n  - {name: d, image: 'img:1'}\n";
+    let loaded = load(&Source::from_text("t.yaml", yaml), &LoadOptions::default()).unwrap();
+    let d = DesiredPod::from_loaded(&loaded.pods[0], INFRA, None);
+    let rt = Arc::new(fake());
+    let r = run(&rt, d, opts(0)).await;
+    assert_eq!(r.outcome, Ok(()));
+    let calls = verbs(&rt);
+    let at = |what: &str| calls.iter().position(|c| c.contains(what)).unwrap_or_else(|| panic!("{what}: {calls:?}"));
+    let hook = at("hook-b");
+    for later in ["web_c_", "web_d_"] {
+        assert!(at(&format!("create podrun_default_{later}")) > hook, "{later} waits for b's hook: {calls:?}");
+    }
+    assert!(at("create podrun_default_web_a_") < hook, "{calls:?}");
+}
+
 #[tokio::test]
 async fn a_failed_post_start_http_hook_kills_the_container() {
     // Bound, then released: nothing listens there.

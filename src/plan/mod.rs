@@ -261,6 +261,16 @@ fn init_steps(
             }
             return false;
         };
+        // A sidecar whose spec changed is restarted with the new one, alone.
+        let changed = c.sidecar && cur.label(labels::SPEC_HASH) != Some(c.spec_hash.as_str());
+        if changed && matches!(cur.state, State::Running { .. } | State::Created) {
+            p.remove.push(remove(cur, "its spec changed"));
+            p.init.push(create(c, inst, "its spec changed"));
+            if started_once_running || ran_before {
+                continue;
+            }
+            return false;
+        }
         match (&cur.state, c.sidecar) {
             (State::Created, _) => {
                 p.init.push(start(c, cur));

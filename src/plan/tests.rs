@@ -348,6 +348,29 @@ fn changing_an_init_container_recreates_the_pod() {
     assert_eq!(creates(&p), vec![("POD".into(), 1), ("i1".into(), 1)]);
 }
 
+#[test]
+fn a_changed_sidecar_is_restarted_alone() {
+    let old = desired_init("Always");
+    let obs = vec![
+        instance(&old, "POD", 0, running()),
+        instance(&old, "i1", 0, exited(0)),
+        instance(&old, "side", 0, running()),
+        instance(&old, "i2", 0, exited(0)),
+        instance(&old, "a", 0, running()),
+    ];
+    let yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  initContainers:\n  - {name: i1, image: 'img:1'}\n  - {name: side, image: 'img:2', restartPolicy: Always}\n  - {name: i2, image: 'img:1'}\n  containers:\n  - {name: a, image: 'img:1'}\n";
+    let new = DesiredPod::from_loaded(
+        &load(&Source::from_text("t.yaml", yaml), &LoadOptions::default()).unwrap().pods[0],
+        INFRA,
+        None,
+    );
+    assert_eq!(new.infra.spec_hash, old.infra.spec_hash, "the pod's sandbox stays");
+    let p = plan_for(&new, &obs);
+    assert_eq!(removed(&p), vec!["side-0"]);
+    assert_eq!(creates(&p), vec![("side".into(), 1)]);
+    assert!(p.apps.is_empty(), "{p:?}");
+}
+
 fn exited_at(code: i64, finished: SystemTime) -> State {
     let t = humantime::format_rfc3339_nanos(finished).to_string();
     State::Exited { exit_code: code, started_at: Some(t.clone()), finished_at: Some(t), oom_killed: false, error: None }

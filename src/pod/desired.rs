@@ -196,9 +196,10 @@ impl DesiredPod {
         let init: Vec<DesiredContainer> =
             pod.spec.init_containers.iter().enumerate().map(|(i, c)| container(pod, i, c, Role::Init)).collect();
         let containers = pod.spec.containers.iter().enumerate().map(|(i, c)| container(pod, i, c, Role::App)).collect();
-        // Changing an init container restarts the whole pod in Kubernetes, so their hashes
-        // are part of the infra container's.
-        let init_hashes: Vec<&str> = init.iter().map(|c| c.spec_hash.as_str()).collect();
+        // A changed init container makes a new pod, so their hashes are part of the infra
+        // container's; a changed sidecar is only restarted, as the kubelet restarts it
+        // (computeInitContainerActions), keeping the pod's sandbox and the other containers.
+        let init_hashes: Vec<&str> = init.iter().filter(|c| !c.sidecar).map(|c| c.spec_hash.as_str()).collect();
         let infra = DesiredContainer {
             name: labels::INFRA_CONTAINER_NAME.to_owned(),
             role: Role::Infra,
@@ -291,6 +292,9 @@ impl DesiredPod {
         l.insert(labels::GRACE_PERIOD.to_owned(), self.grace_period_seconds.to_string());
         if let Some(hook) = c.pre_stop.as_ref().and_then(|h| serde_json::to_string(h).ok()) {
             l.insert(labels::PRE_STOP.to_owned(), hook);
+        }
+        if c.sidecar {
+            l.insert(labels::SIDECAR.to_owned(), c.index.to_string());
         }
         if c.role == Role::Infra {
             for (k, v) in &self.manifest.metadata.labels {

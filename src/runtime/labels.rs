@@ -24,6 +24,10 @@ pub const GRACE_PERIOD: &str = "io.podrun.grace-period";
 /// The container's preStop hook (JSON), so it runs on stop even without the manifest.
 pub const PRE_STOP: &str = "io.podrun.pre-stop";
 
+/// On a sidecar (a restartable init container), its index among the pod's init containers:
+/// sidecars stop last, in reverse order (`driver::termination`), also without the manifest.
+pub const SIDECAR: &str = "io.podrun.sidecar";
+
 /// podrun's MAC over the engine name and the [`SEALED`] labels (see `runtime::seal`).
 pub const SEAL: &str = "io.podrun.seal";
 
@@ -41,6 +45,7 @@ pub const SEALED: &[&str] = &[
     ATTEMPT,
     GRACE_PERIOD,
     PRE_STOP,
+    SIDECAR,
     DEFAULT_CONTAINER,
     SOURCE,
 ];

@@ -205,8 +205,16 @@ pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes, plan: 
         phase(desired.restart_policy, &container_statuses)
     };
     let host_ip = infra.and_then(|c| c.gateway.clone());
-    PodStatus::assemble(phase, initialized, pod_ip, start_time, init_container_statuses, container_statuses)
-        .with_host_ip(host_ip)
+    let sidecars: Vec<bool> = desired.init.iter().map(|c| c.sidecar).collect();
+    PodStatus::assemble(
+        phase,
+        initialized,
+        pod_ip,
+        start_time,
+        (init_container_statuses, &sidecars),
+        container_statuses,
+    )
+    .with_host_ip(host_ip)
 }
 
 /// A regular init container that failed for good: under restartPolicy Never, the pod fails.
@@ -342,7 +350,8 @@ pub fn verdict(
                 })
         }
         WaitFor::Complete => status.container_statuses.iter().all(|s| final_exit(policy, s).is_some()),
-        WaitFor::Ready => infra_running && status.container_statuses.iter().all(|s| s.ready),
+        // The pod's Ready condition: its sidecars count too.
+        WaitFor::Ready => infra_running && status.is_ready(),
         // The driver returns after its first sync; until then, nothing is done.
         WaitFor::None | WaitFor::Forever => false,
     };
@@ -407,6 +416,26 @@ mod tests {
         for (policy, states, want) in cases {
             let ss: Vec<ContainerStatus> = states.into_iter().map(|s| status("c", s, 0)).collect();
             assert_eq!(phase(policy, &ss), want, "{policy:?} {ss:?}");
+        }
+    }
+
+    #[test]
+    fn the_pod_is_ready_only_with_every_sidecar_ready() {
+        let ready = |name: &str| ContainerStatus { ready: true, ..status(name, running(), 0) };
+        let unready = |name: &str| status(name, running(), 0);
+        let done = |name: &str| status(name, term(0), 0);
+        let cases = [
+            // (init statuses, which are sidecars, app statuses, Ready)
+            (vec![done("i")], vec![false], vec![ready("a")], true),
+            (vec![done("i"), ready("s")], vec![false, true], vec![ready("a")], true),
+            (vec![done("i"), unready("s")], vec![false, true], vec![ready("a")], false),
+            (vec![unready("s")], vec![true], vec![unready("a")], false),
+        ];
+        for (init, sidecars, apps, want) in cases {
+            let st = PodStatus::assemble(Phase::Running, true, None, None, (init.clone(), &sidecars), apps);
+            assert_eq!(st.is_ready(), want, "{init:?} {sidecars:?}");
+            let cr = st.conditions.iter().find(|c| c.type_ == "ContainersReady").unwrap();
+            assert_eq!(cr.status == "True", want);
         }
     }
 

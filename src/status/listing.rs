@@ -242,9 +242,22 @@ fn status(
         phase(RestartPolicy::Never, &container_statuses)
     };
     let host_ip = infra_running.and_then(|c| c.gateway.clone());
-    let mut st =
-        PodStatus::assemble(phase, initialized, pod_ip, start_time, init_container_statuses, container_statuses)
-            .with_host_ip(host_ip);
+    let sidecars: Vec<bool> = init
+        .iter()
+        .map(|(name, inst)| {
+            let labelled = inst.current.as_ref().and_then(|c| c.label(labels::SIDECAR)).is_some_and(|i| !i.is_empty());
+            labelled || recorded(name).is_some_and(|c| c.sidecar)
+        })
+        .collect();
+    let mut st = PodStatus::assemble(
+        phase,
+        initialized,
+        pod_ip,
+        start_time,
+        (init_container_statuses, &sidecars),
+        container_statuses,
+    )
+    .with_host_ip(host_ip);
     // The pod's own failure (DeadlineExceeded) outlasts the run that saw it.
     if let Some(reason) = record.and_then(|r| r.reason.clone()) {
         st.phase = Phase::Failed;

@@ -169,16 +169,21 @@ impl ContainerStatus {
 
 impl PodStatus {
     /// A pod status from its parts, with the conditions Kubernetes derives from them: the pod
-    /// is Ready when it is initialized and every app container is ready.
+    /// is Ready when it is initialized and every app container and every sidecar (`sidecars`:
+    /// which init containers are) is ready (status/generate.go: GenerateContainersReadyCondition).
     pub fn assemble(
         phase: Phase,
         initialized: bool,
         pod_ip: Option<String>,
         start_time: Option<String>,
-        init_container_statuses: Vec<ContainerStatus>,
+        (init_container_statuses, sidecars): (Vec<ContainerStatus>, &[bool]),
         container_statuses: Vec<ContainerStatus>,
     ) -> PodStatus {
-        let all_ready = initialized && !container_statuses.is_empty() && container_statuses.iter().all(|c| c.ready);
+        let sidecars_ready = init_container_statuses.iter().zip(sidecars).all(|(c, sidecar)| !sidecar || c.ready);
+        let all_ready = initialized
+            && sidecars_ready
+            && !container_statuses.is_empty()
+            && container_statuses.iter().all(|c| c.ready);
         let cond = |t: &str, ok: bool| Condition { type_: t.into(), status: if ok { "True" } else { "False" }.into() };
         PodStatus {
             phase,
@@ -205,6 +210,11 @@ impl PodStatus {
         self.host_ips = host_ip.iter().map(|ip| PodIp { ip: ip.clone() }).collect();
         self.host_ip = host_ip;
         self
+    }
+
+    /// Its Ready condition.
+    pub fn is_ready(&self) -> bool {
+        self.conditions.iter().any(|c| c.type_ == "Ready" && c.status == "True")
     }
 
     /// Init containers first, then app containers.
