@@ -202,10 +202,19 @@ fn e2e_exec_it_gives_a_terminal_that_follows_podrun_s() {
     t.wait_for("after-sleep=130");
 
     t.keys(&["exit 5", "Enter"]);
-    let screen = t.wait_for("podrun-exit=5");
-    // The terminal is back in cooked mode: `echo` on, not `-echo`.
-    let tail = screen.split("podrun-exit=5").nth(1).unwrap_or_default().to_owned();
-    let screen = if tail.contains("echo") { screen } else { t.wait_for("echo ") };
-    let tail = screen.split("podrun-exit=5").nth(1).unwrap_or_default();
-    assert!(tail.lines().any(|l| l.trim() == "echo"), "terminal not restored:\n{screen}");
+    t.wait_for("podrun-exit=5");
+    // The terminal is back in cooked mode: `echo` on, not `-echo`. stty's line comes a moment
+    // after podrun's exit status (more under load): waited for below that line only, since
+    // the commands typed before show "echo" too.
+    let start = Instant::now();
+    let (screen, flag) = loop {
+        let screen = t.screen();
+        let tail = screen.split("podrun-exit=5").nth(1).unwrap_or_default().to_owned();
+        if let Some(flag) = tail.lines().map(str::trim).find(|l| *l == "echo" || *l == "-echo") {
+            break (screen.clone(), flag.to_owned());
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "stty never answered:\n{screen}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(flag, "echo", "terminal not restored:\n{screen}");
 }
