@@ -126,6 +126,40 @@ fn e2e_dry_run_plans_creation_and_recreation_and_changes_nothing() {
     assert_eq!(ns.containers(), before);
 }
 
+/// The dry run shows the whole way to a started pod, not only its first sync: every container
+/// in order (init containers one after another), every image with what would be done about it
+/// (so an air-gapped host knows all it needs), and the volumes.
+#[test]
+fn e2e_dry_run_shows_the_whole_plan_every_image_and_the_volumes() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("static-dry-whole");
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: whole}\nspec:\n  \
+               volumes: [{name: scratch, emptyDir: {}}, {name: data, persistentVolumeClaim: {claimName: db}}]\n  \
+               initContainers:\n  - {name: first, image: 'busybox:1.28', command: ['true']}\n  \
+               - {name: second, image: 'registry.invalid/tools:9', command: ['true']}\n  \
+               containers:\n  - {name: app, image: 'busybox:1.28', command: [sleep, '1']}\n";
+    let f = TempFile::new("whole.yaml", pod);
+    let out = podrun(&["apply", f.path(), "-n", ns.name(), "--dry-run"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let at = |l: &str| lines.iter().position(|x| x.starts_with(l)).unwrap_or_else(|| panic!("{l:?} in:\n{text}"));
+    assert!(at("use image busybox:1.28 for first, app (present; imagePullPolicy IfNotPresent)") > 0);
+    assert!(at("pull image registry.invalid/tools:9 for second (not present)") > 0);
+    let (infra, first, second, app) = (
+        at("create infra container POD"),
+        at("create init container first"),
+        at("then create init container second"),
+        at("then create container app"),
+    );
+    assert!(infra < first && first < second && second < app, "{text}");
+    assert!(at("volume scratch: emptyDir") > app);
+    assert!(at(&format!("volume data: persistentVolumeClaim db (engine volume podrun-{}-db)", ns.name())) > app);
+    assert!(ns.containers().is_empty(), "a dry run creates nothing");
+}
+
 /// `podrun apply DIR --supervise ...` in the background, as systemd runs it (`NOTIFY_SOCKET`);
 /// killed when dropped.
 struct Supervisor {

@@ -19,7 +19,6 @@ use crate::manifest::types::PullPolicy;
 use crate::manifest::{LoadOptions, Loaded, LoadedPod};
 use crate::plan;
 use crate::pod::files::PodFiles;
-use crate::pod::observed::PodObservation;
 use crate::pod::{prepare, volumes, DesiredPod};
 use crate::report::logs::{self, LogPod, LogStreamer};
 use crate::report::{self, output, summary, Format, PodKey, ReportOptions, Reporter};
@@ -252,21 +251,22 @@ pub(super) fn environment<'a>(
     }
 }
 
-/// `--dry-run`: what one sync would do to each pod, from what the engine shows now.
+/// `--dry-run`: what the syncs would do to each pod until it is started, from what the engine
+/// shows now (see `plan::rollout`).
 async fn dry_run<R: Runtime>(rt: &R, pods: &[DesiredPod], crash: CrashBackoff, quiet: bool) -> anyhow::Result<u8> {
     let none = BTreeSet::new();
     let ctx = plan::Context { now: crate::clock::now(), crash, unhealthy: &none, not_started: &none };
     let mut out = String::new();
     for d in pods {
         let observed = rt.list(&Selector::pod(&d.namespace, &d.name)).await?;
-        let p = plan::plan(d, &PodObservation::new(d, &observed), &ctx);
+        let plans = plan::rollout::rollout(d, &observed, &ctx);
         let mut missing = BTreeSet::new();
-        for i in &p.images {
-            if !rt.image_present(&i.image).await? {
+        for i in plans.iter().flat_map(|p| &p.images) {
+            if !missing.contains(&i.image) && !rt.image_present(&i.image).await? {
                 missing.insert(i.image.clone());
             }
         }
-        out.push_str(&plan::render::render(&PodKey::of(d).to_string(), &p, &missing));
+        out.push_str(&plan::render::render(d, &plans, &missing));
     }
     if !quiet {
         output::print(&out)?;

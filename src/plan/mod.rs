@@ -10,6 +10,7 @@
 
 pub mod backoff;
 pub mod render;
+pub mod rollout;
 #[cfg(test)]
 mod tests;
 

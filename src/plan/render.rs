@@ -4,8 +4,10 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-use super::{ContainerStep, Plan, Step};
-use crate::manifest::types::PullPolicy;
+use super::{ContainerStep, ImageNeed, Plan, Step};
+use crate::manifest::types::{PullPolicy, Volume};
+use crate::pod::volumes::claim_volume;
+use crate::pod::DesiredPod;
 use crate::runtime::labels;
 use crate::runtime::Observed;
 
@@ -23,23 +25,9 @@ fn step_line(s: &ContainerStep, what: &str) -> String {
     }
 }
 
-/// What `plan` would do to the pod `key`: a heading line, then one indented line per action.
-/// `missing` holds the images that are not present in the engine.
-pub fn render(key: &str, plan: &Plan, missing: &BTreeSet<String>) -> String {
+/// The lines of one plan's actions (its images aside).
+fn action_lines(plan: &Plan) -> Vec<String> {
     let mut lines = Vec::new();
-    for i in &plan.images {
-        let users = i.containers.join(", ");
-        match (i.policy, missing.contains(&i.image)) {
-            (PullPolicy::Always, _) => {
-                lines.push(format!("pull image {} for {users} (imagePullPolicy Always)", i.image))
-            }
-            (PullPolicy::Never, true) => {
-                lines.push(format!("image {} for {users} is missing and imagePullPolicy is Never", i.image))
-            }
-            (_, true) => lines.push(format!("pull image {} for {users} (not present)", i.image)),
-            (_, false) => {}
-        }
-    }
     for c in &plan.stop {
         lines.push(format!("stop container {}", name_of(c)));
     }
@@ -52,14 +40,92 @@ pub fn render(key: &str, plan: &Plan, missing: &BTreeSet<String>) -> String {
     for b in &plan.backoff {
         lines.push(format!("restart container {} after its crash backoff ({:?})", b.container, b.delay));
     }
-    let mut out = String::new();
-    if lines.is_empty() {
-        let _ = writeln!(out, "pod {key}: up to date, nothing to do");
-    } else {
-        let _ = writeln!(out, "pod {key}: would");
-        for l in lines {
-            let _ = writeln!(out, "  {l}");
+    lines
+}
+
+/// Every image the plans need, once each, with what would be done about it: so an air-gapped
+/// host knows every image it must have.
+fn image_lines(plans: &[Plan], missing: &BTreeSet<String>) -> Vec<String> {
+    let mut needs: Vec<ImageNeed> = Vec::new();
+    for i in plans.iter().flat_map(|p| &p.images) {
+        match needs.iter_mut().find(|n| n.image == i.image) {
+            Some(n) => {
+                for c in &i.containers {
+                    if !n.containers.contains(c) {
+                        n.containers.push(c.clone());
+                    }
+                }
+                if i.policy == PullPolicy::Always {
+                    n.policy = PullPolicy::Always;
+                }
+            }
+            None => needs.push(i.clone()),
         }
+    }
+    needs
+        .iter()
+        .map(|i| {
+            let users = i.containers.join(", ");
+            match (i.policy, missing.contains(&i.image)) {
+                (PullPolicy::Always, _) => format!("pull image {} for {users} (imagePullPolicy Always)", i.image),
+                (PullPolicy::Never, true) => {
+                    format!("image {} for {users} is missing and imagePullPolicy is Never", i.image)
+                }
+                (_, true) => format!("pull image {} for {users} (not present)", i.image),
+                (policy, false) => format!("use image {} for {users} (present; imagePullPolicy {policy:?})", i.image),
+            }
+        })
+        .collect()
+}
+
+/// What a volume is made of: names and paths from the manifest, never contents.
+fn volume_line(v: &Volume, namespace: &str) -> String {
+    let what = if let Some(e) = &v.empty_dir {
+        match e.medium.as_deref() {
+            Some("Memory") => "emptyDir on memory (tmpfs)".to_owned(),
+            _ => "emptyDir (a directory of the pod's)".to_owned(),
+        }
+    } else if let Some(h) = &v.host_path {
+        format!("hostPath {}", h.path)
+    } else if let Some(c) = &v.config_map {
+        format!("configMap {}", c.name)
+    } else if let Some(s) = &v.secret {
+        format!("secret {}", s.secret_name)
+    } else if v.downward_api.is_some() {
+        "downwardAPI".to_owned()
+    } else if let Some(p) = &v.projected {
+        format!("projected ({} sources)", p.sources.len())
+    } else if let Some(c) = &v.persistent_volume_claim {
+        format!(
+            "persistentVolumeClaim {} (engine volume {})",
+            c.claim_name,
+            claim_volume(namespace, &c.claim_name).name
+        )
+    } else {
+        v.other_sources.keys().next().cloned().unwrap_or_else(|| "no source".to_owned())
+    };
+    format!("volume {}: {what}", v.name)
+}
+
+/// What the `plans` (see `rollout`) would do to the pod `desired`: a heading line, then one
+/// indented line per image, per action (those after the first sync's marked `then`), and per
+/// volume. `missing` holds the images that are not present in the engine.
+pub fn render(desired: &DesiredPod, plans: &[Plan], missing: &BTreeSet<String>) -> String {
+    let key = format!("{}/{}", desired.namespace, desired.name);
+    let mut lines = image_lines(plans, missing);
+    for (i, p) in plans.iter().enumerate() {
+        let then = if i == 0 { "" } else { "then " };
+        lines.extend(action_lines(p).into_iter().map(|l| format!("{then}{l}")));
+    }
+    let mut out = String::new();
+    if plans.iter().all(|p| action_lines(p).is_empty()) {
+        let _ = writeln!(out, "pod {key}: up to date, nothing to do");
+        return out;
+    }
+    let _ = writeln!(out, "pod {key}: would");
+    let volumes = desired.manifest.spec.volumes.iter().map(|v| volume_line(v, &desired.namespace));
+    for l in lines.into_iter().chain(volumes) {
+        let _ = writeln!(out, "  {l}");
     }
     out
 }
@@ -70,6 +136,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::manifest::{load, LoadOptions, Source};
     use crate::plan::{BackOff, ImageNeed, Removal};
     use crate::runtime::State;
 
@@ -87,9 +154,18 @@ mod tests {
         }
     }
 
+    fn desired(volumes: &str) -> DesiredPod {
+        let yaml = format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: p, namespace: ns}}\nspec:\n  containers:\n  - {{name: a, image: 'img:1'}}\n{volumes}"
+        );
+        let loaded = load(&Source::from_text("t.yaml", &yaml), &LoadOptions::default()).unwrap();
+        DesiredPod::from_loaded(&loaded.pods[0], "pause", None)
+    }
+
     #[test]
     fn an_empty_plan_says_nothing_to_do() {
-        assert_eq!(render("ns/p", &Plan::default(), &BTreeSet::new()), "pod ns/p: up to date, nothing to do\n");
+        let out = render(&desired(""), &[Plan::default()], &BTreeSet::new());
+        assert_eq!(out, "pod ns/p: up to date, nothing to do\n");
     }
 
     #[test]
@@ -123,18 +199,36 @@ mod tests {
                 delay: Duration::from_secs(2),
             }],
         };
-        let out = render("ns/p", &plan, &BTreeSet::from(["busybox:1.28".to_owned()]));
+        let later = Plan {
+            images: vec![ImageNeed {
+                image: "busybox:1.28".into(),
+                policy: PullPolicy::Always,
+                containers: vec!["d".into()],
+            }],
+            apps: vec![ContainerStep {
+                container: "d".into(),
+                step: Step::Create { attempt: 0, reason: "the pod is being created" },
+            }],
+            ..Plan::default()
+        };
+        let volumes = "  volumes:\n  - {name: data, persistentVolumeClaim: {claimName: db}}\n  - {name: scratch, emptyDir: {}}\n  - {name: token, secret: {secretName: api}}\n";
+        let out = render(&desired(volumes), &[plan, later], &BTreeSet::from(["busybox:1.28".to_owned()]));
         assert_eq!(
             out,
             "pod ns/p: would\n\
-             \x20 pull image busybox:1.28 for a (not present)\n\
+             \x20 pull image busybox:1.28 for a, d (imagePullPolicy Always)\n\
+             \x20 use image here:1 for b (present; imagePullPolicy IfNotPresent)\n\
              \x20 stop container side\n\
              \x20 remove container a: its spec changed\n\
              \x20 create infra container POD: the pod has no infra container\n\
              \x20 start init container i (created, never started)\n\
              \x20 recreate container a: its spec changed\n\
              \x20 create container b: the pod is being created\n\
-             \x20 restart container c after its crash backoff (2s)\n"
+             \x20 restart container c after its crash backoff (2s)\n\
+             \x20 then create container d: the pod is being created\n\
+             \x20 volume data: persistentVolumeClaim db (engine volume podrun-ns-db)\n\
+             \x20 volume scratch: emptyDir (a directory of the pod's)\n\
+             \x20 volume token: secret api\n"
         );
     }
 }
