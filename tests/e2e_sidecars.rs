@@ -102,6 +102,11 @@ fn e2e_the_pod_is_ready_only_once_its_sidecars_are() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let out = apply(&ns, &pod("true"), &["--wait-for", "ready", "--timeout", "60s"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // kubectl's READY counts the sidecar beside the app container.
+    let out = podrun(&["get", "web", "-n", ns.name()], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let row = stdout(&out).lines().nth(1).unwrap_or_default().to_owned();
+    assert_eq!(row.split_whitespace().nth(1), Some("2/2"), "{}", stdout(&out));
 }
 
 #[test]

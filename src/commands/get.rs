@@ -146,9 +146,9 @@ fn table(pods: &[ListedPod], namespaces: bool, wide: bool, now: SystemTime) -> S
             .unwrap_or_else(|| "<unknown>".into());
         let mut row = vec![
             p.name.clone(),
-            listing::display_ready(st),
+            listing::display_ready(st, &p.sidecars()),
             listing::display_status(st),
-            listing::restarts(st).to_string(),
+            listing::restarts(st, &p.sidecars()).to_string(),
             age,
         ];
         if namespaces {

@@ -29,7 +29,17 @@ pub struct ListedPod {
     pub status: PodStatus,
 }
 
+/// Whether the instances are a sidecar's (its sealed label says so).
+fn is_sidecar(inst: &Instances) -> bool {
+    inst.current.as_ref().and_then(|c| c.label(labels::SIDECAR)).is_some_and(|i| !i.is_empty())
+}
+
 impl ListedPod {
+    /// Which of the init containers (in `init`'s order, as the status has them) are sidecars.
+    pub fn sidecars(&self) -> Vec<bool> {
+        self.init.iter().map(|(_, i)| is_sidecar(i)).collect()
+    }
+
     /// A container's instances by name, init containers included.
     pub fn instances(&self, name: &str) -> Option<&Instances> {
         self.init.iter().chain(&self.containers).find(|(n, _)| n == name).map(|(_, i)| i)
@@ -242,13 +252,8 @@ fn status(
         phase(RestartPolicy::Never, &container_statuses)
     };
     let host_ip = infra_running.and_then(|c| c.gateway.clone());
-    let sidecars: Vec<bool> = init
-        .iter()
-        .map(|(name, inst)| {
-            let labelled = inst.current.as_ref().and_then(|c| c.label(labels::SIDECAR)).is_some_and(|i| !i.is_empty());
-            labelled || recorded(name).is_some_and(|c| c.sidecar)
-        })
-        .collect();
+    let sidecars: Vec<bool> =
+        init.iter().map(|(name, inst)| is_sidecar(inst) || recorded(name).is_some_and(|c| c.sidecar)).collect();
     let mut st = PodStatus::assemble(
         phase,
         initialized,
@@ -316,19 +321,28 @@ pub fn display_status(st: &PodStatus) -> String {
     reason
 }
 
-/// READY: ready app containers out of all of them (`1/2`).
-pub fn display_ready(st: &PodStatus) -> String {
-    let ready = st.container_statuses.iter().filter(|c| c.ready).count();
-    format!("{ready}/{}", st.container_statuses.len())
+/// The sidecars among `st`'s init containers (`sidecars`, in the same order).
+fn sidecar_statuses<'a>(st: &'a PodStatus, sidecars: &'a [bool]) -> impl Iterator<Item = &'a ContainerStatus> {
+    st.init_container_statuses.iter().zip(sidecars).filter(|(_, s)| **s).map(|(c, _)| c)
 }
 
-/// RESTARTS: the app containers' restarts, or the init containers' while the pod initializes.
-pub fn restarts(st: &PodStatus) -> u32 {
-    let sum = |v: &[ContainerStatus]| v.iter().map(|c| c.restart_count).sum();
+/// READY: ready containers out of all of them (`1/2`), sidecars counted with the app
+/// containers once started, as kubectl counts them (`sidecars`: which init containers are).
+pub fn display_ready(st: &PodStatus, sidecars: &[bool]) -> String {
+    let side: Vec<&ContainerStatus> = sidecar_statuses(st, sidecars).collect();
+    let ready =
+        st.container_statuses.iter().filter(|c| c.ready).count() + side.iter().filter(|c| c.started && c.ready).count();
+    format!("{ready}/{}", st.container_statuses.len() + side.len())
+}
+
+/// RESTARTS: the init containers' restarts while the pod initializes, then the app
+/// containers' and the sidecars', as kubectl sums them.
+pub fn restarts(st: &PodStatus, sidecars: &[bool]) -> u32 {
+    let sum = |v: &[ContainerStatus]| v.iter().map(|c| c.restart_count).sum::<u32>();
     if st.container_statuses.is_empty() {
         sum(&st.init_container_statuses)
     } else {
-        sum(&st.container_statuses)
+        sum(&st.container_statuses) + sidecar_statuses(st, sidecars).map(|c| c.restart_count).sum::<u32>()
     }
 }
 
@@ -468,9 +482,33 @@ mod tests {
         assert_eq!(st.start_time.as_deref(), Some(t));
         assert_eq!(st.container_statuses[0].restart_count, 2);
         assert!(st.container_statuses[0].last_state.terminated.is_some());
-        assert_eq!((display_ready(st), display_status(st), restarts(st)), ("2/2".into(), "Running".into(), 2));
+        assert_eq!(
+            (display_ready(st, &[]), display_status(st), restarts(st, &[])),
+            ("2/2".into(), "Running".into(), 2)
+        );
         // A pod with only its infra container has nothing to show but its phase.
-        assert_eq!(display_ready(&pods[1].status), "0/0");
+        assert_eq!(display_ready(&pods[1].status, &[]), "0/0");
+    }
+
+    #[test]
+    fn ready_and_restarts_count_sidecars_as_kubectl_does() {
+        let t = "2024-01-01T00:00:00Z";
+        let mut side = c("ns", "web", "proxy", "init", 3, running(t));
+        side.labels.insert(labels::SIDECAR.to_owned(), "1".to_owned());
+        let mut setup = c("ns", "web", "setup", "init", 0, exited(0));
+        setup.labels.insert(labels::SIDECAR.to_owned(), String::new());
+        let pods = group(vec![
+            c("ns", "web", "POD", "infra", 0, running(t)),
+            setup,
+            side,
+            c("ns", "web", "a", "app", 1, running(t)),
+        ]);
+        let web = &pods[0];
+        let sidecars = web.sidecars();
+        assert_eq!(sidecars.iter().filter(|s| **s).count(), 1, "{sidecars:?}");
+        assert_eq!(display_ready(&web.status, &sidecars), "2/2");
+        assert_eq!(restarts(&web.status, &sidecars), 4, "the app container's 1 and the sidecar's 3");
+        assert!(web.status.is_ready());
     }
 
     #[test]
