@@ -13,6 +13,7 @@ pub mod fake;
 pub mod infra_image;
 pub mod insecure_tls;
 pub mod labels;
+mod node_ip;
 pub mod registry;
 pub mod seal;
 

@@ -1,0 +1,84 @@
+//! What a kubelet's node does for a pod that podrun must do too, end to end on the real
+//! engine: the node's IP for hostNetwork pods, the seccomp default, OOM score adjustment by
+//! QoS class, and admission (sysctls, the host's CPU and memory) before anything is created.
+
+mod common;
+
+use std::process::Command;
+
+use common::*;
+
+/// `podrun get POD -o json`: the Pod object.
+fn get_json(ns: &Namespace, pod: &str) -> serde_json::Value {
+    let out = podrun(&["get", pod, "-n", ns.name(), "-o", "json"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).expect("get -o json is JSON")
+}
+
+/// The only pod of `apply -o json`'s List.
+fn applied(out: &std::process::Output) -> serde_json::Value {
+    let v: serde_json::Value = serde_json::from_str(&stdout(out)).unwrap_or_else(|e| panic!("{e}: {}", stdout(out)));
+    v["items"][0].clone()
+}
+
+fn sh(script: &str) -> String {
+    let out = Command::new("sh").args(["-c", script]).output().expect("sh");
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// The node IP as a kubelet without --node-ip picks it, by other means than podrun's: the host
+/// name's addresses that are this host's own and not loopback or link-local, else the address
+/// of the IPv4 default route's interface (iproute2 and getent).
+fn node_ip() -> String {
+    sh(r#"for a in $(getent ahostsv4 "$(hostname)" | awk '{print $1}' | sort -u); do
+          case $a in 127.*|169.254.*) ;; *) ip -o addr | grep -q " inet $a/" && { echo "$a"; exit; } ;; esac
+        done
+        dev=$(ip -4 route show default | awk '{for (i = 1; i < NF; i++) if ($i == "dev") { print $(i + 1); exit }}')
+        ip -4 -o addr show dev "$dev" scope global | awk '{split($4, a, "/"); print a[1]; exit}'"#)
+}
+
+#[test]
+fn e2e_a_host_network_pod_has_the_nodes_ip() {
+    if !engine() {
+        return;
+    }
+    let expected = node_ip();
+    assert!(!expected.is_empty(), "this host has a node IP");
+    let ns = Namespace::new("hostnet-ip");
+    let pod = format!(
+        r#"apiVersion: v1
+kind: Pod
+metadata: {{name: hn}}
+spec:
+  terminationGracePeriodSeconds: 1
+  hostNetwork: true
+  containers:
+  - name: c
+    image: busybox:1.28
+    command: [sh, -c, 'echo "pod=$POD_IP host=$HOST_IP ips=$POD_IPS"; {LOOP}']
+    env:
+    - {{name: POD_IP, valueFrom: {{fieldRef: {{fieldPath: status.podIP}}}}}}
+    - {{name: HOST_IP, valueFrom: {{fieldRef: {{fieldPath: status.hostIP}}}}}}
+    - {{name: POD_IPS, valueFrom: {{fieldRef: {{fieldPath: status.podIPs}}}}}}
+"#
+    );
+    let out = apply(&ns, &pod, &["-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let st = &applied(&out)["status"];
+    for key in ["podIP", "hostIP"] {
+        assert_eq!(st[key], expected.as_str(), "{key}: {st}");
+    }
+    assert_eq!(st["podIPs"], serde_json::json!([{"ip": expected}]), "{st}");
+    assert_eq!(st["hostIPs"], serde_json::json!([{"ip": expected}]), "{st}");
+    let logs = ns.logs(&id_of(&ns, "c"));
+    assert!(logs.contains(&format!("pod={expected} host={expected} ips={expected}")), "{logs}");
+    // podrun get, from another process, says the same.
+    let st = &get_json(&ns, "hn")["status"];
+    assert_eq!(
+        (st["podIP"].as_str(), st["hostIP"].as_str()),
+        (Some(expected.as_str()), Some(expected.as_str())),
+        "{st}"
+    );
+    assert_eq!(st["podIPs"], serde_json::json!([{"ip": expected}]), "{st}");
+}
+
