@@ -82,3 +82,57 @@ spec:
     assert_eq!(st["podIPs"], serde_json::json!([{"ip": expected}]), "{st}");
 }
 
+/// `Seccomp:` of /proc/self/status in each container of the pod `s` (0: none, 2: a filter).
+fn seccomp_modes(ns: &Namespace, containers: &[&str]) -> Vec<String> {
+    containers
+        .iter()
+        .map(|c| {
+            let status = exec(&id_of(ns, c), "grep '^Seccomp:' /proc/self/status");
+            status.trim().trim_start_matches("Seccomp:").trim().to_owned()
+        })
+        .collect()
+}
+
+const SECCOMP_POD: &str = r#"apiVersion: v1
+kind: Pod
+metadata: {name: s}
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+  - {name: unset, image: busybox:1.28, command: [sh, -c, 'trap "exit 0" TERM; while true; do sleep 1 & wait; done']}
+  - name: runtime
+    image: busybox:1.28
+    command: [sh, -c, 'trap "exit 0" TERM; while true; do sleep 1 & wait; done']
+    securityContext: {seccompProfile: {type: RuntimeDefault}}
+  - name: unconfined
+    image: busybox:1.28
+    command: [sh, -c, 'trap "exit 0" TERM; while true; do sleep 1 & wait; done']
+    securityContext: {seccompProfile: {type: Unconfined}}
+"#;
+
+#[test]
+fn e2e_containers_without_a_seccomp_profile_run_unconfined_as_under_a_kubelet() {
+    if !engine() {
+        return;
+    }
+    let names = ["unset", "runtime", "unconfined"];
+    let ns = Namespace::new("seccomp");
+    let out = apply(&ns, SECCOMP_POD, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(seccomp_modes(&ns, &names), ["0", "2", "0"]);
+
+    // --seccomp-default: the engine's profile where none is named; explicit ones still win.
+    let ns = Namespace::new("seccomp-default");
+    let out = apply(&ns, SECCOMP_POD, &["--seccomp-default"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(seccomp_modes(&ns, &names), ["2", "2", "0"]);
+
+    // The pod's securityContext counts as the container's, and a container's own overrides it.
+    let ns = Namespace::new("seccomp-pod");
+    let pod = SECCOMP_POD
+        .replace("spec:\n", "spec:\n  securityContext: {seccompProfile: {type: RuntimeDefault}}\n")
+        .replace("type: RuntimeDefault}}\n  - name: unconfined", "type: Unconfined}}\n  - name: unconfined");
+    let out = apply(&ns, &pod, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(seccomp_modes(&ns, &names), ["2", "0", "0"]);
+}

@@ -249,6 +249,7 @@ pub(super) fn environment<'a>(
         engine,
         configs: Arc::new(loaded.configs.clone()),
         security,
+        seccomp_default: args.seccomp_default,
     }
 }
 

@@ -38,6 +38,9 @@ pub struct Environment<'a> {
     /// Whether the engine is rootless (`Runtime::security`), when a pod needs to know
     /// ([`needs_engine_security`]); None: taken for a rootful engine.
     pub security: Option<EngineSecurity>,
+    /// `--seccomp-default`: the engine's default seccomp profile for containers that name
+    /// none, as the kubelet's seccompDefault setting; else they run Unconfined.
+    pub seccomp_default: bool,
 }
 
 /// Whether any of the pods asks for something a rootless engine cannot give, so that
@@ -103,6 +106,16 @@ pub fn prepare_pods(
                 warn(format!("{key}: {w}"));
             }
         }
+        if !env.seccomp_default {
+            let unset: Vec<bool> = (d.init.iter().chain(&d.containers))
+                .map(|c| d.manifest_container(c).is_some_and(|m| settings::names_no_seccomp_profile(&d.manifest, m)))
+                .collect();
+            for (c, unset) in d.init.iter_mut().chain(&mut d.containers).zip(unset) {
+                if unset {
+                    c.settings.security_opt.push(settings::UNCONFINED.to_owned());
+                }
+            }
+        }
         if let Some(policy) = env.pull {
             for c in d.init.iter_mut().chain(&mut d.containers) {
                 c.pull_policy = policy;
@@ -158,6 +171,7 @@ mod tests {
             engine,
             configs: Arc::new(loaded.configs.clone()),
             security: None,
+            seccomp_default: false,
         }
     }
 
@@ -199,6 +213,42 @@ spec:
         let (engine, loaded) = (engine(), load(TWO_PODS));
         let pods = prepare_pods(&loaded.pods, &env(&engine, &loaded, false), &mut |_| {}).unwrap();
         assert_eq!(pods[0].containers[0].pull_policy, PullPolicy::Always);
+    }
+
+    const SECCOMP: &str = "apiVersion: v1
+kind: Pod
+metadata: {name: s}
+spec:
+  initContainers: [{name: i, image: busybox}]
+  containers:
+  - {name: unset, image: busybox}
+  - {name: runtime, image: busybox, securityContext: {seccompProfile: {type: RuntimeDefault}}}
+  - {name: unconfined, image: busybox, securityContext: {seccompProfile: {type: Unconfined}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  securityContext: {seccompProfile: {type: RuntimeDefault}}
+  containers: [{name: c, image: busybox}]
+";
+
+    #[test]
+    fn containers_without_a_seccomp_profile_run_unconfined_unless_seccomp_default() {
+        let (engine, loaded) = (engine(), load(SECCOMP));
+        let seccomp = |pods: &[DesiredPod]| -> Vec<Vec<String>> {
+            let all = pods.iter().flat_map(|d| d.init.iter().chain(&d.containers));
+            all.map(|c| c.settings.security_opt.iter().filter(|o| o.starts_with("seccomp")).cloned().collect())
+                .collect()
+        };
+        let pods = prepare_pods(&loaded.pods, &env(&engine, &loaded, false), &mut |_| {}).unwrap();
+        let unconfined = vec!["seccomp=unconfined".to_owned()];
+        // i, unset, runtime, unconfined; then the pod whose securityContext sets RuntimeDefault.
+        assert_eq!(seccomp(&pods), [unconfined.clone(), unconfined.clone(), vec![], unconfined.clone(), vec![]]);
+        let mut with_default = env(&engine, &loaded, false);
+        with_default.seccomp_default = true;
+        let pods = prepare_pods(&loaded.pods, &with_default, &mut |_| {}).unwrap();
+        assert_eq!(seccomp(&pods), [vec![], vec![], vec![], unconfined, vec![]]);
     }
 
     #[test]
