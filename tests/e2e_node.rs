@@ -136,3 +136,80 @@ fn e2e_containers_without_a_seccomp_profile_run_unconfined_as_under_a_kubelet() 
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(seccomp_modes(&ns, &names), ["2", "0", "0"]);
 }
+
+/// The lowest score the engine can give: its daemon's own when it lacks CAP_SYS_RESOURCE (bit
+/// 24 of CapEff), else -1000.
+fn engine_floor() -> i64 {
+    let pid = sh("pgrep -x dockerd | head -1");
+    assert!(!pid.is_empty(), "a dockerd runs");
+    let caps = sh(&format!("awk '/^CapEff:/ {{print $2}}' /proc/{pid}/status"));
+    let caps = u64::from_str_radix(&caps, 16).expect("CapEff is hex");
+    if caps & (1 << 24) != 0 {
+        -1000
+    } else {
+        sh(&format!("cat /proc/{pid}/oom_score_adj")).parse().expect("a score")
+    }
+}
+
+fn oom_pod(name: &str, spec: &str, resources: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n  terminationGracePeriodSeconds: 1\n{spec}  containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    resources: {resources}\n"
+    )
+}
+
+fn oom_score(ns: &Namespace) -> i64 {
+    let score = exec(&id_of(ns, "c"), "cat /proc/1/oom_score_adj");
+    score.trim().parse().unwrap_or_else(|_| panic!("{score:?}"))
+}
+
+#[test]
+fn e2e_oom_scores_follow_the_qos_class_as_the_kubelet_sets_them() {
+    if !engine() {
+        return;
+    }
+    let memory = sh("awk '/^MemTotal:/ {print $2}' /proc/meminfo").parse::<i64>().expect("MemTotal in kB") * 1024;
+    let floor = engine_floor();
+
+    let ns = Namespace::new("oom-besteffort");
+    let out = apply(&ns, &oom_pod("b", "", "{}"), &["-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(applied(&out)["status"]["qosClass"], "BestEffort");
+    assert_eq!(oom_score(&ns), 1000);
+    assert_eq!(get_json(&ns, "b")["status"]["qosClass"], "BestEffort");
+
+    let ns = Namespace::new("oom-burstable");
+    let request = 256 << 20;
+    let out = apply(&ns, &oom_pod("u", "", "{requests: {memory: 256Mi}}"), &["-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(applied(&out)["status"]["qosClass"], "Burstable");
+    let expected = (1000 - 1000 * request / memory).clamp(3, 999);
+    assert_eq!(oom_score(&ns), expected, "1000 - 1000 * {request} / {memory}");
+    assert!(!stderr(&out).contains("OOM score"), "{}", stderr(&out));
+
+    // Guaranteed: -997, raised to what the engine can give; the pod runs either way, and when
+    // raised podrun says why. Its infra container gets a sandbox's -998, likewise.
+    let ns = Namespace::new("oom-guaranteed");
+    let resources = "{limits: {cpu: 100m, memory: 64Mi}}";
+    let out = apply(&ns, &oom_pod("g", "", resources), &["-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(applied(&out)["status"]["qosClass"], "Guaranteed");
+    assert_eq!(oom_score(&ns), (-997).max(floor));
+    let infra = ns.containers().into_iter().find(|(_, n)| n.contains("_POD_")).expect("an infra container").0;
+    assert_eq!(ns.inspect(&infra, "{{.HostConfig.OomScoreAdj}}").trim(), (-998).max(floor).to_string());
+    let warned = stderr(&out).contains("cannot lower an OOM score below its own");
+    assert_eq!(warned, floor > -997, "{}", stderr(&out));
+
+    // A static pod of the system-node-critical class is node-critical: -997 whatever its QoS,
+    // and its priorityClassName is not one that "only matters on a cluster".
+    let ns = Namespace::new("oom-critical");
+    let out = apply(&ns, &oom_pod("n", "  priorityClassName: system-node-critical\n", "{}"), &["-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(applied(&out)["status"]["qosClass"], "BestEffort");
+    assert_eq!(oom_score(&ns), (-997).max(floor));
+    assert!(!stderr(&out).contains("priorityClassName"), "{}", stderr(&out));
+    let ns = Namespace::new("oom-cluster-critical");
+    let out = apply(&ns, &oom_pod("k", "  priorityClassName: system-cluster-critical\n", "{}"), &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(oom_score(&ns), 1000, "system-cluster-critical is not node-critical");
+    assert!(stderr(&out).contains("only matter on a cluster: spec.priorityClassName"), "{}", stderr(&out));
+}

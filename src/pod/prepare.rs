@@ -17,7 +17,7 @@ use crate::runtime::{DnsSettings, EngineInfo, EngineSecurity};
 use super::dns::{self, ResolvConf};
 use super::downward::PodFacts;
 use super::files::PodFiles;
-use super::{rootless, settings, volumes, DesiredPod};
+use super::{qos, rootless, settings, volumes, DesiredPod};
 
 /// What preparation takes from the command line and the engine.
 #[derive(Debug, Clone)]
@@ -41,6 +41,8 @@ pub struct Environment<'a> {
     /// `--seccomp-default`: the engine's default seccomp profile for containers that name
     /// none, as the kubelet's seccompDefault setting; else they run Unconfined.
     pub seccomp_default: bool,
+    /// The lowest OOM score adjustment the engine can give (`Runtime::oom_score_floor`).
+    pub oom_score_floor: Option<i64>,
 }
 
 /// Whether any of the pods asks for something a rootless engine cannot give, so that
@@ -70,6 +72,7 @@ pub fn prepare_pods(
     let port_start = rootless::unprivileged_port_start(env.local_files);
     let host_resolv = std::sync::OnceLock::new();
     let mut pods = Vec::new();
+    let mut raised = Vec::new();
     for p in loaded {
         let mut d = DesiredPod::from_loaded(p, env.infra_image, env.network);
         d.host = host.clone();
@@ -116,6 +119,9 @@ pub fn prepare_pods(
                 }
             }
         }
+        if oom_scores(&mut d, env.oom_score_floor) {
+            raised.push(key.clone());
+        }
         if let Some(policy) = env.pull {
             for c in d.init.iter_mut().chain(&mut d.containers) {
                 c.pull_policy = policy;
@@ -145,7 +151,33 @@ pub fn prepare_pods(
         }
         pods.push(d);
     }
+    if let (Some(floor), false) = (env.oom_score_floor, raised.is_empty()) {
+        warn(format!(
+            "the engine cannot lower an OOM score below its own ({floor}: it lacks CAP_SYS_RESOURCE), so the \
+             containers of {} get {floor} instead of the kubelet's lower score (as containerd's \
+             restrict_oom_score_adj)",
+            raised.join(", ")
+        ));
+    }
     Ok(pods)
+}
+
+/// Each container's OOM score adjustment as the kubelet gives it (`qos`), the node's memory
+/// being the host's, and the infra container's as a sandbox's; none below `floor`. Whether a
+/// container of the pod (not its infra container, always raised on such an engine) was raised.
+fn oom_scores(d: &mut DesiredPod, floor: Option<i64>) -> bool {
+    let capacity = d.host.host_memory;
+    let scores: Vec<i64> = (d.init.iter().chain(&d.containers))
+        .map(|c| d.manifest_container(c).map_or(qos::INFRA, |m| qos::oom_score_adj(&d.manifest, m, capacity)))
+        .collect();
+    let floor = floor.unwrap_or(-1000);
+    let mut raised = false;
+    for (c, score) in d.init.iter_mut().chain(&mut d.containers).zip(scores) {
+        raised |= score < floor;
+        c.settings.oom_score_adj = Some(score.max(floor));
+    }
+    d.infra.settings.oom_score_adj = Some(qos::INFRA.max(floor));
+    raised
 }
 
 #[cfg(test)]
@@ -172,6 +204,7 @@ mod tests {
             configs: Arc::new(loaded.configs.clone()),
             security: None,
             seccomp_default: false,
+            oom_score_floor: None,
         }
     }
 

@@ -215,6 +215,8 @@ pub fn container_settings(pod: &Pod, c: &Container) -> (ContainerSettings, Vec<H
         cpu,
         memory_limit,
         memory_reservation,
+        // Set with the node's memory in view: `prepare`.
+        oom_score_adj: None,
         tty: c.tty == Some(true),
         stdin: c.stdin == Some(true),
         stdin_once: c.stdin_once == Some(true),

@@ -16,7 +16,8 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, ToSocketAddrs, UdpSocket}
 /// The node IP of this host, or None when it has none the kubelet would take (then it would
 /// not start; podrun leaves the addresses out).
 pub(super) fn of_this_host() -> Option<IpAddr> {
-    let hostname = std::fs::read_to_string("/proc/sys/kernel/hostname").ok()?;
+    let hostname = crate::private_fs::read_head(std::path::Path::new("/proc/sys/kernel/hostname"), 256).ok()??;
+    let hostname = String::from_utf8_lossy(&hostname);
     let hostname = hostname.trim();
     if let Ok(ip) = hostname.parse::<IpAddr>() {
         return Some(ip);
@@ -24,7 +25,10 @@ pub(super) fn of_this_host() -> Option<IpAddr> {
     let looked_up: Vec<IpAddr> =
         (hostname, 0).to_socket_addrs().map(|a| a.map(|s| s.ip()).collect()).unwrap_or_default();
     pick(&looked_up, is_own).or_else(|| {
-        let read = |path: &str| std::fs::read_to_string(path).unwrap_or_default();
+        let read = |path: &str| {
+            let bytes = crate::private_fs::read_head(std::path::Path::new(path), 1 << 20).ok().flatten();
+            bytes.map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default()
+        };
         default_route_v4(&read("/proc/net/route")).and_then(|gateway| source_towards(IpAddr::V4(gateway))).or_else(
             || {
                 let iface = default_route_v6_interface(&read("/proc/net/ipv6_route"))?;

@@ -244,7 +244,14 @@ fn status(
     let host_ip = infra_running.and_then(|c| c.gateway.clone());
     let mut st =
         PodStatus::assemble(phase, initialized, pod_ip, start_time, init_container_statuses, container_statuses)
-            .with_host_ip(host_ip);
+            .with_host_ip(host_ip)
+            .with_qos_class(
+                infra
+                    .current
+                    .as_ref()
+                    .and_then(|c| c.label(labels::QOS_CLASS))
+                    .filter(|q| ["Guaranteed", "Burstable", "BestEffort"].contains(q)),
+            );
     // The pod's own failure (DeadlineExceeded) outlasts the run that saw it.
     if let Some(reason) = record.and_then(|r| r.reason.clone()) {
         st.phase = Phase::Failed;

@@ -36,6 +36,9 @@ pub struct PodStatus {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub init_container_statuses: Vec<ContainerStatus>,
     pub container_statuses: Vec<ContainerStatus>,
+    /// Guaranteed, Burstable or BestEffort (`pod::qos`).
+    #[serde(rename = "qosClass", skip_serializing_if = "Option::is_none")]
+    pub qos_class: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -197,6 +200,7 @@ impl PodStatus {
             start_time,
             init_container_statuses,
             container_statuses,
+            qos_class: None,
         }
     }
 
@@ -204,6 +208,12 @@ impl PodStatus {
     pub fn with_host_ip(mut self, host_ip: Option<String>) -> PodStatus {
         self.host_ips = host_ip.iter().map(|ip| PodIp { ip: ip.clone() }).collect();
         self.host_ip = host_ip;
+        self
+    }
+
+    /// Sets `qosClass`.
+    pub fn with_qos_class(mut self, class: Option<&str>) -> PodStatus {
+        self.qos_class = class.map(str::to_owned);
         self
     }
 

@@ -185,6 +185,7 @@ fn settings(body: &mut ContainerCreateBody, hc: &mut HostConfig, s: &ContainerSe
     hc.cpu_shares = s.cpu.shares;
     hc.memory = s.memory_limit;
     hc.memory_reservation = s.memory_reservation;
+    hc.oom_score_adj = s.oom_score_adj;
 }
 
 /// podrun's mounts as the `Mounts` list of the create request. `Mounts`, not `Binds`: a bind

@@ -374,6 +374,14 @@ impl Runtime for DockerRuntime {
         Ok(self.info.clone())
     }
 
+    async fn oom_score_floor(&self) -> Option<i64> {
+        // The daemon is the peer of its unix socket; an engine elsewhere is not podrun's to read.
+        let path = self.endpoint.host.strip_prefix("unix://")?;
+        let connect = tokio::net::UnixStream::connect(path);
+        let stream = tokio::time::timeout(std::time::Duration::from_secs(5), connect).await.ok()?.ok()?;
+        super::oom_floor::of_daemon(stream.peer_cred().ok()?.pid()?)
+    }
+
     async fn security(&self) -> Result<EngineSecurity, RuntimeError> {
         match self.engine {
             convert::Engine::Docker => {
