@@ -75,6 +75,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --rm 'Remove the pods (their containers and podrun''s files for them) when podrun exits: after completion, failure or interrupt'
             cand --logs 'Show the containers'' output (init containers too) on stdout while waiting, each line prefixed with its container''s name'
             cand --strict 'Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
+            cand --seccomp-default 'Run containers for which neither the pod nor the container sets a seccompProfile under the engine''s default profile (RuntimeDefault), as a kubelet with seccompDefault does; without it they run Unconfined, as under a kubelet''s default settings'
             cand --prune 'After applying, delete podrun''s pods that no longer have a manifest among the given files or directories, in the namespaces those manifests use (and -n); never others'
             cand --dry-run 'Print what apply would do to each pod (containers to create, recreate, start, stop or remove, images to pull) and change nothing'
             cand --supervise 'After the first pass, stay and keep repairing the pods as a kubelet does (restarts with CrashLoopBackOff, lost containers recreated), until SIGINT or SIGTERM (then exit 0, leaving the pods running). Tells systemd when the first pass is done (Type=notify). Changed manifests are applied again (checked every 20 s, and on SIGHUP)'

@@ -268,6 +268,12 @@ pub struct ApplyArgs {
     #[arg(long)]
     pub strict: bool,
 
+    /// Run containers for which neither the pod nor the container sets a seccompProfile under
+    /// the engine's default profile (RuntimeDefault), as a kubelet with seccompDefault does;
+    /// without it they run Unconfined, as under a kubelet's default settings
+    #[arg(long)]
+    pub seccomp_default: bool,
+
     /// A file of ConfigMaps and Secrets the pods refer to (repeatable)
     #[arg(long = "config", value_name = "FILE")]
     pub configs: Vec<String>,

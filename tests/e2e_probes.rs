@@ -106,6 +106,72 @@ fn e2e_http_and_tcp_probes() {
     assert_eq!(code(&out), 5, "{}", stderr(&out));
 }
 
+#[test]
+fn e2e_http_probes_follow_redirects_to_the_same_host() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("redirects");
+    // busybox httpd runs CGI scripts, each answering with a redirect. The probes go to the
+    // pod's own IP; the one to another host name (loopback's port 9) is not to be followed.
+    let manifest = format!(
+        r#"apiVersion: v1
+kind: Pod
+metadata: {{name: r}}
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: web
+    image: busybox:1.28
+    command: [sh, -c]
+    args:
+    - |
+      mkdir -p /www/cgi-bin
+      echo ok > /www/ok.html
+      redirect() {{ printf '#!/bin/sh\necho "HTTP/1.0 302 Found"\necho "Location: %s"\necho\n' "$2" > /www/cgi-bin/$1; chmod +x /www/cgi-bin/$1; }}
+      redirect to-ok /ok.html
+      redirect to-missing /missing.html
+      redirect loop /cgi-bin/loop
+      redirect away http://127.0.0.1:9/elsewhere
+      exec httpd -f -vv -p 8080 -h /www
+    readinessProbe: {{httpGet: {{path: /cgi-bin/to-ok, port: 8080}}, periodSeconds: 1}}
+  - name: missing
+    image: busybox:1.28
+    command: [sh, -c, '{LOOP}']
+    readinessProbe: {{httpGet: {{path: /cgi-bin/to-missing, port: 8080}}, periodSeconds: 1}}
+  - name: loop
+    image: busybox:1.28
+    command: [sh, -c, '{LOOP}']
+    readinessProbe: {{httpGet: {{path: /cgi-bin/loop, port: 8080}}, periodSeconds: 1}}
+  - name: away
+    image: busybox:1.28
+    command: [sh, -c, '{LOOP}']
+    readinessProbe: {{httpGet: {{path: /cgi-bin/away, port: 8080}}, periodSeconds: 1}}
+"#
+    );
+    // Two of the four never become ready, so the run ends at its deadline.
+    let out = apply(&ns, &manifest, &["--wait-for", "ready", "--timeout", "10s"]);
+    assert_eq!(code(&out), 5, "{}", stderr(&out));
+    let st = status(&out);
+    let ready = |name: &str| {
+        let all = st["containerStatuses"].as_array().unwrap_or_else(|| panic!("{st}"));
+        all.iter().find(|c| c["name"] == name).unwrap_or_else(|| panic!("{name}: {st}"))["ready"].clone()
+    };
+    assert_eq!(ready("web"), true, "followed to a page that answers 200: {st}");
+    assert_eq!(ready("missing"), false, "followed to a page that answers 404: {st}");
+    assert_eq!(ready("loop"), false, "a redirect loop fails: {st}");
+    assert_eq!(ready("away"), true, "a redirect to another host is a success: {st}");
+    let err = stderr(&out);
+    assert_eq!(err.matches("readiness probe warning: Probe terminated redirects").count(), 1, "{err}");
+    assert!(err.contains("container away: readiness probe warning"), "{err}");
+    // httpd logs every request: the loop was followed (ten requests an attempt; podrun may
+    // have ended in the middle of one).
+    let log = ns.logs(&id_of(&ns, "web"));
+    let asked = log.lines().filter(|l| l.contains("url:/cgi-bin/loop")).count();
+    assert!(asked >= 10, "{asked} requests of the loop: {log}");
+    assert!(!log.contains("url:/elsewhere"), "{log}");
+}
+
 /// A real gRPC health server (grpcio, tests/common/grpc_health_server.py) on the host's
 /// loopback, killed when dropped. None when Debian's python3-grpcio is missing (scripts/test
 /// installs it; then a missing one fails the test when end-to-end tests are required).

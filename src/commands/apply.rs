@@ -89,7 +89,8 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     let crash = CrashBackoff { base: args.crash_backoff, max: args.crash_backoff_max.max(args.crash_backoff) };
     let engine = rt.info().await?;
     let security = engine_security(&*rt, &loaded).await?;
-    let env = environment(args, &infra, rt.local_files(), &engine, security, &loaded);
+    let mut env = environment(args, &infra, rt.local_files(), &engine, security, &loaded);
+    env.oom_score_floor = rt.oom_score_floor().await;
     let pods = if args.supervise {
         let (pods, unprepared) = static_dir::prepare_each(&loaded.pods, &env, &mut |w| reporter.warning(&w));
         skipped.extend(unprepared);
@@ -248,6 +249,9 @@ pub(super) fn environment<'a>(
         engine,
         configs: Arc::new(loaded.configs.clone()),
         security,
+        seccomp_default: args.seccomp_default,
+        // Asked of the engine by the caller: `Runtime::oom_score_floor`.
+        oom_score_floor: None,
     }
 }
 

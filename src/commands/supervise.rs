@@ -173,7 +173,8 @@ async fn check<R: Runtime>(rt: &R, args: &ApplyArgs) -> anyhow::Result<Vec<Skipp
     let infra = args.infra_image.clone().unwrap_or_else(infra_image::default_infra_image);
     let engine = rt.info().await?;
     let security = super::apply::engine_security(rt, &loaded).await?;
-    let env = super::apply::environment(args, &infra, rt.local_files(), &engine, security, &loaded);
+    let mut env = super::apply::environment(args, &infra, rt.local_files(), &engine, security, &loaded);
+    env.oom_score_floor = rt.oom_score_floor().await;
     skipped.extend(static_dir::prepare_each(&loaded.pods, &env, &mut |_| {}).1);
     Ok(skipped)
 }

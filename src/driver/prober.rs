@@ -159,9 +159,21 @@ impl<R: Runtime> Worker<R> {
         }
     }
 
-    async fn attempt(&self, probe: &Probe) -> Outcome {
+    /// One attempt of the `kind` probe. A warning (an HTTP redirect the kubelet does not
+    /// follow) counts as a success, and is said once per container and probe: the kubelet
+    /// records a ProbeWarning event for each such attempt, which a log would repeat every
+    /// period.
+    async fn attempt(&self, kind: &str, probe: &Probe, warned: &mut bool) -> Outcome {
         let target = Target { container_id: &self.id, pod_ip: &self.pod_ip, ports: &self.container.ports };
-        handlers::run(&*self.rt, probe, &target).await
+        match handlers::run(&*self.rt, probe, &target).await {
+            Outcome::Warning(why) => {
+                if !std::mem::replace(warned, true) {
+                    tracing::warn!("container {}: {kind} probe warning: {why}", self.container.name);
+                }
+                Outcome::Success
+            }
+            other => other,
+        }
     }
 
     /// Waits until `delay` after the container's start.
@@ -176,10 +188,10 @@ impl<R: Runtime> Worker<R> {
         if let Some(p) = self.container.startup_probe.clone() {
             let s = Schedule::of(&p);
             self.initial_delay(s.delay).await;
-            let mut failures = 0;
+            let (mut failures, mut warned) = (0, false);
             loop {
-                match self.attempt(&p).await {
-                    Outcome::Success => break,
+                match self.attempt("startup", &p, &mut warned).await {
+                    Outcome::Success | Outcome::Warning(_) => break,
                     Outcome::Failure(why) => {
                         failures += 1;
                         if failures >= s.failure {
@@ -209,10 +221,10 @@ impl<R: Runtime> Worker<R> {
     async fn liveness(&self, p: Probe) {
         let s = Schedule::of(&p);
         self.initial_delay(s.delay).await;
-        let mut failures = 0;
+        let (mut failures, mut warned) = (0, false);
         loop {
-            match self.attempt(&p).await {
-                Outcome::Success => failures = 0,
+            match self.attempt("liveness", &p, &mut warned).await {
+                Outcome::Success | Outcome::Warning(_) => failures = 0,
                 Outcome::Failure(why) => {
                     failures += 1;
                     if failures >= s.failure {
@@ -237,10 +249,10 @@ impl<R: Runtime> Worker<R> {
         };
         let s = Schedule::of(&p);
         self.initial_delay(s.delay).await;
-        let (mut successes, mut failures) = (0, 0);
+        let (mut successes, mut failures, mut warned) = (0, 0, false);
         loop {
-            match self.attempt(&p).await {
-                Outcome::Success => {
+            match self.attempt("readiness", &p, &mut warned).await {
+                Outcome::Success | Outcome::Warning(_) => {
                     failures = 0;
                     successes += 1;
                     if successes >= s.success {

@@ -135,6 +135,7 @@ impl Classifier<'_> {
             },
         };
         schema::add_invalid(&mut findings, validate::validate_unread(value));
+        findings.retain(|f| !node_critical_class(value, f));
         // The API server's word for the whole document is the kind alone, as for Pods so far.
         let what = if object == Kind::Pod { "Pod".to_owned() } else { what };
         report_findings(findings, &doc, &what, self.strict, self.warnings)?;
@@ -155,6 +156,18 @@ impl Classifier<'_> {
         }
         Ok(Plan::List(plans))
     }
+}
+
+/// A `priorityClassName` of `system-node-critical` is no cluster-only field: it makes a static
+/// pod node-critical, which sets its containers' OOM score (see `pod::qos`).
+fn node_critical_class(value: &serde_yaml::Value, f: &Finding) -> bool {
+    let Finding::ClusterOnly { path } = f else { return false };
+    let spec = match path.as_str() {
+        "spec.priorityClassName" => value.get("spec"),
+        "spec.template.spec.priorityClassName" => value.get("spec").and_then(|s| s.get("template")?.get("spec")),
+        _ => None,
+    };
+    spec.and_then(|s| s.get("priorityClassName")).and_then(|c| c.as_str()) == Some("system-node-critical")
 }
 
 fn invalid(doc: DocRef, what: &str, problems: Vec<FieldError>) -> ManifestError {

@@ -300,6 +300,7 @@ impl DesiredPod {
             for (k, v) in &self.manifest.metadata.labels {
                 l.insert(format!("{}{k}", labels::POD_LABEL_PREFIX), v.clone());
             }
+            l.insert(labels::QOS_CLASS.to_owned(), super::qos::pod_qos(&self.manifest).as_str().to_owned());
             if let Some(name) = self.default_container() {
                 l.insert(labels::DEFAULT_CONTAINER.to_owned(), name.to_owned());
             }

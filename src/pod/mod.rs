@@ -11,6 +11,7 @@ pub mod files;
 pub mod hosts;
 pub mod observed;
 pub mod prepare;
+pub mod qos;
 pub mod record;
 pub mod rootless;
 pub mod settings;

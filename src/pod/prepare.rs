@@ -17,7 +17,7 @@ use crate::runtime::{DnsSettings, EngineInfo, EngineSecurity};
 use super::dns::{self, ResolvConf};
 use super::downward::PodFacts;
 use super::files::PodFiles;
-use super::{rootless, settings, volumes, DesiredPod};
+use super::{qos, rootless, settings, volumes, DesiredPod};
 
 /// What preparation takes from the command line and the engine.
 #[derive(Debug, Clone)]
@@ -38,6 +38,11 @@ pub struct Environment<'a> {
     /// Whether the engine is rootless (`Runtime::security`), when a pod needs to know
     /// ([`needs_engine_security`]); None: taken for a rootful engine.
     pub security: Option<EngineSecurity>,
+    /// `--seccomp-default`: the engine's default seccomp profile for containers that name
+    /// none, as the kubelet's seccompDefault setting; else they run Unconfined.
+    pub seccomp_default: bool,
+    /// The lowest OOM score adjustment the engine can give (`Runtime::oom_score_floor`).
+    pub oom_score_floor: Option<i64>,
 }
 
 /// Whether any of the pods asks for something a rootless engine cannot give, so that
@@ -67,6 +72,7 @@ pub fn prepare_pods(
     let port_start = rootless::unprivileged_port_start(env.local_files);
     let host_resolv = std::sync::OnceLock::new();
     let mut pods = Vec::new();
+    let mut raised = Vec::new();
     for p in loaded {
         let mut d = DesiredPod::from_loaded(p, env.infra_image, env.network);
         d.host = host.clone();
@@ -103,6 +109,19 @@ pub fn prepare_pods(
                 warn(format!("{key}: {w}"));
             }
         }
+        if !env.seccomp_default {
+            let unset: Vec<bool> = (d.init.iter().chain(&d.containers))
+                .map(|c| d.manifest_container(c).is_some_and(|m| settings::names_no_seccomp_profile(&d.manifest, m)))
+                .collect();
+            for (c, unset) in d.init.iter_mut().chain(&mut d.containers).zip(unset) {
+                if unset {
+                    c.settings.security_opt.push(settings::UNCONFINED.to_owned());
+                }
+            }
+        }
+        if oom_scores(&mut d, env.oom_score_floor) {
+            raised.push(key.clone());
+        }
         if let Some(policy) = env.pull {
             for c in d.init.iter_mut().chain(&mut d.containers) {
                 c.pull_policy = policy;
@@ -132,7 +151,33 @@ pub fn prepare_pods(
         }
         pods.push(d);
     }
+    if let (Some(floor), false) = (env.oom_score_floor, raised.is_empty()) {
+        warn(format!(
+            "the engine cannot lower an OOM score below its own ({floor}: it lacks CAP_SYS_RESOURCE), so the \
+             containers of {} get {floor} instead of the kubelet's lower score (as containerd's \
+             restrict_oom_score_adj)",
+            raised.join(", ")
+        ));
+    }
     Ok(pods)
+}
+
+/// Each container's OOM score adjustment as the kubelet gives it (`qos`), the node's memory
+/// being the host's, and the infra container's as a sandbox's; none below `floor`. Whether a
+/// container of the pod (not its infra container, always raised on such an engine) was raised.
+fn oom_scores(d: &mut DesiredPod, floor: Option<i64>) -> bool {
+    let capacity = d.host.host_memory;
+    let scores: Vec<i64> = (d.init.iter().chain(&d.containers))
+        .map(|c| d.manifest_container(c).map_or(qos::INFRA, |m| qos::oom_score_adj(&d.manifest, m, capacity)))
+        .collect();
+    let floor = floor.unwrap_or(-1000);
+    let mut raised = false;
+    for (c, score) in d.init.iter_mut().chain(&mut d.containers).zip(scores) {
+        raised |= score < floor;
+        c.settings.oom_score_adj = Some(score.max(floor));
+    }
+    d.infra.settings.oom_score_adj = Some(qos::INFRA.max(floor));
+    raised
 }
 
 #[cfg(test)]
@@ -158,6 +203,8 @@ mod tests {
             engine,
             configs: Arc::new(loaded.configs.clone()),
             security: None,
+            seccomp_default: false,
+            oom_score_floor: None,
         }
     }
 
@@ -199,6 +246,42 @@ spec:
         let (engine, loaded) = (engine(), load(TWO_PODS));
         let pods = prepare_pods(&loaded.pods, &env(&engine, &loaded, false), &mut |_| {}).unwrap();
         assert_eq!(pods[0].containers[0].pull_policy, PullPolicy::Always);
+    }
+
+    const SECCOMP: &str = "apiVersion: v1
+kind: Pod
+metadata: {name: s}
+spec:
+  initContainers: [{name: i, image: busybox}]
+  containers:
+  - {name: unset, image: busybox}
+  - {name: runtime, image: busybox, securityContext: {seccompProfile: {type: RuntimeDefault}}}
+  - {name: unconfined, image: busybox, securityContext: {seccompProfile: {type: Unconfined}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  securityContext: {seccompProfile: {type: RuntimeDefault}}
+  containers: [{name: c, image: busybox}]
+";
+
+    #[test]
+    fn containers_without_a_seccomp_profile_run_unconfined_unless_seccomp_default() {
+        let (engine, loaded) = (engine(), load(SECCOMP));
+        let seccomp = |pods: &[DesiredPod]| -> Vec<Vec<String>> {
+            let all = pods.iter().flat_map(|d| d.init.iter().chain(&d.containers));
+            all.map(|c| c.settings.security_opt.iter().filter(|o| o.starts_with("seccomp")).cloned().collect())
+                .collect()
+        };
+        let pods = prepare_pods(&loaded.pods, &env(&engine, &loaded, false), &mut |_| {}).unwrap();
+        let unconfined = vec!["seccomp=unconfined".to_owned()];
+        // i, unset, runtime, unconfined; then the pod whose securityContext sets RuntimeDefault.
+        assert_eq!(seccomp(&pods), [unconfined.clone(), unconfined.clone(), vec![], unconfined.clone(), vec![]]);
+        let mut with_default = env(&engine, &loaded, false);
+        with_default.seccomp_default = true;
+        let pods = prepare_pods(&loaded.pods, &with_default, &mut |_| {}).unwrap();
+        assert_eq!(seccomp(&pods), [vec![], vec![], vec![], unconfined, vec![]]);
     }
 
     #[test]

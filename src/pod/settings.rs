@@ -152,11 +152,12 @@ pub fn container_settings(pod: &Pod, c: &Container) -> (ContainerSettings, Vec<H
         security_opt.push("no-new-privileges:true".to_owned());
     }
     match sc.seccomp_profile.as_ref().or(psc.seccomp_profile.as_ref()) {
-        Some(Profile { type_, .. }) if type_ == "Unconfined" => security_opt.push("seccomp=unconfined".to_owned()),
+        Some(Profile { type_, .. }) if type_ == "Unconfined" => security_opt.push(UNCONFINED.to_owned()),
         Some(Profile { type_, localhost_profile: Some(p) }) if type_ == "Localhost" => {
             profiles.push(HostProfile::Seccomp(p.clone()));
         }
-        _ => {} // RuntimeDefault, or unset: the engine's default profile
+        // RuntimeDefault: the engine's default profile. Unset: see `names_no_seccomp_profile`.
+        _ => {}
     }
     let annotation = pod.metadata.annotations.get(&format!("{APPARMOR_ANNOTATION_PREFIX}{}", c.name));
     let apparmor = sc.app_armor_profile.clone().or(psc.app_armor_profile.clone()).or_else(|| {
@@ -214,6 +215,8 @@ pub fn container_settings(pod: &Pod, c: &Container) -> (ContainerSettings, Vec<H
         cpu,
         memory_limit,
         memory_reservation,
+        // Set with the node's memory in view: `prepare`.
+        oom_score_adj: None,
         tty: c.tty == Some(true),
         stdin: c.stdin == Some(true),
         stdin_once: c.stdin_once == Some(true),
@@ -248,6 +251,18 @@ pub fn check_non_root(run_as_user: Option<&str>, image_user: &str) -> Result<(),
         _ => Ok(()),
     }
 }
+
+/// Whether neither the container nor its pod sets a seccompProfile: then the kubelet with its
+/// default settings runs it Unconfined (kuberuntime/helpers.go, getSeccompProfile:
+/// RuntimeDefault only with seccompDefault), which [`UNCONFINED`] asks of the engine.
+pub fn names_no_seccomp_profile(pod: &Pod, c: &Container) -> bool {
+    let psc = pod.spec.security_context.as_ref().and_then(|s| s.seccomp_profile.as_ref());
+    let csc = c.security_context.as_ref().and_then(|s| s.seccomp_profile.as_ref());
+    psc.is_none() && csc.is_none()
+}
+
+/// The security option that turns the engine's seccomp filter off.
+pub const UNCONFINED: &str = "seccomp=unconfined";
 
 /// Where podrun looks for seccomp profiles named by `localhostProfile` (as the kubelet looks in
 /// its own seccomp directory).

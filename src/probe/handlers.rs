@@ -4,7 +4,8 @@
 //! is a failure, like any other.
 //!
 //! The HTTP request is written by hand over a TCP stream, or over TLS for `scheme: HTTPS`: a
-//! probe needs one request and one status line, not a client library. HTTPS is probed as the
+//! probe needs a request and the head of its answer, not a client library. Redirects are
+//! followed as the kubelet's client follows them (`redirects`). HTTPS is probed as the
 //! kubelet does it: the server's certificate is not verified (see `runtime::insecure_tls`).
 //! Nothing here panics on what a manifest holds; a probe that validation would have refused
 //! (an unknown scheme, a port that cannot be resolved) fails every attempt with a message
@@ -30,6 +31,7 @@ use crate::runtime::insecure_tls::AcceptAnyCertificate;
 use crate::runtime::Runtime;
 
 use super::join_host_port;
+use super::redirects::{self, Hop};
 
 /// What the kubelet sends, so servers that log or special-case probes recognise podrun's.
 pub const USER_AGENT: &str = "kube-probe/1.35";
@@ -37,13 +39,16 @@ pub const USER_AGENT: &str = "kube-probe/1.35";
 /// What the kubelet sends with a lifecycle hook's request.
 pub const HOOK_USER_AGENT: &str = "kube-lifecycle/1.35";
 
-/// The status line of any sane server fits; a longer one is not HTTP.
-const MAX_STATUS_LINE: usize = 8 * 1024;
+/// The head of any sane server's answer fits; a longer one is not read.
+const MAX_HEAD: usize = 64 * 1024;
 
 /// The result of one probe attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     Success,
+    /// A success the kubelet warns about (its ProbeWarning event): an HTTP redirect it did
+    /// not follow, with why.
+    Warning(String),
     /// Why, for the report (`HTTP probe failed with statuscode: 500`).
     Failure(String),
     /// The probe could not be run at all: the engine failed to exec the command (it went
@@ -89,26 +94,28 @@ pub struct Target<'a> {
 /// Runs one probe attempt within its timeoutSeconds. exec: `rt.exec(id, cmd)` exit 0 = success
 /// (a timeout is a failure); httpGet: HTTP/1.1 GET written by hand over tokio::net::TcpStream
 /// (Host header, the probe's httpHeaders, `User-Agent: kube-probe/1.35`, `Connection: close`),
-/// over TLS without certificate verification for `scheme: HTTPS`, status 200..=399 is success (read only the status line; follow no redirects); tcpSocket:
+/// over TLS without certificate verification for `scheme: HTTPS`, redirects to the same host
+/// followed, 2xx a success and a 3xx left unfollowed a success with a warning; tcpSocket:
 /// connect succeeds. A named port resolves through `ports` by name.
 pub async fn run<R: Runtime>(rt: &R, probe: &Probe, target: &Target<'_>) -> Outcome {
     let secs = timeout_seconds(probe);
     let attempt = async {
         if let Some(exec) = &probe.exec {
-            run_exec(rt, exec, target).await
+            run_exec(rt, exec, target).await.map(|()| None)
         } else if let Some(http) = &probe.http_get {
             Ok(run_http_get(http, target).await?)
         } else if let Some(tcp) = &probe.tcp_socket {
-            Ok(run_tcp_socket(tcp, target).await?)
+            Ok(run_tcp_socket(tcp, target).await.map(|()| None)?)
         } else if let Some(g) = &probe.grpc {
             let port = u16::try_from(g.port).map_err(|_| format!("port {} out of range", g.port))?;
-            Ok(super::grpc::check(target.pod_ip, port, g.service.as_deref().unwrap_or("")).await?)
+            Ok(super::grpc::check(target.pod_ip, port, g.service.as_deref().unwrap_or("")).await.map(|()| None)?)
         } else {
             Err(Missed::Failed("the probe has no handler".to_owned()))
         }
     };
     match tokio::time::timeout(Duration::from_secs(secs), attempt).await {
-        Ok(Ok(())) => Outcome::Success,
+        Ok(Ok(None)) => Outcome::Success,
+        Ok(Ok(Some(warning))) => Outcome::Warning(warning),
         Ok(Err(Missed::Failed(why))) => Outcome::Failure(why),
         Ok(Err(Missed::Errored(why))) => Outcome::Error(why),
         Err(_) => Outcome::Failure(format!("timed out after {secs}s")),
@@ -140,18 +147,23 @@ async fn run_tcp_socket(tcp: &TcpSocketAction, target: &Target<'_>) -> Result<()
     connect(host, port).await.map(drop)
 }
 
-async fn run_http_get(http: &HttpGetAction, target: &Target<'_>) -> Result<(), String> {
+async fn run_http_get(http: &HttpGetAction, target: &Target<'_>) -> Result<Option<String>, String> {
     let tls = match http.scheme.as_deref().unwrap_or("") {
         "" | "HTTP" => false,
         "HTTPS" => true,
         other => return Err(format!("unsupported scheme {other:?}")),
     };
-    let code = http_status(http, target, tls, USER_AGENT).await.map_err(String::from)?;
-    // The kubelet's rule: 2xx and 3xx are healthy; a redirect is not followed.
-    if (200..400).contains(&code) {
-        Ok(())
-    } else {
-        Err(format!("HTTP probe failed with statuscode: {code}"))
+    let answer = http_get(http, target, tls, USER_AGENT).await.map_err(String::from)?;
+    // The kubelet's rule: 2xx is healthy; a 3xx it did not follow (to another host, or one
+    // Go's client does not follow) is healthy with a warning.
+    match answer.code {
+        200..=299 => Ok(None),
+        300..=399 => Ok(Some(format!(
+            "Probe terminated redirects: {}{}",
+            answer.code,
+            answer.location.map(|l| format!(" to {l:?}")).unwrap_or_default()
+        ))),
+        code => Err(format!("HTTP probe failed with statuscode: {code}")),
     }
 }
 
@@ -168,12 +180,12 @@ pub async fn run_http_hook(http: &HttpGetAction, target: &Target<'_>) -> Result<
         "HTTPS" => true,
         other => return Err(format!("unsupported scheme {other:?}")),
     };
-    match http_status(http, target, tls, HOOK_USER_AGENT).await {
+    match http_get(http, target, tls, HOOK_USER_AGENT).await {
         Ok(_) => Ok(()),
         Err(GetError::PlainAnswer(why)) => {
             let mut plain = http.clone();
             plain.http_headers.retain(|h| !h.name.eq_ignore_ascii_case("Authorization"));
-            http_status(&plain, target, false, HOOK_USER_AGENT)
+            http_get(&plain, target, false, HOOK_USER_AGENT)
                 .await
                 .map(drop)
                 .map_err(|e| format!("{why}; over plain HTTP: {}", String::from(e)))
@@ -205,13 +217,50 @@ impl From<String> for GetError {
     }
 }
 
-/// Sends one GET, over TLS when `tls`, and returns the response's status code.
-async fn http_status(http: &HttpGetAction, target: &Target<'_>, tls: bool, agent: &str) -> Result<u16, GetError> {
+/// The answer a GET ended with.
+#[derive(Debug)]
+struct Answer {
+    code: u16,
+    /// Where a redirect that was not followed pointed.
+    location: Option<String>,
+}
+
+/// Sends a GET, over TLS when `tls`, and follows its redirects as the kubelet's client does
+/// (`redirects`); returns the last answer.
+async fn http_get(http: &HttpGetAction, target: &Target<'_>, tls: bool, agent: &str) -> Result<Answer, GetError> {
     let port = resolve_port(&http.port, target.ports)?;
     let host = host(http.host.as_deref(), target);
-    let request = request(http, host, port, agent)?;
+    let first = Hop::first(tls, host, port, request_target(http.path.as_deref()));
+    let mut hop = first.clone();
+    for made in 1.. {
+        let head = send(http, &hop, agent).await?;
+        let location = head.location.filter(|_| redirects::is_followed(head.code));
+        let Some(location) = location else {
+            return Ok(Answer { code: head.code, location: None });
+        };
+        match redirects::follow(&first, &hop, &location)? {
+            None => return Ok(Answer { code: head.code, location: Some(location) }),
+            Some(_) if made >= redirects::MAX_REQUESTS => {
+                return Err(format!("Get {location:?}: stopped after {} redirects", redirects::MAX_REQUESTS).into());
+            }
+            Some(next) => hop = next,
+        }
+    }
+    unreachable!("the loop returns")
+}
+
+/// The status code and `Location` of one answer.
+struct Head {
+    code: u16,
+    location: Option<String>,
+}
+
+/// Sends one request and reads the head of its answer.
+async fn send(http: &HttpGetAction, hop: &Hop, agent: &str) -> Result<Head, GetError> {
+    let (host, port) = (hop.host.as_str(), hop.port);
+    let request = request(http, hop, agent)?;
     let stream = connect(host, port).await?;
-    let line = if tls {
+    let head = if hop.tls {
         // The server name is the probe's host or the pod IP, as in the kubelet's request URL;
         // rustls sends it as SNI only when it is a DNS name, as Go does.
         let name = ServerName::try_from(host.to_owned()).map_err(|e| format!("TLS server name {host:?}: {e}"))?;
@@ -227,8 +276,14 @@ async fn http_status(http: &HttpGetAction, target: &Target<'_>, tls: bool, agent
     } else {
         exchange(stream, &request).await?
     };
-    let code = status_code(&line).ok_or_else(|| format!("not an HTTP response: {:?}", line.trim_end()))?;
-    Ok(code)
+    let mut lines = head.lines();
+    let line = lines.next().unwrap_or_default();
+    let code = status_code(line).ok_or_else(|| format!("not an HTTP response: {:?}", line.trim_end()))?;
+    let location = lines.find_map(|l| {
+        let (name, value) = l.split_once(':')?;
+        name.trim().eq_ignore_ascii_case("Location").then(|| value.trim().to_owned())
+    });
+    Ok(Head { code, location: location.filter(|l| !l.is_empty()) })
 }
 
 /// Whether a failed TLS handshake got an answer that is not a TLS record at all (a plain HTTP
@@ -238,12 +293,12 @@ fn answered_without_tls(e: &std::io::Error) -> bool {
     matches!(inner, Some(rustls::Error::InvalidMessage(rustls::InvalidMessage::InvalidContentType)))
 }
 
-/// Sends the request and reads the status line, over TCP or TLS alike.
+/// Sends the request and reads the answer's head, over TCP or TLS alike.
 async fn exchange<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, request: &str) -> Result<String, String> {
     stream.write_all(request.as_bytes()).await.map_err(|e| format!("sending the request: {e}"))?;
     // A TLS stream may hold the request in its buffer until flushed; for TCP this is a no-op.
     stream.flush().await.map_err(|e| format!("sending the request: {e}"))?;
-    read_status_line(&mut stream).await
+    read_head(&mut stream).await
 }
 
 /// The client side of HTTPS probes, built once: ring's algorithms, TLS 1.2 and 1.3, no client
@@ -291,13 +346,15 @@ pub fn resolve_port(port: &IntOrString, ports: &[ContainerPort]) -> Result<u16, 
 }
 
 /// The request, headers in the kubelet's manner: the probe's own headers, a `Host` header
-/// unless the probe sets one, and `User-Agent` and `Accept` unless the probe sets them (set to
-/// an empty value, they are left out).
-fn request(http: &HttpGetAction, host: &str, port: u16, agent: &str) -> Result<String, String> {
-    let mut out = format!("GET {} HTTP/1.1\r\n", request_target(http.path.as_deref()));
+/// unless the probe sets one (and this request keeps it), `User-Agent` and `Accept` unless
+/// the probe sets them (set to an empty value, they are left out), and after a redirect the
+/// `Referer` Go's client adds.
+fn request(http: &HttpGetAction, hop: &Hop, agent: &str) -> Result<String, String> {
+    let mut out = format!("GET {} HTTP/1.1\r\n", hop.target);
     let is = |name: &str| http.http_headers.iter().any(|h| h.name.eq_ignore_ascii_case(name));
-    if !is("Host") {
-        out += &format!("Host: {}\r\n", join_host_port(host, port));
+    let own_host = is("Host") && hop.custom_host;
+    if !own_host {
+        out += &format!("Host: {}\r\n", hop.authority);
     }
     for h in &http.http_headers {
         // Checked by validation too; repeated because a bad one would corrupt the request.
@@ -307,8 +364,8 @@ fn request(http: &HttpGetAction, host: &str, port: u16, agent: &str) -> Result<S
         if h.value.contains(['\r', '\n']) {
             return Err(format!("invalid value for HTTP header {:?}", h.name));
         }
-        // The connection is podrun's: it closes it after the status line.
-        if h.name.eq_ignore_ascii_case("Connection") {
+        // The connection is podrun's: it closes it after the answer's head.
+        if h.name.eq_ignore_ascii_case("Connection") || (h.name.eq_ignore_ascii_case("Host") && !own_host) {
             continue;
         }
         let defaulted = h.name.eq_ignore_ascii_case("User-Agent") || h.name.eq_ignore_ascii_case("Accept");
@@ -322,6 +379,9 @@ fn request(http: &HttpGetAction, host: &str, port: u16, agent: &str) -> Result<S
     }
     if !is("Accept") {
         out += "Accept: */*\r\n";
+    }
+    if let Some(referer) = hop.referer.as_ref().filter(|_| !is("Referer")) {
+        out += &format!("Referer: {referer}\r\n");
     }
     out += "Connection: close\r\n\r\n";
     Ok(out)
@@ -347,17 +407,18 @@ fn request_target(path: Option<&str>) -> String {
     out
 }
 
-/// Reads up to the end of the first line; the rest of the response is never read.
-async fn read_status_line<S: AsyncRead + Unpin>(stream: &mut S) -> Result<String, String> {
-    let mut buf = Vec::with_capacity(256);
-    let mut chunk = [0u8; 512];
+/// Reads up to the end of the answer's head (status line and headers); the body is never
+/// read. A head cut short by the end of the connection is taken as it is.
+async fn read_head<S: AsyncRead + Unpin>(stream: &mut S) -> Result<String, String> {
+    let mut buf = Vec::with_capacity(512);
+    let mut chunk = [0u8; 1024];
     loop {
-        if let Some(end) = buf.iter().position(|b| *b == b'\n') {
+        if let Some(end) = head_end(&buf) {
             buf.truncate(end);
             break;
         }
-        if buf.len() > MAX_STATUS_LINE {
-            return Err("the response's status line is too long".to_owned());
+        if buf.len() > MAX_HEAD {
+            return Err("the response's head is too long".to_owned());
         }
         let n = stream.read(&mut chunk).await.map_err(|e| format!("reading the response: {e}"))?;
         if n == 0 {
@@ -369,6 +430,23 @@ async fn read_status_line<S: AsyncRead + Unpin>(stream: &mut S) -> Result<String
         buf.extend_from_slice(&chunk[..n]);
     }
     Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// Where the head ends: at the first empty line (CRLF or bare LF), or at the end of a first
+/// line that is not HTTP at all, so such an answer is not waited on.
+fn head_end(buf: &[u8]) -> Option<usize> {
+    let first = buf.iter().position(|b| *b == b'\n')?;
+    if !buf.starts_with(b"HTTP/") {
+        return Some(first);
+    }
+    let mut at = first + 1;
+    while let Some(n) = buf[at..].iter().position(|b| *b == b'\n') {
+        if buf[at..at + n].iter().all(|b| *b == b'\r') {
+            return Some(at);
+        }
+        at += n + 1;
+    }
+    None
 }
 
 /// `HTTP/1.1 200 OK` gives 200.
@@ -441,14 +519,138 @@ mod tests {
     #[tokio::test]
     async fn http_2xx_and_3xx_succeed_others_fail() {
         assert_eq!(http_status("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n").await, Outcome::Success);
-        // Not followed: a redirect is a success in itself, as for the kubelet.
-        assert_eq!(http_status("HTTP/1.1 302 Found\r\nLocation: http://elsewhere/\r\n\r\n").await, Outcome::Success);
+        // A redirect not followed (to another host, or without a Location) is a success with
+        // a warning, as the kubelet's ProbeWarning.
+        assert_eq!(
+            http_status("HTTP/1.1 302 Found\r\nLocation: http://elsewhere/\r\n\r\n").await,
+            Outcome::Warning("Probe terminated redirects: 302 to \"http://elsewhere/\"".into())
+        );
+        assert_eq!(
+            http_status("HTTP/1.1 302 Found\r\n\r\n").await,
+            Outcome::Warning("Probe terminated redirects: 302".into())
+        );
+        assert_eq!(
+            http_status("HTTP/1.1 304 Not Modified\r\nlocation: /elsewhere\r\n\r\n").await,
+            Outcome::Warning("Probe terminated redirects: 304".into())
+        );
         assert_eq!(
             http_status("HTTP/1.1 500 Internal Server Error\r\n\r\n").await,
             Outcome::Failure("HTTP probe failed with statuscode: 500".into())
         );
         assert!(matches!(http_status("SSH-2.0-OpenSSH\r\n").await, Outcome::Failure(m) if m.contains("not an HTTP")));
         assert!(matches!(http_status("").await, Outcome::Failure(m) if m.contains("closed")));
+    }
+
+    /// A server on loopback that answers every connection by its request's path: `/ok` 200,
+    /// `/to?<location>` 302 to the location, `/loop` 302 to itself, `/moved` 301 to `/ok`,
+    /// anything else 404. Each request it read goes to the channel.
+    async fn redirecting_server() -> (u16, tokio::sync::mpsc::UnboundedReceiver<String>) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while let Ok((mut sock, _)) = listener.accept().await {
+                let req = crate::test_support::read_http_head(&mut sock).await;
+                let path = req.split(' ').nth(1).unwrap_or_default().to_owned();
+                let _ = tx.send(req);
+                let response = match path.as_str() {
+                    "/ok" => "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".to_owned(),
+                    "/loop" => "HTTP/1.1 302 Found\r\nLocation: /loop\r\n\r\n".to_owned(),
+                    "/moved" => "HTTP/1.1 301 Moved Permanently\r\nlocation:  /ok \r\n\r\n".to_owned(),
+                    p => match p.strip_prefix("/to?") {
+                        Some(loc) => format!("HTTP/1.1 302 Found\r\nLocation: {loc}\r\n\r\n"),
+                        None => "HTTP/1.1 404 Not Found\r\n\r\n".to_owned(),
+                    },
+                };
+                let _ = sock.write_all(response.as_bytes()).await;
+            }
+        });
+        (port, rx)
+    }
+
+    fn probe_of(port: u16, path: &str) -> Probe {
+        Probe {
+            http_get: Some(HttpGetAction {
+                port: IntOrString::Int(i64::from(port)),
+                path: Some(path.into()),
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+
+    fn drain(rx: &mut tokio::sync::mpsc::UnboundedReceiver<String>) -> Vec<String> {
+        std::iter::from_fn(|| rx.try_recv().ok()).collect()
+    }
+
+    #[tokio::test]
+    async fn http_redirects_to_the_same_host_are_followed_and_the_last_answer_judged() {
+        let (port, mut seen) = redirecting_server().await;
+        let (other, mut seen_other) = redirecting_server().await;
+        let rt = FakeRuntime::new();
+        assert_eq!(run(&rt, &probe_of(port, "/moved"), &target(NO_PORTS)).await, Outcome::Success);
+        let requests = drain(&mut seen);
+        assert_eq!(requests.len(), 2, "{requests:?}");
+        assert!(requests[1].starts_with("GET /ok HTTP/1.1\r\n"), "{requests:?}");
+        assert!(requests[1].contains(&format!("Referer: http://127.0.0.1:{port}/moved\r\n")), "{requests:?}");
+        assert!(requests[1].contains("User-Agent: kube-probe/1.35\r\n"), "{requests:?}");
+        // A redirect to a path that answers 404 fails the probe: the kubelet judges the end.
+        assert_eq!(
+            run(&rt, &probe_of(port, "/to?/missing"), &target(NO_PORTS)).await,
+            Outcome::Failure("HTTP probe failed with statuscode: 404".into())
+        );
+        // The same host on another port is the same host.
+        let elsewhere = format!("/to?http://127.0.0.1:{other}/ok");
+        assert_eq!(run(&rt, &probe_of(port, &elsewhere), &target(NO_PORTS)).await, Outcome::Success);
+        let there = drain(&mut seen_other);
+        assert_eq!(there.len(), 1, "{there:?}");
+        assert!(there[0].contains(&format!("Host: 127.0.0.1:{other}\r\n")), "{there:?}");
+        // Another host is not visited: the redirect is the answer.
+        drain(&mut seen);
+        assert_eq!(
+            run(&rt, &probe_of(port, "/to?http://0.0.0.0/fail"), &target(NO_PORTS)).await,
+            Outcome::Warning("Probe terminated redirects: 302 to \"http://0.0.0.0/fail\"".into())
+        );
+        assert_eq!(drain(&mut seen).len(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_redirect_loop_fails_after_ten_requests() {
+        let (port, mut seen) = redirecting_server().await;
+        let outcome = run(&FakeRuntime::new(), &probe_of(port, "/loop"), &target(NO_PORTS)).await;
+        assert_eq!(outcome, Outcome::Failure("Get \"/loop\": stopped after 10 redirects".into()));
+        assert_eq!(drain(&mut seen).len(), 10);
+        // A hook shares the client: a loop fails it, a redirect elsewhere is an answer.
+        let e = run_http_hook(&hook(port, "/loop", "HTTP"), &target(NO_PORTS)).await.unwrap_err();
+        assert!(e.ends_with("stopped after 10 redirects"), "{e}");
+        assert_eq!(run_http_hook(&hook(port, "/to?http://0.0.0.0/", "HTTP"), &target(NO_PORTS)).await, Ok(()));
+        assert_eq!(run_http_hook(&hook(port, "/to?/missing", "HTTP"), &target(NO_PORTS)).await, Ok(()));
+        let hook_requests = drain(&mut seen);
+        assert_eq!(hook_requests.len(), 10 + 1 + 2, "{hook_requests:?}");
+        assert!(hook_requests[12].starts_with("GET /missing HTTP/1.1\r\n"), "{hook_requests:?}");
+    }
+
+    #[tokio::test]
+    async fn the_probes_host_header_is_kept_through_a_relative_redirect_only() {
+        let (port, mut seen) = redirecting_server().await;
+        let with_host = |path: &str| {
+            let mut probe = probe_of(port, path);
+            if let Some(h) = &mut probe.http_get {
+                h.http_headers = vec![HttpHeader { name: "Host".into(), value: "www.example.test".into() }];
+            }
+            probe
+        };
+        let rt = FakeRuntime::new();
+        assert_eq!(run(&rt, &with_host("/moved"), &target(NO_PORTS)).await, Outcome::Success);
+        let requests = drain(&mut seen);
+        assert!(requests.iter().all(|r| r.matches("Host:").count() == 1), "{requests:?}");
+        assert!(requests[1].contains("Host: www.example.test\r\n"), "{requests:?}");
+        let absolute = format!("/to?http://127.0.0.1:{port}/ok");
+        assert_eq!(run(&rt, &with_host(&absolute), &target(NO_PORTS)).await, Outcome::Success);
+        let requests = drain(&mut seen);
+        assert!(requests[0].contains("Host: www.example.test\r\n"), "{requests:?}");
+        assert!(requests[1].contains(&format!("Host: 127.0.0.1:{port}\r\n")), "{requests:?}");
+        assert!(!requests[1].contains("www.example.test"), "{requests:?}");
     }
 
     #[tokio::test]

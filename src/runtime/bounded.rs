@@ -85,6 +85,10 @@ impl<R: Runtime> Runtime for Bounded<R> {
         self.bound(|| "engine info".into(), self.inner.security()).await
     }
 
+    async fn oom_score_floor(&self) -> Option<i64> {
+        self.inner.oom_score_floor().await
+    }
+
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
         self.bound(|| "list containers".into(), self.inner.list(sel)).await
     }

@@ -68,5 +68,9 @@ pub const DEFAULT_CONTAINER: &str = "io.podrun.default-container";
 /// compared, never used as a path. Not part of any spec hash.
 pub const SOURCE: &str = "io.podrun.source";
 
+/// The pod's QoS class, on its infra container, for `get`, which has no manifest. Only
+/// reported (an unsealed label decides nothing), and not part of any spec hash.
+pub const QOS_CLASS: &str = "io.podrun.qos-class";
+
 /// The annotation kubectl reads to choose a pod's default container.
 pub const DEFAULT_CONTAINER_ANNOTATION: &str = "kubectl.kubernetes.io/default-container";

@@ -13,6 +13,8 @@ pub mod fake;
 pub mod infra_image;
 pub mod insecure_tls;
 pub mod labels;
+mod node_ip;
+mod oom_floor;
 pub mod registry;
 pub mod seal;
 
@@ -235,6 +237,8 @@ pub struct ContainerSettings {
     /// Bytes.
     pub memory_limit: Option<i64>,
     pub memory_reservation: Option<i64>,
+    /// The oom_score_adj of the container's processes.
+    pub oom_score_adj: Option<i64>,
     pub tty: bool,
     pub stdin: bool,
     pub stdin_once: bool,
@@ -578,6 +582,12 @@ pub trait Runtime: Send + Sync + 'static {
     /// second to answer it). An engine that does not say is taken for a rootful one.
     fn security(&self) -> impl Future<Output = Result<EngineSecurity, RuntimeError>> + Send {
         async { Ok(EngineSecurity::default()) }
+    }
+    /// The lowest oom_score_adj the engine can give a container, when it cannot give any: an
+    /// engine without CAP_SYS_RESOURCE cannot go below its own score. None: any score (or
+    /// unknown, as for an engine on another host).
+    fn oom_score_floor(&self) -> impl Future<Output = Option<i64>> + Send {
+        async { None }
     }
     /// The containers with podrun's labels matching `sel`, with their state (one list call plus
     /// inspects); `sealed` says which podrun made (only those are ever touched).

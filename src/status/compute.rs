@@ -215,6 +215,7 @@ pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes, plan: 
         container_statuses,
     )
     .with_host_ip(host_ip)
+    .with_qos_class(Some(crate::pod::qos::pod_qos(&desired.manifest).as_str()))
 }
 
 /// A regular init container that failed for good: under restartPolicy Never, the pod fails.
@@ -457,6 +458,7 @@ mod tests {
             start_time: None,
             init_container_statuses: vec![],
             container_statuses: vec![s],
+            qos_class: None,
         };
         let settles = settles_at(&st, DEFAULT_MIN_UPTIME, now).expect("not settled yet");
         assert!(settles > now && settles <= now + DEFAULT_MIN_UPTIME * RESTARTED_FACTOR);

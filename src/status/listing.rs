@@ -262,7 +262,14 @@ fn status(
         (init_container_statuses, &sidecars),
         container_statuses,
     )
-    .with_host_ip(host_ip);
+    .with_host_ip(host_ip)
+    .with_qos_class(
+        infra
+            .current
+            .as_ref()
+            .and_then(|c| c.label(labels::QOS_CLASS))
+            .filter(|q| ["Guaranteed", "Burstable", "BestEffort"].contains(q)),
+    );
     // The pod's own failure (DeadlineExceeded) outlasts the run that saw it.
     if let Some(reason) = record.and_then(|r| r.reason.clone()) {
         st.phase = Phase::Failed;

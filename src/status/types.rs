@@ -36,6 +36,9 @@ pub struct PodStatus {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub init_container_statuses: Vec<ContainerStatus>,
     pub container_statuses: Vec<ContainerStatus>,
+    /// Guaranteed, Burstable or BestEffort (`pod::qos`).
+    #[serde(rename = "qosClass", skip_serializing_if = "Option::is_none")]
+    pub qos_class: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -202,6 +205,7 @@ impl PodStatus {
             start_time,
             init_container_statuses,
             container_statuses,
+            qos_class: None,
         }
     }
 
@@ -215,6 +219,12 @@ impl PodStatus {
     /// Its Ready condition.
     pub fn is_ready(&self) -> bool {
         self.conditions.iter().any(|c| c.type_ == "Ready" && c.status == "True")
+    }
+
+    /// Sets `qosClass`.
+    pub fn with_qos_class(mut self, class: Option<&str>) -> PodStatus {
+        self.qos_class = class.map(str::to_owned);
+        self
     }
 
     /// Init containers first, then app containers.

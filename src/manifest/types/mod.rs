@@ -93,6 +93,10 @@ pub struct PodSpec {
     /// Cluster-only, but readable through the downward API.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
     pub service_account_name: Option<String>,
+    /// `system-node-critical` makes a static pod node-critical (its OOM score); other
+    /// classes only matter on a cluster.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub priority_class_name: Option<String>,
     /// Pod-level resources (Kubernetes 1.32+).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resources: Option<ResourceRequirements>,

@@ -17,7 +17,11 @@ fn time(t: Option<String>) -> Option<String> {
     t.filter(|t| !t.is_empty() && !t.starts_with("0001-01-01"))
 }
 
-pub fn observed(c: ContainerInspectResponse) -> Observed {
+/// The container as podrun sees it. `node_ip`: the address of the engine's host, asked for a
+/// container on the host's network (which has no address of its own): a kubelet gives a
+/// hostNetwork pod the node's IP as its pod IP and host IP.
+pub fn observed(c: ContainerInspectResponse, node_ip: impl FnOnce() -> Option<String>) -> Observed {
+    let host_network = c.host_config.as_ref().and_then(|h| h.network_mode.as_deref()) == Some("host");
     let config = c.config.unwrap_or_default();
     let st = c.state.unwrap_or_default();
     let state = match st.status {
@@ -38,8 +42,12 @@ pub fn observed(c: ContainerInspectResponse) -> Observed {
     // Several networks: pick by name so the answer does not depend on map order.
     nets.sort_by(|a, b| a.0.cmp(&b.0));
     let endpoint = nets.into_iter().map(|(_, e)| e).find(|e| e.ip_address.as_deref().is_some_and(|ip| !ip.is_empty()));
-    let ip = endpoint.as_ref().and_then(|e| e.ip_address.clone());
-    let gateway = endpoint.and_then(|e| e.gateway).filter(|g| !g.is_empty());
+    let mut ip = endpoint.as_ref().and_then(|e| e.ip_address.clone());
+    let mut gateway = endpoint.and_then(|e| e.gateway).filter(|g| !g.is_empty());
+    if host_network && ip.is_none() {
+        ip = node_ip();
+        gateway.clone_from(&ip);
+    }
     Observed {
         id: c.id.unwrap_or_default(),
         name: c.name.unwrap_or_default().trim_start_matches('/').to_owned(),
@@ -177,6 +185,7 @@ fn settings(body: &mut ContainerCreateBody, hc: &mut HostConfig, s: &ContainerSe
     hc.cpu_shares = s.cpu.shares;
     hc.memory = s.memory_limit;
     hc.memory_reservation = s.memory_reservation;
+    hc.oom_score_adj = s.oom_score_adj;
 }
 
 /// podrun's mounts as the `Mounts` list of the create request. `Mounts`, not `Binds`: a bind

@@ -280,12 +280,23 @@ impl DockerRuntime {
 
     async fn inspect(&self, id: &str) -> Result<Option<Observed>, RuntimeError> {
         match decoded(|| self.docker.inspect_container(id, None)).await {
-            Ok(c) => Ok(Some(convert::observed(c))),
+            Ok(c) => Ok(Some(convert::observed(c, || self.node_ip()))),
             // Removed between the list and the inspect: it is gone, which is what the list
             // would have said a moment later.
             Err(e) if Self::status_of(&e) == Some(404) => Ok(None),
             Err(e) => Err(self.error(&format!("inspect container {id}"), e)),
         }
+    }
+
+    /// The node IP of the engine's host, when podrun runs there (read once): of a remote
+    /// engine's host podrun knows no address it could vouch for (the endpoint it dials may be
+    /// a forwarder or a tunnel), so a hostNetwork pod there has none, as before.
+    fn node_ip(&self) -> Option<String> {
+        static NODE_IP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+        if !self.local_files() {
+            return None;
+        }
+        NODE_IP.get_or_init(|| super::node_ip::of_this_host().map(|ip| ip.to_string())).clone()
     }
 
     /// The seal itself is checked, not just the flag the list set: an `Observed` reaches here
@@ -361,6 +372,14 @@ impl Runtime for DockerRuntime {
     /// As the engine answered when podrun connected (every command connects anew).
     async fn info(&self) -> Result<EngineInfo, RuntimeError> {
         Ok(self.info.clone())
+    }
+
+    async fn oom_score_floor(&self) -> Option<i64> {
+        // The daemon is the peer of its unix socket; an engine elsewhere is not podrun's to read.
+        let path = self.endpoint.host.strip_prefix("unix://")?;
+        let connect = tokio::net::UnixStream::connect(path);
+        let stream = tokio::time::timeout(std::time::Duration::from_secs(5), connect).await.ok()?.ok()?;
+        super::oom_floor::of_daemon(stream.peer_cred().ok()?.pid()?)
     }
 
     async fn security(&self) -> Result<EngineSecurity, RuntimeError> {

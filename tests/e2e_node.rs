@@ -1,0 +1,215 @@
+//! What a kubelet's node does for a pod that podrun must do too, end to end on the real
+//! engine: the node's IP for hostNetwork pods, the seccomp default, OOM score adjustment by
+//! QoS class, and admission (sysctls, the host's CPU and memory) before anything is created.
+
+mod common;
+
+use std::process::Command;
+
+use common::*;
+
+/// `podrun get POD -o json`: the Pod object.
+fn get_json(ns: &Namespace, pod: &str) -> serde_json::Value {
+    let out = podrun(&["get", pod, "-n", ns.name(), "-o", "json"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).expect("get -o json is JSON")
+}
+
+/// The only pod of `apply -o json`'s List.
+fn applied(out: &std::process::Output) -> serde_json::Value {
+    let v: serde_json::Value = serde_json::from_str(&stdout(out)).unwrap_or_else(|e| panic!("{e}: {}", stdout(out)));
+    v["items"][0].clone()
+}
+
+fn sh(script: &str) -> String {
+    let out = Command::new("sh").args(["-c", script]).output().expect("sh");
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// The node IP as a kubelet without --node-ip picks it, by other means than podrun's: the host
+/// name's addresses that are this host's own and not loopback or link-local, else the address
+/// of the IPv4 default route's interface (iproute2 and getent).
+fn node_ip() -> String {
+    sh(r#"for a in $(getent ahostsv4 "$(hostname)" | awk '{print $1}' | sort -u); do
+          case $a in 127.*|169.254.*) ;; *) ip -o addr | grep -q " inet $a/" && { echo "$a"; exit; } ;; esac
+        done
+        dev=$(ip -4 route show default | awk '{for (i = 1; i < NF; i++) if ($i == "dev") { print $(i + 1); exit }}')
+        ip -4 -o addr show dev "$dev" scope global | awk '{split($4, a, "/"); print a[1]; exit}'"#)
+}
+
+#[test]
+fn e2e_a_host_network_pod_has_the_nodes_ip() {
+    if !engine() {
+        return;
+    }
+    let expected = node_ip();
+    assert!(!expected.is_empty(), "this host has a node IP");
+    let ns = Namespace::new("hostnet-ip");
+    let pod = format!(
+        r#"apiVersion: v1
+kind: Pod
+metadata: {{name: hn}}
+spec:
+  terminationGracePeriodSeconds: 1
+  hostNetwork: true
+  containers:
+  - name: c
+    image: busybox:1.28
+    command: [sh, -c, 'echo "pod=$POD_IP host=$HOST_IP ips=$POD_IPS"; {LOOP}']
+    env:
+    - {{name: POD_IP, valueFrom: {{fieldRef: {{fieldPath: status.podIP}}}}}}
+    - {{name: HOST_IP, valueFrom: {{fieldRef: {{fieldPath: status.hostIP}}}}}}
+    - {{name: POD_IPS, valueFrom: {{fieldRef: {{fieldPath: status.podIPs}}}}}}
+"#
+    );
+    let out = apply(&ns, &pod, &["-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let st = &applied(&out)["status"];
+    for key in ["podIP", "hostIP"] {
+        assert_eq!(st[key], expected.as_str(), "{key}: {st}");
+    }
+    assert_eq!(st["podIPs"], serde_json::json!([{"ip": expected}]), "{st}");
+    assert_eq!(st["hostIPs"], serde_json::json!([{"ip": expected}]), "{st}");
+    let logs = ns.logs(&id_of(&ns, "c"));
+    assert!(logs.contains(&format!("pod={expected} host={expected} ips={expected}")), "{logs}");
+    // podrun get, from another process, says the same.
+    let st = &get_json(&ns, "hn")["status"];
+    assert_eq!(
+        (st["podIP"].as_str(), st["hostIP"].as_str()),
+        (Some(expected.as_str()), Some(expected.as_str())),
+        "{st}"
+    );
+    assert_eq!(st["podIPs"], serde_json::json!([{"ip": expected}]), "{st}");
+}
+
+/// `Seccomp:` of /proc/self/status in each container of the pod `s` (0: none, 2: a filter).
+fn seccomp_modes(ns: &Namespace, containers: &[&str]) -> Vec<String> {
+    containers
+        .iter()
+        .map(|c| {
+            let status = exec(&id_of(ns, c), "grep '^Seccomp:' /proc/self/status");
+            status.trim().trim_start_matches("Seccomp:").trim().to_owned()
+        })
+        .collect()
+}
+
+const SECCOMP_POD: &str = r#"apiVersion: v1
+kind: Pod
+metadata: {name: s}
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+  - {name: unset, image: busybox:1.28, command: [sh, -c, 'trap "exit 0" TERM; while true; do sleep 1 & wait; done']}
+  - name: runtime
+    image: busybox:1.28
+    command: [sh, -c, 'trap "exit 0" TERM; while true; do sleep 1 & wait; done']
+    securityContext: {seccompProfile: {type: RuntimeDefault}}
+  - name: unconfined
+    image: busybox:1.28
+    command: [sh, -c, 'trap "exit 0" TERM; while true; do sleep 1 & wait; done']
+    securityContext: {seccompProfile: {type: Unconfined}}
+"#;
+
+#[test]
+fn e2e_containers_without_a_seccomp_profile_run_unconfined_as_under_a_kubelet() {
+    if !engine() {
+        return;
+    }
+    let names = ["unset", "runtime", "unconfined"];
+    let ns = Namespace::new("seccomp");
+    let out = apply(&ns, SECCOMP_POD, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(seccomp_modes(&ns, &names), ["0", "2", "0"]);
+
+    // --seccomp-default: the engine's profile where none is named; explicit ones still win.
+    let ns = Namespace::new("seccomp-default");
+    let out = apply(&ns, SECCOMP_POD, &["--seccomp-default"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(seccomp_modes(&ns, &names), ["2", "2", "0"]);
+
+    // The pod's securityContext counts as the container's, and a container's own overrides it.
+    let ns = Namespace::new("seccomp-pod");
+    let pod = SECCOMP_POD
+        .replace("spec:\n", "spec:\n  securityContext: {seccompProfile: {type: RuntimeDefault}}\n")
+        .replace("type: RuntimeDefault}}\n  - name: unconfined", "type: Unconfined}}\n  - name: unconfined");
+    let out = apply(&ns, &pod, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(seccomp_modes(&ns, &names), ["2", "0", "0"]);
+}
+
+/// The lowest score the engine can give: its daemon's own when it lacks CAP_SYS_RESOURCE (bit
+/// 24 of CapEff), else -1000.
+fn engine_floor() -> i64 {
+    let pid = sh("pgrep -x dockerd | head -1");
+    assert!(!pid.is_empty(), "a dockerd runs");
+    let caps = sh(&format!("awk '/^CapEff:/ {{print $2}}' /proc/{pid}/status"));
+    let caps = u64::from_str_radix(&caps, 16).expect("CapEff is hex");
+    if caps & (1 << 24) != 0 {
+        -1000
+    } else {
+        sh(&format!("cat /proc/{pid}/oom_score_adj")).parse().expect("a score")
+    }
+}
+
+fn oom_pod(name: &str, spec: &str, resources: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n  terminationGracePeriodSeconds: 1\n{spec}  containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    resources: {resources}\n"
+    )
+}
+
+fn oom_score(ns: &Namespace) -> i64 {
+    let score = exec(&id_of(ns, "c"), "cat /proc/1/oom_score_adj");
+    score.trim().parse().unwrap_or_else(|_| panic!("{score:?}"))
+}
+
+#[test]
+fn e2e_oom_scores_follow_the_qos_class_as_the_kubelet_sets_them() {
+    if !engine() {
+        return;
+    }
+    let memory = sh("awk '/^MemTotal:/ {print $2}' /proc/meminfo").parse::<i64>().expect("MemTotal in kB") * 1024;
+    let floor = engine_floor();
+
+    let ns = Namespace::new("oom-besteffort");
+    let out = apply(&ns, &oom_pod("b", "", "{}"), &["-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(applied(&out)["status"]["qosClass"], "BestEffort");
+    assert_eq!(oom_score(&ns), 1000);
+    assert_eq!(get_json(&ns, "b")["status"]["qosClass"], "BestEffort");
+
+    let ns = Namespace::new("oom-burstable");
+    let request = 256 << 20;
+    let out = apply(&ns, &oom_pod("u", "", "{requests: {memory: 256Mi}}"), &["-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(applied(&out)["status"]["qosClass"], "Burstable");
+    let expected = (1000 - 1000 * request / memory).clamp(3, 999);
+    assert_eq!(oom_score(&ns), expected, "1000 - 1000 * {request} / {memory}");
+    assert!(!stderr(&out).contains("OOM score"), "{}", stderr(&out));
+
+    // Guaranteed: -997, raised to what the engine can give; the pod runs either way, and when
+    // raised podrun says why. Its infra container gets a sandbox's -998, likewise.
+    let ns = Namespace::new("oom-guaranteed");
+    let resources = "{limits: {cpu: 100m, memory: 64Mi}}";
+    let out = apply(&ns, &oom_pod("g", "", resources), &["-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(applied(&out)["status"]["qosClass"], "Guaranteed");
+    assert_eq!(oom_score(&ns), (-997).max(floor));
+    let infra = ns.containers().into_iter().find(|(_, n)| n.contains("_POD_")).expect("an infra container").0;
+    assert_eq!(ns.inspect(&infra, "{{.HostConfig.OomScoreAdj}}").trim(), (-998).max(floor).to_string());
+    let warned = stderr(&out).contains("cannot lower an OOM score below its own");
+    assert_eq!(warned, floor > -997, "{}", stderr(&out));
+
+    // A static pod of the system-node-critical class is node-critical: -997 whatever its QoS,
+    // and its priorityClassName is not one that "only matters on a cluster".
+    let ns = Namespace::new("oom-critical");
+    let out = apply(&ns, &oom_pod("n", "  priorityClassName: system-node-critical\n", "{}"), &["-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(applied(&out)["status"]["qosClass"], "BestEffort");
+    assert_eq!(oom_score(&ns), (-997).max(floor));
+    assert!(!stderr(&out).contains("priorityClassName"), "{}", stderr(&out));
+    let ns = Namespace::new("oom-cluster-critical");
+    let out = apply(&ns, &oom_pod("k", "  priorityClassName: system-cluster-critical\n", "{}"), &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(oom_score(&ns), 1000, "system-cluster-critical is not node-critical");
+    assert!(stderr(&out).contains("only matter on a cluster: spec.priorityClassName"), "{}", stderr(&out));
+}
