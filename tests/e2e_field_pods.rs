@@ -187,6 +187,49 @@ fn check_container(file: &str, manifest: &Value, container: &Value, ns: &Namespa
         assert!(said.contains(a), "{file}/{name}: {a} not passed: {said}");
     }
     assert!(!said.contains("$("), "{file}/{name}: unexpanded: {said}");
+    // A hostNetwork pod's status.podIP is the node's address, never empty (Typhoon passes it
+    // as --advertise-address).
+    for e in container["env"].as_sequence().into_iter().flatten() {
+        if e["valueFrom"]["fieldRef"]["fieldPath"] == "status.podIP" {
+            let var = e["name"].as_str().unwrap();
+            let value = env.iter().find_map(|x| x.strip_prefix(&format!("{var}="))).unwrap_or_default();
+            assert!(value.parse::<std::net::IpAddr>().is_ok(), "{file}/{name}: {var}={value:?}");
+            assert!(!said.contains("=\n") && !said.contains("= "), "{file}/{name}: an empty expansion: {said}");
+        }
+    }
+    // Seccomp: the runtime's default where the pod or the container asks for it, else none,
+    // as under a kubelet with its default settings.
+    let profile = |sc: &Value| sc["seccompProfile"]["type"].as_str().map(str::to_owned);
+    let asked = profile(&container["securityContext"]).or_else(|| profile(&manifest["spec"]["securityContext"]));
+    let mode = exec(&container_id(ns, name), "awk '/^Seccomp:/ {print $2}' /proc/1/status");
+    let want = if asked.as_deref() == Some("RuntimeDefault") { "2" } else { "0" };
+    assert_eq!(mode.trim(), want, "{file}/{name}: seccomp");
+    // The OOM score the kubelet gives (pkg/kubelet/qos/policy.go), where the engine can.
+    let score: i64 = exec(&container_id(ns, name), "cat /proc/1/oom_score_adj").trim().parse().unwrap();
+    assert_eq!(score, expected_oom_score(file, manifest).max(engine_oom_floor()), "{file}/{name}: oom_score_adj");
+}
+
+/// The kubelet's OOM score for the corpus' pods: node-critical ones (kubeadm's), BestEffort
+/// ones (no resources), and Burstable ones that request no memory.
+fn expected_oom_score(file: &str, manifest: &Value) -> i64 {
+    if manifest["spec"]["priorityClassName"] == "system-node-critical" {
+        return -997;
+    }
+    let containers = manifest["spec"]["containers"].as_sequence().unwrap();
+    let resources = |c: &Value| {
+        let r = &c["resources"];
+        (
+            r["requests"].as_mapping().is_some_and(|m| !m.is_empty()),
+            r["limits"].as_mapping().is_some_and(|m| !m.is_empty()),
+        )
+    };
+    if containers.iter().all(|c| resources(c) == (false, false)) {
+        return 1000;
+    }
+    let no_memory =
+        containers.iter().all(|c| c["resources"]["requests"]["memory"].is_null() && resources(c).1 == false);
+    assert!(no_memory, "{file}: the corpus test knows no rule for this pod's resources");
+    999
 }
 
 #[test]

@@ -137,20 +137,6 @@ fn e2e_containers_without_a_seccomp_profile_run_unconfined_as_under_a_kubelet() 
     assert_eq!(seccomp_modes(&ns, &names), ["2", "0", "0"]);
 }
 
-/// The lowest score the engine can give: its daemon's own when it lacks CAP_SYS_RESOURCE (bit
-/// 24 of CapEff), else -1000.
-fn engine_floor() -> i64 {
-    let pid = sh("pgrep -x dockerd | head -1");
-    assert!(!pid.is_empty(), "a dockerd runs");
-    let caps = sh(&format!("awk '/^CapEff:/ {{print $2}}' /proc/{pid}/status"));
-    let caps = u64::from_str_radix(&caps, 16).expect("CapEff is hex");
-    if caps & (1 << 24) != 0 {
-        -1000
-    } else {
-        sh(&format!("cat /proc/{pid}/oom_score_adj")).parse().expect("a score")
-    }
-}
-
 fn oom_pod(name: &str, spec: &str, resources: &str) -> String {
     format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n  terminationGracePeriodSeconds: 1\n{spec}  containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    resources: {resources}\n"
@@ -168,7 +154,7 @@ fn e2e_oom_scores_follow_the_qos_class_as_the_kubelet_sets_them() {
         return;
     }
     let memory = sh("awk '/^MemTotal:/ {print $2}' /proc/meminfo").parse::<i64>().expect("MemTotal in kB") * 1024;
-    let floor = engine_floor();
+    let floor = engine_oom_floor();
 
     let ns = Namespace::new("oom-besteffort");
     let out = apply(&ns, &oom_pod("b", "", "{}"), &["-o", "json"]);

@@ -388,3 +388,21 @@ pub fn shm_base(state: &std::path::Path, generation: u32) -> Option<PathBuf> {
     let hex: String = tag.as_ref()[..16].iter().map(|b| format!("{b:02x}")).collect();
     Some(PathBuf::from(format!("/dev/shm/podrun-{hex}")))
 }
+
+/// The lowest OOM score the local Docker engine can give a container: its daemon's own when it
+/// lacks CAP_SYS_RESOURCE (bit 24 of CapEff), else -1000 (see docs/pod-on-the-engine.md).
+pub fn engine_oom_floor() -> i64 {
+    let sh = |script: &str| {
+        let out = Command::new("sh").args(["-c", script]).output().expect("sh");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    let pid = sh("pgrep -x dockerd | head -1");
+    assert!(!pid.is_empty(), "a dockerd runs");
+    let caps = sh(&format!("awk '/^CapEff:/ {{print $2}}' /proc/{pid}/status"));
+    let caps = u64::from_str_radix(&caps, 16).expect("CapEff is hex");
+    if caps & (1 << 24) != 0 {
+        -1000
+    } else {
+        sh(&format!("cat /proc/{pid}/oom_score_adj")).parse().expect("a score")
+    }
+}
