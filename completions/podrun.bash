@@ -121,7 +121,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__apply)
-            opts="-f -n -o -H -q -v -h -V --filename --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --min-uptime --cleanup-on-failure --rm --logs --exit-code-from --wait-for --output --network --infra-image --pull --strict --seccomp-default --config --prune --dry-run --supervise --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
+            opts="-f -n -o -H -q -v -h -V --filename --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --min-uptime --cleanup-on-failure --rm --logs --exit-code-from --wait-for --output --network --infra-image --pull --strict --seccomp-default --allowed-unsafe-sysctls --config --prune --dry-run --supervise --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -197,6 +197,10 @@ _podrun() {
                     ;;
                 --pull)
                     COMPREPLY=($(compgen -W "always missing never" -- "${cur}"))
+                    return 0
+                    ;;
+                --allowed-unsafe-sysctls)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --config)

@@ -64,6 +64,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --network 'Attach pods to this user-defined engine network (so static pods reach each other by name)'
             cand --infra-image 'Image for the pod''s infra container [default: podrun''s own, built locally]'
             cand --pull 'Override every container''s imagePullPolicy for this run: always (Always), missing (IfNotPresent) or never (Never)'
+            cand --allowed-unsafe-sysctls 'Sysctls a pod may set beyond the safe ones, as the kubelet''s --allowed-unsafe-sysctls: names or prefixes ending in * (kernel.msg*), comma-separated; only sysctls the kernel keeps per pod (net.*, kernel.shm*, kernel.msg*, kernel.sem, fs.mqueue.*). Any other is refused before anything is created (SysctlForbidden)'
             cand --config 'A file of ConfigMaps and Secrets the pods refer to (repeatable)'
             cand -H 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]'
             cand --host 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]'

@@ -274,6 +274,13 @@ pub struct ApplyArgs {
     #[arg(long)]
     pub seccomp_default: bool,
 
+    /// Sysctls a pod may set beyond the safe ones, as the kubelet's --allowed-unsafe-sysctls: names
+    /// or prefixes ending in * (kernel.msg*), comma-separated; only sysctls the kernel keeps per
+    /// pod (net.*, kernel.shm*, kernel.msg*, kernel.sem, fs.mqueue.*). Any other is refused
+    /// before anything is created (SysctlForbidden)
+    #[arg(long, value_name = "SYSCTLS", value_delimiter = ',', value_parser = parse_unsafe_sysctl)]
+    pub allowed_unsafe_sysctls: Vec<String>,
+
     /// A file of ConfigMaps and Secrets the pods refer to (repeatable)
     #[arg(long = "config", value_name = "FILE")]
     pub configs: Vec<String>,
@@ -514,6 +521,10 @@ fn parse_namespace(s: &str) -> Result<String, String> {
     } else {
         Err(problems.join("; "))
     }
+}
+
+fn parse_unsafe_sysctl(s: &str) -> Result<String, String> {
+    crate::pod::admission::check_unsafe_pattern(s)
 }
 
 fn parse_duration(s: &str) -> Result<Duration, String> {

@@ -199,3 +199,69 @@ fn e2e_oom_scores_follow_the_qos_class_as_the_kubelet_sets_them() {
     assert_eq!(oom_score(&ns), 1000, "system-cluster-critical is not node-critical");
     assert!(stderr(&out).contains("only matter on a cluster: spec.priorityClassName"), "{}", stderr(&out));
 }
+
+/// The kubelet's admission, before anything is created: a sysctl outside the safe set and
+/// `--allowed-unsafe-sysctls` is SysctlForbidden, a pod requesting more CPU or memory than
+/// the node has is OutOfcpu or OutOfmemory; each exit 2 with the kubelet's reason. Before,
+/// the engine's infra container failed and the run retried until its deadline.
+#[test]
+fn e2e_the_node_refuses_a_forbidden_sysctl_and_a_pod_that_does_not_fit() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("admission");
+    let sysctl = |name: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: tuned}}\nspec:\n  terminationGracePeriodSeconds: 1\n  \
+             securityContext: {{sysctls: [{{name: {name}, value: '1024'}}]}}\n  \
+             containers: [{{name: c, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}]\n"
+        )
+    };
+    let out = apply(&ns, &sysctl("kernel.msgmax"), &["--timeout", "30s"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("SysctlForbidden: Pod was rejected: forbidden sysctl: \"kernel.msgmax\" not allowlisted"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(ns.containers().is_empty(), "nothing created: {:?}", ns.containers());
+    // Allowed, it is set in the pod's own IPC namespace; a safe one needs no flag.
+    let out = apply(&ns, &sysctl("kernel.msgmax"), &["--timeout", "30s", "--allowed-unsafe-sysctls", "kernel.msg*"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(exec(&id_of(&ns, "c"), "cat /proc/sys/kernel/msgmax"), "1024\n");
+    let out = podrun(&["delete", "tuned", "-n", ns.name(), "--grace-period", "0"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = apply(&ns, &sysctl("net.ipv4.ip_unprivileged_port_start"), &["--timeout", "30s"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = podrun(&["delete", "tuned", "-n", ns.name(), "--grace-period", "0"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // A pattern for a sysctl the kernel does not keep per pod is a usage error.
+    let out = apply(&ns, &sysctl("vm.swappiness"), &["--allowed-unsafe-sysctls", "vm.*"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("not known to be namespaced"), "{}", stderr(&out));
+
+    // More CPU or memory than the host has.
+    let cpus = std::thread::available_parallelism().unwrap().get();
+    let big = |resources: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: big}}\nspec:\n  \
+             containers: [{{name: c, image: busybox:1.28, command: [sh, -c, '{LOOP}'], resources: {resources}}}]\n"
+        )
+    };
+    let out = apply(&ns, &big(&format!("{{requests: {{cpu: '{}'}}}}", cpus + 1)), &["--timeout", "30s"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let want = format!(
+        "OutOfcpu: Pod was rejected: Node didn't have enough resource: cpu, requested: {}, used: 0, capacity: {}",
+        (cpus + 1) * 1000,
+        cpus * 1000
+    );
+    assert!(stderr(&out).contains(&want), "{}", stderr(&out));
+    let out = apply(&ns, &big("{limits: {memory: 64Ti}}"), &["--timeout", "30s"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("OutOfmemory: Pod was rejected: Node didn't have enough resource: memory"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(ns.containers().is_empty(), "nothing created: {:?}", ns.containers());
+}

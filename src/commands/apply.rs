@@ -91,6 +91,7 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     let security = engine_security(&*rt, &loaded).await?;
     let mut env = environment(args, &infra, rt.local_files(), &engine, security, &loaded);
     env.oom_score_floor = rt.oom_score_floor().await;
+    env.capacity = rt.capacity().await?;
     let pods = if args.supervise {
         let (pods, unprepared) = static_dir::prepare_each(&loaded.pods, &env, &mut |w| reporter.warning(&w));
         skipped.extend(unprepared);
@@ -250,8 +251,10 @@ pub(super) fn environment<'a>(
         configs: Arc::new(loaded.configs.clone()),
         security,
         seccomp_default: args.seccomp_default,
-        // Asked of the engine by the caller: `Runtime::oom_score_floor`.
+        // Asked of the engine by the caller: `Runtime::oom_score_floor`, `Runtime::capacity`.
         oom_score_floor: None,
+        allowed_unsafe_sysctls: args.allowed_unsafe_sysctls.clone(),
+        capacity: None,
     }
 }
 

@@ -175,6 +175,7 @@ async fn check<R: Runtime>(rt: &R, args: &ApplyArgs) -> anyhow::Result<Vec<Skipp
     let security = super::apply::engine_security(rt, &loaded).await?;
     let mut env = super::apply::environment(args, &infra, rt.local_files(), &engine, security, &loaded);
     env.oom_score_floor = rt.oom_score_floor().await;
+    env.capacity = rt.capacity().await?;
     skipped.extend(static_dir::prepare_each(&loaded.pods, &env, &mut |_| {}).1);
     Ok(skipped)
 }

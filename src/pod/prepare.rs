@@ -12,8 +12,9 @@ use std::sync::Arc;
 use crate::manifest::config_store::ConfigStore;
 use crate::manifest::types::{DnsPolicy, PullPolicy};
 use crate::manifest::LoadedPod;
-use crate::runtime::{DnsSettings, EngineInfo, EngineSecurity};
+use crate::runtime::{Capacity, DnsSettings, EngineInfo, EngineSecurity};
 
+use super::admission::{self, Admission};
 use super::dns::{self, ResolvConf};
 use super::downward::PodFacts;
 use super::files::PodFiles;
@@ -43,6 +44,10 @@ pub struct Environment<'a> {
     pub seccomp_default: bool,
     /// The lowest OOM score adjustment the engine can give (`Runtime::oom_score_floor`).
     pub oom_score_floor: Option<i64>,
+    /// `--allowed-unsafe-sysctls`, checked (`admission::check_unsafe_pattern`).
+    pub allowed_unsafe_sysctls: Vec<String>,
+    /// The engine host's CPUs and memory when it is not this host (`Runtime::capacity`).
+    pub capacity: Option<Capacity>,
 }
 
 /// Whether any of the pods asks for something a rootless engine cannot give, so that
@@ -69,6 +74,10 @@ pub fn prepare_pods(
     warn: &mut dyn FnMut(String),
 ) -> Result<Vec<DesiredPod>, PrepareError> {
     let host = PodFacts::of_host();
+    // The node is the engine's host: this one, or the one the engine reports.
+    let (cpus, memory) = env.capacity.map_or((host.host_cpus, host.host_memory), |c| (c.cpus, c.memory));
+    let kernel = if env.local_files { admission::kernel_release() } else { None };
+    let node = Admission::new(cpus, memory, kernel, &env.allowed_unsafe_sysctls);
     let port_start = rootless::unprivileged_port_start(env.local_files);
     let host_resolv = std::sync::OnceLock::new();
     let mut pods = Vec::new();
@@ -85,6 +94,9 @@ pub fn prepare_pods(
             name: name.clone(),
             message,
         };
+        // What the node refuses although the API server accepted it, as the kubelet's
+        // admission refuses it.
+        node.admit(&d.manifest).map_err(|e| refuse(e.to_string()))?;
         // dnsConfig adds to the host's resolver, which podrun can read only beside the engine.
         let spec = &d.manifest.spec;
         if spec.dns_policy != Some(DnsPolicy::None) && d.network.dns != DnsSettings::default() {
@@ -205,6 +217,8 @@ mod tests {
             security: None,
             seccomp_default: false,
             oom_score_floor: None,
+            allowed_unsafe_sysctls: Vec::new(),
+            capacity: None,
         }
     }
 

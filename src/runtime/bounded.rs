@@ -17,8 +17,8 @@ use futures_util::stream::BoxStream;
 use tokio::time::Instant;
 
 use super::{
-    auth, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions, Observed,
-    PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
+    auth, Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions,
+    Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 
 /// `inner`, with its calls cut off at the deadline.
@@ -87,6 +87,10 @@ impl<R: Runtime> Runtime for Bounded<R> {
 
     async fn oom_score_floor(&self) -> Option<i64> {
         self.inner.oom_score_floor().await
+    }
+
+    async fn capacity(&self) -> Result<Option<Capacity>, RuntimeError> {
+        self.bound(|| "engine info".into(), self.inner.capacity()).await
     }
 
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {

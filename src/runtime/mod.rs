@@ -471,6 +471,13 @@ pub struct EngineInfo {
     pub api_version: String,
 }
 
+/// A host's CPUs and memory, as its engine reports them (Docker's `/info`: NCPU, MemTotal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capacity {
+    pub cpus: u64,
+    pub memory: u64,
+}
+
 /// The first API version with `ReadOnlyForceRecursive` (Docker Engine 25). Older engines
 /// ignore the unknown field, so podrun must refuse rather than send it.
 pub const RECURSIVE_READ_ONLY_API: (usize, usize) = (1, 44);
@@ -588,6 +595,11 @@ pub trait Runtime: Send + Sync + 'static {
     /// unknown, as for an engine on another host).
     fn oom_score_floor(&self) -> impl Future<Output = Option<i64>> + Send {
         async { None }
+    }
+    /// The engine host's CPUs and bytes of memory, for admitting pods, when that host is not
+    /// this one (None: this host's, which podrun reads itself).
+    fn capacity(&self) -> impl Future<Output = Result<Option<Capacity>, RuntimeError>> + Send {
+        async { Ok(None) }
     }
     /// The containers with podrun's labels matching `sel`, with their state (one list call plus
     /// inspects); `sealed` says which podrun made (only those are ever touched).

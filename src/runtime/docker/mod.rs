@@ -35,9 +35,9 @@ use self::progress::LayerProgress;
 use self::transport::Dialer;
 use super::auth::Credentials;
 use super::{
-    parse_api_version, registry, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LineSplitter,
-    LogChunk, LogLine, LogOptions, LogStream, Mount, Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize,
-    Tmpfs, VolumeInfo, RECURSIVE_READ_ONLY_API,
+    parse_api_version, registry, Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession,
+    LineSplitter, LogChunk, LogLine, LogOptions, LogStream, Mount, Observed, PullProgress, Runtime, RuntimeError,
+    Selector, TermSize, Tmpfs, VolumeInfo, RECURSIVE_READ_ONLY_API,
 };
 use crate::runtime::labels;
 use crate::runtime::seal::{Kind, Seal};
@@ -380,6 +380,16 @@ impl Runtime for DockerRuntime {
         let connect = tokio::net::UnixStream::connect(path);
         let stream = tokio::time::timeout(std::time::Duration::from_secs(5), connect).await.ok()?.ok()?;
         super::oom_floor::of_daemon(stream.peer_cred().ok()?.pid()?)
+    }
+
+    async fn capacity(&self) -> Result<Option<Capacity>, RuntimeError> {
+        if self.local_files() {
+            return Ok(None);
+        }
+        let info = self.docker.info().await.map_err(|e| self.error("engine info", e))?;
+        let cpus = info.ncpu.and_then(|n| u64::try_from(n).ok()).unwrap_or(0);
+        let memory = info.mem_total.and_then(|n| u64::try_from(n).ok()).unwrap_or(0);
+        Ok(Some(Capacity { cpus, memory }))
     }
 
     async fn security(&self) -> Result<EngineSecurity, RuntimeError> {
