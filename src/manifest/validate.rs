@@ -31,18 +31,27 @@ pub use config::{config_key_problems, validate_claim, validate_config_map, valid
 pub use unread::validate_unread;
 pub(crate) use workload::apps_selector_problems;
 
+use super::trail::Place;
 use super::types::{Container, ObjectMeta, Pod, Volume};
 
-/// One problem, at a Kubernetes field path such as `spec.containers[1].name`.
+/// One problem, at a Kubernetes field path such as `spec.containers[1].name`, and where the
+/// text says it when that is known (an unknown key, found by `locate.rs`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
     pub path: String,
     pub message: String,
+    pub at: Option<Place>,
 }
 
 impl FieldError {
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
-        FieldError { path: path.into(), message: message.into() }
+        FieldError { path: path.into(), message: message.into(), at: None }
+    }
+
+    /// The same problem, placed in the text.
+    #[must_use]
+    pub fn at(self, place: Option<Place>) -> Self {
+        FieldError { at: place, ..self }
     }
 
     fn required(path: impl Into<String>) -> Self {
