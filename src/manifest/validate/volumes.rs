@@ -360,8 +360,7 @@ mod tests {
             {name: f, projected: {defaultMode: 420, sources: [{secret: {name: s, items: [{key: u, path: g/u}]}},
                                                              {configMap: {name: cm}},
                                                              {downwardAPI: {items: [{path: n, fieldRef: {fieldPath: metadata.name}}]}}]}},
-            {name: g, persistentVolumeClaim: {claimName: data}},
-            {name: h, nfs: {server: nas, path: /x}}]"#;
+            {name: g, persistentVolumeClaim: {claimName: data}}]"#;
         let mounts = "[{name: a, mountPath: /a}, {name: b, mountPath: /b, readOnly: true, recursiveReadOnly: Enabled, \
                       mountPropagation: None}, {name: c, mountPath: /c, subPath: dir}, {name: f, mountPath: /f, subPathExpr: $(X)}]";
         assert_eq!(problems(volumes, mounts), Vec::<String>::new());
@@ -370,7 +369,7 @@ mod tests {
     #[test]
     fn volume_names_and_sources() {
         let errors = problems(
-            "[{name: Bad, emptyDir: {}}, {name: x}, {name: x, emptyDir: {}, hostPath: {path: /tmp}, nfs: {server: s, path: /p}}]",
+            "[{name: Bad, emptyDir: {}}, {name: x}, {name: x, emptyDir: {}, hostPath: {path: /tmp}, secret: {secretName: s}}]",
             "[]",
         );
         assert_eq!(
@@ -379,7 +378,7 @@ mod tests {
                 format!("spec.volumes[0].name: Invalid value: \"Bad\": {LABEL_MSG}"),
                 "spec.volumes[1]: Required value: must specify a volume type".to_owned(),
                 "spec.volumes[2].hostPath: Forbidden: may not specify more than 1 volume type".to_owned(),
-                "spec.volumes[2].nfs: Forbidden: may not specify more than 1 volume type".to_owned(),
+                "spec.volumes[2].secret: Forbidden: may not specify more than 1 volume type".to_owned(),
                 "spec.volumes[2].name: Duplicate value: \"x\"".to_owned(),
             ]
         );

@@ -178,6 +178,15 @@ fn memory_empty_dir_is_a_directory_on_dev_shm() {
 }
 
 #[test]
+fn a_source_podrun_lacks_never_becomes_an_empty_dir() {
+    let spec = "  containers: [{name: c, image: b}]\n  volumes: [{name: v, nfs: {server: nas, path: /x}}]\n";
+    assert_eq!(plan_err(spec), "spec.volumes[0].nfs: not supported by podrun");
+    let spec = "  containers: [{name: c, image: b}]\n  volumes: [{name: v, nfs: null}]\n";
+    let s = Scratch::new("null-source");
+    assert!(matches!(plan(&s, spec).unwrap().volumes()[0].source, PlannedSource::EmptyDir { .. }));
+}
+
+#[test]
 fn empty_dir_medium_and_size_are_checked() {
     let e = plan_err(&with_mounts("{name: m, emptyDir: {medium: Disk}}", ""));
     assert!(e.starts_with("spec.volumes[0].emptyDir.medium: Unsupported value: \"Disk\""), "{e}");
