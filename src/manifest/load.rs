@@ -1000,6 +1000,54 @@ mod tests {
     }
 
     #[test]
+    fn priority_is_an_int32_refused_at_its_place_beyond_it() {
+        let text = POD.replace("spec:\n", "spec:\n  priority: 2147483648\n");
+        let e = load_text(&text, &LoadOptions::default()).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "f.yaml:5:13: spec.priority: invalid value: integer `2147483648`, expected an int32 (a whole number \
+             from -2147483648 to 2147483647)"
+        );
+        let l =
+            load_text(&POD.replace("spec:\n", "spec:\n  priority: -2147483648\n"), &LoadOptions::default()).unwrap();
+        assert_eq!(l.pods[0].pod.spec.priority, Some(-2_147_483_648));
+        assert_eq!(l.warnings, ["f.yaml: ignoring fields that only matter on a cluster: spec.priority"]);
+    }
+
+    #[test]
+    fn a_negative_grace_period_loads_with_the_api_servers_warning_as_one() {
+        let text = POD.replace("spec:\n", "spec:\n  terminationGracePeriodSeconds: -1\n");
+        let l = load_text(&text, &LoadOptions::default()).unwrap();
+        assert_eq!(l.pods[0].pod.spec.termination_grace_period_seconds, Some(1));
+        assert_eq!(
+            l.warnings,
+            ["f.yaml: spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be \
+              treated as 1"]
+        );
+        let deployment = DEPLOYMENT.replace("    spec:\n", "    spec:\n      terminationGracePeriodSeconds: -5\n");
+        let l = load_text(&deployment, &LoadOptions::default()).unwrap();
+        assert!(
+            l.warnings
+                .iter()
+                .any(|w| w.starts_with("f.yaml: spec.template.spec.terminationGracePeriodSeconds: must be >= 0")),
+            "{:?}",
+            l.warnings
+        );
+    }
+
+    #[test]
+    fn a_pod_with_only_a_generated_name_is_told_that_apply_needs_a_name() {
+        let text = POD.replace("{name: a}", "{generateName: web-}");
+        let e = load_text(&text, &LoadOptions::default()).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "f.yaml: invalid Pod:\n  metadata.name: Required value: apply needs a name, and metadata.generateName \
+             \"web-\" does not give one (kubectl apply refuses it too: \"from web-: cannot use generate name with \
+             apply\"); set metadata.name"
+        );
+    }
+
+    #[test]
     fn dropping_unknown_fields_leaves_every_other_problem() {
         let warn = LoadOptions { unknown_fields: FieldValidation::Warn, ..LoadOptions::default() };
         let shape = POD.replace("image: busybox}", "image: busybox, typo: 1, ports: 80}");
