@@ -432,7 +432,8 @@ fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, Volu
                 ("podCertificate", src.pod_certificate.is_some()),
             ]);
             match set.as_slice() {
-                [] => return Err(invalid(sf, "Required value: must specify exactly 1 projection type")),
+                // As the kubelet takes one (and the API server lets it be): a source of nothing.
+                [] => continue,
                 [_, second, ..] => {
                     return Err(invalid(format!("{sf}.{second}"), "Forbidden: may not specify more than 1 volume type"))
                 }

@@ -50,6 +50,8 @@ enum Feature {
     PodCertificates,
     /// One of [`STORAGE`], by its field name.
     Storage(&'static str),
+    HugePages,
+    ClaimSubPaths,
 }
 
 impl Feature {
@@ -84,6 +86,14 @@ impl Feature {
             Feature::PodCertificates => {
                 "pod certificate projections are not supported by podrun: the certificates are issued through a \
                  Kubernetes API server by a signer"
+            }
+            Feature::HugePages => {
+                "emptyDir volumes of huge pages are not supported by podrun: it mounts no hugetlbfs (a kubelet does, \
+                 for the huge pages a pod requests)"
+            }
+            Feature::ClaimSubPaths => {
+                "sub-paths of a persistentVolumeClaim volume are not supported by podrun: the claim is a named \
+                 engine volume, and Docker 20.10 cannot mount a sub-path of one"
             }
         };
         why.to_owned()
@@ -127,10 +137,19 @@ pub(super) fn refuse(pod: &Pod, errors: &mut Vec<FieldError>) {
     if spec.resources.as_ref().is_some_and(|r| !r.claims.is_empty()) {
         uses.push((Feature::ResourceClaims, "spec.resources.claims".into()));
     }
+    let claims: Vec<&str> =
+        spec.volumes.iter().filter(|v| v.persistent_volume_claim.is_some()).map(|v| v.name.as_str()).collect();
     let containers = spec.all_containers().map(|(path, c, _)| (path, c));
     for (path, c) in containers {
         if c.resources.as_ref().is_some_and(|r| !r.claims.is_empty()) {
             uses.push((Feature::ResourceClaims, format!("{path}.resources.claims")));
+        }
+        for (j, m) in c.volume_mounts.iter().enumerate().filter(|(_, m)| claims.contains(&m.name.as_str())) {
+            for (field, value) in [("subPath", &m.sub_path), ("subPathExpr", &m.sub_path_expr)] {
+                if value.as_deref().is_some_and(|v| !v.is_empty()) {
+                    uses.push((Feature::ClaimSubPaths, format!("{path}.volumeMounts[{j}].{field}")));
+                }
+            }
         }
         if !c.restart_policy_rules.is_empty() {
             uses.push((Feature::RestartPolicyRules, format!("{path}.restartPolicyRules")));
@@ -146,6 +165,10 @@ pub(super) fn refuse(pod: &Pod, errors: &mut Vec<FieldError>) {
         }
         if v.image.is_some() {
             uses.push((Feature::ImageVolumes, format!("{path}.image")));
+        }
+        let medium = v.empty_dir.as_ref().and_then(|e| e.medium.as_deref()).unwrap_or("");
+        if medium == "HugePages" || medium.starts_with("HugePages-") {
+            uses.push((Feature::HugePages, format!("{path}.emptyDir.medium")));
         }
         if present(&v.ephemeral) {
             uses.push((Feature::EphemeralVolumes, format!("{path}.ephemeral")));
@@ -270,6 +293,36 @@ spec:
                      volumes: [{name: v, nfs: null}]\n";
         let l = load(&Source::from_text("p.yaml", nulls), &LoadOptions::default()).unwrap();
         assert!(l.pods[0].pod.spec.volumes[0].empty_dir.is_some(), "a null source is none: an emptyDir");
+    }
+
+    #[test]
+    fn huge_pages_and_sub_paths_of_claims_are_refused_as_the_volume_planner_would() {
+        let yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: a\n    image: b\n    \
+                    volumeMounts: [{name: data, mountPath: /d, subPath: x}, {name: data, mountPath: /e, subPathExpr: $(X)}, \
+                    {name: tmp, mountPath: /t, subPath: y}]\n  volumes:\n  - {name: data, persistentVolumeClaim: {claimName: d}}\n  \
+                    - {name: tmp, emptyDir: {}}\n  - {name: hp, emptyDir: {medium: HugePages-2Mi}}\n";
+        let e = load(&Source::from_text("p.yaml", yaml), &LoadOptions::default()).unwrap_err();
+        let ManifestError::Invalid { problems, .. } = &e else { panic!("{e}") };
+        let lines: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(lines.len(), 2, "{lines:#?}");
+        assert!(
+            lines[0].starts_with(
+                "spec.containers[0].volumeMounts[0].subPath: Forbidden: sub-paths of a \
+                                      persistentVolumeClaim volume are not supported by podrun"
+            ),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[0].ends_with("(also used at spec.containers[0].volumeMounts[1].subPathExpr)"), "{}", lines[0]);
+        assert!(lines[1].starts_with("spec.volumes[2].emptyDir.medium: Forbidden: emptyDir volumes of huge pages"));
+        for medium in ["HugePages", "HugePages-1Gi"] {
+            let one = yaml
+                .replace("HugePages-2Mi", medium)
+                .replace("subPath: x", "readOnly: true")
+                .replace(", subPathExpr: $(X)", "");
+            let e = load(&Source::from_text("p.yaml", &one), &LoadOptions::default()).unwrap_err();
+            assert!(e.to_string().contains("emptyDir volumes of huge pages"), "{medium}: {e}");
+        }
     }
 
     #[test]
