@@ -153,7 +153,7 @@ impl<'de, 't> DeserializeSeed<'de> for KeySeed<'t, '_> {
 impl<'t> KeySeed<'t, '_> {
     fn step<E: de::Error>(&self, key: String) -> Result<Option<&'t Tree<usize>>, E> {
         let step = Step::Key(key);
-        if let Some(&i) = self.node.marks.get(&step) {
+        if let Some(&i) = self.node.mark(&step) {
             self.hit.set(Some(i));
             return Err(E::custom(FOUND));
         }

@@ -213,7 +213,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<'_, A> {
         // on as read.
         while let Some(key) = self.inner.next_key::<Value>()? {
             let step = Step::Key(key_text(&key));
-            if self.drop.marks.contains_key(&step) {
+            if self.drop.mark(&step).is_some() {
                 self.inner.next_value::<IgnoredAny>()?;
                 continue;
             }
