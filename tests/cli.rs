@@ -312,6 +312,13 @@ fn validate_flag_refuses_warns_about_or_ignores_unknown_fields() {
     assert!(!stderr(&o).contains("empty-dir"), "{}", stderr(&o));
     let o = podrun_env(&["apply", f.path(), "--validate=loose"], None, NO_ENGINE);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
+    // delete needs only the pods' names: the manifest loads whatever fields it has, and
+    // podrun goes on to the engine (here unreachable, exit 3), as `kubectl delete -f` would.
+    let state = ManifestDir::new("validate-delete-state", &[]);
+    let env = [NO_ENGINE[0], ("PODRUN_STATE_DIR", state.path())];
+    let o = podrun_env(&["delete", f.path()], None, &env);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(!stderr(&o).contains("unknown field"), "{}", stderr(&o));
 }
 
 #[test]
