@@ -4,7 +4,10 @@
 //!
 //! Pods come from Pod documents and from the pod templates of workloads (`workload.rs`);
 //! `List`s are read item by item (`documents.rs`). Nothing is half-loaded: any error fails the
-//! whole load, before anything could be created.
+//! whole load, before anything could be created; the load still reads every document of every
+//! source, so that the error names each bad one. Unknown fields are placed in the text
+//! (`locate.rs`), and dropped from the typed reading under `--validate=warn|ignore`
+//! (`prune.rs`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
