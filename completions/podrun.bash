@@ -121,7 +121,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__apply)
-            opts="-f -n -o -H -q -v -h -V --filename --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --min-uptime --cleanup-on-failure --rm --logs --exit-code-from --wait-for --output --network --infra-image --pull --strict --seccomp-default --allowed-unsafe-sysctls --config --prune --dry-run --supervise --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
+            opts="-f -n -o -H -q -v -h -V --filename --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --min-uptime --cleanup-on-failure --rm --logs --exit-code-from --wait-for --output --network --infra-image --pull --strict --seccomp-default --allowed-unsafe-sysctls --validate --config --prune --dry-run --supervise --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -201,6 +201,10 @@ _podrun() {
                     ;;
                 --allowed-unsafe-sysctls)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validate)
+                    COMPREPLY=($(compgen -W "strict warn ignore" -- "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -755,12 +759,20 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__validate)
-            opts="-n -H -q -v -h -V --config --namespace --pull --strict --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
+            opts="-f -n -H -q -v -h -V --filename --config --namespace --pull --strict --validate --host --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -775,6 +787,10 @@ _podrun() {
                     ;;
                 --pull)
                     COMPREPLY=($(compgen -W "always missing never" -- "${cur}"))
+                    return 0
+                    ;;
+                --validate)
+                    COMPREPLY=($(compgen -W "strict warn ignore" -- "${cur}"))
                     return 0
                     ;;
                 --host)

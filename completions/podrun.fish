@@ -67,6 +67,9 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l pull -d 'Overrid
 missing\t''
 never\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l allowed-unsafe-sysctls -d 'Sysctls a pod may set beyond the safe ones, as the kubelet\'s --allowed-unsafe-sysctls: names or prefixes ending in * (kernel.msg*), comma-separated; only sysctls the kernel keeps per pod (net.*, kernel.shm*, kernel.msg*, kernel.sem, fs.mqueue.*). Any other is refused before anything is created (SysctlForbidden)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l validate -d 'Fields Kubernetes does not know, as kubectl has it: strict refuses them; warn drops each with a warning naming its place; ignore drops them silently, as a kubelet\'s file source does (true and false stand for strict and ignore)' -r -f -a "strict\t''
+warn\t''
+ignore\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l config -d 'A file of ConfigMaps and Secrets the pods refer to (repeatable)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
@@ -76,7 +79,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlskey -d 'Clien
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l cleanup-on-failure -d 'Remove what this run created when the pod fails or the run is interrupted'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l rm -d 'Remove the pods (their containers and podrun\'s files for them) when podrun exits: after completion, failure or interrupt'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l logs -d 'Show the containers\' output (init containers too) on stdout while waiting, each line prefixed with its container\'s name'
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l strict -d 'Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l strict -d 'Refuse Kubernetes fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l seccomp-default -d 'Run containers for which neither the pod nor the container sets a seccompProfile under the engine\'s default profile (RuntimeDefault), as a kubelet with seccompDefault does; without it they run Unconfined, as under a kubelet\'s default settings'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l prune -d 'After applying, delete podrun\'s pods that no longer have a manifest among the given files or directories, in the namespaces those manifests use (and -n); never others'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l dry-run -d 'Print what apply would do to each pod (containers to create, recreate, start, stop or remove, images to pull) and change nothing'
@@ -87,17 +90,21 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -s q -l quiet -d 'S
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -s f -l filename -d 'Manifest file (as kubectl takes it)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l config -d 'A file of ConfigMaps and Secrets the pods refer to (repeatable)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s n -l namespace -d 'Namespace for pods whose manifest names none' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l pull -d 'Override every container\'s imagePullPolicy for this run: always (Always), missing (IfNotPresent) or never (Never)' -r -f -a "always\t''
 missing\t''
 never\t''"
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -l validate -d 'Fields Kubernetes does not know, as kubectl has it: strict refuses them; warn drops each with a warning naming its place; ignore drops them silently, as a kubelet\'s file source does (true and false stand for strict and ignore)' -r -f -a "strict\t''
+warn\t''
+ignore\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand validate" -l strict -d 'Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -l strict -d 'Refuse Kubernetes fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'

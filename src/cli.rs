@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::manifest::FieldValidation;
+
 const ABOUT: &str = "Run a Kubernetes Pod manifest once on the local container engine";
 
 const LONG_ABOUT: &str = "\
@@ -264,7 +266,8 @@ pub struct ApplyArgs {
     #[arg(long, value_enum, value_name = "WHEN")]
     pub pull: Option<PullArg>,
 
-    /// Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)
+    /// Refuse Kubernetes fields podrun ignores (not yet implemented, or only meaningful on a
+    /// cluster)
     #[arg(long)]
     pub strict: bool,
 
@@ -280,6 +283,13 @@ pub struct ApplyArgs {
     /// before anything is created (SysctlForbidden)
     #[arg(long, value_name = "SYSCTLS", value_delimiter = ',', value_parser = parse_unsafe_sysctl)]
     pub allowed_unsafe_sysctls: Vec<String>,
+
+    /// Fields Kubernetes does not know, as kubectl has it: strict refuses them; warn drops
+    /// each with a warning naming its place; ignore drops them silently, as a kubelet's file
+    /// source does (true and false stand for strict and ignore)
+    #[arg(long, value_enum, value_name = "HOW", default_value = "strict", num_args = 0..=1,
+          require_equals = true, default_missing_value = "strict")]
+    pub validate: ValidateArg,
 
     /// A file of ConfigMaps and Secrets the pods refer to (repeatable)
     #[arg(long = "config", value_name = "FILE")]
@@ -305,9 +315,8 @@ pub struct ApplyArgs {
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// Manifest files with one or more YAML documents, or - for standard input
-    #[arg(value_name = "FILE", required = true)]
-    pub files: Vec<String>,
+    #[command(flatten)]
+    pub manifest: ManifestArgs,
 
     /// A file of ConfigMaps and Secrets the pods refer to (repeatable)
     #[arg(long = "config", value_name = "FILE")]
@@ -322,9 +331,37 @@ pub struct ValidateArgs {
     #[arg(long, value_enum, value_name = "WHEN")]
     pub pull: Option<PullArg>,
 
-    /// Refuse fields podrun ignores (not yet implemented, or only meaningful on a cluster)
+    /// Refuse Kubernetes fields podrun ignores (not yet implemented, or only meaningful on a
+    /// cluster)
     #[arg(long)]
     pub strict: bool,
+
+    /// Fields Kubernetes does not know, as kubectl has it: strict refuses them; warn drops
+    /// each with a warning naming its place; ignore drops them silently, as a kubelet's file
+    /// source does (true and false stand for strict and ignore)
+    #[arg(long, value_enum, value_name = "HOW", default_value = "strict", num_args = 0..=1,
+          require_equals = true, default_missing_value = "strict")]
+    pub validate: ValidateArg,
+}
+
+/// `--validate`: kubectl's values, and its older true and false.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ValidateArg {
+    #[value(alias = "true")]
+    Strict,
+    Warn,
+    #[value(alias = "false")]
+    Ignore,
+}
+
+impl From<ValidateArg> for FieldValidation {
+    fn from(v: ValidateArg) -> Self {
+        match v {
+            ValidateArg::Strict => FieldValidation::Strict,
+            ValidateArg::Warn => FieldValidation::Warn,
+            ValidateArg::Ignore => FieldValidation::Ignore,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -593,11 +630,39 @@ mod tests {
         let cli =
             Cli::parse_from(["podrun", "validate", "a.yaml", "b.yaml", "--config", "c.yaml", "--config", "d.yaml"]);
         let Command::Validate(v) = cli.command else { panic!("not validate") };
-        assert_eq!(v.files, ["a.yaml", "b.yaml"]);
+        assert_eq!(v.manifest.paths(), ["a.yaml", "b.yaml"]);
         assert_eq!(v.configs, ["c.yaml", "d.yaml"]);
         let cli = Cli::parse_from(["podrun", "apply", "a.yaml", "--config", "c.yaml"]);
         let Command::Apply(a) = cli.command else { panic!("not apply") };
         assert_eq!(a.configs, ["c.yaml"]);
+        let cli = Cli::parse_from(["podrun", "validate", "-f", "dir"]);
+        let Command::Validate(v) = cli.command else { panic!("not validate") };
+        assert_eq!(v.manifest.paths(), ["dir"], "as apply takes it");
+    }
+
+    #[test]
+    fn validate_takes_kubectls_values_and_the_bare_flag_is_strict() {
+        let of = |args: &[&str]| {
+            let mut argv = vec!["podrun", "apply"];
+            argv.extend_from_slice(args);
+            match Cli::try_parse_from(argv).map(|c| c.command) {
+                Ok(Command::Apply(a)) => Ok(a.validate),
+                Ok(_) => unreachable!("apply parses as apply"),
+                Err(e) => Err(e.kind()),
+            }
+        };
+        assert_eq!(of(&["x"]), Ok(ValidateArg::Strict), "strict by default, as kubectl");
+        assert_eq!(of(&["x", "--validate"]), Ok(ValidateArg::Strict));
+        assert_eq!(of(&["--validate", "x"]), Ok(ValidateArg::Strict), "x is the file, not the flag's value");
+        assert_eq!(of(&["x", "--validate=warn"]), Ok(ValidateArg::Warn));
+        assert_eq!(of(&["x", "--validate=ignore"]), Ok(ValidateArg::Ignore));
+        assert_eq!(of(&["x", "--validate=false"]), Ok(ValidateArg::Ignore));
+        assert_eq!(of(&["x", "--validate=true"]), Ok(ValidateArg::Strict));
+        assert!(of(&["x", "--validate=loose"]).is_err());
+        let cli = Cli::parse_from(["podrun", "validate", "x", "--validate=warn", "--strict"]);
+        let Command::Validate(v) = cli.command else { panic!("not validate") };
+        assert_eq!((v.validate, v.strict), (ValidateArg::Warn, true), "two flags, two meanings");
+        assert_eq!(FieldValidation::from(ValidateArg::Warn), FieldValidation::Warn);
     }
 
     #[test]

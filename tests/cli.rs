@@ -194,6 +194,156 @@ fn validate_checks_without_an_engine_and_prints_one_line_per_pod() {
     assert_eq!(code(&o), 2, "{}", stderr(&o));
 }
 
+/// A scratch directory of manifests, removed when dropped.
+struct ManifestDir(std::path::PathBuf);
+
+impl ManifestDir {
+    fn new(name: &str, files: &[(&str, &str)]) -> ManifestDir {
+        let dir = std::env::temp_dir().join(format!("podrun-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (file, text) in files {
+            std::fs::write(dir.join(file), text).unwrap();
+        }
+        ManifestDir(dir)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for ManifestDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn validate_takes_directories_and_standard_input_as_apply_does() {
+    let dir = ManifestDir::new(
+        "validate-dir",
+        &[
+            ("b.yml", &POD.replace("name: web", "name: two")),
+            ("a.yaml", POD),
+            (".disabled.yaml", "not: [a manifest"),
+            ("notes.txt", "not: [a manifest"),
+        ],
+    );
+    for args in [vec!["validate", dir.path()], vec!["validate", "-f", dir.path()]] {
+        let o = podrun_env(&args, None, NO_ENGINE);
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        assert_eq!(
+            stdout(&o),
+            "pod default/web: valid\npod default/two: valid\n",
+            "sorted, hidden and other files left out"
+        );
+        assert!(!stderr(&o).contains("Is a directory"), "{}", stderr(&o));
+    }
+    let o = podrun_env(&["validate", "-"], Some(POD), NO_ENGINE);
+    assert_eq!((code(&o), stdout(&o).as_str()), (0, "pod default/web: valid\n"), "{}", stderr(&o));
+    let empty = ManifestDir::new("validate-empty", &[("README", "x")]);
+    let o = podrun_env(&["validate", empty.path()], None, NO_ENGINE);
+    assert_eq!(code(&o), 2, "as apply DIR: {}", stderr(&o));
+    assert!(stderr(&o).contains("no manifest (*.yaml, *.yml, *.json) in this directory"), "{}", stderr(&o));
+}
+
+#[test]
+fn validate_reports_every_bad_manifest_not_only_the_first() {
+    let typo = POD.replace("envFrom", "envfrom").replace("name: web", "name: typo");
+    let two_bad = format!("{}---\n{}", POD.replace("name: web", "name: Bad_Name"), POD.replace("name: c", "name: C"));
+    let dir = ManifestDir::new(
+        "validate-every",
+        &[("a-good.yaml", POD), ("b-typo.yaml", &typo), ("c-two.yaml", &two_bad), ("d-syntax.yaml", "kind: [Pod\n")],
+    );
+    let missing = format!("{}/e-missing.yaml", dir.path());
+    let o = podrun_env(&["validate", dir.path(), &missing], None, NO_ENGINE);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let err = stderr(&o);
+    let d = dir.path();
+    for expected in [
+        format!("{d}/b-typo.yaml: invalid Pod:\n  {d}/b-typo.yaml:8:5: spec.containers[0].envfrom: unknown field"),
+        format!("{d}/c-two.yaml (document 1): invalid Pod \"Bad_Name\":\n  metadata.name: Invalid value"),
+        format!("{d}/c-two.yaml (document 2): invalid Pod \"web\":\n  spec.containers[0].name: Invalid value: \"C\""),
+        format!("{d}/d-syntax.yaml:2:1: "),
+        format!("{missing}: cannot read"),
+    ] {
+        assert!(err.contains(&expected), "{expected:?} not in:\n{err}");
+    }
+    let at = |s: &str| err.find(s).unwrap_or_else(|| panic!("{s} not in {err}"));
+    assert!(at("b-typo.yaml:") < at("c-two.yaml (document 1)") && at("c-two.yaml (document 2)") < at("d-syntax"));
+    assert_eq!(stdout(&o), "", "nothing is called valid when a manifest is not");
+}
+
+#[test]
+fn validate_flag_refuses_warns_about_or_ignores_unknown_fields() {
+    // As OpenShift's keepalived static pod writes a volume, and aks-engine its addon manager's metadata.
+    let text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: moved\n  version: v1\nspec:\n  containers:\n  \
+                - name: c\n    image: busybox\n    volumeMounts: [{name: scratch, mountPath: /s}]\n  volumes:\n  \
+                - name: scratch\n    empty-dir: {}\n  nodeName: n1\n";
+    let f = TempFile::new("moved.yaml", text);
+    let strict = podrun_env(&["validate", f.path()], None, NO_ENGINE);
+    assert_eq!(code(&strict), 2, "{}", stderr(&strict));
+    let p = f.path();
+    for place in [format!("{p}:5:3: metadata.version: unknown field"), format!("{p}:13:5: spec.volumes[0].empty-dir")] {
+        assert!(stderr(&strict).contains(&place), "{place} not in {}", stderr(&strict));
+    }
+    let warn = podrun_env(&["validate", f.path(), "--validate=warn"], None, NO_ENGINE);
+    assert_eq!(code(&warn), 0, "{}", stderr(&warn));
+    assert_eq!(stdout(&warn), "pod default/moved: valid\n");
+    assert!(
+        stderr(&warn).contains(&format!(
+            "{p}:13:5: spec.volumes[0].empty-dir: unknown field \"empty-dir\" (did you mean \"emptyDir\"?); dropped \
+             (--validate=warn)"
+        )),
+        "{}",
+        stderr(&warn)
+    );
+    assert!(stderr(&warn).contains("spec.nodeName"), "the cluster-only warning stays: {}", stderr(&warn));
+    for ignore in ["--validate=ignore", "--validate=false"] {
+        let o = podrun_env(&["validate", f.path(), ignore], None, NO_ENGINE);
+        assert_eq!(code(&o), 0, "{ignore}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("unknown field"), "{ignore}: {}", stderr(&o));
+    }
+    // --strict is of the fields Kubernetes knows: it still refuses the cluster-only one.
+    let o = podrun_env(&["validate", f.path(), "--validate=ignore", "--strict"], None, NO_ENGINE);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("spec.nodeName: not supported by podrun (--strict)"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("empty-dir"), "{}", stderr(&o));
+    let o = podrun_env(&["apply", f.path(), "--validate=loose"], None, NO_ENGINE);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    // delete needs only the pods' names: the manifest loads whatever fields it has, and
+    // podrun goes on to the engine (here unreachable, exit 3), as `kubectl delete -f` would.
+    let state = ManifestDir::new("validate-delete-state", &[]);
+    let env = [NO_ENGINE[0], ("PODRUN_STATE_DIR", state.path())];
+    let o = podrun_env(&["delete", f.path()], None, &env);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(!stderr(&o).contains("unknown field"), "{}", stderr(&o));
+}
+
+#[test]
+fn validate_says_what_the_api_server_says_of_leniencies_and_refusals() {
+    let grace = POD.replace("spec:\n", "spec:\n  terminationGracePeriodSeconds: -1\n");
+    let o = podrun_env(&["validate", "-"], Some(&grace), NO_ENGINE);
+    assert_eq!(code(&o), 0, "accepted, as the API server accepts it: {}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let priority = POD.replace("spec:\n", "spec:\n  priority: 2147483648\n");
+    let o = podrun_env(&["validate", "-"], Some(&priority), NO_ENGINE);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("<stdin>:5:13: spec.priority: invalid value: integer `2147483648`"), "{}", stderr(&o));
+    let generated = POD.replace("{name: web}", "{generateName: web-}");
+    let o = podrun_env(&["validate", "-"], Some(&generated), NO_ENGINE);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot use generate name with apply"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("metadata.name: Required value\n"), "{}", stderr(&o));
+}
+
 #[test]
 fn config_files_hold_configs_only_and_keep_secrets_secret() {
     let pod = TempFile::new("pod.yaml", POD);

@@ -141,6 +141,73 @@ fn e2e_invalid_manifests_exit_2_and_create_nothing() {
     }
 }
 
+/// The API server takes a negative terminationGracePeriodSeconds with a warning and has it
+/// treated as 1 (kubernetes#115606): podrun runs the pod so, and stops it with that grace.
+#[test]
+fn e2e_a_negative_grace_period_runs_as_one_second_with_the_api_servers_warning() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("negative-grace");
+    let out =
+        apply(&ns, &SLEEPER.replace("terminationGracePeriodSeconds: 2", "terminationGracePeriodSeconds: -1"), &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let members: Vec<(String, String)> = ns.containers().into_iter().filter(|(_, n)| !n.contains("_POD_")).collect();
+    assert_eq!(members.len(), 2, "{members:?}");
+    for (id, name) in &members {
+        assert_eq!(ns.inspect(id, "{{index .Config.Labels \"io.podrun.grace-period\"}}"), "1", "{name}");
+        assert_eq!(ns.inspect(id, "{{.Config.StopTimeout}}"), "1", "{name}");
+    }
+}
+
+/// kubectl's `--validate`: a field Kubernetes does not know is refused with its place (nothing
+/// created), or dropped with a warning naming it, or dropped in silence; the pod then runs as
+/// if the field were not there (OpenShift's keepalived pod has `empty-dir`, which a kubelet
+/// drops, leaving a volume of no source: an emptyDir).
+#[test]
+fn e2e_unknown_fields_are_refused_warned_about_or_dropped_as_validate_says() {
+    if !engine() {
+        return;
+    }
+    let ns = Namespace::new("validate-flag");
+    let moved = SLEEPER
+        .replace("metadata: {name: sleeper}", "metadata: {name: sleeper, version: v1}")
+        .replace("  - name: b\n", "    volumeMounts: [{name: scratch, mountPath: /scratch}]\n  - name: b\n")
+        + "  volumes:\n  - name: scratch\n    empty-dir: {}\n";
+    let f = TempFile::new("moved.yaml", &moved);
+    let run = |extra: &[&str]| {
+        let mut args = vec!["apply", f.path(), "-n", ns.name(), "--timeout", "60s"];
+        args.extend_from_slice(extra);
+        podrun(&args, None)
+    };
+    let strict = run(&[]);
+    assert_eq!(code(&strict), 2, "{}", stderr(&strict));
+    let p = f.path();
+    for place in [format!("{p}:3:27: metadata.version: unknown field"), format!("{p}:16:5: spec.volumes[0].empty-dir")]
+    {
+        assert!(stderr(&strict).contains(&place), "{place} not in {}", stderr(&strict));
+    }
+    assert!(ns.containers().is_empty(), "refused: nothing created");
+
+    let warn = run(&["--validate=warn"]);
+    assert_eq!(code(&warn), 0, "{}", stderr(&warn));
+    assert!(stderr(&warn).contains(&format!("{p}:16:5: spec.volumes[0].empty-dir: unknown field \"empty-dir\" (did you mean \"emptyDir\"?); dropped (--validate=warn)")), "{}", stderr(&warn));
+    let a = id_of(&ns, "a");
+    assert_eq!(exec(&a, "echo hi > /scratch/f && cat /scratch/f"), "hi\n", "the volume is an emptyDir, mounted");
+
+    let ignore = run(&["--validate=ignore"]);
+    assert_eq!(code(&ignore), 0, "{}", stderr(&ignore));
+    assert!(!stderr(&ignore).contains("unknown field"), "{}", stderr(&ignore));
+    assert_eq!(id_of(&ns, "a"), a, "the same pod: what was dropped changes nothing");
+}
+
 #[test]
 fn e2e_a_missing_image_under_never_exits_4() {
     if !engine() {

@@ -39,7 +39,8 @@ const SUPERVISED_CALL_LIMIT: Duration = Duration::from_secs(120);
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
     let deadline = Instant::now() + args.timeout;
-    let opts = LoadOptions { namespace: args.namespace.clone(), strict: args.strict };
+    let opts =
+        LoadOptions { namespace: args.namespace.clone(), strict: args.strict, unknown_fields: args.validate.into() };
     let paths = args.manifest.paths();
     if args.prune && paths.iter().any(|p| p == "-") {
         return Err(UsageError("--prune needs manifest files or directories, not standard input".into()).into());

@@ -11,7 +11,7 @@ use crate::error_chain::chain;
 use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::manifest::validate::is_dns1123_subdomain;
-use crate::manifest::LoadOptions;
+use crate::manifest::{FieldValidation, LoadOptions};
 use crate::pod::volumes;
 use crate::report::{self, PodKey, ReportOptions};
 use crate::runtime::labels;
@@ -29,7 +29,10 @@ fn targets(args: &DeleteArgs) -> anyhow::Result<(Vec<PodKey>, Vec<String>)> {
     if let Some(file) = file {
         // A directory stands for its manifests, as `apply DIR` takes them.
         let files = super::expand_paths(&[file.to_owned()], false)?;
-        let opts = LoadOptions { namespace: args.namespace.clone(), strict: false };
+        // Only the pods' names matter here: a manifest applied with --validate=warn is found
+        // whatever fields it has that Kubernetes does not know, as `kubectl delete -f` finds it.
+        let opts =
+            LoadOptions { namespace: args.namespace.clone(), strict: false, unknown_fields: FieldValidation::Ignore };
         let loaded = super::load_manifests(&files, &[], &opts)?;
         let pods =
             loaded.pods.iter().map(|p| PodKey { namespace: p.namespace().to_owned(), name: p.name().to_owned() });

@@ -15,7 +15,7 @@ pub mod watch;
 
 use crate::cli::{Cli, Command};
 use crate::exit::UsageError;
-use crate::manifest::{self, LoadOptions, Loaded, Source};
+use crate::manifest::{self, LoadOptions, Loaded, ManifestError, Source};
 use crate::pod::files::PodFiles;
 use crate::runtime::docker::{context, DockerRuntime};
 use crate::runtime::{Runtime, RuntimeError, Selector};
@@ -51,9 +51,27 @@ pub(crate) fn load_manifests(files: &[String], configs: &[String], opts: &LoadOp
     if files.iter().chain(configs).filter(|f| *f == "-").count() > 1 {
         return Err(UsageError("- (standard input) can be given only once".into()).into());
     }
-    let read = |paths: &[String]| paths.iter().map(|p| Source::read(p)).collect::<Result<Vec<_>, _>>();
-    let (sources, config_sources) = (read(files)?, read(configs)?);
-    Ok(manifest::load_all(&sources, &config_sources, opts)?)
+    // Every file is read and checked, so that one error report names every bad manifest.
+    let mut errors = Vec::new();
+    let mut read = |paths: &[String]| {
+        let mut sources = Vec::with_capacity(paths.len());
+        for p in paths {
+            match Source::read(p) {
+                Ok(s) => sources.push(s),
+                Err(e) => errors.push(e),
+            }
+        }
+        sources
+    };
+    let (sources, config_sources) = (read(files), read(configs));
+    match manifest::load_all(&sources, &config_sources, opts) {
+        Ok(loaded) if errors.is_empty() => return Ok(loaded),
+        Ok(_) => {}
+        // Those that could be read hold no pod: the files that could not are the news.
+        Err(ManifestError::NoPod { .. }) if !errors.is_empty() => {}
+        Err(e) => errors.push(e),
+    }
+    Err(ManifestError::of(errors).map_or_else(|| anyhow::anyhow!("no manifest loaded"), Into::into))
 }
 
 /// The manifest files `paths` name (see `manifest_dir::list`), without a word on what was left

@@ -167,7 +167,8 @@ pub async fn run<R: Runtime>(
 /// `--config` file that does not load), so podrun stays as it is instead. Warnings are left to
 /// that podrun, which shows them once.
 async fn check<R: Runtime>(rt: &R, args: &ApplyArgs) -> anyhow::Result<Vec<Skipped>> {
-    let opts = LoadOptions { namespace: args.namespace.clone(), strict: args.strict };
+    let opts =
+        LoadOptions { namespace: args.namespace.clone(), strict: args.strict, unknown_fields: args.validate.into() };
     let files = super::expand_paths(&args.manifest.paths(), true)?;
     let (loaded, mut skipped) = static_dir::load_each(&files, &args.configs, &opts)?;
     let infra = args.infra_image.clone().unwrap_or_else(infra_image::default_infra_image);

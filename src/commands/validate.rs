@@ -1,5 +1,6 @@
-//! `podrun validate`: load and check manifests exactly as apply does, then stop. No engine is
-//! contacted, so it runs anywhere (CI, a laptop without Docker).
+//! `podrun validate`: load and check manifests exactly as apply does (the same files,
+//! directories and standard input, the same rules), then stop. No engine is contacted, so it
+//! runs anywhere (CI, a laptop without Docker).
 
 use crate::cli::{Cli, ValidateArgs};
 use crate::exit;
@@ -7,10 +8,15 @@ use crate::manifest::LoadOptions;
 use crate::report::{self, output, ReportOptions};
 
 pub fn run(cli: &Cli, args: &ValidateArgs) -> anyhow::Result<u8> {
-    let opts = LoadOptions { namespace: args.namespace.clone(), strict: args.strict };
-    // An invalid manifest is an error here, which main reports and maps to exit 2.
-    let loaded = super::load_manifests(&args.files, &args.configs, &opts)?;
+    let opts =
+        LoadOptions { namespace: args.namespace.clone(), strict: args.strict, unknown_fields: args.validate.into() };
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
+    // What apply takes: files, directories (their manifests, as apply expands them) and -.
+    let listing = super::manifest_dir::list(&args.manifest.paths(), false)?;
+    listing.tell(&|w| reporter.warning(w));
+    // An invalid manifest is an error here, naming every bad one, which main reports and maps
+    // to exit 2.
+    let loaded = super::load_manifests(&listing.files, &args.configs, &opts)?;
     for w in &loaded.warnings {
         reporter.warning(w);
     }

@@ -68,7 +68,11 @@ pub fn apply(pod: &mut Pod, namespace: &str) {
     pod.metadata.uid = Some(derive_uid(&ns, &pod.metadata.name));
     let spec = &mut pod.spec;
     spec.restart_policy.get_or_insert(RestartPolicy::Always);
-    spec.termination_grace_period_seconds.get_or_insert(DEFAULT_GRACE_PERIOD_SECONDS);
+    let grace = spec.termination_grace_period_seconds.get_or_insert(DEFAULT_GRACE_PERIOD_SECONDS);
+    // What the API server warns of (validation says so): a negative period is treated as 1.
+    if *grace < 0 {
+        *grace = 1;
+    }
     for c in spec.init_containers.iter_mut().chain(&mut spec.containers) {
         if c.image_pull_policy.is_none() {
             c.image_pull_policy = Some(default_pull_policy(&c.image));
@@ -200,6 +204,19 @@ mod tests {
         assert_eq!(p.spec.restart_policy, Some(RestartPolicy::Always));
         assert_eq!(p.spec.termination_grace_period_seconds, Some(5));
         assert_eq!(p.spec.containers[0].image_pull_policy, Some(PullPolicy::IfNotPresent));
+    }
+
+    #[test]
+    fn a_negative_grace_period_is_treated_as_one_and_others_kept() {
+        for (written, stored) in [(Some(-1), 1), (Some(i64::MIN), 1), (Some(0), 0), (Some(7), 7), (None, 30)] {
+            let mut p = Pod {
+                metadata: ObjectMeta { name: "p".into(), ..Default::default() },
+                spec: PodSpec { termination_grace_period_seconds: written, ..Default::default() },
+                ..Default::default()
+            };
+            apply(&mut p, "default");
+            assert_eq!(p.spec.termination_grace_period_seconds, Some(stored), "{written:?}");
+        }
     }
 
     #[test]

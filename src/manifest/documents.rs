@@ -13,8 +13,10 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::Deserialize;
 use serde_yaml::Value;
 
-use super::load::{DocRef, ManifestError};
+use super::load::{DocRef, FieldValidation, LoadOptions, ManifestError};
+use super::prune;
 use super::schema::{self, Finding};
+use super::trail::{Place, Step, Trail, Tree};
 use super::types::{ConfigMap, PersistentVolumeClaim, Pod, Secret};
 use super::validate::{self, FieldError};
 use super::workload::{Workload, WorkloadKind};
@@ -51,7 +53,9 @@ impl Kind {
 /// How to read one document (or `List` item) in the second pass.
 #[derive(Debug)]
 pub(crate) enum Plan {
-    Object(Kind, DocRef),
+    /// An object, read without the keys `drop` marks (unknown fields `--validate=warn|ignore`
+    /// drops), which are relative to the object.
+    Object(Kind, DocRef, Tree<()>),
     List(Vec<Plan>),
     Skip,
 }
@@ -60,7 +64,7 @@ impl Plan {
     /// Whether a Secret is in here, so an error while reading it must not quote values.
     pub(crate) fn has_secret(&self) -> bool {
         match self {
-            Plan::Object(kind, _) => *kind == Kind::Secret,
+            Plan::Object(kind, ..) => *kind == Kind::Secret,
             Plan::List(items) => items.iter().any(Plan::has_secret),
             Plan::Skip => false,
         }
@@ -77,11 +81,34 @@ pub(crate) enum Typed {
     Workload(WorkloadKind, Workload),
 }
 
+/// What the schema walk found in one object, to be reported once the unknown keys of its
+/// document are placed in the text (`locate.rs`, a pass over the whole document).
+#[derive(Debug)]
+pub(crate) struct Checked {
+    pub doc: DocRef,
+    /// The API server's word for the object: `Pod`, `Deployment "web"`.
+    pub what: String,
+    pub findings: Vec<Finding>,
+    /// The steps from the document's root to the object (a `List` item's `items`, 3).
+    pub at: Trail,
+}
+
+impl Checked {
+    /// The steps from the document's root to each unknown key, in the findings' order.
+    pub(crate) fn unknown_trails(&self) -> impl Iterator<Item = Trail> + '_ {
+        self.findings.iter().filter_map(|f| match f {
+            Finding::Unknown { trail, .. } => Some(self.at.iter().chain(trail).cloned().collect()),
+            _ => None,
+        })
+    }
+}
+
 /// The first pass over one document.
 pub(crate) struct Classifier<'a> {
-    pub strict: bool,
     /// A `--config` file: ConfigMaps, Secrets and Lists of them only.
     pub config_only: bool,
+    /// What becomes of unknown fields: kept out of the typed reading unless refused.
+    pub unknown_fields: FieldValidation,
     pub warnings: &'a mut Vec<String>,
 }
 
@@ -90,7 +117,15 @@ fn str_at<'v>(value: &'v Value, key: &str) -> &'v str {
 }
 
 impl Classifier<'_> {
-    pub(crate) fn classify(&mut self, value: &Value, doc: DocRef) -> Result<Plan, ManifestError> {
+    /// The plan for `value`, found at `at` in its document; what the walk found in each object
+    /// goes to `checked`.
+    pub(crate) fn classify(
+        &mut self,
+        value: &Value,
+        doc: DocRef,
+        at: &[Step],
+        checked: &mut Vec<Checked>,
+    ) -> Result<Plan, ManifestError> {
         let kind = str_at(value, "kind");
         let api_version = str_at(value, "apiVersion");
         let name = value.get("metadata").map_or("", |m| str_at(m, "name"));
@@ -100,7 +135,7 @@ impl Classifier<'_> {
         // `kubectl get -o yaml` of several objects gives a `List` (typed lists such as
         // `PodList` come from the API directly); kubectl applies their items.
         if kind == "List" || (kind.ends_with("List") && value.get("items").is_some()) {
-            return self.list(value, kind, doc);
+            return self.list(value, kind, doc, at, checked);
         }
         let Some(object) = Kind::from_kind(kind) else {
             if self.config_only {
@@ -136,13 +171,28 @@ impl Classifier<'_> {
         };
         schema::add_invalid(&mut findings, validate::validate_unread(value));
         findings.retain(|f| !node_critical_class(value, f));
+        let mut drop = Tree::new();
+        if self.unknown_fields != FieldValidation::Strict {
+            for f in &findings {
+                if let Finding::Unknown { trail, .. } = f {
+                    drop.insert(trail, ());
+                }
+            }
+        }
         // The API server's word for the whole document is the kind alone, as for Pods so far.
         let what = if object == Kind::Pod { "Pod".to_owned() } else { what };
-        report_findings(findings, &doc, &what, self.strict, self.warnings)?;
-        Ok(Plan::Object(object, doc))
+        checked.push(Checked { doc: doc.clone(), what, findings, at: at.to_vec() });
+        Ok(Plan::Object(object, doc, drop))
     }
 
-    fn list(&mut self, value: &Value, kind: &str, doc: DocRef) -> Result<Plan, ManifestError> {
+    fn list(
+        &mut self,
+        value: &Value,
+        kind: &str,
+        doc: DocRef,
+        at: &[Step],
+        checked: &mut Vec<Checked>,
+    ) -> Result<Plan, ManifestError> {
         let items = match value.get("items") {
             None | Some(Value::Null) => return Ok(Plan::List(Vec::new())),
             Some(Value::Sequence(items)) => items,
@@ -152,7 +202,9 @@ impl Classifier<'_> {
         };
         let mut plans = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            plans.push(self.classify(item, doc.item(i))?);
+            let mut item_at = at.to_vec();
+            item_at.extend([Step::Key("items".to_owned()), Step::Index(i)]);
+            plans.push(self.classify(item, doc.item(i), &item_at, checked)?);
         }
         Ok(Plan::List(plans))
     }
@@ -174,31 +226,44 @@ fn invalid(doc: DocRef, what: &str, problems: Vec<FieldError>) -> ManifestError 
     ManifestError::Invalid { doc, what: what.to_owned(), problems }
 }
 
-/// Typos and wrong shapes are errors; fields podrun ignores are warnings, or errors under
-/// `--strict`.
-fn report_findings(
-    findings: Vec<Finding>,
-    doc: &DocRef,
-    what: &str,
-    strict: bool,
+/// Reports what the walk found in one object: typos and wrong shapes are errors (unknown
+/// fields only under `--validate=strict`, which is the default; a warning naming their place
+/// under `warn`, nothing under `ignore`); fields podrun ignores are warnings, or errors under
+/// `--strict`. `places` gives the place of each unknown key in turn.
+pub(crate) fn report_findings(
+    checked: Checked,
+    places: &mut dyn Iterator<Item = Option<Place>>,
+    opts: &LoadOptions,
     warnings: &mut Vec<String>,
 ) -> Result<(), ManifestError> {
+    let Checked { doc, what, findings, .. } = checked;
     let mut problems = Vec::new();
     let mut not_yet = Vec::new();
     let mut cluster_only = Vec::new();
     for finding in findings {
         match finding {
-            Finding::Unknown { path, suggestion } => {
+            Finding::Unknown { path, suggestion, .. } => {
+                let place = places.next().flatten();
                 let (parent, field) = path.rsplit_once('.').unwrap_or(("", &path));
-                if field.is_empty() {
+                let (path, message) = if field.is_empty() {
                     // An empty key (`"": x`): the place is the mapping holding it.
                     let at = if parent.is_empty() { "<root>" } else { parent };
-                    problems.push(FieldError::new(at, "unknown field \"\": an empty key"));
-                    continue;
+                    (at.to_owned(), "unknown field \"\": an empty key".to_owned())
+                } else {
+                    let hint = suggestion.map(|s| format!(" (did you mean {s:?}?)")).unwrap_or_default();
+                    (path.clone(), format!("unknown field {field:?}{hint}"))
+                };
+                match opts.unknown_fields {
+                    FieldValidation::Strict => problems.push(FieldError::new(path, message).at(place)),
+                    FieldValidation::Warn => {
+                        let whence = match place {
+                            Some(p) => format!("{}:{p}", doc.file),
+                            None => doc.to_string(),
+                        };
+                        warnings.push(format!("{whence}: {path}: {message}; dropped (--validate=warn)"));
+                    }
+                    FieldValidation::Ignore => {}
                 }
-                let field = field.to_owned();
-                let hint = suggestion.map(|s| format!(" (did you mean {s:?}?)")).unwrap_or_default();
-                problems.push(FieldError::new(path, format!("unknown field {field:?}{hint}")));
             }
             Finding::WrongShape { path, expected } => {
                 problems.push(FieldError::new(path, format!("Invalid value: must be {expected}")));
@@ -208,14 +273,14 @@ fn report_findings(
             Finding::ClusterOnly { path } => cluster_only.push(path),
         }
     }
-    if strict {
+    if opts.strict {
         let why = "not supported by podrun (--strict)";
         problems.extend(not_yet.drain(..).map(|p| FieldError::new(p, format!("{why}: not implemented"))));
         problems
             .extend(cluster_only.drain(..).map(|p| FieldError::new(p, format!("{why}: only meaningful on a cluster"))));
     }
     if !problems.is_empty() {
-        return Err(invalid(doc.clone(), what, problems));
+        return Err(invalid(doc, &what, problems));
     }
     if !not_yet.is_empty() {
         warnings.push(format!(
@@ -239,17 +304,17 @@ impl<'de> DeserializeSeed<'de> for PlanSeed<'_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        let (kind, doc) = match self.plan {
+        let (kind, doc, unknown) = match self.plan {
             Plan::Skip => return IgnoredAny::deserialize(d).map(drop),
             Plan::List(items) => return d.deserialize_any(ListVisitor { items, out: self.out }),
-            Plan::Object(kind, doc) => (*kind, doc.clone()),
+            Plan::Object(kind, doc, unknown) => (*kind, doc.clone(), unknown),
         };
         let typed = match kind {
-            Kind::Pod => Typed::Pod(Pod::deserialize(d)?),
-            Kind::ConfigMap => Typed::ConfigMap(ConfigMap::deserialize(d)?),
-            Kind::Secret => Typed::Secret(Secret::deserialize(d)?),
-            Kind::Claim => Typed::Claim(PersistentVolumeClaim::deserialize(d)?),
-            Kind::Workload(w) => Typed::Workload(w, Workload::deserialize(d)?),
+            Kind::Pod => Typed::Pod(prune::read(d, unknown)?),
+            Kind::ConfigMap => Typed::ConfigMap(prune::read(d, unknown)?),
+            Kind::Secret => Typed::Secret(prune::read(d, unknown)?),
+            Kind::Claim => Typed::Claim(prune::read(d, unknown)?),
+            Kind::Workload(w) => Typed::Workload(w, prune::read(d, unknown)?),
         };
         self.out.push((doc, typed));
         Ok(())

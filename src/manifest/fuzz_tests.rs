@@ -200,7 +200,9 @@ fn depth(v: &serde_yaml::Value) -> usize {
 
 fn check(text: &str) -> Result<(), TestCaseError> {
     let source = Source::from_text("fuzz.yaml", text);
-    for opts in [LoadOptions::default(), LoadOptions { namespace: Some("ns".into()), strict: true }] {
+    for opts in
+        [LoadOptions::default(), LoadOptions { namespace: Some("ns".into()), strict: true, ..LoadOptions::default() }]
+    {
         if let Err(e) = load(&source, &opts) {
             let message = e.to_string();
             prop_assert!(message.contains("fuzz.yaml"), "error without the file: {message}");

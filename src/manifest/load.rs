@@ -4,7 +4,10 @@
 //!
 //! Pods come from Pod documents and from the pod templates of workloads (`workload.rs`);
 //! `List`s are read item by item (`documents.rs`). Nothing is half-loaded: any error fails the
-//! whole load, before anything could be created.
+//! whole load, before anything could be created; the load still reads every document of every
+//! source, so that the error names each bad one. Unknown fields are placed in the text
+//! (`locate.rs`), and dropped from the typed reading under `--validate=warn|ignore`
+//! (`prune.rs`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -15,11 +18,13 @@ use serde_yaml::Value;
 use super::budget::{self, Budgeted};
 use super::config_store::{ConfigError, ConfigStore};
 use super::defaults;
-use super::documents::{Classifier, Plan, PlanSeed, Typed};
+use super::documents::{report_findings, Checked, Classifier, Plan, PlanSeed, Typed};
 use super::input;
+use super::locate;
 use super::merge;
 use super::nesting;
 use super::strict;
+use super::trail::{Place, Trail};
 use super::types::{ConfigMap, ObjectMeta, PersistentVolumeClaim, Pod, Secret};
 use super::validate::{self, FieldError};
 use super::workload::{self, Workload, WorkloadKind};
@@ -111,7 +116,7 @@ pub enum ManifestError {
     TooLarge { file: String, cap_mib: u64 },
     #[error("{file}:{line}:{column}: {message}")]
     Syntax { file: String, line: usize, column: usize, message: String },
-    #[error("{doc}: invalid {what}:{}", list(problems))]
+    #[error("{doc}: invalid {what}:{}", list(&doc.file, problems))]
     Invalid { doc: DocRef, what: String, problems: Vec<FieldError> },
     #[error("{file}: no Pod in this manifest (podrun runs Pods, and the pod templates of workloads)")]
     NoPod { file: String },
@@ -130,18 +135,68 @@ pub enum ManifestError {
     /// A ConfigMap's or Secret's data cannot be decoded (the message names the key only).
     #[error("{doc}: {error}")]
     Config { doc: DocRef, error: Box<ConfigError> },
+    /// Several of the above, in the order of the files and documents: every bad manifest is
+    /// said at once.
+    #[error("{}", several(errors))]
+    Many { errors: Vec<ManifestError> },
 }
 
-fn list(problems: &[FieldError]) -> String {
-    problems.iter().map(|p| format!("\n  {p}")).collect()
+impl ManifestError {
+    /// `errors` as one error: none, the only one, or all of them (those that are several
+    /// themselves taken apart, so the list stays flat).
+    pub fn of(errors: Vec<ManifestError>) -> Option<ManifestError> {
+        let mut flat: Vec<ManifestError> = errors
+            .into_iter()
+            .flat_map(|e| match e {
+                ManifestError::Many { errors } => errors,
+                e => vec![e],
+            })
+            .collect();
+        match flat.len() {
+            0 => None,
+            1 => flat.pop(),
+            _ => Some(ManifestError::Many { errors: flat }),
+        }
+    }
+}
+
+/// The problems, one a line; a problem placed in the text starts with its file, line and
+/// column, as a syntax error does.
+fn list(file: &str, problems: &[FieldError]) -> String {
+    problems
+        .iter()
+        .map(|p| match p.at {
+            Some(at) => format!("\n  {file}:{at}: {p}"),
+            None => format!("\n  {p}"),
+        })
+        .collect()
+}
+
+fn several(errors: &[ManifestError]) -> String {
+    let lines: Vec<String> = errors.iter().map(|e| crate::error_chain::chain(e)).collect();
+    lines.join("\n")
 }
 
 #[derive(Debug, Clone, Default)]
 pub struct LoadOptions {
     /// From `--namespace`; used where the manifest names none.
     pub namespace: Option<String>,
-    /// Fields podrun does not implement (or only a cluster uses) are errors, not warnings.
+    /// `--strict`: Kubernetes fields podrun does not implement (or only a cluster uses) are
+    /// errors, not warnings.
     pub strict: bool,
+    /// `--validate`: what becomes of fields Kubernetes does not know.
+    pub unknown_fields: FieldValidation,
+}
+
+/// What becomes of a field the schema does not know, as kubectl's `--validate` (the API
+/// server's field validation) has it: an error, dropped with a warning, or dropped. A
+/// kubelet's file source drops them, as `Ignore` does, but says nothing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum FieldValidation {
+    #[default]
+    Strict,
+    Warn,
+    Ignore,
 }
 
 /// A Pod ready to run: checked and defaulted.
@@ -244,6 +299,22 @@ fn redact(message: &str) -> String {
     out
 }
 
+/// Two pods of one namespace and name, each pair once.
+fn duplicate_pods(pods: &[LoadedPod]) -> Vec<ManifestError> {
+    let mut seen: HashMap<(&str, &str), &DocRef> = HashMap::with_capacity(pods.len());
+    let mut out = Vec::new();
+    for a in pods {
+        if let Some(b) = seen.insert((a.namespace(), a.name()), &a.doc) {
+            out.push(ManifestError::Duplicate {
+                first: b.to_string(),
+                second: a.doc.to_string(),
+                pod: format!("{}/{}", a.namespace(), a.name()),
+            });
+        }
+    }
+    out
+}
+
 /// Loads every Pod in `source`, and the ConfigMaps, Secrets and claims beside them.
 #[cfg(test)]
 pub fn load(source: &Source, opts: &LoadOptions) -> Result<Loaded, ManifestError> {
@@ -254,12 +325,12 @@ pub fn load(source: &Source, opts: &LoadOptions) -> Result<Loaded, ManifestError
 /// ConfigMaps and Secrets of `config_sources` (`--config` files, which may hold nothing else).
 /// An error in any of them fails the whole load.
 pub fn load_all(sources: &[Source], config_sources: &[Source], opts: &LoadOptions) -> Result<Loaded, ManifestError> {
-    let mut loader = Loader { opts, out: Loaded::default(), objects: BTreeMap::new() };
+    let mut loader = Loader { opts, out: Loaded::default(), objects: BTreeMap::new(), errors: Vec::new() };
     for s in sources {
-        loader.source(s, false)?;
+        loader.source(s, false);
     }
     for s in config_sources {
-        loader.source(s, true)?;
+        loader.source(s, true);
     }
     loader.finish(sources)
 }
@@ -272,10 +343,43 @@ struct Loader<'o> {
     out: Loaded,
     /// (namespace, kind, name) of each ConfigMap, Secret and claim, and where it came from.
     objects: BTreeMap<ObjectKey, DocRef>,
+    /// Every problem met so far: a bad document does not stop the others from being checked.
+    errors: Vec<ManifestError>,
+}
+
+/// Documents of one text read again, for the places of unknown keys (`locate.rs`): a second
+/// reader, moved on only as far as a document that needs it, so each document is read again
+/// once at most.
+struct Rereader<'t> {
+    text: &'t str,
+    docs: Option<(serde_yaml::Deserializer<'t>, usize)>,
+}
+
+impl Rereader<'_> {
+    /// The places of `trails` in document `index`.
+    fn places(&mut self, index: usize, trails: &[Trail]) -> Vec<Option<Place>> {
+        let (docs, next) = self.docs.get_or_insert_with(|| (serde_yaml::Deserializer::from_str(self.text), 0));
+        let doc = index.checked_sub(*next).and_then(|skip| docs.nth(skip));
+        *next = index + 1;
+        match doc {
+            Some(doc) => locate::keys(doc, trails),
+            None => vec![None; trails.len()],
+        }
+    }
 }
 
 impl Loader<'_> {
-    fn source(&mut self, source: &Source, config_only: bool) -> Result<(), ManifestError> {
+    /// Loads one source; its problems join `errors`.
+    fn source(&mut self, source: &Source, config_only: bool) {
+        if let Err(e) = self.documents(source, config_only) {
+            self.errors.push(e);
+        }
+    }
+
+    /// Loads the documents of one source: an error that ends the source (it cannot be read as
+    /// YAML to its end) is returned; one within a document joins `errors`, and the next
+    /// document is read.
+    fn documents(&mut self, source: &Source, config_only: bool) -> Result<(), ManifestError> {
         let file = source.name.as_str();
         self.out.warnings.extend(source.warning.iter().cloned());
         // Depth first, in one linear pass: serde_yaml's scanner takes time quadratic in the
@@ -288,12 +392,16 @@ impl Loader<'_> {
         })?;
         let located = |i: usize, e: &serde_yaml::Error| located_error(file, e, outline.doc_lines.get(i).copied());
         let text = nesting::unquote_tagged(&source.text, &outline);
+        // Each with its document's index: the second pass finds its own after the first's.
+        let mut errors: Vec<(usize, ManifestError)> = Vec::new();
 
         // First pass: generic values, for the kind and the schema walk, a document at a time;
         // aliases may not make more values than the text holds plus an allowance (`budget.rs`).
         let mut budget = budget::for_text(&source.text);
         let many = outline.nonempty_docs > 1;
-        let mut classifier = Classifier { strict: self.opts.strict, config_only, warnings: &mut self.out.warnings };
+        let mut classifier =
+            Classifier { config_only, unknown_fields: self.opts.unknown_fields, warnings: &mut self.out.warnings };
+        let mut again = Rereader { text: &text, docs: None };
         // A plan per document, and the document itself where merge keys changed it: the
         // second pass must then read the merged value, not the text.
         let mut plans = Vec::new();
@@ -305,12 +413,40 @@ impl Loader<'_> {
                 continue;
             }
             let doc = DocRef { file: file.to_owned(), index: many.then_some(i + 1), item: None };
-            let merged = merge::apply(&mut value).map_err(|e| {
-                let kind = value.get("kind").and_then(Value::as_str).filter(|k| !k.is_empty()).unwrap_or("object");
-                let problems = vec![FieldError::new(e.path, merge::MergeError::MESSAGE)];
-                ManifestError::Invalid { doc: doc.clone(), what: kind.to_owned(), problems }
-            })?;
-            let plan = classifier.classify(&value, doc)?;
+            let merged = match merge::apply(&mut value) {
+                Ok(merged) => merged,
+                Err(e) => {
+                    let kind = value.get("kind").and_then(Value::as_str).filter(|k| !k.is_empty()).unwrap_or("object");
+                    let problems = vec![FieldError::new(e.path, merge::MergeError::MESSAGE)];
+                    errors.push((i, ManifestError::Invalid { doc, what: kind.to_owned(), problems }));
+                    plans.push((Plan::Skip, None));
+                    continue;
+                }
+            };
+            let mut checked = Vec::new();
+            let plan = match classifier.classify(&value, doc, &[], &mut checked) {
+                Ok(plan) => plan,
+                Err(e) => {
+                    errors.push((i, e));
+                    plans.push((Plan::Skip, None));
+                    continue;
+                }
+            };
+            // Unknown keys are said with their place, unless merge keys moved them about.
+            let trails: Vec<Trail> = match self.opts.unknown_fields {
+                FieldValidation::Ignore => Vec::new(),
+                _ if merged => Vec::new(),
+                _ => checked.iter().flat_map(Checked::unknown_trails).collect(),
+            };
+            let places = if trails.is_empty() { Vec::new() } else { again.places(i, &trails) };
+            let mut places = places.into_iter();
+            let before = errors.len();
+            for c in checked {
+                if let Err(e) = report_findings(c, &mut places, self.opts, classifier.warnings) {
+                    errors.push((i, e));
+                }
+            }
+            let plan = if errors.len() > before { Plan::Skip } else { plan };
             plans.push((plan, merged.then_some(value)));
         }
 
@@ -324,45 +460,45 @@ impl Loader<'_> {
                 Some(value) => seed.deserialize(value),
                 None => seed.deserialize(d),
             };
-            read.map_err(|e| {
+            if let Err(e) = read {
                 let mut err = located(i, &e);
                 if let (ManifestError::Syntax { message, .. }, true) = (&mut err, plan.has_secret()) {
                     *message = redact(message);
                 }
-                err
-            })?;
+                errors.push((i, err));
+                // A document is loaded whole or not at all: the List items read before go too.
+                typed.clear();
+                continue;
+            }
             for (doc, object) in typed.drain(..) {
-                match object {
-                    Typed::Pod(pod) => {
-                        let loaded = self.finish_pod(pod, doc, None)?;
-                        self.out.pods.push(loaded);
-                    }
-                    Typed::Workload(kind, w) => self.workload(kind, w, &doc)?,
-                    Typed::ConfigMap(cm) => self.config_map(&cm, doc)?,
-                    Typed::Secret(secret) => self.secret(&secret, doc)?,
-                    Typed::Claim(claim) => self.claim(claim, doc)?,
+                let done = match object {
+                    Typed::Pod(pod) => self.finish_pod(pod, doc, None).map(|loaded| self.out.pods.push(loaded)),
+                    Typed::Workload(kind, w) => self.workload(kind, w, &doc),
+                    Typed::ConfigMap(cm) => self.config_map(&cm, doc),
+                    Typed::Secret(secret) => self.secret(&secret, doc),
+                    Typed::Claim(claim) => self.claim(claim, doc),
+                };
+                if let Err(e) = done {
+                    errors.push((i, e));
                 }
             }
         }
+        errors.sort_by_key(|(i, _)| *i);
+        self.errors.extend(errors.into_iter().map(|(_, e)| e));
         Ok(())
     }
 
     fn finish(self, sources: &[Source]) -> Result<Loaded, ManifestError> {
-        let out = self.out;
+        let (out, mut errors) = (self.out, self.errors);
+        // Pods of documents that loaded may clash even when others did not load: said too.
+        errors.extend(duplicate_pods(&out.pods));
+        if let Some(e) = ManifestError::of(errors) {
+            return Err(e);
+        }
         if out.pods.is_empty() {
             let names: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
             let file = if names.is_empty() { "<no manifest>".to_owned() } else { names.join(", ") };
             return Err(ManifestError::NoPod { file });
-        }
-        let mut seen: HashMap<(&str, &str), &DocRef> = HashMap::with_capacity(out.pods.len());
-        for a in &out.pods {
-            if let Some(b) = seen.insert((a.namespace(), a.name()), &a.doc) {
-                return Err(ManifestError::Duplicate {
-                    first: b.to_string(),
-                    second: a.doc.to_string(),
-                    pod: format!("{}/{}", a.namespace(), a.name()),
-                });
-            }
         }
         Ok(out)
     }
@@ -525,7 +661,7 @@ mod tests {
 
     #[test]
     fn the_namespace_option_fills_in_and_must_agree() {
-        let opts = LoadOptions { namespace: Some("x".into()), strict: false };
+        let opts = LoadOptions { namespace: Some("x".into()), ..LoadOptions::default() };
         assert_eq!(load_text(POD, &opts).unwrap().pods[0].namespace(), "x");
         let with_ns = POD.replace("{name: a}", "{name: a, namespace: y}");
         assert!(matches!(load_text(&with_ns, &opts), Err(ManifestError::NamespaceMismatch { .. })));
@@ -563,7 +699,7 @@ mod tests {
         assert_eq!(l.warnings.len(), 2, "{:?}", l.warnings);
         assert!(l.warnings.iter().any(|w| w.contains("spec.setHostnameAsFQDN") && w.contains("does not implement")));
         assert!(l.warnings.iter().any(|w| w.contains("spec.nodeSelector") && w.contains("cluster")));
-        let e = load_text(&text, &LoadOptions { namespace: None, strict: true }).unwrap_err();
+        let e = load_text(&text, &LoadOptions { strict: true, ..LoadOptions::default() }).unwrap_err();
         assert!(e.to_string().contains("spec.setHostnameAsFQDN") && e.to_string().contains("spec.nodeSelector"), "{e}");
     }
 
@@ -581,7 +717,7 @@ mod tests {
         assert_eq!(secret["p"].0, b"hunter2");
         assert_eq!(secret["u"].0, b"admin");
         assert!(!format!("{l:?}").contains("hunter2") && !format!("{l:?}").contains("aHVudGVy"), "Debug hides values");
-        let ns = LoadOptions { namespace: Some("team".into()), strict: false };
+        let ns = LoadOptions { namespace: Some("team".into()), ..LoadOptions::default() };
         let text = format!("{}---\n{POD}", CONFIGS.split("---").next().unwrap());
         assert!(load_text(&text, &ns).unwrap().configs.config_map("team", "conf").is_some());
     }
@@ -635,8 +771,10 @@ mod tests {
         let typo = list.replace("image: b", "image: b, comand: [x]");
         let e = load_text(&typo, &LoadOptions::default()).unwrap_err().to_string();
         assert!(
-            e.starts_with("f.yaml (items[1].items[0]): invalid Pod:\n  spec.containers[0].comand: unknown field"),
-            "{e}"
+            e.starts_with(
+                "f.yaml (items[1].items[0]): invalid Pod:\n  f.yaml:13:45: spec.containers[0].comand: unknown field"
+            ),
+            "placed in the file, not the item: {e}"
         );
     }
 
@@ -722,7 +860,9 @@ mod tests {
         let e = load_all(std::slice::from_ref(&pods), &[configs.clone(), again], &LoadOptions::default()).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "conf.yaml (document 1) and more.yaml (document 1): both define ConfigMap default/conf"
+            "conf.yaml (document 1) and more.yaml (document 1): both define ConfigMap default/conf\n\
+             conf.yaml (document 2) and more.yaml (document 2): both define Secret other/pw",
+            "every clash is said"
         );
 
         let only_configs = Source::from_text("c.yaml", CONFIGS);
@@ -819,11 +959,151 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_key_is_named_with_the_mapping_holding_it() {
+    fn an_empty_key_is_named_with_the_mapping_holding_it_and_placed() {
         let e = load_text(&format!("\"\": x\n{POD}"), &LoadOptions::default()).unwrap_err().to_string();
-        assert_eq!(e, "f.yaml: invalid Pod:\n  <root>: unknown field \"\": an empty key");
+        assert_eq!(e, "f.yaml: invalid Pod:\n  f.yaml:1:1: <root>: unknown field \"\": an empty key");
         let e = load_text(&POD.replace("{name: a}", "{name: a, '': x}"), &LoadOptions::default()).unwrap_err();
-        assert_eq!(e.to_string(), "f.yaml: invalid Pod:\n  metadata: unknown field \"\": an empty key");
+        assert_eq!(e.to_string(), "f.yaml: invalid Pod:\n  f.yaml:3:21: metadata: unknown field \"\": an empty key");
+    }
+
+    /// As kubectl's `--validate` (the API server's field validation) has it, for the case of
+    /// kubernetes' TestFieldValidation: a typo at several depths, and a known field beside.
+    #[test]
+    fn unknown_fields_are_refused_dropped_with_a_warning_or_dropped() {
+        let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: a, version: '1'}\nspec:\n  containers:\n  \
+                    - name: c\n    image: busybox\n    comand: [sh]\n  volumes:\n  - name: v\n    empty-dir: {}\n";
+        let strict = load_text(text, &LoadOptions::default()).unwrap_err().to_string();
+        assert_eq!(
+            strict,
+            "f.yaml: invalid Pod:\n  \
+             f.yaml:3:21: metadata.version: unknown field \"version\"\n  \
+             f.yaml:8:5: spec.containers[0].comand: unknown field \"comand\" (did you mean \"command\"?)\n  \
+             f.yaml:11:5: spec.volumes[0].empty-dir: unknown field \"empty-dir\" (did you mean \"emptyDir\"?)"
+        );
+        let warn = LoadOptions { unknown_fields: FieldValidation::Warn, ..LoadOptions::default() };
+        let l = load_text(text, &warn).unwrap();
+        assert_eq!(
+            l.warnings,
+            [
+                "f.yaml:3:21: metadata.version: unknown field \"version\"; dropped (--validate=warn)",
+                "f.yaml:8:5: spec.containers[0].comand: unknown field \"comand\" (did you mean \"command\"?); \
+                 dropped (--validate=warn)",
+                "f.yaml:11:5: spec.volumes[0].empty-dir: unknown field \"empty-dir\" (did you mean \"emptyDir\"?); \
+                 dropped (--validate=warn)",
+            ]
+        );
+        let pod = &l.pods[0].pod;
+        assert_eq!(pod.spec.containers[0].command, None, "dropped, not read as command");
+        assert!(pod.spec.volumes[0].other_sources.is_empty(), "not taken for a volume source");
+        assert!(pod.spec.volumes[0].empty_dir.is_some(), "a volume without a source is an emptyDir");
+        let ignore = LoadOptions { unknown_fields: FieldValidation::Ignore, ..LoadOptions::default() };
+        let l = load_text(text, &ignore).unwrap();
+        assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+        assert_eq!(l.pods[0].pod.spec.containers[0].image, "busybox");
+    }
+
+    #[test]
+    fn priority_is_an_int32_refused_at_its_place_beyond_it() {
+        let text = POD.replace("spec:\n", "spec:\n  priority: 2147483648\n");
+        let e = load_text(&text, &LoadOptions::default()).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "f.yaml:5:13: spec.priority: invalid value: integer `2147483648`, expected an int32 (a whole number \
+             from -2147483648 to 2147483647)"
+        );
+        let l =
+            load_text(&POD.replace("spec:\n", "spec:\n  priority: -2147483648\n"), &LoadOptions::default()).unwrap();
+        assert_eq!(l.pods[0].pod.spec.priority, Some(-2_147_483_648));
+        assert_eq!(l.warnings, ["f.yaml: ignoring fields that only matter on a cluster: spec.priority"]);
+    }
+
+    #[test]
+    fn a_negative_grace_period_loads_with_the_api_servers_warning_as_one() {
+        let text = POD.replace("spec:\n", "spec:\n  terminationGracePeriodSeconds: -1\n");
+        let l = load_text(&text, &LoadOptions::default()).unwrap();
+        assert_eq!(l.pods[0].pod.spec.termination_grace_period_seconds, Some(1));
+        assert_eq!(
+            l.warnings,
+            ["f.yaml: spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be \
+              treated as 1"]
+        );
+        let deployment = DEPLOYMENT.replace("    spec:\n", "    spec:\n      terminationGracePeriodSeconds: -5\n");
+        let l = load_text(&deployment, &LoadOptions::default()).unwrap();
+        assert!(
+            l.warnings
+                .iter()
+                .any(|w| w.starts_with("f.yaml: spec.template.spec.terminationGracePeriodSeconds: must be >= 0")),
+            "{:?}",
+            l.warnings
+        );
+    }
+
+    #[test]
+    fn a_pod_with_only_a_generated_name_is_told_that_apply_needs_a_name() {
+        let text = POD.replace("{name: a}", "{generateName: web-}");
+        let e = load_text(&text, &LoadOptions::default()).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "f.yaml: invalid Pod:\n  metadata.name: Required value: apply needs a name, and metadata.generateName \
+             \"web-\" does not give one (kubectl apply refuses it too: \"from web-: cannot use generate name with \
+             apply\"); set metadata.name"
+        );
+    }
+
+    #[test]
+    fn dropping_unknown_fields_leaves_every_other_problem() {
+        let warn = LoadOptions { unknown_fields: FieldValidation::Warn, ..LoadOptions::default() };
+        let shape = POD.replace("image: busybox}", "image: busybox, typo: 1, ports: 80}");
+        let e = load_text(&shape, &warn).unwrap_err().to_string();
+        assert_eq!(e, "f.yaml: invalid Pod:\n  spec.containers[0].ports: Invalid value: must be a list");
+        let typed = POD.replace("image: busybox}", "image: 5, typo: 1}");
+        let ManifestError::Syntax { line, column, .. } = load_text(&typed, &warn).unwrap_err() else {
+            panic!("not a type error")
+        };
+        assert_eq!((line, column), (6, 22), "the pruned reading keeps places");
+        let strict = LoadOptions { strict: true, unknown_fields: FieldValidation::Ignore, ..LoadOptions::default() };
+        let cluster = POD.replace("spec:\n", "spec:\n  nodeName: n\n  nodeNmae: m\n");
+        let e = load_text(&cluster, &strict).unwrap_err().to_string();
+        assert!(e.contains("spec.nodeName: not supported by podrun (--strict)") && !e.contains("nodeNmae"), "{e}");
+    }
+
+    #[test]
+    fn merged_documents_and_list_items_drop_their_unknown_fields_too() {
+        let warn = LoadOptions { unknown_fields: FieldValidation::Warn, ..LoadOptions::default() };
+        let merged = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n  \
+                      - &c {name: c, image: busybox, comand: [x]}\n  - {<<: *c, name: d}\n";
+        let l = load_text(merged, &warn).unwrap();
+        assert_eq!(l.pods[0].pod.spec.containers.len(), 2);
+        assert!(l.pods[0].pod.spec.containers.iter().all(|c| c.command.is_none()));
+        assert!(l.warnings[0].starts_with("f.yaml: spec.containers[0].comand: unknown field"), "{:?}", l.warnings);
+        let list = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: a}\n  \
+                    spec: {containers: [{name: c, image: b, tyop: 1}]}\n";
+        let l = load_text(list, &warn).unwrap();
+        assert_eq!(
+            l.warnings,
+            ["f.yaml:7:43: spec.containers[0].tyop: unknown field \"tyop\"; dropped (--validate=warn)"]
+        );
+    }
+
+    #[test]
+    fn every_bad_document_of_every_file_is_said_and_nothing_loads() {
+        let bad = |name: &str, what: &str| POD.replace("name: a", &format!("name: {name}")).replace("busybox}", what);
+        let first = Source::from_text("a.yaml", &format!("{}---\n{}", bad("a1", "''}"), bad("a2", "busybox}")));
+        let second = Source::from_text("b.yaml", &format!("{}---\n{}", bad("b1", "b, tty: 5}"), bad("b2", "b, x: 1}")));
+        let broken = Source::from_text("c.yaml", "kind: [");
+        let e = load_all(&[first, second, broken], &[], &LoadOptions::default()).unwrap_err();
+        let ManifestError::Many { errors } = &e else { panic!("{e}") };
+        let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(text.len(), 4, "{text:#?}");
+        assert!(text[0].starts_with("a.yaml (document 1): invalid Pod \"a1\":\n  spec.containers[0].image: Required"));
+        assert!(text[1].starts_with("b.yaml:6:"), "{}", text[1]);
+        assert!(text[2].contains("b.yaml:13:25: spec.containers[0].x: unknown field"), "{}", text[2]);
+        assert!(text[3].starts_with("c.yaml:2:1: did not find expected node content"), "{}", text[3]);
+        assert_eq!(e.to_string(), text.join("\n"));
+        assert!(ManifestError::of(Vec::new()).is_none());
+        let nested = ManifestError::of(vec![e, ManifestError::NoPod { file: "d".into() }]).unwrap();
+        let ManifestError::Many { errors } = nested else { panic!("not several") };
+        assert_eq!(errors.len(), 5, "kept flat");
     }
 
     #[test]
@@ -856,13 +1136,10 @@ mod tests {
     fn file_modes_written_octal_load_as_kubernetes_reads_them() {
         let text = POD.replace(
             "spec:\n",
-            "spec:\n  volumes: [{name: s, projected: {sources: [{secret: {name: x, items: [{key: p, path: p, mode: 0644}]}}]}}, \
-             {name: n, nfs: {server: nas, path: /x}}]\n",
+            "spec:\n  volumes: [{name: s, projected: {sources: [{secret: {name: x, items: [{key: p, path: p, mode: 0644}]}}]}}]\n",
         );
         let l = load_text(&text, &LoadOptions::default()).unwrap();
         let v = &l.pods[0].pod.spec.volumes;
         assert_eq!(v[0].projected.as_ref().unwrap().sources[0].secret.as_ref().unwrap().items[0].mode, Some(0o644));
-        assert!(v[1].other_sources.contains_key("nfs"));
-        assert!(l.warnings.iter().any(|w| w.contains("spec.volumes[1].nfs")), "{:?}", l.warnings);
     }
 }

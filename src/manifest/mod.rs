@@ -9,15 +9,18 @@ mod documents;
 mod fuzz_tests;
 pub mod input;
 pub mod load;
+mod locate;
 mod merge;
 pub mod nesting;
+mod prune;
 pub mod quantity;
 pub mod schema;
 mod strict;
+pub mod trail;
 pub mod types;
 pub mod validate;
 pub mod workload;
 
 #[cfg(test)]
 pub use load::load;
-pub use load::{load_all, LoadOptions, Loaded, LoadedPod, ManifestError, Source};
+pub use load::{load_all, FieldValidation, LoadOptions, Loaded, LoadedPod, ManifestError, Source};

@@ -23,6 +23,7 @@
 
 use serde_yaml::Value;
 
+use super::trail::{self, key_text, untagged, Step, Trail};
 use super::validate::FieldError;
 
 /// How far podrun honours a field.
@@ -48,8 +49,10 @@ pub enum Support {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Finding {
     /// The key is not a field of the Pod schema at this place. `suggestion` is the sibling
-    /// field it most likely meant, if one is close enough.
-    Unknown { path: String, suggestion: Option<String> },
+    /// field it most likely meant, if one is close enough; `trail` leads to the key from the
+    /// value walked (the prefix of [`check_pod_template`] included), for `locate.rs` to place
+    /// it in the text and `prune.rs` to drop it.
+    Unknown { path: String, suggestion: Option<String>, trail: Trail },
     /// A Kubernetes field podrun does not implement yet.
     NotYet { path: String },
     /// A field that only makes sense on a cluster; podrun ignores it.
@@ -65,7 +68,7 @@ pub enum Finding {
 
 /// Walk a whole Pod document (the root mapping with apiVersion, kind, metadata, spec, status).
 pub fn check_pod(doc: &Value) -> Vec<Finding> {
-    let mut walk = Walk::default();
+    let mut walk = Walk::at("");
     walk.value(doc, Shape::Object(POD), "", false);
     walk.findings
 }
@@ -73,7 +76,7 @@ pub fn check_pod(doc: &Value) -> Vec<Finding> {
 /// Walk a PodSpec, paths prefixed with `prefix` (e.g. "spec.template.spec").
 #[cfg(test)]
 pub fn check_pod_spec(spec: &Value, prefix: &str) -> Vec<Finding> {
-    let mut walk = Walk::default();
+    let mut walk = Walk::at(prefix);
     walk.value(spec, Shape::Object(POD_SPEC), prefix, false);
     walk.findings
 }
@@ -81,21 +84,21 @@ pub fn check_pod_spec(spec: &Value, prefix: &str) -> Vec<Finding> {
 /// Walk a PodTemplateSpec (a workload's `spec.template`: metadata and a PodSpec), paths
 /// prefixed with `prefix` (e.g. "spec.template").
 pub fn check_pod_template(template: &Value, prefix: &str) -> Vec<Finding> {
-    let mut walk = Walk::default();
+    let mut walk = Walk::at(prefix);
     walk.value(template, Shape::Object(POD_TEMPLATE_SPEC), prefix, false);
     walk.findings
 }
 
 /// Walk a whole ConfigMap document.
 pub fn check_config_map(doc: &Value) -> Vec<Finding> {
-    let mut walk = Walk::default();
+    let mut walk = Walk::at("");
     walk.value(doc, Shape::Object(CONFIG_MAP), "", false);
     walk.findings
 }
 
 /// Walk a whole Secret document. Findings name fields, never values.
 pub fn check_secret(doc: &Value) -> Vec<Finding> {
-    let mut walk = Walk::default();
+    let mut walk = Walk::at("");
     walk.value(doc, Shape::Object(SECRET), "", false);
     walk.findings
 }
@@ -145,12 +148,25 @@ struct Field {
     support: Support,
 }
 
-#[derive(Default)]
 struct Walk {
     findings: Vec<Finding>,
+    /// The steps to the value being walked.
+    steps: Trail,
 }
 
 impl Walk {
+    /// A walk of a value found at `prefix` (`spec.template`), or of a whole document.
+    fn at(prefix: &str) -> Walk {
+        Walk { findings: Vec::new(), steps: trail::of_prefix(prefix) }
+    }
+
+    /// Walks `value` one step further down.
+    fn below(&mut self, step: Step, value: &Value, shape: Shape, path: &str, muted: bool) {
+        self.steps.push(step);
+        self.value(value, shape, path, muted);
+        self.steps.pop();
+    }
+
     /// `muted` is set below a field podrun does not implement: that field's own finding already
     /// covers its subtree, so only errors (typos, wrong shapes) are reported there.
     fn value(&mut self, value: &Value, shape: Shape, path: &str, muted: bool) {
@@ -162,20 +178,21 @@ impl Walk {
             (Shape::Scalar, _) => {}
             (Shape::Scalars, Value::Sequence(items)) => {
                 for (i, item) in items.iter().enumerate() {
-                    self.value(item, Shape::Scalar, &format!("{path}[{i}]"), muted);
+                    self.below(Step::Index(i), item, Shape::Scalar, &format!("{path}[{i}]"), muted);
                 }
             }
             (Shape::Map, Value::Mapping(map)) => {
                 for (key, item) in map {
-                    let path = format!("{path}[{}]", key_text(key));
-                    self.value(item, Shape::Scalar, &path, muted);
+                    let name = key_text(key);
+                    let path = format!("{path}[{name}]");
+                    self.below(Step::Key(name), item, Shape::Scalar, &path, muted);
                 }
             }
             (Shape::Object(fields), Value::Mapping(map)) => self.object(map, fields, path, muted),
             (Shape::Objects(fields), Value::Sequence(items)) => {
                 for (i, item) in items.iter().enumerate() {
                     let item_path = format!("{path}[{i}]");
-                    self.value(item, Shape::Object(fields), &item_path, muted);
+                    self.below(Step::Index(i), item, Shape::Object(fields), &item_path, muted);
                 }
             }
             (Shape::Scalars | Shape::Objects(_), _) => self.wrong_shape(path, "a list"),
@@ -198,7 +215,9 @@ impl Walk {
                     Value::String(s) => suggest(s, fields),
                     _ => None,
                 };
-                self.findings.push(Finding::Unknown { path: child, suggestion });
+                let mut trail = self.steps.clone();
+                trail.push(Step::Key(name));
+                self.findings.push(Finding::Unknown { path: child, suggestion, trail });
                 continue;
             };
             // An empty map or list asks for nothing, and `kubectl run -o yaml` emits
@@ -211,7 +230,7 @@ impl Walk {
                 }
             }
             let muted = muted || field.support != Support::Implemented;
-            self.value(value, field.shape, &child, muted);
+            self.below(Step::Key(name), value, field.shape, &child, muted);
         }
     }
 
@@ -221,31 +240,12 @@ impl Walk {
     }
 }
 
-/// YAML tags (`!!str`, `!foo`) do not change what Kubernetes sees.
-fn untagged(value: &Value) -> &Value {
-    match value {
-        Value::Tagged(tagged) => untagged(&tagged.value),
-        other => other,
-    }
-}
-
 fn asks_for_nothing(value: &Value) -> bool {
     match untagged(value) {
         Value::Null => true,
         Value::Mapping(map) => map.is_empty(),
         Value::Sequence(items) => items.is_empty(),
         _ => false,
-    }
-}
-
-/// How a mapping key appears in a path; keys that are not strings still need a readable name.
-fn key_text(key: &Value) -> String {
-    match untagged(key) {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => n.to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Null => "null".to_string(),
-        _ => "<non-scalar key>".to_string(),
     }
 }
 
@@ -326,7 +326,7 @@ static SECRET: &[Field] = &[
 
 static OBJECT_META: &[Field] = &[
     implemented("name", Scalar),
-    not_yet("generateName", Scalar),
+    cluster_only("generateName", Scalar),
     implemented("namespace", Scalar),
     cluster_only("selfLink", Scalar),
     implemented("uid", Scalar),
@@ -733,32 +733,32 @@ static VOLUME: &[Field] = &[
     // VolumeSource, inlined.
     implemented("hostPath", Object(HOST_PATH_VOLUME_SOURCE)),
     implemented("emptyDir", Object(EMPTY_DIR_VOLUME_SOURCE)),
-    not_yet("gcePersistentDisk", Object(GCE_PERSISTENT_DISK_VOLUME_SOURCE)),
-    not_yet("awsElasticBlockStore", Object(AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE)),
-    not_yet("gitRepo", Object(GIT_REPO_VOLUME_SOURCE)),
+    refused("gcePersistentDisk", Object(GCE_PERSISTENT_DISK_VOLUME_SOURCE)),
+    refused("awsElasticBlockStore", Object(AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE)),
+    refused("gitRepo", Object(GIT_REPO_VOLUME_SOURCE)),
     implemented("secret", Object(SECRET_VOLUME_SOURCE)),
-    not_yet("nfs", Object(NFS_VOLUME_SOURCE)),
-    not_yet("iscsi", Object(ISCSI_VOLUME_SOURCE)),
-    not_yet("glusterfs", Object(GLUSTERFS_VOLUME_SOURCE)),
+    refused("nfs", Object(NFS_VOLUME_SOURCE)),
+    refused("iscsi", Object(ISCSI_VOLUME_SOURCE)),
+    refused("glusterfs", Object(GLUSTERFS_VOLUME_SOURCE)),
     implemented("persistentVolumeClaim", Object(PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE)),
-    not_yet("rbd", Object(RBD_VOLUME_SOURCE)),
-    not_yet("flexVolume", Object(FLEX_VOLUME_SOURCE)),
-    not_yet("cinder", Object(CINDER_VOLUME_SOURCE)),
-    not_yet("cephfs", Object(CEPH_FS_VOLUME_SOURCE)),
-    not_yet("flocker", Object(FLOCKER_VOLUME_SOURCE)),
+    refused("rbd", Object(RBD_VOLUME_SOURCE)),
+    refused("flexVolume", Object(FLEX_VOLUME_SOURCE)),
+    refused("cinder", Object(CINDER_VOLUME_SOURCE)),
+    refused("cephfs", Object(CEPH_FS_VOLUME_SOURCE)),
+    refused("flocker", Object(FLOCKER_VOLUME_SOURCE)),
     implemented("downwardAPI", Object(DOWNWARD_API_VOLUME_SOURCE)),
-    not_yet("fc", Object(FC_VOLUME_SOURCE)),
-    not_yet("azureFile", Object(AZURE_FILE_VOLUME_SOURCE)),
+    refused("fc", Object(FC_VOLUME_SOURCE)),
+    refused("azureFile", Object(AZURE_FILE_VOLUME_SOURCE)),
     implemented("configMap", Object(CONFIG_MAP_VOLUME_SOURCE)),
-    not_yet("vsphereVolume", Object(VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE)),
-    not_yet("quobyte", Object(QUOBYTE_VOLUME_SOURCE)),
-    not_yet("azureDisk", Object(AZURE_DISK_VOLUME_SOURCE)),
-    not_yet("photonPersistentDisk", Object(PHOTON_PERSISTENT_DISK_VOLUME_SOURCE)),
+    refused("vsphereVolume", Object(VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE)),
+    refused("quobyte", Object(QUOBYTE_VOLUME_SOURCE)),
+    refused("azureDisk", Object(AZURE_DISK_VOLUME_SOURCE)),
+    refused("photonPersistentDisk", Object(PHOTON_PERSISTENT_DISK_VOLUME_SOURCE)),
     implemented("projected", Object(PROJECTED_VOLUME_SOURCE)),
-    not_yet("portworxVolume", Object(PORTWORX_VOLUME_SOURCE)),
-    not_yet("scaleIO", Object(SCALE_IO_VOLUME_SOURCE)),
-    not_yet("storageos", Object(STORAGE_OS_VOLUME_SOURCE)),
-    not_yet("csi", Object(CSI_VOLUME_SOURCE)),
+    refused("portworxVolume", Object(PORTWORX_VOLUME_SOURCE)),
+    refused("scaleIO", Object(SCALE_IO_VOLUME_SOURCE)),
+    refused("storageos", Object(STORAGE_OS_VOLUME_SOURCE)),
+    refused("csi", Object(CSI_VOLUME_SOURCE)),
     refused("ephemeral", Object(EPHEMERAL_VOLUME_SOURCE)),
     refused("image", Object(IMAGE_VOLUME_SOURCE)),
 ];
@@ -1012,8 +1012,22 @@ mod tests {
         serde_yaml::from_str(text).expect("test YAML parses")
     }
 
+    /// The steps of a path such as `spec.containers[1].comand`.
+    fn trail_of(path: &str) -> Trail {
+        let mut steps = Vec::new();
+        for part in path.split('.') {
+            let mut pieces = part.split('[');
+            steps.push(Step::Key(pieces.next().unwrap_or_default().to_owned()));
+            for index in pieces {
+                steps.push(Step::Index(index.trim_end_matches(']').parse().expect("an index")));
+            }
+        }
+        steps
+    }
+
     fn unknown(path: &str, suggestion: Option<&str>) -> Finding {
-        Finding::Unknown { path: path.to_string(), suggestion: suggestion.map(str::to_string) }
+        let suggestion = suggestion.map(str::to_string);
+        Finding::Unknown { path: path.to_string(), suggestion, trail: trail_of(path) }
     }
 
     fn not_yet_at(path: &str) -> Finding {
@@ -1167,11 +1181,11 @@ spec:
         assert_eq!(
             check_pod(&doc),
             vec![
-                not_yet_at("metadata.generateName"),
+                cluster_only_at("metadata.generateName"),
                 not_yet_at("spec.volumes[0].emptyDir.mode"),
-                not_yet_at("spec.volumes[1].nfs"),
                 not_yet_at("spec.containers[0].env[1].valueFrom.fileKeyRef"),
-            ]
+            ],
+            "a volume source podrun cannot provide is validation's to refuse (`refused.rs`)"
         );
     }
 

@@ -31,18 +31,27 @@ pub use config::{config_key_problems, validate_claim, validate_config_map, valid
 pub use unread::validate_unread;
 pub(crate) use workload::apps_selector_problems;
 
+use super::trail::Place;
 use super::types::{Container, ObjectMeta, Pod, Volume};
 
-/// One problem, at a Kubernetes field path such as `spec.containers[1].name`.
+/// One problem, at a Kubernetes field path such as `spec.containers[1].name`, and where the
+/// text says it when that is known (an unknown key, found by `locate.rs`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
     pub path: String,
     pub message: String,
+    pub at: Option<Place>,
 }
 
 impl FieldError {
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
-        FieldError { path: path.into(), message: message.into() }
+        FieldError { path: path.into(), message: message.into(), at: None }
+    }
+
+    /// The same problem, placed in the text.
+    #[must_use]
+    pub fn at(self, place: Option<Place>) -> Self {
+        FieldError { at: place, ..self }
     }
 
     fn required(path: impl Into<String>) -> Self {
@@ -241,14 +250,13 @@ pub fn validate_pod(pod: &Pod) -> (Vec<FieldError>, Vec<String>) {
     resources::validate_pod_resources(spec, &mut errors);
     network::validate_pod_network(spec, &mut errors);
     security::validate_pod_security(spec, &mut errors);
-    if let Some(g) = spec.termination_grace_period_seconds {
-        if g < 0 {
-            errors.push(FieldError::invalid(
-                "spec.terminationGracePeriodSeconds",
-                &g.to_string(),
-                "must be greater than or equal to 0",
-            ));
-        }
+    // The API server takes a negative period (kubernetes#115606, which kept old manifests
+    // working), warns, and has it treated as 1 (`defaults::apply` stores that).
+    if spec.termination_grace_period_seconds.is_some_and(|g| g < 0) {
+        warnings.push(
+            "spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1"
+                .to_owned(),
+        );
     }
     security::validate_apparmor_fields_match(pod, &mut errors);
     refused::refuse(pod, &mut errors);
@@ -421,8 +429,7 @@ mod tests {
     fn every_problem_is_named_by_path() {
         let mut bad = c("Bad_Name", "");
         bad.env = vec![EnvVar { name: "x=9".into(), ..Default::default() }];
-        let mut p = pod("", vec![c("a", "x"), c("a", "x"), bad]);
-        p.spec.termination_grace_period_seconds = Some(-1);
+        let p = pod("", vec![c("a", "x"), c("a", "x"), bad]);
         assert_eq!(
             paths(&p),
             vec![
@@ -431,9 +438,28 @@ mod tests {
                 "spec.containers[2].name",
                 "spec.containers[2].image",
                 "spec.containers[2].env[0].name",
-                "spec.terminationGracePeriodSeconds",
             ]
         );
+    }
+
+    /// pkg/api/pod/warnings.go (TestWarnings, "negative terminationGracePeriodSeconds"): a
+    /// warning, not an error, for any negative value; none for 0 or more.
+    #[test]
+    fn a_negative_grace_period_is_a_warning_as_the_api_server_gives_it() {
+        for (period, warned) in
+            [(Some(-1), true), (Some(i64::MIN), true), (Some(0), false), (Some(30), false), (None, false)]
+        {
+            let mut p = pod("p", vec![c("a", "x")]);
+            p.spec.termination_grace_period_seconds = period;
+            let (errors, warnings) = validate_pod(&p);
+            assert!(errors.is_empty(), "{period:?}: {errors:?}");
+            let expected: &[&str] = if warned {
+                &["spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1"]
+            } else {
+                &[]
+            };
+            assert_eq!(warnings, expected, "{period:?}");
+        }
     }
 
     #[test]

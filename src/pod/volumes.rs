@@ -361,6 +361,11 @@ fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, Volu
     if let Some(second) = set.get(1) {
         return Err(invalid(format!("{field}.{second}"), "Forbidden: may not specify more than 1 volume type"));
     }
+    // Validation refuses these with the reason (`validate/refused.rs`); were one to get here, it
+    // must not become the emptyDir below.
+    if let Some((source, _)) = v.other_sources.iter().find(|(_, value)| !value.is_null()) {
+        return Err(unsupported(format!("{field}.{source}"), "not supported by podrun"));
+    }
     if v.image.is_some() {
         return Err(unsupported(
             format!("{field}.image"),
@@ -427,7 +432,8 @@ fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, Volu
                 ("podCertificate", src.pod_certificate.is_some()),
             ]);
             match set.as_slice() {
-                [] => return Err(invalid(sf, "Required value: must specify exactly 1 projection type")),
+                // As the kubelet takes one (and the API server lets it be): a source of nothing.
+                [] => continue,
                 [_, second, ..] => {
                     return Err(invalid(format!("{sf}.{second}"), "Forbidden: may not specify more than 1 volume type"))
                 }

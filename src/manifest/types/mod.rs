@@ -65,6 +65,10 @@ pub struct PodSpec {
     /// killed and it fails with DeadlineExceeded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active_deadline_seconds: Option<i64>,
+    /// Cluster-only (admission sets it from priorityClassName), but an int32: a value past
+    /// that is refused at its line and column, as the API server's decoding refuses it.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int32::opt_int32")]
+    pub priority: Option<i64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volumes: Vec<Volume>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

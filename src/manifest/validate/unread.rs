@@ -60,6 +60,20 @@ struct OwnerReference {
 /// `ValidateObjectMeta`'s rules for what podrun does not read: generation, owner references
 /// and finalizers (apimachinery's pkg/api/validation/objectmeta.go).
 fn check_meta(meta: &Value, errors: &mut Vec<FieldError>) {
+    // The API server makes a name of generateName on create; apply needs the name itself, as
+    // `kubectl apply` says (cmd/apply: "from web-: cannot use generate name with apply").
+    // The name's own type is the typed reading's to refuse, with its line and column.
+    let name = get(meta, "name").map_or(Some(""), Value::as_str);
+    let generate = field::<Text>(meta, "generateName", "metadata", errors).map(|t| t.0).unwrap_or_default();
+    if name == Some("") && !generate.is_empty() {
+        errors.push(FieldError::required_because(
+            "metadata.name",
+            &format!(
+                "apply needs a name, and metadata.generateName {generate:?} does not give one (kubectl apply \
+                 refuses it too: \"from {generate}: cannot use generate name with apply\"); set metadata.name"
+            ),
+        ));
+    }
     if let Some(g) = field::<i64>(meta, "generation", "metadata", errors).filter(|g| *g < 0) {
         errors.push(FieldError::invalid_raw("metadata.generation", g, "must be greater than or equal to 0"));
     }
@@ -176,6 +190,23 @@ mod tests {
         assert!(two[0].ends_with(
             "Only one reference can have Controller set to true. Found \"true\" in references for A/a and B/b"
         ));
+    }
+
+    /// kubectl's TestDontAllowApplyWithPodGeneratedName: a generateName alone is no name for
+    /// apply; beside a name it changes nothing (and is only warned about as cluster-only).
+    #[test]
+    fn a_generated_name_is_no_name_for_apply() {
+        let why = "metadata.name: Required value: apply needs a name, and metadata.generateName \"web-\" does not \
+                   give one (kubectl apply refuses it too: \"from web-: cannot use generate name with apply\"); set \
+                   metadata.name";
+        for kind in ["Pod", "Deployment", "ConfigMap"] {
+            assert_eq!(check(&format!("kind: {kind}\nmetadata: {{generateName: web-}}")), [why], "{kind}");
+            assert_eq!(check(&format!("kind: {kind}\nmetadata: {{generateName: web-, name: ''}}")), [why], "{kind}");
+        }
+        assert_eq!(check("kind: Pod\nmetadata: {generateName: web-, name: web-1}"), NONE);
+        assert_eq!(check("kind: Pod\nmetadata: {generateName: ''}"), NONE, "the name's absence is validation's");
+        assert_eq!(check("kind: Pod\nmetadata: {generateName: web-, name: 5}"), NONE, "the typed reading's");
+        assert_eq!(check("kind: Pod\nmetadata: {generateName: 5}").len(), 1, "a string, as every unread field");
     }
 
     #[test]

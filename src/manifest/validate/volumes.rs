@@ -7,13 +7,20 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::downward::{validate_field_selector, validate_resource_selector, VOLUME_FIELD_PATHS};
-use super::{is_dns1123_label, FieldError, PodContext, ABSOLUTE_PATH_MSG, LABEL_MSG};
+use super::{is_dns1123_label, is_dns1123_subdomain, FieldError, PodContext, ABSOLUTE_PATH_MSG, LABEL_MSG};
 use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{
     Container, DownwardApiVolumeFile, KeyToPath, MountPropagation, ProjectedVolumeSource, RecursiveReadOnly, Volume,
 };
 
 const FILE_MODE_MSG: &str = "must be a number between 0 and 0777 (octal), both inclusive";
+const CLAIM_NAME_MSG: &str =
+    "must be a lowercase RFC 1123 subdomain, as the name of a PersistentVolumeClaim is (podrun names an engine volume \
+     after it)";
+/// The kubelet's limits for a path inside a volume, and for each name in it (its atomic
+/// writer's, pkg/volume/util/atomic_writer.go).
+const MAX_PATH_BYTES: usize = 4096;
+const MAX_NAME_BYTES: usize = 255;
 const HOST_PATH_TYPES: &[&str] =
     &["", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"];
 
@@ -30,7 +37,9 @@ pub(super) fn validate_volumes<'a>(
     for (i, v) in volumes.iter().enumerate() {
         let path = format!("spec.volumes[{i}]");
         let mut problems = Vec::new();
-        validate_source(v, &path, containers, &mut problems);
+        // What only podrun refuses leaves the volume valid for Kubernetes: its mounts are found.
+        let mut podrun = Vec::new();
+        validate_source(v, &path, containers, &mut problems, &mut podrun);
         if v.name.is_empty() {
             problems.push(FieldError::required(format!("{path}.name")));
         } else if !is_dns1123_label(&v.name) {
@@ -43,6 +52,7 @@ pub(super) fn validate_volumes<'a>(
             valid.insert(v.name.as_str(), v);
         }
         errors.append(&mut problems);
+        errors.append(&mut podrun);
     }
     valid
 }
@@ -72,7 +82,15 @@ fn negative_size(path: &str, errors: &mut Vec<FieldError>) {
         .push(FieldError::forbidden(format!("{path}.sizeLimit"), "SizeLimit field must be a valid resource quantity"));
 }
 
-fn validate_source(v: &Volume, path: &str, containers: &BTreeSet<&str>, errors: &mut Vec<FieldError>) {
+/// Checks one volume's source: the API server's rules to `errors`, podrun's own (the files it
+/// can write, the claims it can name) to `podrun`.
+fn validate_source(
+    v: &Volume,
+    path: &str,
+    containers: &BTreeSet<&str>,
+    errors: &mut Vec<FieldError>,
+    podrun: &mut Vec<FieldError>,
+) {
     let mut sources = Sources { path, count: 0 };
     if let Some(e) = &v.empty_dir {
         sources.first("emptyDir", errors);
@@ -117,23 +135,37 @@ fn validate_source(v: &Volume, path: &str, containers: &BTreeSet<&str>, errors: 
                 errors.push(FieldError::required(format!("{p}.secretName")));
             }
             file_mode(s.default_mode, &format!("{p}.defaultMode"), errors);
+            let mut files = Files::default();
             for (i, kp) in s.items.iter().enumerate() {
-                key_to_path(kp, &format!("{p}.items[{i}]"), errors);
+                let item = format!("{p}.items[{i}]");
+                key_to_path(kp, &item, errors, podrun);
+                files.add(&kp.path, format!("{item}.path"));
             }
+            files.check(false, podrun);
         }
     }
     if let Some(c) = &v.persistent_volume_claim {
-        if sources.first("persistentVolumeClaim", errors) && c.claim_name.is_empty() {
-            errors.push(FieldError::required(format!("{path}.persistentVolumeClaim.claimName")));
+        if sources.first("persistentVolumeClaim", errors) {
+            let p = format!("{path}.persistentVolumeClaim.claimName");
+            if c.claim_name.is_empty() {
+                errors.push(FieldError::required(p));
+            } else if !is_dns1123_subdomain(&c.claim_name) {
+                // The API server checks only that it is there; no claim could have such a name.
+                podrun.push(FieldError::invalid(p, &c.claim_name, CLAIM_NAME_MSG));
+            }
         }
     }
     if let Some(d) = &v.downward_api {
         if sources.first("downwardAPI", errors) {
             let p = format!("{path}.downwardAPI");
             file_mode(d.default_mode, &format!("{p}.defaultMode"), errors);
+            let mut files = Files::default();
             for (i, f) in d.items.iter().enumerate() {
-                downward_file(f, &format!("{p}.items[{i}]"), containers, errors);
+                let item = format!("{p}.items[{i}]");
+                downward_file(f, &item, containers, errors, podrun);
+                files.add(&f.path, format!("{item}.path"));
             }
+            files.check(false, podrun);
         }
     }
     if let Some(c) = &v.config_map {
@@ -143,14 +175,18 @@ fn validate_source(v: &Volume, path: &str, containers: &BTreeSet<&str>, errors: 
                 errors.push(FieldError::required(format!("{p}.name")));
             }
             file_mode(c.default_mode, &format!("{p}.defaultMode"), errors);
+            let mut files = Files::default();
             for (i, kp) in c.items.iter().enumerate() {
-                key_to_path(kp, &format!("{p}.items[{i}]"), errors);
+                let item = format!("{p}.items[{i}]");
+                key_to_path(kp, &item, errors, podrun);
+                files.add(&kp.path, format!("{item}.path"));
             }
+            files.check(false, podrun);
         }
     }
     if let Some(p) = &v.projected {
         if sources.first("projected", errors) {
-            projected(p, &format!("{path}.projected"), containers, errors);
+            projected(p, &format!("{path}.projected"), containers, errors, podrun);
         }
     }
     // Sources podrun does not implement (the schema walk warned) or refuses: only counted.
@@ -170,15 +206,22 @@ fn validate_source(v: &Volume, path: &str, containers: &BTreeSet<&str>, errors: 
     }
 }
 
-fn projected(p: &ProjectedVolumeSource, path: &str, containers: &BTreeSet<&str>, errors: &mut Vec<FieldError>) {
+fn projected(
+    p: &ProjectedVolumeSource,
+    path: &str,
+    containers: &BTreeSet<&str>,
+    errors: &mut Vec<FieldError>,
+    podrun: &mut Vec<FieldError>,
+) {
     file_mode(p.default_mode, &format!("{path}.defaultMode"), errors);
-    // Two sources may not write the same file.
+    // Two sources may not write the same file: the API server's rule, on the paths as written.
     let mut paths = BTreeSet::new();
     let mut claim = |file: &str, owner: &str, errors: &mut Vec<FieldError>| {
         if !file.is_empty() && !paths.insert(file.to_owned()) {
             errors.push(FieldError::invalid(path, owner, "conflicting duplicate paths"));
         }
     };
+    let mut files = Files::default();
     for (i, source) in p.sources.iter().enumerate() {
         let sp = format!("{path}.sources[{i}]");
         let mut count = 0;
@@ -189,23 +232,89 @@ fn projected(p: &ProjectedVolumeSource, path: &str, containers: &BTreeSet<&str>,
                 errors.push(FieldError::required(format!("{sp}.{field}.name")));
             }
             for (j, kp) in keys.items.iter().enumerate() {
-                key_to_path(kp, &format!("{sp}.{field}.items[{j}]"), errors);
+                let item = format!("{sp}.{field}.items[{j}]");
+                key_to_path(kp, &item, errors, podrun);
                 claim(&kp.path, &keys.name, errors);
+                files.add(&kp.path, format!("{item}.path"));
             }
         }
         if let Some(d) = &source.downward_api {
             count += 1;
             for (j, f) in d.items.iter().enumerate() {
-                downward_file(f, &format!("{sp}.downwardAPI.items[{j}]"), containers, errors);
+                let item = format!("{sp}.downwardAPI.items[{j}]");
+                downward_file(f, &item, containers, errors, podrun);
                 claim(&f.path, &f.path, errors);
+                files.add(&f.path, format!("{item}.path"));
             }
         }
         let refused = [&source.service_account_token, &source.cluster_trust_bundle, &source.pod_certificate];
         count += refused.iter().filter(|s| s.as_ref().is_some_and(|v| !v.is_null())).count();
         if count > 1 {
-            errors.push(FieldError::forbidden(sp, "may not specify more than 1 volume type per source"));
+            errors.push(FieldError::forbidden(sp, "may not specify more than 1 volume type"));
         }
     }
+    files.check(true, podrun);
+}
+
+/// The files one volume's items write (`path`s of configMap, secret, downwardAPI and
+/// projected items), as podrun writes them: each file once, none where another needs a
+/// directory. The API server checks neither (a kubelet keeps the last of two items on one
+/// path, and fails to set up a volume with a file where a directory must go); podrun refuses
+/// both before anything is created.
+#[derive(Default)]
+struct Files {
+    /// (the path as podrun writes it, as written, the item's field) for each item with a good
+    /// path.
+    files: Vec<(String, String, String)>,
+}
+
+impl Files {
+    fn add(&mut self, written: &str, field: String) {
+        if let Some(normal) = normal_item_path(written) {
+            self.files.push((normal, written.to_owned(), field));
+        }
+    }
+
+    /// `projected`: whether the API server has reported two items on one path as written
+    /// (`projected()`): those are not reported again.
+    fn check(self, projected: bool, errors: &mut Vec<FieldError>) {
+        let mut seen = BTreeSet::new();
+        let mut written = BTreeSet::new();
+        for (normal, raw, field) in &self.files {
+            let reported = projected && written.contains(raw.as_str());
+            if !seen.insert(normal.as_str()) && !reported {
+                errors.push(FieldError::invalid(
+                    field,
+                    raw,
+                    "conflicting duplicate paths (podrun writes each file of a volume once; a kubelet would keep \
+                     the last)",
+                ));
+            }
+            written.insert(raw.as_str());
+        }
+        for (normal, raw, field) in &self.files {
+            let mut above = normal.as_str();
+            while let Some((parent, _)) = above.rsplit_once('/') {
+                if seen.contains(parent) {
+                    errors.push(FieldError::invalid(
+                        field,
+                        raw,
+                        &format!("conflicts with the file {parent:?}, which would have to be a directory"),
+                    ));
+                    break;
+                }
+                above = parent;
+            }
+        }
+    }
+}
+
+/// An item's path as a file of the volume, `.` and empty components dropped; none for a path
+/// the checks refuse anyway.
+fn normal_item_path(written: &str) -> Option<String> {
+    let parts: Vec<&str> = written.split('/').filter(|c| !c.is_empty() && *c != ".").collect();
+    let bad = written.is_empty() || written.starts_with('/') || written.contains('\0') || parts.contains(&"..");
+    (!bad && !parts.is_empty()).then(|| parts.join("/"))
 }
 
 fn file_mode(mode: Option<i64>, path: &str, errors: &mut Vec<FieldError>) {
@@ -214,7 +323,7 @@ fn file_mode(mode: Option<i64>, path: &str, errors: &mut Vec<FieldError>) {
     }
 }
 
-fn key_to_path(kp: &KeyToPath, path: &str, errors: &mut Vec<FieldError>) {
+fn key_to_path(kp: &KeyToPath, path: &str, errors: &mut Vec<FieldError>, podrun: &mut Vec<FieldError>) {
     if kp.key.is_empty() {
         errors.push(FieldError::required(format!("{path}.key")));
     }
@@ -222,15 +331,50 @@ fn key_to_path(kp: &KeyToPath, path: &str, errors: &mut Vec<FieldError>) {
         errors.push(FieldError::required(format!("{path}.path")));
     }
     local_non_reserved_path(&kp.path, &format!("{path}.path"), errors);
+    file_path(&kp.path, &format!("{path}.path"), podrun);
     file_mode(kp.mode, &format!("{path}.mode"), errors);
 }
 
+/// What podrun needs of a path inside a volume beyond the API server's rules: a path it can
+/// make (no NUL), within the kubelet's limits for the files it writes (its atomic writer's
+/// `validatePath`: 4096 bytes, 255 a name), and naming something inside the volume (`.` names
+/// the volume itself).
+fn file_path(target: &str, path: &str, errors: &mut Vec<FieldError>) {
+    if target.is_empty() {
+        return;
+    }
+    if target.contains('\0') {
+        errors.push(FieldError::invalid(
+            path,
+            target,
+            "must not contain a NUL character (podrun cannot name a file so)",
+        ));
+    }
+    if target.len() > MAX_PATH_BYTES {
+        let why = format!("must be less than or equal to {MAX_PATH_BYTES} characters (the kubelet's limit)");
+        errors.push(FieldError::invalid(path, target, &why));
+    } else if target.split('/').any(|part| part.len() > MAX_NAME_BYTES) {
+        let why = format!("filenames must be less than or equal to {MAX_NAME_BYTES} characters (the kubelet's limit)");
+        errors.push(FieldError::invalid(path, target, &why));
+    }
+    if !target.starts_with('/') && target.split('/').all(|c| c.is_empty() || c == ".") {
+        errors.push(FieldError::invalid(path, target, "must name something inside the volume (podrun)"));
+    }
+}
+
 /// The API server reports these at the volume source; the item's own path is more use.
-fn downward_file(f: &DownwardApiVolumeFile, path: &str, containers: &BTreeSet<&str>, errors: &mut Vec<FieldError>) {
+fn downward_file(
+    f: &DownwardApiVolumeFile,
+    path: &str,
+    containers: &BTreeSet<&str>,
+    errors: &mut Vec<FieldError>,
+    podrun: &mut Vec<FieldError>,
+) {
     if f.path.is_empty() {
         errors.push(FieldError::required(format!("{path}.path")));
     }
     local_non_reserved_path(&f.path, &format!("{path}.path"), errors);
+    file_path(&f.path, &format!("{path}.path"), podrun);
     match (&f.field_ref, &f.resource_field_ref) {
         (Some(field), resource) => {
             validate_field_selector(field, VOLUME_FIELD_PATHS, &format!("{path}.fieldRef"), errors);
@@ -250,6 +394,16 @@ fn downward_file(f: &DownwardApiVolumeFile, path: &str, containers: &BTreeSet<&s
         }
     }
     file_mode(f.mode, &format!("{path}.mode"), errors);
+}
+
+/// What podrun needs of a sub-path beyond the API server's rules: those of an item's path
+/// (`file_path`), and no name starting with `..` at its start, which the kubelet keeps for its
+/// own entries in the volumes it writes.
+fn sub_path_rules(target: &str, path: &str, errors: &mut Vec<FieldError>) {
+    if target.starts_with("..") && !target.starts_with("../") && target != ".." {
+        errors.push(FieldError::invalid(path, target, "must not start with '..' (podrun)"));
+    }
+    file_path(target, path, errors);
 }
 
 fn no_backsteps(target: &str, path: &str, errors: &mut Vec<FieldError>) {
@@ -284,23 +438,27 @@ pub(super) fn validate_mounts(c: &Container, path: &str, ctx: &PodContext, error
         if !ctx.volumes.contains_key(m.name.as_str()) {
             errors.push(FieldError::not_found(format!("{mp}.name"), &m.name));
         }
+        // `/data`, `/data/` and `/./data` are one mount point to the engine.
+        let point: String =
+            m.mount_path.split('/').filter(|c| !c.is_empty() && *c != ".").map(|c| format!("/{c}")).collect();
         if m.mount_path.is_empty() {
             errors.push(FieldError::required(format!("{mp}.mountPath")));
         } else if !m.mount_path.starts_with('/') {
             errors.push(FieldError::invalid(format!("{mp}.mountPath"), &m.mount_path, ABSOLUTE_PATH_MSG));
-        }
-        // `/data` and `/data/` are one mount point to the engine.
-        let point = match m.mount_path.trim_end_matches('/') {
-            "" => "/",
-            p => p,
-        };
-        if !m.mount_path.is_empty() && !mount_points.insert(point) {
+        } else if point.is_empty() {
+            errors.push(FieldError::invalid(
+                format!("{mp}.mountPath"),
+                &m.mount_path,
+                "cannot mount over / (podrun: the container's root is its image)",
+            ));
+        } else if !mount_points.insert(point) {
             errors.push(FieldError::invalid(format!("{mp}.mountPath"), &m.mount_path, "must be unique"));
         }
         let sub_path = m.sub_path.as_deref().unwrap_or("");
         let sub_path_expr = m.sub_path_expr.as_deref().unwrap_or("");
         if !sub_path.is_empty() {
             local_descending_path(sub_path, &format!("{mp}.subPath"), errors);
+            sub_path_rules(sub_path, &format!("{mp}.subPath"), errors);
         }
         if !sub_path_expr.is_empty() {
             if !sub_path.is_empty() {
@@ -311,6 +469,9 @@ pub(super) fn validate_mounts(c: &Container, path: &str, ctx: &PodContext, error
                 ));
             }
             local_descending_path(sub_path_expr, &format!("{mp}.subPathExpr"), errors);
+            // The expression must be a safe path already; its expansion is checked again as the
+            // container is made (`pod/volumes`), where the environment is known.
+            sub_path_rules(sub_path_expr, &format!("{mp}.subPathExpr"), errors);
         }
         if m.mount_propagation == Some(MountPropagation::Bidirectional) && !privileged {
             errors.push(FieldError::forbidden(
@@ -360,8 +521,7 @@ mod tests {
             {name: f, projected: {defaultMode: 420, sources: [{secret: {name: s, items: [{key: u, path: g/u}]}},
                                                              {configMap: {name: cm}},
                                                              {downwardAPI: {items: [{path: n, fieldRef: {fieldPath: metadata.name}}]}}]}},
-            {name: g, persistentVolumeClaim: {claimName: data}},
-            {name: h, nfs: {server: nas, path: /x}}]"#;
+            {name: g, persistentVolumeClaim: {claimName: data}}]"#;
         let mounts = "[{name: a, mountPath: /a}, {name: b, mountPath: /b, readOnly: true, recursiveReadOnly: Enabled, \
                       mountPropagation: None}, {name: c, mountPath: /c, subPath: dir}, {name: f, mountPath: /f, subPathExpr: $(X)}]";
         assert_eq!(problems(volumes, mounts), Vec::<String>::new());
@@ -370,7 +530,7 @@ mod tests {
     #[test]
     fn volume_names_and_sources() {
         let errors = problems(
-            "[{name: Bad, emptyDir: {}}, {name: x}, {name: x, emptyDir: {}, hostPath: {path: /tmp}, nfs: {server: s, path: /p}}]",
+            "[{name: Bad, emptyDir: {}}, {name: x}, {name: x, emptyDir: {}, hostPath: {path: /tmp}, secret: {secretName: s}}]",
             "[]",
         );
         assert_eq!(
@@ -379,7 +539,7 @@ mod tests {
                 format!("spec.volumes[0].name: Invalid value: \"Bad\": {LABEL_MSG}"),
                 "spec.volumes[1]: Required value: must specify a volume type".to_owned(),
                 "spec.volumes[2].hostPath: Forbidden: may not specify more than 1 volume type".to_owned(),
-                "spec.volumes[2].nfs: Forbidden: may not specify more than 1 volume type".to_owned(),
+                "spec.volumes[2].secret: Forbidden: may not specify more than 1 volume type".to_owned(),
                 "spec.volumes[2].name: Duplicate value: \"x\"".to_owned(),
             ]
         );
@@ -419,12 +579,102 @@ mod tests {
             "spec.volumes[5].downwardAPI.items[1].resourceFieldRef.containerName: Required value",
             "spec.volumes[5].downwardAPI.items[2]: Required value: one of fieldRef and resourceFieldRef is required",
             "spec.volumes[6].projected: Invalid value: \"c\": conflicting duplicate paths",
-            "spec.volumes[6].projected.sources[0]: Forbidden: may not specify more than 1 volume type per source",
+            "spec.volumes[6].projected.sources[0]: Forbidden: may not specify more than 1 volume type",
         ];
         assert_eq!(errors.len(), expected.len(), "{errors:#?}");
         for (e, want) in errors.iter().zip(expected) {
             assert!(e.starts_with(want), "{e}\n  does not start with\n{want}");
         }
+    }
+
+    /// The files of a volume as podrun writes them (what `pod/volumes` refused only once the
+    /// pod was being prepared), table-driven as Kubernetes' TestValidateVolumes: each case one
+    /// volume and the problems it must give, by path and by the start of the message.
+    #[test]
+    fn item_paths_are_files_podrun_can_write() {
+        let long = "n".repeat(256);
+        let longest = "n".repeat(255);
+        let deep = vec!["d"; 2049].join("/");
+        let cases: Vec<(&str, String, Vec<&str>)> = vec![
+            ("two items on one path", "configMap: {name: c, items: [{key: a, path: x}, {key: b, path: ./x}]}".into(),
+             vec!["spec.volumes[0].configMap.items[1].path: Invalid value: \"./x\": conflicting duplicate paths (podrun"]),
+            ("a file where another needs a directory", "secret: {secretName: s, items: [{key: a, path: a}, {key: b, path: a/b}]}".into(),
+             vec!["spec.volumes[0].secret.items[1].path: Invalid value: \"a/b\": conflicts with the file \"a\", which would have to be a directory"]),
+            ("the directory first", "downwardAPI: {items: [{path: a/b, fieldRef: {fieldPath: metadata.name}}, {path: a, fieldRef: {fieldPath: metadata.uid}}]}".into(),
+             vec!["spec.volumes[0].downwardAPI.items[0].path: Invalid value: \"a/b\": conflicts with the file \"a\""]),
+            ("an over-long name", format!("configMap: {{name: c, items: [{{key: a, path: ok/{long}}}]}}"),
+             vec!["filenames must be less than or equal to 255 characters (the kubelet's limit)"]),
+            ("the longest name", format!("configMap: {{name: c, items: [{{key: a, path: {longest}}}]}}"), vec![]),
+            ("an over-long path", format!("configMap: {{name: c, items: [{{key: a, path: {deep}}}]}}"),
+             vec!["must be less than or equal to 4096 characters (the kubelet's limit)"]),
+            ("a NUL", r#"configMap: {name: c, items: [{key: a, path: "a\0b"}]}"#.into(),
+             vec!["spec.volumes[0].configMap.items[0].path: Invalid value: \"a\\0b\": must not contain a NUL character"]),
+            ("the volume itself", "configMap: {name: c, items: [{key: a, path: ./}]}".into(),
+             vec!["spec.volumes[0].configMap.items[0].path: Invalid value: \"./\": must name something inside the volume"]),
+            ("projected, as written (the API server's rule, once)",
+             "projected: {sources: [{configMap: {name: c, items: [{key: a, path: x}]}}, {secret: {name: s, items: [{key: b, path: x}]}}]}".into(),
+             vec!["spec.volumes[0].projected: Invalid value: \"s\": conflicting duplicate paths"]),
+            ("projected, the same file written otherwise",
+             "projected: {sources: [{configMap: {name: c, items: [{key: a, path: x/y}]}}, {downwardAPI: {items: [{path: x//y, fieldRef: {fieldPath: metadata.name}}]}}]}".into(),
+             vec!["spec.volumes[0].projected.sources[1].downwardAPI.items[0].path: Invalid value: \"x//y\": conflicting duplicate paths (podrun"]),
+            ("projected, a file and a directory",
+             "projected: {sources: [{configMap: {name: c, items: [{key: a, path: x}]}}, {secret: {name: s, items: [{key: b, path: x/y}]}}]}".into(),
+             vec!["spec.volumes[0].projected.sources[1].secret.items[0].path: Invalid value: \"x/y\": conflicts with the file \"x\""]),
+            ("distinct files side by side", "configMap: {name: c, items: [{key: a, path: a/b}, {key: b, path: a/c}, {key: c, path: ab}]}".into(), vec![]),
+            ("a claim no claim could be", "persistentVolumeClaim: {claimName: Data_1}".into(),
+             vec!["spec.volumes[0].persistentVolumeClaim.claimName: Invalid value: \"Data_1\": must be a lowercase RFC 1123 subdomain"]),
+        ];
+        for (what, source, want) in cases {
+            let got = problems(&format!("[{{name: v, {source}}}]"), "[]");
+            assert_eq!(got.len(), want.len(), "{what}: {got:#?}");
+            for (g, w) in got.iter().zip(&want) {
+                assert!(g.starts_with(w) || (!w.starts_with("spec.") && g.contains(w)), "{what}: {g}\n  is not {w}");
+            }
+        }
+    }
+
+    #[test]
+    fn mount_points_and_sub_paths_podrun_can_mount() {
+        let cases = [
+            (
+                "{name: v, mountPath: /}",
+                "spec.containers[0].volumeMounts[0].mountPath: Invalid value: \"/\": cannot mount over /",
+            ),
+            ("{name: v, mountPath: //.}", "cannot mount over /"),
+            (
+                "{name: v, mountPath: /a/./b}, {name: v, mountPath: /a//b/}",
+                "volumeMounts[1].mountPath: Invalid value: \"/a//b/\": must be unique",
+            ),
+            (
+                "{name: v, mountPath: /a, subPath: ..x}",
+                "volumeMounts[0].subPath: Invalid value: \"..x\": must not start with '..' (podrun)",
+            ),
+            (
+                "{name: v, mountPath: /a, subPath: .}",
+                "volumeMounts[0].subPath: Invalid value: \".\": must name something inside the volume",
+            ),
+            (
+                "{name: v, mountPath: /a, subPathExpr: \"a\\0$(X)\"}",
+                "volumeMounts[0].subPathExpr: Invalid value: \"a\\0$(X)\": must not contain a NUL",
+            ),
+        ];
+        for (mounts, want) in cases {
+            let got = problems("[{name: v, emptyDir: {}}]", &format!("[{mounts}]"));
+            assert_eq!(got.len(), 1, "{mounts}: {got:#?}");
+            assert!(got[0].contains(want), "{mounts}: {}\n  is not {want}", got[0]);
+        }
+        assert_eq!(
+            problems("[{name: v, emptyDir: {}}]", "[{name: v, mountPath: /a, subPath: a/..b}]"),
+            Vec::<String>::new()
+        );
+        // A volume only podrun refuses is a volume still: its mounts are found.
+        let podrun_only = "[{name: v, configMap: {name: c, items: [{key: a, path: x}, {key: b, path: x}]}}]";
+        let got = problems(podrun_only, "[{name: v, mountPath: /v}]");
+        assert_eq!(got.len(), 1, "{got:#?}");
+        assert!(got[0].contains("conflicting duplicate paths (podrun"), "{}", got[0]);
+        let api =
+            problems("[{name: v, configMap: {name: c, items: [{key: a, path: /x}]}}]", "[{name: v, mountPath: /v}]");
+        assert!(api[1].ends_with("Not found: \"v\""), "a volume the API server refuses is not found: {api:#?}");
     }
 
     #[test]

@@ -178,6 +178,15 @@ fn memory_empty_dir_is_a_directory_on_dev_shm() {
 }
 
 #[test]
+fn a_source_podrun_lacks_never_becomes_an_empty_dir() {
+    let spec = "  containers: [{name: c, image: b}]\n  volumes: [{name: v, nfs: {server: nas, path: /x}}]\n";
+    assert_eq!(plan_err(spec), "spec.volumes[0].nfs: not supported by podrun");
+    let spec = "  containers: [{name: c, image: b}]\n  volumes: [{name: v, nfs: null}]\n";
+    let s = Scratch::new("null-source");
+    assert!(matches!(plan(&s, spec).unwrap().volumes()[0].source, PlannedSource::EmptyDir { .. }));
+}
+
+#[test]
 fn empty_dir_medium_and_size_are_checked() {
     let e = plan_err(&with_mounts("{name: m, emptyDir: {medium: Disk}}", ""));
     assert!(e.starts_with("spec.volumes[0].emptyDir.medium: Unsupported value: \"Disk\""), "{e}");
@@ -756,4 +765,59 @@ fn a_sub_path_expr_refusal_never_shows_what_it_expanded_to() {
     let e = crate::error_chain::chain(&e);
     assert!(!e.contains(secret), "{e}");
     assert!(e.contains("subPathExpr") && e.contains("symbolic link"), "{e}");
+}
+
+/// Whatever the planner refuses for the manifest's sake alone (not for a missing ConfigMap, a
+/// host path or the engine), validation refuses too, at the same field: so `validate` says
+/// it, and `apply` before anything is created. Each case is a pod spec the planner refuses.
+/// (The planner's own refusals stay, behind validation: these are the same rules.)
+#[test]
+fn validation_refuses_what_the_planner_refuses_for_the_manifest() {
+    let long = "n".repeat(256);
+    let c = "  containers: [{name: c, image: x:1, volumeMounts: [{name: v, mountPath: /v}]}]\n";
+    let with = |volume: &str| format!("{c}  volumes: [{{name: v, {volume}}}]\n");
+    let mounting = |mount: &str, volume: &str| {
+        format!(
+            "  containers: [{{name: c, image: x:1, volumeMounts: [{mount}]}}]\n  volumes: [{{name: v, {volume}}}]\n"
+        )
+    };
+    let cases = [
+        with("configMap: {name: cfg, items: [{key: a, path: x}, {key: b, path: x}]}"),
+        with("configMap: {name: cfg, items: [{key: a, path: x}, {key: b, path: x/y}]}"),
+        with(&format!("configMap: {{name: cfg, items: [{{key: a, path: {long}}}]}}")),
+        with("configMap: {name: cfg, items: [{key: a, path: \"a\\0b\"}]}"),
+        with("configMap: {name: cfg, items: [{key: a, path: .}]}"),
+        with("projected: {sources: [{configMap: {name: cfg, items: [{key: a, path: p}]}}, {secret: {name: sec, items: [{key: password, path: p}]}}]}"),
+        with("projected: {sources: [{configMap: {name: cfg, items: [{key: a, path: p}]}}, {secret: {name: sec, items: [{key: password, path: ./p}]}}]}"),
+        with("emptyDir: {medium: HugePages}"),
+        with("persistentVolumeClaim: {claimName: Not_A_Name}"),
+        with("nfs: {server: nas, path: /x}"),
+        mounting("{name: v, mountPath: /}", "emptyDir: {}"),
+        mounting("{name: v, mountPath: /a/./b}, {name: v, mountPath: /a//b}", "emptyDir: {}"),
+        mounting("{name: v, mountPath: /a, subPath: ..x}", "emptyDir: {}"),
+        mounting("{name: v, mountPath: /a, subPath: .}", "emptyDir: {}"),
+        mounting(&format!("{{name: v, mountPath: /a, subPath: {long}}}"), "emptyDir: {}"),
+        mounting("{name: v, mountPath: /a, subPath: x}", "persistentVolumeClaim: {claimName: data}"),
+    ];
+    for spec in cases {
+        let s = Scratch::new("parity");
+        let planned = plan(&s, &spec);
+        let Err(refusal) = planned else { panic!("the planner takes it, so the case proves nothing:\n{spec}") };
+        let field = match &refusal {
+            VolumeError::Invalid { field, .. } | VolumeError::Unsupported { field, .. } => field.clone(),
+            other => panic!("not a refusal for the manifest's sake: {other}\n{spec}"),
+        };
+        let (errors, _) = crate::manifest::validate::validate_pod(&pod(&spec));
+        // At the field, or above it where the API server says it (two projected sources).
+        assert!(
+            errors.iter().any(|e| e.path == field || field.starts_with(&format!("{}.", e.path))),
+            "the planner refuses {refusal}, validation does not (at {field}): {errors:#?}\n{spec}"
+        );
+    }
+    // And what the planner takes, validation takes.
+    let s = Scratch::new("parity-ok");
+    let fine =
+        with("projected: {sources: [{}, {configMap: {name: cfg, items: [{key: a, path: d/a}, {key: b, path: d/b}]}}]}");
+    assert!(plan(&s, &fine).is_ok());
+    assert_eq!(crate::manifest::validate::validate_pod(&pod(&fine)).0, []);
 }
