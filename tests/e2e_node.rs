@@ -182,7 +182,7 @@ fn e2e_oom_scores_follow_the_qos_class_as_the_kubelet_sets_them() {
     assert_eq!(oom_score(&ns), (-997).max(floor));
     let infra = ns.containers().into_iter().find(|(_, n)| n.contains("_POD_")).expect("an infra container").0;
     assert_eq!(ns.inspect(&infra, "{{.HostConfig.OomScoreAdj}}").trim(), (-998).max(floor).to_string());
-    let warned = stderr(&out).contains("cannot lower an OOM score below its own");
+    let warned = stderr(&out).contains("the engine lacks CAP_SYS_RESOURCE: no score below its own");
     assert_eq!(warned, floor > -997, "{}", stderr(&out));
 
     // A static pod of the system-node-critical class is node-critical: -997 whatever its QoS,

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::manifest::config_store::ConfigStore;
 use crate::manifest::types::{DnsPolicy, PullPolicy};
 use crate::manifest::LoadedPod;
-use crate::runtime::{Capacity, DnsSettings, EngineInfo, EngineSecurity};
+use crate::runtime::{Capacity, DnsSettings, EngineInfo, EngineSecurity, OomFloor};
 
 use super::admission::{self, Admission};
 use super::dns::{self, ResolvConf};
@@ -43,7 +43,7 @@ pub struct Environment<'a> {
     /// none, as the kubelet's seccompDefault setting; else they run Unconfined.
     pub seccomp_default: bool,
     /// The lowest OOM score adjustment the engine can give (`Runtime::oom_score_floor`).
-    pub oom_score_floor: Option<i64>,
+    pub oom_score_floor: Option<OomFloor>,
     /// `--allowed-unsafe-sysctls`, checked (`admission::check_unsafe_pattern`).
     pub allowed_unsafe_sysctls: Vec<String>,
     /// The engine host's CPUs and memory when it is not this host (`Runtime::capacity`).
@@ -131,7 +131,7 @@ pub fn prepare_pods(
                 }
             }
         }
-        if oom_scores(&mut d, env.oom_score_floor) {
+        if oom_scores(&mut d, env.oom_score_floor.map(OomFloor::score)) {
             raised.push(key.clone());
         }
         if let Some(policy) = env.pull {
@@ -165,10 +165,11 @@ pub fn prepare_pods(
     }
     if let (Some(floor), false) = (env.oom_score_floor, raised.is_empty()) {
         warn(format!(
-            "the engine cannot lower an OOM score below its own ({floor}: it lacks CAP_SYS_RESOURCE), so the \
-             containers of {} get {floor} instead of the kubelet's lower score (as containerd's \
-             restrict_oom_score_adj)",
-            raised.join(", ")
+            "OOM scores: {}; so the containers of {} get {} instead of the kubelet's lower score (as \
+             containerd's restrict_oom_score_adj)",
+            floor.reason(),
+            raised.join(", "),
+            floor.score()
         ));
     }
     Ok(pods)

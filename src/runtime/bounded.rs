@@ -18,7 +18,7 @@ use tokio::time::Instant;
 
 use super::{
     auth, Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions,
-    Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
+    Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 
 /// `inner`, with its calls cut off at the deadline.
@@ -85,7 +85,7 @@ impl<R: Runtime> Runtime for Bounded<R> {
         self.bound(|| "engine info".into(), self.inner.security()).await
     }
 
-    async fn oom_score_floor(&self) -> Option<i64> {
+    async fn oom_score_floor(&self) -> Option<OomFloor> {
         self.inner.oom_score_floor().await
     }
 

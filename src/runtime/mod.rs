@@ -471,6 +471,33 @@ pub struct EngineInfo {
     pub api_version: String,
 }
 
+/// Why an engine cannot give a container any OOM score, and the lowest it can.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OomFloor {
+    /// The daemon lacks CAP_SYS_RESOURCE in the host's user namespace: no score below its own.
+    Daemon(i64),
+    /// The daemon's rights cannot be seen (an engine reached over the network, or a socket
+    /// whose peer podrun cannot read): no score below 0, which any engine can give.
+    Unseen,
+}
+
+impl OomFloor {
+    pub fn score(self) -> i64 {
+        match self {
+            OomFloor::Daemon(s) => s,
+            OomFloor::Unseen => 0,
+        }
+    }
+
+    /// Why, for a warning.
+    pub fn reason(self) -> String {
+        match self {
+            OomFloor::Daemon(s) => format!("the engine lacks CAP_SYS_RESOURCE: no score below its own, {s}"),
+            OomFloor::Unseen => "podrun cannot see what the engine may do: no score below 0".to_owned(),
+        }
+    }
+}
+
 /// A host's CPUs and memory, as its engine reports them (Docker's `/info`: NCPU, MemTotal).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Capacity {
@@ -590,10 +617,9 @@ pub trait Runtime: Send + Sync + 'static {
     fn security(&self) -> impl Future<Output = Result<EngineSecurity, RuntimeError>> + Send {
         async { Ok(EngineSecurity::default()) }
     }
-    /// The lowest oom_score_adj the engine can give a container, when it cannot give any: an
-    /// engine without CAP_SYS_RESOURCE cannot go below its own score. None: any score (or
-    /// unknown, as for an engine on another host).
-    fn oom_score_floor(&self) -> impl Future<Output = Option<i64>> + Send {
+    /// The lowest oom_score_adj the engine can give a container, when it cannot give any.
+    /// None: any score.
+    fn oom_score_floor(&self) -> impl Future<Output = Option<OomFloor>> + Send {
         async { None }
     }
     /// The engine host's CPUs and bytes of memory, for admitting pods, when that host is not

@@ -36,8 +36,8 @@ use self::transport::Dialer;
 use super::auth::Credentials;
 use super::{
     parse_api_version, registry, Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession,
-    LineSplitter, LogChunk, LogLine, LogOptions, LogStream, Mount, Observed, PullProgress, Runtime, RuntimeError,
-    Selector, TermSize, Tmpfs, VolumeInfo, RECURSIVE_READ_ONLY_API,
+    LineSplitter, LogChunk, LogLine, LogOptions, LogStream, Mount, Observed, OomFloor, PullProgress, Runtime,
+    RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo, RECURSIVE_READ_ONLY_API,
 };
 use crate::runtime::labels;
 use crate::runtime::seal::{Kind, Seal};
@@ -374,12 +374,19 @@ impl Runtime for DockerRuntime {
         Ok(self.info.clone())
     }
 
-    async fn oom_score_floor(&self) -> Option<i64> {
+    async fn oom_score_floor(&self) -> Option<OomFloor> {
         // The daemon is the peer of its unix socket; an engine elsewhere is not podrun's to read.
-        let path = self.endpoint.host.strip_prefix("unix://")?;
+        let Some(path) = self.endpoint.host.strip_prefix("unix://") else { return Some(OomFloor::Unseen) };
         let connect = tokio::net::UnixStream::connect(path);
-        let stream = tokio::time::timeout(std::time::Duration::from_secs(5), connect).await.ok()?.ok()?;
-        super::oom_floor::of_daemon(stream.peer_cred().ok()?.pid()?)
+        let peer = match tokio::time::timeout(std::time::Duration::from_secs(5), connect).await {
+            Ok(Ok(stream)) => stream.peer_cred().ok().and_then(|c| c.pid()),
+            _ => None,
+        };
+        match peer.and_then(super::oom_floor::of_daemon) {
+            Some(super::oom_floor::Rights::AnyScore) => None,
+            Some(super::oom_floor::Rights::NotBelow(own)) => Some(OomFloor::Daemon(own)),
+            None => Some(OomFloor::Unseen),
+        }
     }
 
     async fn capacity(&self) -> Result<Option<Capacity>, RuntimeError> {
