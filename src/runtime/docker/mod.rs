@@ -56,6 +56,8 @@ const REQUEST_TIMEOUT_SECS: u64 = 3600;
 /// asked again (see [`decoded`]): 40 × 25 ms, a second at most.
 const UNDECODABLE_RETRIES: u32 = 40;
 const UNDECODABLE_DELAY: Duration = Duration::from_millis(25);
+/// After a refused create, how many more times (50 ms apart) the name's holder is looked for.
+const NAME_HOLDER_LOOKS: u32 = 20;
 
 /// `e` and its causes, each once: bollard's own text often leaves out the cause that matters
 /// (a refused connection, a closed stream).
@@ -587,7 +589,17 @@ impl Runtime for DockerRuntime {
         // Podman answers a name already in use with 500 where Docker says 409. Whether the
         // name is taken, and by whom, is asked of the engine, not read from the message.
         if status.is_some() {
-            if let Ok(Some(holder)) = self.inspect(&spec.name).await {
+            // Podman reserves a name in its storage before the container can be inspected: the
+            // holder of a name in use may take a moment to show (bounded: a failure path only).
+            let mut holder = self.inspect(&spec.name).await;
+            for _ in 0..NAME_HOLDER_LOOKS {
+                if !matches!(holder, Ok(None)) {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                holder = self.inspect(&spec.name).await;
+            }
+            if let Ok(Some(holder)) = holder {
                 return Err(if self.seal.verify(Kind::Container, &holder.name, &holder.labels) {
                     // A podrun running beside us made it.
                     RuntimeError::Conflict { what }
