@@ -9,7 +9,7 @@
 pub mod manifests;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -259,20 +259,52 @@ pub struct Rootless {
 impl Rootless {
     /// podrun run as the user (its HOME and XDG_RUNTIME_DIR, so its state is under the user's
     /// XDG directories), on the user's service.
+    /// The binary and the files it is given are copied where the user can read them first: a
+    /// clone in root's home (0700) is closed to it. It runs from /, for the same reason.
     pub fn podrun(&self, args: &[&str]) -> Output {
         let env = [
             format!("HOME={}", self.home),
             format!("XDG_RUNTIME_DIR={}", self.runtime_dir),
             format!("DOCKER_HOST={}", self.host),
         ];
+        let staged: Vec<String> = args.iter().map(|a| self.stage(a)).collect();
         Command::new("runuser")
             .args(["-u", &self.user, "--", "env", "-u", "PODRUN_STATE_DIR", "-u", "XDG_STATE_HOME", "NO_COLOR=1"])
             .args(&env)
-            .arg(PODRUN)
-            .args(args)
+            .arg(self.staged_podrun())
+            .args(&staged)
+            .current_dir("/")
             .stdin(Stdio::null())
             .output()
             .expect("run podrun as the rootless user")
+    }
+
+    /// The podrun binary, copied once per test process.
+    fn staged_podrun(&self) -> String {
+        static STAGED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        STAGED.get_or_init(|| self.stage(PODRUN)).clone()
+    }
+
+    /// `arg` itself, or for an existing file a copy of it in a directory of the user's runtime
+    /// directory (each file once, named by its path), readable by the user.
+    fn stage(&self, arg: &str) -> String {
+        let path = Path::new(arg);
+        if !path.is_absolute() || !path.is_file() {
+            return arg.to_owned();
+        }
+        let dir = Path::new(&self.runtime_dir).join("podrun-test-files");
+        std::fs::create_dir_all(&dir).expect("the staging directory");
+        let _ = std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o755));
+        let name = format!("{:016x}-{}", fnv(arg), path.file_name().unwrap_or_default().to_string_lossy());
+        let copy = dir.join(name);
+        // A copy of its own per call: tests rewrite their temporary files between calls.
+        let tmp =
+            dir.join(format!(".{}.{}", std::process::id(), fnv(&format!("{arg}{:?}", std::time::Instant::now()))));
+        std::fs::copy(path, &tmp).expect("copy a file for the rootless user");
+        let mode = if arg == PODRUN { 0o755 } else { 0o644 };
+        std::fs::set_permissions(&tmp, std::os::unix::fs::PermissionsExt::from_mode(mode)).unwrap();
+        std::fs::rename(&tmp, &copy).expect("put the copy in place");
+        copy.to_string_lossy().into_owned()
     }
 
     /// The cgroup version of the engine's host (`docker info`), 1 when it does not say.
@@ -405,4 +437,9 @@ pub fn engine_oom_floor() -> i64 {
     } else {
         sh(&format!("cat /proc/{pid}/oom_score_adj")).parse().expect("a score")
     }
+}
+
+/// FNV-1a of `s`: names for staged copies.
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf29ce484222325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100000001b3))
 }
