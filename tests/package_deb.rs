@@ -76,6 +76,25 @@ fn build(scratch: &Scratch) -> String {
     expected
 }
 
+/// lintian finds no error in the package. It reads only gzip and xz archives (Debian 12's
+/// lintian), so this package is built with gzip.
+#[test]
+fn the_debian_package_passes_lintian() {
+    if !tools(&["dpkg-deb", "dpkg-shlibdeps", "strip", "lintian"], "checking the Debian package with lintian") {
+        return;
+    }
+    let scratch = Scratch::new("package-lintian");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/package-deb");
+    let out = scratch.path("out");
+    let deb = ok(script.to_str().unwrap(), &["--binary", PODRUN, "--out", &out, "--compress", "gzip"]);
+    // Exit status 2 is lintian's for "tags of error severity"; its report is what to read.
+    let report = run("lintian", &["--tag-display-limit", "0", "--fail-on", "error", deb.trim()]);
+    let text = format!("{}{}", stdout(&report), stderr(&report));
+    assert!(report.status.success(), "lintian found errors in the package:\n{text}");
+    let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("E: ")).collect();
+    assert!(errors.is_empty(), "lintian errors: {errors:#?}");
+}
+
 #[test]
 fn the_debian_package_holds_the_binary_unit_completions_and_man_page() {
     if !tools(&["dpkg-deb", "dpkg-shlibdeps", "strip"], "building the Debian package") {
