@@ -36,7 +36,7 @@ fn tools(tools: &[&str], what: &str) -> bool {
     if missing.is_empty() {
         return true;
     }
-    let message = format!("{what} needs {missing:?} (Debian: apt-get install dpkg-dev systemd)");
+    let message = format!("{what} needs {missing:?} (Debian: apt-get install dpkg-dev systemd lintian)");
     assert!(!e2e_required(), "{message}, and the tests are required to run (PODRUN_E2E/CI)");
     eprintln!("skipping: {message}");
     false
@@ -65,11 +65,12 @@ impl Drop for Scratch {
     }
 }
 
-/// Builds the package around the test binary (zstd: a second, where xz takes half a minute).
-fn build(scratch: &Scratch) -> String {
+/// Builds the package around the test binary, compressed with `compress` (zstd: a second,
+/// where xz takes half a minute).
+fn build(scratch: &Scratch, compress: &str) -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/package-deb");
     let out = scratch.path("out");
-    let deb = ok(script.to_str().unwrap(), &["--binary", PODRUN, "--out", &out, "--compress", "zstd"]);
+    let deb = ok(script.to_str().unwrap(), &["--binary", PODRUN, "--out", &out, "--compress", compress]);
     let arch = ok("dpkg", &["--print-architecture"]);
     let expected = format!("{out}/podrun_{}-1_{}.deb", env!("CARGO_PKG_VERSION"), arch.trim());
     assert_eq!(deb.trim(), expected, "scripts/package-deb printed where the package is");
@@ -84,11 +85,9 @@ fn the_debian_package_passes_lintian() {
         return;
     }
     let scratch = Scratch::new("package-lintian");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/package-deb");
-    let out = scratch.path("out");
-    let deb = ok(script.to_str().unwrap(), &["--binary", PODRUN, "--out", &out, "--compress", "gzip"]);
+    let deb = build(&scratch, "gzip");
     // Exit status 2 is lintian's for "tags of error severity"; its report is what to read.
-    let report = run("lintian", &["--tag-display-limit", "0", "--fail-on", "error", deb.trim()]);
+    let report = run("lintian", &["--tag-display-limit", "0", "--fail-on", "error", &deb]);
     let text = format!("{}{}", stdout(&report), stderr(&report));
     assert!(report.status.success(), "lintian found errors in the package:\n{text}");
     let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("E: ")).collect();
@@ -101,7 +100,7 @@ fn the_debian_package_holds_the_binary_unit_completions_and_man_page() {
         return;
     }
     let scratch = Scratch::new("package-deb");
-    let deb = build(&scratch);
+    let deb = build(&scratch, "zstd");
 
     // Metadata.
     let field = |name: &str| ok("dpkg-deb", &["--field", &deb, name]).trim().to_owned();
