@@ -14,7 +14,7 @@ use std::time::Duration;
 use bollard::{BollardRequest, Docker};
 use hyper_util::client::legacy::connect::{Connected, Connection};
 use hyper_util::rt::{TokioExecutor, TokioIo};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 
 use super::ssh::SshCommand;
 use super::tls::{self, TlsClient};
@@ -26,6 +26,9 @@ impl<T: AsyncRead + AsyncWrite + Send + Unpin> Conn for T {}
 /// How long a TCP connection (and its TLS handshake) may take before the engine counts as
 /// unreachable: the Docker CLI's dial timeout.
 const DIAL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long a failed TLS connection's diagnosis waits for the engine's alert.
+const ALERT_WAIT: Duration = Duration::from_secs(1);
 
 /// Where the bytes go.
 #[derive(Debug, Clone)]
@@ -101,9 +104,28 @@ impl Dialer {
     /// which side of a TLS handshake refused, or what `ssh` said.
     pub async fn explain(&self, e: &(dyn std::error::Error + 'static)) -> Option<String> {
         match self {
-            Dialer::Tls { client, .. } => client.explain(e),
+            Dialer::Tls { client, .. } => match client.explain(e) {
+                Some(said) => Some(said),
+                None => self.refusal_after_handshake(client).await,
+            },
             Dialer::Ssh(ssh) => ssh.last_error().await,
             Dialer::Unix(_) | Dialer::Tcp(_) => None,
+        }
+    }
+
+    /// Under TLS 1.3 the engine judges podrun's certificate after podrun's side of the
+    /// handshake has ended, so its alert can come after the request already failed on a
+    /// closed connection, with no TLS error among the causes. One more handshake, and a read
+    /// that waits a moment for the engine's word, finds the alert if there is one.
+    async fn refusal_after_handshake(&self, client: &TlsClient) -> Option<String> {
+        let mut conn = match self.dial().await {
+            Ok(conn) => conn,
+            Err(e) => return client.explain(&e),
+        };
+        let mut byte = [0u8; 1];
+        match tokio::time::timeout(ALERT_WAIT, conn.read(&mut byte)).await {
+            Ok(Err(e)) => client.explain(&e),
+            Ok(Ok(_)) | Err(_) => None,
         }
     }
 
