@@ -18,8 +18,8 @@ use super::prune;
 use super::schema::{self, Finding};
 use super::trail::{Place, Step, Trail, Tree};
 use super::types::{ConfigMap, PersistentVolumeClaim, Pod, Secret};
+use super::types::{Workload, WorkloadKind};
 use super::validate::{self, FieldError};
-use super::workload::{Workload, WorkloadKind};
 
 /// The kinds podrun reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

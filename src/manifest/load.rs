@@ -26,8 +26,9 @@ use super::nesting;
 use super::strict;
 use super::trail::{Place, Trail};
 use super::types::{ConfigMap, ObjectMeta, PersistentVolumeClaim, Pod, Secret};
+use super::types::{Workload, WorkloadKind};
 use super::validate::{self, FieldError};
-use super::workload::{self, Workload, WorkloadKind};
+use super::workload;
 
 /// Where a manifest came from and what it says.
 #[derive(Debug, Clone)]

@@ -1,10 +1,11 @@
 //! The manifest layer: reading, checking and defaulting Kubernetes YAML. Knows nothing of engines.
 
+mod base64_data;
 mod budget;
-pub mod cluster_only;
 pub mod config_store;
 pub mod defaults;
 mod documents;
+mod field_error;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod input;

@@ -25,80 +25,13 @@ mod volumes;
 mod workload;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
 pub use config::{config_key_problems, validate_claim, validate_config_map, validate_secret, validate_secret_type};
 pub use unread::validate_unread;
 pub(crate) use workload::apps_selector_problems;
 
-use super::trail::Place;
+pub use super::field_error::FieldError;
 use super::types::{Container, ObjectMeta, Pod, Volume};
-
-/// One problem, at a Kubernetes field path such as `spec.containers[1].name`, and where the
-/// text says it when that is known (an unknown key, found by `locate.rs`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FieldError {
-    pub path: String,
-    pub message: String,
-    pub at: Option<Place>,
-}
-
-impl FieldError {
-    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
-        FieldError { path: path.into(), message: message.into(), at: None }
-    }
-
-    /// The same problem, placed in the text.
-    #[must_use]
-    pub fn at(self, place: Option<Place>) -> Self {
-        FieldError { at: place, ..self }
-    }
-
-    fn required(path: impl Into<String>) -> Self {
-        Self::new(path, "Required value")
-    }
-
-    fn required_because(path: impl Into<String>, detail: &str) -> Self {
-        Self::new(path, format!("Required value: {detail}"))
-    }
-
-    /// A string value, quoted as the API server quotes it.
-    fn invalid(path: impl Into<String>, value: &str, why: &str) -> Self {
-        Self::new(path, format!("Invalid value: {value:?}: {why}"))
-    }
-
-    /// A number or boolean, shown bare as the API server shows it.
-    fn invalid_raw(path: impl Into<String>, value: impl fmt::Display, why: &str) -> Self {
-        Self::new(path, format!("Invalid value: {value}: {why}"))
-    }
-
-    fn unsupported(path: impl Into<String>, value: &str, supported: &[&str]) -> Self {
-        let list: Vec<String> = supported.iter().map(|s| format!("{s:?}")).collect();
-        Self::new(path, format!("Unsupported value: {value:?}: supported values: {}", list.join(", ")))
-    }
-
-    fn duplicate(path: impl Into<String>, value: &str) -> Self {
-        Self::new(path, format!("Duplicate value: {value:?}"))
-    }
-
-    fn not_found(path: impl Into<String>, value: &str) -> Self {
-        Self::new(path, format!("Not found: {value:?}"))
-    }
-
-    fn forbidden(path: impl Into<String>, detail: &str) -> Self {
-        Self::new(path, format!("Forbidden: {detail}"))
-    }
-
-    fn too_long(path: impl Into<String>, max: usize) -> Self {
-        Self::new(path, format!("Too long: must have at most {max} bytes"))
-    }
-}
-
-impl fmt::Display for FieldError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
-    }
-}
 
 const DNS1123_LABEL_MAX: usize = 63;
 const DNS1123_SUBDOMAIN_MAX: usize = 253;
@@ -260,7 +193,6 @@ pub fn validate_pod(pod: &Pod) -> (Vec<FieldError>, Vec<String>) {
     }
     security::validate_apparmor_fields_match(pod, &mut errors);
     refused::refuse(pod, &mut errors);
-    errors.extend(super::cluster_only::check(pod));
     (errors, warnings)
 }
 

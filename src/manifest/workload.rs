@@ -8,122 +8,8 @@
 //! have: they are not read here, but their values are checked as the API server checks them
 //! (`validate/workload.rs`, on the document), and the template is checked as thoroughly as a Pod.
 
-use std::collections::BTreeMap;
-use std::fmt;
-
-use serde::Deserialize;
-
-use super::strict;
-use super::types::{ObjectMeta, PersistentVolumeClaimVolumeSource, Pod, PodSpec, RestartPolicy, Volume};
+use super::types::{ObjectMeta, PersistentVolumeClaimVolumeSource, Pod, RestartPolicy, Volume, Workload, WorkloadKind};
 use super::validate::{apps_selector_problems, FieldError};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WorkloadKind {
-    Deployment,
-    ReplicaSet,
-    StatefulSet,
-    DaemonSet,
-    Job,
-}
-
-impl WorkloadKind {
-    pub fn from_kind(kind: &str) -> Option<WorkloadKind> {
-        Some(match kind {
-            "Deployment" => WorkloadKind::Deployment,
-            "ReplicaSet" => WorkloadKind::ReplicaSet,
-            "StatefulSet" => WorkloadKind::StatefulSet,
-            "DaemonSet" => WorkloadKind::DaemonSet,
-            "Job" => WorkloadKind::Job,
-            _ => return None,
-        })
-    }
-
-    pub fn api_version(self) -> &'static str {
-        match self {
-            WorkloadKind::Job => "batch/v1",
-            _ => "apps/v1",
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WorkloadKind::Deployment => "Deployment",
-            WorkloadKind::ReplicaSet => "ReplicaSet",
-            WorkloadKind::StatefulSet => "StatefulSet",
-            WorkloadKind::DaemonSet => "DaemonSet",
-            WorkloadKind::Job => "Job",
-        }
-    }
-}
-
-impl fmt::Display for WorkloadKind {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The parts of a workload podrun reads.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Workload {
-    #[serde(default)]
-    pub metadata: ObjectMeta,
-    #[serde(default)]
-    pub spec: WorkloadSpec,
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WorkloadSpec {
-    #[serde(default)]
-    pub replicas: Option<i64>,
-    /// Jobs.
-    #[serde(default)]
-    pub parallelism: Option<i64>,
-    #[serde(default)]
-    pub completions: Option<i64>,
-    #[serde(default)]
-    pub selector: Option<LabelSelector>,
-    #[serde(default)]
-    pub template: Option<PodTemplateSpec>,
-    /// StatefulSets.
-    #[serde(default)]
-    pub volume_claim_templates: Vec<ClaimTemplate>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PodTemplateSpec {
-    #[serde(default)]
-    pub metadata: ObjectMeta,
-    #[serde(default)]
-    pub spec: PodSpec,
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LabelSelector {
-    #[serde(default, deserialize_with = "strict::string_map")]
-    pub match_labels: BTreeMap<String, String>,
-    #[serde(default)]
-    pub match_expressions: Vec<LabelSelectorRequirement>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct LabelSelectorRequirement {
-    #[serde(default, deserialize_with = "strict::string")]
-    pub key: String,
-    #[serde(default, deserialize_with = "strict::string")]
-    pub operator: String,
-    #[serde(default, deserialize_with = "strict::strings")]
-    pub values: Vec<String>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct ClaimTemplate {
-    #[serde(default)]
-    pub metadata: ObjectMeta,
-}
 
 /// The one pod podrun runs for a workload, and what else that takes.
 #[derive(Debug)]
@@ -135,33 +21,6 @@ pub struct TemplatePod {
     pub warnings: Vec<String>,
     /// The PersistentVolumeClaims a StatefulSet's claim templates would create for its pod.
     pub claims: Vec<String>,
-}
-
-impl LabelSelector {
-    pub(crate) fn is_empty(&self) -> bool {
-        self.match_labels.is_empty() && self.match_expressions.is_empty()
-    }
-
-    /// Whether `labels` are selected; `None` when an operator is unknown (reported apart).
-    pub(crate) fn matches(&self, labels: &BTreeMap<String, String>) -> Option<bool> {
-        if self.match_labels.iter().any(|(k, v)| labels.get(k) != Some(v)) {
-            return Some(false);
-        }
-        for r in &self.match_expressions {
-            let value = labels.get(&r.key);
-            let ok = match r.operator.as_str() {
-                "In" => value.is_some_and(|v| r.values.contains(v)),
-                "NotIn" => value.is_none_or(|v| !r.values.contains(v)),
-                "Exists" => value.is_some(),
-                "DoesNotExist" => value.is_none(),
-                _ => return None,
-            };
-            if !ok {
-                return Some(false);
-            }
-        }
-        Some(true)
-    }
 }
 
 /// The pod for `w`. Paths in `problems` are the workload's (`spec.template.spec...`).

@@ -6,18 +6,22 @@
 
 mod config;
 pub mod int32;
+mod meta;
 mod probe;
 mod security;
 mod volume;
+mod workload;
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 pub use config::*;
+pub use meta::*;
 pub use probe::*;
 pub use security::*;
 pub use volume::*;
+pub use workload::*;
 
 use super::strict;
 

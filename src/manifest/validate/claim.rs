@@ -13,7 +13,7 @@ use super::raw::{child, field, Text};
 use super::FieldError;
 use crate::manifest::quantity::Quantity;
 use crate::manifest::strict;
-use crate::manifest::workload::LabelSelector;
+use crate::manifest::types::LabelSelector;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]

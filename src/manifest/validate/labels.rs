@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::FieldError;
-use crate::manifest::workload::{LabelSelector, LabelSelectorRequirement};
+use crate::manifest::types::{LabelSelector, LabelSelectorRequirement};
 
 const LABEL_KEY_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 const LABEL_KEY_MSG: &str =

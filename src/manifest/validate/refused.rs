@@ -3,7 +3,9 @@
 //! manifest counts on). This is the one list of them; the schema marks the same fields `refused` so the
 //! walk does not also call them "not implemented yet".
 //!
-//! Each feature gives one error, at the first place it is used, naming the others.
+//! Each feature gives one error, at the first place it is used, naming the others. Beyond
+//! the fields, a command that reads the variables the kubelet injects for the API server's
+//! own Service is refused too: there is no API server on one host.
 
 use super::FieldError;
 use crate::manifest::types::Pod;
@@ -197,6 +199,46 @@ pub(super) fn refuse(pod: &Pod, errors: &mut Vec<FieldError>) {
         let also = if others.is_empty() { String::new() } else { format!(" (also used at {})", others.join(", ")) };
         errors.push(FieldError::forbidden(path, &format!("{}{also}", feature.why())));
     }
+    refuse_api_service_vars(pod, errors);
+}
+
+/// The variables the kubelet sets for the `kubernetes` Service in every pod.
+const API_SERVICE_VARS: &[&str] =
+    &["KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT", "KUBERNETES_PORT", "KUBERNETES_SERVICE_PORT_HTTPS"];
+
+/// Whether `text` names `var` as a whole word (so KUBERNETES_PORT_443_TCP counts as
+/// KUBERNETES_PORT only where it is the whole name).
+fn names(text: &str, var: &str) -> bool {
+    text.match_indices(var).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + var.len()..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        !word(before) && !word(after)
+    })
+}
+
+/// Appends an error per container whose command or args read a variable the kubelet injects
+/// for the API server's own Service: on one host there is no API server, so the pod would
+/// crash-loop instead of being refused with the reason.
+fn refuse_api_service_vars(pod: &Pod, errors: &mut Vec<FieldError>) {
+    for (path, c, _) in pod.spec.all_containers() {
+        // A variable the container sets itself is its own business.
+        let own = |v: &str| c.env.iter().any(|e| e.name == v);
+        let words =
+            c.command.iter().flatten().map(|w| ("command", w)).chain(c.args.iter().flatten().map(|w| ("args", w)));
+        for (field, w) in words {
+            if let Some(var) = API_SERVICE_VARS.iter().find(|v| names(w, v) && !own(v)) {
+                errors.push(FieldError::new(
+                    format!("{path}.{field}"),
+                    format!(
+                        "refers to {var}, which the kubelet sets for the Kubernetes API server's Service; \
+                         that exists only on a cluster, so podrun cannot provide it"
+                    ),
+                ));
+                break;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -345,5 +387,45 @@ spec:
                     volumes: [{name: m, hostPath: {path: /mnt}}]\n";
         let loaded = load(&Source::from_text("p.yaml", yaml), &LoadOptions::default()).unwrap();
         assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    }
+
+    mod api_service {
+        use super::super::*;
+        use crate::manifest::types::{Container, EnvVar};
+
+        fn api_service(pod: &Pod) -> Vec<FieldError> {
+            let mut errors = Vec::new();
+            refuse_api_service_vars(pod, &mut errors);
+            errors
+        }
+
+        fn pod(args: &[&str], env: &[&str]) -> Pod {
+            let mut p = Pod::default();
+            p.spec.containers.push(Container {
+                name: "c".into(),
+                args: Some(args.iter().map(|s| s.to_string()).collect()),
+                env: env
+                    .iter()
+                    .map(|n| EnvVar { name: n.to_string(), value: Some("x".into()), ..Default::default() })
+                    .collect(),
+                ..Default::default()
+            });
+            p
+        }
+
+        #[test]
+        fn references_to_the_api_service_are_refused() {
+            let errs = api_service(&pod(&["HOSTNAME", "KUBERNETES_PORT"], &[]));
+            assert_eq!(errs.len(), 1);
+            assert_eq!(errs[0].path, "spec.containers[0].args");
+            assert!(errs[0].message.contains("KUBERNETES_PORT"));
+            assert_eq!(api_service(&pod(&["echo $KUBERNETES_SERVICE_HOST"], &[])).len(), 1);
+        }
+
+        #[test]
+        fn other_words_and_own_variables_are_fine() {
+            assert!(api_service(&pod(&["MY_KUBERNETES_PORT", "KUBERNETES_PORTS"], &[])).is_empty());
+            assert!(api_service(&pod(&["KUBERNETES_PORT"], &["KUBERNETES_PORT"])).is_empty());
+        }
     }
 }

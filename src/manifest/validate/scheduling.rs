@@ -21,7 +21,7 @@ use super::labels::{
 use super::raw::{child, field, get, has, items, Text};
 use super::FieldError;
 use crate::manifest::strict;
-use crate::manifest::workload::LabelSelector;
+use crate::manifest::types::LabelSelector;
 
 /// Where a pod spec is: a Pod's, or a workload's pod template (some rules differ).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use super::scheduling::{check_pod_spec, Owner};
 use super::workload::check_workload;
 use super::FieldError;
 use crate::manifest::strict;
-use crate::manifest::workload::WorkloadKind;
+use crate::manifest::types::WorkloadKind;
 
 /// Every problem the API server would find in `doc`'s unread fields, at the document's paths.
 pub fn validate_unread(doc: &Value) -> Vec<FieldError> {

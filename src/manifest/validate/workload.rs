@@ -26,7 +26,7 @@ use super::raw::{child, field, get, has, items, Text};
 use super::scheduling::{check_pod_spec, Owner};
 use super::FieldError;
 use crate::manifest::strict;
-use crate::manifest::workload::{LabelSelector, WorkloadKind};
+use crate::manifest::types::{LabelSelector, WorkloadKind};
 
 const NEGATIVE: &str = "must be greater than or equal to 0";
 
