@@ -4,7 +4,6 @@ mod base64_data;
 mod budget;
 pub mod config_store;
 pub mod defaults;
-mod documents;
 mod field_error;
 #[cfg(test)]
 mod fuzz_tests;

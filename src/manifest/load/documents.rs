@@ -13,13 +13,14 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::Deserialize;
 use serde_yaml::Value;
 
-use super::load::{DocRef, FieldValidation, LoadOptions, ManifestError};
-use super::prune;
-use super::schema::{self, Finding};
-use super::trail::{Place, Step, Trail, Tree};
-use super::types::{ConfigMap, PersistentVolumeClaim, Pod, Secret};
-use super::types::{Workload, WorkloadKind};
-use super::validate::{self, FieldError};
+use super::error::{DocRef, ManifestError};
+use super::options::{FieldValidation, LoadOptions};
+use crate::manifest::prune;
+use crate::manifest::schema::{self, Finding};
+use crate::manifest::trail::{Place, Step, Trail, Tree};
+use crate::manifest::types::{ConfigMap, PersistentVolumeClaim, Pod, Secret};
+use crate::manifest::types::{Workload, WorkloadKind};
+use crate::manifest::validate::{self, FieldError};
 
 /// The kinds podrun reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
