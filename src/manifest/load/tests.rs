@@ -75,10 +75,9 @@ fn unimplemented_and_cluster_fields_warn_and_strict_refuses_them() {
     assert!(e.to_string().contains("spec.setHostnameAsFQDN") && e.to_string().contains("spec.nodeSelector"), "{e}");
 }
 
-const CONFIGS: &str =
-    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: conf}\ndata: {a: '1'}\nbinaryData: {b: aGk=}\n\
-    ---\napiVersion: v1\nkind: Secret\nmetadata: {name: pw, namespace: other}\ntype: Opaque\ndata: {p: aHVudGVyMg==}\n\
-    stringData: {u: admin}\nimmutable: true\n";
+const CONFIGS: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: conf}\ndata: {a: '1'}\nbinaryData: {b: aGk=}\n\
+        ---\napiVersion: v1\nkind: Secret\nmetadata: {name: pw, namespace: other}\ntype: Opaque\ndata: {p: aHVudGVyMg==}\n\
+        stringData: {u: admin}\nimmutable: true\n";
 
 #[test]
 fn config_maps_and_secrets_are_decoded_by_namespace() {
@@ -128,8 +127,8 @@ fn config_maps_are_validated() {
 #[test]
 fn lists_are_read_item_by_item_with_locations() {
     let list = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n\
-        - apiVersion: v1\n  kind: List\n  items:\n  - apiVersion: v1\n    kind: Pod\n    metadata: {name: a}\n    \
-        spec: {containers: [{name: c, image: b}]}\n- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n";
+            - apiVersion: v1\n  kind: List\n  items:\n  - apiVersion: v1\n    kind: Pod\n    metadata: {name: a}\n    \
+            spec: {containers: [{name: c, image: b}]}\n- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n";
     let l = load_text(list, &LoadOptions::default()).unwrap();
     assert_eq!(l.pods[0].doc.to_string(), "f.yaml (items[1].items[0])");
     assert!(l.configs.config_map("default", "c").is_some());
@@ -151,8 +150,8 @@ fn lists_are_read_item_by_item_with_locations() {
 }
 
 const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  \
-    replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    \
-    spec:\n      containers: [{name: c, image: nginx}]\n";
+        replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    \
+        spec:\n      containers: [{name: c, image: nginx}]\n";
 
 #[test]
 fn workloads_run_one_pod_from_their_template() {
@@ -186,15 +185,15 @@ fn workloads_run_one_pod_from_their_template() {
 #[test]
 fn jobs_and_stateful_sets() {
     let job = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: once}\nspec:\n  backoffLimit: 2\n  template:\n    \
-        spec: {restartPolicy: Never, containers: [{name: c, image: b}]}\n";
+            spec: {restartPolicy: Never, containers: [{name: c, image: b}]}\n";
     let l = load_text(job, &LoadOptions::default()).unwrap();
     assert_eq!(l.pods[0].name(), "once");
     assert!(l.warnings.is_empty(), "{:?}", l.warnings);
     let sts = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n  \
-        selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      \
-        containers: [{name: c, image: b, volumeMounts: [{name: data, mountPath: /data}]}]\n  \
-        volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}]\n---\n\
-        apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: logs}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n";
+            selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      \
+            containers: [{name: c, image: b, volumeMounts: [{name: data, mountPath: /data}]}]\n  \
+            volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}]\n---\n\
+            apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: logs}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n";
     let l = load_text(sts, &LoadOptions::default()).unwrap();
     assert_eq!(l.claims, [("default".to_owned(), "data-db-0".to_owned()), ("default".to_owned(), "logs".to_owned())]);
 }
@@ -216,15 +215,15 @@ fn several_sources_and_config_files() {
     let pod_in_config = Source::from_text("conf.yaml", &format!("{CONFIGS}---\n{POD}"));
     let e = load_all(std::slice::from_ref(&pods), &[pod_in_config], &LoadOptions::default()).unwrap_err();
     assert_eq!(
-        e.to_string(),
-        "conf.yaml (document 3): Pod \"a\" in a --config file, which may hold only ConfigMap, Secret and List documents"
-    );
+            e.to_string(),
+            "conf.yaml (document 3): Pod \"a\" in a --config file, which may hold only ConfigMap, Secret and List documents"
+        );
     let again = Source::from_text("more.yaml", CONFIGS);
     let e = load_all(std::slice::from_ref(&pods), &[configs.clone(), again], &LoadOptions::default()).unwrap_err();
     assert_eq!(
         e.to_string(),
         "conf.yaml (document 1) and more.yaml (document 1): both define ConfigMap default/conf\n\
-         conf.yaml (document 2) and more.yaml (document 2): both define Secret other/pw",
+             conf.yaml (document 2) and more.yaml (document 2): both define Secret other/pw",
         "every clash is said"
     );
 
@@ -239,8 +238,8 @@ fn several_sources_and_config_files() {
 #[test]
 fn merge_keys_are_applied_at_every_level_before_the_schema_walk() {
     let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n  \
-                - &c {name: c, image: busybox, env: [{name: A, value: a}], resources: {limits: &l {cpu: 1}}}\n  \
-                - <<: *c\n    name: d\n    resources:\n      limits: {<<: *l, memory: 1Gi}\n";
+                    - &c {name: c, image: busybox, env: [{name: A, value: a}], resources: {limits: &l {cpu: 1}}}\n  \
+                    - <<: *c\n    name: d\n    resources:\n      limits: {<<: *l, memory: 1Gi}\n";
     let l = load_text(text, &LoadOptions::default()).unwrap();
     let d = &l.pods[0].pod.spec.containers[1];
     assert_eq!((d.name.as_str(), d.image.as_str(), d.env.len()), ("d", "busybox", 1));
@@ -249,9 +248,9 @@ fn merge_keys_are_applied_at_every_level_before_the_schema_walk() {
     let bad = text.replace("<<: *c", "<<: 5");
     let e = load_text(&bad, &LoadOptions::default()).unwrap_err().to_string();
     assert_eq!(
-        e,
-        "f.yaml: invalid Pod:\n  spec.containers[1].<<: Invalid value: map merge requires map or sequence of maps as the value"
-    );
+            e,
+            "f.yaml: invalid Pod:\n  spec.containers[1].<<: Invalid value: map merge requires map or sequence of maps as the value"
+        );
 }
 
 #[test]
@@ -307,7 +306,7 @@ fn errors_serde_yaml_cannot_place_are_placed_at_their_document() {
     assert_eq!(
         e.to_string(),
         "f.yaml:7:1: the aliases of the document starting here repeat its values more than 100 times over; \
-         refused, as kubectl refuses excessive aliasing"
+             refused, as kubectl refuses excessive aliasing"
     );
 }
 
@@ -320,7 +319,7 @@ fn aliases_may_not_make_values_without_bound() {
     assert_eq!(
         message,
         "aliases here make more than 400000 values beyond those written in the input; \
-         refused, as kubectl refuses excessive aliasing"
+             refused, as kubectl refuses excessive aliasing"
     );
 }
 
@@ -337,14 +336,14 @@ fn an_empty_key_is_named_with_the_mapping_holding_it_and_placed() {
 #[test]
 fn unknown_fields_are_refused_dropped_with_a_warning_or_dropped() {
     let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: a, version: '1'}\nspec:\n  containers:\n  \
-                - name: c\n    image: busybox\n    comand: [sh]\n  volumes:\n  - name: v\n    empty-dir: {}\n";
+                    - name: c\n    image: busybox\n    comand: [sh]\n  volumes:\n  - name: v\n    empty-dir: {}\n";
     let strict = load_text(text, &LoadOptions::default()).unwrap_err().to_string();
     assert_eq!(
         strict,
         "f.yaml: invalid Pod:\n  \
-         f.yaml:3:21: metadata.version: unknown field \"version\"\n  \
-         f.yaml:8:5: spec.containers[0].comand: unknown field \"comand\" (did you mean \"command\"?)\n  \
-         f.yaml:11:5: spec.volumes[0].empty-dir: unknown field \"empty-dir\" (did you mean \"emptyDir\"?)"
+             f.yaml:3:21: metadata.version: unknown field \"version\"\n  \
+             f.yaml:8:5: spec.containers[0].comand: unknown field \"comand\" (did you mean \"command\"?)\n  \
+             f.yaml:11:5: spec.volumes[0].empty-dir: unknown field \"empty-dir\" (did you mean \"emptyDir\"?)"
     );
     let warn = LoadOptions { unknown_fields: FieldValidation::Warn, ..LoadOptions::default() };
     let l = load_text(text, &warn).unwrap();
@@ -353,9 +352,9 @@ fn unknown_fields_are_refused_dropped_with_a_warning_or_dropped() {
         [
             "f.yaml:3:21: metadata.version: unknown field \"version\"; dropped (--validate=warn)",
             "f.yaml:8:5: spec.containers[0].comand: unknown field \"comand\" (did you mean \"command\"?); \
-             dropped (--validate=warn)",
+                 dropped (--validate=warn)",
             "f.yaml:11:5: spec.volumes[0].empty-dir: unknown field \"empty-dir\" (did you mean \"emptyDir\"?); \
-             dropped (--validate=warn)",
+                 dropped (--validate=warn)",
         ]
     );
     let pod = &l.pods[0].pod;
@@ -375,7 +374,7 @@ fn priority_is_an_int32_refused_at_its_place_beyond_it() {
     assert_eq!(
         e,
         "f.yaml:5:13: spec.priority: invalid value: integer `2147483648`, expected an int32 (a whole number \
-         from -2147483648 to 2147483647)"
+             from -2147483648 to 2147483647)"
     );
     let l = load_text(&POD.replace("spec:\n", "spec:\n  priority: -2147483648\n"), &LoadOptions::default()).unwrap();
     assert_eq!(l.pods[0].pod.spec.priority, Some(-2_147_483_648));
@@ -390,7 +389,7 @@ fn a_negative_grace_period_loads_with_the_api_servers_warning_as_one() {
     assert_eq!(
         l.warnings,
         ["f.yaml: spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be \
-          treated as 1"]
+              treated as 1"]
     );
     let deployment = DEPLOYMENT.replace("    spec:\n", "    spec:\n      terminationGracePeriodSeconds: -5\n");
     let l = load_text(&deployment, &LoadOptions::default()).unwrap();
@@ -410,8 +409,8 @@ fn a_pod_with_only_a_generated_name_is_told_that_apply_needs_a_name() {
     assert_eq!(
         e,
         "f.yaml: invalid Pod:\n  metadata.name: Required value: apply needs a name, and metadata.generateName \
-         \"web-\" does not give one (kubectl apply refuses it too: \"from web-: cannot use generate name with \
-         apply\"); set metadata.name"
+             \"web-\" does not give one (kubectl apply refuses it too: \"from web-: cannot use generate name with \
+             apply\"); set metadata.name"
     );
 }
 
@@ -436,13 +435,13 @@ fn dropping_unknown_fields_leaves_every_other_problem() {
 fn merged_documents_and_list_items_drop_their_unknown_fields_too() {
     let warn = LoadOptions { unknown_fields: FieldValidation::Warn, ..LoadOptions::default() };
     let merged = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n  \
-                  - &c {name: c, image: busybox, comand: [x]}\n  - {<<: *c, name: d}\n";
+                      - &c {name: c, image: busybox, comand: [x]}\n  - {<<: *c, name: d}\n";
     let l = load_text(merged, &warn).unwrap();
     assert_eq!(l.pods[0].pod.spec.containers.len(), 2);
     assert!(l.pods[0].pod.spec.containers.iter().all(|c| c.command.is_none()));
     assert!(l.warnings[0].starts_with("f.yaml: spec.containers[0].comand: unknown field"), "{:?}", l.warnings);
     let list = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: a}\n  \
-                spec: {containers: [{name: c, image: b, tyop: 1}]}\n";
+                    spec: {containers: [{name: c, image: b, tyop: 1}]}\n";
     let l = load_text(list, &warn).unwrap();
     assert_eq!(l.warnings, ["f.yaml:7:43: spec.containers[0].tyop: unknown field \"tyop\"; dropped (--validate=warn)"]);
 }
@@ -497,9 +496,9 @@ fn many_pods_load_and_a_duplicate_is_found_by_name() {
 #[test]
 fn file_modes_written_octal_load_as_kubernetes_reads_them() {
     let text = POD.replace(
-        "spec:\n",
-        "spec:\n  volumes: [{name: s, projected: {sources: [{secret: {name: x, items: [{key: p, path: p, mode: 0644}]}}]}}]\n",
-    );
+            "spec:\n",
+            "spec:\n  volumes: [{name: s, projected: {sources: [{secret: {name: x, items: [{key: p, path: p, mode: 0644}]}}]}}]\n",
+        );
     let l = load_text(&text, &LoadOptions::default()).unwrap();
     let v = &l.pods[0].pod.spec.volumes;
     assert_eq!(v[0].projected.as_ref().unwrap().sources[0].secret.as_ref().unwrap().items[0].mode, Some(0o644));

@@ -13,7 +13,8 @@ use serde::de::value::{Error, StrDeserializer};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
-use super::{Field, Shape, Support, CONFIG_MAP, POD, SECRET};
+use super::field::{Field, Shape, Support};
+use super::table::{CONFIG_MAP, POD, SECRET, VOLUME};
 use crate::manifest::types::{ConfigMap, Pod, Secret};
 
 /// What a type asks the deserializer for at a path.
@@ -226,7 +227,7 @@ fn the_probe_sees_fields_through_options_lists_and_flatten() {
     };
     assert!(fields.contains(&"httpHeaders"), "{fields:?}");
     assert_eq!(node_at::<Pod>(&["spec", "volumes"]), Some(Node::Map), "Volume has a flattened field");
-    let keys = typed_keys::<Pod>(&["spec", "volumes"], super::VOLUME);
+    let keys = typed_keys::<Pod>(&["spec", "volumes"], VOLUME);
     assert!(keys.contains("configMap") && keys.contains("name"), "{keys:?}");
     assert!(!keys.contains("nfs"), "nfs goes to the catch-all: {keys:?}");
 }
