@@ -14,6 +14,8 @@ use serde_yaml::mapping::Entry;
 use serde_yaml::value::{Tag, TaggedValue};
 use serde_yaml::{Mapping, Number, Value};
 
+use super::trail::quoted_key_text;
+
 /// Values beyond those written out that aliases may add to one input, as go-yaml allows.
 pub const ALIAS_ALLOWANCE: usize = 400_000;
 
@@ -128,7 +130,7 @@ impl<'de> Visitor<'de> for Budgeted<'_> {
         while let Some(key) = map.next_key_seed(Budgeted { left: &mut *self.left })? {
             match out.entry(key) {
                 Entry::Occupied(e) => {
-                    return Err(de::Error::custom(format!("duplicate entry with key {}", key_text(e.key()))));
+                    return Err(de::Error::custom(format!("duplicate entry with key {}", quoted_key_text(e.key()))));
                 }
                 Entry::Vacant(e) => {
                     e.insert(map.next_value_seed(Budgeted { left: &mut *self.left })?);
@@ -145,16 +147,6 @@ impl<'de> Visitor<'de> for Budgeted<'_> {
         }
         let value = contents.newtype_variant_seed(self)?;
         Ok(Value::Tagged(Box::new(TaggedValue { tag: Tag::new(tag), value })))
-    }
-}
-
-fn key_text(key: &Value) -> String {
-    match key {
-        Value::Null => "null".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => format!("{s:?}"),
-        _ => "(a collection)".to_owned(),
     }
 }
 
@@ -175,6 +167,8 @@ mod tests {
         // serde_yaml's own Value refuses these; go-yaml reads a float.
         assert_eq!(read("- 18446744073709551616\n", 10).unwrap()[0].as_f64(), Some(18446744073709551616.0));
         assert!(read("{a: 1, a: 2}", 100).unwrap_err().to_string().contains("duplicate entry with key \"a\""));
+        let collection = read("{? [a]: 1, ? [a]: 2}", 100).unwrap_err().to_string();
+        assert!(collection.contains("duplicate entry with key <non-scalar key>"), "{collection}");
     }
 
     #[test]

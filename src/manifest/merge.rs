@@ -5,6 +5,8 @@
 
 use serde_yaml::{Mapping, Value};
 
+use super::trail::key_text;
+
 /// A `<<` whose value is not a mapping or a list of mappings; `path` is the mapping's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MergeError {
@@ -28,13 +30,7 @@ fn untag(v: Value) -> Value {
 }
 
 fn child(path: &str, key: &Value) -> String {
-    let name = match key {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => n.to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Null => "null".to_owned(),
-        _ => "<non-scalar key>".to_owned(),
-    };
+    let name = key_text(key);
     if path.is_empty() {
         name
     } else {

@@ -46,6 +46,15 @@ pub fn key_text(key: &Value) -> String {
     }
 }
 
+/// A key as a message quotes it, as serde_yaml's own messages do: a string in quotes, any
+/// other key as [`key_text`] names it.
+pub fn quoted_key_text(key: &Value) -> String {
+    match untagged(key) {
+        Value::String(s) => format!("{s:?}"),
+        other => key_text(other),
+    }
+}
+
 /// The name of a key that is a mapping or a list.
 pub const NON_SCALAR_KEY: &str = "<non-scalar key>";
 
