@@ -61,7 +61,7 @@ mod mounts;
 mod subpath;
 
 use contents::{downward_files, key_files, FileSet, Keys};
-pub use host::{prepare, remove_pod_volumes};
+pub use host::{prepare, remove_pod_volumes, HostError};
 use mounts::plan_mounts;
 pub use subpath::SubPathError;
 
@@ -106,7 +106,7 @@ const MAX_SEGMENT_BYTES: usize = 255;
 
 /// Why a volume cannot be planned or prepared. Every variant names the field it is about, so
 /// the message reads like the API server's (`spec.volumes[2].hostPath.path: ...`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum VolumeError {
     /// Kubernetes itself would refuse the manifest.
     #[error("{field}: {message}")]
@@ -119,8 +119,12 @@ pub enum VolumeError {
     #[error("{field}: {message}")]
     Unsupported { field: String, message: String },
     /// The host side could not be made or failed a check.
-    #[error("{field}: {message}")]
-    Host { field: String, message: String },
+    #[error("{field}")]
+    Host {
+        field: String,
+        #[source]
+        cause: HostError,
+    },
     /// A sub-path could not be opened inside its volume, or mounted (the mount's `subPath` or
     /// `subPathExpr` field).
     #[error("{field}")]
@@ -143,8 +147,8 @@ fn unsupported(field: impl Into<String>, message: impl Into<String>) -> VolumeEr
     VolumeError::Unsupported { field: field.into(), message: message.into() }
 }
 
-fn host(field: impl Into<String>, message: impl Into<String>) -> VolumeError {
-    VolumeError::Host { field: field.into(), message: message.into() }
+fn host(field: impl Into<String>, cause: HostError) -> VolumeError {
+    VolumeError::Host { field: field.into(), cause }
 }
 
 /// Everything podrun must prepare for a pod's volumes, and every container's mounts.

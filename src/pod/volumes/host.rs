@@ -7,12 +7,51 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{
     empty_dir_mode, files_modes, host, subpath, HostPathType, PlannedSource, PlannedVolume, PodFiles, SubPath,
     VolumeError, VolumeFile, VolumeSetup, SHM,
 };
+
+/// Why the host side of a volume could not be made, or failed a check.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    #[error("cannot create {}", .path.display())]
+    Create { path: PathBuf, source: io::Error },
+    #[error("{}", .path.display())]
+    Io { path: PathBuf, source: io::Error },
+    #[error("{} is not a directory (a symbolic link is refused)", .0.display())]
+    NotPrivateDir(PathBuf),
+    #[error("{} belongs to uid {owner}, not to podrun's user (uid {me})", .path.display())]
+    Owner { path: PathBuf, owner: u32, me: u32 },
+    #[error("cannot set the mode of {}", .path.display())]
+    Mode { path: PathBuf, source: io::Error },
+    #[error("refusing to use {}: it is a symbolic link", .0.display())]
+    Symlink(PathBuf),
+    #[error("{} exists and is not a directory", .0.display())]
+    NotDirectory(PathBuf),
+    #[error("cannot give {} to group {group} (fsGroup)", .path.display())]
+    Group { path: PathBuf, group: u32, source: io::Error },
+    /// The hint follows the OS's words, so the refusal is said in the message itself.
+    #[error("cannot give {} to group {group} (fsGroup): {denied} (fsGroup needs podrun to run as root)", .path.display())]
+    GroupNeedsRoot { path: PathBuf, group: u32, denied: io::Error },
+    #[error("cannot remove {}", .path.display())]
+    Remove { path: PathBuf, source: io::Error },
+    #[error("cannot write {}", .path.display())]
+    Write { path: PathBuf, source: io::Error },
+    #[error("cannot create directory {}", .path.display())]
+    CreateDirectory { path: PathBuf, source: io::Error },
+    #[error("cannot create file {}", .path.display())]
+    CreateFile { path: PathBuf, source: io::Error },
+    #[error("hostPath type check failed: {} is not {what}", .path.display())]
+    HostPathType { path: PathBuf, what: &'static str },
+    #[error(
+        "podrun keeps Memory emptyDirs and secrets on the tmpfs at {SHM}, and on this host {SHM} is {}",
+        .found.as_ref().map_or_else(|| "not a mount".to_owned(), |t| format!("a {t} file system"))
+    )]
+    ShmNotTmpfs { found: Option<String> },
+}
 
 /// Prepares the host side of every volume: podrun's own directories and files, and the
 /// hostPath checks. Safe to run again on a re-apply: an emptyDir keeps its content, and the
@@ -47,7 +86,7 @@ pub fn prepare(setup: &VolumeSetup) -> Result<(), VolumeError> {
                 .recursive(true)
                 .mode(0o700)
                 .create(parent)
-                .map_err(|e| host(field, format!("cannot create {}: {e}", parent.display())))?;
+                .map_err(|source| host(field, HostError::Create { path: parent.to_path_buf(), source }))?;
         }
         private_dir(&setup.pod_dir).map_err(|e| host(field, e))?;
     }
@@ -61,15 +100,7 @@ pub fn prepare(setup: &VolumeSetup) -> Result<(), VolumeError> {
         };
         match fs_type(Path::new(SHM)) {
             Some(t) if t == "tmpfs" => {}
-            found => {
-                return Err(host(
-                    what,
-                    format!(
-                        "podrun keeps Memory emptyDirs and secrets on the tmpfs at {SHM}, and on this host {SHM} is {}",
-                        found.map_or_else(|| "not a mount".to_owned(), |t| format!("a {t} file system"))
-                    ),
-                ))
-            }
+            found => return Err(host(what, HostError::ShmNotTmpfs { found })),
         }
         if let Some(base) = setup.shm_dir.parent() {
             private_dir(base).map_err(|e| host(&what, e))?;
@@ -124,57 +155,61 @@ fn remove_tree(dir: &Path) {
 
 /// Makes `dir` (whose parent exists) a directory of podrun's user's, mode 0700, refusing a
 /// symbolic link or a directory someone else owns: /dev/shm is writable by anyone.
-fn private_dir(dir: &Path) -> Result<(), String> {
+fn private_dir(dir: &Path) -> Result<(), HostError> {
+    let path = || dir.to_path_buf();
     match fs::DirBuilder::new().mode(0o700).create(dir) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
+        Err(source) => return Err(HostError::Create { path: path(), source }),
     }
-    let md = fs::symlink_metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let md = fs::symlink_metadata(dir).map_err(|source| HostError::Io { path: path(), source })?;
     if md.file_type().is_symlink() || !md.is_dir() {
-        return Err(format!("{} is not a directory (a symbolic link is refused)", dir.display()));
+        return Err(HostError::NotPrivateDir(path()));
     }
     let me = rustix::process::geteuid().as_raw();
     if md.uid() != me {
-        return Err(format!("{} belongs to uid {}, not to podrun's user (uid {me})", dir.display(), md.uid()));
+        return Err(HostError::Owner { path: path(), owner: md.uid(), me });
     }
     if md.permissions().mode() & 0o7777 != 0o700 {
         fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
-            .map_err(|e| format!("cannot set the mode of {}: {e}", dir.display()))?;
+            .map_err(|source| HostError::Mode { path: path(), source })?;
     }
     Ok(())
 }
 
 /// Makes `dir` (whose parent exists and was checked) a real directory with `mode` and group.
-fn ensure_dir(dir: &Path, mode: u32, group: Option<u32>) -> Result<(), String> {
+fn ensure_dir(dir: &Path, mode: u32, group: Option<u32>) -> Result<(), HostError> {
+    let path = || dir.to_path_buf();
     match fs::symlink_metadata(dir) {
-        Ok(md) if md.file_type().is_symlink() => {
-            return Err(format!("refusing to use {}: it is a symbolic link", dir.display()))
-        }
-        Ok(md) if !md.is_dir() => return Err(format!("{} exists and is not a directory", dir.display())),
+        Ok(md) if md.file_type().is_symlink() => return Err(HostError::Symlink(path())),
+        Ok(md) if !md.is_dir() => return Err(HostError::NotDirectory(path())),
         Ok(_) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::DirBuilder::new().mode(0o700).create(dir) {
             Ok(()) => {}
             // Made meanwhile by another podrun writing the same volume: checked as a found one.
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => match fs::symlink_metadata(dir) {
                 Ok(md) if md.is_dir() => {}
-                _ => return Err(format!("{} exists and is not a directory", dir.display())),
+                _ => return Err(HostError::NotDirectory(path())),
             },
-            Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
+            Err(source) => return Err(HostError::Create { path: path(), source }),
         },
-        Err(e) => return Err(format!("{}: {e}", dir.display())),
+        Err(source) => return Err(HostError::Io { path: path(), source }),
     }
     if let Some(g) = group {
-        std::os::unix::fs::lchown(dir, None, Some(g)).map_err(|e| group_error(dir, g, &e))?;
+        std::os::unix::fs::lchown(dir, None, Some(g)).map_err(|e| group_error(dir, g, e))?;
     }
     // Always set: the umask must not decide, and chown may have cleared setgid.
     fs::set_permissions(dir, fs::Permissions::from_mode(mode))
-        .map_err(|e| format!("cannot set the mode of {}: {e}", dir.display()))
+        .map_err(|source| HostError::Mode { path: path(), source })
 }
 
-fn group_error(path: &Path, group: u32, e: &io::Error) -> String {
-    let hint = if e.kind() == io::ErrorKind::PermissionDenied { " (fsGroup needs podrun to run as root)" } else { "" };
-    format!("cannot give {} to group {group} (fsGroup): {e}{hint}", path.display())
+fn group_error(path: &Path, group: u32, e: io::Error) -> HostError {
+    let path = path.to_path_buf();
+    if e.kind() == io::ErrorKind::PermissionDenied {
+        HostError::GroupNeedsRoot { path, group, denied: e }
+    } else {
+        HostError::Group { path, group, source: e }
+    }
 }
 
 /// Writes a Files volume: `dir` ends up holding exactly `files` (and their directories).
@@ -184,7 +219,7 @@ fn write_files(
     dir_mode: u32,
     file_bits: u32,
     group: Option<u32>,
-) -> Result<(), String> {
+) -> Result<(), HostError> {
     ensure_dir(dir, dir_mode, group)?;
     let wanted_files: BTreeSet<&Path> = files.iter().map(|f| f.path.as_path()).collect();
     let wanted_dirs: BTreeSet<&Path> =
@@ -203,13 +238,13 @@ fn write_files(
 /// Removes what a Files volume no longer holds: files and directories not wanted, and anything
 /// of the wrong type (a symbolic link, or a file where a directory is wanted). Walks without
 /// following symbolic links.
-fn remove_stale(root: &Path, rel: &Path, files: &BTreeSet<&Path>, dirs: &BTreeSet<&Path>) -> Result<(), String> {
+fn remove_stale(root: &Path, rel: &Path, files: &BTreeSet<&Path>, dirs: &BTreeSet<&Path>) -> Result<(), HostError> {
     let here = root.join(rel);
-    let entries = fs::read_dir(&here).map_err(|e| format!("{}: {e}", here.display()))?;
+    let entries = fs::read_dir(&here).map_err(|source| HostError::Io { path: here.clone(), source })?;
     for entry in entries {
-        let entry = entry.map_err(|e| format!("{}: {e}", here.display()))?;
+        let entry = entry.map_err(|source| HostError::Io { path: here.clone(), source })?;
         let path = rel.join(entry.file_name());
-        let ft = entry.file_type().map_err(|e| format!("{}: {e}", entry.path().display()))?;
+        let ft = entry.file_type().map_err(|source| HostError::Io { path: entry.path(), source })?;
         if is_others_temporary(&entry.file_name()) {
             continue;
         }
@@ -226,7 +261,7 @@ fn remove_stale(root: &Path, rel: &Path, files: &BTreeSet<&Path>, dirs: &BTreeSe
         match result {
             // Another podrun writing the same volume removed it first.
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            r => r.map_err(|e| format!("cannot remove {}: {e}", entry.path().display()))?,
+            r => r.map_err(|source| HostError::Remove { path: entry.path(), source })?,
         }
     }
     Ok(())
@@ -248,7 +283,7 @@ fn is_others_temporary(name: &std::ffi::OsStr) -> bool {
 /// Writes `content` to `path` by writing a temporary file beside it and renaming it over the
 /// old one, so a reader sees the old file or the new one, never a part. An unchanged file is
 /// left alone. The temporary name starts with `..`, which no item path may.
-fn write_atomic(path: &Path, content: &[u8], mode: u32, group: Option<u32>) -> Result<(), String> {
+fn write_atomic(path: &Path, content: &[u8], mode: u32, group: Option<u32>) -> Result<(), HostError> {
     if unchanged(path, content, mode, group) {
         return Ok(());
     }
@@ -274,8 +309,8 @@ fn write_atomic(path: &Path, content: &[u8], mode: u32, group: Option<u32>) -> R
     write().map_err(|e| {
         let _ = fs::remove_file(&tmp);
         match group {
-            Some(g) if e.kind() == io::ErrorKind::PermissionDenied => group_error(path, g, &e),
-            _ => format!("cannot write {}: {e}", path.display()),
+            Some(g) if e.kind() == io::ErrorKind::PermissionDenied => group_error(path, g, e),
+            _ => HostError::Write { path: path.to_path_buf(), source: e },
         }
     })
 }
@@ -294,8 +329,7 @@ fn unchanged(path: &Path, content: &[u8], mode: u32, group: Option<u32>) -> bool
 
 /// The kubelet's hostPath type check (and creation, for the *OrCreate types). Like the
 /// kubelet, it follows symbolic links: the path is the manifest's own choice of host path.
-fn check_host_path(path: &Path, kind: HostPathType) -> Result<(), String> {
-    let p = path.display();
+fn check_host_path(path: &Path, kind: HostPathType) -> Result<(), HostError> {
     let md = fs::metadata(path).ok();
     let ok = match kind {
         HostPathType::Unset | HostPathType::DirectoryOrCreate if md.is_none() => {
@@ -304,7 +338,7 @@ fn check_host_path(path: &Path, kind: HostPathType) -> Result<(), String> {
                 .recursive(true)
                 .mode(0o755)
                 .create(path)
-                .map_err(|e| format!("cannot create directory {p}: {e}"));
+                .map_err(|source| HostError::CreateDirectory { path: path.to_path_buf(), source });
         }
         HostPathType::Unset => true,
         HostPathType::DirectoryOrCreate | HostPathType::Directory => md.is_some_and(|m| m.is_dir()),
@@ -317,7 +351,7 @@ fn check_host_path(path: &Path, kind: HostPathType) -> Result<(), String> {
                 .mode(0o644)
                 .open(path)
                 .map(drop)
-                .map_err(|e| format!("cannot create file {p}: {e}"));
+                .map_err(|source| HostError::CreateFile { path: path.to_path_buf(), source });
         }
         HostPathType::FileOrCreate | HostPathType::File => md.is_some_and(|m| m.is_file()),
         HostPathType::Socket => md.is_some_and(|m| m.file_type().is_socket()),
@@ -334,7 +368,7 @@ fn check_host_path(path: &Path, kind: HostPathType) -> Result<(), String> {
         HostPathType::CharDevice => "a character device",
         HostPathType::BlockDevice => "a block device",
     };
-    Err(format!("hostPath type check failed: {p} is not {what}"))
+    Err(HostError::HostPathType { path: path.to_path_buf(), what })
 }
 
 /// The file system type of the mount holding `path`, from /proc/self/mountinfo (the last of the

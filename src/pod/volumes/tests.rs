@@ -223,7 +223,7 @@ fn host_path_types_are_checked_like_the_kubelet() {
     let s = Scratch::new("hostpath");
     let check = |path: &Path, t: &str| -> Result<(), String> {
         let spec = with_mounts(&format!("{{name: h, hostPath: {{path: {:?}, type: {t:?}}}}}", path), "");
-        prepare(&plan(&s, &spec).map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+        prepare(&plan(&s, &spec).map_err(|e| e.to_string())?).map_err(|e| crate::error_chain::chain(&e))
     };
     let d = s.path("made/deep");
     check(&d, "DirectoryOrCreate").unwrap();
@@ -494,7 +494,7 @@ fn paths_can_never_escape_the_volume() {
     // Nor is a link where podrun's own directory should be.
     fs::remove_dir_all(&dir).unwrap();
     std::os::unix::fs::symlink(s.path(""), &dir).unwrap();
-    let e = prepare(&setup).unwrap_err().to_string();
+    let e = crate::error_chain::chain(&prepare(&setup).unwrap_err());
     assert!(e.starts_with("spec.volumes[0]: refusing to use") && e.ends_with("it is a symbolic link"), "{e}");
 }
 
