@@ -561,7 +561,7 @@ fn parse_namespace(s: &str) -> Result<String, String> {
 }
 
 fn parse_unsafe_sysctl(s: &str) -> Result<String, String> {
-    crate::pod::admission::check_unsafe_pattern(s)
+    crate::pod::admission::check_unsafe_pattern(s).map_err(|e| e.to_string())
 }
 
 fn parse_duration(s: &str) -> Result<Duration, String> {

@@ -61,9 +61,18 @@ fn namespaced(name: &str) -> bool {
     name == "kernel.sem" || ["kernel.shm", "kernel.msg", "fs.mqueue.", "net."].iter().any(|p| name.starts_with(p))
 }
 
+/// Why a `--allowed-unsafe-sysctls` entry is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SysctlPatternError {
+    #[error("sysctl {0:?} must have at most 253 characters and be a sysctl name or a prefix ending in *")]
+    Malformed(String),
+    #[error("the sysctls {0:?} are not known to be namespaced")]
+    NotNamespaced(String),
+}
+
 /// A `--allowed-unsafe-sysctls` entry: a sysctl, or a prefix ending in `*`, that the kernel
 /// namespaces. The kubelet refuses to start with any other.
-pub fn check_unsafe_pattern(pattern: &str) -> Result<String, String> {
+pub fn check_unsafe_pattern(pattern: &str) -> Result<String, SysctlPatternError> {
     let valid = |s: &str| {
         !s.is_empty()
             && s.len() <= 253
@@ -82,13 +91,11 @@ pub fn check_unsafe_pattern(pattern: &str) -> Result<String, String> {
         None => (name.as_str(), false),
     };
     if !valid(body) {
-        return Err(format!(
-            "sysctl {pattern:?} must have at most 253 characters and be a sysctl name or a prefix ending in *"
-        ));
+        return Err(SysctlPatternError::Malformed(pattern.to_owned()));
     }
     let probe = if prefix { name.trim_end_matches('*').to_owned() } else { name.clone() };
     if !namespaced(&probe) {
-        return Err(format!("the sysctls {pattern:?} are not known to be namespaced"));
+        return Err(SysctlPatternError::NotNamespaced(pattern.to_owned()));
     }
     Ok(name)
 }
@@ -230,7 +237,7 @@ mod tests {
     fn only_namespaced_sysctls_may_be_allowed() {
         assert_eq!(check_unsafe_pattern("kernel.msg*"), Ok("kernel.msg*".into()));
         assert_eq!(check_unsafe_pattern("net/core/somaxconn"), Ok("net.core.somaxconn".into()));
-        assert!(check_unsafe_pattern("vm.swappiness").unwrap_err().contains("not known to be namespaced"));
+        assert!(check_unsafe_pattern("vm.swappiness").unwrap_err().to_string().contains("not known to be namespaced"));
         assert!(check_unsafe_pattern("kernel.*").is_err(), "kernel.* is not all namespaced");
         assert!(check_unsafe_pattern("Net.Core").is_err());
         assert!(check_unsafe_pattern("").is_err());

@@ -117,7 +117,9 @@ pub fn prepare_pods(
         }
         if let Some(security) = &env.security {
             // Before the volumes are planned: a rootless engine drops fsGroup's ownership.
-            for w in rootless::check(&mut d, security, port_start, env.local_files).map_err(refuse)? {
+            for w in
+                rootless::check(&mut d, security, port_start, env.local_files).map_err(|e| refuse(e.to_string()))?
+            {
                 warn(format!("{key}: {w}"));
             }
         }

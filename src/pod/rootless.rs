@@ -68,15 +68,18 @@ pub fn unprivileged_port_start(local: bool) -> i64 {
 /// Checks `d` against a rootless engine (nothing to do for another): `Err` is why it cannot
 /// run; otherwise what was dropped or differs, for warnings, with `d` changed to match.
 /// `port_start` is [`unprivileged_port_start`]; `local` whether the engine shares this host.
-pub fn check(d: &mut DesiredPod, sec: &EngineSecurity, port_start: i64, local: bool) -> Result<Vec<String>, String> {
+pub fn check(
+    d: &mut DesiredPod,
+    sec: &EngineSecurity,
+    port_start: i64,
+    local: bool,
+) -> Result<Vec<String>, RootlessError> {
     if !sec.rootless {
         return Ok(Vec::new());
     }
     let spec = &d.manifest.spec;
     if spec.host_network == Some(true) {
-        return Err("spec.hostNetwork: Unsupported value: true: the engine is rootless, and the pod's containers \
-                    cannot join the host's network namespace from its user namespace"
-            .into());
+        return Err(RootlessError::HostNetwork);
     }
     let containers = || {
         let init = spec.init_containers.iter().enumerate().map(|(i, c)| (format!("spec.initContainers[{i}]"), c));
@@ -85,10 +88,11 @@ pub fn check(d: &mut DesiredPod, sec: &EngineSecurity, port_start: i64, local: b
     for (path, c) in containers() {
         for (j, p) in c.ports.iter().enumerate() {
             if let Some(h) = p.host_port.filter(|&h| h > 0 && h < port_start) {
-                return Err(format!(
-                    "{path}.ports[{j}].hostPort: Invalid value: {h}: the engine is rootless, and an ordinary user \
-                     cannot bind a host port below {port_start} (net.ipv4.ip_unprivileged_port_start)"
-                ));
+                return Err(RootlessError::LowHostPort {
+                    field: format!("{path}.ports[{j}].hostPort"),
+                    port: h,
+                    port_start,
+                });
             }
         }
     }
@@ -143,8 +147,28 @@ pub fn check(d: &mut DesiredPod, sec: &EngineSecurity, port_start: i64, local: b
     Ok(warnings)
 }
 
+/// What a rootless engine cannot give a pod, at its field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RootlessError {
+    #[error(
+        "spec.hostNetwork: Unsupported value: true: the engine is rootless, and the pod's containers cannot join \
+         the host's network namespace from its user namespace"
+    )]
+    HostNetwork,
+    #[error(
+        "{field}: Invalid value: {port}: the engine is rootless, and an ordinary user cannot bind a host port \
+         below {port_start} (net.ipv4.ip_unprivileged_port_start)"
+    )]
+    LowHostPort { field: String, port: i64, port_start: i64 },
+    #[error(
+        "{field}: Invalid value: {id}: the engine is rootless, and its user namespace maps ids 0 to {last} only \
+         (the ranges in /etc/{file} for its user)"
+    )]
+    UnmappedId { field: String, id: i64, last: u64, file: &'static str },
+}
+
 /// Every user and group id the pod's processes run with must be one the engine maps.
-fn check_ids(pod: &Pod, sec: &EngineSecurity) -> Result<(), String> {
+fn check_ids(pod: &Pod, sec: &EngineSecurity) -> Result<(), RootlessError> {
     let spec = &pod.spec;
     let psc = spec.security_context.as_ref();
     let mut ids: Vec<(String, i64, Option<u64>, &str)> = Vec::new();
@@ -164,11 +188,7 @@ fn check_ids(pod: &Pod, sec: &EngineSecurity) -> Result<(), String> {
     }
     for (field, id, mapped, file) in ids {
         if let Some(n) = mapped.filter(|&n| u64::try_from(id).is_ok_and(|id| id >= n)) {
-            return Err(format!(
-                "{field}: Invalid value: {id}: the engine is rootless, and its user namespace maps ids 0 to {} only \
-                 (the ranges in /etc/{file} for its user)",
-                n.saturating_sub(1)
-            ));
+            return Err(RootlessError::UnmappedId { field, id, last: n.saturating_sub(1), file });
         }
     }
     Ok(())
@@ -208,12 +228,12 @@ mod tests {
     #[test]
     fn host_network_and_low_host_ports_are_refused_naming_the_field() {
         let mut d = pod(&format!("{HEAD}  hostNetwork: true\n  containers: [{{name: c, image: x}}]\n"));
-        let e = check(&mut d, &rootless(1), 1024, true).unwrap_err();
+        let e = check(&mut d, &rootless(1), 1024, true).unwrap_err().to_string();
         assert!(e.starts_with("spec.hostNetwork: Unsupported value: true: the engine is rootless"), "{e}");
 
         let ports = "ports: [{containerPort: 8080, hostPort: 8080}, {containerPort: 80, hostPort: 80}]";
         let yaml = format!("{HEAD}  containers: [{{name: a, image: x}}, {{name: c, image: x, {ports}}}]\n");
-        let e = check(&mut pod(&yaml), &rootless(2), 1024, true).unwrap_err();
+        let e = check(&mut pod(&yaml), &rootless(2), 1024, true).unwrap_err().to_string();
         assert!(e.starts_with("spec.containers[1].ports[1].hostPort: Invalid value: 80: "), "{e}");
         assert!(e.contains("below 1024 (net.ipv4.ip_unprivileged_port_start)"), "{e}");
         // A host that lets users bind low ports.
@@ -225,13 +245,13 @@ mod tests {
         let yaml = format!(
             "{HEAD}  securityContext: {{runAsUser: 1000, supplementalGroups: [4000, 70000]}}\n  containers: [{{name: c, image: x}}]\n"
         );
-        let e = check(&mut pod(&yaml), &rootless(2), 1024, true).unwrap_err();
+        let e = check(&mut pod(&yaml), &rootless(2), 1024, true).unwrap_err().to_string();
         assert!(e.starts_with("spec.securityContext.supplementalGroups[1]: Invalid value: 70000: "), "{e}");
         assert!(e.contains("maps ids 0 to 65536 only (the ranges in /etc/subgid for its user)"), "{e}");
         let yaml = format!(
             "{HEAD}  containers: [{{name: c, image: x, securityContext: {{runAsUser: 65536, runAsGroup: 65537}}}}]\n"
         );
-        let e = check(&mut pod(&yaml), &rootless(2), 1024, true).unwrap_err();
+        let e = check(&mut pod(&yaml), &rootless(2), 1024, true).unwrap_err().to_string();
         assert!(e.starts_with("spec.containers[0].securityContext.runAsGroup: Invalid value: 65537"), "{e}");
         // Unknown mappings (Docker does not show them) refuse nothing.
         let unknown = EngineSecurity { uids: None, gids: None, ..rootless(2) };
