@@ -11,6 +11,7 @@ pub mod input;
 pub mod load;
 mod locate;
 mod merge;
+pub mod names;
 pub mod nesting;
 mod prune;
 pub mod quantity;

@@ -31,92 +31,18 @@ pub use unread::validate_unread;
 pub(crate) use workload::apps_selector_problems;
 
 pub use super::field_error::FieldError;
+pub use super::names::{dns1123_label_problems, is_dns1123_label, is_dns1123_subdomain};
+use super::names::{is_dns1123_subdomain_with_underscore, is_qualified_name, label_msg, qualified_msg, subdomain_msg};
 use super::types::{Container, ObjectMeta, Pod, Volume};
 
-const DNS1123_LABEL_MAX: usize = 63;
-const DNS1123_SUBDOMAIN_MAX: usize = 253;
 const ANNOTATIONS_MAX_BYTES: usize = 256 * 1024;
 
-/// The API server's messages come from `RegexError`, which joins examples with "', " and
-/// " or ": hence the two spaces in "'my-name',  or '123-abc'", kept as kubectl shows them.
-pub const LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric \
-    characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  \
-    or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case \
-    alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character \
-    (e.g. 'example.com', regex used for validation is \
-    '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const QUALIFIED_MSG: &str = "name part must consist of alphanumeric characters, '-', '_' or \
-    '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  \
-    or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with \
-    an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
 /// `IsRelaxedEnvVarName`'s message (apimachinery util/validation).
 const ENV_NAME_MSG: &str =
     "a valid environment variable name must consist only of printable ASCII characters other than '='";
 const IP_MSG: &str = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
 /// Docker refuses relative paths where Kubernetes (which also serves Windows) takes them.
 const ABSOLUTE_PATH_MSG: &str = "podrun needs an absolute path (the container engine refuses relative ones)";
-
-fn is_label_body(s: &str) -> bool {
-    let b = s.as_bytes();
-    let alnum = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-    !b.is_empty() && alnum(b[0]) && alnum(b[b.len() - 1]) && b.iter().all(|&c| alnum(c) || c == b'-')
-}
-
-pub fn is_dns1123_label(s: &str) -> bool {
-    s.len() <= DNS1123_LABEL_MAX && is_label_body(s)
-}
-
-/// `IsDNS1123Label` of apimachinery's util/validation (Kubernetes 1.36): its messages, in its
-/// order. What the API server says of a namespace, the object's or the request's.
-pub fn dns1123_label_problems(s: &str) -> Vec<String> {
-    let mut problems = Vec::new();
-    if s.len() > DNS1123_LABEL_MAX {
-        problems.push(format!("must be no more than {DNS1123_LABEL_MAX} characters"));
-    }
-    if !is_label_body(s) {
-        // A valid subdomain that is not a label can only be one with dots (length aside).
-        if s.split('.').all(is_label_body) {
-            problems.push("must not contain dots".to_owned());
-        } else {
-            problems.push(LABEL_MSG.to_owned());
-        }
-    }
-    problems
-}
-
-pub fn is_dns1123_subdomain(s: &str) -> bool {
-    s.len() <= DNS1123_SUBDOMAIN_MAX && s.split('.').all(is_label_body)
-}
-
-/// The name part of a label key, and a label value when non-empty.
-fn is_qualified_name_part(s: &str) -> bool {
-    let b = s.as_bytes();
-    let alnum = |c: u8| c.is_ascii_alphanumeric();
-    !b.is_empty()
-        && b.len() <= 63
-        && alnum(b[0])
-        && alnum(b[b.len() - 1])
-        && b.iter().all(|&c| alnum(c) || matches!(c, b'-' | b'_' | b'.'))
-}
-
-pub fn is_qualified_name(s: &str) -> bool {
-    match s.split_once('/') {
-        Some((prefix, name)) => is_dns1123_subdomain(prefix) && is_qualified_name_part(name),
-        None => is_qualified_name_part(s),
-    }
-}
-
-/// A DNS subdomain whose labels may also hold '_' (DNS search domains, as relaxed in
-/// Kubernetes 1.32).
-fn is_dns1123_subdomain_with_underscore(s: &str) -> bool {
-    let label = |l: &str| {
-        let b = l.as_bytes();
-        let alnum = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-        !b.is_empty() && alnum(b[0]) && alnum(b[b.len() - 1]) && b.iter().all(|&c| alnum(c) || c == b'-' || c == b'_')
-    };
-    s.len() <= DNS1123_SUBDOMAIN_MAX && s.split('.').all(label)
-}
 
 fn is_ip(s: &str) -> bool {
     s.parse::<std::net::IpAddr>().is_ok()
@@ -226,11 +152,11 @@ fn validate_meta(meta: &ObjectMeta, errors: &mut Vec<FieldError>) {
     if meta.name.is_empty() {
         errors.push(FieldError::required("metadata.name"));
     } else if !is_dns1123_subdomain(&meta.name) {
-        errors.push(FieldError::invalid("metadata.name", &meta.name, SUBDOMAIN_MSG));
+        errors.push(FieldError::invalid("metadata.name", &meta.name, &subdomain_msg()));
     }
     if let Some(ns) = &meta.namespace {
         if !is_dns1123_label(ns) {
-            errors.push(FieldError::invalid("metadata.namespace", ns, LABEL_MSG));
+            errors.push(FieldError::invalid("metadata.namespace", ns, &label_msg()));
         }
     }
     // `ValidateLabels` and `ValidateAnnotations`: every problem at the map's path, in the API
@@ -238,7 +164,7 @@ fn validate_meta(meta: &ObjectMeta, errors: &mut Vec<FieldError>) {
     labels::validate_labels(&meta.labels, "metadata.labels", errors);
     let mut total = 0;
     for (k, v) in &meta.annotations {
-        for m in labels::label_key_problems(&k.to_ascii_lowercase()) {
+        for m in super::names::label_key_problems(&k.to_ascii_lowercase()) {
             errors.push(FieldError::invalid("metadata.annotations", k, &m));
         }
         total += k.len() + v.len();
@@ -261,7 +187,7 @@ fn validate_container(
     if c.name.is_empty() {
         errors.push(FieldError::required(format!("{path}.name")));
     } else if !is_dns1123_label(&c.name) {
-        errors.push(FieldError::invalid(format!("{path}.name"), &c.name, LABEL_MSG));
+        errors.push(FieldError::invalid(format!("{path}.name"), &c.name, &label_msg()));
     }
     if c.image.is_empty() {
         errors.push(FieldError::required(format!("{path}.image")));
@@ -429,8 +355,8 @@ mod tests {
         }
         assert_eq!(dns1123_label_problems("a.b"), ["must not contain dots"]);
         assert_eq!(dns1123_label_problems(&too_long), ["must be no more than 63 characters"]);
-        assert_eq!(dns1123_label_problems("Bad_NS"), [LABEL_MSG]);
-        assert!(LABEL_MSG.contains("(e.g. 'my-name',  or '123-abc', regex"), "RegexError's two spaces");
+        assert_eq!(dns1123_label_problems("Bad_NS"), [label_msg()]);
+        assert!(label_msg().contains("(e.g. 'my-name',  or '123-abc', regex"), "RegexError's two spaces");
     }
 
     #[test]

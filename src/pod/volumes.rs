@@ -42,11 +42,11 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::manifest::config_store::ConfigStore;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
+use crate::manifest::names::{is_dns1123_label, is_dns1123_subdomain};
 use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{
     Container, DownwardApiVolumeFile, KeyToPath, MountPropagation, Pod, RecursiveReadOnly, Volume,
 };
-use crate::manifest::validate::{is_dns1123_label, is_dns1123_subdomain};
 use crate::runtime::{parse_api_version, EngineInfo, Mount, Propagation, RECURSIVE_READ_ONLY_API};
 
 use super::downward::{self, PodFacts};
@@ -321,7 +321,7 @@ pub fn plan_volumes(
             return Err(invalid(format!("{field}.name"), "Required value"));
         }
         if !is_dns1123_label(&v.name) {
-            return Err(invalid(format!("{field}.name"), format!("Invalid value: {:?}: {LABEL_MSG}", v.name)));
+            return Err(invalid(format!("{field}.name"), format!("Invalid value: {:?}: {}", v.name, label_msg())));
         }
         if by_name.insert(&v.name, i).is_some() {
             return Err(invalid(format!("{field}.name"), format!("Duplicate value: {:?}", v.name)));
@@ -344,7 +344,7 @@ pub fn plan_volumes(
     })
 }
 
-use crate::manifest::validate::LABEL_MSG;
+use crate::manifest::names::label_msg;
 
 /// The names of the sources that are set, in order.
 fn set_sources<const N: usize>(sources: [(&str, bool); N]) -> Vec<&str> {

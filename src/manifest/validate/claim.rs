@@ -8,9 +8,10 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_yaml::Value;
 
-use super::labels::{dns_label_problems, dns_subdomain_problems, validate_label_selector, validate_name};
+use super::labels::{validate_label_selector, validate_name};
 use super::raw::{child, field, Text};
 use super::FieldError;
+use crate::manifest::names::{dns1123_label_problems, dns_subdomain_problems};
 use crate::manifest::quantity::Quantity;
 use crate::manifest::strict;
 use crate::manifest::types::LabelSelector;
@@ -160,7 +161,7 @@ fn check_data_source(ds: &DataSource, is_ref: bool, path: &str, errors: &mut Vec
     }
     if is_ref {
         if let Some(ns) = ds.namespace.as_deref().filter(|n| !n.is_empty()) {
-            validate_name(ns, dns_label_problems(ns), &format!("{path}.namespace"), errors);
+            validate_name(ns, dns1123_label_problems(ns), &format!("{path}.namespace"), errors);
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{is_qualified_name, FieldError, QUALIFIED_MSG};
+use super::{is_qualified_name, qualified_msg, FieldError};
 use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{ObjectFieldSelector, ResourceFieldSelector};
 
@@ -84,9 +84,11 @@ pub(super) fn validate_field_selector(
     }
     if let Some((base, key)) = split_subscript(&sel.field_path) {
         match base {
-            "metadata.labels" if !is_qualified_name(key) => errors.push(FieldError::invalid(path, key, QUALIFIED_MSG)),
+            "metadata.labels" if !is_qualified_name(key) => {
+                errors.push(FieldError::invalid(path, key, &qualified_msg()))
+            }
             "metadata.annotations" if !is_qualified_name(&key.to_ascii_lowercase()) => {
-                errors.push(FieldError::invalid(path, key, QUALIFIED_MSG))
+                errors.push(FieldError::invalid(path, key, &qualified_msg()))
             }
             "metadata.labels" | "metadata.annotations" => {}
             _ => {

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use super::downward::{validate_field_selector, validate_resource_selector, ENV_FIELD_PATHS};
 use super::{
-    config_key_problems, is_dns1123_subdomain, is_env_var_name, FieldError, PodContext, ENV_NAME_MSG, SUBDOMAIN_MSG,
+    config_key_problems, is_dns1123_subdomain, is_env_var_name, subdomain_msg, FieldError, PodContext, ENV_NAME_MSG,
 };
 use crate::manifest::types::{EnvFromSource, EnvSourceReference, EnvVar, EnvVarSource, KeySelector};
 
@@ -75,7 +75,7 @@ fn validate_value_from(from: &EnvVarSource, value: &str, path: &str, ctx: &PodCo
 
 fn validate_key_selector(sel: &KeySelector, path: &str, errors: &mut Vec<FieldError>) {
     if !is_dns1123_subdomain(&sel.name) {
-        errors.push(FieldError::invalid(format!("{path}.name"), &sel.name, SUBDOMAIN_MSG));
+        errors.push(FieldError::invalid(format!("{path}.name"), &sel.name, &subdomain_msg()));
     }
     if sel.key.is_empty() {
         errors.push(FieldError::required(format!("{path}.key")));
@@ -113,7 +113,7 @@ fn validate_object_ref(r: &EnvSourceReference, path: &str, errors: &mut Vec<Fiel
     if r.name.is_empty() {
         errors.push(FieldError::required(format!("{path}.name")));
     } else if !is_dns1123_subdomain(&r.name) {
-        errors.push(FieldError::invalid(format!("{path}.name"), &r.name, SUBDOMAIN_MSG));
+        errors.push(FieldError::invalid(format!("{path}.name"), &r.name, &subdomain_msg()));
     }
 }
 

@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 
 use super::{
-    is_dns1123_label, is_dns1123_subdomain, is_dns1123_subdomain_with_underscore, is_ip, FieldError, IP_MSG, LABEL_MSG,
-    SUBDOMAIN_MSG,
+    is_dns1123_label, is_dns1123_subdomain, is_dns1123_subdomain_with_underscore, is_ip, label_msg, subdomain_msg,
+    FieldError, IP_MSG,
 };
 use crate::manifest::types::{Container, ContainerPort, DnsPolicy, PodSpec, Protocol};
 
@@ -107,10 +107,10 @@ pub(super) fn validate_pod_network(spec: &PodSpec, errors: &mut Vec<FieldError>)
     }
     validate_dns(spec, errors);
     if let Some(h) = spec.hostname.as_deref().filter(|h| !h.is_empty() && !is_dns1123_label(h)) {
-        errors.push(FieldError::invalid("spec.hostname", h, LABEL_MSG));
+        errors.push(FieldError::invalid("spec.hostname", h, &label_msg()));
     }
     if let Some(s) = spec.subdomain.as_deref().filter(|s| !s.is_empty() && !is_dns1123_label(s)) {
-        errors.push(FieldError::invalid("spec.subdomain", s, LABEL_MSG));
+        errors.push(FieldError::invalid("spec.subdomain", s, &label_msg()));
     }
     for (i, alias) in spec.host_aliases.iter().enumerate() {
         let p = format!("spec.hostAliases[{i}]");
@@ -124,7 +124,7 @@ pub(super) fn validate_pod_network(spec: &PodSpec, errors: &mut Vec<FieldError>)
         }
         for (j, h) in alias.hostnames.iter().enumerate() {
             if !is_dns1123_subdomain(h) {
-                errors.push(FieldError::invalid(format!("{p}.hostnames[{j}]"), h, SUBDOMAIN_MSG));
+                errors.push(FieldError::invalid(format!("{p}.hostnames[{j}]"), h, &subdomain_msg()));
             }
         }
     }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{is_qualified_name, FieldError, QUALIFIED_MSG};
+use super::{is_qualified_name, qualified_msg, FieldError};
 use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{Container, ContainerRestartPolicy, PodSpec, ResourceRequirements};
 
@@ -38,7 +38,7 @@ enum Level {
 
 fn check_name(name: &str, level: Level, path: &str, errors: &mut Vec<FieldError>) {
     if !is_qualified_name(name) {
-        return errors.push(FieldError::invalid(path, name, QUALIFIED_MSG));
+        return errors.push(FieldError::invalid(path, name, &qualified_msg()));
     }
     match level {
         Level::Pod => {

@@ -15,11 +15,11 @@ use serde::Deserialize;
 use serde_yaml::Value;
 
 use super::labels::{
-    dns_label_problems, dns_subdomain_problems, label_value_problems, validate_label_name, validate_label_selector,
-    validate_labels, validate_name, validate_qualified_name,
+    validate_label_name, validate_label_selector, validate_labels, validate_name, validate_qualified_name,
 };
 use super::raw::{child, field, get, has, items, Text};
 use super::FieldError;
+use crate::manifest::names::{dns1123_label_problems, dns_subdomain_problems, label_value_problems};
 use crate::manifest::strict;
 use crate::manifest::types::LabelSelector;
 
@@ -458,7 +458,7 @@ fn validate_pod_affinity_term(t: &PodAffinityTerm, path: &str, errors: &mut Vec<
     }
     for ns in &t.namespaces {
         // The API server reports these at `namespace` (sic).
-        validate_name(ns, dns_label_problems(ns), &format!("{path}.namespace"), errors);
+        validate_name(ns, dns1123_label_problems(ns), &format!("{path}.namespace"), errors);
     }
     for (name, keys) in [("matchLabelKeys", &t.match_label_keys), ("mismatchLabelKeys", &t.mismatch_label_keys)] {
         if keys.is_empty() {

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::downward::{validate_field_selector, validate_resource_selector, VOLUME_FIELD_PATHS};
-use super::{is_dns1123_label, is_dns1123_subdomain, FieldError, PodContext, ABSOLUTE_PATH_MSG, LABEL_MSG};
+use super::{is_dns1123_label, is_dns1123_subdomain, label_msg, FieldError, PodContext, ABSOLUTE_PATH_MSG};
 use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{
     Container, DownwardApiVolumeFile, KeyToPath, MountPropagation, ProjectedVolumeSource, RecursiveReadOnly, Volume,
@@ -43,7 +43,7 @@ pub(super) fn validate_volumes<'a>(
         if v.name.is_empty() {
             problems.push(FieldError::required(format!("{path}.name")));
         } else if !is_dns1123_label(&v.name) {
-            problems.push(FieldError::invalid(format!("{path}.name"), &v.name, LABEL_MSG));
+            problems.push(FieldError::invalid(format!("{path}.name"), &v.name, &label_msg()));
         }
         if !names.insert(v.name.as_str()) {
             problems.push(FieldError::duplicate(format!("{path}.name"), &v.name));
@@ -536,7 +536,7 @@ mod tests {
         assert_eq!(
             errors,
             [
-                format!("spec.volumes[0].name: Invalid value: \"Bad\": {LABEL_MSG}"),
+                format!("spec.volumes[0].name: Invalid value: \"Bad\": {}", label_msg()),
                 "spec.volumes[1]: Required value: must specify a volume type".to_owned(),
                 "spec.volumes[2].hostPath: Forbidden: may not specify more than 1 volume type".to_owned(),
                 "spec.volumes[2].secret: Forbidden: may not specify more than 1 volume type".to_owned(),

@@ -19,12 +19,12 @@ use serde_yaml::Value;
 
 use super::claim::check_claim_spec;
 use super::labels::{
-    dns_label_problems, dns_subdomain_problems, json, regex_error, selector_converts, selector_json,
-    validate_label_selector, validate_name, validate_qualified_name,
+    json, selector_converts, selector_json, validate_label_selector, validate_name, validate_qualified_name,
 };
 use super::raw::{child, field, get, has, items, Text};
 use super::scheduling::{check_pod_spec, Owner};
 use super::FieldError;
+use crate::manifest::names::{dns1123_label_problems, dns_subdomain_problems, regex_error};
 use crate::manifest::strict;
 use crate::manifest::types::{LabelSelector, WorkloadKind};
 
@@ -166,7 +166,7 @@ pub(super) fn check_workload(kind: WorkloadKind, doc: &Value, errors: &mut Vec<F
     let name = get(doc, "metadata").and_then(|m| get(m, "name")).and_then(Value::as_str).unwrap_or("");
     if kind == WorkloadKind::StatefulSet && !name.is_empty() {
         // A StatefulSet's name becomes its pods' hostnames (`<name>-0`): a DNS label.
-        validate_name(name, dns_label_problems(name), "metadata.name", errors);
+        validate_name(name, dns1123_label_problems(name), "metadata.name", errors);
     }
     let Some(spec) = get(doc, "spec") else { return };
     let template_spec = get(spec, "template").and_then(|t| get(t, "spec"));
@@ -473,7 +473,7 @@ fn check_job(spec: &Value, name: &str, template: Option<&Value>, errors: &mut Ve
         if let Some(c) = completions.filter(|c| *c > 0) {
             // The controller names the last pod's hostname `<name>-<completions-1>`.
             let last = format!("{name}-{}", c - 1);
-            if !dns_label_problems(&last).is_empty() {
+            if !dns1123_label_problems(&last).is_empty() {
                 errors.push(FieldError::invalid(
                     "metadata.name",
                     name,
