@@ -11,7 +11,6 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
 use serde_yaml::Value;
 
 use super::labels::{
@@ -20,8 +19,10 @@ use super::labels::{
 use super::raw::{child, field, get, has, items, Text};
 use super::FieldError;
 use crate::manifest::names::{dns1123_label_problems, dns_subdomain_problems, label_value_problems};
-use crate::manifest::strict;
-use crate::manifest::types::LabelSelector;
+use crate::manifest::types::{
+    Affinity, ContainerResizePolicy, NodeSelectorTerm, PodAffinityTerm, ReadinessGate, SchedulingGate, Toleration,
+    TopologySpreadConstraint,
+};
 
 /// Where a pod spec is: a Pod's, or a workload's pod template (some rules differ).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,153 +32,6 @@ pub(super) enum Owner {
 }
 
 const MAX_INT32: i64 = i32::MAX as i64;
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Toleration {
-    #[serde(default, deserialize_with = "strict::string")]
-    key: String,
-    #[serde(default, deserialize_with = "strict::string")]
-    operator: String,
-    #[serde(default, deserialize_with = "strict::string")]
-    value: String,
-    #[serde(default, deserialize_with = "strict::string")]
-    effect: String,
-    #[serde(default)]
-    toleration_seconds: Option<i64>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Affinity {
-    #[serde(default)]
-    node_affinity: Option<NodeAffinity>,
-    #[serde(default)]
-    pod_affinity: Option<PodAffinity>,
-    #[serde(default)]
-    pod_anti_affinity: Option<PodAffinity>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct NodeAffinity {
-    #[serde(default)]
-    required_during_scheduling_ignored_during_execution: Option<NodeSelector>,
-    #[serde(default)]
-    preferred_during_scheduling_ignored_during_execution: Vec<PreferredSchedulingTerm>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct NodeSelector {
-    #[serde(default)]
-    node_selector_terms: Vec<NodeSelectorTerm>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct NodeSelectorTerm {
-    #[serde(default)]
-    match_expressions: Vec<NodeSelectorRequirement>,
-    #[serde(default)]
-    match_fields: Vec<NodeSelectorRequirement>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct NodeSelectorRequirement {
-    #[serde(default, deserialize_with = "strict::string")]
-    key: String,
-    #[serde(default, deserialize_with = "strict::string")]
-    operator: String,
-    #[serde(default, deserialize_with = "strict::strings")]
-    values: Vec<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct PreferredSchedulingTerm {
-    #[serde(default)]
-    weight: i32,
-    #[serde(default)]
-    preference: NodeSelectorTerm,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct PodAffinity {
-    #[serde(default)]
-    required_during_scheduling_ignored_during_execution: Vec<PodAffinityTerm>,
-    #[serde(default)]
-    preferred_during_scheduling_ignored_during_execution: Vec<WeightedPodAffinityTerm>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct PodAffinityTerm {
-    #[serde(default)]
-    label_selector: Option<LabelSelector>,
-    #[serde(default)]
-    namespace_selector: Option<LabelSelector>,
-    #[serde(default, deserialize_with = "strict::strings")]
-    namespaces: Vec<String>,
-    #[serde(default, deserialize_with = "strict::string")]
-    topology_key: String,
-    #[serde(default, deserialize_with = "strict::strings")]
-    match_label_keys: Vec<String>,
-    #[serde(default, deserialize_with = "strict::strings")]
-    mismatch_label_keys: Vec<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct WeightedPodAffinityTerm {
-    #[serde(default)]
-    weight: i32,
-    #[serde(default)]
-    pod_affinity_term: PodAffinityTerm,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TopologySpreadConstraint {
-    #[serde(default)]
-    max_skew: i32,
-    #[serde(default, deserialize_with = "strict::string")]
-    topology_key: String,
-    #[serde(default, deserialize_with = "strict::string")]
-    when_unsatisfiable: String,
-    #[serde(default)]
-    label_selector: Option<LabelSelector>,
-    #[serde(default)]
-    min_domains: Option<i32>,
-    #[serde(default, deserialize_with = "strict::opt_string")]
-    node_affinity_policy: Option<String>,
-    #[serde(default, deserialize_with = "strict::opt_string")]
-    node_taints_policy: Option<String>,
-    #[serde(default, deserialize_with = "strict::strings")]
-    match_label_keys: Vec<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ReadinessGate {
-    #[serde(default, deserialize_with = "strict::string")]
-    condition_type: String,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct Named {
-    #[serde(default, deserialize_with = "strict::string")]
-    name: String,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ResizePolicy {
-    #[serde(default, deserialize_with = "strict::string")]
-    resource_name: String,
-    #[serde(default, deserialize_with = "strict::string")]
-    restart_policy: String,
-}
 
 /// A string field, when it is one (`None` when absent; a non-string is reported).
 fn string(spec: &Value, key: &str, path: &str, errors: &mut Vec<FieldError>) -> Option<String> {
@@ -200,7 +54,7 @@ pub(super) fn check_pod_spec(spec: &Value, path: &str, owner: Owner, errors: &mu
             validate_qualified_name(&g.condition_type, &format!("{path}.readinessGates[{i}].conditionType"), errors);
         }
     }
-    let gates = field::<Vec<Named>>(spec, "schedulingGates", path, errors).unwrap_or_default();
+    let gates = field::<Vec<SchedulingGate>>(spec, "schedulingGates", path, errors).unwrap_or_default();
     validate_scheduling_gates(&gates, &child(path, "schedulingGates"), errors);
     if let Some(constraints) = field::<Vec<TopologySpreadConstraint>>(spec, "topologySpreadConstraints", path, errors) {
         validate_topology_spread(&constraints, &child(path, "topologySpreadConstraints"), errors);
@@ -261,13 +115,15 @@ pub(super) fn check_pod_spec(spec: &Value, path: &str, owner: Owner, errors: &mu
     }
 }
 
-/// `validateResizePolicy` for every container; a pod that never restarts may only resize in place.
+/// `validateContainerResizePolicy` for every container; a pod that never restarts may only resize in place.
 fn check_resize_policies(spec: &Value, path: &str, errors: &mut Vec<FieldError>) {
     let never = matches!(get(spec, "restartPolicy"), Some(Value::String(s)) if s == "Never");
     for list in ["initContainers", "containers"] {
         for (i, c) in items(spec, list).iter().enumerate() {
             let cpath = format!("{path}.{list}[{i}]");
-            let Some(policies) = field::<Vec<ResizePolicy>>(c, "resizePolicy", &cpath, errors) else { continue };
+            let Some(policies) = field::<Vec<ContainerResizePolicy>>(c, "resizePolicy", &cpath, errors) else {
+                continue;
+            };
             let p = child(&cpath, "resizePolicy");
             let mut seen = Vec::new();
             for (j, r) in policies.iter().enumerate() {
@@ -491,7 +347,7 @@ fn validate_pod_affinity_term(t: &PodAffinityTerm, path: &str, errors: &mut Vec<
 }
 
 /// `validateSchedulingGates`: qualified names, no duplicates.
-fn validate_scheduling_gates(gates: &[Named], path: &str, errors: &mut Vec<FieldError>) {
+fn validate_scheduling_gates(gates: &[SchedulingGate], path: &str, errors: &mut Vec<FieldError>) {
     let mut seen = Vec::new();
     for (i, g) in gates.iter().enumerate() {
         validate_qualified_name(&g.name, &format!("{path}[{i}]"), errors);
@@ -906,7 +762,7 @@ mod tests {
         );
     }
 
-    // validateResizePolicy: resource names, policies, and Never pods.
+    // validateContainerResizePolicy: resource names, policies, and Never pods.
     #[test]
     fn resize_policies() {
         ok("containers: [{name: c, resizePolicy: [{resourceName: cpu, restartPolicy: NotRequired}, {resourceName: memory, restartPolicy: RestartContainer}]}]");
