@@ -20,6 +20,7 @@ mod strict;
 pub mod trail;
 pub mod types;
 pub mod validate;
+pub mod volume_paths;
 pub mod workload;
 
 #[cfg(test)]

@@ -47,6 +47,7 @@ use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{
     Container, DownwardApiVolumeFile, KeyToPath, MountPropagation, Pod, RecursiveReadOnly, Volume,
 };
+use crate::manifest::volume_paths;
 use crate::runtime::{parse_api_version, EngineInfo, Mount, Propagation, RECURSIVE_READ_ONLY_API};
 
 use super::downward::{self, PodFacts};
@@ -100,9 +101,6 @@ fn files_modes(secret: bool, group: Option<u32>) -> (u32, u32) {
 
 /// The tmpfs podrun keeps Memory emptyDirs and secrets on.
 const SHM: &str = "/dev/shm";
-/// The kubelet's limits for a path inside a volume (its atomic writer's).
-const MAX_PATH_BYTES: usize = 4096;
-const MAX_SEGMENT_BYTES: usize = 255;
 
 /// Why a volume cannot be planned or prepared. Every variant names the field it is about, so
 /// the message reads like the API server's (`spec.volumes[2].hostPath.path: ...`).
@@ -543,12 +541,9 @@ pub fn claim_volume(namespace: &str, claim: &str) -> NamedVolume {
 fn mode(m: Option<i64>, field: &str) -> Result<Option<u32>, VolumeError> {
     match m {
         None => Ok(None),
-        Some(v) => match u32::try_from(v) {
-            Ok(v) if v <= 0o777 => Ok(Some(v)),
-            _ => Err(invalid(
-                field,
-                format!("Invalid value: {v}: must be a number between 0 and 0777 (octal), both inclusive"),
-            )),
+        Some(v) => match volume_paths::file_mode(v) {
+            Some(v) => Ok(Some(v)),
+            None => Err(invalid(field, format!("Invalid value: {v}: {}", volume_paths::FILE_MODE_MSG))),
         },
     }
 }
@@ -571,16 +566,16 @@ fn checked_rel_path(s: &str, field: &str, show: bool) -> Result<PathBuf, VolumeE
     if s.starts_with('/') {
         return Err(bad("must be a relative path"));
     }
-    if s.split('/').any(|c| c == "..") {
+    if volume_paths::has_backstep(s) {
         return Err(bad("must not contain '..'"));
     }
-    if s.starts_with("..") {
+    if volume_paths::is_reserved(s) {
         return Err(bad("must not start with '..'"));
     }
     if s.contains('\0') {
         return Err(bad("must not contain a NUL character"));
     }
-    if s.len() > MAX_PATH_BYTES || s.split('/').any(|c| c.len() > MAX_SEGMENT_BYTES) {
+    if volume_paths::is_too_long(s) {
         return Err(bad("too long"));
     }
     let p: PathBuf = Path::new(s).components().filter(|c| matches!(c, Component::Normal(_))).collect();

@@ -12,15 +12,13 @@ use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{
     Container, DownwardApiVolumeFile, KeyToPath, MountPropagation, ProjectedVolumeSource, RecursiveReadOnly, Volume,
 };
+use crate::manifest::volume_paths::{
+    file_mode as file_mode_of, has_backstep, is_reserved, names_nothing, FILE_MODE_MSG, MAX_NAME_BYTES, MAX_PATH_BYTES,
+};
 
-const FILE_MODE_MSG: &str = "must be a number between 0 and 0777 (octal), both inclusive";
 const CLAIM_NAME_MSG: &str =
     "must be a lowercase RFC 1123 subdomain, as the name of a PersistentVolumeClaim is (podrun names an engine volume \
      after it)";
-/// The kubelet's limits for a path inside a volume, and for each name in it (its atomic
-/// writer's, pkg/volume/util/atomic_writer.go).
-const MAX_PATH_BYTES: usize = 4096;
-const MAX_NAME_BYTES: usize = 255;
 const HOST_PATH_TYPES: &[&str] =
     &["", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"];
 
@@ -318,7 +316,7 @@ fn normal_item_path(written: &str) -> Option<String> {
 }
 
 fn file_mode(mode: Option<i64>, path: &str, errors: &mut Vec<FieldError>) {
-    if let Some(m) = mode.filter(|m| !(0..=0o777).contains(m)) {
+    if let Some(m) = mode.filter(|m| file_mode_of(*m).is_none()) {
         errors.push(FieldError::invalid_raw(path, m, FILE_MODE_MSG));
     }
 }
@@ -357,7 +355,7 @@ fn file_path(target: &str, path: &str, errors: &mut Vec<FieldError>) {
         let why = format!("filenames must be less than or equal to {MAX_NAME_BYTES} characters (the kubelet's limit)");
         errors.push(FieldError::invalid(path, target, &why));
     }
-    if !target.starts_with('/') && target.split('/').all(|c| c.is_empty() || c == ".") {
+    if names_nothing(target) {
         errors.push(FieldError::invalid(path, target, "must name something inside the volume (podrun)"));
     }
 }
@@ -400,14 +398,14 @@ fn downward_file(
 /// (`file_path`), and no name starting with `..` at its start, which the kubelet keeps for its
 /// own entries in the volumes it writes.
 fn sub_path_rules(target: &str, path: &str, errors: &mut Vec<FieldError>) {
-    if target.starts_with("..") && !target.starts_with("../") && target != ".." {
+    if is_reserved(target) {
         errors.push(FieldError::invalid(path, target, "must not start with '..' (podrun)"));
     }
     file_path(target, path, errors);
 }
 
 fn no_backsteps(target: &str, path: &str, errors: &mut Vec<FieldError>) {
-    if target.split('/').any(|part| part == "..") {
+    if has_backstep(target) {
         errors.push(FieldError::invalid(path, target, "must not contain '..'"));
     }
 }

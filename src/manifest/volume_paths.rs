@@ -1,0 +1,55 @@
+//! The rules for a path inside a volume (an item's path, a key used as a file name, a
+//! sub-path) and for a file's mode: written once, for validation, which reports every broken
+//! rule in the API server's words, and for the volume planner, which must check again what only
+//! it sees (a `subPathExpr` once expanded).
+
+/// The kubelet's limits for a path inside a volume, and for each name in it (its atomic
+/// writer's, pkg/volume/util/atomic_writer.go).
+pub const MAX_PATH_BYTES: usize = 4096;
+pub const MAX_NAME_BYTES: usize = 255;
+
+/// The API server's words for a mode out of range.
+pub const FILE_MODE_MSG: &str = "must be a number between 0 and 0777 (octal), both inclusive";
+
+/// A permission mode, when the API server takes it (0 to 0777).
+pub fn file_mode(m: i64) -> Option<u32> {
+    u32::try_from(m).ok().filter(|m| *m <= 0o777)
+}
+
+/// Whether a component of `s` is `..`.
+pub fn has_backstep(s: &str) -> bool {
+    s.split('/').any(|c| c == "..")
+}
+
+/// Whether `s` starts with a name beginning `..` (`..data`): the kubelet's own entries in the
+/// volumes it writes are so named.
+pub fn is_reserved(s: &str) -> bool {
+    s.starts_with("..") && !s.starts_with("../") && s != ".."
+}
+
+/// Whether `s` is beyond the kubelet's limits, as a whole or in one of its names.
+pub fn is_too_long(s: &str) -> bool {
+    s.len() > MAX_PATH_BYTES || s.split('/').any(|c| c.len() > MAX_NAME_BYTES)
+}
+
+/// Whether relative `s` names only the volume itself (`.`, `./`, empty components).
+pub fn names_nothing(s: &str) -> bool {
+    !s.starts_with('/') && s.split('/').all(|c| c.is_empty() || c == ".")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_and_paths() {
+        assert_eq!(file_mode(0o644), Some(0o644));
+        assert_eq!(file_mode(0o777), Some(0o777));
+        assert_eq!(file_mode(0o1000), None);
+        assert_eq!(file_mode(-1), None);
+        assert!(has_backstep("a/../b") && !has_backstep("a/..b"));
+        assert!(is_reserved("..data") && !is_reserved("../a") && !is_reserved("..") && !is_reserved("a/..b"));
+        assert!(is_too_long(&"a".repeat(256)) && !is_too_long(&"a/".repeat(100)));
+        assert!(names_nothing("./.") && names_nothing("") && !names_nothing("a") && !names_nothing("/"));
+    }
+}
