@@ -59,15 +59,9 @@ pub struct NodeSelectorTerm {
     pub match_fields: Vec<NodeSelectorRequirement>,
 }
 
-#[derive(Debug, Default, Deserialize)]
-pub struct NodeSelectorRequirement {
-    #[serde(default, deserialize_with = "strict::string")]
-    pub key: String,
-    #[serde(default, deserialize_with = "strict::string")]
-    pub operator: String,
-    #[serde(default, deserialize_with = "strict::strings")]
-    pub values: Vec<String>,
-}
+/// A node selector's requirement has the fields of a label selector's (the schema's table
+/// shares them too); only the operators it may name differ, which validation checks.
+pub type NodeSelectorRequirement = super::LabelSelectorRequirement;
 
 #[derive(Debug, Default, Deserialize)]
 pub struct PreferredSchedulingTerm {

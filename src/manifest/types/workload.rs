@@ -1,12 +1,13 @@
 //! The parts of a workload (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job) podrun reads:
-//! the template, the replica counts, the selector and a StatefulSet's claim templates. The
-//! controller's own fields are read where they are checked (`validate/workload.rs`).
+//! the template, the replica counts, the selector and a StatefulSet's claim templates; and
+//! the controllers' own fields validation checks.
 
 use std::fmt;
 
 use serde::Deserialize;
 
 use super::{LabelSelector, ObjectMeta, PodSpec};
+use crate::manifest::strict;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkloadKind {
@@ -95,4 +96,74 @@ pub struct PodTemplateSpec {
 pub struct ClaimTemplate {
     #[serde(default)]
     pub metadata: ObjectMeta,
+}
+
+// The controllers' own fields podrun reads only to check them as the API server does
+// (`validate/workload.rs`, from the document): a StatefulSet's claim retention and ordinals,
+// a Job's pod failure and success policies.
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RetentionPolicy {
+    #[serde(default, deserialize_with = "strict::string")]
+    pub when_deleted: String,
+    #[serde(default, deserialize_with = "strict::string")]
+    pub when_scaled: String,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct Ordinals {
+    #[serde(default)]
+    pub start: i32,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct PodFailurePolicy {
+    #[serde(default)]
+    pub rules: Vec<PodFailurePolicyRule>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodFailurePolicyRule {
+    #[serde(default, deserialize_with = "strict::string")]
+    pub action: String,
+    #[serde(default)]
+    pub on_exit_codes: Option<OnExitCodes>,
+    #[serde(default)]
+    pub on_pod_conditions: Vec<OnPodCondition>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OnExitCodes {
+    #[serde(default, deserialize_with = "strict::opt_string")]
+    pub container_name: Option<String>,
+    #[serde(default, deserialize_with = "strict::string")]
+    pub operator: String,
+    #[serde(default)]
+    pub values: Option<Vec<i32>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct OnPodCondition {
+    #[serde(rename = "type", default, deserialize_with = "strict::string")]
+    pub type_: String,
+    #[serde(default, deserialize_with = "strict::string")]
+    pub status: String,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct SuccessPolicy {
+    #[serde(default)]
+    pub rules: Vec<SuccessPolicyRule>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SuccessPolicyRule {
+    #[serde(default)]
+    pub succeeded_count: Option<i32>,
+    #[serde(default, deserialize_with = "strict::opt_string")]
+    pub succeeded_indexes: Option<String>,
 }

@@ -26,7 +26,7 @@ use super::scheduling::{check_pod_spec, Owner};
 use super::FieldError;
 use crate::manifest::names::{dns1123_label_problems, dns_subdomain_problems, regex_error};
 use crate::manifest::strict;
-use crate::manifest::types::{LabelSelector, WorkloadKind};
+use crate::manifest::types::{LabelSelector, Ordinals, PodFailurePolicy, RetentionPolicy, SuccessPolicy, WorkloadKind};
 
 const NEGATIVE: &str = "must be greater than or equal to 0";
 
@@ -279,21 +279,6 @@ fn check_daemon_set(spec: &Value, errors: &mut Vec<FieldError>) {
     nonnegative(spec, "revisionHistoryLimit", "spec", errors);
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct RetentionPolicy {
-    #[serde(default, deserialize_with = "strict::string")]
-    when_deleted: String,
-    #[serde(default, deserialize_with = "strict::string")]
-    when_scaled: String,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct Ordinals {
-    #[serde(default)]
-    start: i32,
-}
-
 /// `ValidateStatefulSetSpec` (after `SetDefaults_StatefulSet`), and the claims its claim
 /// templates stand for: the StatefulSet controller creates them, and the pod cannot start on
 /// a cluster if they are refused.
@@ -363,57 +348,6 @@ fn check_stateful_set(spec: &Value, errors: &mut Vec<FieldError>) {
         let empty = Value::Mapping(Default::default());
         check_claim_spec(get(t, "spec").unwrap_or(&empty), &format!("spec.volumeClaimTemplates[{i}].spec"), errors);
     }
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct PodFailurePolicy {
-    #[serde(default)]
-    rules: Vec<PodFailurePolicyRule>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct PodFailurePolicyRule {
-    #[serde(default, deserialize_with = "strict::string")]
-    action: String,
-    #[serde(default)]
-    on_exit_codes: Option<OnExitCodes>,
-    #[serde(default)]
-    on_pod_conditions: Vec<OnPodCondition>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct OnExitCodes {
-    #[serde(default, deserialize_with = "strict::opt_string")]
-    container_name: Option<String>,
-    #[serde(default, deserialize_with = "strict::string")]
-    operator: String,
-    #[serde(default)]
-    values: Option<Vec<i32>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct OnPodCondition {
-    #[serde(rename = "type", default, deserialize_with = "strict::string")]
-    type_: String,
-    #[serde(default, deserialize_with = "strict::string")]
-    status: String,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct SuccessPolicy {
-    #[serde(default)]
-    rules: Vec<SuccessPolicyRule>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct SuccessPolicyRule {
-    #[serde(default)]
-    succeeded_count: Option<i32>,
-    #[serde(default, deserialize_with = "strict::opt_string")]
-    succeeded_indexes: Option<String>,
 }
 
 fn too_many(path: &str, actual: usize, max: usize) -> FieldError {
