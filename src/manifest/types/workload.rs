@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::Deserialize;
 
-use super::{LabelSelector, ObjectMeta, PodSpec};
+use super::{IntOrString, LabelSelector, ObjectMeta, PodSpec};
 use crate::manifest::strict;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,7 +100,27 @@ pub struct ClaimTemplate {
 
 // The controllers' own fields podrun reads only to check them as the API server does
 // (`validate/workload.rs`, from the document): a StatefulSet's claim retention and ordinals,
-// a Job's pod failure and success policies.
+// a Job's pod failure and success policies, a Deployment's or DaemonSet's update strategy.
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Strategy {
+    #[serde(rename = "type", default, deserialize_with = "strict::string")]
+    pub type_: String,
+    #[serde(default)]
+    pub rolling_update: Option<RollingUpdate>,
+}
+
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RollingUpdate {
+    #[serde(default)]
+    pub max_unavailable: Option<IntOrString>,
+    #[serde(default)]
+    pub max_surge: Option<IntOrString>,
+    #[serde(default)]
+    pub partition: Option<i32>,
+}
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]

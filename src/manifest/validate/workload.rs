@@ -14,7 +14,6 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
 use serde_yaml::Value;
 
 use super::claim::check_claim_spec;
@@ -25,31 +24,27 @@ use super::raw::{child, field, get, has, items, Text};
 use super::scheduling::{check_pod_spec, Owner};
 use super::FieldError;
 use crate::manifest::names::{dns1123_label_problems, dns_subdomain_problems, regex_error};
-use crate::manifest::strict;
-use crate::manifest::types::{LabelSelector, Ordinals, PodFailurePolicy, RetentionPolicy, SuccessPolicy, WorkloadKind};
+use crate::manifest::types::{
+    IntOrString, LabelSelector, Ordinals, PodFailurePolicy, RetentionPolicy, RollingUpdate, Strategy, SuccessPolicy,
+    WorkloadKind,
+};
 
 const NEGATIVE: &str = "must be greater than or equal to 0";
 
-/// A Kubernetes `IntOrString` (`maxSurge: 1`, `maxSurge: 25%`).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
-enum IntOrString {
-    Int(i64),
-    Str(String),
-}
-
+/// What validation reads of an `IntOrString` that is a count or a percentage (`maxSurge: 1`,
+/// `maxSurge: 25%`).
 impl IntOrString {
-    fn json(&self) -> String {
+    pub(super) fn json(&self) -> String {
         match self {
             IntOrString::Int(i) => i.to_string(),
-            IntOrString::Str(s) => json(s),
+            IntOrString::String(s) => json(s),
         }
     }
 
     /// The percentage, for a valid percent string.
     fn percent(&self) -> Option<i64> {
         match self {
-            IntOrString::Str(s) => s.strip_suffix('%').filter(|d| is_digits(d)).and_then(|d| d.parse().ok()),
+            IntOrString::String(s) => s.strip_suffix('%').filter(|d| is_digits(d)).and_then(|d| d.parse().ok()),
             IntOrString::Int(_) => None,
         }
     }
@@ -58,33 +53,13 @@ impl IntOrString {
     fn value(&self) -> i64 {
         match self {
             IntOrString::Int(i) => *i,
-            IntOrString::Str(s) => self.percent().unwrap_or_else(|| s.parse().unwrap_or(0)),
+            IntOrString::String(s) => self.percent().unwrap_or_else(|| s.parse().unwrap_or(0)),
         }
     }
 }
 
 fn is_digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Strategy {
-    #[serde(rename = "type", default, deserialize_with = "strict::string")]
-    type_: String,
-    #[serde(default)]
-    rolling_update: Option<RollingUpdate>,
-}
-
-#[derive(Debug, Default, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct RollingUpdate {
-    #[serde(default)]
-    max_unavailable: Option<IntOrString>,
-    #[serde(default)]
-    max_surge: Option<IntOrString>,
-    #[serde(default)]
-    partition: Option<i32>,
 }
 
 fn opt_json(v: Option<&IntOrString>) -> String {
@@ -139,7 +114,7 @@ fn nonnegative_value(v: Option<i64>, path: &str, errors: &mut Vec<FieldError>) {
 /// `ValidatePositiveIntOrPercent`.
 fn int_or_percent(v: &IntOrString, path: &str, errors: &mut Vec<FieldError>) {
     match v {
-        IntOrString::Str(s) if v.percent().is_none() => errors.push(FieldError::invalid(
+        IntOrString::String(s) if v.percent().is_none() => errors.push(FieldError::invalid(
             path,
             s,
             &regex_error(
@@ -206,7 +181,7 @@ fn check_deployment(spec: &Value, errors: &mut Vec<FieldError>) {
         }
         "" | "RollingUpdate" => {
             let r = strategy.rolling_update.clone().unwrap_or_default();
-            let quarter = || IntOrString::Str("25%".into());
+            let quarter = || IntOrString::String("25%".into());
             let unavailable = r.max_unavailable.unwrap_or_else(quarter);
             let surge = r.max_surge.unwrap_or_else(quarter);
             let path = "spec.strategy.rollingUpdate";
