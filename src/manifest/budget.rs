@@ -19,7 +19,7 @@ use super::trail::quoted_key_text;
 /// Values beyond those written out that aliases may add to one input, as go-yaml allows.
 pub const ALIAS_ALLOWANCE: usize = 400_000;
 
-/// What the error says; `load.rs` recognises it to add the allowance to the message.
+/// What the error says; `load/error.rs` recognises it to add the allowance to the message.
 pub const TOO_MANY: &str = "aliases repeat values beyond what the text holds";
 
 /// The values `text` may be read into: two per byte (`[a,a]` is the densest YAML writes)
@@ -177,7 +177,7 @@ mod tests {
         for (name, prev) in ["b", "c", "d", "e", "f", "g"].iter().zip(["a", "b", "c", "d", "e", "f"]) {
             bomb.push_str(&format!("{name}: &{name} [{}]\n", vec![format!("*{prev}"); 10].join(", ")));
         }
-        // serde_yaml's own repetition limit stops this one first (see load.rs); a smaller
+        // serde_yaml's own repetition limit stops this one first (see load/error.rs); a smaller
         // budget shows this one's.
         assert!(read(&bomb, for_text(&bomb)).is_err());
         let e = read(&bomb, 1000).unwrap_err();

@@ -10,7 +10,7 @@
 //! limit) can be placed at their document.
 //!
 //! It errs towards counting deeper than serde_yaml would (a `[` at the start of a plain
-//! scalar's continuation line, say), never shallower: the fuzz test in `load.rs` checks that
+//! scalar's continuation line, say), never shallower: the fuzz test (`fuzz_tests.rs`) checks that
 //! on every input serde_yaml parses.
 
 /// The deepest nesting podrun reads. The objects podrun reads are about 15 levels deep (a

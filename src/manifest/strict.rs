@@ -103,7 +103,7 @@ pub fn string_map<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, St
     d.deserialize_any(MapVisitor)
 }
 
-/// What a base64 error says; `load.rs` recognises it to drop serde_yaml's path before it.
+/// What a base64 error says; `load/error.rs` recognises it to drop serde_yaml's path before it.
 pub const BASE64_ERROR: &str = "illegal base64 data at input byte";
 
 /// A map of base64 strings (a Secret's `data`, a ConfigMap's `binaryData`), each checked as

@@ -2,7 +2,7 @@
 //!
 //! Field names and shapes follow the Kubernetes API exactly (camelCase), so a manifest that
 //! deserialises here means what it means on a cluster. Fields that Kubernetes knows but podrun
-//! does not implement are not represented: the schema walk (`schema.rs`) reports them.
+//! does not implement are not represented: the schema walk (`schema/`) reports them.
 
 mod config;
 pub mod int32;

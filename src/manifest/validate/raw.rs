@@ -1,4 +1,4 @@
-//! Reading, straight from a document, the fields podrun keeps no type for (cluster-only and
+//! Reading, straight from a document, the fields the Pod's type leaves out (cluster-only and
 //! not-yet-implemented ones, and a workload's own fields): each field is read on its own, so
 //! a value of the wrong type is an error at that field and the other fields are still checked.
 

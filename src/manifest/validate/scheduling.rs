@@ -7,7 +7,8 @@
 //!
 //! Ported from `ValidatePodSpec` and what it calls in Kubernetes 1.35
 //! (pkg/apis/core/validation/validation.go). The fields are read from the document itself
-//! (`raw.rs`), since podrun keeps no type for them.
+//! (`raw.rs`), one by one into their types (`types/scheduling.rs`), since the Pod's own type
+//! leaves them out.
 
 use std::collections::BTreeMap;
 
