@@ -394,27 +394,35 @@ fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, Volu
         });
     }
     let mut files = FileSet::default();
-    if let Some(cm) = &v.config_map {
-        let f = format!("{field}.configMap");
-        let default_mode = mode(cm.default_mode, &format!("{f}.defaultMode"))?.unwrap_or(DEFAULT_FILE_MODE);
-        let keys = Keys {
-            kind: "ConfigMap",
-            name_field: "name",
-            name: &cm.name,
-            items: &cm.items,
-            optional: cm.optional.unwrap_or(false),
-        };
-        key_files(ctx, &f, &keys, default_mode, &mut files)?;
-    } else if let Some(s) = &v.secret {
-        let f = format!("{field}.secret");
-        let default_mode = mode(s.default_mode, &format!("{f}.defaultMode"))?.unwrap_or(DEFAULT_FILE_MODE);
-        let keys = Keys {
-            kind: "Secret",
-            name_field: "secretName",
-            name: &s.secret_name,
-            items: &s.items,
-            optional: s.optional.unwrap_or(false),
-        };
+    // A configMap and a secret volume differ only in the object they name.
+    let keyed = match (&v.config_map, &v.secret) {
+        (Some(cm), _) => Some((
+            "configMap",
+            cm.default_mode,
+            Keys {
+                kind: "ConfigMap",
+                name_field: "name",
+                name: &cm.name,
+                items: &cm.items,
+                optional: cm.optional.unwrap_or(false),
+            },
+        )),
+        (None, Some(s)) => Some((
+            "secret",
+            s.default_mode,
+            Keys {
+                kind: "Secret",
+                name_field: "secretName",
+                name: &s.secret_name,
+                items: &s.items,
+                optional: s.optional.unwrap_or(false),
+            },
+        )),
+        (None, None) => None,
+    };
+    if let Some((source, written_mode, keys)) = keyed {
+        let f = format!("{field}.{source}");
+        let default_mode = mode(written_mode, &format!("{f}.defaultMode"))?.unwrap_or(DEFAULT_FILE_MODE);
         key_files(ctx, &f, &keys, default_mode, &mut files)?;
     } else if let Some(d) = &v.downward_api {
         let f = format!("{field}.downwardAPI");
