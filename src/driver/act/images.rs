@@ -1,0 +1,180 @@
+//! Making a plan's images present before anything is created: pulls shared by the run's pods
+//! (`pulls`), credentials from imagePullSecrets and the Docker config, and the waiting reasons
+//! the kubelet gives a failed pull.
+
+use futures_util::future::join_all;
+
+use crate::driver::PodFailure;
+use crate::error_chain::chain;
+use crate::manifest::types::PullPolicy;
+use crate::plan::ImageNeed;
+use crate::pod::DesiredPod;
+use crate::report::{PodKey, PullEvent, Reporter};
+use crate::runtime::{auth, infra_image, PullProgress, Runtime, RuntimeError};
+use crate::status::Notes;
+
+use super::{fatal, note, Scope};
+
+/// Makes every needed image present, concurrently, before anything is created: podrun leaves
+/// no half-created pod behind a missing image. Returns whether all are there. An image that
+/// can never be had (absent under Never, unknown to its registry) fails the run at once
+/// (exit 4); any other failed pull is noted (ErrImagePull, then ImagePullBackOff) and tried
+/// again after the backoff delay, while the retries last.
+pub(super) async fn ensure_images<R: Runtime>(
+    scope: Scope<'_, R>,
+    needs: &[ImageNeed],
+    notes: &mut Notes,
+) -> Result<bool, PodFailure> {
+    let (reporter, key) = (scope.reporter, scope.key);
+    let results = join_all(needs.iter().map(|n| ensure_image(scope, n))).await;
+    let mut all = true;
+    for (need, r) in needs.iter().zip(results) {
+        let e = match r {
+            Ok(None) => continue,
+            // Offline (a host booting before its network, an air-gapped site): the local copy
+            // serves, and the user is told once.
+            Ok(Some(detail)) => {
+                if notes.offline_images.insert(need.image.clone()) {
+                    reporter.warning(&format!(
+                        "{key}: image {}: registry unreachable ({detail}); using the local image",
+                        need.image
+                    ));
+                }
+                continue;
+            }
+            Err(e) => e,
+        };
+        if fatal(&e) {
+            return Err(PodFailure::Runtime(e));
+        }
+        let (reason, message, for_good) = match &e {
+            RuntimeError::Image { detail, image } if detail.is_empty() => {
+                ("ErrImageNeverPull", format!("{image}: the image is not present and imagePullPolicy is Never"), true)
+            }
+            RuntimeError::ImageNotFound { detail, .. } => ("ErrImagePull", format!("not found: {detail}"), true),
+            RuntimeError::RegistryUnreachable { detail, .. } => {
+                ("ErrImagePull", format!("registry unreachable: {detail}"), false)
+            }
+            RuntimeError::Image { detail, .. } => ("ErrImagePull", detail.clone(), false),
+            other => ("ErrImagePull", chain(other), false),
+        };
+        if for_good {
+            for c in &need.containers {
+                note(notes, c, reason, message.clone());
+            }
+            return Err(PodFailure::Image {
+                container: need.containers.join(", "),
+                image: need.image.clone(),
+                reason: reason.to_owned(),
+                message,
+            });
+        }
+        // The kubelet's sequence: ErrImagePull on a failure, ImagePullBackOff while it waits
+        // to try again.
+        for c in &need.containers {
+            let again =
+                notes.waiting.get(c).is_some_and(|w| w.reason == "ErrImagePull" || w.reason == "ImagePullBackOff");
+            note(notes, c, if again { "ImagePullBackOff" } else { reason }, message.clone());
+        }
+        all = false;
+    }
+    Ok(all)
+}
+
+/// Makes one image present. `Ok(Some(why))`: the registry could not be reached, and the
+/// local copy serves. The pull is the run's (see `pulls`): pods that need the image at the
+/// same time wait for one pull.
+pub(super) async fn ensure_image<R: Runtime>(
+    scope: Scope<'_, R>,
+    need: &ImageNeed,
+) -> Result<Option<String>, RuntimeError> {
+    let Scope { rt, desired, reporter, key, pulls, .. } = scope;
+    let present = rt.image_present(&need.image).await?;
+    match (need.policy, present) {
+        // An empty detail marks "absent under Never" for the caller.
+        (PullPolicy::Never, false) => Err(RuntimeError::Image { image: need.image.clone(), detail: String::new() }),
+        (PullPolicy::Never | PullPolicy::IfNotPresent, true) => Ok(None),
+        (PullPolicy::Always, _) | (PullPolicy::IfNotPresent, false) => {
+            reporter.pull(key, &need.image, PullEvent::Started);
+            let started = std::time::Instant::now();
+            let last = std::sync::Mutex::new(PullProgress::default());
+            let progress = |p: PullProgress| {
+                *last.lock().unwrap_or_else(|e| e.into_inner()) = p;
+                reporter.pull(key, &need.image, PullEvent::Progress(p));
+            };
+            let credentials = credentials_for(desired, &need.image, reporter, key).await;
+            let r = pulls.pull(rt, &need.image, credentials.as_ref(), &progress).await;
+            let done = *last.lock().unwrap_or_else(|e| e.into_inner());
+            match r {
+                Ok(()) => {
+                    reporter.pull(
+                        key,
+                        &need.image,
+                        PullEvent::Done { bytes: done.bytes_total, elapsed: started.elapsed() },
+                    );
+                    Ok(None)
+                }
+                Err(RuntimeError::RegistryUnreachable { detail, .. }) if present => {
+                    reporter.pull(key, &need.image, PullEvent::Failed);
+                    Ok(Some(detail))
+                }
+                Err(e) => {
+                    reporter.pull(key, &need.image, PullEvent::Failed);
+                    Err(e)
+                }
+            }
+        }
+    }
+}
+
+/// Credentials for pulling `image`, as the kubelet and Docker find them: the pod's
+/// imagePullSecrets first, then the user's Docker config (and its credential helpers). A
+/// problem with either is a warning, and the pull goes on anonymously. Never logged.
+pub(super) async fn credentials_for(
+    desired: &DesiredPod,
+    image: &str,
+    reporter: &dyn Reporter,
+    key: &PodKey,
+) -> Option<auth::Credentials> {
+    let (configs, namespace) = (&desired.configs, desired.namespace.as_str());
+    let secrets: Vec<auth::PullSecret> = (desired.manifest.spec.image_pull_secrets.iter())
+        .map(|r| auth::PullSecret {
+            name: &r.name,
+            found: configs.secret(namespace, &r.name).map(|data| auth::SecretData {
+                type_: configs.secret_type(namespace, &r.name),
+                data: data.iter().map(|(key, value)| (key.as_str(), value.0.as_slice())).collect(),
+            }),
+        })
+        .collect();
+    match auth::from_pull_secrets(image, &secrets, namespace) {
+        Ok((found, warnings)) => {
+            for w in warnings {
+                reporter.warning(&format!("{key}: {w}"));
+            }
+            if found.is_some() {
+                return found;
+            }
+        }
+        Err(e) => reporter.warning(&format!("{key}: {}", chain(&e))),
+    }
+    match auth::from_docker_config(image).await {
+        Ok(found) => found,
+        Err(e) => {
+            reporter.warning(&format!("{key}: docker config: {}", chain(&e)));
+            None
+        }
+    }
+}
+
+/// Makes podrun's infra image present: podrun's own image is built locally from the pause
+/// program compiled into podrun; any other (`--infra-image`) is pulled when absent.
+pub async fn ensure_infra_image<R: Runtime>(rt: &R, image: &str) -> Result<(), RuntimeError> {
+    if rt.image_present(image).await? {
+        return Ok(());
+    }
+    if image == infra_image::default_infra_image() {
+        rt.load_image(image, infra_image::image_archive()).await
+    } else {
+        rt.pull_image(image, None, &|_| {}).await
+    }
+}

@@ -1,0 +1,375 @@
+//! Carrying out a plan on the runtime: images first (so a missing image creates nothing,
+//! `images`), then finished pods' sidecars are stopped, removals (app containers before the
+//! infra container), the infra container, the init containers one after another, and the app
+//! containers concurrently. Lifecycle hooks run here too (`hooks`): postStart after a start,
+//! preStop before a stop (`teardown`, which delete, gc and apply share).
+
+mod hooks;
+mod images;
+mod mounts;
+mod preflight;
+mod teardown;
+mod volume_setup;
+
+use std::time::Duration;
+
+use futures_util::future::join_all;
+
+use crate::driver::creations::Creations;
+use crate::driver::pulls::Pulls;
+use crate::driver::termination::Ordering;
+use crate::driver::PodFailure;
+use crate::error_chain::chain;
+use crate::plan::{ContainerStep, Plan, Step};
+use crate::pod::env::EnvError;
+use crate::pod::files::PodFiles;
+use crate::pod::settings::NonRootError;
+use crate::pod::volumes::VolumeError;
+use crate::pod::volumes::VolumeSetup;
+use crate::pod::{DesiredPod, InfraRef, Role};
+use crate::report::{PodKey, Reporter};
+use crate::runtime::labels;
+use crate::runtime::{Mount, Observed, Runtime, RuntimeError, Selector};
+use crate::status::{Notes, Waiting};
+
+use hooks::run_hook;
+use images::ensure_images;
+use mounts::{engine_termination_log, etc_hosts_mount};
+use preflight::{preflight, resolve_user};
+use teardown::{stop, stop_and_remove};
+
+pub use images::ensure_infra_image;
+pub use teardown::{remove_engine_volumes, remove_pod, remove_pod_with, stop_pod};
+pub use volume_setup::refresh_volumes;
+
+/// How a round of actions went, short of a failure that ends the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Acted {
+    Clean,
+    /// Something failed and was noted against its container; worth a retry after a delay.
+    WithErrors,
+}
+
+fn note(notes: &mut Notes, container: &str, reason: &str, message: String) {
+    notes.waiting.insert(container.to_owned(), Waiting { reason: reason.to_owned(), message: Some(message) });
+}
+
+/// Why starting one container failed: the engine's error, or what the container's
+/// configuration or its postStart hook made of it. Each comes with its waiting reason.
+#[derive(Debug, thiserror::Error)]
+enum StepError {
+    #[error(transparent)]
+    Runtime(#[from] RuntimeError),
+    #[error("no container {0}")]
+    NoContainer(String),
+    #[error(transparent)]
+    Env(#[from] EnvError),
+    #[error(transparent)]
+    Volume(#[from] VolumeError),
+    #[error("termination-log file")]
+    TerminationLog(#[source] std::io::Error),
+    #[error("termination-log file")]
+    TerminationLogFile(#[source] crate::private_fs::PrivateFsError),
+    #[error("/etc/hosts file")]
+    EtcHosts(#[source] crate::private_fs::PrivateFsError),
+    #[error(transparent)]
+    NonRoot(#[from] NonRootError),
+    #[error(transparent)]
+    PostStart(hooks::HookError),
+}
+
+/// Engine unreachable, or silent past the deadline, is fatal to the run; anything else is
+/// recorded and retried.
+fn fatal(e: &RuntimeError) -> bool {
+    matches!(e, RuntimeError::Unreachable { .. } | RuntimeError::Deadline { .. })
+}
+
+fn is_infra(c: &Observed) -> bool {
+    c.label(labels::ROLE) == Some("infra")
+}
+
+/// The pod being acted on, and what acting on it needs.
+pub struct Scope<'a, R> {
+    pub rt: &'a R,
+    pub desired: &'a DesiredPod,
+    /// podrun's host files, where the engine can mount them.
+    pub files: Option<&'a PodFiles>,
+    pub reporter: &'a dyn Reporter,
+    pub key: &'a PodKey,
+    /// The run's pulls, shared with its other pods.
+    pub pulls: &'a Pulls,
+    /// The pod's infra container as the look before this plan saw it.
+    pub infra: Option<&'a Observed>,
+    /// What the run has created (for --cleanup-on-failure): every create goes through it.
+    pub created: &'a Creations<R>,
+}
+
+impl<R> Clone for Scope<'_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for Scope<'_, R> {}
+
+pub async fn act<R: Runtime>(scope: Scope<'_, R>, plan: &Plan, notes: &mut Notes) -> Result<Acted, PodFailure> {
+    let Scope { rt, desired, files, reporter, key, .. } = scope;
+    if !ensure_images(scope, &plan.images, notes).await? {
+        return Ok(Acted::WithErrors);
+    }
+    let setup = preflight(rt, desired, plan, files).await?;
+    let setup = setup.as_ref();
+
+    for c in &plan.stop {
+        reporter.event(key, &format!("stopping {}", c.name));
+    }
+    // A container killed by its probe gets the probe's grace period where it sets one.
+    let grace = |c: &Observed| notes.probes.get(&c.id).and_then(|p| p.kill_grace);
+    let order = Ordering::new(&plan.stop);
+    for r in join_all(plan.stop.iter().map(|c| stop(rt, c, grace(c), Some(&order)))).await {
+        if let Err(e) = r {
+            if fatal(&e) {
+                return Err(PodFailure::Runtime(e));
+            }
+            reporter.warning(&format!("{key}: {}", chain(&e)));
+        }
+    }
+
+    for r in &plan.remove {
+        reporter.event(key, &format!("removing {} ({})", r.container.name, r.reason));
+    }
+    // An older, dead instance of a pod member is in nobody's way (each instance has its own
+    // name and files): it is removed while the rest goes on, rather than first (a restart under
+    // --supervise is that much sooner). What runs, and the infra container, go first.
+    let (swept, first): (Vec<&Observed>, Vec<&Observed>) =
+        plan.remove.iter().map(|r| &r.container).partition(|c| !c.is_running() && !is_infra(c));
+    let (infra, members): (Vec<&Observed>, Vec<&Observed>) = first.into_iter().partition(|c| is_infra(c));
+    for batch in [members, infra] {
+        let results = join_all(batch.iter().map(|c| stop_and_remove(rt, c, None, true, files, None))).await;
+        removed(results, reporter, key)?;
+    }
+    let sweep = join_all(swept.iter().map(|c| stop_and_remove(rt, c, None, true, files, None)));
+    let (results, outcome) = tokio::join!(sweep, create_and_start(scope, plan, setup, notes));
+    removed(results, reporter, key)?;
+    outcome
+}
+
+/// Warns of the removals that failed; an engine gone away ends the run.
+fn removed(results: Vec<Result<(), RuntimeError>>, reporter: &dyn Reporter, key: &PodKey) -> Result<(), PodFailure> {
+    for e in results.into_iter().filter_map(Result::err) {
+        if fatal(&e) {
+            return Err(PodFailure::Runtime(e));
+        }
+        reporter.warning(&format!("{key}: {}", chain(&e)));
+    }
+    Ok(())
+}
+
+/// The infra container, then the init containers in order, then the app containers.
+async fn create_and_start<R: Runtime>(
+    scope: Scope<'_, R>,
+    plan: &Plan,
+    setup: Option<&VolumeSetup>,
+    notes: &mut Notes,
+) -> Result<Acted, PodFailure> {
+    let Scope { rt, desired, reporter, key, .. } = scope;
+    let mut outcome = Acted::Clean;
+    let mut fresh_infra = false;
+    if let Some(step) = &plan.infra {
+        match run_step(scope, step, None, setup).await {
+            Ok(_) => fresh_infra = true,
+            Err((_, StepError::Runtime(e))) if fatal(&e) => return Err(PodFailure::Runtime(e)),
+            // Created by a podrun running beside us: use it at the next look.
+            Err((_, StepError::Runtime(RuntimeError::Conflict { .. }))) => return Ok(Acted::Clean),
+            Err((_, e)) => {
+                reporter.warning(&format!("{key}: infra container: {}", chain(&e)));
+                return Ok(Acted::WithErrors);
+            }
+        }
+    }
+    if plan.init.is_empty() && plan.apps.is_empty() {
+        return Ok(outcome);
+    }
+    // Pod members need its address (status.podIP), known once it runs: the look before this
+    // plan has it, unless this plan started, stopped or removed the infra container.
+    let touched = fresh_infra || plan.stop.iter().chain(plan.remove.iter().map(|r| &r.container)).any(is_infra);
+    let seen = scope.infra.filter(|c| !touched && c.is_running());
+    let infra = match seen {
+        Some(c) => InfraRef::of(c),
+        None => match current_infra(rt, desired).await? {
+            Some(infra) => infra,
+            None => return Ok(Acted::WithErrors),
+        },
+    };
+    if let Some(setup) = setup.filter(|s| s.is_on_engine()) {
+        // The infra container holds the engine volumes: they are filled through it.
+        if let Err(e) = setup.fill_engine(rt, &infra.id, fresh_infra).await {
+            if fatal(&e) {
+                return Err(PodFailure::Runtime(e));
+            }
+            reporter.warning(&format!("{key}: volumes: {e}"));
+            return Ok(Acted::WithErrors);
+        }
+    }
+
+    // Init containers in order: a failure stops the sequence, since later ones depend on it.
+    for step in &plan.init {
+        let r = run_step(scope, step, Some(&infra), setup).await;
+        if !record(r, step, notes, &mut outcome)? {
+            return Ok(outcome);
+        }
+    }
+    // The kubelet starts app containers one after another, each once the one before it has
+    // started and its postStart hook has finished (a hook can hold the next container until a
+    // proxy is up). Those with no hook before them start together: their order is not seen.
+    for batch in after_each_post_start(desired, &plan.apps) {
+        let results = join_all(batch.iter().map(|s| run_step(scope, s, Some(&infra), setup))).await;
+        for (step, r) in batch.iter().zip(results) {
+            record(r, step, notes, &mut outcome)?;
+        }
+    }
+    Ok(outcome)
+}
+
+/// `steps` cut after each container that has a postStart hook.
+fn after_each_post_start<'a>(desired: &DesiredPod, steps: &'a [ContainerStep]) -> Vec<&'a [ContainerStep]> {
+    let hooked = |s: &ContainerStep| desired.find(&s.container).is_some_and(|c| c.post_start.is_some());
+    let mut batches = Vec::new();
+    let mut rest = steps;
+    while let Some(cut) = rest.iter().position(hooked) {
+        let (batch, after) = rest.split_at(cut + 1);
+        batches.push(batch);
+        rest = after;
+    }
+    if !rest.is_empty() {
+        batches.push(rest);
+    }
+    batches
+}
+
+/// Notes a step's outcome against its container. Returns whether it succeeded.
+fn record(
+    r: Result<String, (&'static str, StepError)>,
+    step: &ContainerStep,
+    notes: &mut Notes,
+    outcome: &mut Acted,
+) -> Result<bool, PodFailure> {
+    match r {
+        Ok(_) => {
+            notes.waiting.remove(&step.container);
+            Ok(true)
+        }
+        Err((_, StepError::Runtime(e))) if fatal(&e) => Err(PodFailure::Runtime(e)),
+        // Created by a podrun running beside us: nothing went wrong.
+        Err((_, StepError::Runtime(RuntimeError::Conflict { .. }))) => Ok(true),
+        Err((reason, e)) => {
+            note(notes, &step.container, reason, chain(&e));
+            *outcome = Acted::WithErrors;
+            Ok(false)
+        }
+    }
+}
+
+/// Creates (if asked) and starts one container, then runs its postStart hook; returns its id.
+/// An error comes with the Kubernetes waiting reason for it.
+async fn run_step<R: Runtime>(
+    scope: Scope<'_, R>,
+    step: &ContainerStep,
+    infra: Option<&InfraRef>,
+    setup: Option<&VolumeSetup>,
+) -> Result<String, (&'static str, StepError)> {
+    let Scope { rt, desired, files, reporter, key, .. } = scope;
+    let c = desired
+        .find(&step.container)
+        .ok_or_else(|| ("CreateContainerError", StepError::NoContainer(step.container.clone())))?;
+    let id = match &step.step {
+        Step::Create { attempt, reason } => {
+            reporter.event(key, &format!("creating {} ({reason})", step.container));
+            let (mut spec, warnings) =
+                desired.create_spec(c, *attempt, infra).map_err(|e| ("CreateContainerConfigError", e.into()))?;
+            for w in warnings {
+                reporter.warning(&format!("{key}: {w}"));
+            }
+            resolve_user(rt, c, &mut spec).await?;
+            if let (Some(setup), Role::Infra) = (setup, c.role) {
+                spec.mounts.extend(setup.infra_mounts());
+            } else if let Some(setup) = setup {
+                let mounts =
+                    setup.mounts_for(&c.name, &env_of(&spec)).map_err(|e| ("CreateContainerConfigError", e.into()))?;
+                spec.mounts.extend(mounts);
+            }
+            // A volume mounted at the termination message path takes its place.
+            let taken = spec.mounts.iter().any(|m| m.target() == c.termination_message_path);
+            if let (Some(files), Role::Init | Role::App, false) = (files, c.role, taken) {
+                let path = files
+                    .prepare_termination_log(&desired.uid, &c.name, *attempt)
+                    .map_err(|e| ("CreateContainerConfigError", StepError::TerminationLogFile(e)))?;
+                spec.mounts.push(Mount::bind(path.to_string_lossy(), c.termination_message_path.clone(), false));
+            } else if let (Some(setup), Some(infra), Role::Init | Role::App, false) = (setup, infra, c.role, taken) {
+                let _ = setup;
+                let log = engine_termination_log(rt, &desired.uid, &infra.id, &c.name, *attempt)
+                    .await
+                    .map_err(|e| ("CreateContainerConfigError", e))?;
+                // rslave: Docker refuses a private bind of a path under its own root (where the
+                // volume is), for fear of holding mounts there.
+                spec.mounts.push(Mount::Bind {
+                    source: log,
+                    target: c.termination_message_path.clone(),
+                    read_only: false,
+                    propagation: crate::runtime::Propagation::HostToContainer,
+                    recursive_read_only: false,
+                });
+            }
+            if let (Some(files), Role::Init | Role::App) = (files, c.role) {
+                if let Some(m) = etc_hosts_mount(files, desired, infra, &spec.mounts)
+                    .map_err(|e| ("CreateContainerConfigError", StepError::EtcHosts(e)))?
+                {
+                    spec.mounts.push(m);
+                }
+            }
+            scope.created.create(spec).await.map_err(|e| ("CreateContainerError", e.into()))?
+        }
+        Step::Start { id, attempt } => {
+            // Created by an earlier run, which may have been stopped right there: its sub-paths
+            // are opened and mounted again (the same mount points its mounts name), so what
+            // it gets is what they are now, checked, whatever happened to them meanwhile.
+            if let (Some(setup), Role::Init | Role::App) = (setup, c.role) {
+                let (spec, _) =
+                    desired.create_spec(c, *attempt, infra).map_err(|e| ("CreateContainerConfigError", e.into()))?;
+                setup.mounts_for(&c.name, &env_of(&spec)).map_err(|e| ("CreateContainerConfigError", e.into()))?;
+            }
+            id.clone()
+        }
+    };
+    rt.start(&id).await.map_err(|e| ("RunContainerError", e.into()))?;
+    if let Some(hook) = &c.post_start {
+        let grace = Duration::from_secs(desired.grace_period_seconds.max(0).unsigned_abs());
+        let infra_ip = infra.and_then(|i| i.ip.as_deref());
+        if let Err(e) = run_hook(rt, &id, hook, grace, infra_ip).await {
+            // The kubelet kills a container whose postStart hook failed; its restart policy
+            // then decides what happens next.
+            reporter.event(key, &format!("postStart hook of {} failed: {}", step.container, chain(&e)));
+            let killed = rt
+                .list(&Selector::pod(&desired.namespace, &desired.name))
+                .await
+                .ok()
+                .and_then(|all| all.into_iter().find(|o| o.id == id));
+            if let Some(o) = killed {
+                let _ = rt.kill(&o).await;
+            }
+            return Err(("PostStartHookError", StepError::PostStart(e)));
+        }
+    }
+    Ok(id)
+}
+
+/// A container's environment as `subPathExpr` expands against it: `NAME`, value, in order.
+fn env_of(spec: &crate::runtime::CreateSpec) -> Vec<(String, String)> {
+    spec.env.iter().filter_map(|e| e.split_once('=')).map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
+}
+
+async fn current_infra<R: Runtime>(rt: &R, desired: &DesiredPod) -> Result<Option<InfraRef>, PodFailure> {
+    let observed = rt.list(&Selector::pod(&desired.namespace, &desired.name)).await.map_err(PodFailure::Runtime)?;
+    let obs = crate::pod::observed::PodObservation::new(desired, &observed);
+    Ok(obs.infra.current.as_ref().filter(|c| c.is_running()).map(InfraRef::of))
+}
