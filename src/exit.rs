@@ -3,6 +3,7 @@
 
 use crate::manifest::ManifestError;
 use crate::pod::files::StateError;
+use crate::pod::prepare::PrepareError;
 use crate::report::output::OutputError;
 use crate::runtime::docker::context::ContextError;
 use crate::runtime::RuntimeError;
@@ -22,8 +23,21 @@ pub const BROKEN_PIPE: u8 = 128 + 13;
 
 /// Wrong use of podrun that clap cannot see (a bad pod name, say): exit 2.
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct UsageError(pub String);
+pub enum UsageError {
+    /// In podrun's own words.
+    #[error("{0}")]
+    Said(String),
+    /// A path given that cannot be read as a directory of manifests.
+    #[error("{path}")]
+    Unreadable {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A pod that cannot run here, refused before anything is created.
+    #[error(transparent)]
+    Refused(#[from] PrepareError),
+}
 
 pub fn for_runtime(e: &RuntimeError) -> u8 {
     match e {
@@ -134,7 +148,7 @@ mod tests {
         assert_eq!(for_error(&anyhow::Error::new(unreachable)), 3);
         let late = RuntimeError::Deadline { what: "list containers".into() };
         assert_eq!(for_error(&anyhow::Error::new(late)), NOT_CONVERGED, "a timeout, as any other");
-        assert_eq!(for_error(&anyhow::Error::new(UsageError("x".into()))), 2);
+        assert_eq!(for_error(&anyhow::Error::new(UsageError::Said("x".into()))), 2);
         assert_eq!(for_error(&anyhow::anyhow!("boom")), 1);
         assert_eq!(for_error(&anyhow::Error::new(ContextError::Conflict)), 2);
         let missing = ContextError::NotFound { name: "c".into(), origin: "o".into(), detail: "d".into() };

@@ -28,12 +28,12 @@ fn targets(args: &DeleteArgs) -> anyhow::Result<(Vec<PodKey>, Vec<String>)> {
     };
     if let Some(file) = file {
         // A directory stands for its manifests, as `apply DIR` takes them.
-        let files = super::expand_paths(&[file.to_owned()], false)?;
+        let files = driver::manifests::expand_paths(&[file.to_owned()], false)?;
         // Only the pods' names matter here: a manifest applied with --validate=warn is found
         // whatever fields it has that Kubernetes does not know, as `kubectl delete -f` finds it.
         let opts =
             LoadOptions { namespace: args.namespace.clone(), strict: false, unknown_fields: FieldValidation::Ignore };
-        let loaded = super::load_manifests(&files, &[], &opts)?;
+        let loaded = driver::manifests::load(&files, &[], &opts)?;
         let pods =
             loaded.pods.iter().map(|p| PodKey { namespace: p.namespace().to_owned(), name: p.name().to_owned() });
         let mut claims: Vec<String> = loaded
@@ -51,11 +51,11 @@ fn targets(args: &DeleteArgs) -> anyhow::Result<(Vec<PodKey>, Vec<String>)> {
         return Ok((pods.collect(), claims));
     }
     if args.delete_volumes {
-        return Err(UsageError("--delete-volumes needs the manifest, which names the pod's claims".into()).into());
+        return Err(UsageError::Said("--delete-volumes needs the manifest, which names the pod's claims".into()).into());
     }
     let name = args.target.clone().unwrap_or_default();
     if !is_dns1123_subdomain(&name) {
-        return Err(UsageError(format!("{name:?} is neither a manifest file nor a valid pod name")).into());
+        return Err(UsageError::Said(format!("{name:?} is neither a manifest file nor a valid pod name")).into());
     }
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
     Ok((vec![PodKey { namespace, name }], Vec::new()))
@@ -89,7 +89,9 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     let by_engine = args.all || args.selector.is_some();
     let (pods, claims) = if by_engine {
         if args.delete_volumes {
-            return Err(UsageError("--delete-volumes needs the manifest, which names the pod's claims".into()).into());
+            return Err(
+                UsageError::Said("--delete-volumes needs the manifest, which names the pod's claims".into()).into()
+            );
         }
         (Vec::new(), Vec::new())
     } else {

@@ -30,7 +30,7 @@ pub async fn run(cli: &Cli, args: &ExecArgs) -> anyhow::Result<u8> {
     };
     let (name, container) = match target(&pod, args.container.as_deref()) {
         Ok(t) => t,
-        Err(Refusal::Usage(msg)) => return Err(UsageError(msg).into()),
+        Err(Refusal::Usage(msg)) => return Err(UsageError::Said(msg).into()),
         Err(Refusal::Failed(msg)) => {
             output::eprintln(&format!("error: {msg}"));
             return Ok(exit::INTERNAL);

@@ -26,7 +26,7 @@ pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
             output::eprintln(&msg);
             return Ok(exit::INTERNAL);
         }
-        Err(Refusal::Usage(msg)) => return Err(UsageError(msg).into()),
+        Err(Refusal::Usage(msg)) => return Err(UsageError::Said(msg).into()),
     };
     if let (None, false, false, [(name, _)]) = (&args.container, args.all_containers, cli.quiet, targets.as_slice()) {
         if let Some(note) = pod.defaulted_note(name) {

@@ -7,15 +7,9 @@ pub mod exec;
 pub mod gc;
 pub mod get;
 pub mod logs;
-pub mod manifest_dir;
-pub mod static_dir;
-pub mod supervise;
 pub mod validate;
-pub mod watch;
 
 use crate::cli::{Cli, Command};
-use crate::exit::UsageError;
-use crate::manifest::{self, LoadOptions, Loaded, ManifestError, Source};
 use crate::pod::files::PodFiles;
 use crate::runtime::docker::{context, DockerRuntime};
 use crate::runtime::{Runtime, RuntimeError, Selector};
@@ -39,45 +33,6 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Completions { shell } => completions::completions(*shell),
         Command::Man => completions::man(),
     }
-}
-
-/// Reads and loads manifests and `--config` files, as apply and validate both do.
-pub(crate) fn load_manifests(files: &[String], configs: &[String], opts: &LoadOptions) -> anyhow::Result<Loaded> {
-    // Only a watched static pod directory that is empty yet gets here with no file: no pods.
-    if files.is_empty() {
-        return Ok(Loaded::default());
-    }
-    // Standard input can be read once; a second `-` would silently read nothing.
-    if files.iter().chain(configs).filter(|f| *f == "-").count() > 1 {
-        return Err(UsageError("- (standard input) can be given only once".into()).into());
-    }
-    // Every file is read and checked, so that one error report names every bad manifest.
-    let mut errors = Vec::new();
-    let mut read = |paths: &[String]| {
-        let mut sources = Vec::with_capacity(paths.len());
-        for p in paths {
-            match Source::read(p) {
-                Ok(s) => sources.push(s),
-                Err(e) => errors.push(e),
-            }
-        }
-        sources
-    };
-    let (sources, config_sources) = (read(files), read(configs));
-    match manifest::load_all(&sources, &config_sources, opts) {
-        Ok(loaded) if errors.is_empty() => return Ok(loaded),
-        Ok(_) => {}
-        // Those that could be read hold no pod: the files that could not are the news.
-        Err(ManifestError::NoPod { .. }) if !errors.is_empty() => {}
-        Err(e) => errors.push(e),
-    }
-    Err(ManifestError::of(errors).map_or_else(|| anyhow::anyhow!("no manifest loaded"), Into::into))
-}
-
-/// The manifest files `paths` name (see `manifest_dir::list`), without a word on what was left
-/// out.
-pub(crate) fn expand_paths(paths: &[String], empty_ok: bool) -> anyhow::Result<Vec<String>> {
-    Ok(manifest_dir::list(paths, empty_ok)?.files)
 }
 
 /// Connects to the engine `--context`, `--host`, DOCKER_HOST, DOCKER_CONTEXT or the Docker

@@ -3,6 +3,7 @@
 //! runs anywhere (CI, a laptop without Docker).
 
 use crate::cli::{Cli, ValidateArgs};
+use crate::driver;
 use crate::exit;
 use crate::manifest::LoadOptions;
 use crate::report::{self, output, ReportOptions};
@@ -12,11 +13,11 @@ pub fn run(cli: &Cli, args: &ValidateArgs) -> anyhow::Result<u8> {
         LoadOptions { namespace: args.namespace.clone(), strict: args.strict, unknown_fields: args.validate.into() };
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     // What apply takes: files, directories (their manifests, as apply expands them) and -.
-    let listing = super::manifest_dir::list(&args.manifest.paths(), false)?;
+    let listing = driver::manifests::listing::list(&args.manifest.paths(), false)?;
     listing.tell(&|w| reporter.warning(w));
     // An invalid manifest is an error here, naming every bad one, which main reports and maps
     // to exit 2.
-    let loaded = super::load_manifests(&listing.files, &args.configs, &opts)?;
+    let loaded = driver::manifests::load(&listing.files, &args.configs, &opts)?;
     for w in &loaded.warnings {
         reporter.warning(w);
     }

@@ -3,8 +3,10 @@
 //! planner decides what to do, the runtime does it, the reporter shows it.
 
 mod act;
+pub mod apply;
 mod creations;
 mod deleted;
+pub mod manifests;
 pub mod outage;
 mod prober;
 pub mod pulls;

@@ -61,7 +61,7 @@ pub fn list(paths: &[String], empty_ok: bool) -> Result<Listing, UsageError> {
             out.given.insert(p.clone(), p.clone());
             continue;
         }
-        let entries = std::fs::read_dir(path).map_err(|e| UsageError(format!("{p}: {e}")))?;
+        let entries = std::fs::read_dir(path).map_err(|source| UsageError::Unreadable { path: p.clone(), source })?;
         let mut found = Vec::new();
         for entry in entries.filter_map(Result::ok) {
             let file = entry.path();
@@ -76,7 +76,7 @@ pub fn list(paths: &[String], empty_ok: bool) -> Result<Listing, UsageError> {
             }
         }
         if found.is_empty() && !empty_ok {
-            return Err(UsageError(format!("{p}: no manifest (*.yaml, *.yml, *.json) in this directory")));
+            return Err(UsageError::Said(format!("{p}: no manifest (*.yaml, *.yml, *.json) in this directory")));
         }
         found.sort();
         out.given.extend(found.iter().map(|f| (f.clone(), p.clone())));

@@ -1,7 +1,7 @@
 //! A static pod directory as `apply --supervise` reads it, as a kubelet reads its own: a
 //! manifest that does not load (half-written, unreadable, invalid), or whose pod cannot be
 //! prepared here, is left out and said, and the other manifests run. One-shot `apply` stays
-//! all or nothing (`load_manifests`, `prepare::prepare_pods`): nothing is created if anything
+//! all or nothing (`manifests::load`, `prepare::prepare_pods`): nothing is created if anything
 //! is wrong, as CI wants.
 
 use std::collections::BTreeSet;

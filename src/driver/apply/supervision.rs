@@ -16,16 +16,17 @@ use std::time::Duration;
 
 use tokio::signal::unix::Signal;
 
-use crate::cli::{ApplyArgs, Cli};
+use crate::driver::manifests;
+use crate::driver::manifests::static_dir::{self, Skipped};
+use crate::driver::manifests::watch::{self, Stamps};
 use crate::driver::{supervise, DriveOptions, Interrupt, PodResult};
 use crate::exit;
-use crate::manifest::LoadOptions;
 use crate::report::{self, ReportOptions};
-use crate::runtime::{infra_image, Runtime};
+use crate::runtime::Runtime;
 use crate::sd_notify;
 
-use super::static_dir::{self, Skipped};
-use super::watch::{self, Stamps};
+use super::engine::Engine;
+use super::ApplyOptions;
 
 /// How often the manifests are looked at: the kubelet's file check frequency.
 const CHECK_EVERY: Duration = Duration::from_secs(20);
@@ -37,13 +38,12 @@ pub struct Fingerprint(Stamps);
 
 impl Fingerprint {
     /// None when the manifests cannot be watched (standard input) or listed.
-    pub fn of(args: &ApplyArgs) -> Option<Fingerprint> {
-        let paths = args.manifest.paths();
-        if paths.iter().chain(&args.configs).any(|p| p == "-") {
+    pub(super) fn of(paths: &[String], configs: &[String]) -> Option<Fingerprint> {
+        if paths.iter().chain(configs).any(|p| p == "-") {
             return None;
         }
-        let mut files = super::expand_paths(&paths, true).ok()?;
-        files.extend(args.configs.iter().cloned());
+        let mut files = manifests::expand_paths(paths, true).ok()?;
+        files.extend(configs.iter().cloned());
         Some(Fingerprint(
             files
                 .into_iter()
@@ -71,13 +71,11 @@ fn left_out(skipped: &[Skipped]) -> BTreeSet<PathBuf> {
 /// when the manifests change, as the module says. `skipped` are the manifests the first pass
 /// left out, already reported; `hangup` was listened to from the start, so a SIGHUP during the
 /// first pass is not lost (and did not kill podrun).
-#[allow(clippy::too_many_arguments)]
-pub async fn run<R: Runtime>(
+pub(super) async fn run<R: Runtime>(
     rt: Arc<R>,
     results: Vec<PodResult>,
     first_pass: &DriveOptions,
-    cli: &Cli,
-    args: &ApplyArgs,
+    opts: &ApplyOptions,
     (seen, skipped): (Option<Fingerprint>, &[Skipped]),
     mut hangup: Signal,
     mut interrupt: Interrupt,
@@ -89,7 +87,7 @@ pub async fn run<R: Runtime>(
         status.push_str(&format!("; {} manifests skipped", skipped.len()));
     }
     sd_notify::notify(&format!("READY=1\nSTATUS={status}"));
-    let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
+    let reporter = report::reporter(ReportOptions { quiet: opts.quiet, verbose: opts.verbose, live: false });
     reporter.note(&format!("supervising: {status}"));
     let pods =
         supervise::supervise(rt.clone(), results, supervise::forever(first_pass), reporter.clone(), interrupt.clone());
@@ -132,12 +130,12 @@ pub async fn run<R: Runtime>(
             _ = hangup.recv() => true,
             _ = tick.tick() => false,
         };
-        let now = Fingerprint::of(args);
+        let now = Fingerprint::of(&opts.paths, &opts.configs);
         if !asked && (seen.is_none() || now == seen) {
             continue;
         }
         seen.clone_from(&now);
-        let skipped = match check(&*rt, args).await {
+        let skipped = match check(&*rt, opts).await {
             Ok(skipped) => skipped,
             Err(e) => {
                 reporter.warning(&format!("the manifests changed but do not load; the pods stay as they are: {e:#}"));
@@ -166,17 +164,11 @@ pub async fn run<R: Runtime>(
 /// started over would (nothing created): an error is one that would end that podrun (a
 /// `--config` file that does not load), so podrun stays as it is instead. Warnings are left to
 /// that podrun, which shows them once.
-async fn check<R: Runtime>(rt: &R, args: &ApplyArgs) -> anyhow::Result<Vec<Skipped>> {
-    let opts =
-        LoadOptions { namespace: args.namespace.clone(), strict: args.strict, unknown_fields: args.validate.into() };
-    let files = super::expand_paths(&args.manifest.paths(), true)?;
-    let (loaded, mut skipped) = static_dir::load_each(&files, &args.configs, &opts)?;
-    let infra = args.infra_image.clone().unwrap_or_else(infra_image::default_infra_image);
-    let engine = rt.info().await?;
-    let security = super::apply::engine_security(rt, &loaded).await?;
-    let mut env = super::apply::environment(args, &infra, rt.local_files(), &engine, security, &loaded);
-    env.oom_score_floor = rt.oom_score_floor().await;
-    env.capacity = rt.capacity().await?;
+async fn check<R: Runtime>(rt: &R, opts: &ApplyOptions) -> anyhow::Result<Vec<Skipped>> {
+    let files = manifests::expand_paths(&opts.paths, true)?;
+    let (loaded, mut skipped) = static_dir::load_each(&files, &opts.configs, &opts.load)?;
+    let engine = Engine::ask(rt, &loaded).await?;
+    let env = engine.environment(opts, rt.local_files(), &loaded);
     skipped.extend(static_dir::prepare_each(&loaded.pods, &env, &mut |_| {}).1);
     Ok(skipped)
 }
@@ -192,33 +184,24 @@ fn start_over() -> std::io::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
-
-    fn args(paths: &[&str]) -> ApplyArgs {
-        let mut argv = vec!["podrun", "apply", "--supervise"];
-        argv.extend_from_slice(paths);
-        match Cli::parse_from(argv).command {
-            crate::cli::Command::Apply(a) => a,
-            _ => unreachable!(),
-        }
-    }
 
     #[test]
     fn a_new_changed_or_removed_manifest_changes_the_fingerprint() {
         let dir = crate::test_support::TempDir::new("fingerprint");
-        let d = dir.to_str().unwrap();
+        let d = [dir.to_str().unwrap().to_owned()];
+        let of = |paths: &[String]| Fingerprint::of(paths, &[]);
         std::fs::write(dir.join("a.yaml"), "a").unwrap();
-        let before = Fingerprint::of(&args(&[d])).unwrap();
-        assert_eq!(Fingerprint::of(&args(&[d])), Some(before.clone()), "nothing changed");
+        let before = of(&d).unwrap();
+        assert_eq!(of(&d), Some(before.clone()), "nothing changed");
         std::fs::write(dir.join("notes.txt"), "x").unwrap();
-        assert_eq!(Fingerprint::of(&args(&[d])), Some(before.clone()), "not a manifest");
+        assert_eq!(of(&d), Some(before.clone()), "not a manifest");
         std::fs::write(dir.join("b.yml"), "b").unwrap();
-        let added = Fingerprint::of(&args(&[d])).unwrap();
+        let added = of(&d).unwrap();
         assert_ne!(added, before);
         std::fs::write(dir.join("a.yaml"), "a changed").unwrap();
-        assert_ne!(Fingerprint::of(&args(&[d])).unwrap(), added);
+        assert_ne!(of(&d).unwrap(), added);
         std::fs::remove_file(dir.join("b.yml")).unwrap();
-        assert_eq!(Fingerprint::of(&args(&[d])).unwrap().0.len(), 1);
-        assert_eq!(Fingerprint::of(&args(&["-"])), None, "standard input cannot be read again");
+        assert_eq!(of(&d).unwrap().0.len(), 1);
+        assert_eq!(of(&["-".to_owned()]), None, "standard input cannot be read again");
     }
 }

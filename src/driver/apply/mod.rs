@@ -1,0 +1,257 @@
+//! `podrun apply`'s flow below its flags: load and check every pod first (nothing is created
+//! if any is invalid), then run each pod's driver concurrently and report. Beside the drivers,
+//! `--logs` shows the containers' output; after them, `--rm` and `--cleanup-on-failure` remove
+//! what they made (`cleanup`), `--prune` the pods no manifest names anymore (`prune`),
+//! `--exit-code-from` picks the exit code (`exit_code_from`) and `--supervise` keeps the pods
+//! (`supervision`). `--dry-run` stops after the look (`dry_run`).
+
+mod cleanup;
+mod dry_run;
+mod engine;
+mod exit_code_from;
+mod prune;
+mod supervision;
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::future::join_all;
+use tokio::signal::unix::{signal, SignalKind};
+use tokio::time::Instant;
+
+use crate::driver::manifests::{self, listing, static_dir};
+use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodFailure, PodResult};
+use crate::exit;
+use crate::manifest::types::PullPolicy;
+use crate::manifest::LoadOptions;
+use crate::pod::files::PodFiles;
+use crate::pod::{prepare, DesiredPod};
+use crate::report::logs::{self, LogPod, LogStreamer};
+use crate::report::{self, output, summary, Format, ReportOptions};
+use crate::runtime::bounded::Bounded;
+use crate::runtime::{Runtime, RuntimeError, Selector};
+use crate::status::WaitFor;
+
+/// How long past `--timeout` an engine call may still run: the drivers end at the deadline on
+/// their own, after one last look, which a working engine answers in milliseconds.
+const ENGINE_GRACE: Duration = Duration::from_secs(2);
+/// Under supervision, how long one engine call may take (a stop its grace period more, a pull
+/// as long as it takes): the kubelet's default `--runtime-request-timeout`. One cut off fails
+/// the pod's run, which supervision takes up again with backoff.
+const SUPERVISED_CALL_LIMIT: Duration = Duration::from_secs(120);
+
+/// What apply was asked to do, from its flags.
+#[derive(Debug, Clone)]
+pub struct ApplyOptions {
+    /// The manifest files and directories, `-` for standard input.
+    pub paths: Vec<String>,
+    /// `--config` files of ConfigMaps and Secrets.
+    pub configs: Vec<String>,
+    pub load: LoadOptions,
+    pub timeout: Duration,
+    /// `--wait-for`; `None`: the default for the pod's restart policy (complete under
+    /// `--exit-code-from`).
+    pub wait_for: Option<WaitFor>,
+    pub retries: u32,
+    pub retry_delay: Duration,
+    pub backoff: f64,
+    pub crash: CrashBackoff,
+    pub min_uptime: Duration,
+    pub cleanup_on_failure: bool,
+    pub rm: bool,
+    pub logs: bool,
+    pub exit_code_from: Option<String>,
+    pub output: Format,
+    pub network: Option<String>,
+    /// `--infra-image`, else podrun's own.
+    pub infra_image: String,
+    pub pull: Option<PullPolicy>,
+    pub seccomp_default: bool,
+    pub allowed_unsafe_sysctls: Vec<String>,
+    pub prune: bool,
+    pub dry_run: bool,
+    pub supervise: bool,
+    pub quiet: bool,
+    pub verbose: bool,
+}
+
+/// Runs apply as `opts` says; `connect` reaches the engine (and podrun's state directory), and
+/// is awaited only once every pod has loaded. Ok is the exit code.
+///
+/// # Errors
+/// What ended the run before its pods did: bad input, an engine podrun cannot reach, ...
+pub async fn run<R, C>(opts: &ApplyOptions, connect: C) -> anyhow::Result<u8>
+where
+    R: Runtime + 'static,
+    C: Future<Output = anyhow::Result<(R, Option<PodFiles>)>>,
+{
+    let deadline = Instant::now() + opts.timeout;
+    if opts.prune && opts.paths.iter().any(|p| p == "-") {
+        return Err(
+            exit::UsageError::Said("--prune needs manifest files or directories, not standard input".into()).into()
+        );
+    }
+    // Listened to from the start: SIGHUP's default action would end podrun, and one sent while
+    // the first pass runs is for the supervision after it.
+    let hangup = if opts.supervise { Some(signal(SignalKind::hangup())?) } else { None };
+    // Taken before reading, so a change made while the first pass runs is seen afterwards.
+    let fingerprint = if opts.supervise { supervision::Fingerprint::of(&opts.paths, &opts.configs) } else { None };
+
+    // Live lines redraw in place; log lines written to the same terminal beside them would
+    // tear the display, so with --logs on a terminal progress comes as plain lines.
+    let logs_on_term = opts.logs && console::Term::stdout().is_term();
+    let live = console::Term::stderr().is_term() && !logs_on_term;
+    let reporter = report::reporter(ReportOptions { quiet: opts.quiet, verbose: opts.verbose, live });
+    let listing = listing::list(&opts.paths, opts.supervise)?;
+    listing.tell(&|w| reporter.warning(w));
+    let files = listing.files.clone();
+    // Supervising, a manifest that does not load is left out and the others run; otherwise
+    // nothing runs unless everything loads.
+    let (loaded, mut skipped) = if opts.supervise {
+        static_dir::load_each(&files, &opts.configs, &opts.load)?
+    } else {
+        (manifests::load(&files, &opts.configs, &opts.load)?, Vec::new())
+    };
+    if let Some(name) = &opts.exit_code_from {
+        exit_code_from::check(name, &loaded.pods)?;
+    }
+    for w in &loaded.warnings {
+        reporter.warning(w);
+    }
+    if files.is_empty() {
+        reporter.warning(&format!(
+            "{}: no manifest (*.yaml, *.yml, *.json) yet; supervising the directory until one appears",
+            opts.paths.join(", ")
+        ));
+    }
+
+    // Every engine call ends by the deadline, connecting too: a frozen engine cannot hold
+    // podrun past --timeout.
+    let bound = deadline + ENGINE_GRACE;
+    let (connected, files) = tokio::time::timeout_at(bound, connect)
+        .await
+        .map_err(|_| RuntimeError::Deadline { what: "connect to the engine".into() })??;
+    let rt = Arc::new(Bounded::new(connected, Some(bound)));
+    let engine = engine::Engine::ask(&*rt, &loaded).await?;
+    let env = engine.environment(opts, rt.local_files(), &loaded);
+    let pods = if opts.supervise {
+        let (pods, unprepared) = static_dir::prepare_each(&loaded.pods, &env, &mut |w| reporter.warning(&w));
+        skipped.extend(unprepared);
+        pods
+    } else {
+        prepare::prepare_pods(&loaded.pods, &env, &mut |w| reporter.warning(&w)).map_err(exit::UsageError::from)?
+    };
+    for s in &skipped {
+        reporter.warning(&s.describe());
+    }
+    let sources: BTreeMap<(&str, &str), String> =
+        loaded.pods.iter().filter_map(|p| Some(((p.namespace(), p.name()), listing.source_of(&p.doc.file)?))).collect();
+    let pods: Vec<DesiredPod> = pods
+        .into_iter()
+        .map(|mut d| {
+            d.source = sources.get(&(d.namespace.as_str(), d.name.as_str())).cloned();
+            d
+        })
+        .collect();
+    if opts.dry_run {
+        return dry_run::dry_run(&*rt, &pods, opts.crash, opts.quiet).await;
+    }
+    driver::ensure_infra_image(&*rt, &opts.infra_image).await?;
+
+    let interrupt = Interrupt::listen()?;
+    let drive = drive_options(opts, deadline, files);
+    let logs = if opts.logs {
+        let several = pods.len() > 1;
+        let targets = pods
+            .iter()
+            .map(|d| LogPod { selector: Selector::pod(&d.namespace, &d.name), prefix: several.then(|| d.name.clone()) })
+            .collect();
+        Some(LogStreamer::start(rt.clone(), targets, logs::colour_stdout()).await)
+    } else {
+        None
+    };
+    let runs = pods.into_iter().map(|desired| {
+        let (rt, reporter, interrupt) = (rt.clone(), reporter.clone(), interrupt.clone());
+        let drive = drive.clone();
+        async move {
+            let result = driver::run_pod(rt, desired, drive, reporter.clone(), interrupt).await;
+            reporter.done(&result);
+            result
+        }
+    });
+    let results: Vec<PodResult> = join_all(runs).await;
+    if let Some(logs) = logs {
+        // Before any removal: what the containers wrote is read to its end first.
+        logs.stop().await;
+    }
+    // Cleaning up after the run takes what it takes, unless the engine fell silent: then it
+    // stays bound, and what cannot be done is said.
+    if !results.iter().any(|r| matches!(r.outcome, Err(PodFailure::Runtime(RuntimeError::Deadline { .. })))) {
+        rt.set_deadline(None);
+    }
+    if opts.rm {
+        for r in &results {
+            cleanup::remove(&*rt, r, drive.files.as_ref(), &*reporter).await;
+        }
+    } else if opts.cleanup_on_failure {
+        for r in results.iter().filter(|r| r.outcome.is_err() && !r.created.is_empty()) {
+            cleanup::remove_created(&*rt, r, drive.files.as_ref(), &*reporter).await;
+        }
+    }
+    let pruned = if !opts.prune {
+        exit::SUCCESS
+    } else if skipped.is_empty() {
+        let namespace = opts.load.namespace.as_deref();
+        prune::prune(&*rt, &loaded.pods, &listing.sources(), namespace, drive.files.as_ref(), &*reporter).await
+    } else {
+        // A manifest being written may name pods that run now: none is deleted on its account.
+        reporter.warning("--prune: nothing pruned while a manifest is left out");
+        exit::SUCCESS
+    };
+    reporter.finish();
+
+    print_summary(&results, opts);
+    if let (Some(name), [r]) = (&opts.exit_code_from, results.as_slice()) {
+        return Ok(exit::from_container(&r.outcome, name, exit_code_from::last_exit(r, name)));
+    }
+    // The first failing pod, in manifest order, decides the exit code.
+    let code = results.iter().find_map(|r| r.outcome.as_ref().err()).map_or(exit::SUCCESS, exit::for_pod);
+    let code = if code == exit::SUCCESS { pruned } else { code };
+    // Listened to only under --supervise.
+    if let Some(hangup) = hangup.filter(|_| interrupt.fired().is_none()) {
+        // Supervision has no deadline (see `driver::supervise::forever`); each engine call has
+        // a bound instead, so a frozen engine is ridden out as an outage.
+        rt.set_deadline(None);
+        rt.set_per_call(Some(SUPERVISED_CALL_LIMIT));
+        return supervision::run(rt, results, &drive, opts, (fingerprint, &skipped), hangup, interrupt).await;
+    }
+    Ok(code)
+}
+
+/// How each pod's driver runs, from apply's options.
+fn drive_options(opts: &ApplyOptions, deadline: Instant, files: Option<PodFiles>) -> DriveOptions {
+    DriveOptions {
+        // A container's exit code is only there once it has exited.
+        wait_for: opts.wait_for.or_else(|| opts.exit_code_from.as_ref().map(|_| WaitFor::Complete)),
+        retries: opts.retries,
+        retry_delay: opts.retry_delay,
+        backoff: opts.backoff,
+        deadline,
+        crash: opts.crash,
+        files,
+        min_uptime: opts.min_uptime,
+        pulls: Arc::new(driver::pulls::Pulls::new()),
+    }
+}
+
+/// The summary of every pod, on stdout (always in JSON; in text unless `--quiet`).
+fn print_summary(results: &[PodResult], opts: &ApplyOptions) {
+    if opts.output == Format::Json || !opts.quiet {
+        let colour = console::Term::stdout().is_term() && console::colors_enabled();
+        // A closed or full stdout is recorded, and ends podrun (141, or 1) once the pods are
+        // settled: their work is never cut short for it.
+        let _ = output::print(&summary::render(results, opts.output, colour));
+    }
+}
