@@ -1,0 +1,563 @@
+//! The loop that runs one pod: look, note what the look says (termination messages, probes,
+//! a deletion, the active deadline), plan, act or wait, until the pod is where the user asked
+//! or the budget runs out. Each turn's steps are methods of [`Run`], which carries what one
+//! turn leaves the next.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use futures_util::StreamExt;
+use tokio::time::Instant;
+
+use crate::error_chain::chain;
+use crate::plan;
+use crate::pod::deletion::Deletion;
+use crate::pod::files::PodFiles;
+use crate::pod::observed::PodObservation;
+use crate::pod::record::PodRecord;
+use crate::pod::DesiredPod;
+use crate::report::{PodKey, Reporter};
+use crate::runtime::{Observed, Runtime, Selector};
+use crate::status::{self, Notes, PodStatus, Verdict, WaitFor};
+
+use super::creations::Creations;
+use super::messages::read_messages;
+use super::{act, deleted, outage, prober, record, DriveOptions, Interrupt, PodFailure, SETTLE};
+
+/// When nothing is to be done but wait, how often to look without an event.
+const POLL: Duration = Duration::from_secs(2);
+/// The same under `apply --supervise`, while the engine's events come: they say when to look.
+const SUPERVISE_POLL: Duration = Duration::from_secs(30);
+
+/// How a run ended: the pod's last status, and the outcome.
+type End = (Option<PodStatus>, Result<(), PodFailure>);
+
+/// Runs `desired` until it ends (see `run_pod`, which settles what it created after).
+pub(super) async fn drive<R: Runtime>(
+    rt: Arc<R>,
+    desired: DesiredPod,
+    opts: DriveOptions,
+    reporter: Arc<dyn Reporter>,
+    mut interrupt: Interrupt,
+    created: &Creations<R>,
+) -> super::PodResult {
+    let (status, outcome) = Run::new(&rt, &desired, &opts, &*reporter, created).turns(&mut interrupt).await;
+    super::PodResult { desired, status, outcome, created: Vec::new() }
+}
+
+/// One pod's run, as each turn of the loop leaves it for the next.
+struct Run<'a, R> {
+    rt: &'a Arc<R>,
+    desired: &'a DesiredPod,
+    opts: &'a DriveOptions,
+    reporter: &'a dyn Reporter,
+    created: &'a Creations<R>,
+    key: PodKey,
+    sel: Selector,
+    wait_for: WaitFor,
+    engine: outage::EngineLink,
+    start: Instant,
+    notes: Notes,
+    status: Option<PodStatus>,
+    delay: Duration,
+    repairs: u32,
+    synced: bool,
+    // Probes run while this run lasts: the prober's workers end when it is dropped.
+    prober: prober::Prober,
+    hold_until: Option<Instant>,
+    refreshed: bool,
+    // The repair that takes up a pod the engine lost is not the pod's failure: not counted.
+    after_outage: bool,
+    // What `podrun get` will read of this pod: the one on disk first (it has the pod's start).
+    kept: Option<PodRecord>,
+    // The pod's infra container as the last look saw it, unless this run removes it itself.
+    infra_seen: Option<String>,
+    // The last whole-pod removal's sign before this run: a new one is a deletion (`deleted`).
+    sign_at_start: Option<Deletion>,
+}
+
+/// What a turn made of a look: the plan, the status, and the pod's active deadline.
+struct Assessed {
+    plan: plan::Plan,
+    st: PodStatus,
+    deadline: Option<SystemTime>,
+}
+
+impl<'a, R: Runtime> Run<'a, R> {
+    fn new(
+        rt: &'a Arc<R>,
+        desired: &'a DesiredPod,
+        opts: &'a DriveOptions,
+        reporter: &'a dyn Reporter,
+        created: &'a Creations<R>,
+    ) -> Self {
+        let key = PodKey::of(desired);
+        let wait_for = opts.wait_for.unwrap_or_else(|| WaitFor::default_for(desired.restart_policy));
+        // Subscribe before the first look, so nothing that happens after it is missed.
+        // Supervising for good, there is no deadline to speak of: an outage is waited out.
+        let outage_until = (wait_for != WaitFor::Forever).then_some(opts.deadline);
+        let engine = outage::EngineLink::new(&**rt, key.clone(), outage_until);
+        Run {
+            rt,
+            desired,
+            opts,
+            reporter,
+            created,
+            sel: Selector::pod(&desired.namespace, &desired.name),
+            key,
+            wait_for,
+            engine,
+            start: Instant::now(),
+            notes: Notes::new(),
+            status: None,
+            delay: opts.retry_delay,
+            repairs: 0,
+            synced: false,
+            prober: prober::Prober::new(),
+            hold_until: None,
+            refreshed: false,
+            after_outage: false,
+            kept: opts.files.as_ref().and_then(|f| f.read_record(&desired.uid)),
+            infra_seen: None,
+            sign_at_start: opts.files.as_ref().and_then(|f| f.deletion(&desired.uid)),
+        }
+    }
+
+    fn files(&self) -> Option<&'a PodFiles> {
+        self.opts.files.as_ref()
+    }
+
+    /// Turns until the run ends. Never returns early on a transient engine error: a failed
+    /// action is retried like any other failed repair, and an engine that goes away after it
+    /// answered is waited for within the deadline (see `outage`).
+    async fn turns(mut self, interrupt: &mut Interrupt) -> End {
+        loop {
+            if let Some(sig) = interrupt.fired() {
+                return (self.status, Err(PodFailure::Interrupted(sig)));
+            }
+            let observed = match self.observe(interrupt).await {
+                Ok(Some(observed)) => observed,
+                Ok(None) => continue,
+                Err(failure) => return (self.status, Err(failure)),
+            };
+            let obs = PodObservation::new(self.desired, &observed);
+            if let Some(outcome) = self.deletion(&observed, interrupt).await {
+                return (self.status, outcome);
+            }
+            self.infra_seen = obs.infra.current.as_ref().map(|c| c.id.clone());
+            let Assessed { plan, st, deadline } = self.assess(&obs).await;
+            if record::past_deadline(deadline, &st, crate::clock::now()) {
+                return self.stop_past_deadline(&observed, st).await;
+            }
+            keep_record(self.files(), self.desired, &obs, &self.notes, &st, &mut self.kept);
+            self.reporter.status(&self.key, &st);
+            self.refresh_volumes(&obs).await;
+            if let Some(outcome) = self.verdict(&obs, &plan, &st) {
+                return (Some(st), outcome);
+            }
+            let now = Instant::now();
+            if now >= self.opts.deadline {
+                return not_converged(st, self.wait_for, self.repairs, self.start);
+            }
+            if !plan.is_empty() && self.hold_until.is_none_or(|t| now >= t) {
+                match self.act(&obs, &plan, st, interrupt).await {
+                    Some(end) => return end,
+                    None => continue,
+                }
+            }
+            if plan.is_empty() {
+                self.after_outage = false;
+            }
+            self.status = Some(st.clone());
+            if let Some(sig) = self.wait(now, &plan, &st, deadline, interrupt).await {
+                return (Some(st), Err(PodFailure::Interrupted(sig)));
+            }
+        }
+    }
+
+    /// The engine's containers of the pod. `Ok(None)`: the engine was away and is back (or the
+    /// look is to be made again); an outage past the deadline, or a signal, ends the run.
+    async fn observe(&mut self, interrupt: &mut Interrupt) -> Result<Option<Vec<Observed>>, PodFailure> {
+        // A look at an engine that does not answer must not keep a signal waiting.
+        let listed = tokio::select! {
+            r = self.rt.list(&self.sel) => r,
+            sig = interrupt.wait() => return Err(PodFailure::Interrupted(sig)),
+        };
+        match listed {
+            Ok(observed) => {
+                self.engine.answered();
+                Ok(Some(observed))
+            }
+            Err(e) => {
+                self.engine.ride_out(&**self.rt, e, true, self.reporter, interrupt).await?;
+                self.after_outage = true;
+                // An engine back from an outage may have lost the pod: that is no deletion.
+                self.infra_seen = None;
+                Ok(None)
+            }
+        }
+    }
+
+    /// A run with a goal overtaken by a deletion (a removal's sign, or the infra container it
+    /// had seen gone, not by its own doing): the deletion wins (`deleted`), and this is the
+    /// run's outcome. Supervision instead recreates a lost pod, as a kubelet keeps its static
+    /// pods.
+    async fn deletion(&mut self, observed: &[Observed], interrupt: &mut Interrupt) -> Option<Result<(), PodFailure>> {
+        if self.wait_for == WaitFor::Forever {
+            return None;
+        }
+        let removal = deleted::begun_since(self.files(), &self.desired.uid, self.sign_at_start.as_ref());
+        let sign = removal.map(|d| deleted::Sign::Removal(d.id)).or_else(|| {
+            self.infra_seen.take_if(|id| !observed.iter().any(|c| c.id == *id)).map(deleted::Sign::InfraGone)
+        })?;
+        self.reporter.event(&self.key, &format!("the pod was deleted: {}", sign.describe()));
+        let settled = self.created.settled(SETTLE);
+        let wound = deleted::wind_up(&**self.rt, self.desired, self.files(), &sign, observed, settled, interrupt).await;
+        let removed = match wound {
+            Ok(Ok(n)) => n,
+            Ok(Err(e)) => {
+                self.reporter.warning(&format!("{}: removal of what this run made: {}", self.key, chain(&e)));
+                0
+            }
+            Err(sig) => return Some(Err(PodFailure::Interrupted(sig))),
+        };
+        Some(Err(PodFailure::Deleted { by: sign.describe(), removed }))
+    }
+
+    /// Reads what the look brings (termination messages, probe results), then plans and
+    /// computes the status.
+    async fn assess(&mut self, obs: &PodObservation) -> Assessed {
+        read_messages(&**self.rt, self.desired, obs, self.files(), &mut self.notes).await;
+        self.prober.sync(self.rt, self.desired, obs);
+        self.notes.probes = self.prober.results();
+        let unhealthy: BTreeSet<String> =
+            self.notes.probes.iter().filter(|(_, p)| p.unhealthy.is_some()).map(|(id, _)| id.clone()).collect();
+        for (id, p) in &self.notes.probes {
+            if let Some(why) = &p.unhealthy {
+                // The reason the kubelet gives a killed container, kept for its terminated state.
+                self.notes.messages.entry(id.clone()).or_insert_with(|| format!("killed: {why}"));
+            }
+        }
+        let not_started = not_started(self.desired, obs, &self.notes);
+        let ctx = plan::Context {
+            now: crate::clock::now(),
+            crash: self.opts.crash,
+            unhealthy: &unhealthy,
+            not_started: &not_started,
+        };
+        let plan = plan::plan(self.desired, obs, &ctx);
+        let st = status::compute(self.desired, obs, &self.notes, &plan);
+        let began = self.kept.as_ref().and_then(|r| r.start_time.clone()).or_else(|| st.start_time.clone());
+        let deadline = record::deadline_at(self.desired, began.as_deref());
+        Assessed { plan, st, deadline }
+    }
+
+    /// Stops a pod active longer than its activeDeadlineSeconds, as the kubelet does, and ends
+    /// the run with its status after the stop.
+    async fn stop_past_deadline(&mut self, observed: &[Observed], st: PodStatus) -> End {
+        let (desired, key) = (self.desired, &self.key);
+        let seconds = desired.manifest.spec.active_deadline_seconds.unwrap_or_default();
+        self.reporter
+            .event(key, &format!("active for longer than activeDeadlineSeconds ({seconds}s): stopping the pod"));
+        if let Err(e) = act::stop_pod(&**self.rt, observed).await {
+            self.reporter.warning(&format!("{key}: {e}"));
+        }
+        let after = match self.rt.list(&self.sel).await {
+            Ok(now) => {
+                let obs = PodObservation::new(desired, &now);
+                read_messages(&**self.rt, desired, &obs, self.files(), &mut self.notes).await;
+                let st = status::compute(desired, &obs, &self.notes, &plan::Plan::default());
+                let exceeded = record::deadline_exceeded(st.clone());
+                keep_record(self.files(), desired, &obs, &self.notes, &exceeded, &mut self.kept);
+                st
+            }
+            Err(_) => st,
+        };
+        let st = record::deadline_exceeded(after);
+        self.reporter.status(key, &st);
+        (Some(st), Err(PodFailure::DeadlineExceeded { seconds }))
+    }
+
+    /// Once per run (an apply, a re-apply, a changed manifest under --supervise): the files of
+    /// a running pod's volumes follow the manifests and the ConfigMaps and Secrets.
+    async fn refresh_volumes(&mut self, obs: &PodObservation) {
+        let Some(infra) = obs.infra.current.as_ref().filter(|c| c.is_running()) else { return };
+        if self.refreshed {
+            return;
+        }
+        self.refreshed = true;
+        match act::refresh_volumes(&**self.rt, self.desired, self.files(), &infra.id).await {
+            Ok(()) => {}
+            Err(PodFailure::Runtime(e)) if outage::away(&e, false) => {}
+            Err(e) => self.reporter.warning(&format!("{}: volumes not updated: {e}", self.key)),
+        }
+    }
+
+    /// The run's outcome, when the status says it is over.
+    fn verdict(&self, obs: &PodObservation, plan: &plan::Plan, st: &PodStatus) -> Option<Result<(), PodFailure>> {
+        let infra_running = obs.infra.current.as_ref().is_some_and(|c| c.is_running());
+        let (desired, wait_for) = (self.desired, self.wait_for);
+        match status::verdict(desired, st, infra_running, wait_for, self.opts.min_uptime, crate::clock::now()) {
+            // Done only when nothing is left to do: a changed container still gets replaced,
+            // a finished pod's sidecars still get stopped.
+            Verdict::Done if plan.is_empty() => Some(Ok(())),
+            Verdict::Failed { container, state } => {
+                let description = state.describe();
+                Some(Err(PodFailure::ContainerFailed { container, description }))
+            }
+            // --wait-for none: created and started (the first sync did it, or nothing was to do).
+            Verdict::Pending if wait_for == WaitFor::None && (self.synced || plan.is_empty()) => Some(Ok(())),
+            Verdict::Done | Verdict::Pending => None,
+        }
+    }
+
+    /// Carries out `plan`; `None`: look again (at once, or after the backoff a failure set).
+    async fn act(
+        &mut self,
+        obs: &PodObservation,
+        plan: &plan::Plan,
+        st: PodStatus,
+        interrupt: &mut Interrupt,
+    ) -> Option<End> {
+        // Repairs (restarts, replacements) and retries after a failure use up the budget;
+        // a container's first start does not, however many init containers come first.
+        let taking_up = std::mem::take(&mut self.after_outage);
+        if (plan.is_repair() || self.hold_until.is_some()) && !taking_up {
+            self.repairs += 1;
+            if self.repairs > self.opts.retries {
+                return Some(not_converged(st, self.wait_for, self.opts.retries, self.start));
+            }
+        }
+        tracing::debug!(pod = %self.key, ?plan, "acting");
+        self.synced = true;
+        if plan.remove.iter().any(|r| self.infra_seen.as_ref() == Some(&r.container.id)) {
+            self.infra_seen = None;
+        }
+        // Creating containers prepares the volumes (act's preflight): nothing left to refresh.
+        self.refreshed |=
+            plan.infra.iter().chain(&plan.init).chain(&plan.apps).any(|s| matches!(s.step, plan::Step::Create { .. }));
+        let scope = act::Scope {
+            rt: &**self.rt,
+            desired: self.desired,
+            files: self.files(),
+            reporter: self.reporter,
+            key: &self.key,
+            pulls: &self.opts.pulls,
+            infra: obs.infra.current.as_ref(),
+            created: self.created,
+        };
+        let acted = tokio::select! {
+            r = act::act(scope, plan, &mut self.notes) => r,
+            sig = interrupt.wait() => return Some((Some(st), Err(PodFailure::Interrupted(sig)))),
+        };
+        match acted {
+            // Look again at once: a started pod is usually done now.
+            Ok(act::Acted::Clean) => self.hold_until = None,
+            // Something failed (and was noted): retry after the backoff delay.
+            Ok(act::Acted::WithErrors) => {
+                self.hold_until = Some(Instant::now() + self.delay);
+                self.delay = self.delay.mul_f64(self.opts.backoff.max(1.0));
+            }
+            Err(PodFailure::Runtime(e)) if outage::away(&e, false) => {
+                let back = self.engine.ride_out(&**self.rt, e, false, self.reporter, interrupt).await;
+                self.status = Some(st);
+                self.infra_seen = None;
+                match back {
+                    Ok(()) => self.after_outage = true,
+                    Err(failure) => return Some((self.status.take(), Err(failure))),
+                }
+                return None;
+            }
+            Err(PodFailure::Config { container, message, .. }) => {
+                let after = self.undo_before_refusal().await;
+                let failure = PodFailure::Config { container, message, after };
+                let st = match self.rt.list(&self.sel).await {
+                    Ok(now) => {
+                        status::compute(self.desired, &PodObservation::new(self.desired, &now), &self.notes, plan)
+                    }
+                    Err(_) => status::compute(self.desired, obs, &self.notes, plan),
+                };
+                self.reporter.status(&self.key, &st);
+                return Some((Some(st), Err(failure)));
+            }
+            Err(failure) => {
+                let st = status::compute(self.desired, obs, &self.notes, plan);
+                self.reporter.status(&self.key, &st);
+                return Some((Some(st), Err(failure)));
+            }
+        }
+        self.status = Some(st);
+        None
+    }
+
+    /// Waits for held-back work (a retry after a failure, a restart in backoff), or for an
+    /// engine event or a poll; never past the deadline. `Some`: a signal came.
+    async fn wait(
+        &mut self,
+        now: Instant,
+        plan: &plan::Plan,
+        st: &PodStatus,
+        deadline: Option<SystemTime>,
+        interrupt: &mut Interrupt,
+    ) -> Option<i32> {
+        // Supervising for good with the engine's events flowing, a look now and then suffices.
+        let poll = if self.wait_for == WaitFor::Forever && self.engine.events_alive { SUPERVISE_POLL } else { POLL };
+        let mut wake = now + poll;
+        if !plan.is_empty() {
+            wake = self.hold_until.unwrap_or(now);
+        }
+        let next = plan.next_restart().into_iter().chain(status::compute::settles_at(
+            st,
+            self.opts.min_uptime,
+            crate::clock::now(),
+        ));
+        for t in next.chain(deadline) {
+            wake = wake.min(crate::clock::instant_at(t));
+        }
+        wake = wake.min(self.opts.deadline);
+        tokio::select! {
+            () = tokio::time::sleep_until(wake) => {}
+            ev = self.engine.changes.next(), if self.engine.events_alive => {
+                if ev.is_none() {
+                    self.engine.events_alive = false;
+                }
+            }
+            () = self.prober.changed() => {}
+            sig = interrupt.wait() => return Some(sig),
+        }
+        None
+    }
+
+    /// A refusal (exit 2) says nothing was created; one that comes only after earlier syncs
+    /// made containers (a sub-path an init container turned into a link) makes that true of
+    /// this run: the pod cannot start as it is, so what this run made is removed. What is left
+    /// of the pod (made by an earlier run, or one beside it) is named, for `podrun delete`.
+    /// Returns the note for the refusal.
+    async fn undo_before_refusal(&mut self) -> String {
+        let (rt, sel) = (&**self.rt, &self.sel);
+        let made = self.created.settled(SETTLE).await;
+        let removed = if made.is_empty() {
+            0
+        } else {
+            match act::remove_pod(rt, sel, None, Some(&made), self.files()).await {
+                Ok(n) => n,
+                Err(e) => {
+                    self.reporter.warning(&format!("{}: removal of what this run made: {}", self.key, chain(&e)));
+                    0
+                }
+            }
+        };
+        let mut left: Vec<String> = rt
+            .list(sel)
+            .await
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|c| c.label(crate::runtime::labels::CONTAINER_NAME).map(str::to_owned))
+            .collect();
+        left.sort();
+        left.dedup();
+        let removed = match removed {
+            0 => String::new(),
+            n => format!(" (found once {n} of its containers had been made: removed them)"),
+        };
+        let left = if left.is_empty() {
+            String::new()
+        } else {
+            format!("; left, not made by this run: {} (`podrun delete` removes them)", left.join(", "))
+        };
+        format!("{removed}{left}")
+    }
+}
+
+/// Running instances whose startup probe has not passed yet.
+fn not_started(desired: &DesiredPod, obs: &PodObservation, notes: &Notes) -> BTreeSet<String> {
+    desired
+        .init
+        .iter()
+        .chain(&desired.containers)
+        .filter(|c| desired.manifest_container(c).is_some_and(|m| m.startup_probe.is_some()))
+        .filter_map(|c| obs.get(&c.name).current.as_ref().filter(|o| o.is_running()))
+        .filter(|o| !notes.probes.get(&o.id).is_some_and(|p| p.started))
+        .map(|o| o.id.clone())
+        .collect()
+}
+
+/// Writes the pod's record for `podrun get` when it says something new (see `pod::record`).
+/// Best effort: a pod runs without it.
+fn keep_record(
+    files: Option<&PodFiles>,
+    desired: &DesiredPod,
+    obs: &PodObservation,
+    notes: &Notes,
+    st: &PodStatus,
+    kept: &mut Option<crate::pod::record::PodRecord>,
+) {
+    let Some(files) = files else { return };
+    let now = record::record_of(desired, obs, notes, st, kept.as_ref());
+    if kept.as_ref() == Some(&now) {
+        return;
+    }
+    if let Err(e) = files.write_record(&desired.uid, &now) {
+        tracing::warn!(pod = %desired.name, error = %e, "could not write the pod's record");
+    }
+    *kept = Some(now);
+}
+
+fn not_converged(st: PodStatus, wait_for: WaitFor, retries: u32, start: Instant) -> End {
+    let elapsed = humantime::format_duration(Duration::from_secs(start.elapsed().as_secs())).to_string();
+    // Out of retries while an image could not be pulled: the image is what is missing (exit 4).
+    let pulling = st.all().find_map(|c| {
+        let w = c.state.waiting.as_ref()?;
+        (w.reason == "ErrImagePull" || w.reason == "ImagePullBackOff").then_some((c, w))
+    });
+    if let Some((c, w)) = pulling {
+        let failure = PodFailure::Image {
+            container: c.name.clone(),
+            image: c.image.clone(),
+            reason: w.reason.clone(),
+            message: w.message.clone().unwrap_or_default(),
+        };
+        return (Some(st), Err(failure));
+    }
+    let failure = PodFailure::NotConverged {
+        goal: goal(wait_for),
+        retries,
+        elapsed,
+        detail: blockers(&st),
+        crash_loop: crash_looping(&st),
+    };
+    (Some(st), Err(failure))
+}
+
+fn goal(w: WaitFor) -> &'static str {
+    match w {
+        WaitFor::Running => "running",
+        WaitFor::Complete => "complete",
+        WaitFor::Ready => "ready",
+        WaitFor::None => "created",
+        WaitFor::Forever => "supervised",
+    }
+}
+
+/// A one-line account of the containers that keep the pod from its goal.
+fn blockers(status: &PodStatus) -> String {
+    let parts: Vec<String> = status
+        .container_statuses
+        .iter()
+        .filter(|c| c.state.running.is_none())
+        .map(|c| format!("{}: {}", c.name, c.state.describe()))
+        .collect();
+    if parts.is_empty() {
+        "the pod's infra container is not running".to_owned()
+    } else {
+        parts.join("; ")
+    }
+}
+
+fn crash_looping(status: &PodStatus) -> bool {
+    status.container_statuses.iter().any(|c| {
+        c.restart_count > 0 && c.state.terminated.as_ref().is_some_and(|t| t.exit_code != 0)
+            || c.last_state.terminated.as_ref().is_some_and(|t| t.exit_code != 0)
+    })
+}
