@@ -97,19 +97,19 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     } else {
         targets(args)?
     };
+    let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     let (rt, files) = super::connect(cli).await?;
     let pods = if by_engine {
         let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
         let sel = Selector { namespace: Some(namespace.clone()), pod: None };
         let observed = rt.list(&sel).await?;
         if let Some(w) = crate::status::listing::unverified_warning(&observed) {
-            crate::report::output::eprintln(&format!("warning: {w}"));
+            reporter.warning(&w);
         }
         pods_in_engine(&observed, &namespace, args.selector.as_ref().map(|s| s.0.as_slice()))
     } else {
         pods
     };
-    let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     if by_engine && pods.is_empty() {
         reporter.warning("no pods found to delete");
     }

@@ -13,7 +13,7 @@ use crate::error_chain::chain;
 use crate::exit;
 use crate::pod::observed::attempt_of;
 use crate::pod::volumes;
-use crate::report::output;
+use crate::report::{self, output, ReportOptions, Reporter};
 use crate::runtime::labels;
 use crate::runtime::{Observed, Runtime, Selector, State};
 
@@ -132,13 +132,14 @@ async fn collect_engine_volumes<R: Runtime>(
     args: &GcArgs,
     verb: &str,
     now: SystemTime,
+    reporter: &dyn Reporter,
 ) -> Option<u8> {
     let live: BTreeSet<&str> = remaining.iter().filter_map(|c| c.label(labels::POD_UID)).collect();
     let filters = [format!("{}={}", labels::MANAGED, labels::MANAGED_VALUE), labels::POD_UID.to_owned()];
     let found = match rt.list_volumes(&filters).await {
         Ok(v) => v,
         Err(e) => {
-            output::eprintln(&format!("warning: listing volumes: {e}"));
+            reporter.warning(&format!("listing volumes: {e}"));
             return Some(exit::for_runtime(&e));
         }
     };
@@ -152,7 +153,7 @@ async fn collect_engine_volumes<R: Runtime>(
         }
         if !args.dry_run {
             if let Err(e) = rt.remove_volume(&v.name).await {
-                output::eprintln(&format!("warning: volume {}: {e}", v.name));
+                reporter.warning(&format!("volume {}: {e}", v.name));
                 code = Some(exit::for_runtime(&e));
                 continue;
             }
@@ -166,10 +167,11 @@ async fn collect_engine_volumes<R: Runtime>(
 
 pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
     let (rt, files) = super::connect(cli).await?;
+    let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     let policy = Policy { max_dead: args.max_dead, min_age: args.min_age };
     let observed = rt.list(&Selector::default()).await?;
     if let Some(w) = crate::status::listing::unverified_warning(&observed) {
-        output::eprintln(&format!("warning: {w}"));
+        reporter.warning(&w);
     }
     let now = SystemTime::now();
     let removals = select(observed.clone(), now, policy);
@@ -180,7 +182,7 @@ pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
         let c = &r.container;
         if !args.dry_run {
             if let Err(e) = rt.remove(c).await {
-                output::eprintln(&format!("warning: container {}: {}", describe(c), chain(&e)));
+                reporter.warning(&format!("container {}: {}", describe(c), chain(&e)));
                 code = exit::for_runtime(&e);
                 continue;
             }
@@ -198,7 +200,7 @@ pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
         }
     }
     let remaining: Vec<Observed> = observed.iter().filter(|c| !removed.contains(&c.id)).cloned().collect();
-    if let Some(c) = collect_engine_volumes(&rt, &remaining, cli, args, verb, now).await {
+    if let Some(c) = collect_engine_volumes(&rt, &remaining, cli, args, verb, now, &*reporter).await {
         code = c;
     }
     if let Some(files) = &files {

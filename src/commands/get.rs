@@ -11,7 +11,7 @@ use crate::exit;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::pod::files::PodFiles;
 use crate::pod::observed::attempt_of;
-use crate::report::output;
+use crate::report::{self, output, ReportOptions};
 use crate::runtime::{Runtime, Selector, State};
 use crate::status::listing::{self, ListedPod};
 use crate::status::Notes;
@@ -26,7 +26,7 @@ pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
     let (rt, files) = super::connect(cli).await?;
     let observed = rt.list(&sel).await?;
     if let Some(w) = listing::unverified_warning(&observed) {
-        output::eprintln(&format!("warning: {w}"));
+        report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false }).warning(&w);
     }
     let (pods, missing) = named(listing::group(observed), &args.pods);
     let pods: Vec<ListedPod> = pods.into_iter().map(|p| with_files(p, files.as_ref())).collect();
