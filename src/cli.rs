@@ -549,43 +549,59 @@ pub enum OutputArg {
     Json,
 }
 
+/// Why a flag's value was refused; clap prints it after the flag's name.
+#[derive(Debug, thiserror::Error)]
+enum FlagError {
+    /// The API server's words for a namespace that is not a DNS-1123 label.
+    #[error("{}", .0.join("; "))]
+    Namespace(Vec<String>),
+    #[error(transparent)]
+    UnsafeSysctl(#[from] crate::pod::admission::SysctlPatternError),
+    #[error("{0} (examples: 90s, 5m, 1h30m)")]
+    Duration(#[source] humantime::DurationError),
+    #[error("{0:?} is not KEY=VALUE (e.g. app=web,tier=front)")]
+    Selector(String),
+    #[error("must be a number of at least 1 (e.g. 2)")]
+    Backoff,
+}
+
 /// `-n`: a namespace, as the API server checks one (`ValidateNamespaceName`, a DNS-1123
 /// label), with its message. It also names directories on the host, so nothing else may pass.
-fn parse_namespace(s: &str) -> Result<String, String> {
+fn parse_namespace(s: &str) -> Result<String, FlagError> {
     let problems = crate::manifest::validate::dns1123_label_problems(s);
     if problems.is_empty() {
         Ok(s.to_owned())
     } else {
-        Err(problems.join("; "))
+        Err(FlagError::Namespace(problems))
     }
 }
 
-fn parse_unsafe_sysctl(s: &str) -> Result<String, String> {
-    crate::pod::admission::check_unsafe_pattern(s).map_err(|e| e.to_string())
+fn parse_unsafe_sysctl(s: &str) -> Result<String, FlagError> {
+    crate::pod::admission::check_unsafe_pattern(s).map_err(FlagError::UnsafeSysctl)
 }
 
-fn parse_duration(s: &str) -> Result<Duration, String> {
-    humantime::parse_duration(s).map_err(|e| format!("{e} (examples: 90s, 5m, 1h30m)"))
+fn parse_duration(s: &str) -> Result<Duration, FlagError> {
+    humantime::parse_duration(s).map_err(FlagError::Duration)
 }
 
 /// `-l KEY=VALUE[,KEY=VALUE]`: every pair must match.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LabelSelector(pub Vec<(String, String)>);
 
-fn parse_selector(s: &str) -> Result<LabelSelector, String> {
+fn parse_selector(s: &str) -> Result<LabelSelector, FlagError> {
     s.split(',')
         .map(|term| match term.split_once('=') {
             Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_owned(), v.trim().to_owned())),
-            _ => Err(format!("{term:?} is not KEY=VALUE (e.g. app=web,tier=front)")),
+            _ => Err(FlagError::Selector(term.to_owned())),
         })
         .collect::<Result<_, _>>()
         .map(LabelSelector)
 }
 
-fn parse_backoff(s: &str) -> Result<f64, String> {
+fn parse_backoff(s: &str) -> Result<f64, FlagError> {
     match s.parse::<f64>() {
         Ok(f) if f.is_finite() && f >= 1.0 => Ok(f),
-        _ => Err("must be a number of at least 1 (e.g. 2)".into()),
+        _ => Err(FlagError::Backoff),
     }
 }
 
