@@ -10,7 +10,7 @@ use crate::runtime::infra_image;
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
-    apply::run(&options(cli, args), super::connect(cli)).await
+    apply::run(&options(cli, args), super::connect(cli)).await.map_err(apply::ApplyError::into_cause)
 }
 
 fn options(cli: &Cli, args: &ApplyArgs) -> ApplyOptions {

@@ -33,7 +33,7 @@ fn targets(args: &DeleteArgs) -> anyhow::Result<(Vec<PodKey>, Vec<String>)> {
         // whatever fields it has that Kubernetes does not know, as `kubectl delete -f` finds it.
         let opts =
             LoadOptions { namespace: args.namespace.clone(), strict: false, unknown_fields: FieldValidation::Ignore };
-        let loaded = driver::manifests::load(&files, &[], &opts)?;
+        let loaded = driver::manifests::load(&files, &[], &opts).map_err(driver::manifests::LoadError::into_cause)?;
         let pods =
             loaded.pods.iter().map(|p| PodKey { namespace: p.namespace().to_owned(), name: p.name().to_owned() });
         let mut claims: Vec<String> = loaded

@@ -17,7 +17,8 @@ pub fn run(cli: &Cli, args: &ValidateArgs) -> anyhow::Result<u8> {
     listing.tell(&|w| reporter.warning(w));
     // An invalid manifest is an error here, naming every bad one, which main reports and maps
     // to exit 2.
-    let loaded = driver::manifests::load(&listing.files, &args.configs, &opts)?;
+    let loaded = driver::manifests::load(&listing.files, &args.configs, &opts)
+        .map_err(driver::manifests::LoadError::into_cause)?;
     for w in &loaded.warnings {
         reporter.warning(w);
     }

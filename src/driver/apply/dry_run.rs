@@ -4,6 +4,8 @@
 use std::collections::BTreeSet;
 
 use crate::driver::CrashBackoff;
+
+use super::ApplyError;
 use crate::exit;
 use crate::plan;
 use crate::pod::DesiredPod;
@@ -12,12 +14,12 @@ use crate::runtime::{Runtime, Selector};
 
 /// `--dry-run`: what the syncs would do to each pod until it is started, from what the engine
 /// shows now (see `plan::rollout`).
-pub(super) async fn dry_run<R: Runtime>(
+pub(super) async fn dry_run<R: Runtime, C>(
     rt: &R,
     pods: &[DesiredPod],
     crash: CrashBackoff,
     quiet: bool,
-) -> anyhow::Result<u8> {
+) -> Result<u8, ApplyError<C>> {
     let none = BTreeSet::new();
     let ctx = plan::Context { now: crate::clock::now(), crash, unhealthy: &none, not_started: &none };
     let mut out = String::new();

@@ -8,6 +8,7 @@
 mod cleanup;
 mod dry_run;
 mod engine;
+mod error;
 mod exit_code_from;
 mod prune;
 mod supervision;
@@ -20,6 +21,8 @@ use std::time::Duration;
 use futures_util::future::join_all;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::time::Instant;
+
+pub use error::ApplyError;
 
 use crate::driver::manifests::{self, listing, static_dir};
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodFailure, PodResult};
@@ -82,10 +85,10 @@ pub struct ApplyOptions {
 ///
 /// # Errors
 /// What ended the run before its pods did: bad input, an engine podrun cannot reach, ...
-pub async fn run<R, C>(opts: &ApplyOptions, connect: C) -> anyhow::Result<u8>
+pub async fn run<R, E, C>(opts: &ApplyOptions, connect: C) -> Result<u8, ApplyError<E>>
 where
     R: Runtime + 'static,
-    C: Future<Output = anyhow::Result<(R, Option<PodFiles>)>>,
+    C: Future<Output = Result<(R, Option<PodFiles>), E>>,
 {
     let deadline = Instant::now() + opts.timeout;
     if opts.prune && opts.paths.iter().any(|p| p == "-") {
@@ -132,7 +135,8 @@ where
     let bound = deadline + ENGINE_GRACE;
     let (connected, files) = tokio::time::timeout_at(bound, connect)
         .await
-        .map_err(|_| RuntimeError::Deadline { what: "connect to the engine".into() })??;
+        .map_err(|_| RuntimeError::Deadline { what: "connect to the engine".into() })?
+        .map_err(ApplyError::Connect)?;
     let rt = Arc::new(Bounded::new(connected, Some(bound)));
     let engine = engine::Engine::ask(&*rt, &loaded).await?;
     let env = engine.environment(opts, rt.local_files(), &loaded);
@@ -225,7 +229,7 @@ where
         // a bound instead, so a frozen engine is ridden out as an outage.
         rt.set_deadline(None);
         rt.set_per_call(Some(SUPERVISED_CALL_LIMIT));
-        return supervision::run(rt, results, &drive, opts, (fingerprint, &skipped), hangup, interrupt).await;
+        return Ok(supervision::run(rt, results, &drive, opts, (fingerprint, &skipped), hangup, interrupt).await);
     }
     Ok(code)
 }

@@ -10,6 +10,7 @@
 //! its last good version stays supervised as it was.
 
 use std::collections::BTreeSet;
+use std::convert::Infallible;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,12 +21,14 @@ use crate::driver::manifests;
 use crate::driver::manifests::static_dir::{self, Skipped};
 use crate::driver::manifests::watch::{self, Stamps};
 use crate::driver::{supervise, DriveOptions, Interrupt, PodResult};
+use crate::error_chain::chain;
 use crate::exit;
 use crate::report::{self, ReportOptions};
 use crate::runtime::Runtime;
 use crate::sd_notify;
 
 use super::engine::Engine;
+use super::ApplyError;
 use super::ApplyOptions;
 
 /// How often the manifests are looked at: the kubelet's file check frequency.
@@ -79,7 +82,7 @@ pub(super) async fn run<R: Runtime>(
     (seen, skipped): (Option<Fingerprint>, &[Skipped]),
     mut hangup: Signal,
     mut interrupt: Interrupt,
-) -> anyhow::Result<u8> {
+) -> u8 {
     let failed = results.iter().filter(|r| r.outcome.is_err()).count();
     let supervised = results.iter().filter(|r| supervise::needs_supervision(r)).count();
     let mut status = format!("{supervised} of {} pods supervised; {failed} failed their first pass", results.len());
@@ -114,7 +117,7 @@ pub(super) async fn run<R: Runtime>(
                 // Asked to stop: the normal end of supervision, not a failure.
                 reporter.note(&format!("{}: supervision ends; the pods keep running", crate::status::outcome::signal_name(sig)));
                 reporter.finish();
-                return Ok(exit::SUCCESS);
+                return exit::SUCCESS;
             }
             ended = &mut pods, if !pods_ended => {
                 pods_ended = true;
@@ -123,7 +126,7 @@ pub(super) async fn run<R: Runtime>(
                 if matches!(ended, Ok(true)) {
                     reporter.note("a pod was active longer than its activeDeadlineSeconds: supervision ends");
                     reporter.finish();
-                    return Ok(exit::CONTAINER_FAILED);
+                    return exit::CONTAINER_FAILED;
                 }
                 continue;
             }
@@ -138,7 +141,10 @@ pub(super) async fn run<R: Runtime>(
         let skipped = match check(&*rt, opts).await {
             Ok(skipped) => skipped,
             Err(e) => {
-                reporter.warning(&format!("the manifests changed but do not load; the pods stay as they are: {e:#}"));
+                reporter.warning(&format!(
+                    "the manifests changed but do not load; the pods stay as they are: {}",
+                    chain(&e)
+                ));
                 continue;
             }
         };
@@ -164,7 +170,7 @@ pub(super) async fn run<R: Runtime>(
 /// started over would (nothing created): an error is one that would end that podrun (a
 /// `--config` file that does not load), so podrun stays as it is instead. Warnings are left to
 /// that podrun, which shows them once.
-async fn check<R: Runtime>(rt: &R, opts: &ApplyOptions) -> anyhow::Result<Vec<Skipped>> {
+async fn check<R: Runtime>(rt: &R, opts: &ApplyOptions) -> Result<Vec<Skipped>, ApplyError<Infallible>> {
     let files = manifests::expand_paths(&opts.paths, true)?;
     let (loaded, mut skipped) = static_dir::load_each(&files, &opts.configs, &opts.load)?;
     let engine = Engine::ask(rt, &loaded).await?;

@@ -9,11 +9,30 @@ pub mod watch;
 use crate::exit::UsageError;
 use crate::manifest::{self, LoadOptions, Loaded, ManifestError, Source};
 
+/// Why manifests did not load.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error(transparent)]
+    Usage(#[from] UsageError),
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+}
+
+impl LoadError {
+    /// The cause, for the top of the command, where `exit::for_error` reads its type.
+    pub fn into_cause(self) -> anyhow::Error {
+        match self {
+            LoadError::Usage(e) => e.into(),
+            LoadError::Manifest(e) => e.into(),
+        }
+    }
+}
+
 /// Reads and loads manifests and `--config` files, as apply, validate and delete do.
 ///
 /// # Errors
 /// `UsageError` for `-` given twice; else the `ManifestError` naming every bad manifest.
-pub fn load(files: &[String], configs: &[String], opts: &LoadOptions) -> anyhow::Result<Loaded> {
+pub fn load(files: &[String], configs: &[String], opts: &LoadOptions) -> Result<Loaded, LoadError> {
     // Only a watched static pod directory that is empty yet gets here with no file: no pods.
     if files.is_empty() {
         return Ok(Loaded::default());
@@ -42,7 +61,8 @@ pub fn load(files: &[String], configs: &[String], opts: &LoadOptions) -> anyhow:
         Err(ManifestError::NoPod { .. }) if !errors.is_empty() => {}
         Err(e) => errors.push(e),
     }
-    Err(ManifestError::of(errors).map_or_else(|| anyhow::anyhow!("no manifest loaded"), Into::into))
+    // Every way here has pushed an error.
+    Err(ManifestError::of(errors).map_or_else(|| unreachable!("no manifest loaded, and no error"), Into::into))
 }
 
 /// The manifest files `paths` name (see `listing::list`), without a word on what was left out.

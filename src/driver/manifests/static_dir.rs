@@ -40,7 +40,11 @@ impl Skipped {
 /// Loads each of `files` with the `--config` files, leaving out those that do not load, or
 /// that clash with an earlier one (a Pod both define). An unreadable or invalid `--config`
 /// file is the load's error: every pod may depend on it.
-pub fn load_each(files: &[String], configs: &[String], opts: &LoadOptions) -> anyhow::Result<(Loaded, Vec<Skipped>)> {
+pub fn load_each(
+    files: &[String],
+    configs: &[String],
+    opts: &LoadOptions,
+) -> Result<(Loaded, Vec<Skipped>), ManifestError> {
     let config_sources = configs.iter().map(|p| Source::read(p)).collect::<Result<Vec<_>, _>>()?;
     let mut good = Vec::new();
     let mut skipped = Vec::new();
@@ -52,7 +56,7 @@ pub fn load_each(files: &[String], configs: &[String], opts: &LoadOptions) -> an
     }
     match together(&good, &config_sources, opts) {
         Ok(loaded) => return Ok((loaded, skipped)),
-        Err(e) if good.len() <= 1 => return Err(e.into()),
+        Err(e) if good.len() <= 1 => return Err(e),
         Err(_) => {}
     }
     // Files that load alone but not together: one by one, in order, so the first keeps its pod.
