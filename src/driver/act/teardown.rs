@@ -157,7 +157,8 @@ pub async fn remove_pod_with<R: Runtime>(
             .collect(),
         _ => Vec::new(),
     };
-    let removed = remove_listed(rt, sel, grace_override, wait, only, files, all).await;
+    let how = How { grace_override, wait, only, files };
+    let removed = remove_listed(rt, sel, how, all).await;
     if let Some(files) = files {
         for (uid, id) in &signs {
             files.end_deletion(uid, id);
@@ -174,16 +175,23 @@ pub(super) fn uids_of(all: &[Observed]) -> Vec<&str> {
     uids
 }
 
-/// `remove_pod_with`'s removal of the containers it listed, `all`.
-pub(super) async fn remove_listed<R: Runtime>(
-    rt: &R,
-    sel: &Selector,
+/// How `remove_pod_with` was asked to remove.
+#[derive(Clone, Copy)]
+struct How<'a> {
     grace_override: Option<Duration>,
     wait: bool,
-    only: Option<&[String]>,
-    files: Option<&PodFiles>,
+    only: Option<&'a [String]>,
+    files: Option<&'a PodFiles>,
+}
+
+/// `remove_pod_with`'s removal of the containers it listed, `all`.
+async fn remove_listed<R: Runtime>(
+    rt: &R,
+    sel: &Selector,
+    how: How<'_>,
     mut all: Vec<Observed>,
 ) -> Result<usize, RuntimeError> {
+    let How { grace_override, wait, only, files } = how;
     let mut batch = all.clone();
     // The whole pod: an apply running beside this may have created a container after the
     // list; it notices the deletion and removes its own (see the driver), and this looks again,
