@@ -15,6 +15,7 @@ use crate::driver::signals::Interrupt;
 use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::report::output::{self, OutputError};
+use crate::report::{self, ReportOptions};
 use crate::runtime::{ExecRequest, ExecSession, LogChunk, LogStream, Observed, Runtime, RuntimeError, State};
 use crate::status::listing::ListedPod;
 use crate::tty::{self, RawMode};
@@ -23,36 +24,37 @@ use super::Refusal;
 
 pub async fn run(cli: &Cli, args: &ExecArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
+    let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     let rt = Arc::new(super::connect(cli).await?.0);
     let Some(pod) = super::find_pod(&*rt, &namespace, &args.pod).await? else {
-        output::eprintln(&super::pod_not_found(&args.pod));
+        reporter.say(&super::pod_not_found(&args.pod));
         return Ok(exit::INTERNAL);
     };
     let (name, container) = match target(&pod, args.container.as_deref()) {
         Ok(t) => t,
         Err(Refusal::Usage(msg)) => return Err(UsageError::Said(msg).into()),
         Err(Refusal::Failed(msg)) => {
-            output::eprintln(&format!("error: {msg}"));
+            reporter.say(&format!("error: {msg}"));
             return Ok(exit::INTERNAL);
         }
     };
     if args.container.is_none() && !cli.quiet {
         if let Some(note) = pod.defaulted_note(name) {
-            output::eprintln(&note);
+            reporter.say(&note);
         }
     }
     // As kubectl: a terminal needs one to read from; without it the command still runs, plainly.
     let stdin_is_terminal = std::io::stdin().is_terminal();
     let tty = args.tty && (!args.stdin || stdin_is_terminal);
     if args.tty && !tty && !cli.quiet {
-        output::eprintln("Unable to use a TTY - input is not a terminal or the right kind of file");
+        reporter.say("Unable to use a TTY - input is not a terminal or the right kind of file");
     }
     let req = ExecRequest { cmd: args.command.clone(), tty, stdin: args.stdin };
     let mut interrupt = Interrupt::listen()?;
     let session = match rt.exec_attach(&container.id, &req).await {
         Ok(s) => s,
         Err(RuntimeError::Conflict { .. } | RuntimeError::NotFound { .. }) => {
-            output::eprintln(&format!("error: container {name:?} in pod {:?} is not running", pod.name));
+            reporter.say(&format!("error: container {name:?} in pod {:?} is not running", pod.name));
             return Ok(exit::INTERNAL);
         }
         Err(e) => return Err(e.into()),

@@ -18,6 +18,7 @@ use crate::status::Notes;
 
 pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
+    let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     let one = match args.pods.as_slice() {
         [name] => Some(name.clone()),
         _ => None,
@@ -26,13 +27,13 @@ pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
     let (rt, files) = super::connect(cli).await?;
     let observed = rt.list(&sel).await?;
     if let Some(w) = listing::unverified_warning(&observed) {
-        report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false }).warning(&w);
+        reporter.warning(&w);
     }
     let (pods, missing) = named(listing::group(observed), &args.pods);
     let pods: Vec<ListedPod> = pods.into_iter().map(|p| with_files(p, files.as_ref())).collect();
     if args.pods.len() == 1 && !missing.is_empty() {
         // As kubectl: one pod asked for and not there is an error, with nothing on stdout.
-        output::eprintln(&super::pod_not_found(&args.pods[0]));
+        reporter.say(&super::pod_not_found(&args.pods[0]));
         return Ok(exit::INTERNAL);
     }
     // As kubectl: one pod by name is that Pod object; none named, or several, a List of them.
@@ -46,9 +47,9 @@ pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
         _ if pods.is_empty() && missing.is_empty() => {
             // As kubectl: on stderr, so a script reading stdout sees no rows.
             if args.all_namespaces {
-                output::eprintln("No resources found");
+                reporter.say("No resources found");
             } else {
-                output::eprintln(&format!("No resources found in {namespace} namespace."));
+                reporter.say(&format!("No resources found in {namespace} namespace."));
             }
         }
         _ if pods.is_empty() => {}
@@ -58,7 +59,7 @@ pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
     }
     // As kubectl: what was found is printed, then what was not, and that is a failure.
     for name in &missing {
-        output::eprintln(&super::pod_not_found(name));
+        reporter.say(&super::pod_not_found(name));
     }
     Ok(if missing.is_empty() { exit::SUCCESS } else { exit::INTERNAL })
 }

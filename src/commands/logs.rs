@@ -7,7 +7,7 @@ use futures_util::StreamExt;
 use crate::cli::{Cli, LogsArgs};
 use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
-use crate::report::output;
+use crate::report::{self, output, ReportOptions};
 use crate::runtime::{LineSplitter, LogChunk, LogOptions, LogStream, Observed, Runtime, RuntimeError};
 use crate::status::listing::ListedPod;
 
@@ -15,22 +15,23 @@ use super::Refusal;
 
 pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
+    let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     let rt = super::connect(cli).await?.0;
     let Some(pod) = super::find_pod(&rt, &namespace, &args.pod).await? else {
-        output::eprintln(&super::pod_not_found(&args.pod));
+        reporter.say(&super::pod_not_found(&args.pod));
         return Ok(exit::INTERNAL);
     };
     let targets = match targets(&pod, args) {
         Ok(t) => t,
         Err(Refusal::Failed(msg)) => {
-            output::eprintln(&msg);
+            reporter.say(&msg);
             return Ok(exit::INTERNAL);
         }
         Err(Refusal::Usage(msg)) => return Err(UsageError::Said(msg).into()),
     };
     if let (None, false, false, [(name, _)]) = (&args.container, args.all_containers, cli.quiet, targets.as_slice()) {
         if let Some(note) = pod.defaulted_note(name) {
-            output::eprintln(&note);
+            reporter.say(&note);
         }
     }
     let since = args.since.map(|d| crate::clock::now().checked_sub(d).unwrap_or(std::time::UNIX_EPOCH));

@@ -51,6 +51,11 @@ pub trait Reporter: Send + Sync {
     fn done(&self, result: &PodResult);
     /// All runs are over: clear any live display before the summary is printed.
     fn finish(&self);
+    /// A line on standard error as it is, whatever `--quiet` says: the words kubectl has for a
+    /// pod it cannot find, or for a container it cannot use.
+    fn say(&self, line: &str) {
+        output::eprintln(line);
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
