@@ -24,15 +24,17 @@ use tokio::time::Instant;
 
 pub use error::ApplyError;
 
-use crate::driver::manifests::{self, listing, static_dir};
+use crate::driver::manifests;
+use crate::driver::manifests::listing::{self, Listing};
+use crate::driver::manifests::static_dir::{self, Skipped};
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodFailure, PodResult};
 use crate::exit;
 use crate::manifest::types::PullPolicy;
-use crate::manifest::LoadOptions;
+use crate::manifest::{LoadOptions, Loaded};
 use crate::pod::files::PodFiles;
 use crate::pod::{prepare, DesiredPod};
 use crate::report::logs::{self, LogPod, LogStreamer};
-use crate::report::{self, output, summary, Format, ReportOptions};
+use crate::report::{self, output, summary, Format, ReportOptions, Reporter};
 use crate::runtime::bounded::Bounded;
 use crate::runtime::{Runtime, RuntimeError, Selector};
 use crate::status::WaitFor;
@@ -107,28 +109,7 @@ where
     let logs_on_term = opts.logs && console::Term::stdout().is_term();
     let live = console::Term::stderr().is_term() && !logs_on_term;
     let reporter = report::reporter(ReportOptions { quiet: opts.quiet, verbose: opts.verbose, live });
-    let listing = listing::list(&opts.paths, opts.supervise)?;
-    listing.tell(&|w| reporter.warning(w));
-    let files = listing.files.clone();
-    // Supervising, a manifest that does not load is left out and the others run; otherwise
-    // nothing runs unless everything loads.
-    let (loaded, mut skipped) = if opts.supervise {
-        static_dir::load_each(&files, &opts.configs, &opts.load)?
-    } else {
-        (manifests::load(&files, &opts.configs, &opts.load)?, Vec::new())
-    };
-    if let Some(name) = &opts.exit_code_from {
-        exit_code_from::check(name, &loaded.pods)?;
-    }
-    for w in &loaded.warnings {
-        reporter.warning(w);
-    }
-    if files.is_empty() {
-        reporter.warning(&format!(
-            "{}: no manifest (*.yaml, *.yml, *.json) yet; supervising the directory until one appears",
-            opts.paths.join(", ")
-        ));
-    }
+    let (listing, loaded, mut skipped) = read(opts, &*reporter)?;
 
     // Every engine call ends by the deadline, connecting too: a frozen engine cannot hold
     // podrun past --timeout.
@@ -150,15 +131,7 @@ where
     for s in &skipped {
         reporter.warning(&s.describe());
     }
-    let sources: BTreeMap<(&str, &str), String> =
-        loaded.pods.iter().filter_map(|p| Some(((p.namespace(), p.name()), listing.source_of(&p.doc.file)?))).collect();
-    let pods: Vec<DesiredPod> = pods
-        .into_iter()
-        .map(|mut d| {
-            d.source = sources.get(&(d.namespace.as_str(), d.name.as_str())).cloned();
-            d
-        })
-        .collect();
+    let pods = with_sources(pods, &loaded, &listing);
     if opts.dry_run {
         return dry_run::dry_run(&*rt, &pods, opts.crash, opts.quiet).await;
     }
@@ -166,44 +139,13 @@ where
 
     let interrupt = Interrupt::listen()?;
     let drive = drive_options(opts, deadline, files);
-    let logs = if opts.logs {
-        let several = pods.len() > 1;
-        let targets = pods
-            .iter()
-            .map(|d| LogPod { selector: Selector::pod(&d.namespace, &d.name), prefix: several.then(|| d.name.clone()) })
-            .collect();
-        Some(LogStreamer::start(rt.clone(), targets, logs::colour_stdout()).await)
-    } else {
-        None
-    };
-    let runs = pods.into_iter().map(|desired| {
-        let (rt, reporter, interrupt) = (rt.clone(), reporter.clone(), interrupt.clone());
-        let drive = drive.clone();
-        async move {
-            let result = driver::run_pod(rt, desired, drive, reporter.clone(), interrupt).await;
-            reporter.done(&result);
-            result
-        }
-    });
-    let results: Vec<PodResult> = join_all(runs).await;
-    if let Some(logs) = logs {
-        // Before any removal: what the containers wrote is read to its end first.
-        logs.stop().await;
-    }
+    let results = drive_all(&rt, pods, &drive, &reporter, &interrupt, opts.logs).await;
     // Cleaning up after the run takes what it takes, unless the engine fell silent: then it
     // stays bound, and what cannot be done is said.
     if !results.iter().any(|r| matches!(r.outcome, Err(PodFailure::Runtime(RuntimeError::Deadline { .. })))) {
         rt.set_deadline(None);
     }
-    if opts.rm {
-        for r in &results {
-            cleanup::remove(&*rt, r, drive.files.as_ref(), &*reporter).await;
-        }
-    } else if opts.cleanup_on_failure {
-        for r in results.iter().filter(|r| r.outcome.is_err() && !r.created.is_empty()) {
-            cleanup::remove_created(&*rt, r, drive.files.as_ref(), &*reporter).await;
-        }
-    }
+    clean_up(&*rt, opts, &results, drive.files.as_ref(), &*reporter).await;
     let pruned = if !opts.prune {
         exit::SUCCESS
     } else if skipped.is_empty() {
@@ -232,6 +174,100 @@ where
         return Ok(supervision::run(rt, results, &drive, opts, (fingerprint, &skipped), hangup, interrupt).await);
     }
     Ok(code)
+}
+
+/// Lists and loads the manifests, and says what the user should hear of them.
+fn read<E>(opts: &ApplyOptions, reporter: &dyn Reporter) -> Result<(Listing, Loaded, Vec<Skipped>), ApplyError<E>> {
+    let listing = listing::list(&opts.paths, opts.supervise)?;
+    listing.tell(&|w| reporter.warning(w));
+    let files = &listing.files;
+    // Supervising, a manifest that does not load is left out and the others run; otherwise
+    // nothing runs unless everything loads.
+    let (loaded, skipped) = if opts.supervise {
+        static_dir::load_each(files, &opts.configs, &opts.load)?
+    } else {
+        (manifests::load(files, &opts.configs, &opts.load)?, Vec::new())
+    };
+    if let Some(name) = &opts.exit_code_from {
+        exit_code_from::check(name, &loaded.pods)?;
+    }
+    for w in &loaded.warnings {
+        reporter.warning(w);
+    }
+    if files.is_empty() {
+        reporter.warning(&format!(
+            "{}: no manifest (*.yaml, *.yml, *.json) yet; supervising the directory until one appears",
+            opts.paths.join(", ")
+        ));
+    }
+    Ok((listing, loaded, skipped))
+}
+
+/// The pods, each with the source its labels record (see `labels::SOURCE`).
+fn with_sources(pods: Vec<DesiredPod>, loaded: &Loaded, listing: &Listing) -> Vec<DesiredPod> {
+    let sources: BTreeMap<(&str, &str), String> =
+        loaded.pods.iter().filter_map(|p| Some(((p.namespace(), p.name()), listing.source_of(&p.doc.file)?))).collect();
+    pods.into_iter()
+        .map(|mut d| {
+            d.source = sources.get(&(d.namespace.as_str(), d.name.as_str())).cloned();
+            d
+        })
+        .collect()
+}
+
+/// Runs every pod's driver concurrently, with `--logs` beside them.
+async fn drive_all<R: Runtime + 'static>(
+    rt: &Arc<Bounded<R>>,
+    pods: Vec<DesiredPod>,
+    drive: &DriveOptions,
+    reporter: &Arc<dyn Reporter>,
+    interrupt: &Interrupt,
+    show_logs: bool,
+) -> Vec<PodResult> {
+    let logs = if show_logs {
+        let several = pods.len() > 1;
+        let targets = pods
+            .iter()
+            .map(|d| LogPod { selector: Selector::pod(&d.namespace, &d.name), prefix: several.then(|| d.name.clone()) })
+            .collect();
+        Some(LogStreamer::start(rt.clone(), targets, logs::colour_stdout()).await)
+    } else {
+        None
+    };
+    let runs = pods.into_iter().map(|desired| {
+        let (rt, reporter, interrupt) = (rt.clone(), reporter.clone(), interrupt.clone());
+        let drive = drive.clone();
+        async move {
+            let result = driver::run_pod(rt, desired, drive, reporter.clone(), interrupt).await;
+            reporter.done(&result);
+            result
+        }
+    });
+    let results: Vec<PodResult> = join_all(runs).await;
+    if let Some(logs) = logs {
+        // Before any removal: what the containers wrote is read to its end first.
+        logs.stop().await;
+    }
+    results
+}
+
+/// `--rm`, or `--cleanup-on-failure`, once the drivers are done.
+async fn clean_up<R: Runtime>(
+    rt: &R,
+    opts: &ApplyOptions,
+    results: &[PodResult],
+    files: Option<&PodFiles>,
+    reporter: &dyn Reporter,
+) {
+    if opts.rm {
+        for r in results {
+            cleanup::remove(rt, r, files, reporter).await;
+        }
+    } else if opts.cleanup_on_failure {
+        for r in results.iter().filter(|r| r.outcome.is_err() && !r.created.is_empty()) {
+            cleanup::remove_created(rt, r, files, reporter).await;
+        }
+    }
 }
 
 /// How each pod's driver runs, from apply's options.
