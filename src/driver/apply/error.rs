@@ -41,3 +41,25 @@ impl<C: Into<anyhow::Error>> ApplyError<C> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exit::{for_error, NOT_CONVERGED, USAGE};
+
+    #[test]
+    fn the_cause_handed_up_keeps_its_type_for_the_exit_code() {
+        let usage = || UsageError::Said("x".into());
+        let e: ApplyError<anyhow::Error> = LoadError::Usage(usage()).into();
+        assert_eq!(for_error(&e.into_cause()), USAGE, "through a load");
+        let e: ApplyError<anyhow::Error> = usage().into();
+        assert_eq!(for_error(&e.into_cause()), USAGE);
+        let late = || RuntimeError::Deadline { what: "list containers".into() };
+        let e: ApplyError<anyhow::Error> = late().into();
+        assert_eq!(for_error(&e.into_cause()), NOT_CONVERGED);
+        let e = ApplyError::Connect(anyhow::Error::new(late()));
+        assert_eq!(for_error(&e.into_cause()), NOT_CONVERGED, "the caller's own connect error");
+        let e: ApplyError<anyhow::Error> = usage().into();
+        assert_eq!(e.to_string(), "x", "said as its cause says it");
+    }
+}
