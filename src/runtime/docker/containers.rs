@@ -1,0 +1,201 @@
+//! Containers: listing and inspecting podrun's, creating, starting, stopping and removing them.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use bollard::errors::Error as BollardError;
+use bollard::query_parameters::{
+    CreateContainerOptionsBuilder, KillContainerOptionsBuilder, ListContainersOptionsBuilder,
+    RemoveContainerOptionsBuilder, StopContainerOptionsBuilder,
+};
+
+use super::retry::decoded;
+use super::{convert, DockerRuntime};
+use crate::runtime::concurrency::bounded;
+use crate::runtime::labels;
+use crate::runtime::seal::Kind;
+use crate::runtime::{CreateSpec, Mount, Observed, Runtime, RuntimeError, Selector, RECURSIVE_READ_ONLY_API};
+
+/// After a refused create, how many more times (50 ms apart) the name's holder is looked for.
+const NAME_HOLDER_LOOKS: u32 = 20;
+
+impl DockerRuntime {
+    pub(super) async fn inspect(&self, id: &str) -> Result<Option<Observed>, RuntimeError> {
+        match decoded(|| self.docker.inspect_container(id, None)).await {
+            Ok(c) => Ok(Some(convert::observed(c, || self.node_ip()))),
+            // Removed between the list and the inspect: it is gone, which is what the list
+            // would have said a moment later.
+            Err(e) if Self::status_of(&e) == Some(404) => Ok(None),
+            Err(e) => Err(self.error(&format!("inspect container {id}"), e)),
+        }
+    }
+
+    /// The node IP of the engine's host, when podrun runs there (read once): of a remote
+    /// engine's host podrun knows no address it could vouch for (the endpoint it dials may be
+    /// a forwarder or a tunnel), so a hostNetwork pod there has none, as before.
+    pub(super) fn node_ip(&self) -> Option<String> {
+        static NODE_IP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+        if !self.local_files() {
+            return None;
+        }
+        NODE_IP.get_or_init(|| crate::runtime::node_ip::of_this_host().map(|ip| ip.to_string())).clone()
+    }
+
+    /// The seal itself is checked, not just the flag the list set: an `Observed` reaches here
+    /// from far above.
+    pub(super) fn ensure_owned(&self, what: &str, c: &Observed) -> Result<(), RuntimeError> {
+        if c.is_owned() && self.seal.verify(Kind::Container, &c.name, &c.labels) {
+            Ok(())
+        } else {
+            Err(RuntimeError::NotOwned { what: what.to_owned(), id: c.id.clone() })
+        }
+    }
+}
+
+pub(super) async fn list(rt: &DockerRuntime, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
+    let filters: HashMap<String, Vec<String>> = HashMap::from([("label".to_owned(), sel.label_filters())]);
+    let opts = ListContainersOptionsBuilder::default().all(true).filters(&filters).build();
+    let summaries =
+        decoded(|| rt.docker.list_containers(Some(opts.clone()))).await.map_err(|e| rt.error("list containers", e))?;
+    let ids: Vec<String> = summaries.into_iter().filter_map(|s| s.id).collect();
+    // Collected first: a stream over a closure taking `&String` is not provably Send.
+    let inspects: Vec<_> = ids.iter().map(|id| rt.inspect(id)).collect();
+    let inspected = bounded(inspects).await;
+    let mut out = Vec::with_capacity(ids.len());
+    for r in inspected {
+        // The filter ran in the engine; checking the label again here costs nothing and
+        // keeps a container without it out even if a filter were ignored. Those with the
+        // label but not the seal are kept, unsealed, so callers can report them.
+        if let Some(mut c) = r?.filter(|c| c.label(labels::MANAGED) == Some(labels::MANAGED_VALUE)) {
+            c.sealed = rt.seal.verify(Kind::Container, &c.name, &c.labels);
+            out.push(c);
+        }
+    }
+    // A pulled image is known by its registry digest (`repo@sha256:...`), as the kubelet
+    // reports imageID; one inspect per distinct image.
+    let mut images: Vec<String> = out.iter().map(|c| c.image_id.clone()).filter(|i| !i.is_empty()).collect();
+    images.sort();
+    images.dedup();
+    let inspects: Vec<_> = images.iter().map(|id| rt.docker.inspect_image(id)).collect();
+    let digests = bounded(inspects).await;
+    let digest_of: HashMap<&String, String> = images
+        .iter()
+        .zip(digests)
+        .filter_map(|(id, r)| {
+            r.ok().and_then(|img| img.repo_digests).and_then(|d| d.into_iter().next()).map(|d| (id, d))
+        })
+        .collect();
+    for c in &mut out {
+        if let Some(d) = digest_of.get(&c.image_id) {
+            c.image_id = d.clone();
+        }
+    }
+    Ok(out)
+}
+
+pub(super) async fn create(rt: &DockerRuntime, spec: &CreateSpec) -> Result<String, RuntimeError> {
+    if rt.api < RECURSIVE_READ_ONLY_API {
+        if let Some(m) = spec.mounts.iter().find(|m| matches!(m, Mount::Bind { recursive_read_only: true, .. })) {
+            return Err(RuntimeError::Unsupported {
+                what: format!("create container {}", spec.name),
+                detail: format!(
+                    "the mount at {} must be recursively read-only, which needs \
+                 Docker API {}.{} (Engine 25) or later; this engine speaks {}.{}",
+                    m.target(),
+                    RECURSIVE_READ_ONLY_API.0,
+                    RECURSIVE_READ_ONLY_API.1,
+                    rt.api.0,
+                    rt.api.1
+                ),
+            });
+        }
+    }
+    let opts = CreateContainerOptionsBuilder::default().name(&spec.name).build();
+    let mut body = convert::create_body(spec, rt.engine);
+    let mut labels = spec.labels.clone();
+    rt.seal.stamp(Kind::Container, &spec.name, &mut labels);
+    body.labels = Some(labels.into_iter().collect());
+    let what = format!("create container {}", spec.name);
+    let e = match rt.docker.create_container(Some(opts), body).await {
+        Ok(resp) => return Ok(resp.id),
+        Err(e) => e,
+    };
+    let status = DockerRuntime::status_of(&e);
+    if status == Some(404) {
+        // 404 on create: the image (or the infra container to join) is gone.
+        if let BollardError::DockerResponseServerError { message, .. } = e {
+            return Err(RuntimeError::Engine { what, status: 404, message });
+        }
+    }
+    // Podman answers a name already in use with 500 where Docker says 409. Whether the
+    // name is taken, and by whom, is asked of the engine, not read from the message.
+    if status.is_some() {
+        // Podman reserves a name in its storage before the container can be inspected: the
+        // holder of a name in use may take a moment to show (bounded: a failure path only).
+        let mut holder = rt.inspect(&spec.name).await;
+        for _ in 0..NAME_HOLDER_LOOKS {
+            if !matches!(holder, Ok(None)) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            holder = rt.inspect(&spec.name).await;
+        }
+        if let Ok(Some(holder)) = holder {
+            return Err(if rt.seal.verify(Kind::Container, &holder.name, &holder.labels) {
+                // A podrun running beside us made it.
+                RuntimeError::Conflict { what }
+            } else {
+                RuntimeError::NameTaken { what, name: spec.name.clone() }
+            });
+        }
+    }
+    Err(rt.error(&what, e))
+}
+
+pub(super) async fn start(rt: &DockerRuntime, id: &str) -> Result<(), RuntimeError> {
+    match rt.docker.start_container(id, None).await {
+        // 304: already started, by us or by a podrun running beside us.
+        Err(e) if DockerRuntime::status_of(&e) == Some(304) => Ok(()),
+        r => r.map_err(|e| rt.error(&format!("start container {id}"), e)),
+    }
+}
+
+pub(super) async fn stop(rt: &DockerRuntime, c: &Observed, grace: Duration) -> Result<(), RuntimeError> {
+    rt.ensure_owned("stop", c)?;
+    // Whole seconds, rounded up: a grace period is never cut short.
+    let secs = grace.as_secs() + u64::from(grace.subsec_nanos() > 0);
+    let t = i32::try_from(secs).unwrap_or(i32::MAX);
+    let opts = StopContainerOptionsBuilder::default().t(t).build();
+    match rt.docker.stop_container(&c.id, Some(opts)).await {
+        // 304: not running; 404: gone. Either way it is stopped.
+        Err(e) if matches!(DockerRuntime::status_of(&e), Some(304 | 404)) => Ok(()),
+        r => r.map_err(|e| rt.error(&format!("stop container {}", c.name), e)),
+    }
+}
+
+pub(super) async fn kill(rt: &DockerRuntime, c: &Observed) -> Result<(), RuntimeError> {
+    rt.ensure_owned("kill", c)?;
+    let opts = KillContainerOptionsBuilder::default().signal("KILL").build();
+    match rt.docker.kill_container(&c.id, Some(opts)).await {
+        // 404: gone; 409: not running. Either way it is not running any more.
+        Err(e) if matches!(DockerRuntime::status_of(&e), Some(404 | 409)) => Ok(()),
+        // Podman answers "not running" with 500: the container's state tells.
+        Err(e @ BollardError::DockerResponseServerError { .. }) => match rt.inspect(&c.id).await {
+            Ok(None) => Ok(()),
+            Ok(Some(now)) if !now.is_running() => Ok(()),
+            _ => Err(rt.error(&format!("kill container {}", c.name), e)),
+        },
+        r => r.map_err(|e| rt.error(&format!("kill container {}", c.name), e)),
+    }
+}
+
+pub(super) async fn remove(rt: &DockerRuntime, c: &Observed) -> Result<(), RuntimeError> {
+    rt.ensure_owned("remove", c)?;
+    // v: anonymous volumes the image declared go with the container, or they would leak.
+    let opts = RemoveContainerOptionsBuilder::default().force(true).v(true).build();
+    match rt.docker.remove_container(&c.id, Some(opts)).await {
+        // 404: gone already; 409: a removal is already in progress.
+        Err(e) if matches!(DockerRuntime::status_of(&e), Some(404 | 409)) => Ok(()),
+        r => r.map_err(|e| rt.error(&format!("remove container {}", c.name), e)),
+    }
+}

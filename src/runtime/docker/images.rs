@@ -1,0 +1,123 @@
+//! Images: whether one is present, its user, pulling (with credentials and progress) and loading.
+
+use bollard::auth::DockerCredentials;
+use bollard::errors::Error as BollardError;
+use bollard::query_parameters::{CreateImageOptionsBuilder, ImportImageOptionsBuilder};
+use futures_util::StreamExt;
+
+use super::progress::LayerProgress;
+use super::DockerRuntime;
+use crate::runtime::auth::Credentials;
+use crate::runtime::{registry, PullProgress, Runtime, RuntimeError};
+
+/// Docker pulls every tag of a repository when given none; Kubernetes means `:latest`.
+fn pull_reference(image: &str) -> String {
+    let last = image.rsplit('/').next().unwrap_or(image);
+    if image.contains('@') || last.contains(':') {
+        image.to_owned()
+    } else {
+        format!("{image}:latest")
+    }
+}
+
+pub(super) async fn image_present(rt: &DockerRuntime, image: &str) -> Result<bool, RuntimeError> {
+    match rt.docker.inspect_image(image).await {
+        Ok(_) => Ok(true),
+        Err(e) if DockerRuntime::status_of(&e) == Some(404) => Ok(false),
+        Err(e) => Err(rt.error(&format!("inspect image {image}"), e)),
+    }
+}
+
+pub(super) async fn image_user(rt: &DockerRuntime, image: &str) -> Result<String, RuntimeError> {
+    let img = rt.docker.inspect_image(image).await.map_err(|e| rt.error(&format!("inspect image {image}"), e))?;
+    Ok(img.config.and_then(|c| c.user).unwrap_or_default())
+}
+
+pub(super) async fn pull_image(
+    rt: &DockerRuntime,
+    image: &str,
+    credentials: Option<&Credentials>,
+    progress: &(dyn Fn(PullProgress) + Send + Sync),
+) -> Result<(), RuntimeError> {
+    let reference = pull_reference(image);
+    let opts = CreateImageOptionsBuilder::default().from_image(&reference).build();
+    let auth = credentials.map(|c| DockerCredentials {
+        username: Some(c.username.clone()).filter(|u| !u.is_empty()),
+        password: Some(c.password.clone()).filter(|p| !p.is_empty()),
+        serveraddress: Some(c.server.clone()),
+        identitytoken: c.identity_token.clone(),
+        ..Default::default()
+    });
+    let mut stream = rt.docker.create_image(Some(opts), None, auth);
+    let mut layers = LayerProgress::default();
+    while let Some(item) = stream.next().await {
+        match item {
+            Ok(info) => {
+                if layers.update(&info) {
+                    progress(layers.total());
+                }
+            }
+            Err(e) => {
+                return Err(match e {
+                    BollardError::DockerResponseServerError { status_code: 404, message } => {
+                        RuntimeError::ImageNotFound { image: image.to_owned(), detail: message }
+                    }
+                    // 500: the engine could not get it from the registry. Whether the
+                    // registry answered at all (an auth failure) or not (offline) cannot be
+                    // told from the status, so podrun asks the network itself.
+                    BollardError::DockerResponseServerError { status_code: 500, message }
+                        if !registry::reachable(image).await =>
+                    {
+                        RuntimeError::RegistryUnreachable { image: image.to_owned(), detail: message }
+                    }
+                    BollardError::DockerResponseServerError { message, .. } => {
+                        RuntimeError::Image { image: image.to_owned(), detail: message }
+                    }
+                    // Podman answers 200 and reports every failed pull in the stream,
+                    // an offline registry too: told apart as the 500 above is.
+                    BollardError::DockerStreamError { error } if !registry::reachable(image).await => {
+                        RuntimeError::RegistryUnreachable { image: image.to_owned(), detail: error }
+                    }
+                    BollardError::DockerStreamError { error } => {
+                        RuntimeError::Image { image: image.to_owned(), detail: error }
+                    }
+                    other => rt.error(&format!("pull {image}"), other),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+pub(super) async fn load_image(rt: &DockerRuntime, image: &str, archive: Vec<u8>) -> Result<(), RuntimeError> {
+    let what = format!("load image {image}");
+    let opts = ImportImageOptionsBuilder::default().quiet(true).build();
+    let mut stream = rt.docker.import_image(opts, bollard::body_full(archive.into()), None);
+    while let Some(item) = stream.next().await {
+        item.map_err(|e| rt.error(&what, e))?;
+    }
+    // The archive names the image; an engine that took it under another name (or not at
+    // all) would otherwise fail later, at the create, with a less telling error.
+    if rt.image_present(image).await? {
+        Ok(())
+    } else {
+        Err(RuntimeError::Protocol {
+            what,
+            detail: format!("the engine accepted the archive, but has no image {image}"),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pull_reference_adds_latest_only_when_needed() {
+        assert_eq!(pull_reference("busybox"), "busybox:latest");
+        assert_eq!(pull_reference("busybox:1.28"), "busybox:1.28");
+        assert_eq!(pull_reference("127.0.0.1:5000/x"), "127.0.0.1:5000/x:latest");
+        assert_eq!(pull_reference("127.0.0.1:5000/x:2"), "127.0.0.1:5000/x:2");
+        assert_eq!(pull_reference("x@sha256:ab"), "x@sha256:ab");
+    }
+}

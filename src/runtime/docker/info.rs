@@ -1,0 +1,48 @@
+//! What the engine is and can do: its versions, security, capacity and oom_score_adj floor.
+
+use super::{convert, raw, security, DockerRuntime};
+use crate::runtime::{Capacity, EngineSecurity, OomFloor, Runtime, RuntimeError};
+
+pub(super) async fn oom_score_floor(rt: &DockerRuntime) -> Option<OomFloor> {
+    // The daemon is the peer of its unix socket; an engine elsewhere is not podrun's to read.
+    let Some(path) = rt.endpoint.host.strip_prefix("unix://") else { return Some(OomFloor::Unseen) };
+    let connect = tokio::net::UnixStream::connect(path);
+    let peer = match tokio::time::timeout(std::time::Duration::from_secs(5), connect).await {
+        Ok(Ok(stream)) => stream.peer_cred().ok().and_then(|c| c.pid()),
+        _ => None,
+    };
+    match peer.and_then(crate::runtime::oom_floor::of_daemon) {
+        Some(crate::runtime::oom_floor::Rights::AnyScore) => None,
+        Some(crate::runtime::oom_floor::Rights::NotBelow(own)) => Some(OomFloor::Daemon(own)),
+        None => Some(OomFloor::Unseen),
+    }
+}
+
+pub(super) async fn capacity(rt: &DockerRuntime) -> Result<Option<Capacity>, RuntimeError> {
+    if rt.local_files() {
+        return Ok(None);
+    }
+    let info = rt.docker.info().await.map_err(|e| rt.error("engine info", e))?;
+    let cpus = info.ncpu.and_then(|n| u64::try_from(n).ok()).unwrap_or(0);
+    let memory = info.mem_total.and_then(|n| u64::try_from(n).ok()).unwrap_or(0);
+    Ok(Some(Capacity { cpus, memory }))
+}
+
+pub(super) async fn security(rt: &DockerRuntime) -> Result<EngineSecurity, RuntimeError> {
+    match rt.engine {
+        convert::Engine::Docker => {
+            let info = rt.docker.info().await.map_err(|e| rt.error("engine info", e))?;
+            Ok(security::of_docker(&info))
+        }
+        convert::Engine::Podman => {
+            // Podman's own API; any version it serves answers at v4.0.0.
+            let what = "engine info (/libpod/info)";
+            let body = raw::get(&rt.dialer, &rt.endpoint.to_string(), what, "/v4.0.0/libpod/info", 4 << 20).await?;
+            let info = serde_json::from_slice(&body).map_err(|e| RuntimeError::Protocol {
+                what: what.to_string(),
+                detail: format!("the engine's answer is not JSON: {e}"),
+            })?;
+            Ok(security::of_podman(&info))
+        }
+    }
+}
