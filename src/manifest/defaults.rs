@@ -1,5 +1,6 @@
 //! Defaults as the Kubernetes API server applies them, plus podrun's stable pod uid.
 
+use super::image::Reference;
 use super::types::{
     EmptyDirVolumeSource, HttpGetAction, Pod, Probe, PullPolicy, RestartPolicy, TerminationMessagePolicy, Volume,
 };
@@ -17,14 +18,10 @@ pub const DEFAULT_HTTP_GET_SCHEME: &str = "HTTP";
 /// The API server's rule: no tag, or the tag `latest`, means Always; a tag or digest means
 /// IfNotPresent.
 pub fn default_pull_policy(image: &str) -> PullPolicy {
-    if image.contains('@') {
-        return PullPolicy::IfNotPresent;
-    }
-    // The tag follows the last ':' after the last '/'; a ':' before that is a registry port.
-    let last = image.rsplit('/').next().unwrap_or(image);
-    match last.rsplit_once(':') {
-        Some((_, "latest")) | None => PullPolicy::Always,
-        Some(_) => PullPolicy::IfNotPresent,
+    if Reference::parse(image).means_latest() {
+        PullPolicy::Always
+    } else {
+        PullPolicy::IfNotPresent
     }
 }
 

@@ -7,6 +7,7 @@ pub mod defaults;
 mod field_error;
 #[cfg(test)]
 mod fuzz_tests;
+pub mod image;
 pub mod input;
 pub mod load;
 mod locate;

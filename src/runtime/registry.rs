@@ -14,7 +14,7 @@ use tokio::net::TcpStream;
 use tokio::sync::OnceCell;
 use tokio::time::Instant;
 
-use super::auth::registry_of;
+use crate::manifest::image::registry_of;
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 

@@ -11,8 +11,8 @@ use serde::Deserialize;
 
 use super::entries::{user_and_password, AuthMap};
 use super::helper::{run_helper, HELPER_TIMEOUT};
-use super::reference::{is_hub_alias, registry_of, DOCKER_HUB};
 use super::{json_problem, AuthError, Credentials};
+use crate::manifest::image::{is_hub_alias, registry_of, DOCKER_HUB};
 
 /// The key under which the Docker CLI stores and looks up Docker Hub credentials.
 const INDEX_SERVER: &str = "https://index.docker.io/v1/";

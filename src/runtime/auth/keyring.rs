@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use super::glob::glob_match;
-use super::reference::{DOCKER_HUB, HUB_API, LEGACY_HUB};
 use super::Credentials;
+use crate::manifest::image::{DOCKER_HUB, HUB_API, LEGACY_HUB};
 
 /// The kubelet's `BasicDockerKeyring`: credentials by key (host, or host and path), in the
 /// order they were added.

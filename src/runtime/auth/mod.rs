@@ -15,12 +15,13 @@
 //! Nothing here prints a password or a token: [`Credentials`] has a redacting `Debug`, and every
 //! error names the Secret, file, server or helper involved, never the data it held.
 //!
-//! Registry names are normalised as `distribution/reference`'s `splitDockerDomain` does.
+//! Registry names are normalised as `distribution/reference`'s `splitDockerDomain` does (in
+//! `manifest::image`, the one reader of image references).
 //! Beyond the kubelet and the Docker CLI, `docker.io`, `index.docker.io` and
 //! `registry-1.docker.io` are treated as one registry for credential keys (as
 //! `containers/image`, Podman's library, does), since users write all three for Docker Hub.
 //!
-//! Files: `reference` (image references and registry names), `entries` (docker config
+//! Files: `entries` (docker config
 //! entries, shared by both sources), `keyring` and `glob` (the kubelet's key matching),
 //! `pull_secrets`, `docker_config`, and `helper` (running a credential helper program).
 
@@ -30,13 +31,11 @@ mod glob;
 mod helper;
 mod keyring;
 mod pull_secrets;
-mod reference;
 
 use std::fmt;
 
 pub use docker_config::{docker_config_dir, from_docker_config};
 pub use pull_secrets::{from_pull_secrets, PullSecret, SecretData};
-pub use reference::registry_of;
 
 /// Credentials for one registry. Debug never shows the password/token.
 #[derive(Clone, PartialEq, Eq)]

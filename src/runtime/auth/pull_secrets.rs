@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use super::entries::{user_and_password, AuthMap, DockerConfigJson};
 use super::keyring::Keyring;
-use super::reference::split_image;
 use super::{json_problem, AuthError, Credentials};
+use crate::manifest::image::Reference;
 
 const TYPE_DOCKER_CONFIG_JSON: &str = "kubernetes.io/dockerconfigjson";
 const KEY_DOCKER_CONFIG_JSON: &str = ".dockerconfigjson";
@@ -122,8 +122,8 @@ pub fn from_pull_secrets(
             keyring.add(&server, Credentials { username, password, server: server.clone(), identity_token: None });
         }
     }
-    let (domain, path) = split_image(image);
-    Ok((keyring.lookup(&format!("{domain}/{path}")).cloned(), warnings))
+    let image = Reference::parse(image);
+    Ok((keyring.lookup(&format!("{}/{}", image.domain, image.repository)).cloned(), warnings))
 }
 
 #[cfg(test)]

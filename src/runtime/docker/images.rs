@@ -7,18 +7,9 @@ use futures_util::StreamExt;
 
 use super::progress::LayerProgress;
 use super::DockerRuntime;
+use crate::manifest::image::pull_reference;
 use crate::runtime::auth::Credentials;
 use crate::runtime::{registry, PullProgress, Runtime, RuntimeError};
-
-/// Docker pulls every tag of a repository when given none; Kubernetes means `:latest`.
-fn pull_reference(image: &str) -> String {
-    let last = image.rsplit('/').next().unwrap_or(image);
-    if image.contains('@') || last.contains(':') {
-        image.to_owned()
-    } else {
-        format!("{image}:latest")
-    }
-}
 
 pub(super) async fn image_present(rt: &DockerRuntime, image: &str) -> Result<bool, RuntimeError> {
     match rt.docker.inspect_image(image).await {
@@ -105,19 +96,5 @@ pub(super) async fn load_image(rt: &DockerRuntime, image: &str, archive: Vec<u8>
             what,
             detail: format!("the engine accepted the archive, but has no image {image}"),
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pull_reference_adds_latest_only_when_needed() {
-        assert_eq!(pull_reference("busybox"), "busybox:latest");
-        assert_eq!(pull_reference("busybox:1.28"), "busybox:1.28");
-        assert_eq!(pull_reference("127.0.0.1:5000/x"), "127.0.0.1:5000/x:latest");
-        assert_eq!(pull_reference("127.0.0.1:5000/x:2"), "127.0.0.1:5000/x:2");
-        assert_eq!(pull_reference("x@sha256:ab"), "x@sha256:ab");
     }
 }
