@@ -65,7 +65,7 @@ fn request_headers(authority: &str) -> Vec<u8> {
     literal(&mut h, 4, "/grpc.health.v1.Health/Check"); // :path
     literal(&mut h, 1, authority); // :authority
     literal(&mut h, 31, "application/grpc"); // content-type
-    literal(&mut h, 58, super::handlers::USER_AGENT); // user-agent
+    literal(&mut h, 58, super::http::USER_AGENT); // user-agent
     h.push(0); // literal without indexing, new name
     hpack_string(&mut h, "te");
     hpack_string(&mut h, "trailers");

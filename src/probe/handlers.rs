@@ -3,44 +3,24 @@
 //! connection. Every attempt is bounded by the probe's `timeoutSeconds`; running out of time
 //! is a failure, like any other.
 //!
-//! The HTTP request is written by hand over a TCP stream, or over TLS for `scheme: HTTPS`: a
-//! probe needs a request and the head of its answer, not a client library. Redirects are
-//! followed as the kubelet's client follows them (`redirects`). HTTPS is probed as the
-//! kubelet does it: the server's certificate is not verified (see `runtime::insecure_tls`).
-//! Nothing here panics on what a manifest holds; a probe that validation would have refused
-//! (an unknown scheme, a port that cannot be resolved) fails every attempt with a message
-//! saying why, so it is never silently skipped.
+//! The request goes out through the probes' own HTTP client (`http`), the connection through
+//! `port`. Nothing here panics on what a manifest holds; a probe that validation would have
+//! refused (an unknown scheme, a port that cannot be resolved) fails every attempt with a
+//! message saying why, so it is never silently skipped.
 //!
 //! The same HTTP client sends lifecycle hooks' `httpGet` ([`run_http_hook`]), where only the
 //! exchange counts, not the status code.
 
-use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use rustls::crypto::ring;
-use rustls::pki_types::ServerName;
-use rustls::ClientConfig;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::net::TcpStream;
-use tokio_rustls::TlsConnector;
-
 use crate::error_chain::chain;
-use crate::manifest::defaults::{DEFAULT_HTTP_GET_PATH, DEFAULT_PROBE_TIMEOUT_SECONDS};
-use crate::manifest::types::{ContainerPort, ExecAction, HttpGetAction, IntOrString, Probe, TcpSocketAction};
-use crate::runtime::insecure_tls::AcceptAnyCertificate;
+use crate::manifest::defaults::DEFAULT_PROBE_TIMEOUT_SECONDS;
+use crate::manifest::types::{ContainerPort, ExecAction, HttpGetAction, Probe, TcpSocketAction};
 use crate::runtime::Runtime;
 
-use super::join_host_port;
-use super::redirects::{self, Hop};
-
-/// What the kubelet sends, so servers that log or special-case probes recognise podrun's.
-pub const USER_AGENT: &str = "kube-probe/1.35";
-
-/// What the kubelet sends with a lifecycle hook's request.
-pub const HOOK_USER_AGENT: &str = "kube-lifecycle/1.35";
-
-/// The head of any sane server's answer fits; a longer one is not read.
-const MAX_HEAD: usize = 64 * 1024;
+use super::http::{self, GetError, HOOK_USER_AGENT, USER_AGENT};
+use super::port::connect;
+pub use super::port::resolve_port;
 
 /// The result of one probe attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -153,7 +133,9 @@ async fn run_http_get(http: &HttpGetAction, target: &Target<'_>) -> Result<Optio
         "HTTPS" => true,
         other => return Err(format!("unsupported scheme {other:?}")),
     };
-    let answer = http_get(http, target, tls, USER_AGENT).await.map_err(String::from)?;
+    let port = resolve_port(&http.port, target.ports)?;
+    let host = host(http.host.as_deref(), target);
+    let answer = http::get(http, host, port, tls, USER_AGENT).await.map_err(String::from)?;
     // The kubelet's rule: 2xx is healthy; a 3xx it did not follow (to another host, or one
     // Go's client does not follow) is healthy with a warning.
     match answer.code {
@@ -180,12 +162,14 @@ pub async fn run_http_hook(http: &HttpGetAction, target: &Target<'_>) -> Result<
         "HTTPS" => true,
         other => return Err(format!("unsupported scheme {other:?}")),
     };
-    match http_get(http, target, tls, HOOK_USER_AGENT).await {
+    let port = resolve_port(&http.port, target.ports)?;
+    let host = host(http.host.as_deref(), target);
+    match http::get(http, host, port, tls, HOOK_USER_AGENT).await {
         Ok(_) => Ok(()),
         Err(GetError::PlainAnswer(why)) => {
             let mut plain = http.clone();
             plain.http_headers.retain(|h| !h.name.eq_ignore_ascii_case("Authorization"));
-            http_get(&plain, target, false, HOOK_USER_AGENT)
+            http::get(&plain, host, port, false, HOOK_USER_AGENT)
                 .await
                 .map(drop)
                 .map_err(|e| format!("{why}; over plain HTTP: {}", String::from(e)))
@@ -194,280 +178,20 @@ pub async fn run_http_hook(http: &HttpGetAction, target: &Target<'_>) -> Result<
     }
 }
 
-/// Why a GET got no status code.
-#[derive(Debug)]
-enum GetError {
-    /// An HTTPS request's server answered with something that is not TLS (Go's "server gave
-    /// HTTP response to HTTPS client").
-    PlainAnswer(String),
-    Other(String),
-}
-
-impl From<GetError> for String {
-    fn from(e: GetError) -> String {
-        match e {
-            GetError::PlainAnswer(m) | GetError::Other(m) => m,
-        }
-    }
-}
-
-impl From<String> for GetError {
-    fn from(m: String) -> GetError {
-        GetError::Other(m)
-    }
-}
-
-/// The answer a GET ended with.
-#[derive(Debug)]
-struct Answer {
-    code: u16,
-    /// Where a redirect that was not followed pointed.
-    location: Option<String>,
-}
-
-/// Sends a GET, over TLS when `tls`, and follows its redirects as the kubelet's client does
-/// (`redirects`); returns the last answer.
-async fn http_get(http: &HttpGetAction, target: &Target<'_>, tls: bool, agent: &str) -> Result<Answer, GetError> {
-    let port = resolve_port(&http.port, target.ports)?;
-    let host = host(http.host.as_deref(), target);
-    let first = Hop::first(tls, host, port, request_target(http.path.as_deref()));
-    let mut hop = first.clone();
-    for made in 1.. {
-        let head = send(http, &hop, agent).await?;
-        let location = head.location.filter(|_| redirects::is_followed(head.code));
-        let Some(location) = location else {
-            return Ok(Answer { code: head.code, location: None });
-        };
-        match redirects::follow(&first, &hop, &location)? {
-            None => return Ok(Answer { code: head.code, location: Some(location) }),
-            Some(_) if made >= redirects::MAX_REQUESTS => {
-                return Err(format!("Get {location:?}: stopped after {} redirects", redirects::MAX_REQUESTS).into());
-            }
-            Some(next) => hop = next,
-        }
-    }
-    unreachable!("the loop returns")
-}
-
-/// The status code and `Location` of one answer.
-struct Head {
-    code: u16,
-    location: Option<String>,
-}
-
-/// Sends one request and reads the head of its answer.
-async fn send(http: &HttpGetAction, hop: &Hop, agent: &str) -> Result<Head, GetError> {
-    let (host, port) = (hop.host.as_str(), hop.port);
-    let request = request(http, hop, agent)?;
-    let stream = connect(host, port).await?;
-    let head = if hop.tls {
-        // The server name is the probe's host or the pod IP, as in the kubelet's request URL;
-        // rustls sends it as SNI only when it is a DNS name, as Go does.
-        let name = ServerName::try_from(host.to_owned()).map_err(|e| format!("TLS server name {host:?}: {e}"))?;
-        let stream = TlsConnector::from(tls_config()).connect(name, stream).await.map_err(|e| {
-            let why = format!("TLS handshake with {}: {e}", join_host_port(host, port));
-            if answered_without_tls(&e) {
-                GetError::PlainAnswer(why)
-            } else {
-                GetError::Other(why)
-            }
-        })?;
-        exchange(stream, &request).await?
-    } else {
-        exchange(stream, &request).await?
-    };
-    let mut lines = head.lines();
-    let line = lines.next().unwrap_or_default();
-    let code = status_code(line).ok_or_else(|| format!("not an HTTP response: {:?}", line.trim_end()))?;
-    let location = lines.find_map(|l| {
-        let (name, value) = l.split_once(':')?;
-        name.trim().eq_ignore_ascii_case("Location").then(|| value.trim().to_owned())
-    });
-    Ok(Head { code, location: location.filter(|l| !l.is_empty()) })
-}
-
-/// Whether a failed TLS handshake got an answer that is not a TLS record at all (a plain HTTP
-/// server answering the ClientHello with `HTTP/1.1 400 ...`).
-fn answered_without_tls(e: &std::io::Error) -> bool {
-    let inner = e.get_ref().and_then(|i| i.downcast_ref::<rustls::Error>());
-    matches!(inner, Some(rustls::Error::InvalidMessage(rustls::InvalidMessage::InvalidContentType)))
-}
-
-/// Sends the request and reads the answer's head, over TCP or TLS alike.
-async fn exchange<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, request: &str) -> Result<String, String> {
-    stream.write_all(request.as_bytes()).await.map_err(|e| format!("sending the request: {e}"))?;
-    // A TLS stream may hold the request in its buffer until flushed; for TCP this is a no-op.
-    stream.flush().await.map_err(|e| format!("sending the request: {e}"))?;
-    read_head(&mut stream).await
-}
-
-/// The client side of HTTPS probes, built once: ring's algorithms, TLS 1.2 and 1.3, no client
-/// certificate, and no verification of the server's certificate.
-fn tls_config() -> Arc<ClientConfig> {
-    static CONFIG: OnceLock<Arc<ClientConfig>> = OnceLock::new();
-    CONFIG
-        .get_or_init(|| {
-            let provider = Arc::new(ring::default_provider());
-            let verifier = AcceptAnyCertificate(provider.signature_verification_algorithms);
-            let config = ClientConfig::builder_with_provider(provider)
-                .with_safe_default_protocol_versions()
-                .expect("ring supports the default protocol versions")
-                .dangerous()
-                .with_custom_certificate_verifier(Arc::new(verifier))
-                .with_no_client_auth();
-            Arc::new(config)
-        })
-        .clone()
-}
-
 fn host<'a>(probe_host: Option<&'a str>, target: &Target<'a>) -> &'a str {
     probe_host.filter(|h| !h.is_empty()).unwrap_or(target.pod_ip)
-}
-
-async fn connect(host: &str, port: u16) -> Result<TcpStream, String> {
-    TcpStream::connect((host, port)).await.map_err(|e| format!("dial tcp {}: {e}", join_host_port(host, port)))
-}
-
-/// A port number, or a name looked up among the container's ports. A number written as a
-/// string counts as the number, as in the kubelet.
-pub fn resolve_port(port: &IntOrString, ports: &[ContainerPort]) -> Result<u16, String> {
-    let number = match port {
-        IntOrString::Int(n) => *n,
-        IntOrString::String(s) => match s.parse::<i64>() {
-            Ok(n) => n,
-            Err(_) => ports
-                .iter()
-                .find(|p| p.name.as_deref() == Some(s.as_str()))
-                .map(|p| p.container_port)
-                .ok_or_else(|| format!("port {s:?} not found among the container's ports"))?,
-        },
-    };
-    u16::try_from(number).ok().filter(|p| *p != 0).ok_or_else(|| format!("invalid port number {number}"))
-}
-
-/// The request, headers in the kubelet's manner: the probe's own headers, a `Host` header
-/// unless the probe sets one (and this request keeps it), `User-Agent` and `Accept` unless
-/// the probe sets them (set to an empty value, they are left out), and after a redirect the
-/// `Referer` Go's client adds.
-fn request(http: &HttpGetAction, hop: &Hop, agent: &str) -> Result<String, String> {
-    let mut out = format!("GET {} HTTP/1.1\r\n", hop.target);
-    let is = |name: &str| http.http_headers.iter().any(|h| h.name.eq_ignore_ascii_case(name));
-    let own_host = is("Host") && hop.custom_host;
-    if !own_host {
-        out += &format!("Host: {}\r\n", hop.authority);
-    }
-    for h in &http.http_headers {
-        // Checked by validation too; repeated because a bad one would corrupt the request.
-        if h.name.is_empty() || !h.name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
-            return Err(format!("invalid HTTP header name {:?}", h.name));
-        }
-        if h.value.contains(['\r', '\n']) {
-            return Err(format!("invalid value for HTTP header {:?}", h.name));
-        }
-        // The connection is podrun's: it closes it after the answer's head.
-        if h.name.eq_ignore_ascii_case("Connection") || (h.name.eq_ignore_ascii_case("Host") && !own_host) {
-            continue;
-        }
-        let defaulted = h.name.eq_ignore_ascii_case("User-Agent") || h.name.eq_ignore_ascii_case("Accept");
-        if defaulted && h.value.is_empty() {
-            continue;
-        }
-        out += &format!("{}: {}\r\n", h.name, h.value);
-    }
-    if !is("User-Agent") {
-        out += &format!("User-Agent: {agent}\r\n");
-    }
-    if !is("Accept") {
-        out += "Accept: */*\r\n";
-    }
-    if let Some(referer) = hop.referer.as_ref().filter(|_| !is("Referer")) {
-        out += &format!("Referer: {referer}\r\n");
-    }
-    out += "Connection: close\r\n\r\n";
-    Ok(out)
-}
-
-/// The path as a request target: rooted, without a fragment (never sent), and with bytes that
-/// cannot appear in a request line (spaces, controls, non-ASCII) percent-encoded, as Go's URL
-/// handling would.
-fn request_target(path: Option<&str>) -> String {
-    let path = path.filter(|p| !p.is_empty()).unwrap_or(DEFAULT_HTTP_GET_PATH);
-    let path = path.split('#').next().unwrap_or_default();
-    let mut out = String::with_capacity(path.len() + 1);
-    if !path.starts_with('/') {
-        out.push('/');
-    }
-    for b in path.bytes() {
-        if b <= b' ' || b >= 0x7f || b == b'"' || b == b'<' || b == b'>' {
-            out += &format!("%{b:02X}");
-        } else {
-            out.push(char::from(b));
-        }
-    }
-    out
-}
-
-/// Reads up to the end of the answer's head (status line and headers); the body is never
-/// read. A head cut short by the end of the connection is taken as it is.
-async fn read_head<S: AsyncRead + Unpin>(stream: &mut S) -> Result<String, String> {
-    let mut buf = Vec::with_capacity(512);
-    let mut chunk = [0u8; 1024];
-    loop {
-        if let Some(end) = head_end(&buf) {
-            buf.truncate(end);
-            break;
-        }
-        if buf.len() > MAX_HEAD {
-            return Err("the response's head is too long".to_owned());
-        }
-        let n = stream.read(&mut chunk).await.map_err(|e| format!("reading the response: {e}"))?;
-        if n == 0 {
-            if buf.is_empty() {
-                return Err("the connection closed before a response".to_owned());
-            }
-            break;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-    }
-    Ok(String::from_utf8_lossy(&buf).into_owned())
-}
-
-/// Where the head ends: at the first empty line (CRLF or bare LF), or at the end of a first
-/// line that is not HTTP at all, so such an answer is not waited on.
-fn head_end(buf: &[u8]) -> Option<usize> {
-    let first = buf.iter().position(|b| *b == b'\n')?;
-    if !buf.starts_with(b"HTTP/") {
-        return Some(first);
-    }
-    let mut at = first + 1;
-    while let Some(n) = buf[at..].iter().position(|b| *b == b'\n') {
-        if buf[at..at + n].iter().all(|b| *b == b'\r') {
-            return Some(at);
-        }
-        at += n + 1;
-    }
-    None
-}
-
-/// `HTTP/1.1 200 OK` gives 200.
-fn status_code(line: &str) -> Option<u16> {
-    let rest = line.strip_prefix("HTTP/")?;
-    let mut parts = rest.split(' ');
-    parts.next()?;
-    let code = parts.next()?.trim_end_matches('\r');
-    if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    code.parse().ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::types::HttpHeader;
+    use crate::manifest::types::{HttpHeader, IntOrString};
     use crate::runtime::fake::FakeRuntime;
+    use rustls::crypto::ring;
     use rustls::pki_types::pem::PemObject;
     use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    use std::sync::Arc;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::net::TcpListener;
     use tokio::sync::oneshot;
     use tokio_rustls::TlsAcceptor;
@@ -918,17 +642,5 @@ mod tests {
         assert_eq!(pod_address(false, Some("")), None);
         assert_eq!(pod_address(false, None), None);
         assert_eq!(pod_address(true, None).as_deref(), Some("127.0.0.1"));
-    }
-
-    #[test]
-    fn request_targets_and_status_lines() {
-        assert_eq!(request_target(None), "/");
-        assert_eq!(request_target(Some("healthz")), "/healthz");
-        assert_eq!(request_target(Some("/a b\r\nX: y#frag")), "/a%20b%0D%0AX:%20y");
-        assert_eq!(status_code("HTTP/1.1 200 OK\r"), Some(200));
-        assert_eq!(status_code("HTTP/1.0 404"), Some(404));
-        assert_eq!(status_code("HTTP/1.1 20 OK"), None);
-        assert_eq!(status_code("garbage"), None);
-        assert_eq!(join_host_port("::1", 80), "[::1]:80");
     }
 }
