@@ -92,19 +92,19 @@ fn request_message(service: &str) -> Vec<u8> {
 }
 
 /// The `status` field (1) of a HealthCheckResponse; 0 (UNKNOWN) when absent.
-fn response_status(pb: &[u8]) -> Result<u64, String> {
+fn response_status(pb: &[u8]) -> Result<u64, GrpcError> {
     let mut i = 0;
-    let varint = |i: &mut usize| -> Result<u64, String> {
+    let varint = |i: &mut usize| -> Result<u64, GrpcError> {
         let mut v = 0u64;
         for shift in (0..64).step_by(7) {
-            let b = *pb.get(*i).ok_or("truncated message")?;
+            let b = *pb.get(*i).ok_or(GrpcError::Truncated)?;
             *i += 1;
             v |= u64::from(b & 0x7f) << shift;
             if b & 0x80 == 0 {
                 return Ok(v);
             }
         }
-        Err("bad varint".into())
+        Err(GrpcError::BadVarint)
     };
     let mut status = 0;
     while i < pb.len() {
@@ -119,50 +119,93 @@ fn response_status(pb: &[u8]) -> Result<u64, String> {
             2 => {
                 // A length past usize cannot fit in the message either.
                 let len = usize::try_from(varint(&mut i)?).unwrap_or(usize::MAX);
-                i = i.checked_add(len).filter(|&e| e <= pb.len()).ok_or("truncated message")?;
+                i = i.checked_add(len).filter(|&e| e <= pb.len()).ok_or(GrpcError::Truncated)?;
             }
-            _ => return Err("unexpected field in the health response".into()),
+            _ => return Err(GrpcError::UnexpectedField),
         }
     }
     Ok(status)
 }
 
-async fn read_frame(s: &mut TcpStream) -> Result<(u8, u8, u32, Vec<u8>), String> {
+async fn read_frame(s: &mut TcpStream) -> Result<(u8, u8, u32, Vec<u8>), GrpcError> {
     let mut head = [0u8; 9];
-    s.read_exact(&mut head).await.map_err(|e| format!("reading the answer: {e}"))?;
+    s.read_exact(&mut head).await.map_err(GrpcError::Read)?;
     let len = (usize::from(head[0]) << 16) | (usize::from(head[1]) << 8) | usize::from(head[2]);
     if len > MAX_FRAME {
-        return Err("an HTTP/2 frame too large for a health answer".into());
+        return Err(GrpcError::FrameTooLarge);
     }
     let stream = u32::from_be_bytes([head[5], head[6], head[7], head[8]]) & 0x7fff_ffff;
     let mut payload = vec![0; len];
-    s.read_exact(&mut payload).await.map_err(|e| format!("reading the answer: {e}"))?;
+    s.read_exact(&mut payload).await.map_err(GrpcError::Read)?;
     Ok((head[3], head[4], stream, payload))
 }
 
+/// Why a health check did not say SERVING.
+#[derive(Debug, thiserror::Error)]
+pub enum GrpcError {
+    #[error("connecting to {authority}")]
+    Connect {
+        authority: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("sending the request")]
+    Send(#[source] std::io::Error),
+    /// Acknowledging the server's SETTINGS or PING.
+    #[error(transparent)]
+    Ack(std::io::Error),
+    #[error("reading the answer")]
+    Read(#[source] std::io::Error),
+    #[error("an HTTP/2 frame too large for a health answer")]
+    FrameTooLarge,
+    #[error("truncated message")]
+    Truncated,
+    #[error("bad varint")]
+    BadVarint,
+    #[error("unexpected field in the health response")]
+    UnexpectedField,
+    #[error("bad padding")]
+    BadPadding,
+    #[error("the service is NOT_SERVING")]
+    NotServing,
+    #[error("the service is unknown to the server (SERVICE_UNKNOWN)")]
+    ServiceUnknown,
+    #[error("health status {0}")]
+    Status(u64),
+    #[error("the server answered without a health status (a gRPC error)")]
+    NoStatus,
+    #[error("the server reset the request")]
+    Reset,
+    #[error("the server closed the connection")]
+    GoAway,
+}
+
 /// One health check of `service` ("" for the server as a whole) at `host:port`.
-pub async fn check(host: &str, port: u16, service: &str) -> Result<(), String> {
+pub async fn check(host: &str, port: u16, service: &str) -> Result<(), GrpcError> {
     let authority = join_host_port(host, port);
-    let mut s = TcpStream::connect((host, port)).await.map_err(|e| format!("connecting to {authority}: {e}"))?;
+    let mut s = match TcpStream::connect((host, port)).await {
+        Ok(s) => s,
+        Err(source) => return Err(GrpcError::Connect { authority, source }),
+    };
     let mut out = PREFACE.to_vec();
     out.extend(frame(SETTINGS, 0, 0, &[]));
     out.extend(frame(HEADERS, END_HEADERS, 1, &request_headers(&authority)));
     out.extend(frame(DATA, END_STREAM, 1, &request_message(service)));
-    s.write_all(&out).await.map_err(|e| format!("sending the request: {e}"))?;
+    s.write_all(&out).await.map_err(GrpcError::Send)?;
     let mut body = Vec::new();
     loop {
         let (kind, flags, stream, mut payload) = read_frame(&mut s).await?;
         match kind {
             SETTINGS if flags & ACK == 0 => {
-                s.write_all(&frame(SETTINGS, ACK, 0, &[])).await.map_err(|e| e.to_string())?;
+                s.write_all(&frame(SETTINGS, ACK, 0, &[])).await.map_err(GrpcError::Ack)?;
             }
             PING if flags & ACK == 0 => {
-                s.write_all(&frame(PING, ACK, 0, &payload)).await.map_err(|e| e.to_string())?;
+                s.write_all(&frame(PING, ACK, 0, &payload)).await.map_err(GrpcError::Ack)?;
             }
             DATA if stream == 1 => {
                 if flags & PADDED != 0 {
-                    let pad = usize::from(*payload.first().ok_or("bad padding")?);
-                    let end = payload.len().checked_sub(pad).filter(|&e| e >= 1).ok_or("bad padding")?;
+                    let pad = usize::from(*payload.first().ok_or(GrpcError::BadPadding)?);
+                    let end = payload.len().checked_sub(pad).filter(|&e| e >= 1).ok_or(GrpcError::BadPadding)?;
                     payload = payload[1..end].to_vec();
                 }
                 body.extend_from_slice(&payload);
@@ -171,18 +214,18 @@ pub async fn check(host: &str, port: u16, service: &str) -> Result<(), String> {
                     if body.len() >= 5 + len {
                         return match response_status(&body[5..5 + len])? {
                             SERVING => Ok(()),
-                            2 => Err("the service is NOT_SERVING".into()),
-                            3 => Err("the service is unknown to the server (SERVICE_UNKNOWN)".into()),
-                            other => Err(format!("health status {other}")),
+                            2 => Err(GrpcError::NotServing),
+                            3 => Err(GrpcError::ServiceUnknown),
+                            other => Err(GrpcError::Status(other)),
                         };
                     }
                 }
             }
             HEADERS if stream == 1 && flags & END_STREAM != 0 => {
-                return Err("the server answered without a health status (a gRPC error)".into());
+                return Err(GrpcError::NoStatus);
             }
-            RST_STREAM if stream == 1 => return Err("the server reset the request".into()),
-            GOAWAY => return Err("the server closed the connection".into()),
+            RST_STREAM if stream == 1 => return Err(GrpcError::Reset),
+            GOAWAY => return Err(GrpcError::GoAway),
             _ => {}
         }
     }
@@ -238,7 +281,7 @@ mod tests {
     #[tokio::test]
     async fn serving_passes_and_the_request_is_well_formed() {
         let (port, server) = serve(answer(Some(1))).await;
-        assert_eq!(check("127.0.0.1", port, "svc").await, Ok(()));
+        check("127.0.0.1", port, "svc").await.unwrap();
         let got = server.await.unwrap();
         assert!(got.starts_with(PREFACE));
         let text = String::from_utf8_lossy(&got);
@@ -251,7 +294,7 @@ mod tests {
     #[tokio::test]
     async fn ipv6_authority_is_bracketed() {
         let (port, server) = serve_on("::1", answer(Some(1))).await;
-        assert_eq!(check("::1", port, "").await, Ok(()));
+        check("::1", port, "").await.unwrap();
         let got = server.await.unwrap();
         let want = format!("[::1]:{port}");
         assert!(got.windows(want.len()).any(|w| w == want.as_bytes()), "no {want} in the request");
@@ -260,9 +303,9 @@ mod tests {
     #[tokio::test]
     async fn not_serving_and_errors_fail() {
         let (port, _s) = serve(answer(Some(2))).await;
-        assert!(check("127.0.0.1", port, "").await.unwrap_err().contains("NOT_SERVING"));
+        assert!(check("127.0.0.1", port, "").await.unwrap_err().to_string().contains("NOT_SERVING"));
         let (port, _s) = serve(answer(None)).await;
-        assert!(check("127.0.0.1", port, "").await.unwrap_err().contains("without a health status"));
+        assert!(check("127.0.0.1", port, "").await.unwrap_err().to_string().contains("without a health status"));
         let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         assert!(check("127.0.0.1", closed, "").await.is_err());
     }

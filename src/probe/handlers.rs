@@ -13,14 +13,15 @@
 
 use std::time::Duration;
 
-use crate::error_chain::chain;
+use crate::error_chain::{chain, Chain};
 use crate::manifest::defaults::DEFAULT_PROBE_TIMEOUT_SECONDS;
 use crate::manifest::types::{ContainerPort, ExecAction, HttpGetAction, Probe, TcpSocketAction};
 use crate::runtime::Runtime;
 
+use super::grpc::{self, GrpcError};
 use super::http::{self, GetError, HOOK_USER_AGENT, USER_AGENT};
-use super::port::connect;
 pub use super::port::resolve_port;
+use super::port::{connect, DialError, PortError};
 
 /// The result of one probe attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,9 +44,46 @@ enum Missed {
     Errored(String),
 }
 
-impl From<String> for Missed {
-    fn from(why: String) -> Missed {
-        Missed::Failed(why)
+impl From<CheckError> for Missed {
+    fn from(e: CheckError) -> Missed {
+        Missed::Failed(chain(&e))
+    }
+}
+
+/// Why a network probe failed, or an HTTP hook's exchange.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    #[error("unsupported scheme {0:?}")]
+    Scheme(String),
+    #[error("port {0} out of range")]
+    GrpcPort(i64),
+    #[error(transparent)]
+    Port(#[from] PortError),
+    #[error(transparent)]
+    Dial(#[from] DialError),
+    #[error(transparent)]
+    Get(#[from] GetError),
+    #[error(transparent)]
+    Grpc(#[from] GrpcError),
+    #[error("HTTP probe failed with statuscode: {0}")]
+    Status(u16),
+}
+
+/// Why a lifecycle hook's `httpGet` failed, displayed whole, its causes included: the driver
+/// puts it into the hook's failure message as it is.
+#[derive(Debug, thiserror::Error)]
+pub enum HookError {
+    #[error("{}", Chain(.0))]
+    Failed(CheckError),
+    /// An HTTPS request's server answered in plain HTTP, and the request sent again over plain
+    /// HTTP failed too.
+    #[error("{}; over plain HTTP: {}", Chain(.tls), Chain(.plain))]
+    PlainToo { tls: GetError, plain: GetError },
+}
+
+impl<E: Into<CheckError>> From<E> for HookError {
+    fn from(e: E) -> HookError {
+        HookError::Failed(e.into())
     }
 }
 
@@ -87,8 +125,9 @@ pub async fn run<R: Runtime>(rt: &R, probe: &Probe, target: &Target<'_>) -> Outc
         } else if let Some(tcp) = &probe.tcp_socket {
             Ok(run_tcp_socket(tcp, target).await.map(|()| None)?)
         } else if let Some(g) = &probe.grpc {
-            let port = u16::try_from(g.port).map_err(|_| format!("port {} out of range", g.port))?;
-            Ok(super::grpc::check(target.pod_ip, port, g.service.as_deref().unwrap_or("")).await.map(|()| None)?)
+            let port = u16::try_from(g.port).map_err(|_| CheckError::GrpcPort(g.port))?;
+            let service = g.service.as_deref().unwrap_or("");
+            Ok(grpc::check(target.pod_ip, port, service).await.map(|()| None).map_err(CheckError::from)?)
         } else {
             Err(Missed::Failed("the probe has no handler".to_owned()))
         }
@@ -120,22 +159,18 @@ async fn run_exec<R: Runtime>(rt: &R, exec: &ExecAction, target: &Target<'_>) ->
     }
 }
 
-async fn run_tcp_socket(tcp: &TcpSocketAction, target: &Target<'_>) -> Result<(), String> {
+async fn run_tcp_socket(tcp: &TcpSocketAction, target: &Target<'_>) -> Result<(), CheckError> {
     let port = resolve_port(&tcp.port, target.ports)?;
     let host = host(tcp.host.as_deref(), target);
     // Connected is all a TCP probe asks; dropping the stream closes it.
-    connect(host, port).await.map(drop)
+    Ok(connect(host, port).await.map(drop)?)
 }
 
-async fn run_http_get(http: &HttpGetAction, target: &Target<'_>) -> Result<Option<String>, String> {
-    let tls = match http.scheme.as_deref().unwrap_or("") {
-        "" | "HTTP" => false,
-        "HTTPS" => true,
-        other => return Err(format!("unsupported scheme {other:?}")),
-    };
+async fn run_http_get(http: &HttpGetAction, target: &Target<'_>) -> Result<Option<String>, CheckError> {
+    let tls = is_https(http)?;
     let port = resolve_port(&http.port, target.ports)?;
     let host = host(http.host.as_deref(), target);
-    let answer = http::get(http, host, port, tls, USER_AGENT).await.map_err(String::from)?;
+    let answer = http::get(http, host, port, tls, USER_AGENT).await?;
     // The kubelet's rule: 2xx is healthy; a 3xx it did not follow (to another host, or one
     // Go's client does not follow) is healthy with a warning.
     match answer.code {
@@ -145,7 +180,7 @@ async fn run_http_get(http: &HttpGetAction, target: &Target<'_>) -> Result<Optio
             answer.code,
             answer.location.map(|l| format!(" to {l:?}")).unwrap_or_default()
         ))),
-        code => Err(format!("HTTP probe failed with statuscode: {code}")),
+        code => Err(CheckError::Status(code)),
     }
 }
 
@@ -156,25 +191,30 @@ async fn run_http_get(http: &HttpGetAction, target: &Target<'_>) -> Result<Optio
 /// code does not matter, and the body is never read. Like the kubelet, an HTTPS request whose
 /// server answers in plain HTTP is sent again over plain HTTP, without its `Authorization`
 /// header, and succeeds if that gets an answer. Unbounded here: the caller bounds it.
-pub async fn run_http_hook(http: &HttpGetAction, target: &Target<'_>) -> Result<(), String> {
-    let tls = match http.scheme.as_deref().unwrap_or("") {
-        "" | "HTTP" => false,
-        "HTTPS" => true,
-        other => return Err(format!("unsupported scheme {other:?}")),
-    };
+pub async fn run_http_hook(http: &HttpGetAction, target: &Target<'_>) -> Result<(), HookError> {
+    let tls = is_https(http)?;
     let port = resolve_port(&http.port, target.ports)?;
     let host = host(http.host.as_deref(), target);
     match http::get(http, host, port, tls, HOOK_USER_AGENT).await {
         Ok(_) => Ok(()),
-        Err(GetError::PlainAnswer(why)) => {
+        Err(tls @ GetError::Handshake { plain: true, .. }) => {
             let mut plain = http.clone();
             plain.http_headers.retain(|h| !h.name.eq_ignore_ascii_case("Authorization"));
             http::get(&plain, host, port, false, HOOK_USER_AGENT)
                 .await
                 .map(drop)
-                .map_err(|e| format!("{why}; over plain HTTP: {}", String::from(e)))
+                .map_err(|plain| HookError::PlainToo { tls, plain })
         }
         Err(e) => Err(e.into()),
+    }
+}
+
+/// Whether an `httpGet` goes over TLS, by its scheme.
+fn is_https(http: &HttpGetAction) -> Result<bool, CheckError> {
+    match http.scheme.as_deref().unwrap_or("") {
+        "" | "HTTP" => Ok(false),
+        "HTTPS" => Ok(true),
+        other => Err(CheckError::Scheme(other.to_owned())),
     }
 }
 
@@ -345,10 +385,18 @@ mod tests {
         assert_eq!(outcome, Outcome::Failure("Get \"/loop\": stopped after 10 redirects".into()));
         assert_eq!(drain(&mut seen).len(), 10);
         // A hook shares the client: a loop fails it, a redirect elsewhere is an answer.
-        let e = run_http_hook(&hook(port, "/loop", "HTTP"), &target(NO_PORTS)).await.unwrap_err();
+        let e = run_http_hook(&hook(port, "/loop", "HTTP"), &target(NO_PORTS)).await.unwrap_err().to_string();
         assert!(e.ends_with("stopped after 10 redirects"), "{e}");
-        assert_eq!(run_http_hook(&hook(port, "/to?http://0.0.0.0/", "HTTP"), &target(NO_PORTS)).await, Ok(()));
-        assert_eq!(run_http_hook(&hook(port, "/to?/missing", "HTTP"), &target(NO_PORTS)).await, Ok(()));
+        assert_eq!(
+            run_http_hook(&hook(port, "/to?http://0.0.0.0/", "HTTP"), &target(NO_PORTS))
+                .await
+                .map_err(|e| e.to_string()),
+            Ok(())
+        );
+        assert_eq!(
+            run_http_hook(&hook(port, "/to?/missing", "HTTP"), &target(NO_PORTS)).await.map_err(|e| e.to_string()),
+            Ok(())
+        );
         let hook_requests = drain(&mut seen);
         assert_eq!(hook_requests.len(), 10 + 1 + 2, "{hook_requests:?}");
         assert!(hook_requests[12].starts_with("GET /missing HTTP/1.1\r\n"), "{hook_requests:?}");
@@ -541,7 +589,7 @@ mod tests {
         assert_eq!(run(&rt, &tcp_probe(IntOrString::String("admin".into())), &target(&ports)).await, Outcome::Success);
         let missing = run(&rt, &tcp_probe(IntOrString::String("metrics".into())), &target(&ports)).await;
         assert_eq!(missing, Outcome::Failure("port \"metrics\" not found among the container's ports".into()));
-        assert_eq!(resolve_port(&IntOrString::String(port.to_string()), NO_PORTS), Ok(port));
+        assert_eq!(resolve_port(&IntOrString::String(port.to_string()), NO_PORTS).unwrap(), port);
         for bad in [0, -1, 65536] {
             assert!(resolve_port(&IntOrString::Int(bad), NO_PORTS).is_err(), "{bad}");
         }
@@ -575,29 +623,37 @@ mod tests {
     async fn http_hooks_ignore_the_status_code_but_not_a_failed_exchange() {
         for status in ["HTTP/1.1 500 Internal Server Error\r\n\r\n", "HTTP/1.0 404 Not Found\r\n\r\nbody"] {
             let (port, request) = server(Some(status)).await;
-            assert_eq!(run_http_hook(&hook(port, "/hook", "HTTP"), &target(NO_PORTS)).await, Ok(()), "{status}");
+            assert_eq!(
+                run_http_hook(&hook(port, "/hook", "HTTP"), &target(NO_PORTS)).await.map_err(|e| e.to_string()),
+                Ok(()),
+                "{status}"
+            );
             let request = request.await.unwrap();
             assert!(request.starts_with("GET /hook HTTP/1.1\r\n"), "{request}");
             assert!(request.contains("User-Agent: kube-lifecycle/1.35\r\n"), "{request}");
         }
         let (port, _) = server(Some("SSH-2.0-OpenSSH\r\n")).await;
-        let e = run_http_hook(&hook(port, "/", "HTTP"), &target(NO_PORTS)).await.unwrap_err();
+        let e = run_http_hook(&hook(port, "/", "HTTP"), &target(NO_PORTS)).await.unwrap_err().to_string();
         assert!(e.contains("not an HTTP response"), "{e}");
         let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let e = run_http_hook(&hook(closed, "/", "HTTP"), &target(NO_PORTS)).await.unwrap_err();
+        let e = run_http_hook(&hook(closed, "/", "HTTP"), &target(NO_PORTS)).await.unwrap_err().to_string();
         assert!(e.starts_with(&format!("dial tcp 127.0.0.1:{closed}")), "{e}");
         // The hook's own host wins over the pod's address.
         let (port, request) = server(Some("HTTP/1.1 200 OK\r\n\r\n")).await;
         let away = Target { container_id: "c1", pod_ip: "192.0.2.1", ports: NO_PORTS };
         let with_host = HttpGetAction { host: Some("127.0.0.1".into()), ..hook(port, "/", "HTTP") };
-        assert_eq!(run_http_hook(&with_host, &away).await, Ok(()));
+        assert_eq!(run_http_hook(&with_host, &away).await.map_err(|e| e.to_string()), Ok(()));
         assert!(request.await.unwrap().contains(&format!("Host: 127.0.0.1:{port}\r\n")));
     }
 
     #[tokio::test]
     async fn an_https_hook_is_sent_over_tls_and_again_over_http_when_the_server_answers_in_http() {
         let port = tls_server().await;
-        assert_eq!(run_http_hook(&hook(port, "/broken", "HTTPS"), &target(NO_PORTS)).await, Ok(()), "500 is fine");
+        assert_eq!(
+            run_http_hook(&hook(port, "/broken", "HTTPS"), &target(NO_PORTS)).await.map_err(|e| e.to_string()),
+            Ok(()),
+            "500 is fine"
+        );
         // A plain HTTP server answers the TLS ClientHello with a 400 in plain text: the kubelet
         // then sends the request again over HTTP, without its Authorization header.
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -625,7 +681,7 @@ mod tests {
             HttpHeader { name: "Authorization".into(), value: "Bearer s3cret".into() },
             HttpHeader { name: "X-Keep".into(), value: "1".into() },
         ];
-        assert_eq!(run_http_hook(&secret, &target(NO_PORTS)).await, Ok(()));
+        assert_eq!(run_http_hook(&secret, &target(NO_PORTS)).await.map_err(|e| e.to_string()), Ok(()));
         let hello = rx.recv().await.unwrap();
         assert_eq!(hello.first(), Some(&0x16), "a TLS handshake record first");
         let plain = String::from_utf8(rx.recv().await.unwrap()).unwrap();

@@ -6,7 +6,7 @@
 use std::sync::{Arc, OnceLock};
 
 use rustls::crypto::ring;
-use rustls::pki_types::ServerName;
+use rustls::pki_types::{InvalidDnsNameError, ServerName};
 use rustls::ClientConfig;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio_rustls::TlsConnector;
@@ -16,8 +16,8 @@ use crate::manifest::types::HttpGetAction;
 use crate::runtime::insecure_tls::AcceptAnyCertificate;
 
 use super::join_host_port;
-use super::port::connect;
-use super::redirects::{self, Hop};
+use super::port::{connect, DialError};
+use super::redirects::{self, Hop, RedirectError};
 
 /// What the kubelet sends, so servers that log or special-case probes recognise podrun's.
 pub const USER_AGENT: &str = "kube-probe/1.35";
@@ -29,26 +29,43 @@ pub const HOOK_USER_AGENT: &str = "kube-lifecycle/1.35";
 const MAX_HEAD: usize = 64 * 1024;
 
 /// Why a GET got no status code.
-#[derive(Debug)]
-pub(super) enum GetError {
-    /// An HTTPS request's server answered with something that is not TLS (Go's "server gave
-    /// HTTP response to HTTPS client").
-    PlainAnswer(String),
-    Other(String),
-}
-
-impl From<GetError> for String {
-    fn from(e: GetError) -> String {
-        match e {
-            GetError::PlainAnswer(m) | GetError::Other(m) => m,
-        }
-    }
-}
-
-impl From<String> for GetError {
-    fn from(m: String) -> GetError {
-        GetError::Other(m)
-    }
+#[derive(Debug, thiserror::Error)]
+pub enum GetError {
+    #[error(transparent)]
+    Dial(#[from] DialError),
+    #[error(transparent)]
+    Redirect(#[from] RedirectError),
+    #[error("Get {location:?}: stopped after {} redirects", redirects::MAX_REQUESTS)]
+    TooManyRedirects { location: String },
+    #[error("TLS server name {host:?}")]
+    ServerName {
+        host: String,
+        #[source]
+        source: InvalidDnsNameError,
+    },
+    /// `plain`: the server answered with something that is not TLS (Go's "server gave HTTP
+    /// response to HTTPS client").
+    #[error("TLS handshake with {address}")]
+    Handshake {
+        address: String,
+        plain: bool,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("not an HTTP response: {0:?}")]
+    NotHttp(String),
+    #[error("sending the request")]
+    Send(#[source] std::io::Error),
+    #[error("invalid HTTP header name {0:?}")]
+    HeaderName(String),
+    #[error("invalid value for HTTP header {0:?}")]
+    HeaderValue(String),
+    #[error("the response's head is too long")]
+    HeadTooLong,
+    #[error("reading the response")]
+    Read(#[source] std::io::Error),
+    #[error("the connection closed before a response")]
+    Closed,
 }
 
 /// The answer a GET ended with.
@@ -79,7 +96,7 @@ pub(super) async fn get(
         match redirects::follow(&first, &hop, &location)? {
             None => return Ok(Answer { code: head.code, location: Some(location) }),
             Some(_) if made >= redirects::MAX_REQUESTS => {
-                return Err(format!("Get {location:?}: stopped after {} redirects", redirects::MAX_REQUESTS).into());
+                return Err(GetError::TooManyRedirects { location });
             }
             Some(next) => hop = next,
         }
@@ -101,14 +118,10 @@ async fn send(http: &HttpGetAction, hop: &Hop, agent: &str) -> Result<Head, GetE
     let head = if hop.tls {
         // The server name is the probe's host or the pod IP, as in the kubelet's request URL;
         // rustls sends it as SNI only when it is a DNS name, as Go does.
-        let name = ServerName::try_from(host.to_owned()).map_err(|e| format!("TLS server name {host:?}: {e}"))?;
-        let stream = TlsConnector::from(tls_config()).connect(name, stream).await.map_err(|e| {
-            let why = format!("TLS handshake with {}: {e}", join_host_port(host, port));
-            if answered_without_tls(&e) {
-                GetError::PlainAnswer(why)
-            } else {
-                GetError::Other(why)
-            }
+        let name = ServerName::try_from(host.to_owned())
+            .map_err(|source| GetError::ServerName { host: host.to_owned(), source })?;
+        let stream = TlsConnector::from(tls_config()).connect(name, stream).await.map_err(|source| {
+            GetError::Handshake { address: join_host_port(host, port), plain: answered_without_tls(&source), source }
         })?;
         exchange(stream, &request).await?
     } else {
@@ -116,7 +129,7 @@ async fn send(http: &HttpGetAction, hop: &Hop, agent: &str) -> Result<Head, GetE
     };
     let mut lines = head.lines();
     let line = lines.next().unwrap_or_default();
-    let code = status_code(line).ok_or_else(|| format!("not an HTTP response: {:?}", line.trim_end()))?;
+    let code = status_code(line).ok_or_else(|| GetError::NotHttp(line.trim_end().to_owned()))?;
     let location = lines.find_map(|l| {
         let (name, value) = l.split_once(':')?;
         name.trim().eq_ignore_ascii_case("Location").then(|| value.trim().to_owned())
@@ -132,10 +145,10 @@ fn answered_without_tls(e: &std::io::Error) -> bool {
 }
 
 /// Sends the request and reads the answer's head, over TCP or TLS alike.
-async fn exchange<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, request: &str) -> Result<String, String> {
-    stream.write_all(request.as_bytes()).await.map_err(|e| format!("sending the request: {e}"))?;
+async fn exchange<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, request: &str) -> Result<String, GetError> {
+    stream.write_all(request.as_bytes()).await.map_err(GetError::Send)?;
     // A TLS stream may hold the request in its buffer until flushed; for TCP this is a no-op.
-    stream.flush().await.map_err(|e| format!("sending the request: {e}"))?;
+    stream.flush().await.map_err(GetError::Send)?;
     read_head(&mut stream).await
 }
 
@@ -162,7 +175,7 @@ fn tls_config() -> Arc<ClientConfig> {
 /// unless the probe sets one (and this request keeps it), `User-Agent` and `Accept` unless
 /// the probe sets them (set to an empty value, they are left out), and after a redirect the
 /// `Referer` Go's client adds.
-fn request(http: &HttpGetAction, hop: &Hop, agent: &str) -> Result<String, String> {
+fn request(http: &HttpGetAction, hop: &Hop, agent: &str) -> Result<String, GetError> {
     let mut out = format!("GET {} HTTP/1.1\r\n", hop.target);
     let is = |name: &str| http.http_headers.iter().any(|h| h.name.eq_ignore_ascii_case(name));
     let own_host = is("Host") && hop.custom_host;
@@ -172,10 +185,10 @@ fn request(http: &HttpGetAction, hop: &Hop, agent: &str) -> Result<String, Strin
     for h in &http.http_headers {
         // Checked by validation too; repeated because a bad one would corrupt the request.
         if h.name.is_empty() || !h.name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
-            return Err(format!("invalid HTTP header name {:?}", h.name));
+            return Err(GetError::HeaderName(h.name.clone()));
         }
         if h.value.contains(['\r', '\n']) {
-            return Err(format!("invalid value for HTTP header {:?}", h.name));
+            return Err(GetError::HeaderValue(h.name.clone()));
         }
         // The connection is podrun's: it closes it after the answer's head.
         if h.name.eq_ignore_ascii_case("Connection") || (h.name.eq_ignore_ascii_case("Host") && !own_host) {
@@ -222,7 +235,7 @@ fn request_target(path: Option<&str>) -> String {
 
 /// Reads up to the end of the answer's head (status line and headers); the body is never
 /// read. A head cut short by the end of the connection is taken as it is.
-async fn read_head<S: AsyncRead + Unpin>(stream: &mut S) -> Result<String, String> {
+async fn read_head<S: AsyncRead + Unpin>(stream: &mut S) -> Result<String, GetError> {
     let mut buf = Vec::with_capacity(512);
     let mut chunk = [0u8; 1024];
     loop {
@@ -231,12 +244,12 @@ async fn read_head<S: AsyncRead + Unpin>(stream: &mut S) -> Result<String, Strin
             break;
         }
         if buf.len() > MAX_HEAD {
-            return Err("the response's head is too long".to_owned());
+            return Err(GetError::HeadTooLong);
         }
-        let n = stream.read(&mut chunk).await.map_err(|e| format!("reading the response: {e}"))?;
+        let n = stream.read(&mut chunk).await.map_err(GetError::Read)?;
         if n == 0 {
             if buf.is_empty() {
-                return Err("the connection closed before a response".to_owned());
+                return Err(GetError::Closed);
             }
             break;
         }

@@ -46,11 +46,32 @@ impl Hop {
         }
     }
 
-    fn url(&self) -> Result<Url, String> {
+    fn url(&self) -> Result<Url, RedirectError> {
         let scheme = if self.tls { "https" } else { "http" };
         let text = format!("{scheme}://{}{}", join_host_port(&self.host, self.port), self.target);
-        Url::parse(&text).map_err(|e| format!("{text:?} is not a URL: {e}"))
+        Url::parse(&text).map_err(|source| RedirectError::NotAUrl { text, source })
     }
+}
+
+/// A redirect that cannot be followed, in Go's words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RedirectError {
+    #[error("{text:?} is not a URL")]
+    NotAUrl {
+        text: String,
+        #[source]
+        source: url::ParseError,
+    },
+    #[error("failed to parse Location header {location:?}")]
+    BadLocation {
+        location: String,
+        #[source]
+        source: url::ParseError,
+    },
+    #[error("Get {location:?}: unsupported protocol scheme {scheme:?}")]
+    Scheme { location: String, scheme: String },
+    #[error("Get {location:?}: no host in the URL")]
+    NoHost { location: String },
 }
 
 /// Whether Go's client follows a response with this status code (given a `Location`).
@@ -61,22 +82,23 @@ pub fn is_followed(code: u16) -> bool {
 /// The next request after `current` was answered with a redirect to `location`: `Ok(None)`
 /// when the location is on another host than the first request's (`first`), so the redirect
 /// itself is the answer; an error for a location that cannot be followed (Go's words).
-pub fn follow(first: &Hop, current: &Hop, location: &str) -> Result<Option<Hop>, String> {
+pub fn follow(first: &Hop, current: &Hop, location: &str) -> Result<Option<Hop>, RedirectError> {
     let base = current.url()?;
-    let next = base.join(location).map_err(|e| format!("failed to parse Location header {location:?}: {e}"))?;
+    let next =
+        base.join(location).map_err(|source| RedirectError::BadLocation { location: location.to_owned(), source })?;
     if next.host_str() != first.url()?.host_str() {
         return Ok(None);
     }
     let tls = match next.scheme() {
         "http" => false,
         "https" => true,
-        other => return Err(format!("Get {location:?}: unsupported protocol scheme {other:?}")),
+        other => return Err(RedirectError::Scheme { location: location.to_owned(), scheme: other.to_owned() }),
     };
     let host = match next.host() {
         Some(url::Host::Domain(d)) => d.to_owned(),
         Some(url::Host::Ipv4(a)) => a.to_string(),
         Some(url::Host::Ipv6(a)) => a.to_string(),
-        None => return Err(format!("Get {location:?}: no host in the URL")),
+        None => return Err(RedirectError::NoHost { location: location.to_owned() }),
     };
     let port = next.port_or_known_default().unwrap_or(if tls { 443 } else { 80 });
     let mut referer = base.clone();
@@ -140,9 +162,9 @@ mod tests {
     #[test]
     fn locations_that_cannot_be_followed() {
         let f = first();
-        let e = follow(&f, &f, "ftp://10.0.0.5/file").unwrap_err();
+        let e = follow(&f, &f, "ftp://10.0.0.5/file").unwrap_err().to_string();
         assert_eq!(e, "Get \"ftp://10.0.0.5/file\": unsupported protocol scheme \"ftp\"");
-        let e = follow(&f, &f, "http://[::1/").unwrap_err();
+        let e = follow(&f, &f, "http://[::1/").unwrap_err().to_string();
         assert!(e.starts_with("failed to parse Location header"), "{e}");
         assert!(is_followed(302) && is_followed(308) && !is_followed(304) && !is_followed(300));
     }
