@@ -144,7 +144,10 @@ mod tests {
 
     #[test]
     fn errors_map_to_their_codes() {
-        let unreachable = RuntimeError::Unreachable { endpoint: "x".into(), detail: "y".into() };
+        let unreachable = RuntimeError::Unreachable {
+            endpoint: "x".into(),
+            why: crate::runtime::Unreachability::NoAnswer(std::time::Duration::from_secs(1)),
+        };
         assert_eq!(for_error(&anyhow::Error::new(unreachable)), 3);
         let late = RuntimeError::Deadline { what: "list containers".into() };
         assert_eq!(for_error(&anyhow::Error::new(late)), NOT_CONVERGED, "a timeout, as any other");

@@ -14,7 +14,7 @@ use futures_util::stream::BoxStream;
 use tokio::time::Instant;
 
 use crate::report::{PodKey, Reporter};
-use crate::runtime::{Runtime, RuntimeError, Selector};
+use crate::runtime::{Runtime, RuntimeError, Selector, Unreachability};
 
 use super::{Interrupt, PodFailure};
 
@@ -135,9 +135,9 @@ pub async fn wait_for_engine<R: Runtime>(
 fn still_away(last: RuntimeError, away_for: Duration) -> RuntimeError {
     let away_for = humantime::format_duration(secs(away_for));
     match last {
-        RuntimeError::Unreachable { endpoint, detail } => RuntimeError::Unreachable {
+        RuntimeError::Unreachable { endpoint, why } => RuntimeError::Unreachable {
             endpoint,
-            detail: format!("{detail} (gone for {away_for}, and still unreachable at the deadline)"),
+            why: Unreachability::AtDeadline { why: Box::new(why), away_for: away_for.to_string() },
         },
         // Still answering only with 5xx: the engine is there, but not working.
         RuntimeError::Engine { what, status, message } => {

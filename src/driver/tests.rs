@@ -337,11 +337,11 @@ async fn an_engine_still_away_at_the_deadline_is_exit_3_and_says_so() {
     o.deadline = Instant::now() + Duration::from_secs(30);
     let start = Instant::now();
     let r = run_pod(rt.clone(), with_init("Always"), o, reporter.clone(), Interrupt::never()).await;
-    let Err(f @ PodFailure::Runtime(RuntimeError::Unreachable { detail, .. })) = &r.outcome else {
+    let Err(f @ PodFailure::Runtime(RuntimeError::Unreachable { why, .. })) = &r.outcome else {
         panic!("{:?}", r.outcome)
     };
     assert_eq!(crate::exit::for_pod(f), 3);
-    assert!(detail.contains("still unreachable at the deadline"), "{detail}");
+    assert!(why.to_string().contains("still unreachable at the deadline"), "{why}");
     assert!(f.to_string().starts_with("cannot reach the container engine"), "{f}");
     // Not a moment past the deadline, and the whole budget was used.
     assert_eq!(start.elapsed(), Duration::from_secs(30));

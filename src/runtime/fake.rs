@@ -291,7 +291,12 @@ impl FakeRuntime {
         inner.calls.push(call);
         inner.call_times.push(Instant::now());
         if inner.away() {
-            return Err(RuntimeError::Unreachable { endpoint: "fake".into(), detail: "down".into() });
+            return Err(RuntimeError::Unreachable {
+                endpoint: "fake".into(),
+                why: super::Unreachability::Connection(super::Cause(std::sync::Arc::new(std::io::Error::other(
+                    "down",
+                )))),
+            });
         }
         Ok(())
     }
@@ -524,18 +529,11 @@ impl Runtime for FakeRuntime {
             return Err(RuntimeError::NotFound { what: id.to_owned() });
         }
         let mut archive = tar::Archive::new(tar.as_slice());
-        let entries = archive
-            .entries()
-            .map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?;
+        let entries = archive.entries().map_err(fake_archive)?;
         for entry in entries {
-            let mut entry =
-                entry.map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?;
+            let mut entry = entry.map_err(fake_archive)?;
             let h = entry.header().clone();
-            let rel = entry
-                .path()
-                .map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?
-                .to_string_lossy()
-                .into_owned();
+            let rel = entry.path().map_err(fake_archive)?.to_string_lossy().into_owned();
             let full = format!("{}/{}", path.trim_end_matches('/'), rel.trim_end_matches('/'));
             let mode = h.mode().unwrap_or(0);
             let gid = h.gid().unwrap_or(0);
@@ -546,8 +544,7 @@ impl Runtime for FakeRuntime {
                 },
                 _ => {
                     let mut content = Vec::new();
-                    std::io::Read::read_to_end(&mut entry, &mut content)
-                        .map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?;
+                    std::io::Read::read_to_end(&mut entry, &mut content).map_err(fake_archive)?;
                     FakeEntry::File { mode, gid, content }
                 }
             };
@@ -568,25 +565,20 @@ impl Runtime for FakeRuntime {
                 h.set_entry_type(tar::EntryType::Directory);
                 h.set_mode(*mode);
                 h.set_size(0);
-                b.append_data(&mut h, name, std::io::empty())
-                    .map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?;
+                b.append_data(&mut h, name, std::io::empty()).map_err(fake_archive)?;
             }
             FakeEntry::File { mode, content, .. } => {
                 h.set_mode(*mode);
                 h.set_size(content.len() as u64);
-                b.append_data(&mut h, name, content.as_slice())
-                    .map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?;
+                b.append_data(&mut h, name, content.as_slice()).map_err(fake_archive)?;
             }
             FakeEntry::Link { target } => {
                 h.set_entry_type(tar::EntryType::Symlink);
                 h.set_size(0);
-                b.append_link(&mut h, name, target)
-                    .map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?;
+                b.append_link(&mut h, name, target).map_err(fake_archive)?;
             }
         }
-        let mut out = b
-            .into_inner()
-            .map_err(|e| RuntimeError::Protocol { what: "fake archive".into(), detail: e.to_string() })?;
+        let mut out = b.into_inner().map_err(fake_archive)?;
         out.truncate(max_bytes);
         Ok(Some(out))
     }
@@ -659,6 +651,11 @@ impl Runtime for FakeRuntime {
         self.lock().containers.remove(&c.id);
         Ok(())
     }
+}
+
+/// A tar archive the fake cannot read, as a client error.
+fn fake_archive(e: std::io::Error) -> RuntimeError {
+    RuntimeError::Client { what: "fake archive".into(), source: super::Cause(std::sync::Arc::new(e)) }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ pub mod auth;
 pub mod bounded;
 pub mod concurrency;
 pub mod docker;
+mod error;
 #[cfg(test)]
 pub mod fake;
 pub mod infra_image;
@@ -20,10 +21,11 @@ pub mod seal;
 
 use std::collections::BTreeMap;
 use std::future::Future;
-use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::stream::BoxStream;
+
+pub use self::error::{BadAnswer, Cause, NotSupported, RuntimeError, Unreachability};
 
 /// What podrun asks the engine to create. Engine-neutral: the Docker implementation maps it.
 /// Its `Debug` leaves out the values of `env` (see [`EnvNames`]).
@@ -531,82 +533,6 @@ pub struct EngineSecurity {
     pub gids: Option<u64>,
 }
 
-/// What went wrong with the engine. Code decides by the variant (an unreachable engine ends a
-/// run; `NotFound`, `Conflict` and `Engine` come from the engine's HTTP status), never by text.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RuntimeError {
-    #[error("cannot reach the container engine at {endpoint}: {detail}")]
-    Unreachable { endpoint: String, detail: String },
-    #[error("{what}: not found")]
-    NotFound { what: String },
-    #[error("{what}: already exists")]
-    Conflict { what: String },
-    #[error("image {image}: {detail}")]
-    Image { image: String, detail: String },
-    /// The registry answered that there is no such image (or tag): pulling again cannot help.
-    #[error("image {image}: not found: {detail}")]
-    ImageNotFound { image: String, detail: String },
-    /// The registry could not be reached at all (no answer, as opposed to "not found").
-    #[error("image {image}: registry unreachable: {detail}")]
-    RegistryUnreachable { image: String, detail: String },
-    #[error("{what}: the engine answered {status}: {message}")]
-    Engine { what: String, status: u16, message: String },
-    /// The name podrun gives a container is held by one podrun cannot prove it made (no valid
-    /// seal): an older podrun's, another state directory's, or someone else's.
-    #[error(
-        "{what}: the name {name} is taken by a container podrun did not make (it has no valid {} label); \
-         remove it (docker rm -f {name}) if it is yours to remove",
-        labels::SEAL
-    )]
-    NameTaken { what: String, name: String },
-    #[error("{what}: refusing to touch container {id}: it was not created by podrun")]
-    NotOwned { what: String, id: String },
-    /// A volume podrun did not create (no seal of its key): podrun never removes data it did not
-    /// create.
-    #[error("remove volume {name}: refusing: it was not created by podrun (it has no valid {} label)", labels::SEAL)]
-    VolumeNotOwned { name: String },
-    /// The engine cannot do what is asked (its API is too old for it, say).
-    #[error("{what}: {detail}")]
-    Unsupported { what: String, detail: String },
-    /// The engine did not answer before the run's deadline (`--timeout`): see `bounded`.
-    #[error("{what}: no answer from the engine by the deadline")]
-    Deadline { what: String },
-    /// The engine answered, but not as its API says it would.
-    #[error("{what}: {detail}")]
-    Protocol { what: String, detail: String },
-    /// The client failed in a way that is none of the above (an answer it could not decode,
-    /// say); the client's error is the source.
-    #[error("{what}")]
-    Client {
-        what: String,
-        #[source]
-        source: Cause,
-    },
-}
-
-/// The error of a library or the OS behind a [`RuntimeError`] or an `AuthError`: shared, as
-/// those are cloned into outcomes, and equal only to itself. It ends the chain: bollard's
-/// messages already say their own cause (`Unable to URLEncode: ...`) while also giving it as
-/// their source, so following it would print the cause twice.
-#[derive(Debug, Clone)]
-pub struct Cause(pub Arc<dyn std::error::Error + Send + Sync>);
-
-impl PartialEq for Cause {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl Eq for Cause {}
-
-impl std::fmt::Display for Cause {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl std::error::Error for Cause {}
-
 /// The container engine. Every call is one engine round trip or a short sequence of them.
 pub trait Runtime: Send + Sync + 'static {
     /// The engine's name and versions (a connected Docker runtime read them on connecting).
@@ -726,7 +652,7 @@ mod tests {
     #[test]
     fn a_client_error_keeps_its_cause_and_prints_it_once() {
         let cause = std::io::Error::other("Failed to deserialize JSON: EOF");
-        let e = RuntimeError::Client { what: "inspect container x".into(), source: Cause(Arc::new(cause)) };
+        let e = RuntimeError::Client { what: "inspect container x".into(), source: Cause(std::sync::Arc::new(cause)) };
         assert_eq!(e.to_string(), "inspect container x");
         assert_eq!(crate::error_chain::chain(&e), "inspect container x: Failed to deserialize JSON: EOF");
         assert_eq!(e.clone(), e, "a clone shares its cause");

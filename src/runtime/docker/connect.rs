@@ -1,6 +1,7 @@
 //! Connecting to an engine: the transport, the first request, and which engine and API version
 //! answer.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use bollard::errors::Error as BollardError;
@@ -8,9 +9,8 @@ use bollard::Docker;
 
 use super::transport::Dialer;
 use super::{convert, raw, DockerRuntime, Endpoint};
-use crate::error_chain::distinct;
 use crate::runtime::seal::Seal;
-use crate::runtime::{parse_api_version, EngineInfo, RuntimeError};
+use crate::runtime::{parse_api_version, BadAnswer, Cause, EngineInfo, RuntimeError, Unreachability};
 
 /// How long an engine that took the connection may take to answer the first request before
 /// podrun calls it unreachable. A missing socket or a refused connection fails at once; this
@@ -27,20 +27,21 @@ impl DockerRuntime {
     /// agrees on an API version the engine speaks. Unreachable within a few seconds is an error
     /// naming the endpoint (and its context), and for TLS and SSH saying what refused.
     pub async fn connect(endpoint: &Endpoint, seal: Seal) -> Result<DockerRuntime, RuntimeError> {
-        let unreachable = |detail: String| RuntimeError::Unreachable { endpoint: endpoint.to_string(), detail };
+        let unreachable = |why: Unreachability| RuntimeError::Unreachable { endpoint: endpoint.to_string(), why };
         let host = &endpoint.host;
-        let dialer = Dialer::new(host, endpoint.tls.as_ref()).map_err(unreachable)?;
+        let dialer = Dialer::new(host, endpoint.tls.as_ref())
+            .map_err(|e| unreachable(Unreachability::Endpoint(Cause(Arc::new(e)))))?;
         let docker = match &dialer {
             Dialer::Unix(path) => Docker::connect_with_unix(path, REQUEST_TIMEOUT_SECS, bollard::API_DEFAULT_VERSION),
             Dialer::Tcp(_) => Docker::connect_with_http(host, REQUEST_TIMEOUT_SECS, bollard::API_DEFAULT_VERSION),
             Dialer::Tls { .. } | Dialer::Ssh(_) => dialer.bollard(REQUEST_TIMEOUT_SECS),
         }
-        .map_err(|e| unreachable(e.to_string()))?;
-        let no_answer = || format!("no answer within {}s", CONNECT_TIMEOUT.as_secs());
+        .map_err(|e| unreachable(Unreachability::Connection(Cause(Arc::new(e)))))?;
+        let no_answer = || Unreachability::NoAnswer(CONNECT_TIMEOUT);
         let dialer_ref = &dialer;
         let failed = |e: BollardError| async move {
-            let detail = dialer_ref.explain(&e).await;
-            unreachable(detail.unwrap_or_else(|| distinct(&e)))
+            let refused = dialer_ref.explain(&e).await;
+            unreachable(refused.map_or_else(|| Unreachability::Client(Cause(Arc::new(e))), Unreachability::Refused))
         };
         // `GET /_ping` answers in a millisecond, and its headers say what the engine is and which
         // API it speaks; `GET /version` takes 10 ms on Docker and 0.7 s on Podman (which runs
@@ -51,7 +52,7 @@ impl DockerRuntime {
         if matches!(dialer, Dialer::Unix(_) | Dialer::Tcp(_)) {
             let head = match tokio::time::timeout(CONNECT_TIMEOUT, raw::ping(&dialer, &endpoint.to_string())).await {
                 Err(_) => return Err(unreachable(no_answer())),
-                Ok(Err(RuntimeError::Unreachable { detail, .. })) => return Err(unreachable(detail)),
+                Ok(Err(RuntimeError::Unreachable { why, .. })) => return Err(unreachable(why)),
                 Ok(Err(_)) => None,
                 Ok(Ok(head)) => Some(head),
             };
@@ -103,10 +104,7 @@ fn agreed_api(engine: &str) -> Option<(usize, usize)> {
 }
 
 fn bad_api(api_version: &str) -> RuntimeError {
-    RuntimeError::Protocol {
-        what: "engine version".to_owned(),
-        detail: format!("the engine's API version {api_version:?} is not MAJOR.MINOR"),
-    }
+    RuntimeError::Protocol { what: "engine version".to_owned(), why: BadAnswer::ApiVersion(api_version.to_owned()) }
 }
 
 #[cfg(test)]

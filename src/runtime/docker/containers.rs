@@ -14,7 +14,9 @@ use super::{convert, DockerRuntime};
 use crate::runtime::concurrency::bounded;
 use crate::runtime::labels;
 use crate::runtime::seal::Kind;
-use crate::runtime::{CreateSpec, Mount, Observed, Runtime, RuntimeError, Selector, RECURSIVE_READ_ONLY_API};
+use crate::runtime::{
+    CreateSpec, Mount, NotSupported, Observed, Runtime, RuntimeError, Selector, RECURSIVE_READ_ONLY_API,
+};
 
 /// After a refused create, how many more times (50 ms apart) the name's holder is looked for.
 const NAME_HOLDER_LOOKS: u32 = 20;
@@ -98,15 +100,11 @@ pub(super) async fn create(rt: &DockerRuntime, spec: &CreateSpec) -> Result<Stri
         if let Some(m) = spec.mounts.iter().find(|m| matches!(m, Mount::Bind { recursive_read_only: true, .. })) {
             return Err(RuntimeError::Unsupported {
                 what: format!("create container {}", spec.name),
-                detail: format!(
-                    "the mount at {} must be recursively read-only, which needs \
-                 Docker API {}.{} (Engine 25) or later; this engine speaks {}.{}",
-                    m.target(),
-                    RECURSIVE_READ_ONLY_API.0,
-                    RECURSIVE_READ_ONLY_API.1,
-                    rt.api.0,
-                    rt.api.1
-                ),
+                why: NotSupported::RecursiveReadOnly {
+                    target: m.target().to_owned(),
+                    needs: RECURSIVE_READ_ONLY_API,
+                    speaks: rt.api,
+                },
             });
         }
     }

@@ -3,8 +3,9 @@
 use bollard::errors::Error as BollardError;
 
 use super::DockerRuntime;
-use crate::error_chain::distinct;
-use crate::runtime::RuntimeError;
+use std::sync::Arc;
+
+use crate::runtime::{Cause, RuntimeError, Unreachability};
 
 impl DockerRuntime {
     pub(super) fn error(&self, what: &str, e: BollardError) -> RuntimeError {
@@ -24,13 +25,11 @@ impl DockerRuntime {
             | BollardError::HyperLegacyError { .. }
             | BollardError::HyperResponseError { .. }
             | BollardError::SocketNotFoundError(_)
-            | BollardError::RequestTimeoutError => {
-                RuntimeError::Unreachable { endpoint: self.endpoint.to_string(), detail: distinct(&e) }
-            }
-            other => RuntimeError::Client {
-                what: what.to_owned(),
-                source: crate::runtime::Cause(std::sync::Arc::new(other)),
+            | BollardError::RequestTimeoutError => RuntimeError::Unreachable {
+                endpoint: self.endpoint.to_string(),
+                why: Unreachability::Client(Cause(Arc::new(e))),
             },
+            other => RuntimeError::Client { what: what.to_owned(), source: Cause(Arc::new(other)) },
         }
     }
 

@@ -5,7 +5,7 @@ use bollard::exec::{CreateExecOptions, ResizeExecOptions, StartExecOptions, Star
 use futures_util::StreamExt;
 
 use super::{raw, DockerRuntime};
-use crate::runtime::{ExecRequest, ExecSession, LogChunk, LogStream, RuntimeError, TermSize};
+use crate::runtime::{BadAnswer, ExecRequest, ExecSession, LogChunk, LogStream, RuntimeError, TermSize};
 
 pub(super) async fn exec(rt: &DockerRuntime, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
     let what = format!("exec in container {id}");
@@ -47,7 +47,7 @@ pub(super) async fn exec_attach(rt: &DockerRuntime, id: &str, req: &ExecRequest)
     let StartExecResults::Attached { output, input } =
         rt.docker.start_exec(&exec.id, Some(start)).await.map_err(|e| rt.error(&what, e))?
     else {
-        return Err(RuntimeError::Protocol { what, detail: "the engine did not attach to the command".into() });
+        return Err(RuntimeError::Protocol { what, why: BadAnswer::NotAttached });
     };
     let this = rt.clone();
     let output = output

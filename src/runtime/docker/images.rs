@@ -9,7 +9,7 @@ use super::progress::LayerProgress;
 use super::DockerRuntime;
 use crate::manifest::image::pull_reference;
 use crate::runtime::auth::Credentials;
-use crate::runtime::{registry, PullProgress, Runtime, RuntimeError};
+use crate::runtime::{registry, BadAnswer, PullProgress, Runtime, RuntimeError};
 
 pub(super) async fn image_present(rt: &DockerRuntime, image: &str) -> Result<bool, RuntimeError> {
     match rt.docker.inspect_image(image).await {
@@ -92,9 +92,6 @@ pub(super) async fn load_image(rt: &DockerRuntime, image: &str, archive: Vec<u8>
     if rt.image_present(image).await? {
         Ok(())
     } else {
-        Err(RuntimeError::Protocol {
-            what,
-            detail: format!("the engine accepted the archive, but has no image {image}"),
-        })
+        Err(RuntimeError::Protocol { what, why: BadAnswer::NoImage(image.to_owned()) })
     }
 }

@@ -1,7 +1,7 @@
 //! What the engine is and can do: its versions, security, capacity and oom_score_adj floor.
 
 use super::{convert, raw, security, DockerRuntime};
-use crate::runtime::{Capacity, EngineSecurity, OomFloor, Runtime, RuntimeError};
+use crate::runtime::{BadAnswer, Capacity, Cause, EngineSecurity, OomFloor, Runtime, RuntimeError};
 
 pub(super) async fn oom_score_floor(rt: &DockerRuntime) -> Option<OomFloor> {
     // The daemon is the peer of its unix socket; an engine elsewhere is not podrun's to read.
@@ -40,7 +40,7 @@ pub(super) async fn security(rt: &DockerRuntime) -> Result<EngineSecurity, Runti
             let body = raw::get(&rt.dialer, &rt.endpoint.to_string(), what, "/v4.0.0/libpod/info", 4 << 20).await?;
             let info = serde_json::from_slice(&body).map_err(|e| RuntimeError::Protocol {
                 what: what.to_string(),
-                detail: format!("the engine's answer is not JSON: {e}"),
+                why: BadAnswer::NotJson(Cause(std::sync::Arc::new(e))),
             })?;
             Ok(security::of_podman(&info))
         }

@@ -18,7 +18,7 @@ use futures_util::stream::{self, BoxStream, StreamExt};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 use super::transport::{Conn, Dialer};
-use crate::runtime::{LogChunk, LogStream, RuntimeError};
+use crate::runtime::{Cause, LogChunk, LogStream, RuntimeError, Unreachability};
 
 /// The longest response head podrun reads before giving up on the engine's answer.
 const MAX_HEAD: usize = 16 * 1024;
@@ -35,7 +35,7 @@ async fn request(
     ok: &[u16],
 ) -> Result<(Box<dyn Conn>, Head, Vec<u8>), RuntimeError> {
     let unreachable =
-        |e: std::io::Error| RuntimeError::Unreachable { endpoint: endpoint.to_owned(), detail: e.to_string() };
+        |e: std::io::Error| RuntimeError::Unreachable { endpoint: endpoint.to_owned(), why: connection(e) };
     let mut conn = dialer.dial().await.map_err(unreachable)?;
     conn.write_all(request.as_bytes()).await.map_err(unreachable)?;
     // A TLS stream holds what is written until flushed.
@@ -95,7 +95,7 @@ pub async fn get(dialer: &Dialer, host: &str, what: &str, path: &str, limit: usi
     conn.take(u64::try_from(limit).unwrap_or(u64::MAX))
         .read_to_end(&mut body)
         .await
-        .map_err(|e| RuntimeError::Unreachable { endpoint: host.to_owned(), detail: e.to_string() })?;
+        .map_err(|e| RuntimeError::Unreachable { endpoint: host.to_owned(), why: connection(e) })?;
     body.truncate(limit);
     Ok(body)
 }
@@ -171,6 +171,11 @@ fn output(
         }
     });
     first.chain(rest).boxed()
+}
+
+/// A failed connection or read, in the io error's own words.
+fn connection(e: std::io::Error) -> Unreachability {
+    Unreachability::Connection(Cause(std::sync::Arc::new(e)))
 }
 
 #[cfg(test)]

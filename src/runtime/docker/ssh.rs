@@ -50,11 +50,19 @@ struct Stderr {
     done: bool,
 }
 
+/// An ssh URL the Docker CLI refuses, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid ssh URL {url}: {why}")]
+pub struct UrlError {
+    url: String,
+    why: &'static str,
+}
+
 impl SshCommand {
     /// `ssh://[user@]host[:port][/socket]`, as the Docker CLI's `ssh.ParseURL` takes it: no
     /// password, query or fragment; a path is the engine's socket on the far side.
-    pub fn parse(url: &str) -> Result<SshCommand, String> {
-        let invalid = |why: &str| format!("invalid ssh URL {url}: {why}");
+    pub fn parse(url: &str) -> Result<SshCommand, UrlError> {
+        let invalid = |why: &'static str| UrlError { url: url.to_owned(), why };
         let rest = url.strip_prefix("ssh://").ok_or_else(|| invalid("the scheme must be ssh://"))?;
         if rest.contains('?') {
             return Err(invalid("query parameters are not allowed"));
@@ -231,7 +239,7 @@ mod tests {
             ("ssh://h#f", "fragments"),
             ("ssh://me@", "hostname is empty"),
         ] {
-            let e = SshCommand::parse(url).unwrap_err();
+            let e = SshCommand::parse(url).unwrap_err().to_string();
             assert!(e.contains(why), "{url}: {e}");
         }
     }

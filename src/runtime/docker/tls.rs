@@ -16,8 +16,8 @@ use std::sync::Arc;
 
 use crate::runtime::insecure_tls::AcceptAnyCertificate;
 use rustls::crypto::ring;
-use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+use rustls::pki_types::pem::{Error as PemError, PemObject};
+use rustls::pki_types::{CertificateDer, InvalidDnsNameError, PrivateKeyDer, ServerName};
 use rustls::{AlertDescription, CertificateError, ClientConfig, RootCertStore};
 
 /// The TLS material of an endpoint, as paths (read when podrun connects).
@@ -36,6 +36,50 @@ pub struct TlsFiles {
 /// TLS on without a ca.pem of its own. SSL_CERT_FILE, if set, comes first, as in Go and OpenSSL.
 const SYSTEM_CA_FILES: [&str; 2] = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt"];
 
+/// TLS material that does not load, naming the file and what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+pub enum TlsError {
+    #[error("TLS")]
+    Protocols(#[source] rustls::Error),
+    #[error("client certificate {} and key {}", cert.display(), key.display())]
+    ClientAuth {
+        cert: PathBuf,
+        key: PathBuf,
+        #[source]
+        source: rustls::Error,
+    },
+    #[error("client certificate {} is given without a key", .0.display())]
+    CertWithoutKey(PathBuf),
+    #[error("client key {} is given without a certificate", .0.display())]
+    KeyWithoutCert(PathBuf),
+    #[error("no CA certificate given (ca.pem), and no system CA bundle found")]
+    NoCa,
+    #[error("CA certificate {}", path.display())]
+    BadCa {
+        path: PathBuf,
+        #[source]
+        source: rustls::Error,
+    },
+    #[error("cannot read the {what} {}", path.display())]
+    Read {
+        what: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The parser's complaint is part of the sentence, in brackets.
+    #[error("{what} {}: not a PEM certificate ({pem})", path.display())]
+    NotPem { what: &'static str, path: PathBuf, pem: PemError },
+    #[error("{what} {}: no PEM certificate in it", path.display())]
+    NoCertificate { what: &'static str, path: PathBuf },
+    #[error("client key {}: it is encrypted, which podrun (like the Docker CLI) cannot use", path.display())]
+    Encrypted { path: PathBuf },
+    #[error("client key {}: no PEM private key in it ({pem})", path.display())]
+    NoKey { path: PathBuf, pem: PemError },
+    #[error("{host}: not a host name for TLS ({name})")]
+    ServerName { host: String, name: InvalidDnsNameError },
+}
+
 /// A client configuration ready to connect, with what is needed to explain a failure.
 #[derive(Debug, Clone)]
 pub struct TlsClient {
@@ -45,12 +89,12 @@ pub struct TlsClient {
 
 impl TlsClient {
     /// Reads the files and builds the configuration; an error names the file and what is wrong.
-    pub fn new(files: &TlsFiles) -> Result<TlsClient, String> {
+    pub fn new(files: &TlsFiles) -> Result<TlsClient, TlsError> {
         let provider = Arc::new(ring::default_provider());
         let algorithms = provider.signature_verification_algorithms;
         let builder = ClientConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
-            .map_err(|e| format!("TLS: {e}"))?;
+            .map_err(TlsError::Protocols)?;
         let builder = if files.verify {
             builder.with_root_certificates(roots(files.ca.as_deref())?)
         } else {
@@ -60,13 +104,15 @@ impl TlsClient {
             (Some(cert), Some(key)) => {
                 let chain = certificates(cert, "client certificate")?;
                 let key_der = private_key(key)?;
-                builder
-                    .with_client_auth_cert(chain, key_der)
-                    .map_err(|e| format!("client certificate {} and key {}: {e}", cert.display(), key.display()))?
+                builder.with_client_auth_cert(chain, key_der).map_err(|source| TlsError::ClientAuth {
+                    cert: cert.clone(),
+                    key: key.clone(),
+                    source,
+                })?
             }
             (None, None) => builder.with_no_client_auth(),
-            (Some(cert), None) => return Err(format!("client certificate {} is given without a key", cert.display())),
-            (None, Some(key)) => return Err(format!("client key {} is given without a certificate", key.display())),
+            (Some(cert), None) => return Err(TlsError::CertWithoutKey(cert.clone())),
+            (None, Some(key)) => return Err(TlsError::KeyWithoutCert(key.clone())),
         };
         let mut config = config;
         // No session resumption, as Go's client (the Docker CLI's) has none by default: an
@@ -151,7 +197,7 @@ fn find_rustls_error<'a>(e: &'a (dyn StdError + 'static)) -> Option<&'a rustls::
 }
 
 /// The CAs to trust: those in `ca`, else the system's bundle.
-fn roots(ca: Option<&Path>) -> Result<RootCertStore, String> {
+fn roots(ca: Option<&Path>) -> Result<RootCertStore, TlsError> {
     let mut store = RootCertStore::empty();
     let path = match ca {
         Some(p) => p.to_path_buf(),
@@ -160,45 +206,42 @@ fn roots(ca: Option<&Path>) -> Result<RootCertStore, String> {
             .into_iter()
             .chain(SYSTEM_CA_FILES.iter().map(PathBuf::from))
             .find(|p| p.is_file())
-            .ok_or_else(|| "no CA certificate given (ca.pem), and no system CA bundle found".to_owned())?,
+            .ok_or(TlsError::NoCa)?,
     };
     for cert in certificates(&path, "CA certificate")? {
-        store.add(cert).map_err(|e| format!("CA certificate {}: {e}", path.display()))?;
+        store.add(cert).map_err(|source| TlsError::BadCa { path: path.clone(), source })?;
     }
     Ok(store)
 }
 
 /// The certificates in the PEM file `path`; at least one.
-fn certificates(path: &Path, what: &str) -> Result<Vec<CertificateDer<'static>>, String> {
-    let text = std::fs::read(path).map_err(|e| format!("cannot read the {what} {}: {e}", path.display()))?;
+fn certificates(path: &Path, what: &'static str) -> Result<Vec<CertificateDer<'static>>, TlsError> {
+    let text = std::fs::read(path).map_err(|source| TlsError::Read { what, path: path.to_owned(), source })?;
     let certs = CertificateDer::pem_slice_iter(&text)
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("{what} {}: not a PEM certificate ({e})", path.display()))?;
+        .map_err(|pem| TlsError::NotPem { what, path: path.to_owned(), pem })?;
     if certs.is_empty() {
-        return Err(format!("{what} {}: no PEM certificate in it", path.display()));
+        return Err(TlsError::NoCertificate { what, path: path.to_owned() });
     }
     Ok(certs)
 }
 
 /// The private key in the PEM file `path` (PKCS#8, PKCS#1 or SEC1; not encrypted, as the Docker
 /// CLI no longer reads encrypted keys either).
-fn private_key(path: &Path) -> Result<PrivateKeyDer<'static>, String> {
-    let text = std::fs::read(path).map_err(|e| format!("cannot read the client key {}: {e}", path.display()))?;
+fn private_key(path: &Path) -> Result<PrivateKeyDer<'static>, TlsError> {
+    let text =
+        std::fs::read(path).map_err(|source| TlsError::Read { what: "client key", path: path.to_owned(), source })?;
     if text.windows(9).any(|w| w == b"ENCRYPTED") {
-        return Err(format!(
-            "client key {}: it is encrypted, which podrun (like the Docker CLI) cannot use",
-            path.display()
-        ));
+        return Err(TlsError::Encrypted { path: path.to_owned() });
     }
-    PrivateKeyDer::from_pem_slice(&text)
-        .map_err(|e| format!("client key {}: no PEM private key in it ({e})", path.display()))
+    PrivateKeyDer::from_pem_slice(&text).map_err(|pem| TlsError::NoKey { path: path.to_owned(), pem })
 }
 
 /// The name podrun expects in the engine's certificate: the host part of `host:port`.
-pub fn server_name(addr: &str) -> Result<ServerName<'static>, String> {
+pub fn server_name(addr: &str) -> Result<ServerName<'static>, TlsError> {
     let host = split_host_port(addr).0;
     let host = host.trim_start_matches('[').trim_end_matches(']');
-    ServerName::try_from(host.to_owned()).map_err(|e| format!("{host}: not a host name for TLS ({e})"))
+    ServerName::try_from(host.to_owned()).map_err(|name| TlsError::ServerName { host: host.to_owned(), name })
 }
 
 /// `host` and `port` of `host:port` (`[v6]:port`); the port None when absent.
@@ -234,20 +277,24 @@ mod tests {
         let ca = dir.join("ca.pem");
         let files = TlsFiles { ca: Some(ca.clone()), cert: None, key: None, verify: true };
         let e = TlsClient::new(&files).unwrap_err();
+        let e = crate::error_chain::chain(&e);
         assert!(e.starts_with(&format!("cannot read the CA certificate {}: ", ca.display())), "{e}");
         std::fs::write(&ca, "not a certificate").unwrap();
         let e = TlsClient::new(&files).unwrap_err();
+        let e = crate::error_chain::chain(&e);
         assert_eq!(e, format!("CA certificate {}: no PEM certificate in it", ca.display()));
         // Unverified: no CA is read at all.
         assert!(TlsClient::new(&TlsFiles { verify: false, ..files.clone() }).is_ok());
         let cert = dir.join("cert.pem");
         let e = TlsClient::new(&TlsFiles { verify: false, cert: Some(cert.clone()), ..files.clone() }).unwrap_err();
+        let e = crate::error_chain::chain(&e);
         assert_eq!(e, format!("client certificate {} is given without a key", cert.display()));
         let key = dir.join("key.pem");
         std::fs::write(&key, "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n")
             .unwrap();
         let e = TlsClient::new(&TlsFiles { verify: false, cert: Some(cert.clone()), key: Some(key.clone()), ca: None })
             .unwrap_err();
+        let e = crate::error_chain::chain(&e);
         assert!(e.starts_with(&format!("cannot read the client certificate {}", cert.display())), "{e}");
     }
 

@@ -43,10 +43,23 @@ pub enum Dialer {
     Ssh(Arc<SshCommand>),
 }
 
+/// An endpoint podrun cannot dial as written.
+#[derive(Debug, thiserror::Error)]
+pub enum EndpointError {
+    #[error("unsupported address: use unix:///path, tcp://host:port or ssh://[user@]host")]
+    Unsupported,
+    #[error("no host in the address")]
+    NoHost,
+    #[error(transparent)]
+    Ssh(#[from] super::ssh::UrlError),
+    #[error(transparent)]
+    Tls(#[from] tls::TlsError),
+}
+
 impl Dialer {
     /// The dialer for `host` (`unix:///path`, `tcp://host:port`, `http://host:port`,
     /// `ssh://[user@]host[:port][/socket]`), with TLS when `tls` is given (tcp only).
-    pub fn new(host: &str, tls: Option<&tls::TlsFiles>) -> Result<Dialer, String> {
+    pub fn new(host: &str, tls: Option<&tls::TlsFiles>) -> Result<Dialer, EndpointError> {
         if let Some(path) = host.strip_prefix("unix://") {
             return Ok(Dialer::Unix(path.to_owned()));
         }
@@ -56,11 +69,11 @@ impl Dialer {
         let rest = match host.split_once("://") {
             Some(("tcp" | "http", rest)) => rest,
             Some(("https", rest)) if tls.is_some() => rest,
-            _ => return Err("unsupported address: use unix:///path, tcp://host:port or ssh://[user@]host".into()),
+            _ => return Err(EndpointError::Unsupported),
         };
         let addr = rest.split('/').next().unwrap_or(rest);
         if addr.is_empty() {
-            return Err("no host in the address".into());
+            return Err(EndpointError::NoHost);
         }
         match tls {
             Some(files) => {
