@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use super::entries::{user_and_password, AuthMap};
 use super::helper::{run_helper, HELPER_TIMEOUT};
-use super::{json_problem, AuthError, Credentials};
+use super::{AuthError, Credentials, JsonProblem};
 use crate::manifest::image::{is_hub_alias, registry_of, DOCKER_HUB};
 
 /// The key under which the Docker CLI stores and looks up Docker Hub credentials.
@@ -91,7 +91,7 @@ async fn lookup_docker_config(
         DockerConfigFile::default()
     } else {
         serde_json::from_slice(&text)
-            .map_err(|e| AuthError::ConfigJson { path: shown.clone(), detail: json_problem(&e) })?
+            .map_err(|e| AuthError::ConfigJson { path: shown.clone(), problem: JsonProblem::from(&e) })?
     };
 
     let domain = registry_of(image);

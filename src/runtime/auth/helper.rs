@@ -11,7 +11,7 @@ use serde::Deserialize;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, Command};
 
-use super::{json_problem, AuthError, Credentials};
+use super::{AuthError, Credentials, JsonProblem};
 
 /// What a credential helper prints (exiting non-zero) when it has nothing for the server:
 /// not an error, the registry is then pulled from anonymously.
@@ -87,8 +87,8 @@ pub(super) async fn run_helper(
     let answer = serde_json::Deserializer::from_slice(&output).into_iter::<HelperAnswer>().next();
     let answer = match answer {
         Some(Ok(answer)) => answer,
-        Some(Err(e)) => return Err(AuthError::HelperOutput { helper, detail: json_problem(&e) }),
-        None => return Err(AuthError::HelperOutput { helper, detail: "no output".to_owned() }),
+        Some(Err(e)) => return Err(AuthError::HelperOutput { helper, problem: JsonProblem::from(&e) }),
+        None => return Err(AuthError::HelperOutput { helper, problem: JsonProblem::Empty }),
     };
     let creds = if answer.username == TOKEN_USERNAME {
         Credentials {

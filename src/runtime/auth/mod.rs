@@ -65,8 +65,8 @@ impl fmt::Debug for Credentials {
 
 /// Why credentials could not be determined. Messages name where the data came from (Secret,
 /// file, server key, helper), never the data. An I/O error is kept as the source; a JSON
-/// error is not (serde's message quotes the value it met, which may be a secret) and goes
-/// into `detail` with the value left out.
+/// error is not (serde's message quotes the value it met, which may be a secret): its
+/// [`JsonProblem`], the value left out, is part of the message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AuthError {
     #[error(
@@ -76,8 +76,8 @@ pub enum AuthError {
     SecretType { namespace: String, name: String, type_: String },
     #[error("image pull secret {namespace}/{name}: no {key:?} key")]
     SecretKey { namespace: String, name: String, key: String },
-    #[error("image pull secret {namespace}/{name}: key {key:?} is not a docker config: {detail}")]
-    SecretJson { namespace: String, name: String, key: String, detail: String },
+    #[error("image pull secret {namespace}/{name}: key {key:?} is not a docker config: {problem}")]
+    SecretJson { namespace: String, name: String, key: String, problem: JsonProblem },
     #[error("image pull secret {namespace}/{name}: the entry for {server:?}: `auth` is not base64 of user:password")]
     SecretAuth { namespace: String, name: String, server: String },
     #[error("docker config {path}: cannot read it")]
@@ -86,8 +86,8 @@ pub enum AuthError {
         #[source]
         source: super::Cause,
     },
-    #[error("docker config {path}: not a docker config: {detail}")]
-    ConfigJson { path: String, detail: String },
+    #[error("docker config {path}: not a docker config: {problem}")]
+    ConfigJson { path: String, problem: JsonProblem },
     #[error("docker config {path}: the entry for {server:?}: `auth` is not base64 of user:password")]
     ConfigAuth { path: String, server: String },
     #[error("credential helper {helper}: not found on PATH")]
@@ -102,20 +102,30 @@ pub enum AuthError {
     HelperFailed { helper: String, status: String },
     #[error("credential helper {helper}: no answer within {seconds} s; killed")]
     HelperTimeout { helper: String, seconds: u64 },
-    #[error("credential helper {helper}: unreadable answer: {detail}")]
-    HelperOutput { helper: String, detail: String },
+    #[error("credential helper {helper}: unreadable answer: {problem}")]
+    HelperOutput { helper: String, problem: JsonProblem },
 }
 
 /// A JSON error by position and kind only: serde's own message may quote the offending value,
-/// which may be a password.
-pub(crate) fn json_problem(e: &serde_json::Error) -> String {
-    let what = match e.classify() {
-        serde_json::error::Category::Io => "unreadable",
-        serde_json::error::Category::Syntax => "invalid JSON",
-        serde_json::error::Category::Data => "unexpected JSON structure",
-        serde_json::error::Category::Eof => "truncated JSON",
-    };
-    format!("{what} at line {} column {}", e.line(), e.column())
+/// which may be a password. `Empty`: there was no JSON at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum JsonProblem {
+    #[error("{what} at line {line} column {column}")]
+    At { what: &'static str, line: usize, column: usize },
+    #[error("no output")]
+    Empty,
+}
+
+impl From<&serde_json::Error> for JsonProblem {
+    fn from(e: &serde_json::Error) -> JsonProblem {
+        let what = match e.classify() {
+            serde_json::error::Category::Io => "unreadable",
+            serde_json::error::Category::Syntax => "invalid JSON",
+            serde_json::error::Category::Data => "unexpected JSON structure",
+            serde_json::error::Category::Eof => "truncated JSON",
+        };
+        JsonProblem::At { what, line: e.line(), column: e.column() }
+    }
 }
 
 #[cfg(test)]

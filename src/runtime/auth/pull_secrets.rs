@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::entries::{user_and_password, AuthMap, DockerConfigJson};
 use super::keyring::Keyring;
-use super::{json_problem, AuthError, Credentials};
+use super::{AuthError, Credentials, JsonProblem};
 use crate::manifest::image::Reference;
 
 const TYPE_DOCKER_CONFIG_JSON: &str = "kubernetes.io/dockerconfigjson";
@@ -69,7 +69,7 @@ fn parse_pull_secret(
         namespace: namespace.to_owned(),
         name: name.to_owned(),
         key: key.to_owned(),
-        detail: json_problem(&e),
+        problem: JsonProblem::from(&e),
     })
 }
 

@@ -30,7 +30,7 @@ use serde::Deserialize;
 
 use super::tls::TlsFiles;
 use super::DEFAULT_HOST;
-use crate::runtime::auth::{self, json_problem};
+use crate::runtime::auth::{self, JsonProblem};
 
 /// The name of the context that stands for DOCKER_HOST or the default socket.
 pub const DEFAULT_CONTEXT: &str = "default";
@@ -287,7 +287,7 @@ fn current_context(dir: &Path) -> Option<String> {
     match serde_json::from_slice::<ConfigFile>(&text) {
         Ok(config) => Some(config.current_context).filter(|c| !c.is_empty()),
         Err(e) => {
-            tracing::warn!("docker config {}: {}; using no context", path.display(), json_problem(&e));
+            tracing::warn!("docker config {}: {}; using no context", path.display(), JsonProblem::from(&e));
             None
         }
     }
@@ -334,7 +334,7 @@ fn load(dir: &Path, name: &str, origin: &Origin) -> Result<Endpoint, ContextErro
     for context_dir in dirs {
         let file = context_dir.join("meta.json");
         let meta = match std::fs::read(&file) {
-            Ok(text) => serde_json::from_slice::<Meta>(&text).map_err(|e| json_problem(&e)),
+            Ok(text) => serde_json::from_slice::<Meta>(&text).map_err(|e| JsonProblem::from(&e).to_string()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
             Err(e) => Err(e.to_string()),
         };
