@@ -154,10 +154,13 @@ mod tests {
         assert_eq!(for_error(&anyhow::Error::new(UsageError::Said("x".into()))), 2);
         assert_eq!(for_error(&anyhow::anyhow!("boom")), 1);
         assert_eq!(for_error(&anyhow::Error::new(ContextError::Conflict)), 2);
-        let missing = ContextError::NotFound { name: "c".into(), origin: "o".into(), detail: "d".into() };
+        let missing = ContextError::NotFound {
+            name: "c".into(),
+            origin: "o".into(),
+            why: crate::runtime::docker::context::Absence::NoConfigDir,
+        };
         assert_eq!(for_error(&anyhow::Error::new(missing)), 2);
-        let ssh =
-            ContextError::Unsupported { name: "c".into(), file: "f".into(), host: "ssh://h".into(), why: "w".into() };
+        let ssh = ContextError::Unsupported { name: "c".into(), file: "f".into(), host: "ssh://h".into(), why: "w" };
         assert_eq!(for_error(&anyhow::Error::new(ssh)), 3);
         assert_eq!(for_error(&anyhow::Error::new(OutputError::Closed)), 141);
         let full = OutputError::Failed(std::sync::Arc::new(std::io::Error::from_raw_os_error(28)));

@@ -127,15 +127,52 @@ pub struct Sources<'a> {
 pub enum ContextError {
     #[error("conflicting options: either specify --host or --context, not both")]
     Conflict,
-    #[error("context \"{name}\" does not exist ({origin}; {detail})")]
-    NotFound { name: String, origin: String, detail: String },
-    #[error("context \"{name}\" ({file}): {detail}")]
-    Invalid { name: String, file: String, detail: String },
+    #[error("context \"{name}\" does not exist ({origin}; {why})")]
+    NotFound { name: String, origin: String, why: Absence },
+    #[error("context \"{name}\" ({file}): {why}")]
+    Invalid { name: String, file: String, why: &'static str },
     #[error(
         "context \"{name}\" ({file}): endpoint {host}: {why} (podrun speaks to unix://, tcp:// (plain or TLS) \
          and ssh:// endpoints)"
     )]
-    Unsupported { name: String, file: String, host: String, why: String },
+    Unsupported { name: String, file: String, host: String, why: &'static str },
+}
+
+/// Why no context of the name was found, part of [`ContextError::NotFound`]'s message.
+#[derive(Debug, thiserror::Error)]
+pub enum Absence {
+    #[error("there is no Docker config directory: neither DOCKER_CONFIG nor HOME is set")]
+    NoConfigDir,
+    #[error("there is no {}", .0.display())]
+    NoMetaDir(PathBuf),
+    #[error("{}: {error}", dir.display())]
+    MetaDirUnreadable { dir: PathBuf, error: std::io::Error },
+    /// No `meta.json` under `pattern` names it; `unreadable` are those that could not be read
+    /// (one of them may be the context asked for).
+    #[error("no {} names it{}", pattern.display(), Unreadable(unreadable))]
+    Unnamed { pattern: PathBuf, unreadable: Vec<(PathBuf, MetaError)> },
+}
+
+/// A context's `meta.json` that could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum MetaError {
+    #[error("{0}")]
+    Read(std::io::Error),
+    #[error("{0}")]
+    Json(JsonProblem),
+}
+
+/// `; unreadable: a: why, b: why`, or nothing when every file was read.
+struct Unreadable<'a>(&'a [(PathBuf, MetaError)]);
+
+impl std::fmt::Display for Unreadable<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        for (i, (file, why)) in self.0.iter().enumerate() {
+            f.write_str(if i == 0 { "; unreadable: " } else { ", " })?;
+            write!(f, "{}: {why}", file.display())?;
+        }
+        Ok(())
+    }
 }
 
 /// The endpoint for `--context` and `--host` as given, the process's DOCKER_HOST and
@@ -256,8 +293,7 @@ pub fn resolve(sources: &Sources) -> Result<Endpoint, ContextError> {
         return Ok(default());
     }
     let Some(dir) = sources.config_dir else {
-        let detail = "there is no Docker config directory: neither DOCKER_CONFIG nor HOME is set".to_owned();
-        return Err(ContextError::NotFound { name, origin: origin.to_string(), detail });
+        return Err(ContextError::NotFound { name, origin: origin.to_string(), why: Absence::NoConfigDir });
     };
     load(dir, &name, &origin)
 }
@@ -319,14 +355,13 @@ struct DockerEndpoint {
 /// holds (the directory's name is its sha256, which podrun need not compute).
 fn load(dir: &Path, name: &str, origin: &Origin) -> Result<Endpoint, ContextError> {
     let meta_dir = dir.join("contexts").join("meta");
-    let not_found =
-        |detail: String| ContextError::NotFound { name: name.to_owned(), origin: origin.to_string(), detail };
+    let not_found = |why: Absence| ContextError::NotFound { name: name.to_owned(), origin: origin.to_string(), why };
     let mut dirs: Vec<PathBuf> = match std::fs::read_dir(&meta_dir) {
         Ok(entries) => entries.filter_map(Result::ok).map(|e| e.path()).collect(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(not_found(format!("there is no {}", meta_dir.display())));
+            return Err(not_found(Absence::NoMetaDir(meta_dir)));
         }
-        Err(e) => return Err(not_found(format!("{}: {e}", meta_dir.display()))),
+        Err(error) => return Err(not_found(Absence::MetaDirUnreadable { dir: meta_dir, error })),
     };
     dirs.sort();
     // Files that could not be read: one of them may be the context asked for.
@@ -334,37 +369,37 @@ fn load(dir: &Path, name: &str, origin: &Origin) -> Result<Endpoint, ContextErro
     for context_dir in dirs {
         let file = context_dir.join("meta.json");
         let meta = match std::fs::read(&file) {
-            Ok(text) => serde_json::from_slice::<Meta>(&text).map_err(|e| JsonProblem::from(&e).to_string()),
+            Ok(text) => serde_json::from_slice::<Meta>(&text).map_err(|e| MetaError::Json(JsonProblem::from(&e))),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(MetaError::Read(e)),
         };
         match meta {
             Ok(meta) if meta.name == name => return endpoint_of(meta, name, &file, &context_dir, dir),
             Ok(_) => {}
-            Err(detail) => unreadable.push(format!("{}: {detail}", file.display())),
+            Err(why) => unreadable.push((file, why)),
         }
     }
-    let mut detail = format!("no {} names it", meta_dir.join("*").join("meta.json").display());
-    if !unreadable.is_empty() {
-        detail.push_str(&format!("; unreadable: {}", unreadable.join(", ")));
-    }
-    Err(not_found(detail))
+    Err(not_found(Absence::Unnamed { pattern: meta_dir.join("*").join("meta.json"), unreadable }))
 }
 
 /// The endpoint of a context's docker endpoint, when podrun can speak to it.
 fn endpoint_of(meta: Meta, name: &str, file: &Path, context_dir: &Path, dir: &Path) -> Result<Endpoint, ContextError> {
     let file = file.display().to_string();
     let Some(docker) = meta.endpoints.docker else {
-        return Err(ContextError::Invalid { name: name.to_owned(), file, detail: "it has no docker endpoint".into() });
+        return Err(ContextError::Invalid { name: name.to_owned(), file, why: "it has no docker endpoint" });
     };
     // An empty Host is the default socket, as the Docker CLI's ParseHost has it.
     let host = if docker.host.is_empty() { DEFAULT_HOST.to_owned() } else { docker.host };
-    let unsupported =
-        |why: String| ContextError::Unsupported { name: name.to_owned(), file: file.clone(), host: host.clone(), why };
+    let unsupported = |why: &'static str| ContextError::Unsupported {
+        name: name.to_owned(),
+        file: file.clone(),
+        host: host.clone(),
+        why,
+    };
     let scheme = host.split_once("://").map_or("", |(s, _)| s);
     match scheme {
         "unix" | "tcp" | "http" | "ssh" => {}
-        _ => return Err(unsupported("this kind of address is not supported".into())),
+        _ => return Err(unsupported("this kind of address is not supported")),
     }
     let tls_dir = context_dir.file_name().map(|d| dir.join("contexts").join("tls").join(d).join("docker"));
     let present = |f: &str| tls_dir.as_ref().map(|t| t.join(f)).filter(|p| p.exists());
