@@ -20,8 +20,12 @@ pub enum RuntimeError {
     NotFound { what: String },
     #[error("{what}: already exists")]
     Conflict { what: String },
+    /// The engine or registry refused the pull; `detail` is what it said.
     #[error("image {image}: {detail}")]
     Image { image: String, detail: String },
+    /// The image is not there, and imagePullPolicy Never forbids pulling it.
+    #[error("{image}: the image is not present and imagePullPolicy is Never")]
+    ImageNeverPull { image: String },
     /// The registry answered that there is no such image (or tag): pulling again cannot help.
     #[error("image {image}: not found: {detail}")]
     ImageNotFound { image: String, detail: String },

@@ -24,7 +24,7 @@ pub(super) enum HookError {
     NoPodIp { path: String },
     /// The probes' HTTP client says why in words of its own.
     #[error("GET {path}: {why}")]
-    Http { path: String, why: String },
+    Http { path: String, why: handlers::HookError },
 }
 
 /// Runs a lifecycle hook within `limit`, the pod's grace period. `infra_ip`: the pod IP, where an HTTP hook that names no host goes.

@@ -48,9 +48,7 @@ pub(super) async fn ensure_images<R: Runtime>(
             return Err(PodFailure::Runtime(e));
         }
         let (reason, message, for_good) = match &e {
-            RuntimeError::Image { detail, image } if detail.is_empty() => {
-                ("ErrImageNeverPull", format!("{image}: the image is not present and imagePullPolicy is Never"), true)
-            }
+            never @ RuntimeError::ImageNeverPull { .. } => ("ErrImageNeverPull", never.to_string(), true),
             RuntimeError::ImageNotFound { detail, .. } => ("ErrImagePull", format!("not found: {detail}"), true),
             RuntimeError::RegistryUnreachable { detail, .. } => {
                 ("ErrImagePull", format!("registry unreachable: {detail}"), false)
@@ -91,8 +89,7 @@ pub(super) async fn ensure_image<R: Runtime>(
     let Scope { rt, desired, reporter, key, pulls, .. } = scope;
     let present = rt.image_present(&need.image).await?;
     match (need.policy, present) {
-        // An empty detail marks "absent under Never" for the caller.
-        (PullPolicy::Never, false) => Err(RuntimeError::Image { image: need.image.clone(), detail: String::new() }),
+        (PullPolicy::Never, false) => Err(RuntimeError::ImageNeverPull { image: need.image.clone() }),
         (PullPolicy::Never | PullPolicy::IfNotPresent, true) => Ok(None),
         (PullPolicy::Always, _) | (PullPolicy::IfNotPresent, false) => {
             reporter.pull(key, &need.image, PullEvent::Started);
