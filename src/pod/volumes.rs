@@ -45,7 +45,7 @@ use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::manifest::names::{is_dns1123_label, is_dns1123_subdomain};
 use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{
-    Container, DownwardApiVolumeFile, KeyToPath, MountPropagation, Pod, RecursiveReadOnly, Volume,
+    Container, DownwardApiVolumeFile, HostPathType, KeyToPath, MountPropagation, Pod, RecursiveReadOnly, Volume,
 };
 use crate::manifest::volume_paths;
 use crate::runtime::{parse_api_version, EngineInfo, Mount, Propagation, RECURSIVE_READ_ONLY_API};
@@ -212,37 +212,6 @@ impl fmt::Debug for VolumeFile {
             .field("mode", &format_args!("{:04o}", self.mode))
             .field("bytes", &self.content.len())
             .finish()
-    }
-}
-
-/// `hostPath.type`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HostPathType {
-    /// `""`: no check. A missing path is created as a directory, as container runtimes do.
-    Unset,
-    DirectoryOrCreate,
-    Directory,
-    FileOrCreate,
-    File,
-    Socket,
-    CharDevice,
-    BlockDevice,
-}
-
-impl HostPathType {
-    const ALL: [(&'static str, HostPathType); 8] = [
-        ("", HostPathType::Unset),
-        ("BlockDevice", HostPathType::BlockDevice),
-        ("CharDevice", HostPathType::CharDevice),
-        ("Directory", HostPathType::Directory),
-        ("DirectoryOrCreate", HostPathType::DirectoryOrCreate),
-        ("File", HostPathType::File),
-        ("FileOrCreate", HostPathType::FileOrCreate),
-        ("Socket", HostPathType::Socket),
-    ];
-
-    fn parse(s: &str) -> Option<HostPathType> {
-        Self::ALL.iter().find(|(n, _)| *n == s).map(|(_, t)| *t)
     }
 }
 
@@ -528,7 +497,7 @@ fn plan_host_path(path: &str, type_: Option<&str>, field: &str) -> Result<Planne
     }
     let t = type_.unwrap_or("");
     let kind = HostPathType::parse(t).ok_or_else(|| {
-        let names: Vec<String> = HostPathType::ALL.iter().map(|(n, _)| format!("{n:?}")).collect();
+        let names: Vec<String> = HostPathType::NAMES.iter().map(|n| format!("{n:?}")).collect();
         invalid(format!("{field}.type"), format!("Unsupported value: {t:?}: supported values: {}", names.join(", ")))
     })?;
     Ok(PlannedSource::HostPath { path: PathBuf::from(path), kind })

@@ -98,6 +98,49 @@ pub struct HostPathVolumeSource {
     pub type_: Option<String>,
 }
 
+/// `hostPath.type`, as validation accepts it and the volume planner checks the host for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostPathType {
+    /// `""`: no check. A missing path is created as a directory, as container runtimes do.
+    Unset,
+    DirectoryOrCreate,
+    Directory,
+    FileOrCreate,
+    File,
+    Socket,
+    CharDevice,
+    BlockDevice,
+}
+
+impl HostPathType {
+    /// Every type by its manifest name, in the API server's order for "supported values".
+    const ALL: [(&'static str, HostPathType); 8] = [
+        ("", HostPathType::Unset),
+        ("BlockDevice", HostPathType::BlockDevice),
+        ("CharDevice", HostPathType::CharDevice),
+        ("Directory", HostPathType::Directory),
+        ("DirectoryOrCreate", HostPathType::DirectoryOrCreate),
+        ("File", HostPathType::File),
+        ("FileOrCreate", HostPathType::FileOrCreate),
+        ("Socket", HostPathType::Socket),
+    ];
+
+    /// The manifest names, for "supported values".
+    pub const NAMES: [&'static str; 8] = {
+        let mut names = [""; 8];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Self::ALL[i].0;
+            i += 1;
+        }
+        names
+    };
+
+    pub fn parse(s: &str) -> Option<HostPathType> {
+        Self::ALL.iter().find(|(n, _)| *n == s).map(|(_, t)| *t)
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct KeyToPath {

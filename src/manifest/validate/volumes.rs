@@ -10,7 +10,8 @@ use super::downward::{validate_field_selector, validate_resource_selector, VOLUM
 use super::{is_dns1123_label, is_dns1123_subdomain, label_msg, FieldError, PodContext, ABSOLUTE_PATH_MSG};
 use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{
-    Container, DownwardApiVolumeFile, KeyToPath, MountPropagation, ProjectedVolumeSource, RecursiveReadOnly, Volume,
+    Container, DownwardApiVolumeFile, HostPathType, KeyToPath, MountPropagation, ProjectedVolumeSource,
+    RecursiveReadOnly, Volume,
 };
 use crate::manifest::volume_paths::{
     file_mode as file_mode_of, has_backstep, is_reserved, names_nothing, FILE_MODE_MSG, MAX_NAME_BYTES, MAX_PATH_BYTES,
@@ -19,8 +20,6 @@ use crate::manifest::volume_paths::{
 const CLAIM_NAME_MSG: &str =
     "must be a lowercase RFC 1123 subdomain, as the name of a PersistentVolumeClaim is (podrun names an engine volume \
      after it)";
-const HOST_PATH_TYPES: &[&str] =
-    &["", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"];
 
 /// Checks `spec.volumes` and returns the volumes that passed, by name: only those can be
 /// mounted, as in the API server (a mount of a broken volume is "Not found" too).
@@ -120,8 +119,8 @@ fn validate_source(
                     errors.push(FieldError::invalid(format!("{p}.path"), &h.path, ABSOLUTE_PATH_MSG));
                 }
                 let t = h.type_.as_deref().unwrap_or("");
-                if !HOST_PATH_TYPES.contains(&t) {
-                    errors.push(FieldError::unsupported(format!("{p}.type"), t, HOST_PATH_TYPES));
+                if HostPathType::parse(t).is_none() {
+                    errors.push(FieldError::unsupported(format!("{p}.type"), t, &HostPathType::NAMES));
                 }
             }
         }
