@@ -111,8 +111,8 @@ pub enum VolumeError {
     Invalid { field: String, message: String },
     /// A ConfigMap, Secret or key the pod needs is not there (the kubelet's
     /// CreateContainerConfigError).
-    #[error("{field}: {message}")]
-    Missing { field: String, message: String },
+    #[error("{field}: {what}")]
+    Missing { field: String, what: Absent },
     /// Valid for Kubernetes, but podrun (or its engine) cannot provide it.
     #[error("{field}: {message}")]
     Unsupported { field: String, message: String },
@@ -137,8 +137,18 @@ fn invalid(field: impl Into<String>, message: impl Into<String>) -> VolumeError 
     VolumeError::Invalid { field: field.into(), message: message.into() }
 }
 
-fn missing(field: impl Into<String>, message: impl Into<String>) -> VolumeError {
-    VolumeError::Missing { field: field.into(), message: message.into() }
+/// What a volume needs from the pod's namespace and does not find there. Part of the message
+/// of [`VolumeError::Missing`], not its cause: the field and this are one sentence.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Absent {
+    #[error("{kind} {namespace}/{name} not found (set optional: true to run without it)")]
+    Object { kind: &'static str, namespace: String, name: String },
+    #[error("{kind} {namespace}/{name} has no key {key:?}")]
+    Key { kind: &'static str, namespace: String, name: String, key: String },
+}
+
+fn missing(field: impl Into<String>, what: Absent) -> VolumeError {
+    VolumeError::Missing { field: field.into(), what }
 }
 
 fn unsupported(field: impl Into<String>, message: impl Into<String>) -> VolumeError {

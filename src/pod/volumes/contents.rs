@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::{
-    downward, invalid, missing, mode, rel_path, Ctx, DownwardApiVolumeFile, KeyToPath, VolumeError, VolumeFile,
+    downward, invalid, missing, mode, rel_path, Absent, Ctx, DownwardApiVolumeFile, KeyToPath, VolumeError, VolumeFile,
 };
 
 /// The files of one Files volume as they are collected, with the field each came from.
@@ -97,7 +97,7 @@ pub(super) fn key_files(
         }
         return Err(missing(
             name_field,
-            format!("{} {}/{} not found (set optional: true to run without it)", keys.kind, ctx.namespace, keys.name),
+            Absent::Object { kind: keys.kind, namespace: ctx.namespace.to_owned(), name: keys.name.to_owned() },
         ));
     };
     if items.is_empty() {
@@ -120,7 +120,12 @@ pub(super) fn key_files(
             None => {
                 return Err(missing(
                     format!("{f}.key"),
-                    format!("{} {}/{} has no key {key:?}", keys.kind, ctx.namespace, keys.name),
+                    Absent::Key {
+                        kind: keys.kind,
+                        namespace: ctx.namespace.to_owned(),
+                        name: keys.name.to_owned(),
+                        key: key.clone(),
+                    },
                 ))
             }
         }
