@@ -114,8 +114,8 @@ pub enum VolumeError {
     #[error("{field}: {what}")]
     Missing { field: String, what: Absent },
     /// Valid for Kubernetes, but podrun (or its engine) cannot provide it.
-    #[error("{field}: {message}")]
-    Unsupported { field: String, message: String },
+    #[error("{field}: {what}")]
+    Unsupported { field: String, what: Unable },
     /// The host side could not be made or failed a check.
     #[error("{field}")]
     Host {
@@ -151,8 +151,44 @@ fn missing(field: impl Into<String>, what: Absent) -> VolumeError {
     VolumeError::Missing { field: field.into(), what }
 }
 
-fn unsupported(field: impl Into<String>, message: impl Into<String>) -> VolumeError {
-    VolumeError::Unsupported { field: field.into(), message: message.into() }
+/// What Kubernetes allows of a volume or mount and podrun or its engine cannot provide. Part of
+/// the message of [`VolumeError::Unsupported`], not its cause: the field and this are one
+/// sentence.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unable {
+    /// A source validation refuses (`validate/refused.rs`) that got here anyway.
+    #[error("not supported by podrun")]
+    Source,
+    #[error("not supported by podrun: the container engine (Docker API 1.41) cannot mount an image as a volume")]
+    ImageVolume,
+    /// A projection only a cluster can issue (a service account token, a trust bundle, a pod
+    /// certificate).
+    #[error("not supported by podrun: a single host has no cluster to issue it")]
+    ClusterProjection,
+    #[error("{medium:?}: not supported by podrun")]
+    HugePages { medium: String },
+    #[error(
+        "Unsupported value: \"Enabled\": the container engine ({engine} {version}, API {api}) cannot make a mount \
+         recursively read-only, which needs API {}.{} (Docker Engine 25) or later; IfPossible gives a plain \
+         read-only mount",
+        RECURSIVE_READ_ONLY_API.0,
+        RECURSIVE_READ_ONLY_API.1
+    )]
+    RecursiveReadOnly { engine: String, version: String, api: String },
+    #[error(
+        "not supported by podrun on an engine that is not on this host: the volume is a named engine volume there, \
+         and the engine (Docker API before 1.45) cannot mount a sub-path of one"
+    )]
+    RemoteSubPath,
+    #[error(
+        "not supported by podrun: volume {volume:?} is a persistentVolumeClaim, a named engine volume, and Docker \
+         20.10 cannot mount a sub-path of a named volume"
+    )]
+    ClaimSubPath { volume: String },
+}
+
+fn unsupported(field: impl Into<String>, what: Unable) -> VolumeError {
+    VolumeError::Unsupported { field: field.into(), what }
 }
 
 fn host(field: impl Into<String>, cause: HostError) -> VolumeError {
@@ -345,13 +381,10 @@ fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, Volu
     // Validation refuses these with the reason (`validate/refused.rs`); were one to get here, it
     // must not become the emptyDir below.
     if let Some((source, _)) = v.other_sources.iter().find(|(_, value)| !value.is_null()) {
-        return Err(unsupported(format!("{field}.{source}"), "not supported by podrun"));
+        return Err(unsupported(format!("{field}.{source}"), Unable::Source));
     }
     if v.image.is_some() {
-        return Err(unsupported(
-            format!("{field}.image"),
-            "not supported by podrun: the container engine (Docker API 1.41) cannot mount an image as a volume",
-        ));
+        return Err(unsupported(format!("{field}.image"), Unable::ImageVolume));
     }
     if let Some(hp) = &v.host_path {
         return plan_host_path(&hp.path, hp.type_.as_deref(), &format!("{field}.hostPath"));
@@ -449,10 +482,7 @@ fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, Volu
             } else if let Some(d) = &src.downward_api {
                 downward_files(ctx, &format!("{sf}.downwardAPI"), &d.items, default_mode, &mut files)?;
             } else {
-                return Err(unsupported(
-                    format!("{sf}.{}", set[0]),
-                    "not supported by podrun: a single host has no cluster to issue it",
-                ));
+                return Err(unsupported(format!("{sf}.{}", set[0]), Unable::ClusterProjection));
             }
         }
     } else {
@@ -463,7 +493,7 @@ fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, Volu
             "" => false,
             "Memory" => true,
             m if m == "HugePages" || m.starts_with("HugePages-") => {
-                return Err(unsupported(format!("{f}.medium"), format!("{m:?}: not supported by podrun")))
+                return Err(unsupported(format!("{f}.medium"), Unable::HugePages { medium: m.to_owned() }))
             }
             m => {
                 return Err(invalid(
@@ -657,16 +687,11 @@ impl VolumeSetup {
             if api.is_none_or(|v| v < RECURSIVE_READ_ONLY_API) {
                 return Err(unsupported(
                     format!("{}.recursiveReadOnly", m.field),
-                    format!(
-                        "Unsupported value: \"Enabled\": the container engine ({} {}, API {}) cannot make a mount \
-                         recursively read-only, which needs API {}.{} (Docker Engine 25) or later; IfPossible gives \
-                         a plain read-only mount",
-                        engine.name,
-                        engine.version,
-                        engine.api_version,
-                        RECURSIVE_READ_ONLY_API.0,
-                        RECURSIVE_READ_ONLY_API.1
-                    ),
+                    Unable::RecursiveReadOnly {
+                        engine: engine.name.clone(),
+                        version: engine.version.clone(),
+                        api: engine.api_version.clone(),
+                    },
                 ));
             }
         }
@@ -715,11 +740,7 @@ impl VolumeSetup {
             PlannedSource::EmptyDir { .. } | PlannedSource::Files { .. } if self.engine => {
                 if m.sub_path != SubPath::None {
                     let which = if matches!(m.sub_path, SubPath::Expr(_)) { "subPathExpr" } else { "subPath" };
-                    return Err(unsupported(
-                        format!("{}.{which}", m.field),
-                        "not supported by podrun on an engine that is not on this host: the volume is a named \
-                         engine volume there, and the engine (Docker API before 1.45) cannot mount a sub-path of one",
-                    ));
+                    return Err(unsupported(format!("{}.{which}", m.field), Unable::RemoteSubPath));
                 }
                 return Ok(Mount::Volume {
                     name: engine::engine_volume_name(&self.uid, &v.name),

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::{
     invalid, rel_path, unsupported, Container, MountPropagation, PlannedMount, PlannedSource, PlannedVolume,
-    Propagation, RecursiveReadOnly, SubPath, VolumeError,
+    Propagation, RecursiveReadOnly, SubPath, Unable, VolumeError,
 };
 
 pub(super) fn plan_mounts(
@@ -64,14 +64,7 @@ pub(super) fn plan_mounts(
         if sub_path != SubPath::None {
             if let PlannedSource::Claim { .. } = volume.source {
                 let which = if sub.is_empty() { "subPathExpr" } else { "subPath" };
-                return Err(unsupported(
-                    format!("{field}.{which}"),
-                    format!(
-                        "not supported by podrun: volume {:?} is a persistentVolumeClaim, a named engine volume, and \
-                         Docker 20.10 cannot mount a sub-path of a named volume",
-                        m.name
-                    ),
-                ));
+                return Err(unsupported(format!("{field}.{which}"), Unable::ClaimSubPath { volume: m.name.clone() }));
             }
         }
         let propagation = match m.mount_propagation {
