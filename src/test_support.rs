@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Where the test manifests are (the project's own, and the Kubernetes documentation corpus
 /// when it is there): the same file the tests under `tests/` use.
-#[path = "../tests/common/manifests.rs"]
+#[path = "../tests/suite/common/manifests.rs"]
 pub mod manifests;
 
 /// A fresh, empty directory under the system temp dir, unique to this process and call, and

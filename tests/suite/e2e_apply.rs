@@ -1,10 +1,8 @@
 //! `podrun apply` and `podrun delete` end to end, against the real engine.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 const SLEEPER: &str = "\
 apiVersion: v1
@@ -23,9 +21,7 @@ spec:
 
 #[test]
 fn e2e_containers_of_a_pod_reach_each_other_on_localhost() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("localhost");
     // The server answers one request and exits; the client succeeds once it got the answer.
     // Both exit 0 only if the client reached the server on 127.0.0.1.
@@ -56,9 +52,7 @@ spec:
 
 #[test]
 fn e2e_reapply_keeps_container_ids_and_delete_removes_everything() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("reapply");
     let first = apply(&ns, SLEEPER, &[]);
     assert_eq!(code(&first), 0, "{}", stderr(&first));
@@ -94,9 +88,7 @@ fn e2e_reapply_keeps_container_ids_and_delete_removes_everything() {
 
 #[test]
 fn e2e_json_output_has_the_kubernetes_shape() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("json");
     let out = apply(&ns, SLEEPER, &["-o", "json"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -119,9 +111,7 @@ fn e2e_json_output_has_the_kubernetes_shape() {
 
 #[test]
 fn e2e_invalid_manifests_exit_2_and_create_nothing() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("invalid");
     let cases = [
         // A typo: an error with a suggestion, naming the field path.
@@ -145,9 +135,7 @@ fn e2e_invalid_manifests_exit_2_and_create_nothing() {
 /// treated as 1 (kubernetes#115606): podrun runs the pod so, and stops it with that grace.
 #[test]
 fn e2e_a_negative_grace_period_runs_as_one_second_with_the_api_servers_warning() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("negative-grace");
     let out =
         apply(&ns, &SLEEPER.replace("terminationGracePeriodSeconds: 2", "terminationGracePeriodSeconds: -1"), &[]);
@@ -173,9 +161,7 @@ fn e2e_a_negative_grace_period_runs_as_one_second_with_the_api_servers_warning()
 /// drops, leaving a volume of no source: an emptyDir).
 #[test]
 fn e2e_unknown_fields_are_refused_warned_about_or_dropped_as_validate_says() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("validate-flag");
     let moved = SLEEPER
         .replace("metadata: {name: sleeper}", "metadata: {name: sleeper, version: v1}")
@@ -210,9 +196,7 @@ fn e2e_unknown_fields_are_refused_warned_about_or_dropped_as_validate_says() {
 
 #[test]
 fn e2e_a_missing_image_under_never_exits_4() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("never");
     let manifest = SLEEPER.replace(
         "image: busybox:1.28\n    command: [sh, -c, 'trap",
@@ -226,9 +210,7 @@ fn e2e_a_missing_image_under_never_exits_4() {
 
 #[test]
 fn e2e_a_failing_container_under_never_exits_6_promptly() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("fail");
     let manifest = "apiVersion: v1\nkind: Pod\nmetadata: {name: failing}\nspec:\n  restartPolicy: Never\n  containers:\n  - {name: bad, image: 'busybox:1.28', command: [sh, -c, 'exit 3']}\n";
     let start = Instant::now();
@@ -275,9 +257,7 @@ fn shows(text: &str, secret: &str) -> Option<String> {
 
 #[test]
 fn e2e_no_output_shows_a_secret_at_any_log_level() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     use base64::Engine;
     let ns = Namespace::new("secrets");
     let secret = marker();

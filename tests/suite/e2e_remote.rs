@@ -4,14 +4,12 @@
 //! (`ssh://`, the system's ssh running `docker system dial-stdio`). Everything a test starts
 //! (socat, sshd) it stops, with bounded waits; its files are in a temp directory it removes.
 
-mod common;
-
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 /// Two containers; `b` has a terminal, so its logs and `exec -t` take podrun's raw path.
 const POD: &str = "\
@@ -36,7 +34,6 @@ fn have(tool: &str) -> bool {
         || Path::new(tool).exists();
     if !ok {
         assert!(!e2e_required(), "{tool} is missing and end-to-end tests are required (scripts/test installs it)");
-        eprintln!("skipping: no {tool}");
     }
     ok
 }
@@ -324,8 +321,12 @@ impl Drop for NamespaceVolumes {
 
 #[test]
 fn e2e_tls_engine_through_docker_tls_verify_and_cert_path() {
-    if !engine() || !have("openssl") || !have("socat") {
-        return;
+    require_engine!();
+    if !have("openssl") {
+        skip!("no openssl");
+    }
+    if !have("socat") {
+        skip!("no socat");
     }
     let d = Dir::new("tls");
     make_certs(&d);
@@ -349,8 +350,12 @@ fn e2e_tls_engine_through_docker_tls_verify_and_cert_path() {
 
 #[test]
 fn e2e_tls_refusals_are_exit_3_and_say_who_refused() {
-    if !engine() || !have("openssl") || !have("socat") {
-        return;
+    require_engine!();
+    if !have("openssl") {
+        skip!("no openssl");
+    }
+    if !have("socat") {
+        skip!("no socat");
     }
     let d = Dir::new("tls-refusals");
     make_certs(&d);
@@ -379,8 +384,12 @@ fn e2e_tls_refusals_are_exit_3_and_say_who_refused() {
 
 #[test]
 fn e2e_tls_engine_through_a_docker_context() {
-    if !engine() || !have("openssl") || !have("socat") {
-        return;
+    require_engine!();
+    if !have("openssl") {
+        skip!("no openssl");
+    }
+    if !have("socat") {
+        skip!("no socat");
     }
     let d = Dir::new("tls-context");
     make_certs(&d);
@@ -499,8 +508,12 @@ fn ssh_processes(port: u16) -> Vec<String> {
 
 #[test]
 fn e2e_ssh_engine_apply_logs_exec_delete() {
-    if !engine() || !have("/usr/sbin/sshd") || !have("ssh") {
-        return;
+    require_engine!();
+    if !have("/usr/sbin/sshd") {
+        skip!("no /usr/sbin/sshd");
+    }
+    if !have("ssh") {
+        skip!("no ssh");
     }
     let d = Dir::new("ssh");
     let sshd = sshd(&d);

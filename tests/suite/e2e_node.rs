@@ -2,11 +2,9 @@
 //! engine: the node's IP for hostNetwork pods, the seccomp default, OOM score adjustment by
 //! QoS class, and admission (sysctls, the host's CPU and memory) before anything is created.
 
-mod common;
-
 use std::process::Command;
 
-use common::*;
+use crate::common::*;
 
 /// `podrun get POD -o json`: the Pod object.
 fn get_json(ns: &Namespace, pod: &str) -> serde_json::Value {
@@ -39,9 +37,7 @@ fn node_ip() -> String {
 
 #[test]
 fn e2e_a_host_network_pod_has_the_nodes_ip() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let expected = node_ip();
     assert!(!expected.is_empty(), "this host has a node IP");
     let ns = Namespace::new("hostnet-ip");
@@ -112,9 +108,7 @@ spec:
 
 #[test]
 fn e2e_containers_without_a_seccomp_profile_run_unconfined_as_under_a_kubelet() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let names = ["unset", "runtime", "unconfined"];
     let ns = Namespace::new("seccomp");
     let out = apply(&ns, SECCOMP_POD, &[]);
@@ -150,9 +144,7 @@ fn oom_score(ns: &Namespace) -> i64 {
 
 #[test]
 fn e2e_oom_scores_follow_the_qos_class_as_the_kubelet_sets_them() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let memory = sh("awk '/^MemTotal:/ {print $2}' /proc/meminfo").parse::<i64>().expect("MemTotal in kB") * 1024;
     let floor = engine_oom_floor();
 
@@ -206,9 +198,7 @@ fn e2e_oom_scores_follow_the_qos_class_as_the_kubelet_sets_them() {
 /// the engine's infra container failed and the run retried until its deadline.
 #[test]
 fn e2e_the_node_refuses_a_forbidden_sysctl_and_a_pod_that_does_not_fit() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("admission");
     let sysctl = |name: &str| {
         format!(

@@ -1,11 +1,9 @@
 //! Probes end to end: readiness gating `--wait-for ready`, liveness restarts, startup gating,
 //! and each handler type (exec, httpGet, tcpSocket), against the real engine.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> std::process::Output {
     let f = TempFile::new("pod.yaml", manifest);
@@ -26,9 +24,7 @@ fn pod(name: &str, container: &str) -> String {
 
 #[test]
 fn e2e_readiness_gates_wait_for_ready() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("ready");
     let container = format!(
         "  - name: c\n    image: busybox:1.28\n    command: [sh, -c, 'sleep 2; touch /tmp/ready; {LOOP}']\n    readinessProbe: {{exec: {{command: [test, -f, /tmp/ready]}}, periodSeconds: 1}}\n"
@@ -51,9 +47,7 @@ fn e2e_readiness_gates_wait_for_ready() {
 
 #[test]
 fn e2e_a_failing_liveness_probe_restarts_the_container() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("liveness");
     // The first instance turns unhealthy after a moment and is killed; the one after it (the
     // emptyDir remembers) completes, which ends the OnFailure pod.
@@ -72,9 +66,7 @@ fn e2e_a_failing_liveness_probe_restarts_the_container() {
 
 #[test]
 fn e2e_startup_probe_gates_readiness() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("startup");
     let container = format!(
         "  - name: c\n    image: busybox:1.28\n    command: [sh, -c, 'sleep 2; touch /tmp/started; {LOOP}']\n    startupProbe: {{exec: {{command: [test, -f, /tmp/started]}}, periodSeconds: 1, failureThreshold: 30}}\n"
@@ -90,9 +82,7 @@ fn e2e_startup_probe_gates_readiness() {
 
 #[test]
 fn e2e_http_and_tcp_probes() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("netprobes");
     // Traffic goes to the pod's own IP, a container this test started.
     let container = "  - name: web\n    image: busybox:1.28\n    command: [sh, -c, 'sleep 1; mkdir -p /tmp/w; echo ok > /tmp/w/healthz; exec httpd -f -p 8080 -h /tmp/w']\n    ports: [{name: http, containerPort: 8080}]\n    readinessProbe: {httpGet: {path: /healthz, port: http}, periodSeconds: 1}\n    livenessProbe: {tcpSocket: {port: 8080}, initialDelaySeconds: 3, periodSeconds: 1}\n";
@@ -108,9 +98,7 @@ fn e2e_http_and_tcp_probes() {
 
 #[test]
 fn e2e_http_probes_follow_redirects_to_the_same_host() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("redirects");
     // busybox httpd runs CGI scripts, each answering with a redirect. The probes go to the
     // pod's own IP; the one to another host name (loopback's port 9) is not to be followed.
@@ -172,7 +160,7 @@ spec:
     assert!(!log.contains("url:/elsewhere"), "{log}");
 }
 
-/// A real gRPC health server (grpcio, tests/common/grpc_health_server.py) on the host's
+/// A real gRPC health server (grpcio, tests/suite/common/grpc_health_server.py) on the host's
 /// loopback, killed when dropped. None when Debian's python3-grpcio is missing (scripts/test
 /// installs it; then a missing one fails the test when end-to-end tests are required).
 struct GrpcServer(std::process::Child, u16);
@@ -180,7 +168,7 @@ struct GrpcServer(std::process::Child, u16);
 impl GrpcServer {
     fn start() -> Option<GrpcServer> {
         use std::io::BufRead;
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/common/grpc_health_server.py");
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/suite/common/grpc_health_server.py");
         let has_grpc = std::process::Command::new("/usr/bin/python3")
             .args(["-c", "import grpc"])
             .output()
@@ -191,7 +179,6 @@ impl GrpcServer {
                 !required,
                 "python3-grpcio is missing and end-to-end tests are required (scripts/test installs it)"
             );
-            eprintln!("skipping: no python3-grpcio");
             return None;
         }
         let mut child = std::process::Command::new("/usr/bin/python3")
@@ -217,10 +204,8 @@ impl Drop for GrpcServer {
 /// The pod uses the host's network, so its probes reach the server on the host's loopback.
 #[test]
 fn e2e_grpc_probe_against_a_real_grpc_server() {
-    if !engine() {
-        return;
-    }
-    let Some(server) = GrpcServer::start() else { return };
+    require_engine!();
+    let Some(server) = GrpcServer::start() else { skip!("no python3-grpcio") };
     let ns = Namespace::new("grpc-real");
     let manifest = |name: &str, service: &str| {
         let container = format!(

@@ -65,9 +65,12 @@ pub fn k8s_examples(test: &str) -> Option<PathBuf> {
         std::env::var_os("PODRUN_CORPUS").is_none_or(|v| v != "required"),
         "{test}: ../shared/k8s-examples not found, and PODRUN_CORPUS=required"
     );
-    let _ = writeln!(
-        std::io::stderr(),
-        "{test}: skipped: ../shared/k8s-examples not found (the Kubernetes documentation corpus is an extra suite; CI has it)"
-    );
+    let why = "../shared/k8s-examples not found (the Kubernetes documentation corpus is an extra suite; CI has it)";
+    let _ = writeln!(std::io::stderr(), "{test}: skipped: {why}");
+    // Counted with the other skips (tests/suite/common/require.rs), by scripts/test.
+    if let Some(path) = std::env::var_os("PODRUN_SKIP_LOG").filter(|p| !p.is_empty()) {
+        let file = std::fs::OpenOptions::new().create(true).append(true).open(path);
+        let _ = file.and_then(|mut f| writeln!(f, "{test}\t{why}"));
+    }
     None
 }

@@ -4,12 +4,10 @@
 //! (`unix:///path`). Without it these tests say so and pass, unless end-to-end tests are
 //! required (PODRUN_E2E=required, as scripts/test sets it, or CI=true): then it is a failure.
 
-mod common;
-
 use std::process::Output;
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 /// An init container writes the page into an emptyDir; `server` serves it on port 8080 (ready
 /// once it listens); `client` fetches it from 127.0.0.1 (the pod's shared network namespace)
@@ -49,7 +47,7 @@ spec:
 
 #[test]
 fn e2e_podman_runs_a_pod_reapplies_it_idempotently_and_deletes_it() {
-    let Some(host) = podman() else { return };
+    require_podman!(host);
     let ns = Namespace::on(Some(&host), "podman-web");
     let f = TempFile::new("web.yaml", WEB);
     let apply = || {
@@ -125,7 +123,7 @@ fn e2e_podman_runs_a_pod_reapplies_it_idempotently_and_deletes_it() {
 
 #[test]
 fn e2e_podman_a_failing_container_under_never_exits_6() {
-    let Some(host) = podman() else { return };
+    require_podman!(host);
     let ns = Namespace::on(Some(&host), "podman-fail");
     let f = TempFile::new(
         "fail.yaml",
@@ -140,7 +138,7 @@ fn e2e_podman_a_failing_container_under_never_exits_6() {
 
 #[test]
 fn e2e_podman_concurrent_applies_make_one_pod() {
-    let Some(host) = podman() else { return };
+    require_podman!(host);
     let ns = Namespace::on(Some(&host), "podman-race");
     let f = TempFile::new(
         "race.yaml",

@@ -7,15 +7,13 @@
 //! Podman, where an example that needs what rootless cannot give may instead be refused up
 //! front, saying so (see src/pod/rootless.rs).
 
-mod common;
-
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 fn corpus() -> PathBuf {
-    PathBuf::from(common::manifests::K8S_EXAMPLES)
+    PathBuf::from(crate::common::manifests::K8S_EXAMPLES)
 }
 
 struct Case {
@@ -144,7 +142,7 @@ fn run_case(target: Target, i: usize, case: &Case) -> Result<(), String> {
             }
         }
         let del = target.podrun(&del_args);
-        if common::code(&del) != 0 || !ns.containers().is_empty() {
+        if crate::common::code(&del) != 0 || !ns.containers().is_empty() {
             return Err(format!("{}: delete left {:?}: {}", case.file, ns.containers(), stderr(&del)));
         }
     }
@@ -173,7 +171,8 @@ fn run_all(target: Target, cases: &[Case]) -> Vec<String> {
 
 #[test]
 fn e2e_the_kubernetes_documentation_corpus() {
-    if !engine() || common::manifests::k8s_examples("e2e_the_kubernetes_documentation_corpus").is_none() {
+    require_engine!();
+    if crate::common::manifests::k8s_examples("e2e_the_kubernetes_documentation_corpus").is_none() {
         return;
     }
     let cases = cases();
@@ -182,7 +181,7 @@ fn e2e_the_kubernetes_documentation_corpus() {
     assert!(failures.is_empty(), "{} of {} examples failed:\n\n{}", failures.len(), cases.len(), failures.join("\n\n"));
     // Then on Podman, after Docker rather than beside it: pods of the same name on both engines
     // would share podrun's files on the host.
-    if let Some(host) = podman() {
+    if let Some(host) = podman(test_name!()) {
         let failures = run_all(Target::Engine(Some(&host)), &cases);
         assert!(
             failures.is_empty(),
@@ -198,10 +197,10 @@ fn e2e_the_kubernetes_documentation_corpus() {
 /// the engine and podrun's files are the user's alone).
 #[test]
 fn e2e_the_kubernetes_documentation_corpus_on_rootless_podman() {
-    if common::manifests::k8s_examples("e2e_the_kubernetes_documentation_corpus_on_rootless_podman").is_none() {
+    if crate::common::manifests::k8s_examples("e2e_the_kubernetes_documentation_corpus_on_rootless_podman").is_none() {
         return;
     }
-    let Some(rootless) = rootless() else { return };
+    require_rootless!(rootless);
     let cases = cases();
     let failures = run_all(Target::Rootless(&rootless), &cases);
     assert!(

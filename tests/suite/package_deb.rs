@@ -6,13 +6,11 @@
 //! It needs dpkg-deb and dpkg-shlibdeps (dpkg-dev): without them (not Debian) it skips, unless
 //! the tests are required to run (PODRUN_E2E=required, CI), where that is a failure.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::*;
+use crate::common::*;
 
 const UNIT: &str = "lib/systemd/system/podrun-static-pods.service";
 

@@ -6,13 +6,11 @@
 //! then run by an ordinary user on its rootless Podman (`scripts/test` makes both), where
 //! `ROOTLESS` says what differs.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::manifests::{expectations, owned, owned_config_args};
-use common::*;
+use crate::common::manifests::{expectations, owned, owned_config_args};
+use crate::common::*;
 
 /// Manifests whose apply must end with another exit code than 0.
 const EXITS: &[(&str, i32)] = &[("termination-message.yaml", 6)];
@@ -324,14 +322,12 @@ fn run_all(target: Target) -> Vec<String> {
 
 #[test]
 fn e2e_the_projects_own_manifests() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let failures = run_all(Target::Engine(None));
     assert!(failures.is_empty(), "{} manifests failed:\n\n{}", failures.len(), failures.join("\n\n"));
     // Then on Podman, after Docker rather than beside it: pods of the same name on both engines
     // would share podrun's files on the host.
-    if let Some(host) = podman() {
+    if let Some(host) = podman(test_name!()) {
         let failures = run_all(Target::Engine(Some(&host)));
         assert!(failures.is_empty(), "on Podman, {} manifests failed:\n\n{}", failures.len(), failures.join("\n\n"));
     }
@@ -342,7 +338,7 @@ fn e2e_the_projects_own_manifests() {
 /// it runs beside the others: its engine and files are the user's alone.
 #[test]
 fn e2e_the_projects_own_manifests_on_rootless_podman() {
-    let Some(rootless) = rootless() else { return };
+    require_rootless!(rootless);
     let target = Target::Rootless(&rootless);
     let mut failures = run_all(target);
     for (name, yaml, error) in ROOTLESS_REFUSED {

@@ -1,12 +1,10 @@
 //! `podrun exec` end to end, against the real engine: output, exit status, stdin, and a real
 //! terminal (tmux) for -it, raw mode and resizing.
 
-mod common;
-
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 /// Two long-running containers after an init container; `b` is the default one by annotation,
 /// and has an env var.
@@ -42,9 +40,7 @@ fn started(test: &str) -> Namespace {
 
 #[test]
 fn e2e_exec_passes_output_stdin_and_the_exit_status() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = started("exec");
     let exec = |args: &[&str], stdin: Option<&str>| {
         let mut all = vec!["exec", "-n", ns.name()];
@@ -122,7 +118,6 @@ fn have_tmux() -> bool {
     if !ok {
         let required = e2e_required();
         assert!(!required, "tmux is missing and end-to-end tests are required (scripts/test installs it)");
-        eprintln!("skipping: no tmux");
     }
     ok
 }
@@ -169,8 +164,9 @@ impl Drop for Tmux {
 
 #[test]
 fn e2e_exec_it_gives_a_terminal_that_follows_podrun_s() {
-    if !engine() || !have_tmux() {
-        return;
+    require_engine!();
+    if !have_tmux() {
+        skip!("no tmux");
     }
     let ns = started("exec-tty");
     let t = Tmux(format!("podrun-test-{}", std::process::id()));

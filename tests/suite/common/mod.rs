@@ -2,10 +2,12 @@
 //!
 //! End-to-end tests need a real engine. `scripts/test` starts one and sets PODRUN_E2E=required
 //! (as CI does), and then a missing engine fails the test; run bare with `cargo test` and no
-//! engine, they say so and pass without checking anything.
+//! engine, they say so and are counted as skipped (`require`).
 
 #![allow(dead_code)]
 
+#[macro_use]
+pub mod require;
 pub mod manifests;
 
 use std::io::Write;
@@ -83,23 +85,6 @@ pub fn docker_on(host: Option<&str>, args: &[&str]) -> Output {
 /// then whatever they need and do not find is a failure, never a skip.
 pub fn e2e_required() -> bool {
     std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required") || std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// Whether end-to-end tests can run. When they are required (`e2e_required`), a missing engine
-/// is a test failure, never a skip.
-pub fn engine() -> bool {
-    let up = Command::new("docker")
-        .args(["info", "--format", "{{.ServerVersion}}"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    let required = e2e_required();
-    if !up {
-        assert!(!required, "no container engine answers, and end-to-end tests are required (PODRUN_E2E/CI)");
-        eprintln!("skipping: no container engine (run scripts/test to start one)");
-    }
-    up
 }
 
 /// A namespace of the test's own, whose containers are all removed when it is dropped (also
@@ -218,8 +203,9 @@ impl Drop for Namespace {
     }
 }
 
-/// The Podman service to test against, or None (after saying why) to skip.
-pub fn podman() -> Option<String> {
+/// The Podman service to test against, or None (after counting `test` as skipped); see
+/// `require_podman!`.
+pub fn podman(test: &str) -> Option<String> {
     let host = std::env::var("PODRUN_PODMAN_HOST").ok().filter(|h| !h.is_empty());
     let required = e2e_required();
     match host {
@@ -230,7 +216,7 @@ pub fn podman() -> Option<String> {
         }
         None => {
             assert!(!required, "PODRUN_PODMAN_HOST is not set, and end-to-end tests are required (PODRUN_E2E/CI)");
-            eprintln!("skipping: no Podman service (PODRUN_PODMAN_HOST; scripts/test starts one)");
+            require::log_skip(test, "no Podman service (PODRUN_PODMAN_HOST; scripts/test starts one)");
             None
         }
     }
@@ -318,8 +304,9 @@ impl Rootless {
     }
 }
 
-/// The rootless user and service to test with, or None (after saying why) to skip.
-pub fn rootless() -> Option<Rootless> {
+/// The rootless user and service to test with, or None (after counting `test` as skipped); see
+/// `require_rootless!`.
+pub fn rootless(test: &str) -> Option<Rootless> {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let (Some(user), Some(host), Some(runtime_dir)) =
         (var("PODRUN_ROOTLESS_USER"), var("PODRUN_ROOTLESS_HOST"), var("PODRUN_ROOTLESS_RUNTIME_DIR"))
@@ -333,7 +320,7 @@ pub fn rootless() -> Option<Rootless> {
             "PODRUN_ROOTLESS_USER, PODRUN_ROOTLESS_HOST and PODRUN_ROOTLESS_RUNTIME_DIR are not all set, and \
              end-to-end tests are required (PODRUN_E2E/CI): scripts/test makes a rootless user and service"
         );
-        eprintln!("skipping: no rootless Podman service (PODRUN_ROOTLESS_*; scripts/test makes one, as root)");
+        require::log_skip(test, "no rootless Podman service (PODRUN_ROOTLESS_*; scripts/test makes one, as root)");
         return None;
     };
     let passwd = Command::new("getent").args(["passwd", &user]).output().expect("run getent");

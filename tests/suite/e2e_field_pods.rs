@@ -6,12 +6,10 @@
 //! capabilities, environment and command. Host paths are moved under a directory the test
 //! owns, and `kube-system` into the test's own namespace.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::manifests::owned;
-use common::*;
+use crate::common::manifests::owned;
+use crate::common::*;
 use serde_yaml::Value;
 
 /// A directory of the test's own, removed with what is in it.
@@ -46,9 +44,7 @@ fn file_name(p: &Path) -> String {
 
 #[test]
 fn e2e_every_field_static_pod_validates_and_dry_runs() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("field-dry");
     for f in field_pods() {
         let path = f.to_str().unwrap();
@@ -233,9 +229,7 @@ fn expected_oom_score(file: &str, manifest: &Value) -> i64 {
 
 #[test]
 fn e2e_field_static_pods_run_with_the_settings_their_manifests_ask_for() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let root = TempDir::new("field-pods");
     for f in field_pods() {
         let file = file_name(&f);

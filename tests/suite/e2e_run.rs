@@ -1,9 +1,7 @@
 //! One-shot runs end to end, the CI job pattern: `apply --logs --exit-code-from C --rm` shows
 //! the containers' output, exits with C's code and leaves nothing behind.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// Runs apply with its own state directory, so the pods' files can be checked.
 fn apply(ns: &Namespace, state: &std::path::Path, manifest: &str, extra: &[&str]) -> std::process::Output {
@@ -32,9 +30,7 @@ const JOB: &str = "apiVersion: v1\nkind: Pod\nmetadata: {name: job}\nspec:\n  re
 
 #[test]
 fn e2e_a_failing_job_shows_its_logs_exits_with_its_code_and_leaves_nothing() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("run-job");
     let state = state_dir("job");
     let out = apply(&ns, &state, JOB, &["--logs", "--exit-code-from", "app", "--rm"]);
@@ -53,9 +49,7 @@ fn e2e_a_failing_job_shows_its_logs_exits_with_its_code_and_leaves_nothing() {
 
 #[test]
 fn e2e_a_completing_pod_with_rm_exits_0_and_leaves_nothing() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("run-ok");
     let state = state_dir("ok");
     let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: ok}\nspec:\n  restartPolicy: Never\n  containers:\n  - {name: c, image: 'busybox:1.28', command: [sh, -c, 'echo fine']}\n";
@@ -69,9 +63,7 @@ fn e2e_a_completing_pod_with_rm_exits_0_and_leaves_nothing() {
 
 #[test]
 fn e2e_exit_code_from_an_unknown_container_or_several_pods_is_a_usage_error() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("run-usage");
     let state = state_dir("usage");
     let out = apply(&ns, &state, JOB, &["--exit-code-from", "nope", "--rm"]);

@@ -1,11 +1,9 @@
 //! Static pods: `podrun apply DIR` (several manifests at once), `--prune` and `--dry-run`, end
 //! to end against the real engine.
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::*;
+use crate::common::*;
 
 /// A directory of the test's own, removed when dropped.
 struct Dir(PathBuf);
@@ -58,9 +56,7 @@ fn pods_of(ns: &Namespace) -> Vec<String> {
 
 #[test]
 fn e2e_apply_dir_runs_every_pod_and_prune_deletes_the_removed_one() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("static-dir");
     let dir = Dir::new("dir");
     dir.write("a.yaml", &sleeper("alpha", LOOP));
@@ -84,9 +80,7 @@ fn e2e_apply_dir_runs_every_pod_and_prune_deletes_the_removed_one() {
 
 #[test]
 fn e2e_a_failing_pod_in_the_dir_fails_the_run_and_the_other_runs() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("static-fail");
     let dir = Dir::new("fail");
     dir.write("good.yaml", &sleeper("good", LOOP));
@@ -102,9 +96,7 @@ fn e2e_a_failing_pod_in_the_dir_fails_the_run_and_the_other_runs() {
 
 #[test]
 fn e2e_dry_run_plans_creation_and_recreation_and_changes_nothing() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("static-dry");
     let dir = Dir::new("dry");
     dir.write("p.yaml", &sleeper("planned", LOOP));
@@ -131,9 +123,7 @@ fn e2e_dry_run_plans_creation_and_recreation_and_changes_nothing() {
 /// (so an air-gapped host knows all it needs), and the volumes.
 #[test]
 fn e2e_dry_run_shows_the_whole_plan_every_image_and_the_volumes() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("static-dry-whole");
     let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: whole}\nspec:\n  \
                volumes: [{name: scratch, emptyDir: {}}, {name: data, persistentVolumeClaim: {claimName: db}}]\n  \
@@ -262,9 +252,7 @@ fn wait_for(ns: &Namespace, what: &str, done: &dyn Fn() -> bool) {
 #[test]
 fn e2e_supervise_repairs_pods_until_sigterm() {
     use std::process::Command;
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("supervise");
     let dir = Dir::new("supervise");
     dir.write("a.yaml", &sleeper("a", LOOP));
@@ -298,9 +286,7 @@ fn e2e_supervise_repairs_pods_until_sigterm() {
 /// everything as it is.
 #[test]
 fn e2e_supervise_applies_changed_manifests_on_sighup() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("reload");
     let dir = Dir::new("reload");
     dir.write("a.yaml", &sleeper("a", LOOP));
@@ -332,9 +318,7 @@ fn e2e_supervise_applies_changed_manifests_on_sighup() {
 /// reread alike (the reread is a podrun started over with the same arguments).
 #[test]
 fn e2e_supervise_rereads_with_the_validate_flag_it_was_given() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("validate-warn");
     let dir = Dir::new("validate-warn");
     let moved = |name: &str| {
@@ -362,9 +346,7 @@ fn e2e_supervise_rereads_with_the_validate_flag_it_was_given() {
 /// supervise (an ended supervision task was polled again there, a panic, before).
 #[test]
 fn e2e_supervise_starts_from_an_empty_directory() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("empty-dir");
     let dir = Dir::new("empty-dir");
     let mut sup = Supervisor::start(&dir, &ns, &["--prune"]);
@@ -392,9 +374,7 @@ fn e2e_supervise_starts_from_an_empty_directory() {
 /// directory at once, well before the 20 s check.
 #[test]
 fn e2e_supervise_survives_sighup_during_its_first_pass_and_rereads_at_once() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("hup-early");
     let dir = Dir::new("hup-early");
     let slow = sleeper("a", LOOP).replace(
@@ -424,9 +404,7 @@ fn e2e_supervise_survives_sighup_during_its_first_pass_and_rereads_at_once() {
 /// turns bad keeps running (not pruned); once fixed, the manifest is applied.
 #[test]
 fn e2e_supervise_leaves_out_a_half_written_manifest_until_it_is_fixed() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("half-written");
     let dir = Dir::new("half-written");
     dir.write("a.yaml", &sleeper("a", LOOP));
@@ -470,9 +448,7 @@ fn e2e_supervise_leaves_out_a_half_written_manifest_until_it_is_fixed() {
 #[test]
 fn e2e_apply_dir_skips_hidden_files_and_names_that_are_not_utf8() {
     use std::os::unix::ffi::OsStrExt;
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("hidden");
     let dir = Dir::new("hidden");
     dir.write("a.yaml", &sleeper("a", LOOP));
@@ -493,9 +469,7 @@ fn e2e_apply_dir_skips_hidden_files_and_names_that_are_not_utf8() {
 /// mended.
 #[test]
 fn e2e_supervise_retries_a_pod_that_cannot_be_configured() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("config-retry");
     let dir = Dir::new("config-retry");
     let host_dir = dir.0.join("data");
@@ -551,9 +525,7 @@ fn frozen_engine(dir: &Dir, answered: usize) -> String {
 /// at the deadline (plus a moment) with the timeout's exit code, 5.
 #[test]
 fn e2e_apply_timeout_holds_against_a_frozen_engine() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("frozen");
     let dir = Dir::new("frozen");
     dir.write("a.yaml", &sleeper("a", LOOP));
@@ -573,9 +545,7 @@ fn e2e_apply_timeout_holds_against_a_frozen_engine() {
 /// from another file, in the same namespace, is not the directory's to delete.
 #[test]
 fn e2e_prune_leaves_a_pod_applied_by_hand_alone() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("prune-own");
     let dir = Dir::new("prune-own");
     let other = Dir::new("prune-own-other");

@@ -1,13 +1,11 @@
 //! `podrun delete --all / -l / --force / --wait=false` and `podrun gc`, end to end, against the
 //! real engine.
 
-mod common;
-
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 /// A state directory of the test's own, so gc never sees another test's (or user's) files.
 struct StateDir(PathBuf);
@@ -66,9 +64,7 @@ fn pods(ns: &Namespace) -> Vec<String> {
 
 #[test]
 fn e2e_delete_all_and_by_label() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("delete-all");
     let state = StateDir::new("delete-all");
     apply(&state, &ns, &sleeper("one", "app: x", 1, "trap \"exit 0\" TERM;"));
@@ -94,9 +90,7 @@ fn e2e_delete_all_and_by_label() {
 
 #[test]
 fn e2e_delete_force_does_not_wait_for_the_grace_period() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("delete-force");
     let state = StateDir::new("delete-force");
     // Ignores SIGTERM: a plain delete would wait the whole 30 s.
@@ -110,9 +104,7 @@ fn e2e_delete_force_does_not_wait_for_the_grace_period() {
 
 #[test]
 fn e2e_delete_wait_false_removes_the_pod_without_a_graceful_stop() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("delete-nowait");
     let state = StateDir::new("delete-nowait");
     // Ignores SIGTERM, with a minute's grace: a plain delete would take the whole minute.
@@ -159,9 +151,8 @@ fn orphaned_pod(state: &StateDir, ns: &Namespace) -> Vec<(String, String)> {
 // One test, not two: gc is engine-wide, so a parallel gc would race the dry run.
 #[test]
 fn e2e_gc_dry_run_lists_then_gc_removes_an_orphaned_pod() {
-    if !engine() {
-        return;
-    }
+    // gc sweeps the whole engine: alone, or it would remove what tests beside it run.
+    require_engine!(alone);
     let ns = Namespace::new("gc-orphan");
     let state = StateDir::new("gc-orphan");
     let left = orphaned_pod(&state, &ns);
@@ -265,9 +256,8 @@ fn was_called(listener: &std::net::TcpListener) -> bool {
 
 #[test]
 fn e2e_containers_with_forged_or_copied_labels_are_never_touched() {
-    if !engine() {
-        return;
-    }
+    // gc sweeps the whole engine: alone, or it would remove what tests beside it run.
+    require_engine!(alone);
     let ns = Namespace::new("forged");
     let state = StateDir::new("forged");
     let canary = Canary::new("forged");
@@ -338,9 +328,7 @@ fn e2e_containers_with_forged_or_copied_labels_are_never_touched() {
 
 #[test]
 fn e2e_pods_that_give_the_same_uid_get_their_own() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let a = Namespace::new("same-uid-a");
     let b = Namespace::new("same-uid-b");
     let state = StateDir::new("same-uid");
@@ -374,8 +362,9 @@ fn e2e_pods_that_give_the_same_uid_get_their_own() {
 
 #[test]
 fn e2e_a_state_directory_someone_else_made_is_refused() {
-    if !engine() || !rustix_root() {
-        return;
+    require_engine!();
+    if !rustix_root() {
+        skip!("not root");
     }
     let ns = Namespace::new("foreign-state");
     let canary = Canary::new("foreign-state");
@@ -411,9 +400,7 @@ fn e2e_a_state_directory_someone_else_made_is_refused() {
 
 #[test]
 fn e2e_fifos_in_the_state_directory_are_not_waited_on() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("fifo-state");
     let state = StateDir::new("fifo-state");
     apply(&state, &ns, &sleeper("fifo", "", 1, "trap \"exit 0\" TERM;"));
@@ -444,8 +431,9 @@ fn e2e_fifos_in_the_state_directory_are_not_waited_on() {
 
 #[test]
 fn e2e_a_squatted_shm_directory_stops_no_pod() {
-    if !engine() || !rustix_root() {
-        return;
+    require_engine!();
+    if !rustix_root() {
+        skip!("not root");
     }
     let ns = Namespace::new("shm-squat");
     let state = StateDir::new("shm-squat");

@@ -1,12 +1,10 @@
 //! Kubelet-grade sync end to end: init containers, restarts and crash backoff, re-apply and
 //! drift, lifecycle hooks, grace periods, concurrency and signals, against the real engine.
 
-mod common;
-
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 fn apply_file(ns: &Namespace, f: &TempFile, extra: &[&str]) -> std::process::Output {
     let mut args = vec!["apply", f.path(), "-n", ns.name()];
@@ -37,9 +35,7 @@ fn id_of(ns: &Namespace, container: &str) -> Option<String> {
 
 #[test]
 fn e2e_init_containers_run_in_order_before_the_app_containers() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("init");
     let pod = format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: init}}\nspec:\n  terminationGracePeriodSeconds: 2\n  initContainers:\n  - {{name: one, image: 'busybox:1.28', command: [sh, -c, 'sleep 1']}}\n  - {{name: side, image: 'busybox:1.28', restartPolicy: Always, command: [sh, -c, '{LOOP}']}}\n  - {{name: two, image: 'busybox:1.28', command: [sh, -c, 'exit 0']}}\n  containers:\n  - {{name: app, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}\n"
@@ -64,9 +60,7 @@ fn e2e_init_containers_run_in_order_before_the_app_containers() {
 
 #[test]
 fn e2e_a_crash_loop_counts_restarts_and_exits_6() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("crash");
     let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: crash}\nspec:\n  containers:\n  - {name: c, image: 'busybox:1.28', command: [sh, -c, 'echo boom; exit 2']}\n";
     let out = apply(&ns, pod, &["--retries", "3", "--crash-backoff", "200ms", "-o", "json"]);
@@ -83,9 +77,7 @@ fn e2e_a_crash_loop_counts_restarts_and_exits_6() {
 
 #[test]
 fn e2e_onfailure_completion_is_success() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("onfailure");
     let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: job}\nspec:\n  restartPolicy: OnFailure\n  containers:\n  - {name: c, image: 'busybox:1.28', command: [sh, -c, 'sleep 1; exit 0']}\n";
     let out = apply(&ns, pod, &["-o", "json"]);
@@ -97,9 +89,7 @@ fn e2e_onfailure_completion_is_success() {
 
 #[test]
 fn e2e_drift_recreates_only_what_changed() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("drift");
     let out = apply(&ns, &two_containers(LOOP), &[]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -131,9 +121,7 @@ fn e2e_drift_recreates_only_what_changed() {
 
 #[test]
 fn e2e_parallel_applies_make_one_pod() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("parallel");
     let f = TempFile::new("pod.yaml", &two_containers(LOOP));
     let children: Vec<_> = (0..4)
@@ -172,9 +160,7 @@ fn concurrent_applies(ns: &Namespace, f: &TempFile, n: usize, extra: &[&str]) ->
 
 #[test]
 fn e2e_concurrent_applies_of_a_pod_with_volume_files_all_succeed() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("parallel-files");
     // Files volumes (a ConfigMap's, a Secret's, downward API), rewritten by every apply.
     for round in 0..3 {
@@ -207,9 +193,7 @@ fn e2e_concurrent_applies_of_a_pod_with_volume_files_all_succeed() {
 
 #[test]
 fn e2e_a_delete_during_an_apply_wins_and_leaves_nothing() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("delete-during-apply");
     // Never ready: the apply waits on it until its timeout, unless the pod goes.
     let pod = format!(
@@ -247,9 +231,7 @@ fn e2e_a_delete_during_an_apply_wins_and_leaves_nothing() {
 
 #[test]
 fn e2e_a_refusal_after_init_containers_ran_leaves_nothing_of_the_run() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("late-refusal");
     // The init container turns the app's sub-path into a link out of the volume: the app's
     // mount is refused only once it has run.
@@ -273,9 +255,7 @@ fn e2e_a_refusal_after_init_containers_ran_leaves_nothing_of_the_run() {
 
 #[test]
 fn e2e_sigint_stops_promptly_and_leaves_a_consistent_pod() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("sigint");
     let f = TempFile::new("pod.yaml", &two_containers(LOOP));
     // Waiting for completion of containers that never complete: only a signal ends it.
@@ -304,9 +284,7 @@ fn e2e_sigint_stops_promptly_and_leaves_a_consistent_pod() {
 
 #[test]
 fn e2e_a_killed_apply_is_completed_by_the_next() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("kill9");
     let pod = format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: k}}\nspec:\n  terminationGracePeriodSeconds: 2\n  containers:\n{}",
@@ -339,9 +317,7 @@ fn one_container(name: &str, command: &str) -> String {
 
 #[test]
 fn e2e_grace_period_kills_what_ignores_sigterm() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("grace");
     let stubborn = one_container("g", "trap \"\" TERM; while true; do sleep 1; done");
     let out = apply(&ns, &stubborn, &[]);
@@ -370,9 +346,7 @@ fn e2e_grace_period_kills_what_ignores_sigterm() {
 
 #[test]
 fn e2e_lifecycle_hooks_run() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("hooks");
     let pod = format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: h}}\nspec:\n  terminationGracePeriodSeconds: 5\n  containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    lifecycle:\n      postStart: {{exec: {{command: [sh, -c, 'echo hi > /tmp/post-start']}}}}\n      preStop: {{exec: {{command: [touch, /tmp/pre-stop-ran]}}}}\n"
@@ -413,9 +387,7 @@ fn e2e_lifecycle_hooks_run() {
 
 #[test]
 fn e2e_http_lifecycle_hooks_reach_the_pod() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("httphooks");
     // httpd logs each request (-vv) to its stderr, which tee copies into a host directory: the
     // container's logs show the postStart request, the file outlives the container for preStop.
@@ -455,9 +427,7 @@ fn e2e_http_lifecycle_hooks_reach_the_pod() {
 
 #[test]
 fn e2e_cleanup_on_failure_removes_what_the_run_created() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("cleanup");
     let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: f}\nspec:\n  restartPolicy: Never\n  containers:\n  - {name: c, image: 'busybox:1.28', command: [sh, -c, 'exit 1']}\n";
     let out = apply(&ns, pod, &["--cleanup-on-failure"]);
@@ -467,9 +437,7 @@ fn e2e_cleanup_on_failure_removes_what_the_run_created() {
 
 #[test]
 fn e2e_termination_messages_are_reported() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("termmsg");
     // Three pods in one file, so that one failing does not end the others' runs early.
     let pod = |name: &str, container: &str| {

@@ -1,9 +1,7 @@
 //! The command line itself: help, version, usage errors, and manifest checks that need no
 //! engine (they run before podrun connects to one).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 const NO_ENGINE: &[(&str, &str)] = &[("DOCKER_HOST", "unix:///nonexistent/podrun.sock")];
 
@@ -470,7 +468,7 @@ fn lifecycle_http_get_hooks_validate_and_tcp_socket_ones_are_refused() {
 /// `# expect-error:` lines say, and nothing on stdout.
 #[test]
 fn the_projects_own_manifests_validate_as_expected() {
-    use common::manifests::{expectations, owned, owned_config_args};
+    use crate::common::manifests::{expectations, owned, owned_config_args};
 
     let config = owned_config_args();
     let mut failures = Vec::new();
@@ -524,11 +522,12 @@ const REFUSED: &[(&str, &str)] = &[
 
 /// Every file of the Kubernetes documentation corpus (`../shared/k8s-examples`, see its
 /// README), validated with its companion ConfigMaps and Secrets, ends as its INDEX.tsv says.
-/// Prints a table of file, exit code and first message line (`cargo test --test cli corpus --
+/// Prints a table of file, exit code and first message line (`cargo test --test suite cli::corpus --
 /// --nocapture`). An extra suite: without the corpus it says it skipped.
 #[test]
 fn the_kubernetes_documentation_corpus_validates_as_indexed() {
-    let Some(dir) = common::manifests::k8s_examples("the_kubernetes_documentation_corpus_validates_as_indexed") else {
+    let Some(dir) = crate::common::manifests::k8s_examples("the_kubernetes_documentation_corpus_validates_as_indexed")
+    else {
         return;
     };
     let index = std::fs::read_to_string(dir.join("INDEX.tsv"))
@@ -611,7 +610,7 @@ const GENERATED: &[(&[&str], &str)] = &[
 ];
 
 /// How to bring the committed files up to date (also in docs/commands.md).
-const REGENERATE: &str = "PODRUN_REGENERATE=1 cargo test --test cli committed_completions_and_man_page";
+const REGENERATE: &str = "PODRUN_REGENERATE=1 cargo test --test suite cli::committed_completions_and_man_page";
 
 #[test]
 fn committed_completions_and_man_page_match_the_binary() {

@@ -2,12 +2,10 @@
 //! started by each test through scripts/registry): pull policies, progress, failures and their
 //! backoff, offline fallback, and credentials from imagePullSecrets.
 
-mod common;
-
 use std::path::PathBuf;
 use std::process::Command;
 
-use common::*;
+use crate::common::*;
 
 /// A registry of the test's own, stopped (and its images removed) when dropped.
 struct Registry {
@@ -74,9 +72,7 @@ fn pod(image: &str, policy: &str, extra: &str) -> String {
 
 #[test]
 fn e2e_pull_policies_progress_and_image_ids() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("pull");
     let mut reg = Registry::start("pull", None);
     let image = reg.push("busybox", None);
@@ -111,9 +107,7 @@ fn e2e_pull_policies_progress_and_image_ids() {
 
 #[test]
 fn e2e_pull_failures() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("pullfail");
     let reg = Registry::start("pullfail", None);
 
@@ -144,9 +138,7 @@ fn e2e_pull_failures() {
 
 #[test]
 fn e2e_pull_secrets() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("auth");
     let mut reg = Registry::start("auth", Some("alice:wonderland"));
     let image = reg.push("private", Some(("alice", "wonderland")));
@@ -174,9 +166,7 @@ fn e2e_pull_secrets() {
 
 #[test]
 fn e2e_the_pods_of_a_run_share_one_pull() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("pullshare");
     let mut reg = Registry::start("pullshare", None);
     let image = reg.push("shared", None);

@@ -3,12 +3,10 @@
 //! a message and 1, a closed stderr changes nothing, and nothing ever panics. `apply` finishes
 //! its pods first.
 
-mod common;
-
 use std::fs::File;
 use std::process::{Command, Output, Stdio};
 
-use common::*;
+use crate::common::*;
 
 /// Where podrun's stdout (or stderr) goes.
 #[derive(Debug, Clone, Copy)]
@@ -113,9 +111,7 @@ spec:
 
 #[test]
 fn e2e_get_and_logs_survive_a_closed_or_full_stdout() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("pipes-get");
     let f = TempFile::new("pod.yaml", SLEEPER);
     let out = podrun(&["apply", f.path(), "-n", ns.name(), "-q"], None);
@@ -154,9 +150,7 @@ spec:
 
 #[test]
 fn e2e_apply_finishes_its_pod_before_it_exits_for_a_closed_or_full_stdout() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("pipes-apply");
     let f = TempFile::new("pod.yaml", JOB);
     for (sink, want) in [(Sink::Closed, 141), (Sink::Full, 1)] {

@@ -2,11 +2,9 @@
 //! the hosts file, the pod's status (hostIP, phases, readiness, termination messages) after
 //! podrun has exited, probe-level grace periods and activeDeadlineSeconds.
 
-mod common;
-
 use std::process::Command;
 
-use common::*;
+use crate::common::*;
 
 /// `podrun get POD -o json`: the Pod object.
 fn get_json(ns: &Namespace, pod: &str) -> serde_json::Value {
@@ -23,9 +21,7 @@ fn applied(out: &std::process::Output) -> serde_json::Value {
 
 #[test]
 fn e2e_host_aliases_are_written_as_the_kubelet_writes_them() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("hostaliases");
     let pod = format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  terminationGracePeriodSeconds: 1\n  hostname: h\n  hostAliases:\n  - {{ip: 10.1.2.3, hostnames: [foo.local, bar.local]}}\n  - {{ip: 10.1.2.4, hostnames: [baz]}}\n  containers:\n  - {{name: c, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}\n"
@@ -44,9 +40,7 @@ fn e2e_host_aliases_are_written_as_the_kubelet_writes_them() {
 
 #[test]
 fn e2e_host_ip_is_the_engine_hosts_address_on_the_pod_network() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("hostip");
     let pod = format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    env: [{{name: HOST_IP, valueFrom: {{fieldRef: {{fieldPath: status.hostIP}}}}}}]\n"
@@ -66,9 +60,7 @@ fn e2e_host_ip_is_the_engine_hosts_address_on_the_pod_network() {
 
 #[test]
 fn e2e_a_liveness_probes_grace_period_overrides_the_pods() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("probegrace");
     // The container ignores SIGTERM: only SIGKILL, at the end of the grace period, ends it. The
     // pod's 500 s would hold the kill past the timeout; the probe's 2 s end it at once.
@@ -85,9 +77,7 @@ fn e2e_a_liveness_probes_grace_period_overrides_the_pods() {
 
 #[test]
 fn e2e_a_failed_init_container_fails_the_pod_with_its_app_containers_waiting() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("initfail");
     let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  restartPolicy: Never\n  terminationGracePeriodSeconds: 1\n  initContainers:\n  - {name: init, image: 'busybox:1.28', command: [sh, -c, 'exit 3']}\n  containers:\n  - {name: app, image: 'busybox:1.28', command: [sh, -c, 'sleep 100']}\n";
     let out = apply(&ns, pod, &["-o", "json"]);
@@ -114,9 +104,7 @@ fn e2e_a_failed_init_container_fails_the_pod_with_its_app_containers_waiting() {
 
 #[test]
 fn e2e_get_shows_the_readiness_podrun_last_saw_never_ready_by_default() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("readiness");
     let probed = |name: &str, check: &str| {
         format!("  - name: {name}\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    readinessProbe: {{exec: {{command: [sh, -c, '{check}']}}, periodSeconds: 1}}\n")
@@ -150,10 +138,8 @@ fn e2e_get_shows_the_readiness_podrun_last_saw_never_ready_by_default() {
 
 #[test]
 fn e2e_get_shows_termination_messages_as_apply_does() {
-    if !engine() {
-        return;
-    }
-    let ns = Namespace::new("termmsg");
+    require_engine!();
+    let ns = Namespace::new("kubelet-termmsg");
     let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  restartPolicy: Never\n  containers:\n  - {name: file, image: 'busybox:1.28', command: [sh, -c, 'echo from-the-file > /dev/termination-log']}\n  - {name: logs, image: 'busybox:1.28', command: [sh, -c, 'echo from-the-logs; sleep 1; exit 2'], terminationMessagePolicy: FallbackToLogsOnError}\n";
     let out = apply(&ns, pod, &["-o", "json"]);
     assert_eq!(code(&out), 6, "{}", stderr(&out));
@@ -170,9 +156,7 @@ fn e2e_get_shows_termination_messages_as_apply_does() {
 
 #[test]
 fn e2e_the_active_deadline_counts_from_the_pods_start_across_runs() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("deadline");
     let pod = format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  activeDeadlineSeconds: 4\n  terminationGracePeriodSeconds: 1\n  containers:\n  - {{name: c, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}\n"

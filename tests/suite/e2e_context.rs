@@ -1,12 +1,10 @@
 //! Docker contexts end to end: `--context`, DOCKER_CONTEXT and the config's currentContext
 //! select the engine, as with the Docker CLI, from a Docker config directory of the test's own.
 
-mod common;
-
 use std::path::PathBuf;
 use std::process::Output;
 
-use common::*;
+use crate::common::*;
 
 /// The test's context, at the real engine; the Docker CLI keeps it under the sha256 of its name.
 const CONTEXT: &str = "podrun-e2e";
@@ -84,9 +82,7 @@ fn listed(out: &Output) -> Vec<String> {
 
 #[test]
 fn e2e_context_flag_env_and_current_context_select_the_engine() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("context");
     let config = DockerConfig::new("select");
     let f = TempFile::new("pod.yaml", POD);

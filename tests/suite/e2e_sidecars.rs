@@ -3,9 +3,7 @@
 //! reverse order, the pod is ready only with its sidecars ready, and a changed sidecar is
 //! restarted alone.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// A container that, on SIGTERM, takes a second before it exits: two stopped together end
 /// within moments of each other, two stopped one after the other a second apart.
@@ -33,9 +31,7 @@ mod chrono_free {
 
 #[test]
 fn e2e_an_app_container_starts_only_once_the_post_start_hook_before_it_has_finished() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("poststart-order");
     // a's hook takes two seconds, then leaves a mark; b looks for it as soon as it starts.
     let pod = format!(
@@ -54,9 +50,7 @@ fn e2e_an_app_container_starts_only_once_the_post_start_hook_before_it_has_finis
 
 #[test]
 fn e2e_sidecars_stop_after_the_app_containers_last_started_first() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("sidecar-stop-order");
     // The app container ends; the pod is done (Never), and its two sidecars are stopped.
     let pod = format!(
@@ -76,9 +70,7 @@ fn e2e_sidecars_stop_after_the_app_containers_last_started_first() {
 
 #[test]
 fn e2e_the_pod_is_ready_only_once_its_sidecars_are() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("sidecar-ready");
     let pod = |probe: &str| {
         format!(
@@ -111,9 +103,7 @@ fn e2e_the_pod_is_ready_only_once_its_sidecars_are() {
 
 #[test]
 fn e2e_a_changed_sidecar_is_restarted_alone() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("sidecar-change");
     let pod = |version: &str| {
         format!(

@@ -5,13 +5,11 @@
 //! cannot pass them. In-place updates on re-apply are checked on both paths (local socket and
 //! remote).
 
-mod common;
-
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 /// `socat` forwarding a loopback TCP port to the test engine's socket; stopped when dropped.
 struct Forwarder {
@@ -188,10 +186,8 @@ fn pod_volumes(ns: &Namespace) -> Vec<String> {
     volumes(&format!("io.kubernetes.pod.namespace={}", ns.name()))
 }
 
-fn ready() -> bool {
-    if !engine() {
-        return false;
-    }
+/// Whether socat is there (a failure where end-to-end tests are required).
+fn have_socat() -> bool {
     let socat = Command::new("socat").arg("-V").stdout(Stdio::null()).status().is_ok_and(|s| s.success());
     assert!(socat || !e2e_required(), "socat is missing (scripts/test installs it)");
     socat
@@ -199,8 +195,9 @@ fn ready() -> bool {
 
 #[test]
 fn configmap_secret_downward_projected_volumes_and_termination_messages_without_host_files() {
-    if !ready() {
-        return;
+    require_engine!();
+    if !have_socat() {
+        skip!("no socat");
     }
     let fwd = Forwarder::start("files", None);
     let host = fwd.host();
@@ -375,8 +372,9 @@ fn live_pod_updates_in_place(host: Option<&str>, state: &State, ns: &Namespace) 
 
 #[test]
 fn re_apply_updates_files_in_place_on_a_remote_engine() {
-    if !ready() {
-        return;
+    require_engine!();
+    if !have_socat() {
+        skip!("no socat");
     }
     let fwd = Forwarder::start("update", None);
     let host = fwd.host();
@@ -403,8 +401,10 @@ fn re_apply_updates_files_in_place_on_a_remote_engine() {
 
 #[test]
 fn gc_collects_the_volumes_of_a_vanished_pod() {
-    if !ready() {
-        return;
+    // gc sweeps the whole engine: alone, or it would remove what tests beside it run.
+    require_engine!(alone);
+    if !have_socat() {
+        skip!("no socat");
     }
     let fwd = Forwarder::start("gc", None);
     let host = fwd.host();
@@ -432,10 +432,11 @@ fn gc_collects_the_volumes_of_a_vanished_pod() {
 
 #[test]
 fn podman_volumes_and_termination_messages_through_a_remote_endpoint() {
-    if !ready() {
-        return;
+    require_engine!();
+    if !have_socat() {
+        skip!("no socat");
     }
-    let Some(podman) = podman() else { return };
+    require_podman!(podman);
     let fwd = Forwarder::start("podman", Some(&podman));
     let host = fwd.host();
     let state = State::new("podman");

@@ -1,8 +1,6 @@
 //! `podrun get` and `podrun logs` end to end, against the real engine: pods found by labels.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> std::process::Output {
     let f = TempFile::new("pod.yaml", manifest);
@@ -29,9 +27,7 @@ spec:
 
 #[test]
 fn e2e_get_lists_a_running_pod_as_kubectl_does() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("get");
     let out = apply(&ns, PAIR, &[]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -91,9 +87,7 @@ fn e2e_get_lists_a_running_pod_as_kubectl_does() {
 
 #[test]
 fn e2e_get_of_a_missing_pod_fails_and_an_empty_namespace_says_so() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("get-missing");
     let out = podrun(&["get", "nope", "-n", ns.name()], None);
     assert_eq!(code(&out), 1);
@@ -108,9 +102,7 @@ fn e2e_get_of_a_missing_pod_fails_and_an_empty_namespace_says_so() {
 
 #[test]
 fn e2e_logs_print_a_containers_output() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("logs");
     let out = apply(&ns, PAIR, &[]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -147,9 +139,7 @@ fn e2e_logs_print_a_containers_output() {
 
 #[test]
 fn e2e_previous_logs_are_the_instance_before_the_restart() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("logs-previous");
     let pod = "\
 apiVersion: v1
@@ -188,9 +178,7 @@ spec:
 /// byte, also where they look like a frame header, whole or followed, and with `apply --logs`.
 #[test]
 fn e2e_logs_of_a_terminal_container_are_byte_for_byte() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("logs-tty");
     let pod = r#"apiVersion: v1
 kind: Pod

@@ -8,15 +8,13 @@
 //! bridge (moby's removeDefaultBridgeInterface). A bridge named for the test, made before the
 //! daemon starts and deleted after it stopped, is the daemon's default network instead.
 
-mod common;
-
 use std::fs::File;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 /// How long a dockerd gets to answer after its start, and to exit after SIGTERM.
 const ENGINE_START: Duration = Duration::from_secs(60);
@@ -194,17 +192,16 @@ fn load_test_image(engine: &PrivateEngine) -> Result<(), String> {
     Ok(())
 }
 
-/// A private dockerd, up with the test image; None (after saying why) to skip, and a failure
-/// when end-to-end tests are required.
-fn private_engine() -> Option<PrivateEngine> {
+/// A private dockerd, up with the test image; why not, to skip, and a failure when end-to-end
+/// tests are required.
+fn private_engine() -> Result<PrivateEngine, String> {
     let required = e2e_required();
     let mut engine = PrivateEngine::new();
     match engine.make_bridge().and_then(|()| engine.start()).and_then(|()| load_test_image(&engine)) {
-        Ok(()) => Some(engine),
+        Ok(()) => Ok(engine),
         Err(why) => {
             assert!(!required, "cannot start a private dockerd, and end-to-end tests are required: {why}");
-            eprintln!("skipping: cannot start a private dockerd: {why}");
-            None
+            Err(why)
         }
     }
 }
@@ -234,7 +231,10 @@ fn e2e_an_engine_restart_mid_apply_is_waited_out_and_the_pod_converges() {
     // The shared engine's bridge, which the private daemon must leave alone.
     let docker0 = Path::new("/sys/class/net/docker0");
     let docker0_before = docker0.exists();
-    let Some(mut engine) = private_engine() else { return };
+    let mut engine = match private_engine() {
+        Ok(engine) => engine,
+        Err(why) => skip!("cannot start a private dockerd: {why}"),
+    };
     let host = engine.host.clone();
     let state = engine.dir.join("state").display().to_string();
     // Declared after the engine, so it is dropped (its pods deleted) while the engine runs.

@@ -1,20 +1,16 @@
 //! Manifest fidelity end to end: volumes, ConfigMaps and Secrets, ports, security contexts,
 //! resources and workload kinds, as a single Kubernetes node would run them.
 
-mod common;
-
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 #[test]
 fn e2e_volumes_configs_and_secrets() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("volumes");
     let manifest = format!(
         r#"apiVersion: v1
@@ -72,9 +68,7 @@ spec:
 
 #[test]
 fn e2e_a_missing_config_map_is_refused_before_anything_is_created() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("nocfg");
     let pod = format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    envFrom: [{{configMapRef: {{name: absent}}}}]\n"
@@ -93,9 +87,7 @@ fn e2e_a_missing_config_map_is_refused_before_anything_is_created() {
 
 #[test]
 fn e2e_claims_are_engine_volumes_that_outlive_the_pod() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("claims");
     let claim = format!("data-{}", std::process::id());
     let pod = format!(
@@ -124,9 +116,7 @@ fn e2e_claims_are_engine_volumes_that_outlive_the_pod() {
 
 #[test]
 fn e2e_host_ports_security_and_resources() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("ports");
     // A port of our own, chosen by the kernel, then freed for the pod to publish.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
@@ -186,9 +176,7 @@ spec:
 
 #[test]
 fn e2e_workload_templates_run_one_pod() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("deploy");
     let deployment = format!(
         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web}}\nspec:\n  replicas: 3\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}}}\n    spec:\n      terminationGracePeriodSeconds: 1\n      containers:\n      - {{name: c, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}\n---\napiVersion: v1\nkind: Service\nmetadata: {{name: web}}\nspec: {{selector: {{app: web}}, ports: [{{port: 80}}]}}\n"
@@ -202,9 +190,7 @@ fn e2e_workload_templates_run_one_pod() {
 
 #[test]
 fn e2e_pod_level_namespaces_names_and_dns() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("podlevel");
     let pod = format!(
         r#"apiVersion: v1
@@ -269,9 +255,7 @@ spec:
 
 #[test]
 fn e2e_pods_on_a_user_network_reach_each_other_by_hostname() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("network");
     let net = format!("podrun-test-{}", std::process::id());
     assert!(Command::new("docker").args(["network", "create", &net]).output().unwrap().status.success());
@@ -344,9 +328,7 @@ fn instance(ns: &Namespace, container: &str) -> Option<(String, String)> {
 
 #[test]
 fn e2e_a_flipping_symbolic_link_never_gets_a_sub_path_out_of_its_volume() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("subpath-race");
     let canary = Canary::new("race");
     // `sub` is by turns a directory, missing, and a link to the canary (on the host, where the
@@ -406,9 +388,7 @@ fn e2e_a_flipping_symbolic_link_never_gets_a_sub_path_out_of_its_volume() {
 
 #[test]
 fn e2e_a_container_created_by_an_earlier_run_is_started_only_once_its_sub_path_is_checked_again() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("subpath-created");
     let canary = Canary::new("created");
     // The victim's command is not there at first, so the engine creates it and cannot start
@@ -460,9 +440,7 @@ fn e2e_a_container_created_by_an_earlier_run_is_started_only_once_its_sub_path_i
 
 #[test]
 fn e2e_a_symbolic_link_planted_under_a_sub_path_by_an_init_container_is_refused() {
-    if !engine() {
-        return;
-    }
+    require_engine!();
     let ns = Namespace::new("subpath-init");
     let canary = Canary::new("init");
     let pod = format!(

@@ -1,0 +1,35 @@
+//! The integration tests, one binary with a module per suite (as cargo's tests/testsuite does):
+//! it links once, and `cargo test --test suite e2e_sync::` runs one suite.
+//!
+//! Every suite shares one process, so tests of different suites run side by side. A test that
+//! must see the engine to itself (gc sweeps every podrun container it finds orphaned) takes
+//! `require_engine!(alone)`, which waits until no other engine test runs (`common::EngineUse`).
+
+#[macro_use]
+mod common;
+
+mod cli;
+mod cli_pipes;
+mod e2e_apply;
+mod e2e_context;
+mod e2e_corpus;
+mod e2e_engine_restart;
+mod e2e_engine_volumes;
+mod e2e_exec;
+mod e2e_fidelity;
+mod e2e_field_pods;
+mod e2e_gc;
+mod e2e_images;
+mod e2e_kubelet;
+mod e2e_manifests;
+mod e2e_node;
+mod e2e_podman;
+mod e2e_probes;
+mod e2e_remote;
+mod e2e_run;
+mod e2e_sidecars;
+mod e2e_static;
+mod e2e_sync;
+mod e2e_toolbox;
+mod layers;
+mod package_deb;
