@@ -168,10 +168,10 @@ mod tests {
     use futures_util::future::join_all;
 
     use super::*;
-    use crate::runtime::fake::FakeRuntime;
+    use crate::runtime::fake::{Call, FakeRuntime};
 
     fn pulls_of(rt: &FakeRuntime) -> usize {
-        rt.calls().iter().filter(|c| c.starts_with("pull ")).count()
+        rt.calls().iter().filter(|c| matches!(c, Call::Pull { .. })).count()
     }
 
     #[tokio::test]

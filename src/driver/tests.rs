@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use super::*;
 use crate::manifest::{load, LoadOptions, Source};
 use crate::pod::Hook;
-use crate::runtime::fake::FakeRuntime;
+use crate::runtime::fake::{Call, FakeRuntime};
 use crate::runtime::RuntimeError;
 
 const INFRA: &str = "localhost/podrun-pause:test";
@@ -71,10 +71,19 @@ fn fake() -> FakeRuntime {
 
 /// The calls that act on containers and images (the engine-side volume calls every pod makes on
 /// the fake, which is not local, are left to the volume tests).
-fn verbs(rt: &FakeRuntime) -> Vec<String> {
-    const QUIET: [&str; 6] =
-        ["list", "image_present", "ensure_volume", "put_archive", "get_archive", "volume_mountpoint"];
-    rt.calls().into_iter().filter(|c| !QUIET.iter().any(|q| c.starts_with(q))).collect()
+fn verbs(rt: &FakeRuntime) -> Vec<Call> {
+    let quiet = |c: &Call| {
+        matches!(
+            c,
+            Call::List
+                | Call::ImagePresent { .. }
+                | Call::EnsureVolume { .. }
+                | Call::PutArchive { .. }
+                | Call::GetArchive { .. }
+                | Call::VolumeMountpoint { .. }
+        )
+    };
+    rt.calls().into_iter().filter(|c| !quiet(c)).collect()
 }
 
 #[tokio::test(start_paused = true)]
@@ -85,10 +94,11 @@ async fn creates_infra_then_apps_and_converges() {
     let calls = verbs(&rt);
     // The infra container is created and started before any app container; the app
     // containers are created concurrently (their order among themselves is not fixed).
-    assert_eq!(calls[..2], ["create podrun_default_web_POD_0", "start id1"]);
+    assert_eq!(calls[..2], [Call::create("podrun_default_web_POD_0"), Call::start("id1")]);
     let mut rest = calls[2..].to_vec();
     rest.sort();
-    assert_eq!(rest, ["create podrun_default_web_a_0", "create podrun_default_web_b_0", "start id2", "start id3"]);
+    let (a, b) = (Call::create("podrun_default_web_a_0"), Call::create("podrun_default_web_b_0"));
+    assert_eq!(rest, [a, b, Call::start("id2"), Call::start("id3")]);
     let st = r.status.unwrap();
     assert_eq!(st.pod_ip.as_deref(), Some("10.0.0.2"));
     // hostIP: the engine host's address on the pod's network, the infra container's gateway.
@@ -107,7 +117,7 @@ async fn a_second_run_changes_nothing() {
     let r = run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(10)).await;
     assert_eq!(r.outcome, Ok(()));
     assert_eq!(rt.containers(), before);
-    assert_eq!(rt.calls()[n..], ["list".to_owned()], "one look, no action");
+    assert_eq!(rt.calls()[n..], [Call::List], "one look, no action");
 }
 
 #[tokio::test(start_paused = true)]
@@ -132,7 +142,7 @@ async fn a_failed_pull_is_exit_4_and_a_good_one_proceeds() {
     let rt = Arc::new(fake().with_pullable("new:1"));
     let r = run(&rt, desired("Always", "new:1", "IfNotPresent"), opts(10)).await;
     assert_eq!(r.outcome, Ok(()));
-    assert!(rt.calls().contains(&"pull new:1".to_owned()));
+    assert!(rt.calls().contains(&Call::pull("new:1")));
 }
 
 #[tokio::test(start_paused = true)]
@@ -140,7 +150,7 @@ async fn offline_always_uses_the_local_image() {
     let rt = Arc::new(fake());
     let r = run(&rt, desired("Always", "img:1", "Always"), opts(10)).await;
     assert_eq!(r.outcome, Ok(()));
-    assert!(rt.calls().contains(&"pull img:1".to_owned()));
+    assert!(rt.calls().contains(&Call::pull("img:1")));
 }
 
 fn named(pod: &str, image: &str) -> DesiredPod {
@@ -163,7 +173,7 @@ async fn the_pods_of_a_run_share_one_pull_and_each_hears_of_it() {
     });
     let results = futures_util::future::join_all(runs).await;
     assert!(results.iter().all(|r| r.outcome.is_ok()));
-    assert_eq!(rt.calls().iter().filter(|c| *c == "pull app:latest").count(), 1, "{:?}", rt.calls());
+    assert_eq!(rt.calls().iter().filter(|c| **c == Call::pull("app:latest")).count(), 1, "{:?}", rt.calls());
     let heard = reporter.events.lock().unwrap().iter().filter(|e| *e == "pull app:latest").count();
     assert_eq!(heard, 5, "every pod reports the pull it waits for");
 
@@ -175,7 +185,7 @@ async fn the_pods_of_a_run_share_one_pull_and_each_hears_of_it() {
     });
     let results = futures_util::future::join_all(runs).await;
     assert!(results.iter().all(|r| r.outcome.is_ok()));
-    assert_eq!(rt.calls().iter().filter(|c| *c == "pull app:latest").count(), 1);
+    assert_eq!(rt.calls().iter().filter(|c| **c == Call::pull("app:latest")).count(), 1);
 }
 
 #[tokio::test(start_paused = true)]
@@ -197,7 +207,7 @@ async fn a_crash_loop_exhausts_the_retries_with_backoff() {
     let r = run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(3)).await;
     let Err(f @ PodFailure::NotConverged { crash_loop: true, .. }) = &r.outcome else { panic!("{:?}", r.outcome) };
     assert_eq!(crate::exit::for_pod(f), 6);
-    let creates_of_a = rt.calls().iter().filter(|c| c.starts_with("create podrun_default_web_a_")).count();
+    let creates_of_a = rt.calls().iter().filter(|c| c.creates("podrun_default_web_a_")).count();
     assert_eq!(creates_of_a, 4, "the first start and three repairs");
     // Repairs waited 1 s, 2 s and 4 s, then the next one was refused.
     assert!(start.elapsed() >= Duration::from_secs(7), "{:?}", start.elapsed());
@@ -213,10 +223,11 @@ async fn an_older_dead_instance_is_removed_while_its_successor_starts() {
     let rt = Arc::new(fake().exits_on_start("a", 1).with_remove_time(Duration::from_secs(10)));
     run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(3)).await;
     let calls = rt.timed_calls();
-    let (removed_at, _) = calls.iter().find(|(_, c)| c.starts_with("remove ")).expect("an older instance removed");
+    let (removed_at, _) =
+        calls.iter().find(|(_, c)| matches!(c, Call::Remove { .. })).expect("an older instance removed");
     let (started_at, _) = calls
         .iter()
-        .find(|(t, c)| t >= removed_at && c.starts_with("start "))
+        .find(|(t, c)| t >= removed_at && matches!(c, Call::Start { .. }))
         .expect("a start after the removal began");
     assert!(
         *started_at - *removed_at < Duration::from_secs(10),
@@ -227,11 +238,11 @@ async fn an_older_dead_instance_is_removed_while_its_successor_starts() {
     assert_eq!(rt.containers().iter().filter(|c| c.name.contains("_a_")).count(), 2);
     // A restart joins the infra container the look before it saw: no second look to find it.
     let calls = rt.calls();
-    for (i, _) in
-        calls.iter().enumerate().filter(|(_, c)| c.starts_with("create podrun_default_web_a_") && !c.ends_with("_0"))
-    {
-        let since_look = calls[..i].iter().rev().take_while(|c| !c.starts_with("image_present"));
-        assert!(since_look.clone().all(|c| c != "list"), "{calls:#?}");
+    let restart =
+        |c: &Call| c.creates("podrun_default_web_a_") && !matches!(c, Call::Create { name } if name.ends_with("_0"));
+    for (i, _) in calls.iter().enumerate().filter(|(_, c)| restart(c)) {
+        let since_look = calls[..i].iter().rev().take_while(|c| !matches!(c, Call::ImagePresent { .. }));
+        assert!(since_look.clone().all(|c| *c != Call::List), "{calls:#?}");
     }
 }
 
@@ -265,7 +276,7 @@ async fn an_engine_unreachable_at_the_first_contact_is_exit_3_at_once() {
     let Err(f @ PodFailure::Runtime(RuntimeError::Unreachable { .. })) = &r.outcome else { panic!("{:?}", r.outcome) };
     assert_eq!(crate::exit::for_pod(f), 3);
     assert_eq!(start.elapsed(), Duration::ZERO, "not waited for: it was never there");
-    assert_eq!(rt.calls(), ["list"]);
+    assert_eq!(rt.calls(), [Call::List]);
     assert!(reporter.events.lock().unwrap().is_empty(), "{:?}", reporter.events.lock().unwrap());
 }
 
@@ -298,11 +309,12 @@ async fn an_engine_restart_mid_run_is_waited_out_and_the_pod_taken_up_again() {
     assert_eq!(count(&events, "the engine answers again"), 1, "{events:?}");
     // The lost infra container means a new one, and every container starts over: the init
     // container runs again (4 s) after the engine came back at 5 s, then the app container.
-    let creates: Vec<String> = rt.calls().into_iter().filter(|c| c.starts_with("create")).collect();
+    let creates: Vec<Call> = rt.calls().into_iter().filter(|c| c.creates("")).collect();
     for name in ["POD_0", "POD_1", "init_0", "init_1", "a_0"] {
-        assert!(creates.contains(&format!("create podrun_default_web_{name}")), "{name}: {creates:?}");
+        assert!(creates.contains(&Call::create(&format!("podrun_default_web_{name}"))), "{name}: {creates:?}");
     }
-    assert!(!creates.iter().any(|c| c.contains("_a_1")), "the app container had not started: {creates:?}");
+    let a_1 = Call::create("podrun_default_web_a_1");
+    assert!(!creates.contains(&a_1), "the app container had not started: {creates:?}");
     assert!(start.elapsed() >= Duration::from_secs(9), "{:?}", start.elapsed());
     // The engine's events were subscribed to again once it was back.
     assert_eq!(rt.subscriptions(), 2);
@@ -315,7 +327,7 @@ async fn an_engine_restart_mid_run_is_waited_out_and_the_pod_taken_up_again() {
 #[tokio::test(start_paused = true)]
 async fn an_engine_that_goes_away_during_an_action_is_waited_for_too() {
     // The engine goes at the app container's create, with the infra container running.
-    let rt = Arc::new(fake().outage_at_call("create podrun_default_web_a_", Duration::from_secs(3)));
+    let rt = Arc::new(fake().outage_at_call(|c| c.creates("podrun_default_web_a_"), Duration::from_secs(3)));
     let reporter = Arc::new(Recorder::default());
     let r =
         run_pod(rt.clone(), desired("Always", "img:1", "IfNotPresent"), opts(10), reporter.clone(), Interrupt::never())
@@ -323,7 +335,7 @@ async fn an_engine_that_goes_away_during_an_action_is_waited_for_too() {
     assert_eq!(r.outcome, Ok(()));
     let events = reporter.events.lock().unwrap().clone();
     assert_eq!(count(&events, "engine unreachable, retrying"), 1, "{events:?}");
-    assert!(rt.calls().contains(&"create podrun_default_web_POD_1".to_owned()), "{:?}", rt.calls());
+    assert!(rt.calls().contains(&Call::create("podrun_default_web_POD_1")), "{:?}", rt.calls());
     assert!(rt.containers().iter().filter(|c| c.is_running()).count() == 3);
 }
 
@@ -352,7 +364,7 @@ async fn an_engine_still_away_at_the_deadline_is_exit_3_and_says_so() {
     assert!(r.status.is_some());
     // Looked at with waits that double up to 2 s, not at every turn: 250 ms, 500 ms, 1 s, then
     // every 2 s for the 28 s it was away; and a few looks before it went.
-    let looks = rt.calls().iter().filter(|c| *c == "list").count();
+    let looks = rt.calls().iter().filter(|c| **c == Call::List).count();
     assert!((14..=22).contains(&looks), "{looks} looks");
 }
 
@@ -382,8 +394,8 @@ async fn delete_removes_apps_then_infra_and_only_owned_containers() {
     assert_eq!(n, 3);
     let left: Vec<String> = rt.containers().into_iter().map(|c| c.id).collect();
     assert_eq!(left, vec!["stranger"]);
-    let removes: Vec<String> = rt.calls().into_iter().filter(|c| c.starts_with("remove ")).collect();
-    assert_eq!(removes.last().map(String::as_str), Some("remove id1"), "the infra container goes last");
+    let removes: Vec<Call> = rt.calls().into_iter().filter(|c| matches!(c, Call::Remove { .. })).collect();
+    assert_eq!(removes.last(), Some(&Call::remove("id1")), "the infra container goes last");
 }
 
 /// A server on loopback that answers every request with `response` and sends each request's
@@ -426,7 +438,7 @@ async fn a_post_start_http_hook_is_sent_and_its_status_code_does_not_matter() {
     let request = requests.recv().await.unwrap();
     assert!(request.starts_with("GET /started HTTP/1.1\r\n"), "{request}");
     assert!(request.contains("User-Agent: kube-lifecycle/"), "{request}");
-    assert!(!rt.calls().iter().any(|c| c.starts_with("kill")), "{:?}", rt.calls());
+    assert!(!rt.calls().iter().any(|c| matches!(c, Call::Kill { .. })), "{:?}", rt.calls());
 }
 
 #[tokio::test(start_paused = true)]
@@ -438,12 +450,15 @@ async fn app_containers_start_in_order_each_after_the_post_start_hook_before_it(
     let r = run(&rt, d, opts(0)).await;
     assert_eq!(r.outcome, Ok(()));
     let calls = verbs(&rt);
-    let at = |what: &str| calls.iter().position(|c| c.contains(what)).unwrap_or_else(|| panic!("{what}: {calls:?}"));
-    let hook = at("hook-b");
+    let at = |what: &dyn Fn(&Call) -> bool| calls.iter().position(what).unwrap_or_else(|| panic!("{calls:?}"));
+    let hook = at(
+        &|c| matches!(c, Call::Exec { cmd, .. } | Call::ExecAttach { cmd, .. } if cmd.iter().any(|a| a == "hook-b")),
+    );
     for later in ["web_c_", "web_d_"] {
-        assert!(at(&format!("create podrun_default_{later}")) > hook, "{later} waits for b's hook: {calls:?}");
+        let create = at(&|c| c.creates(&format!("podrun_default_{later}")));
+        assert!(create > hook, "{later} waits for b's hook: {calls:?}");
     }
-    assert!(at("create podrun_default_web_a_") < hook, "{calls:?}");
+    assert!(at(&|c| c.creates("podrun_default_web_a_")) < hook, "{calls:?}");
 }
 
 #[tokio::test]
@@ -456,7 +471,7 @@ async fn a_failed_post_start_http_hook_kills_the_container() {
     let Err(PodFailure::ContainerFailed { container, .. }) = &r.outcome else { panic!("{:?}", r.outcome) };
     assert_eq!(container, "a");
     let killed = rt.containers().into_iter().find(|c| c.label(crate::runtime::labels::CONTAINER_NAME) == Some("a"));
-    assert!(rt.calls().contains(&format!("kill {}", killed.unwrap().id)), "{:?}", rt.calls());
+    assert!(rt.calls().contains(&Call::kill(&killed.unwrap().id)), "{:?}", rt.calls());
 }
 
 #[tokio::test]
@@ -529,7 +544,7 @@ async fn supervision_keeps_restarting_a_crashing_container_until_a_signal() {
     let first = run(&rt, desired("Always", "img:1", "IfNotPresent"), opts(0)).await;
     assert!(first.outcome.is_err(), "the first pass gives up on a crash loop: {:?}", first.outcome);
     assert!(super::supervise::needs_supervision(&first));
-    let starts = |rt: &FakeRuntime| rt.calls().iter().filter(|c| c.starts_with("start")).count();
+    let starts = |rt: &FakeRuntime| rt.calls().iter().filter(|c| matches!(c, Call::Start { .. })).count();
     let before = starts(&rt);
 
     let s = Supervising::start(&rt, first);
@@ -578,7 +593,7 @@ async fn supervision_waits_out_an_engine_restart_and_takes_the_pod_up_again() {
     assert_eq!(count(&events, "engine unreachable, retrying ("), 1, "no deadline to name: {events:?}");
     assert_eq!(count(&events, "the engine answers again"), 1, "{events:?}");
     assert_eq!(count(&events, "supervising it again"), 0, "the driver itself waited: {events:?}");
-    assert!(rt.calls().contains(&"create podrun_default_web_POD_1".to_owned()), "{:?}", rt.calls());
+    assert!(rt.calls().contains(&Call::create("podrun_default_web_POD_1")), "{:?}", rt.calls());
     assert_eq!(rt.containers().iter().filter(|c| c.is_running()).count(), 3);
     s.stop().await;
 }
@@ -744,14 +759,14 @@ async fn volumes_on_an_engine_that_is_not_local_are_engine_volumes_filled_throug
     tokio::time::advance(Duration::from_secs(5)).await;
     let n = rt.calls().len();
     assert_eq!(run(&rt, live("hello", "one"), opts(10)).await.outcome, Ok(()));
-    assert!(!rt.calls()[n..].iter().any(|c| c.starts_with("put_archive")), "{:?}", &rt.calls()[n..]);
+    assert!(!rt.calls()[n..].iter().any(|c| matches!(c, Call::PutArchive { .. })), "{:?}", &rt.calls()[n..]);
 
     // Changed ConfigMap content and labels: new files, swapped in, no container made again.
     tokio::time::advance(Duration::from_secs(5)).await;
     let n = rt.calls().len();
     assert_eq!(run(&rt, live("changed", "two"), opts(10)).await.outcome, Ok(()));
     let calls = rt.calls()[n..].to_vec();
-    assert!(!calls.iter().any(|c| c.starts_with("create") || c.starts_with("remove")), "{calls:?}");
+    assert!(!calls.iter().any(|c| matches!(c, Call::Create { .. } | Call::Remove { .. })), "{calls:?}");
     let (new_dir, greeting) = data_file(&rt, "conf", "greeting");
     assert_ne!(new_dir, dir);
     assert!(matches!(greeting, FakeEntry::File { content, .. } if content == b"changed"));
@@ -786,7 +801,7 @@ async fn a_name_held_by_a_container_podrun_did_not_make_is_retried_with_backoff_
     rt.insert(squatter);
     let r = run(&rt, d, opts(3)).await;
     assert!(matches!(r.outcome, Err(PodFailure::NotConverged { .. })), "{:?}", r.outcome);
-    let creates = rt.calls().into_iter().filter(|c| c.starts_with("create ")).count();
+    let creates = rt.calls().into_iter().filter(|c| c.creates("")).count();
     assert_eq!(creates, 4, "one try and three retries, not a busy loop");
     assert_eq!(rt.containers().len(), 1, "the squatter is still there, alone");
 }
@@ -870,7 +885,7 @@ async fn a_run_overtaken_by_a_removal_stops_acting_and_removes_only_what_is_left
     assert!(!running.is_finished());
     // A removal begins: it stops the members, then the infra container, and takes its time.
     let id = files.begin_deletion(&uid).unwrap();
-    let creates = || rt.calls().iter().filter(|c| c.starts_with("create ")).count();
+    let creates = || rt.calls().iter().filter(|c| c.creates("")).count();
     let before = creates();
     let all = rt.containers();
     for c in all.iter().filter(|c| !is_infra(c)).chain(all.iter().filter(|c| is_infra(c))) {
@@ -920,7 +935,7 @@ async fn a_create_still_with_the_engine_when_the_run_is_interrupted_is_counted_a
         async move { run_pod(rt, d, opts(10), Arc::new(Recorder::default()), interrupt).await }
     });
     // The infra container's create has reached the engine, which takes its time with it.
-    until("the infra container's create is sent", || rt.calls().iter().any(|c| c.starts_with("create "))).await;
+    until("the infra container's create is sent", || rt.calls().iter().any(|c| c.creates(""))).await;
     fire.send(Some(crate::status::outcome::SIGINT)).unwrap();
     let r = running.await.unwrap();
     assert_eq!(r.outcome, Err(PodFailure::Interrupted(crate::status::outcome::SIGINT)));

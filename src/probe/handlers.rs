@@ -601,7 +601,8 @@ mod tests {
         assert_eq!(run(&rt, &exec_probe(&["cat", "/tmp/healthy"]), &target(NO_PORTS)).await, Outcome::Success);
         let failed = run(&rt, &exec_probe(&["false"]), &target(NO_PORTS)).await;
         assert_eq!(failed, Outcome::Failure("command \"false\" exited with code 1".into()));
-        assert!(rt.calls().contains(&"exec c1 cat /tmp/healthy".to_owned()), "{:?}", rt.calls());
+        let exec = crate::runtime::fake::Call::Exec { id: "c1".into(), cmd: vec!["cat".into(), "/tmp/healthy".into()] };
+        assert!(rt.calls().contains(&exec), "{:?}", rt.calls());
         let empty = run(&rt, &exec_probe(&[]), &target(NO_PORTS)).await;
         assert!(matches!(empty, Outcome::Failure(_)));
         // An engine that cannot run the command gives no result (the kubelet throws it away),

@@ -1,5 +1,5 @@
 //! A recording, in-memory runtime for unit tests of the driver. It keeps containers in a map,
-//! logs every call, and can be told how containers behave when started, and when the engine
+//! logs every call as a typed `Call`, and can be told how containers behave when started, and when the engine
 //! goes away for a while (taking the running containers with it, as a restarted engine does).
 //! It never replaces the end-to-end tests against a real engine.
 
@@ -26,7 +26,7 @@ struct Inner {
     pullable: BTreeSet<String>,
     /// Kubernetes container name -> exit code it exits with as soon as it starts.
     exits_on_start: BTreeMap<String, i64>,
-    calls: Vec<String>,
+    calls: Vec<Call>,
     /// When each call was made (tokio's clock), beside `calls`.
     call_times: Vec<Instant>,
     /// How long removing a container takes (after the call is recorded).
@@ -61,6 +61,106 @@ pub enum FakeEntry {
     Link { target: String },
 }
 
+/// One call made to the fake, with what it was made on: the log tests assert on.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Call {
+    Info,
+    List,
+    ImagePresent {
+        image: String,
+    },
+    ImageUser {
+        image: String,
+    },
+    Pull {
+        image: String,
+    },
+    Load {
+        image: String,
+    },
+    /// The container's name, as the spec gives it.
+    Create {
+        name: String,
+    },
+    Start {
+        id: String,
+    },
+    Stop {
+        id: String,
+    },
+    Logs {
+        id: String,
+    },
+    Exec {
+        id: String,
+        cmd: Vec<String>,
+    },
+    ExecAttach {
+        id: String,
+        cmd: Vec<String>,
+    },
+    ExecResize {
+        exec_id: String,
+        cols: u16,
+        rows: u16,
+    },
+    ExecExitCode {
+        exec_id: String,
+    },
+    EnsureVolume {
+        name: String,
+        tmpfs: bool,
+    },
+    ListVolumes,
+    VolumeMountpoint {
+        name: String,
+    },
+    PutArchive {
+        id: String,
+        path: String,
+    },
+    GetArchive {
+        id: String,
+        path: String,
+    },
+    RemoveVolume {
+        name: String,
+    },
+    Kill {
+        id: String,
+    },
+    Remove {
+        id: String,
+    },
+}
+
+impl Call {
+    pub fn pull(image: &str) -> Call {
+        Call::Pull { image: image.to_owned() }
+    }
+
+    pub fn create(name: &str) -> Call {
+        Call::Create { name: name.to_owned() }
+    }
+
+    pub fn start(id: &str) -> Call {
+        Call::Start { id: id.to_owned() }
+    }
+
+    pub fn kill(id: &str) -> Call {
+        Call::Kill { id: id.to_owned() }
+    }
+
+    pub fn remove(id: &str) -> Call {
+        Call::Remove { id: id.to_owned() }
+    }
+
+    /// Whether this is the create of a container whose name starts with `prefix`.
+    pub fn creates(&self, prefix: &str) -> bool {
+        matches!(self, Call::Create { name } if name.starts_with(prefix))
+    }
+}
+
 /// When the engine goes away, and for how long.
 #[derive(Debug)]
 struct Outage {
@@ -70,22 +170,30 @@ struct Outage {
     began: Option<Instant>,
 }
 
-#[derive(Debug)]
 enum OutageStart {
     At(Instant),
-    /// At the first call whose log line starts with this.
-    Call(String),
+    /// At the first call this says yes to.
+    Call(Box<dyn Fn(&Call) -> bool + Send>),
+}
+
+impl std::fmt::Debug for OutageStart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OutageStart::At(t) => f.debug_tuple("At").field(t).finish(),
+            OutageStart::Call(_) => f.write_str("Call(..)"),
+        }
+    }
 }
 
 impl Inner {
     /// Brings the containers up to the present: those that run for a while exit when their time
     /// is up, and an outage that begins kills every running container at its start.
-    fn settle(&mut self, call: Option<&str>) {
+    fn settle(&mut self, call: Option<&Call>) {
         let now = Instant::now();
         if let Some(o) = &mut self.outage {
             let due = match &o.start {
                 OutageStart::At(t) => now >= *t,
-                OutageStart::Call(prefix) => call.is_some_and(|c| c.starts_with(prefix.as_str())),
+                OutageStart::Call(starts) => call.is_some_and(starts),
             };
             if o.began.is_none() && due {
                 let at = match o.start {
@@ -221,16 +329,16 @@ impl FakeRuntime {
         self
     }
 
-    /// `outage`, beginning at the first call whose log line (`create NAME`, `start ID`, ...)
-    /// starts with `call`: that call fails, as does every other for `length`.
-    pub fn outage_at_call(self, call: &str, length: Duration) -> Self {
-        let start = OutageStart::Call(call.to_owned());
+    /// `outage`, beginning at the first call `starts` says yes to: that call fails, as does
+    /// every other for `length`.
+    pub fn outage_at_call(self, starts: impl Fn(&Call) -> bool + Send + 'static, length: Duration) -> Self {
+        let start = OutageStart::Call(Box::new(starts));
         self.lock().outage = Some(Outage { start, length, began: None });
         self
     }
 
     /// Every call so far, with when it was made (tokio's clock).
-    pub fn timed_calls(&self) -> Vec<(Instant, String)> {
+    pub fn timed_calls(&self) -> Vec<(Instant, Call)> {
         let inner = self.lock();
         inner.call_times.iter().copied().zip(inner.calls.iter().cloned()).collect()
     }
@@ -240,8 +348,8 @@ impl FakeRuntime {
         self.lock().subscriptions
     }
 
-    /// Every call so far, as `verb target` lines.
-    pub fn calls(&self) -> Vec<String> {
+    /// Every call so far.
+    pub fn calls(&self) -> Vec<Call> {
         self.lock().calls.clone()
     }
 
@@ -285,7 +393,7 @@ impl FakeRuntime {
         self.lock().containers.insert(c.id.clone(), c);
     }
 
-    fn check(&self, call: String) -> Result<(), RuntimeError> {
+    fn check(&self, call: Call) -> Result<(), RuntimeError> {
         let mut inner = self.lock();
         inner.settle(Some(&call));
         inner.calls.push(call);
@@ -304,12 +412,12 @@ impl FakeRuntime {
 
 impl Runtime for FakeRuntime {
     async fn info(&self) -> Result<EngineInfo, RuntimeError> {
-        self.check("info".into())?;
+        self.check(Call::Info)?;
         Ok(EngineInfo { name: "fake".into(), version: "0".into(), api_version: "0".into() })
     }
 
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
-        self.check("list".into())?;
+        self.check(Call::List)?;
         let inner = self.lock();
         Ok(inner
             .containers
@@ -323,12 +431,12 @@ impl Runtime for FakeRuntime {
     }
 
     async fn image_present(&self, image: &str) -> Result<bool, RuntimeError> {
-        self.check(format!("image_present {image}"))?;
+        self.check(Call::ImagePresent { image: image.to_owned() })?;
         Ok(self.lock().images.contains(image))
     }
 
     async fn image_user(&self, image: &str) -> Result<String, RuntimeError> {
-        self.check(format!("image_user {image}"))?;
+        self.check(Call::ImageUser { image: image.to_owned() })?;
         Ok(String::new())
     }
 
@@ -339,7 +447,7 @@ impl Runtime for FakeRuntime {
         progress: &(dyn Fn(super::PullProgress) + Send + Sync),
     ) -> Result<(), RuntimeError> {
         progress(super::PullProgress { layers: 1, layers_done: 1, bytes_done: 10, bytes_total: 10 });
-        self.check(format!("pull {image}"))?;
+        self.check(Call::pull(image))?;
         let time = self.lock().pull_time;
         tokio::time::sleep(time).await;
         let mut inner = self.lock();
@@ -355,13 +463,13 @@ impl Runtime for FakeRuntime {
     }
 
     async fn load_image(&self, image: &str, _archive: Vec<u8>) -> Result<(), RuntimeError> {
-        self.check(format!("load {image}"))?;
+        self.check(Call::Load { image: image.to_owned() })?;
         self.lock().images.insert(image.to_owned());
         Ok(())
     }
 
     async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
-        self.check(format!("create {}", spec.name))?;
+        self.check(Call::create(&spec.name))?;
         let time = self.lock().create_time;
         if !time.is_zero() {
             tokio::time::sleep(time).await;
@@ -397,7 +505,7 @@ impl Runtime for FakeRuntime {
     }
 
     async fn start(&self, id: &str) -> Result<(), RuntimeError> {
-        self.check(format!("start {id}"))?;
+        self.check(Call::start(id))?;
         let mut inner = self.lock();
         let exits = inner.exits_on_start.clone();
         let c = inner.containers.get_mut(id).ok_or_else(|| RuntimeError::NotFound { what: id.to_owned() })?;
@@ -417,7 +525,7 @@ impl Runtime for FakeRuntime {
     }
 
     async fn stop(&self, c: &Observed, grace: Duration) -> Result<(), RuntimeError> {
-        self.check(format!("stop {}", c.id))?;
+        self.check(Call::Stop { id: c.id.clone() })?;
         if !owned(c) {
             return Err(RuntimeError::NotOwned { what: "stop".into(), id: c.id.clone() });
         }
@@ -436,19 +544,19 @@ impl Runtime for FakeRuntime {
     }
 
     async fn logs_tail(&self, id: &str, _lines: usize) -> Result<String, RuntimeError> {
-        self.check(format!("logs {id}"))?;
+        self.check(Call::Logs { id: id.to_owned() })?;
         Ok(String::new())
     }
 
     async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
-        self.check(format!("exec {id} {}", cmd.join(" ")))?;
+        self.check(Call::Exec { id: id.to_owned(), cmd: cmd.to_vec() })?;
         let code = cmd.first().map_or(0, |c| if c == "false" { 1 } else { 0 });
         Ok(code)
     }
 
     /// `echo ARGS` prints its arguments, `false` exits 1, anything else exits 0 silently.
     async fn exec_attach(&self, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {
-        self.check(format!("exec_attach {id} {}", req.cmd.join(" ")))?;
+        self.check(Call::ExecAttach { id: id.to_owned(), cmd: req.cmd.clone() })?;
         let mut inner = self.lock();
         let c = inner.containers.get(id).ok_or_else(|| RuntimeError::NotFound { what: id.to_owned() })?;
         if !c.is_running() {
@@ -469,11 +577,11 @@ impl Runtime for FakeRuntime {
     }
 
     async fn exec_resize(&self, exec_id: &str, size: TermSize) -> Result<(), RuntimeError> {
-        self.check(format!("exec_resize {exec_id} {}x{}", size.cols, size.rows))
+        self.check(Call::ExecResize { exec_id: exec_id.to_owned(), cols: size.cols, rows: size.rows })
     }
 
     async fn exec_exit_code(&self, exec_id: &str) -> Result<Option<i64>, RuntimeError> {
-        self.check(format!("exec_exit_code {exec_id}"))?;
+        self.check(Call::ExecExitCode { exec_id: exec_id.to_owned() })?;
         Ok(self.lock().execs.get(exec_id).copied())
     }
 
@@ -483,7 +591,7 @@ impl Runtime for FakeRuntime {
         labels: &BTreeMap<String, String>,
         tmpfs: Option<&super::Tmpfs>,
     ) -> Result<(), RuntimeError> {
-        self.check(format!("ensure_volume {name}{}", if tmpfs.is_some() { " tmpfs" } else { "" }))?;
+        self.check(Call::EnsureVolume { name: name.to_owned(), tmpfs: tmpfs.is_some() })?;
         // Like the engine: an existing volume keeps its labels.
         let mut inner = self.lock();
         if !inner.volumes.contains_key(name) {
@@ -498,7 +606,7 @@ impl Runtime for FakeRuntime {
     }
 
     async fn list_volumes(&self, label_filters: &[String]) -> Result<Vec<super::VolumeInfo>, RuntimeError> {
-        self.check("list_volumes".to_owned())?;
+        self.check(Call::ListVolumes)?;
         let matches = |l: &BTreeMap<String, String>| {
             label_filters.iter().all(|f| match f.split_once('=') {
                 Some((k, v)) => l.get(k).is_some_and(|x| x == v),
@@ -515,7 +623,7 @@ impl Runtime for FakeRuntime {
     }
 
     async fn volume_mountpoint(&self, name: &str) -> Result<String, RuntimeError> {
-        self.check(format!("volume_mountpoint {name}"))?;
+        self.check(Call::VolumeMountpoint { name: name.to_owned() })?;
         if !self.lock().volumes.contains_key(name) {
             return Err(RuntimeError::NotFound { what: format!("volume {name}") });
         }
@@ -523,7 +631,7 @@ impl Runtime for FakeRuntime {
     }
 
     async fn put_archive(&self, id: &str, path: &str, tar: Vec<u8>) -> Result<(), RuntimeError> {
-        self.check(format!("put_archive {id} {path}"))?;
+        self.check(Call::PutArchive { id: id.to_owned(), path: path.to_owned() })?;
         let mut inner = self.lock();
         if !inner.containers.contains_key(id) {
             return Err(RuntimeError::NotFound { what: id.to_owned() });
@@ -554,7 +662,7 @@ impl Runtime for FakeRuntime {
     }
 
     async fn get_archive(&self, id: &str, path: &str, max_bytes: usize) -> Result<Option<Vec<u8>>, RuntimeError> {
-        self.check(format!("get_archive {id} {path}"))?;
+        self.check(Call::GetArchive { id: id.to_owned(), path: path.to_owned() })?;
         let inner = self.lock();
         let Some(e) = inner.files.get(&(id.to_owned(), path.to_owned())) else { return Ok(None) };
         let name = path.rsplit('/').next().unwrap_or(path);
@@ -584,7 +692,7 @@ impl Runtime for FakeRuntime {
     }
 
     async fn remove_volume(&self, name: &str) -> Result<(), RuntimeError> {
-        self.check(format!("remove_volume {name}"))?;
+        self.check(Call::RemoveVolume { name: name.to_owned() })?;
         let mut inner = self.lock();
         match inner.volumes.get(name) {
             None => Ok(()),
@@ -621,7 +729,7 @@ impl Runtime for FakeRuntime {
     }
 
     async fn kill(&self, c: &Observed) -> Result<(), RuntimeError> {
-        self.check(format!("kill {}", c.id))?;
+        self.check(Call::kill(&c.id))?;
         if !owned(c) {
             return Err(RuntimeError::NotOwned { what: "kill".into(), id: c.id.clone() });
         }
@@ -640,7 +748,7 @@ impl Runtime for FakeRuntime {
     }
 
     async fn remove(&self, c: &Observed) -> Result<(), RuntimeError> {
-        self.check(format!("remove {}", c.id))?;
+        self.check(Call::remove(&c.id))?;
         if !owned(c) {
             return Err(RuntimeError::NotOwned { what: "remove".into(), id: c.id.clone() });
         }
@@ -676,9 +784,8 @@ mod tests {
         rt.remove_volume("v").await.unwrap();
         rt.remove_volume("v").await.unwrap();
         assert_eq!(rt.volumes().keys().collect::<Vec<_>>(), ["theirs"]);
-        assert_eq!(
-            rt.calls(),
-            ["ensure_volume v", "ensure_volume v", "remove_volume theirs", "remove_volume v", "remove_volume v"]
-        );
+        let ensure = || Call::EnsureVolume { name: "v".into(), tmpfs: false };
+        let remove = |name: &str| Call::RemoveVolume { name: name.into() };
+        assert_eq!(rt.calls(), [ensure(), ensure(), remove("theirs"), remove("v"), remove("v")]);
     }
 }
