@@ -8,6 +8,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 #[path = "../tests/suite/common/manifests.rs"]
 pub mod manifests;
 
+/// A skipped test's record (stderr, and PODRUN_SKIP_LOG for scripts/test's count): the same
+/// file the tests under `tests/` use.
+#[path = "../tests/suite/common/skip_log.rs"]
+pub mod skip_log;
+
 /// A fresh, empty directory under the system temp dir, unique to this process and call, and
 /// removed (with what the test put in it) when dropped.
 #[derive(Debug)]

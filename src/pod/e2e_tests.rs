@@ -3,8 +3,9 @@
 //! a container's life is checked on each engine: the default one, and the Podman service of
 //! PODRUN_PODMAN_HOST when there is one.
 //!
-//! Like `tests/common::engine`: with no engine they say so and pass, unless PODRUN_E2E=required
-//! (scripts/test) or CI=true, where a missing engine fails them. Every name carries the process
+//! Like `require_engine!` of the suites (tests/suite/common/require.rs): with no engine they say
+//! so and are counted as skipped, unless PODRUN_E2E=required (scripts/test) or CI=true, where a
+//! missing engine fails them. Every name carries the process
 //! id, and everything a test creates is removed when it ends, also when it fails.
 
 use std::collections::BTreeMap;
@@ -27,7 +28,8 @@ use crate::runtime::{CreateSpec, Mount, Namespaces, Propagation, Runtime, Runtim
 
 const IMAGE: &str = "busybox:1.28";
 
-async fn engine() -> Option<DockerRuntime> {
+/// The default engine, or None after counting `test` as skipped.
+async fn engine(test: &str) -> Option<DockerRuntime> {
     let required =
         std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required") || std::env::var("CI").is_ok_and(|v| v == "true");
     // A context that cannot be used is no engine, as for the Docker CLI that tests/common asks.
@@ -41,7 +43,7 @@ async fn engine() -> Option<DockerRuntime> {
         Ok(rt) => Some(rt),
         Err(e) => {
             assert!(!required, "no container engine answers ({e}), and end-to-end tests are required (PODRUN_E2E/CI)");
-            eprintln!("skipping: no container engine ({e})");
+            crate::test_support::skip_log::log_skip(test, &format!("no container engine ({e})"));
             None
         }
     }
@@ -61,10 +63,10 @@ fn docker_on(host: Option<&str>, args: &[&str]) -> std::process::Output {
 }
 
 /// The engines for checks that must hold on each: the default one, and the Podman service
-/// `scripts/test` starts (PODRUN_PODMAN_HOST; `tests/e2e_podman.rs` says when it is missing),
+/// `scripts/test` starts (PODRUN_PODMAN_HOST; `tests/suite/e2e_podman.rs` says when it is missing),
 /// each with its address (None: the default).
-async fn engines() -> Vec<(Option<String>, DockerRuntime)> {
-    let mut all: Vec<(Option<String>, DockerRuntime)> = engine().await.into_iter().map(|rt| (None, rt)).collect();
+async fn engines(test: &str) -> Vec<(Option<String>, DockerRuntime)> {
+    let mut all: Vec<(Option<String>, DockerRuntime)> = engine(test).await.into_iter().map(|rt| (None, rt)).collect();
     if let Some(host) = std::env::var("PODRUN_PODMAN_HOST").ok().filter(|h| !h.is_empty()) {
         let rt = DockerRuntime::connect(
             &crate::runtime::docker::context::Endpoint::host(host.as_str()),
@@ -163,7 +165,7 @@ async fn remove_all(rt: &DockerRuntime, ns: &str) {
 
 #[tokio::test]
 async fn bind_and_named_volume_mounts_reach_the_container() {
-    let Some(rt) = engine().await else { return };
+    let Some(rt) = engine("pod::e2e_tests::bind_and_named_volume_mounts_reach_the_container").await else { return };
     let mut made = Made::default();
     let ns = namespace("mounts");
     let dir = scratch("mounts");
@@ -238,7 +240,7 @@ async fn bind_and_named_volume_mounts_reach_the_container() {
 
 #[tokio::test]
 async fn propagation_and_recursive_read_only_reach_the_engine() {
-    let Some(rt) = engine().await else { return };
+    let Some(rt) = engine("pod::e2e_tests::propagation_and_recursive_read_only_reach_the_engine").await else { return };
     let mut made = Made::default();
     let ns = namespace("propagation");
     let dir = scratch("propagation");
@@ -302,7 +304,7 @@ spec:
 
 #[tokio::test]
 async fn planned_pod_volumes_in_a_real_container() {
-    let Some(rt) = engine().await else { return };
+    let Some(rt) = engine("pod::e2e_tests::planned_pod_volumes_in_a_real_container").await else { return };
     let mut made = Made::default();
     let ns = namespace("planned");
     let dir = scratch("planned");
@@ -414,7 +416,7 @@ async fn tick_until(
 /// `Conflict`; killing a container that is not running is fine.
 #[tokio::test]
 async fn a_containers_life_as_podrun_sees_it_on_each_engine() {
-    for (host, rt) in engines().await {
+    for (host, rt) in engines("pod::e2e_tests::a_containers_life_as_podrun_sees_it_on_each_engine").await {
         let on = host.as_deref().unwrap_or("the default engine");
         let mut made = Made::default();
         made.host.clone_from(&host);

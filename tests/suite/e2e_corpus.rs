@@ -2,7 +2,7 @@
 //! ../shared/k8s-examples (see its INDEX.tsv) is applied to the real engine. `run` ones must run
 //! and do what the example says; `invalid` ones are refused (exit 2); `run-or-refuse` ones either
 //! run or are refused up front with a message naming the feature. Nothing may be left behind.
-//! An extra suite: without the corpus it says it skipped (tests/e2e_manifests.rs is the
+//! An extra suite: without the corpus it says it skipped (tests/suite/e2e_manifests.rs is the
 //! project's own). On Docker, then on Podman, and run by an ordinary user on its rootless
 //! Podman, where an example that needs what rootless cannot give may instead be refused up
 //! front, saying so (see src/pod/rootless.rs).

@@ -381,7 +381,7 @@ fn every_run_manifest_is_checked() {
         assert!(files.iter().any(|f| f == name), "{name} is not in tests/manifests/run");
     }
     for file in &files {
-        assert!(named.contains(&file.as_str()), "{file} has nothing to show in tests/e2e_manifests.rs");
+        assert!(named.contains(&file.as_str()), "{file} has nothing to show in tests/suite/e2e_manifests.rs");
     }
 }
 

@@ -256,7 +256,7 @@ fn round_trip(ns: &Namespace, env: &[(&str, &str)], global: &[&str]) {
 }
 
 /// Volumes and termination messages through a remote transport: engine volumes filled through
-/// the API (the same code as plain TCP, tests/e2e_engine_volumes.rs), with podrun's state in a
+/// the API (the same code as plain TCP, tests/suite/e2e_engine_volumes.rs), with podrun's state in a
 /// directory of the test's own that must stay free of volume content.
 fn volumes_round_trip(ns: &Namespace, env: &[(&str, &str)], state: &Dir) {
     let _volumes = NamespaceVolumes(ns.name().to_owned());

@@ -1,6 +1,7 @@
 //! The layer check: every top-level module of `src/` imports only modules of lower layers.
-//! The order is written once, here (docs/development.md and `src/lib.rs` describe
-//! it); an import that points up or sideways fails this test with the file and line.
+//! The order is written once, here, as `LAYERS` (docs/development.md and `src/lib.rs` point
+//! here); an import that points up or sideways fails this test with the file and line. The
+//! order inside each folder is `folder_cycles.rs`'s.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,17 +14,19 @@ const LAYERS: &[&[&str]] = &[
     // Leaves: a hash, tokio-aware wall-clock time, systemd's notify socket, an error with its
     // causes on one line, podrun's own files opened safely.
     &["fnv", "clock", "sd_notify", "error_chain", "private_fs"],
-    // Kubernetes types: loading, validation, defaults; no engine.
+    // Kubernetes types: loading the user's YAML, validation, defaults; knows nothing of engines.
     &["manifest"],
-    // The engine: the `Runtime` trait, its container model and label scheme, Docker, the fake.
+    // The engine behind one trait: its engine-neutral container model, podrun's label scheme
+    // (`runtime::labels`), Docker (`docker/`), and the fake (tests only).
     &["runtime"],
     // One probe attempt through the runtime; terminal handling for exec.
     &["probe", "tty"],
     // A manifest's pod as desired containers in the runtime's terms, and as observed.
     &["pod"],
-    // The planner: desired and observed state to actions (pure).
+    // The planner: pure kubelet rules, desired and observed state to actions.
     &["plan"],
-    // Kubernetes-shaped status, the verdict, and the outcome of a run.
+    // Kubernetes-shaped status, the "are we done" verdict, and the outcome of a run
+    // (`status::outcome`: `PodResult`, `PodFailure`).
     &["status"],
     // What the user sees; the one writer of standard output.
     &["report"],
@@ -31,6 +34,7 @@ const LAYERS: &[&[&str]] = &[
     &["exit"],
     // The observe/plan/act loop.
     &["driver"],
+    // Flags; then one module per subcommand; then the entry point.
     &["cli"],
     &["commands"],
     &["lib", "main"],
@@ -41,7 +45,7 @@ fn rank(module: &str) -> Option<usize> {
 }
 
 /// Every `.rs` file below `dir`.
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+pub fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
         let path = entry.expect("directory entry").path();
         if path.is_dir() {
@@ -61,7 +65,7 @@ fn module_of(src: &Path, file: &Path) -> String {
 }
 
 /// The text of a source file without its comments (`//`, `///`, `//!`), line for line.
-fn without_comments(text: &str) -> String {
+pub fn without_comments(text: &str) -> String {
     text.lines().map(|line| line.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
 }
 

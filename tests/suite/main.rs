@@ -31,5 +31,6 @@ mod e2e_sidecars;
 mod e2e_static;
 mod e2e_sync;
 mod e2e_toolbox;
+mod folder_cycles;
 mod layers;
 mod package_deb;

@@ -4,11 +4,11 @@
 //! they say that they skipped, and pass.
 //!
 //! Both the unit tests (`src/test_support.rs`) and the tests under `tests/` (`common/mod.rs`)
-//! include this one file, so it uses nothing but the standard library.
+//! include this one file, so it uses nothing but the standard library (and `skip_log`, which
+//! both include beside it).
 
 #![allow(dead_code)]
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The project's own manifests: `run/`, `refused/` and `invalid/` by what podrun must do with
@@ -65,12 +65,9 @@ pub fn k8s_examples(test: &str) -> Option<PathBuf> {
         std::env::var_os("PODRUN_CORPUS").is_none_or(|v| v != "required"),
         "{test}: ../shared/k8s-examples not found, and PODRUN_CORPUS=required"
     );
-    let why = "../shared/k8s-examples not found (the Kubernetes documentation corpus is an extra suite; CI has it)";
-    let _ = writeln!(std::io::stderr(), "{test}: skipped: {why}");
-    // Counted with the other skips (tests/suite/common/require.rs), by scripts/test.
-    if let Some(path) = std::env::var_os("PODRUN_SKIP_LOG").filter(|p| !p.is_empty()) {
-        let file = std::fs::OpenOptions::new().create(true).append(true).open(path);
-        let _ = file.and_then(|mut f| writeln!(f, "{test}\t{why}"));
-    }
+    super::skip_log::log_skip(
+        test,
+        "../shared/k8s-examples not found (the Kubernetes documentation corpus is an extra suite; CI has it)",
+    );
     None
 }

@@ -7,11 +7,11 @@
 //! as a rule, or alone (`require_engine!(alone)`) for a test that sweeps every podrun container
 //! on the engine (gc), which would otherwise remove what a test beside it is running.
 
-use std::io::Write;
 use std::process::{Command, Stdio};
 use std::sync::{OnceLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use super::e2e_required;
+pub use super::skip_log::log_skip;
 
 /// The name of the test function it is used in, as `suite_module::test`.
 macro_rules! test_name {
@@ -94,16 +94,4 @@ pub fn engine(alone: bool, test: &str) -> Option<EngineUse> {
     } else {
         EngineUse::Shared(ENGINE_USE.read().unwrap_or_else(std::sync::PoisonError::into_inner))
     })
-}
-
-/// Says that `test` skipped and why, and appends it to PODRUN_SKIP_LOG when that is set.
-pub fn log_skip(test: &str, why: &str) {
-    eprintln!("skipping {test}: {why}");
-    if let Some(path) = std::env::var_os("PODRUN_SKIP_LOG").filter(|p| !p.is_empty()) {
-        let line = format!("{test}\t{why}\n");
-        let file = std::fs::OpenOptions::new().create(true).append(true).open(&path);
-        if let Err(e) = file.and_then(|mut f| f.write_all(line.as_bytes())) {
-            eprintln!("cannot append to PODRUN_SKIP_LOG={}: {e}", path.to_string_lossy());
-        }
-    }
 }
