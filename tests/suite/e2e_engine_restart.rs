@@ -254,12 +254,19 @@ fn e2e_an_engine_restart_mid_apply_is_waited_out_and_the_pod_converges() {
         .spawn()
         .expect("run podrun");
 
-    // 2 s in, with the init container (4 s) running, the engine is restarted: stopped with
-    // SIGTERM (which takes the containers down with it), and started again 3 s after it exited.
-    std::thread::sleep(Duration::from_secs(2));
+    // Once the init container (4 s) runs, the engine is restarted: stopped with SIGTERM (which
+    // takes the containers down with it), and started again 3 s after it exited.
+    wait_until("the init container runs", Duration::from_secs(60), || {
+        let running = ns.containers().into_iter().find(|(_, name)| name.contains("_init_"));
+        match running {
+            Some((id, _)) if ns.inspect(&id, "{{.State.Running}}") == "true" => Ok(()),
+            other => Err(other),
+        }
+    });
     let killed = Instant::now();
     assert!(engine.stop(), "the private dockerd did not exit on SIGTERM: {}", engine.log_tail());
     let gone = Instant::now();
+    // The time the engine stays away is what is tested: podrun must wait it out.
     std::thread::sleep(Duration::from_secs(3));
     let restarted = Instant::now();
     engine.start().expect("the private dockerd starts again");

@@ -58,62 +58,28 @@ impl Drop for Forwarder {
     }
 }
 
-/// A state directory of the test's own.
-struct State(PathBuf);
-
-impl State {
-    fn new(test: &str) -> State {
-        let dir = std::env::temp_dir().join(format!("podrun-engine-volumes-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("state dir");
-        State(dir)
-    }
-
-    /// Every file or directory under the state directory.
-    fn entries(&self) -> Vec<PathBuf> {
-        fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
-            for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-                out.push(e.path());
-                if e.file_type().is_ok_and(|t| t.is_dir()) {
-                    walk(&e.path(), out);
-                }
+/// Every file or directory under the state directory.
+fn entries(state: &StateDir) -> Vec<PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            out.push(e.path());
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                walk(&e.path(), out);
             }
         }
-        let mut out = Vec::new();
-        walk(&self.0, &mut out);
-        out
     }
-
-    /// podrun's /dev/shm directory for this state root.
-    fn shm_dir(&self) -> Option<PathBuf> {
-        shm_base(&self.0, 0)
-    }
-
-    fn assert_no_host_files(&self) {
-        // Its ownership key and the (empty) pods directory are there whatever the engine.
-        let own = [self.0.join("seal.key"), self.0.join("pods")];
-        let written: Vec<PathBuf> = self.entries().into_iter().filter(|p| !own.contains(p)).collect();
-        assert_eq!(written, Vec::<PathBuf>::new(), "podrun wrote files on its own host");
-        if let Some(shm) = self.shm_dir() {
-            assert!(!shm.exists(), "podrun wrote {}", shm.display());
-        }
-    }
+    let mut out = Vec::new();
+    walk(&state.0, &mut out);
+    out
 }
 
-impl Drop for State {
-    fn drop(&mut self) {
-        // The pods' sub-path mount points first (the namespace's cleanup deletes its pods
-        // through the default state directory, not this one): a recursive removal must never
-        // go through one.
-        let info = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
-        let root = self.0.to_string_lossy().into_owned();
-        for point in info.lines().filter_map(|l| l.split(' ').nth(4)).filter(|p| p.starts_with(&root)) {
-            let _ = Command::new("umount").args(["-l", point]).status();
-        }
-        let _ = std::fs::remove_dir_all(&self.0);
-        if let Some(shm) = self.shm_dir() {
-            let _ = std::fs::remove_dir_all(shm);
-        }
+fn assert_no_host_files(state: &StateDir) {
+    // Its ownership key and the (empty) pods directory are there whatever the engine.
+    let own = [state.0.join("seal.key"), state.0.join("pods")];
+    let written: Vec<PathBuf> = entries(state).into_iter().filter(|p| !own.contains(p)).collect();
+    assert_eq!(written, Vec::<PathBuf>::new(), "podrun wrote files on its own host");
+    if let Some(shm) = shm_base(&state.0, 0) {
+        assert!(!shm.exists(), "podrun wrote {}", shm.display());
     }
 }
 
@@ -154,25 +120,21 @@ fn guard(engine: Option<&str>, test: &str) -> VolumeGuard {
 }
 
 /// podrun against `host` (None: the local socket) with `state` as its state directory.
-fn run(host: Option<&str>, state: &State, args: &[&str]) -> Output {
-    let mut env = vec![("PODRUN_STATE_DIR", state.0.to_str().expect("utf-8"))];
-    if let Some(h) = host {
-        env.push(("DOCKER_HOST", h));
-    }
-    podrun_env(args, None, &env)
+fn run(host: Option<&str>, state: &StateDir, args: &[&str]) -> Output {
+    state.run_on(host, args)
 }
 
 fn configs() -> [&'static str; 4] {
     ["--config", "tests/manifests/config/settings.yaml", "--config", "tests/manifests/config/credentials.yaml"]
 }
 
-fn apply(host: Option<&str>, state: &State, ns: &Namespace, manifest: &str, extra: &[&str]) -> Output {
+fn apply(host: Option<&str>, state: &StateDir, ns: &Namespace, manifest: &str, extra: &[&str]) -> Output {
     let mut args = vec!["apply", manifest, "-n", ns.name(), "--timeout", "60s"];
     args.extend_from_slice(extra);
     run(host, state, &args)
 }
 
-fn logs(host: Option<&str>, state: &State, ns: &Namespace, pod: &str, container: &str) -> String {
+fn logs(host: Option<&str>, state: &StateDir, ns: &Namespace, pod: &str, container: &str) -> String {
     stdout(&run(host, state, &["logs", pod, "-c", container, "-n", ns.name()]))
 }
 
@@ -201,7 +163,7 @@ fn configmap_secret_downward_projected_volumes_and_termination_messages_without_
     }
     let fwd = Forwarder::start("files", None);
     let host = fwd.host();
-    let state = State::new("files");
+    let state = StateDir::new("engine-volumes-files");
     let _volumes = guard(None, "engine-vol-files");
     let ns = Namespace::new("engine-vol-files");
     let cases: &[(&str, &str, &[&str])] = &[
@@ -240,7 +202,7 @@ fn configmap_secret_downward_projected_volumes_and_termination_messages_without_
         for s in *shows {
             assert!(text.contains(s), "{pod}: {s:?} not in:\n{text}");
         }
-        state.assert_no_host_files();
+        assert_no_host_files(&state);
     }
     // Termination messages, read back through the engine.
     let out = apply(Some(&host), &state, &ns, "tests/manifests/run/termination-message.yaml", &["-o", "json"]);
@@ -248,7 +210,7 @@ fn configmap_secret_downward_projected_volumes_and_termination_messages_without_
     let status = stdout(&out);
     assert!(status.contains("\"message\": \"all done\\n\""), "{status}");
     assert!(status.contains("something went wrong"), "{status}");
-    state.assert_no_host_files();
+    assert_no_host_files(&state);
     assert!(!pod_volumes(&ns).is_empty());
     for pod in ["volumes-config", "volumes-downward-projected", "secret-dotfile", "termination-message"] {
         let out = run(Some(&host), &state, &["delete", pod, "-n", ns.name()]);
@@ -311,20 +273,19 @@ fn exec(ns: &Namespace, container: &str, script: &str) -> String {
 /// Polls `script` in the app container until its output is `want` (the files appear a moment
 /// after the container starts; an update is swapped in when the re-apply returns).
 fn eventually(ns: &Namespace, script: &str, want: &str) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
+    wait_until(&format!("{script} gives {want:?}"), Duration::from_secs(20), || {
         let got = exec(ns, "app", script);
         if got == want {
-            return;
+            Ok(())
+        } else {
+            Err(got)
         }
-        assert!(Instant::now() < deadline, "{script}: {got:?}, wanted {want:?}");
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    });
 }
 
 /// Apply, check the files and their modes, re-apply with a changed ConfigMap and labels, and
 /// check the files changed in place with no restart. Returns the modes seen, to compare paths.
-fn live_pod_updates_in_place(host: Option<&str>, state: &State, ns: &Namespace) -> String {
+fn live_pod_updates_in_place(host: Option<&str>, state: &StateDir, ns: &Namespace) -> String {
     // A subPath of a configMap is never updated; only the local path can mount one.
     let sub = if host.is_none() { "- {name: conf, mountPath: /etc/sub.txt, subPath: greeting}" } else { "" };
     let pod = |tier: &str| TempFile::new("live.yaml", &LIVE.replace("tier: one", tier).replace("SUBPATH", sub));
@@ -378,16 +339,16 @@ fn re_apply_updates_files_in_place_on_a_remote_engine() {
     }
     let fwd = Forwarder::start("update", None);
     let host = fwd.host();
-    let state = State::new("update-remote");
+    let state = StateDir::new("engine-volumes-update-remote");
     let _volumes = guard(None, "engine-vol-update");
     let ns = Namespace::new("engine-vol-update");
     let remote = live_pod_updates_in_place(Some(&host), &state, &ns);
-    state.assert_no_host_files();
+    assert_no_host_files(&state);
     // The kubelet's layout on the engine: ..data to a timestamped directory, links per key.
     let layout = exec(&ns, "app", "readlink /etc/conf/..data; readlink /etc/conf/greeting");
     assert!(layout.starts_with("..20") && layout.ends_with("\n..data/greeting\n"), "{layout}");
     // The same files, modes and groups as on the local path.
-    let local_state = State::new("update-local");
+    let local_state = StateDir::new("engine-volumes-update-local");
     let _local_volumes = guard(None, "engine-vol-update-local");
     let local_ns = Namespace::new("engine-vol-update-local");
     let local = live_pod_updates_in_place(None, &local_state, &local_ns);
@@ -408,7 +369,7 @@ fn gc_collects_the_volumes_of_a_vanished_pod() {
     }
     let fwd = Forwarder::start("gc", None);
     let host = fwd.host();
-    let state = State::new("gc");
+    let state = StateDir::new("engine-volumes-gc");
     let _volumes = guard(None, "engine-vol-gc");
     let ns = Namespace::new("engine-vol-gc");
     let out = apply(Some(&host), &state, &ns, "tests/manifests/run/init-emptydir.yaml", &[]);
@@ -420,7 +381,8 @@ fn gc_collects_the_volumes_of_a_vanished_pod() {
     let mut args = vec!["rm", "-f"];
     args.extend(ids.iter().map(String::as_str));
     assert!(docker_on(None, &args).status.success());
-    // Older than --min-age: volumes of pods being applied right now (other tests') are younger.
+    // Time is what is tested here: gc takes only volumes older than --min-age, which keeps it
+    // off the volumes of pods being applied right now (another process's, on a shared engine).
     std::thread::sleep(Duration::from_secs(6));
     let out = run(Some(&host), &state, &["gc", "--min-age", "5s"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -439,7 +401,7 @@ fn podman_volumes_and_termination_messages_through_a_remote_endpoint() {
     require_podman!(podman);
     let fwd = Forwarder::start("podman", Some(&podman));
     let host = fwd.host();
-    let state = State::new("podman");
+    let state = StateDir::new("engine-volumes-podman");
     let _volumes = guard(Some(&podman), "engine-vol-podman");
     let ns = Namespace::on(Some(&podman), "engine-vol-podman");
     let mut args = configs().to_vec();
@@ -452,7 +414,7 @@ fn podman_volumes_and_termination_messages_through_a_remote_endpoint() {
     let out = apply(Some(&host), &state, &ns, "tests/manifests/run/termination-message.yaml", &["-o", "json"]);
     assert_eq!(code(&out), 6, "{}", stderr(&out));
     assert!(stdout(&out).contains("\"message\": \"all done\\n\""), "{}", stdout(&out));
-    state.assert_no_host_files();
+    assert_no_host_files(&state);
     let out = run(Some(&host), &state, &["delete", "--all", "-n", ns.name()]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let left = docker_on(

@@ -138,15 +138,16 @@ impl Tmux {
 
     /// Waits (bounded) until the screen shows `text`, and returns the screen.
     fn wait_for(&self, text: &str) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if screen.contains(text) {
-                return screen;
+        let mut shown = String::new();
+        wait_until(&format!("the screen shows {text:?}"), Duration::from_secs(20), || {
+            shown = self.screen();
+            if shown.contains(text) {
+                Ok(())
+            } else {
+                Err(shown.clone())
             }
-            assert!(start.elapsed() < Duration::from_secs(20), "{text:?} never showed; the screen:\n{screen}");
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        });
+        shown
     }
 
     fn keys(&self, keys: &[&str]) {
@@ -186,13 +187,30 @@ fn e2e_exec_it_gives_a_terminal_that_follows_podrun_s() {
 
     // Resizing podrun's terminal resizes the command's.
     assert!(t.run(&["resize-window", "-t", "t", "-x", "87", "-y", "21"]).status.success());
-    std::thread::sleep(Duration::from_millis(300));
-    t.keys(&["clear; stty size", "Enter"]);
-    t.wait_for("21 87");
+    // The new size reaches the command a moment later: ask until it says so.
+    wait_until("the command's terminal is 21x87", Duration::from_secs(20), || {
+        t.keys(&["clear; stty size", "Enter"]);
+        std::thread::sleep(Duration::from_millis(200));
+        let screen = t.screen();
+        if screen.contains("21 87") {
+            Ok(())
+        } else {
+            Err(screen)
+        }
+    });
 
     // Ctrl-C goes to the command (it interrupts the sleep), not to podrun.
     t.keys(&["sleep 30", "Enter"]);
-    std::thread::sleep(Duration::from_millis(500));
+    // Ctrl-C only once the command runs, or the shell would take it instead.
+    let a = id_of(&ns, "a");
+    wait_until("sleep 30 runs in container a", Duration::from_secs(20), || {
+        let ps = exec(&a, "ps");
+        if ps.contains("sleep 30") {
+            Ok(())
+        } else {
+            Err(ps)
+        }
+    });
     t.keys(&["C-c"]);
     t.keys(&["echo after-sleep=$?", "Enter"]);
     t.wait_for("after-sleep=130");

@@ -7,39 +7,10 @@ use std::time::{Duration, Instant};
 
 use crate::common::*;
 
-/// A state directory of the test's own, so gc never sees another test's (or user's) files.
-struct StateDir(PathBuf);
-
-impl StateDir {
-    fn new(test: &str) -> StateDir {
-        let dir = std::env::temp_dir().join(format!("podrun-gc-state-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("state dir");
-        StateDir(dir)
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        podrun_env(args, None, &[("PODRUN_STATE_DIR", self.0.to_str().expect("utf-8"))])
-    }
-
-    fn pod_dirs(&self) -> usize {
-        std::fs::read_dir(self.0.join("pods")).map(|d| d.count()).unwrap_or(0)
-    }
-}
-
-impl Drop for StateDir {
-    fn drop(&mut self) {
-        // podrun keeps its /dev/shm directory for the boot; the test's goes with the test.
-        if let Some(shm) = shm_base(&self.0, 0) {
-            let _ = std::fs::remove_dir_all(shm);
-        }
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn apply(state: &StateDir, ns: &Namespace, manifest: &str) {
-    let f = TempFile::new("pod.yaml", manifest);
-    let out = state.run(&["apply", f.path(), "-n", ns.name(), "--timeout", "60s"]);
+/// Applies `manifest` with the test's own state directory (so gc never sees another test's
+/// files), and checks it ran.
+fn applied(state: &StateDir, ns: &Namespace, manifest: &str) {
+    let out = state.apply(ns, manifest, &["--timeout", "60s"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
 }
 
@@ -67,9 +38,9 @@ fn e2e_delete_all_and_by_label() {
     require_engine!();
     let ns = Namespace::new("delete-all");
     let state = StateDir::new("delete-all");
-    apply(&state, &ns, &sleeper("one", "app: x", 1, "trap \"exit 0\" TERM;"));
-    apply(&state, &ns, &sleeper("two", "app: y", 1, "trap \"exit 0\" TERM;"));
-    apply(&state, &ns, &sleeper("three", "", 1, "trap \"exit 0\" TERM;"));
+    applied(&state, &ns, &sleeper("one", "app: x", 1, "trap \"exit 0\" TERM;"));
+    applied(&state, &ns, &sleeper("two", "app: y", 1, "trap \"exit 0\" TERM;"));
+    applied(&state, &ns, &sleeper("three", "", 1, "trap \"exit 0\" TERM;"));
     assert_eq!(pods(&ns), ["one", "three", "two"]);
 
     // TARGET with --all or -l is a usage error.
@@ -85,7 +56,7 @@ fn e2e_delete_all_and_by_label() {
     let out = state.run(&["delete", "--all", "-n", ns.name()]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
-    assert_eq!(state.pod_dirs(), 0, "the pods' files go with them");
+    assert_eq!(state.pod_dirs().len(), 0, "the pods' files go with them");
 }
 
 #[test]
@@ -94,7 +65,7 @@ fn e2e_delete_force_does_not_wait_for_the_grace_period() {
     let ns = Namespace::new("delete-force");
     let state = StateDir::new("delete-force");
     // Ignores SIGTERM: a plain delete would wait the whole 30 s.
-    apply(&state, &ns, &sleeper("stubborn", "", 30, "trap \"\" TERM;"));
+    applied(&state, &ns, &sleeper("stubborn", "", 30, "trap \"\" TERM;"));
     let started = Instant::now();
     let out = state.run(&["delete", "stubborn", "--force", "-n", ns.name()]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -108,9 +79,9 @@ fn e2e_delete_wait_false_removes_the_pod_without_a_graceful_stop() {
     let ns = Namespace::new("delete-nowait");
     let state = StateDir::new("delete-nowait");
     // Ignores SIGTERM, with a minute's grace: a plain delete would take the whole minute.
-    apply(&state, &ns, &sleeper("stubborn", "", 60, "trap \"\" TERM;"));
+    applied(&state, &ns, &sleeper("stubborn", "", 60, "trap \"\" TERM;"));
     assert_eq!(ns.running(), 2, "{:?}", ns.containers());
-    assert_eq!(state.pod_dirs(), 1);
+    assert_eq!(state.pod_dirs().len(), 1);
     let started = Instant::now();
     let out = state.run(&["delete", "stubborn", "--wait=false", "-n", ns.name()]);
     let took = started.elapsed();
@@ -119,7 +90,7 @@ fn e2e_delete_wait_false_removes_the_pod_without_a_graceful_stop() {
     // Gone when podrun returns: the engine removed every container (infra included), and
     // podrun the pod's files.
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
-    assert_eq!(state.pod_dirs(), 0, "the pod's files go with it");
+    assert_eq!(state.pod_dirs().len(), 0, "the pod's files go with it");
     let out = state.run(&["get", "stubborn", "-n", ns.name()]);
     assert_eq!(code(&out), 1, "the pod is gone: {}", stdout(&out));
 }
@@ -138,13 +109,13 @@ spec:
 
 /// A completed pod whose infra container is gone: only dead containers are left.
 fn orphaned_pod(state: &StateDir, ns: &Namespace) -> Vec<(String, String)> {
-    apply(state, ns, DONE);
+    applied(state, ns, DONE);
     let infra = ns.containers().into_iter().find(|(_, n)| n.contains("_POD_")).expect("infra container");
     let rm = Command::new("docker").args(["rm", "-f", &infra.0]).output().expect("docker rm");
     assert!(rm.status.success());
     let left = ns.containers();
     assert_eq!(left.len(), 1, "{left:?}");
-    assert_eq!(state.pod_dirs(), 1);
+    assert_eq!(state.pod_dirs().len(), 1);
     left
 }
 
@@ -163,7 +134,7 @@ fn e2e_gc_dry_run_lists_then_gc_removes_an_orphaned_pod() {
     assert!(listed.contains(&format!("would remove container {}", left[0].1)), "{listed}");
     assert!(listed.contains("would remove files of pod uid"), "{listed}");
     assert_eq!(ns.containers(), left);
-    assert_eq!(state.pod_dirs(), 1);
+    assert_eq!(state.pod_dirs().len(), 1);
 
     // Too young for the default --min-age of 1m.
     let out = state.run(&["gc"]);
@@ -174,7 +145,7 @@ fn e2e_gc_dry_run_lists_then_gc_removes_an_orphaned_pod() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stdout(&out).contains(&format!("removed container {}", left[0].1)), "{}", stdout(&out));
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
-    assert_eq!(state.pod_dirs(), 0);
+    assert_eq!(state.pod_dirs().len(), 0);
 }
 
 /// A canary directory of the test's own, holding a marker file: what an attack would delete,
@@ -288,7 +259,7 @@ fn e2e_containers_with_forged_or_copied_labels_are_never_touched() {
 
     // A real pod of podrun's, then a container given its labels, seal and all, under another
     // name: a copied seal fits no other container.
-    apply(&state, &ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"));
+    applied(&state, &ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"));
     let real = ns.containers().into_iter().find(|(_, n)| n.ends_with("_a_0")).expect("app container").0;
     let labels = ns.inspect(&real, "{{json .Config.Labels}}");
     let labels: std::collections::BTreeMap<String, String> = serde_json::from_str(&labels).expect("labels");
@@ -305,7 +276,7 @@ fn e2e_containers_with_forged_or_copied_labels_are_never_touched() {
     let out = state.run(&["get", "-n", ns.name()]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stderr(&out).contains("leaving alone 2 container(s)"), "{}", stderr(&out));
-    apply(&state, &ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"));
+    applied(&state, &ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"));
     let dir = TempFile::new("victim.yaml", &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"));
     let out = state.run(&["apply", dir.path(), "--prune", "-n", ns.name(), "--timeout", "60s"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -403,7 +374,7 @@ fn e2e_fifos_in_the_state_directory_are_not_waited_on() {
     require_engine!();
     let ns = Namespace::new("fifo-state");
     let state = StateDir::new("fifo-state");
-    apply(&state, &ns, &sleeper("fifo", "", 1, "trap \"exit 0\" TERM;"));
+    applied(&state, &ns, &sleeper("fifo", "", 1, "trap \"exit 0\" TERM;"));
     let pod_dir = std::fs::read_dir(state.0.join("pods")).expect("pods").next().expect("a pod").expect("entry").path();
     let record = pod_dir.join("record.json");
     std::fs::remove_file(&record).expect("rm record");
@@ -442,7 +413,7 @@ fn e2e_a_squatted_shm_directory_stops_no_pod() {
                volumes: [{name: token, secret: {secretName: token}}]\n  containers:\n  - name: a\n    \
                image: busybox:1.28\n    volumeMounts: [{name: token, mountPath: /token}]\n    \
                command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']\n";
-    apply(&state, &ns, pod);
+    applied(&state, &ns, pod);
     let first = shm_base(&state.0, 0).expect("a key");
     assert!(first.is_dir(), "the secret lives under {}", first.display());
     let out = state.run(&["delete", "squat", "-n", ns.name()]);
@@ -452,7 +423,7 @@ fn e2e_a_squatted_shm_directory_stops_no_pod() {
     std::fs::create_dir(&first).expect("squat");
     std::os::unix::fs::chown(&first, Some(65534), Some(65534)).expect("chown");
     std::fs::set_permissions(&first, std::os::unix::fs::PermissionsExt::from_mode(0o777)).expect("chmod");
-    apply(&state, &ns, pod);
+    applied(&state, &ns, pod);
     assert_eq!(exec(&id_of(&ns, "a"), "cat /token/key"), "s3cret");
     assert_eq!(std::fs::read_dir(&first).expect("squatted").count(), 0, "nothing went into the squatted directory");
     let next = shm_base(&state.0, 1).expect("a key");

@@ -6,13 +6,6 @@ use std::process::Command;
 
 use crate::common::*;
 
-/// `podrun get POD -o json`: the Pod object.
-fn get_json(ns: &Namespace, pod: &str) -> serde_json::Value {
-    let out = podrun(&["get", pod, "-n", ns.name(), "-o", "json"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    serde_json::from_str(&stdout(&out)).expect("get -o json is JSON")
-}
-
 /// The only pod of `apply -o json`'s List.
 fn applied(out: &std::process::Output) -> serde_json::Value {
     let v: serde_json::Value = serde_json::from_str(&stdout(out)).unwrap_or_else(|e| panic!("{e}: {}", stdout(out)));

@@ -3,37 +3,14 @@
 
 use crate::common::*;
 
-/// Runs apply with its own state directory, so the pods' files can be checked.
-fn apply(ns: &Namespace, state: &std::path::Path, manifest: &str, extra: &[&str]) -> std::process::Output {
-    let f = TempFile::new("pod.yaml", manifest);
-    let mut args = vec!["apply", f.path(), "-n", ns.name()];
-    args.extend_from_slice(extra);
-    let state = state.to_str().expect("utf-8 state dir");
-    podrun_env(&args, None, &[("PODRUN_STATE_DIR", state)])
-}
-
-fn state_dir(test: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("podrun-run-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-/// The pods podrun keeps files for under the state directory.
-fn pod_files(state: &std::path::Path) -> Vec<String> {
-    match std::fs::read_dir(state.join("pods")) {
-        Ok(entries) => entries.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect(),
-        Err(_) => Vec::new(),
-    }
-}
-
 const JOB: &str = "apiVersion: v1\nkind: Pod\nmetadata: {name: job}\nspec:\n  restartPolicy: Never\n  terminationGracePeriodSeconds: 1\n  initContainers:\n  - {name: init, image: 'busybox:1.28', command: [sh, -c, 'echo init says hi']}\n  containers:\n  - {name: app, image: 'busybox:1.28', command: [sh, -c, 'echo working; echo warning >&2; echo done; printf unfinished; exit 3']}\n";
 
 #[test]
 fn e2e_a_failing_job_shows_its_logs_exits_with_its_code_and_leaves_nothing() {
     require_engine!();
     let ns = Namespace::new("run-job");
-    let state = state_dir("job");
-    let out = apply(&ns, &state, JOB, &["--logs", "--exit-code-from", "app", "--rm"]);
+    let state = StateDir::new("run-job");
+    let out = state.apply(&ns, JOB, &["--logs", "--exit-code-from", "app", "--rm"]);
     assert_eq!(code(&out), 3, "stdout:\n{}\nstderr:\n{}", stdout(&out), stderr(&out));
     let lines: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
     for want in ["init | init says hi", "app | working", "app | warning", "app | done", "app | unfinished"] {
@@ -43,36 +20,33 @@ fn e2e_a_failing_job_shows_its_logs_exits_with_its_code_and_leaves_nothing() {
     assert!(pos("app | working") < pos("app | done"), "lines out of order:\n{}", stdout(&out));
     assert!(!stderr(&out).contains(" | "), "container output on stderr:\n{}", stderr(&out));
     assert_eq!(ns.containers(), Vec::<(String, String)>::new());
-    assert_eq!(pod_files(&state), Vec::<String>::new());
-    let _ = std::fs::remove_dir_all(&state);
+    assert_eq!(state.pod_dirs(), Vec::<String>::new());
 }
 
 #[test]
 fn e2e_a_completing_pod_with_rm_exits_0_and_leaves_nothing() {
     require_engine!();
     let ns = Namespace::new("run-ok");
-    let state = state_dir("ok");
+    let state = StateDir::new("run-ok");
     let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: ok}\nspec:\n  restartPolicy: Never\n  containers:\n  - {name: c, image: 'busybox:1.28', command: [sh, -c, 'echo fine']}\n";
-    let out = apply(&ns, &state, pod, &["--rm"]);
+    let out = state.apply(&ns, pod, &["--rm"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(!stdout(&out).contains("c | fine"), "logs shown without --logs:\n{}", stdout(&out));
     assert_eq!(ns.containers(), Vec::<(String, String)>::new());
-    assert_eq!(pod_files(&state), Vec::<String>::new());
-    let _ = std::fs::remove_dir_all(&state);
+    assert_eq!(state.pod_dirs(), Vec::<String>::new());
 }
 
 #[test]
 fn e2e_exit_code_from_an_unknown_container_or_several_pods_is_a_usage_error() {
     require_engine!();
     let ns = Namespace::new("run-usage");
-    let state = state_dir("usage");
-    let out = apply(&ns, &state, JOB, &["--exit-code-from", "nope", "--rm"]);
+    let state = StateDir::new("run-usage");
+    let out = state.apply(&ns, JOB, &["--exit-code-from", "nope", "--rm"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert!(stderr(&out).contains("nope"), "{}", stderr(&out));
     let two = format!("{JOB}---\n{}", JOB.replace("name: job", "name: job2"));
-    let out = apply(&ns, &state, &two, &["--exit-code-from", "app"]);
+    let out = state.apply(&ns, &two, &["--exit-code-from", "app"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert!(stderr(&out).contains("exactly one"), "{}", stderr(&out));
     assert_eq!(ns.containers(), Vec::<(String, String)>::new());
-    let _ = std::fs::remove_dir_all(&state);
 }

@@ -41,8 +41,6 @@ fn sleeper(name: &str, command: &str) -> String {
     )
 }
 
-const LOOP: &str = "trap \"exit 0\" TERM; while true; do sleep 1 & wait; done";
-
 fn pods_of(ns: &Namespace) -> Vec<String> {
     let mut v: Vec<String> = ns
         .containers()
@@ -184,16 +182,15 @@ impl Supervisor {
 
     /// Waits up to 30 s for `text` in podrun's log, podrun staying up meanwhile.
     fn wait_said(&mut self, text: &str) {
-        let start = std::time::Instant::now();
-        while !self.log().contains(text) {
-            assert!(self.child.try_wait().unwrap().is_none(), "podrun ended: {}", self.log());
-            assert!(
-                start.elapsed() < std::time::Duration::from_secs(30),
-                "not said within 30 s: {text}\n{}",
-                self.log()
-            );
-            std::thread::sleep(std::time::Duration::from_millis(200));
-        }
+        wait_until(&format!("podrun says {text:?}"), std::time::Duration::from_secs(30), || {
+            let log = self.log();
+            assert!(self.child.try_wait().unwrap().is_none(), "podrun ended: {log}");
+            if log.contains(text) {
+                Ok(())
+            } else {
+                Err(log)
+            }
+        });
     }
 
     /// The next message to systemd (bounded by the socket's read timeout).
@@ -237,13 +234,9 @@ impl Drop for Supervisor {
     }
 }
 
-/// Waits up to 30 s for `done`.
+/// Waits up to 30 s for `done`, showing the namespace's containers if it does not come.
 fn wait_for(ns: &Namespace, what: &str, done: &dyn Fn() -> bool) {
-    let start = std::time::Instant::now();
-    while !done() {
-        assert!(start.elapsed() < std::time::Duration::from_secs(30), "{what}: not within 30 s: {:?}", ns.containers());
-        std::thread::sleep(std::time::Duration::from_millis(200));
-    }
+    wait_until(what, std::time::Duration::from_secs(30), || if done() { Ok(()) } else { Err(ns.containers()) });
 }
 
 /// `apply --supervise`: systemd hears READY=1 after the first pass; a container killed or
@@ -306,7 +299,7 @@ fn e2e_supervise_applies_changed_manifests_on_sighup() {
     // A manifest that does not load: reported, nothing changes, podrun goes on.
     dir.write("c.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: c}\nspec:\n  containerz: []\n");
     sup.signal("-HUP");
-    std::thread::sleep(std::time::Duration::from_secs(2));
+    sup.wait_said("c.yaml");
     assert!(sup.child.try_wait().unwrap().is_none(), "still supervising");
     assert_eq!(pods_of(&ns), ["b"]);
     sup.signal("-TERM");
@@ -386,9 +379,9 @@ fn e2e_supervise_survives_sighup_during_its_first_pass_and_rereads_at_once() {
     wait_for(&ns, "the first pass under way", &|| !ns.containers().is_empty());
     dir.write("b.yaml", &sleeper("b", LOOP));
     sup.signal("-HUP");
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    assert!(sup.child.try_wait().unwrap().is_none(), "SIGHUP ended podrun: {}", sup.log());
+    // The first pass's READY=1 comes after the SIGHUP: had the signal ended podrun, it would not.
     let first = sup.ready();
+    assert!(sup.child.try_wait().unwrap().is_none(), "SIGHUP ended podrun: {}", sup.log());
     assert!(first.contains("STATUS=1 of 1 pods supervised"), "{first}");
     let at = std::time::Instant::now();
     let second = sup.ready();

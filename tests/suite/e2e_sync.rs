@@ -6,22 +6,9 @@ use std::time::{Duration, Instant};
 
 use crate::common::*;
 
-fn apply_file(ns: &Namespace, f: &TempFile, extra: &[&str]) -> std::process::Output {
-    let mut args = vec!["apply", f.path(), "-n", ns.name()];
-    args.extend_from_slice(extra);
-    podrun(&args, None)
-}
-
-fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> std::process::Output {
-    apply_file(ns, &TempFile::new("pod.yaml", manifest), extra)
-}
-
 fn json(out: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(out)))
 }
-
-/// A container that ends at once on SIGTERM.
-const LOOP: &str = "trap \"exit 0\" TERM; while true; do sleep 1 & wait; done";
 
 fn two_containers(b_command: &str) -> String {
     format!(

@@ -2,13 +2,6 @@
 
 use crate::common::*;
 
-fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> std::process::Output {
-    let f = TempFile::new("pod.yaml", manifest);
-    let mut args = vec!["apply", f.path(), "-n", ns.name()];
-    args.extend_from_slice(extra);
-    podrun(&args, None)
-}
-
 /// Two containers that say who they are, then sleep until stopped.
 const PAIR: &str = "\
 apiVersion: v1

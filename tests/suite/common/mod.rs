@@ -15,6 +15,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
 
 pub const PODRUN: &str = env!("CARGO_BIN_EXE_podrun");
 
@@ -373,10 +374,98 @@ pub const LOOP: &str = "trap \"exit 0\" TERM; while true; do sleep 1 & wait; don
 
 /// Applies the manifest text `manifest` in namespace `ns`, with `extra` arguments.
 pub fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> Output {
-    let f = TempFile::new("pod.yaml", manifest);
+    apply_file(ns, &TempFile::new("pod.yaml", manifest), extra)
+}
+
+/// Applies the manifest file `f` in namespace `ns`, with `extra` arguments.
+pub fn apply_file(ns: &Namespace, f: &TempFile, extra: &[&str]) -> Output {
     let mut args = vec!["apply", f.path(), "-n", ns.name()];
     args.extend_from_slice(extra);
     podrun(&args, None)
+}
+
+/// `podrun get POD -o json`: the Pod object.
+pub fn get_json(ns: &Namespace, pod: &str) -> serde_json::Value {
+    let out = podrun(&["get", pod, "-n", ns.name(), "-o", "json"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).expect("get -o json is JSON")
+}
+
+/// Waits until `done` holds, looking every 100 ms, and fails the test with `what` (and what
+/// `done` last saw, through `show`) when it does not within `within`.
+pub fn wait_until<T: std::fmt::Debug>(what: &str, within: Duration, mut done: impl FnMut() -> Result<(), T>) {
+    let deadline = Instant::now() + within;
+    loop {
+        match done() {
+            Ok(()) => return,
+            Err(seen) => assert!(Instant::now() < deadline, "{what}: not within {within:?}; last seen: {seen:?}"),
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A state directory of the test's own (PODRUN_STATE_DIR), fresh, so podrun's files (and gc)
+/// see no other test's; removed, with podrun's /dev/shm directory for it, when dropped.
+pub struct StateDir(pub PathBuf);
+
+impl StateDir {
+    pub fn new(test: &str) -> StateDir {
+        let dir = std::env::temp_dir().join(format!("podrun-state-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("state dir");
+        StateDir(dir)
+    }
+
+    pub fn path(&self) -> &str {
+        self.0.to_str().expect("utf-8 state dir")
+    }
+
+    /// podrun with this state directory, on the engine at `host` (DOCKER_HOST) or the default.
+    pub fn run_on(&self, host: Option<&str>, args: &[&str]) -> Output {
+        let mut env = vec![("PODRUN_STATE_DIR", self.path())];
+        env.extend(host.map(|h| ("DOCKER_HOST", h)));
+        podrun_env(args, None, &env)
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.run_on(None, args)
+    }
+
+    /// `apply` of the manifest text in namespace `ns` with this state directory.
+    pub fn apply(&self, ns: &Namespace, manifest: &str, extra: &[&str]) -> Output {
+        let f = TempFile::new("pod.yaml", manifest);
+        let mut args = vec!["apply", f.path(), "-n", ns.name()];
+        args.extend_from_slice(extra);
+        self.run(&args)
+    }
+
+    /// The pods podrun keeps files for.
+    pub fn pod_dirs(&self) -> Vec<String> {
+        match std::fs::read_dir(self.0.join("pods")) {
+            Ok(entries) => {
+                entries.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect()
+            }
+            Err(_) => Vec::new(),
+        }
+    }
+}
+
+impl Drop for StateDir {
+    fn drop(&mut self) {
+        // The pods' sub-path mount points first (a namespace's cleanup deletes its pods through
+        // the default state directory, not this one): a recursive removal must never go
+        // through one.
+        let info = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+        let root = self.0.to_string_lossy().into_owned();
+        for point in info.lines().filter_map(|l| l.split(' ').nth(4)).filter(|p| p.starts_with(&root)) {
+            let _ = Command::new("umount").args(["-l", point]).status();
+        }
+        // podrun keeps its /dev/shm directory for the boot; the test's goes with the test.
+        if let Some(shm) = shm_base(&self.0, 0) {
+            let _ = std::fs::remove_dir_all(shm);
+        }
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// The id of the container of `ns` named `container` (any attempt).
