@@ -97,7 +97,8 @@ fn a_closed_stderr_changes_no_exit_code() {
     assert_eq!(code(&o), 0);
 }
 
-const SLEEPER: &str = "\
+const SLEEPER: &str = concat!(
+    "\
 apiVersion: v1
 kind: Pod
 metadata: {name: sleeper}
@@ -106,8 +107,11 @@ spec:
   containers:
   - name: a
     image: busybox:1.28
-    command: [sh, -c, 'seq 1 3000; trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
-";
+    command: [sh, -c, 'seq 1 3000; ",
+    loop_sh!(),
+    "']
+"
+);
 
 #[test]
 fn e2e_get_and_logs_survive_a_closed_or_full_stdout() {

@@ -4,7 +4,8 @@ use std::time::{Duration, Instant};
 
 use crate::common::*;
 
-const SLEEPER: &str = "\
+const SLEEPER: &str = concat!(
+    "\
 apiVersion: v1
 kind: Pod
 metadata: {name: sleeper}
@@ -13,11 +14,16 @@ spec:
   containers:
   - name: a
     image: busybox:1.28
-    command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
+    command: [sh, -c, '",
+    loop_sh!(),
+    "']
   - name: b
     image: busybox:1.28
-    command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
-";
+    command: [sh, -c, '",
+    loop_sh!(),
+    "']
+"
+);
 
 #[test]
 fn e2e_containers_of_a_pod_reach_each_other_on_localhost() {

@@ -13,7 +13,8 @@ const CONTEXT_DIR: &str = "4260780f886384aaee0f7128540b885e95c34e81afdee21817365
 const NOWHERE: &str = "podrun-e2e-nowhere";
 const NOWHERE_DIR: &str = "4993ce15f33b2785f35f9bdaff5158a26ab2a5345a358c2f57f7145c9da5e7fc";
 
-const POD: &str = "\
+const POD: &str = concat!(
+    "\
 apiVersion: v1
 kind: Pod
 metadata: {name: ctx}
@@ -22,8 +23,11 @@ spec:
   containers:
   - name: a
     image: busybox:1.28
-    command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
-";
+    command: [sh, -c, '",
+    loop_sh!(),
+    "']
+"
+);
 
 /// A Docker config directory (DOCKER_CONFIG) of the test's own, removed on drop.
 struct DockerConfig(PathBuf);

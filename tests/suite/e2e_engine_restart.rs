@@ -206,7 +206,8 @@ fn private_engine() -> Result<PrivateEngine, String> {
     }
 }
 
-const POD: &str = "\
+const POD: &str = concat!(
+    "\
 apiVersion: v1
 kind: Pod
 metadata: {name: restart}
@@ -219,8 +220,11 @@ spec:
   containers:
   - name: app
     image: busybox:1.28
-    command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
-";
+    command: [sh, -c, '",
+    loop_sh!(),
+    "']
+"
+);
 
 fn secs(t: Instant, since: Instant) -> String {
     format!("{:.1}s", t.duration_since(since).as_secs_f64())

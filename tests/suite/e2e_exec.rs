@@ -8,7 +8,8 @@ use crate::common::*;
 
 /// Two long-running containers after an init container; `b` is the default one by annotation,
 /// and has an env var.
-const PAIR: &str = "\
+const PAIR: &str = concat!(
+    "\
 apiVersion: v1
 kind: Pod
 metadata:
@@ -23,12 +24,17 @@ spec:
   containers:
   - name: a
     image: busybox:1.28
-    command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
+    command: [sh, -c, '",
+    loop_sh!(),
+    "']
   - name: b
     image: busybox:1.28
     env: [{name: GREETING, value: hello}]
-    command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
-";
+    command: [sh, -c, '",
+    loop_sh!(),
+    "']
+"
+);
 
 fn started(test: &str) -> Namespace {
     let ns = Namespace::new(test);
@@ -202,9 +208,9 @@ fn e2e_exec_it_gives_a_terminal_that_follows_podrun_s() {
     // Ctrl-C goes to the command (it interrupts the sleep), not to podrun.
     t.keys(&["sleep 30", "Enter"]);
     // Ctrl-C only once the command runs, or the shell would take it instead.
-    let a = id_of(&ns, "a");
-    wait_until("sleep 30 runs in container a", Duration::from_secs(20), || {
-        let ps = exec(&a, "ps");
+    let b = id_of(&ns, "b");
+    wait_until("sleep 30 runs in container b", Duration::from_secs(20), || {
+        let ps = exec(&b, "ps");
         if ps.contains("sleep 30") {
             Ok(())
         } else {

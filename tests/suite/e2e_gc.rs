@@ -308,7 +308,7 @@ fn e2e_pods_that_give_the_same_uid_get_their_own() {
             "apiVersion: v1\nkind: Pod\nmetadata: {{name: twin, uid: 11111111-2222-3333-4444-555555555555}}\nspec:\n  \
              terminationGracePeriodSeconds: 1\n  volumes: [{{name: scratch, emptyDir: {{}}}}]\n  containers:\n  \
              - name: a\n    image: busybox:1.28\n    volumeMounts: [{{name: scratch, mountPath: /data}}]\n    \
-             command: [sh, -c, 'echo {word} > /data/mine; trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']\n"
+             command: [sh, -c, 'echo {word} > /data/mine; {LOOP}']\n"
         )
     };
     let f = TempFile::new("a.yaml", &pod("alpha"));
@@ -408,11 +408,15 @@ fn e2e_a_squatted_shm_directory_stops_no_pod() {
     }
     let ns = Namespace::new("shm-squat");
     let state = StateDir::new("shm-squat");
-    let pod = "apiVersion: v1\nkind: Secret\nmetadata: {name: token}\nstringData: {key: s3cret}\n---\n\
-               apiVersion: v1\nkind: Pod\nmetadata: {name: squat}\nspec:\n  terminationGracePeriodSeconds: 1\n  \
-               volumes: [{name: token, secret: {secretName: token}}]\n  containers:\n  - name: a\n    \
-               image: busybox:1.28\n    volumeMounts: [{name: token, mountPath: /token}]\n    \
-               command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']\n";
+    let pod = concat!(
+        "apiVersion: v1\nkind: Secret\nmetadata: {name: token}\nstringData: {key: s3cret}\n---\n\
+         apiVersion: v1\nkind: Pod\nmetadata: {name: squat}\nspec:\n  terminationGracePeriodSeconds: 1\n  \
+         volumes: [{name: token, secret: {secretName: token}}]\n  containers:\n  - name: a\n    \
+         image: busybox:1.28\n    volumeMounts: [{name: token, mountPath: /token}]\n    \
+         command: [sh, -c, '",
+        loop_sh!(),
+        "']\n"
+    );
     applied(&state, &ns, pod);
     let first = shm_base(&state.0, 0).expect("a key");
     assert!(first.is_dir(), "the secret lives under {}", first.display());

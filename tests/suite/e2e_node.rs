@@ -82,22 +82,30 @@ fn seccomp_modes(ns: &Namespace, containers: &[&str]) -> Vec<String> {
         .collect()
 }
 
-const SECCOMP_POD: &str = r#"apiVersion: v1
+const SECCOMP_POD: &str = concat!(
+    r#"apiVersion: v1
 kind: Pod
 metadata: {name: s}
 spec:
   terminationGracePeriodSeconds: 1
   containers:
-  - {name: unset, image: busybox:1.28, command: [sh, -c, 'trap "exit 0" TERM; while true; do sleep 1 & wait; done']}
+  - {name: unset, image: busybox:1.28, command: [sh, -c, '"#,
+    loop_sh!(),
+    r#"']}
   - name: runtime
     image: busybox:1.28
-    command: [sh, -c, 'trap "exit 0" TERM; while true; do sleep 1 & wait; done']
+    command: [sh, -c, '"#,
+    loop_sh!(),
+    r#"']
     securityContext: {seccompProfile: {type: RuntimeDefault}}
   - name: unconfined
     image: busybox:1.28
-    command: [sh, -c, 'trap "exit 0" TERM; while true; do sleep 1 & wait; done']
+    command: [sh, -c, '"#,
+    loop_sh!(),
+    r#"']
     securityContext: {seccompProfile: {type: Unconfined}}
-"#;
+"#
+);
 
 #[test]
 fn e2e_containers_without_a_seccomp_profile_run_unconfined_as_under_a_kubelet() {

@@ -142,7 +142,9 @@ fn e2e_podman_concurrent_applies_make_one_pod() {
     let ns = Namespace::on(Some(&host), "podman-race");
     let f = TempFile::new(
         "race.yaml",
-        "apiVersion: v1\nkind: Pod\nmetadata: {name: race}\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n  - {name: a, image: 'busybox:1.28', command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']}\n",
+        &format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: race}}\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n  - {{name: a, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}\n"
+        ),
     );
     // Both create the same containers by name; the loser's create is refused (Podman answers
     // 500 where Docker answers 409) and it takes the winner's container, without a warning.

@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 use crate::common::*;
 
 /// Two containers; `b` has a terminal, so its logs and `exec -t` take podrun's raw path.
-const POD: &str = "\
+const POD: &str = concat!(
+    "\
 apiVersion: v1
 kind: Pod
 metadata: {name: remote}
@@ -21,12 +22,17 @@ spec:
   containers:
   - name: a
     image: busybox:1.28
-    command: [sh, -c, 'echo hello-from-a; trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
+    command: [sh, -c, 'echo hello-from-a; ",
+    loop_sh!(),
+    "']
   - name: b
     image: busybox:1.28
     tty: true
-    command: [sh, -c, 'echo hello-from-b; trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
-";
+    command: [sh, -c, 'echo hello-from-b; ",
+    loop_sh!(),
+    "']
+"
+);
 
 /// Whether `tool` runs; scripts/test installs it, so a missing one fails when e2e is required.
 fn have(tool: &str) -> bool {

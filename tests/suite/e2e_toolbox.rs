@@ -3,7 +3,8 @@
 use crate::common::*;
 
 /// Two containers that say who they are, then sleep until stopped.
-const PAIR: &str = "\
+const PAIR: &str = concat!(
+    "\
 apiVersion: v1
 kind: Pod
 metadata: {name: pair}
@@ -12,11 +13,16 @@ spec:
   containers:
   - name: a
     image: busybox:1.28
-    command: [sh, -c, 'echo first-a; echo second-a; trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
+    command: [sh, -c, 'echo first-a; echo second-a; ",
+    loop_sh!(),
+    "']
   - name: b
     image: busybox:1.28
-    command: [sh, -c, 'echo from-b; trap \"exit 0\" TERM; while true; do sleep 1 & wait; done']
-";
+    command: [sh, -c, 'echo from-b; ",
+    loop_sh!(),
+    "']
+"
+);
 
 #[test]
 fn e2e_get_lists_a_running_pod_as_kubectl_does() {

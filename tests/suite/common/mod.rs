@@ -369,8 +369,15 @@ impl Target<'_> {
     }
 }
 
+/// The text of `LOOP`, for manifests written as constants (`concat!`).
+macro_rules! loop_sh {
+    () => {
+        "trap \"exit 0\" TERM; while true; do sleep 1 & wait; done"
+    };
+}
+
 /// A container command that runs until SIGTERM, and ends at once on it.
-pub const LOOP: &str = "trap \"exit 0\" TERM; while true; do sleep 1 & wait; done";
+pub const LOOP: &str = loop_sh!();
 
 /// Applies the manifest text `manifest` in namespace `ns`, with `extra` arguments.
 pub fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> Output {
