@@ -11,59 +11,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use crate::layers::{sources, without_comments};
+use crate::common::rust_source::{is_ident, paths, sources, without_comments};
 
 /// Where an import was seen: `src/x/y.rs:12`.
 type Place = String;
 
 /// The edges between the children of one module: (from, to) -> where.
 type Edges = BTreeMap<(String, String), BTreeSet<Place>>;
-
-fn is_ident(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_'
-}
-
-/// The paths a path expression starting at `s` names, one list of segments each:
-/// `a::{b, c::d}` is `[a, b]` and `[a, c, d]`; `self` in a group names the prefix itself.
-fn paths(s: &str) -> Vec<Vec<String>> {
-    let s = s.trim_start();
-    if let Some(group) = s.strip_prefix('{') {
-        let mut depth = 0;
-        let mut items = vec![String::new()];
-        for c in group.chars() {
-            match c {
-                '{' => depth += 1,
-                '}' if depth == 0 => break,
-                '}' => depth -= 1,
-                ',' if depth == 0 => {
-                    items.push(String::new());
-                    continue;
-                }
-                _ => {}
-            }
-            items.last_mut().expect("an item").push(c);
-        }
-        return items.iter().flat_map(|item| paths(item)).collect();
-    }
-    let id: String = s.chars().take_while(|c| is_ident(*c)).collect();
-    if id.is_empty() {
-        return vec![Vec::new()];
-    }
-    let rest = s[id.len()..].trim_start();
-    let tails = match rest.strip_prefix("::") {
-        Some(rest) => paths(rest),
-        None => vec![Vec::new()],
-    };
-    tails
-        .into_iter()
-        .map(|mut tail| {
-            if id != "self" || tail.is_empty() {
-                tail.insert(0, id.clone());
-            }
-            tail
-        })
-        .collect()
-}
 
 /// Whether the item at `at` in `code` is marked `#[cfg(test)]` (with `pub` and the like between).
 fn test_only(code: &str, at: usize) -> bool {

@@ -4,7 +4,9 @@
 //! order inside each folder is `folder_cycles.rs`'s.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use crate::common::rust_source::{paths, sources, without_comments};
 
 /// podrun's layers, lowest first. A module may use the modules of the layers before its own,
 /// never its own layer's neighbours or a later layer.
@@ -44,18 +46,6 @@ fn rank(module: &str) -> Option<usize> {
     LAYERS.iter().position(|layer| layer.contains(&module))
 }
 
-/// Every `.rs` file below `dir`.
-pub fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let path = entry.expect("directory entry").path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 /// The top-level module a file belongs to: `src/driver/act.rs` and `src/driver.rs` are both
 /// `driver`.
 fn module_of(src: &Path, file: &Path) -> String {
@@ -64,46 +54,16 @@ fn module_of(src: &Path, file: &Path) -> String {
     first.strip_suffix(".rs").unwrap_or(&first).to_owned()
 }
 
-/// The text of a source file without its comments (`//`, `///`, `//!`), line for line.
-pub fn without_comments(text: &str) -> String {
-    text.lines().map(|line| line.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
-}
-
-fn ident(s: &str) -> String {
-    s.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()
-}
-
 /// The modules named after `crate::` in `code`, each with the byte offset of its `crate::`:
 /// `crate::pod::x`, `crate::{pod, plan::y}`, and groups that span lines or nest
-/// (`crate::{pod::{a, b},\n status}`).
+/// (`crate::{pod::{a, b},\n status}`), read by `folder_cycles::paths`.
 fn crate_paths(code: &str) -> Vec<(usize, String)> {
     let mut found = Vec::new();
-    let mut from = 0;
-    while let Some(at) = code[from..].find("crate::") {
-        let at = from + at;
+    for (at, _) in code.match_indices("crate::") {
         let after = &code[at + "crate::".len()..];
-        if let Some(group) = after.strip_prefix('{') {
-            // The names at the group's own depth, up to its closing brace.
-            let mut depth = 0;
-            let mut item = String::new();
-            for c in group.chars() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => break,
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        found.push((at, ident(&item)));
-                        item.clear();
-                    }
-                    _ if depth == 0 => item.push(c),
-                    _ => {}
-                }
-            }
-            found.push((at, ident(&item)));
-        } else {
-            found.push((at, ident(after)));
-        }
-        from = at + "crate::".len();
+        let mut names: Vec<String> = paths(after).into_iter().filter_map(|p| p.into_iter().next()).collect();
+        names.dedup();
+        found.extend(names.into_iter().map(|name| (at, name)));
     }
     found.retain(|(_, name)| !name.is_empty());
     found

@@ -9,6 +9,7 @@
 #[macro_use]
 pub mod require;
 pub mod manifests;
+pub mod rust_source;
 pub mod skip_log;
 
 use std::io::Write;
