@@ -428,10 +428,13 @@ fn e2e_a_container_created_by_an_earlier_run_is_started_only_once_its_sub_path_i
     let out = apply(&ns, &pod, &[]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(instance(&ns, "victim"), Some((victim, "running".to_owned())));
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !tools.join("seen").exists() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_until("the tool container wrote what it saw", Duration::from_secs(10), || {
+        if tools.join("seen").exists() {
+            Ok(())
+        } else {
+            Err(ns.containers())
+        }
+    });
     let seen = std::fs::read_to_string(tools.join("seen")).unwrap();
     assert!(seen.contains("mine") && !seen.contains("MARKER"), "{seen}");
     canary.assert_untouched();

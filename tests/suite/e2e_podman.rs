@@ -77,16 +77,16 @@ fn e2e_podman_runs_a_pod_reapplies_it_idempotently_and_deletes_it() {
 
     // The client reached the server on localhost and saw the init container's file, and
     // its hostname is the pod's.
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let logs = loop {
-        let out = podrun_on(&host, &["logs", "web", "-c", "client", "-n", ns.name()]);
-        let logs = stdout(&out);
-        if logs.contains("page-from-init") || Instant::now() > deadline {
-            break logs;
+    let client_logs = || stdout(&podrun_on(&host, &["logs", "web", "-c", "client", "-n", ns.name()]));
+    wait_until("the client's logs hold page-from-init", Duration::from_secs(20), || {
+        let logs = client_logs();
+        if logs.contains("page-from-init") {
+            Ok(())
+        } else {
+            Err(logs)
         }
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    assert!(logs.contains("page-from-init"), "{logs}");
+    });
+    let logs = client_logs();
     assert!(logs.contains("hostname=web"), "{logs}");
 
     // Re-apply: nothing is recreated.

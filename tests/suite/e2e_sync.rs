@@ -198,11 +198,12 @@ fn e2e_a_delete_during_an_apply_wins_and_leaves_nothing() {
             .stderr(Stdio::piped())
             .spawn()
             .expect("spawn podrun");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while id_of(&ns, "app").is_none_or(|app| ns.inspect(&app, "{{.State.Running}}") != "true") {
-            assert!(Instant::now() < deadline, "round {round}: the app container never ran");
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        wait_until(&format!("round {round}: the app container runs"), Duration::from_secs(60), || {
+            match id_of(&ns, "app") {
+                Some(app) if ns.inspect(&app, "{{.State.Running}}") == "true" => Ok(()),
+                other => Err(other),
+            }
+        });
         let del = podrun(&["delete", "unready", "-n", ns.name()], None);
         assert_eq!(code(&del), 0, "round {round}: {}", stderr(&del));
         let deleted = Instant::now();

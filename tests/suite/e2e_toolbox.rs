@@ -111,12 +111,14 @@ fn e2e_logs_print_a_containers_output() {
         args.extend_from_slice(extra);
         podrun(&args, None)
     };
-    for _ in 0..50 {
-        if stdout(&logs(&["-c", "a"])).contains("second-a") {
-            break;
+    wait_until("a's logs hold second-a", std::time::Duration::from_secs(5), || {
+        let said = stdout(&logs(&["-c", "a"]));
+        if said.contains("second-a") {
+            Ok(())
+        } else {
+            Err(said)
         }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    });
     let out = logs(&["-c", "a"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(stdout(&out), "first-a\nsecond-a\n");
