@@ -29,14 +29,16 @@ fn have(program: &str) -> bool {
 }
 
 /// Whether `tools` are all there; when not, the test skips, or fails where it must run.
-fn tools(tools: &[&str], what: &str) -> bool {
+/// Whether `tools` are all there; if not, `test` is counted as skipped (a failure where the
+/// tests are required).
+fn tools(test: &str, tools: &[&str], what: &str) -> bool {
     let missing: Vec<_> = tools.iter().filter(|t| !have(t)).collect();
     if missing.is_empty() {
         return true;
     }
     let message = format!("{what} needs {missing:?} (Debian: apt-get install dpkg-dev systemd lintian)");
     assert!(!e2e_required(), "{message}, and the tests are required to run (PODRUN_E2E/CI)");
-    eprintln!("skipping: {message}");
+    crate::common::require::log_skip(test, &message);
     false
 }
 
@@ -79,7 +81,11 @@ fn build(scratch: &Scratch, compress: &str) -> String {
 /// lintian), so this package is built with gzip.
 #[test]
 fn the_debian_package_passes_lintian() {
-    if !tools(&["dpkg-deb", "dpkg-shlibdeps", "strip", "lintian"], "checking the Debian package with lintian") {
+    if !tools(
+        test_name!(),
+        &["dpkg-deb", "dpkg-shlibdeps", "strip", "lintian"],
+        "checking the Debian package with lintian",
+    ) {
         return;
     }
     let scratch = Scratch::new("package-lintian");
@@ -94,7 +100,7 @@ fn the_debian_package_passes_lintian() {
 
 #[test]
 fn the_debian_package_holds_the_binary_unit_completions_and_man_page() {
-    if !tools(&["dpkg-deb", "dpkg-shlibdeps", "strip"], "building the Debian package") {
+    if !tools(test_name!(), &["dpkg-deb", "dpkg-shlibdeps", "strip"], "building the Debian package") {
         return;
     }
     let scratch = Scratch::new("package-deb");
@@ -189,6 +195,9 @@ fn the_debian_package_holds_the_binary_unit_completions_and_man_page() {
     install_and_purge(&deb);
 }
 
+/// The test whose part `install_and_purge` is, for its skips.
+const PACKAGE_TEST: &str = "package_deb::the_debian_package_holds_the_binary_unit_completions_and_man_page";
+
 /// Installs the package, checks the installed podrun and unit, and purges it. Only as root
 /// and only where podrun is not installed already (a user's own package is never touched).
 fn install_and_purge(deb: &str) {
@@ -199,7 +208,8 @@ fn install_and_purge(deb: &str) {
         || Path::new("/usr/bin/podrun").exists()
         || Path::new("/etc/podrun").exists()
     {
-        eprintln!("skipping the install check: needs root, and no podrun package, /usr/bin/podrun or /etc/podrun on the machine");
+        let why = "needs root, and no podrun package, /usr/bin/podrun or /etc/podrun on the machine";
+        crate::common::require::log_skip(&format!("{PACKAGE_TEST}: the install check"), why);
         return;
     }
     let guard = Installed;
@@ -212,7 +222,7 @@ fn install_and_purge(deb: &str) {
         let state = stdout(&run("systemctl", &["is-enabled", "podrun-static-pods.service"]));
         assert_eq!(state.trim(), "disabled", "podrun-static-pods.service after install");
     }
-    if tools(&["systemd-analyze"], "checking the systemd unit") {
+    if tools(&format!("{PACKAGE_TEST}: the unit check"), &["systemd-analyze"], "checking the systemd unit") {
         // With the package installed, the unit's programs and man page are all there.
         ok("systemd-analyze", &["verify", &format!("/{UNIT}")]);
     }
