@@ -32,7 +32,7 @@ const IMAGE: &str = "busybox:1.28";
 async fn engine(test: &str) -> Option<DockerRuntime> {
     let required =
         std::env::var("PODRUN_E2E").is_ok_and(|v| v == "required") || std::env::var("CI").is_ok_and(|v| v == "true");
-    // A context that cannot be used is no engine, as for the Docker CLI that tests/common asks.
+    // A context that cannot be used is no engine, as for the Docker CLI that tests/suite/common asks.
     let connected = match crate::runtime::docker::context::resolve_from_env(None, None) {
         Ok(endpoint) => {
             DockerRuntime::connect(&endpoint, crate::runtime::seal::Seal::for_tests()).await.map_err(|e| e.to_string())
