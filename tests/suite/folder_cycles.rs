@@ -277,7 +277,6 @@ fn cycle_report(folders: &BTreeMap<Vec<String>, Edges>) -> Vec<String> {
 }
 
 #[test]
-#[ignore = "sibling cycles are being removed on other branches"]
 fn no_import_cycle_between_sibling_modules() {
     let src = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src"));
     let folders = sibling_edges(src);
