@@ -1,8 +1,6 @@
-//! Kubernetes' string formats for label keys and values, names and label selectors, with the
-//! API server's exact messages (apimachinery 1.35: `IsQualifiedName`, `IsValidLabelValue`,
-//! `IsDNS1123Label`, `IsDNS1123Subdomain`, `ValidateLabels`, `ValidateLabelSelector`). A value
-//! can break several rules at once; each broken rule is one message, as there.
-
+//! Labels and label selectors as the API server validates them (apimachinery 1.35:
+//! `ValidateLabels`, `ValidateLabelSelector`): each key and value through the name rules of
+//! [`crate::manifest::names`], one message per broken rule, as there.
 use std::collections::BTreeMap;
 
 use super::FieldError;
