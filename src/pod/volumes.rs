@@ -38,7 +38,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use crate::manifest::config_store::ConfigStore;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
@@ -59,11 +59,14 @@ mod contents;
 pub mod engine;
 mod host;
 mod mounts;
+mod reason;
 mod subpath;
 
 use contents::{downward_files, key_files, FileSet, Keys};
 pub use host::{prepare, remove_pod_volumes, HostError};
 use mounts::plan_mounts;
+use reason::checked_rel_path;
+pub use reason::{PathValue, Reason};
 pub use subpath::SubPathError;
 
 /// The label naming the claim a named volume was made for.
@@ -107,8 +110,8 @@ const SHM: &str = "/dev/shm";
 #[derive(Debug, thiserror::Error)]
 pub enum VolumeError {
     /// Kubernetes itself would refuse the manifest.
-    #[error("{field}: {message}")]
-    Invalid { field: String, message: String },
+    #[error("{field}: {reason}")]
+    Invalid { field: String, reason: Reason },
     /// A ConfigMap, Secret or key the pod needs is not there (the kubelet's
     /// CreateContainerConfigError).
     #[error("{field}: {what}")]
@@ -133,8 +136,8 @@ pub enum VolumeError {
     },
 }
 
-fn invalid(field: impl Into<String>, message: impl Into<String>) -> VolumeError {
-    VolumeError::Invalid { field: field.into(), message: message.into() }
+fn invalid(field: impl Into<String>, reason: Reason) -> VolumeError {
+    VolumeError::Invalid { field: field.into(), reason }
 }
 
 /// What a volume needs from the pod's namespace and does not find there. Part of the message
@@ -310,12 +313,18 @@ pub fn plan_volumes(
 ) -> Result<VolumeSetup, VolumeError> {
     let uid = pod.metadata.uid.as_deref().unwrap_or("");
     if !is_path_component(uid) {
-        return Err(invalid("metadata.uid", "Required value: volumes are planned for a defaulted pod, with a uid"));
+        return Err(invalid(
+            "metadata.uid",
+            Reason::RequiredBecause("volumes are planned for a defaulted pod, with a uid"),
+        ));
     }
     let fs_group = match pod.spec.security_context.as_ref().and_then(|s| s.fs_group) {
         None => None,
         Some(g) => Some(u32::try_from(g).map_err(|_| {
-            invalid("spec.securityContext.fsGroup", format!("Invalid value: {g}: must be between 0 and 4294967295"))
+            invalid(
+                "spec.securityContext.fsGroup",
+                Reason::InvalidRaw { value: g.to_string(), why: "must be between 0 and 4294967295".to_owned() },
+            )
         })?),
     };
     let ctx = Ctx {
@@ -331,13 +340,13 @@ pub fn plan_volumes(
     for (i, v) in pod.spec.volumes.iter().enumerate() {
         let field = format!("spec.volumes[{i}]");
         if v.name.is_empty() {
-            return Err(invalid(format!("{field}.name"), "Required value"));
+            return Err(invalid(format!("{field}.name"), Reason::Required));
         }
         if !is_dns1123_label(&v.name) {
-            return Err(invalid(format!("{field}.name"), format!("Invalid value: {:?}: {}", v.name, label_msg())));
+            return Err(invalid(format!("{field}.name"), Reason::Invalid { value: v.name.clone(), why: label_msg() }));
         }
         if by_name.insert(&v.name, i).is_some() {
-            return Err(invalid(format!("{field}.name"), format!("Duplicate value: {:?}", v.name)));
+            return Err(invalid(format!("{field}.name"), Reason::Duplicate(v.name.clone())));
         }
         let source = plan_source(&ctx, v, &field)?;
         volumes.push(PlannedVolume { name: v.name.clone(), field, source });
@@ -376,7 +385,7 @@ fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, Volu
         ("image", v.image.is_some()),
     ]);
     if let Some(second) = set.get(1) {
-        return Err(invalid(format!("{field}.{second}"), "Forbidden: may not specify more than 1 volume type"));
+        return Err(invalid(format!("{field}.{second}"), Reason::Forbidden("may not specify more than 1 volume type")));
     }
     // Validation refuses these with the reason (`validate/refused.rs`); were one to get here, it
     // must not become the emptyDir below.
@@ -392,12 +401,15 @@ fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, Volu
     if let Some(pvc) = &v.persistent_volume_claim {
         let f = format!("{field}.persistentVolumeClaim.claimName");
         if pvc.claim_name.is_empty() {
-            return Err(invalid(f, "Required value"));
+            return Err(invalid(f, Reason::Required));
         }
         if !is_dns1123_subdomain(&pvc.claim_name) {
             return Err(invalid(
                 f,
-                format!("Invalid value: {:?}: must be a lowercase RFC 1123 subdomain", pvc.claim_name),
+                Reason::Invalid {
+                    value: pvc.claim_name.clone(),
+                    why: "must be a lowercase RFC 1123 subdomain".to_owned(),
+                },
             ));
         }
         return Ok(PlannedSource::Claim {
@@ -457,7 +469,10 @@ fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, Volu
                 // As the kubelet takes one (and the API server lets it be): a source of nothing.
                 [] => continue,
                 [_, second, ..] => {
-                    return Err(invalid(format!("{sf}.{second}"), "Forbidden: may not specify more than 1 volume type"))
+                    return Err(invalid(
+                        format!("{sf}.{second}"),
+                        Reason::Forbidden("may not specify more than 1 volume type"),
+                    ))
                 }
                 [_] => {}
             }
@@ -498,7 +513,7 @@ fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, Volu
             m => {
                 return Err(invalid(
                     format!("{f}.medium"),
-                    format!("Unsupported value: {m:?}: supported values: \"\", \"Memory\", \"HugePages\""),
+                    Reason::Unsupported { value: m.to_owned(), supported: &["", "Memory", "HugePages"] },
                 ))
             }
         };
@@ -509,10 +524,18 @@ fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, Volu
             let (negative, bytes) = match Quantity::parse(size) {
                 Ok(q) => (q.is_negative(), u64::try_from(q.value_ceil()).ok().filter(|b| *b > 0)),
                 Err(QuantityError::TooLarge { negative }) => (negative, None),
-                Err(e) => return Err(invalid(format!("{f}.sizeLimit"), format!("Invalid value: {size:?}: {e}"))),
+                Err(e) => {
+                    return Err(invalid(
+                        format!("{f}.sizeLimit"),
+                        Reason::Invalid { value: size.clone(), why: e.to_string() },
+                    ))
+                }
             };
             if negative {
-                return Err(invalid(format!("{f}.sizeLimit"), "must be greater than or equal to 0"));
+                return Err(invalid(
+                    format!("{f}.sizeLimit"),
+                    Reason::Plain("must be greater than or equal to 0".to_owned()),
+                ));
             }
             size_limit = bytes;
         }
@@ -527,18 +550,20 @@ fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, Volu
 fn plan_host_path(path: &str, type_: Option<&str>, field: &str) -> Result<PlannedSource, VolumeError> {
     let pf = format!("{field}.path");
     if path.is_empty() {
-        return Err(invalid(pf, "Required value"));
+        return Err(invalid(pf, Reason::Required));
     }
     if !path.starts_with('/') {
-        return Err(invalid(pf, format!("Invalid value: {path:?}: podrun needs an absolute path")));
+        return Err(invalid(
+            pf,
+            Reason::Invalid { value: path.to_owned(), why: "podrun needs an absolute path".to_owned() },
+        ));
     }
     if path.split('/').any(|c| c == "..") {
-        return Err(invalid(pf, format!("Invalid value: {path:?}: must not contain '..'")));
+        return Err(invalid(pf, Reason::Invalid { value: path.to_owned(), why: "must not contain '..'".to_owned() }));
     }
     let t = type_.unwrap_or("");
     let kind = HostPathType::parse(t).ok_or_else(|| {
-        let names: Vec<String> = HostPathType::NAMES.iter().map(|n| format!("{n:?}")).collect();
-        invalid(format!("{field}.type"), format!("Unsupported value: {t:?}: supported values: {}", names.join(", ")))
+        invalid(format!("{field}.type"), Reason::Unsupported { value: t.to_owned(), supported: &HostPathType::NAMES })
     })?;
     Ok(PlannedSource::HostPath { path: PathBuf::from(path), kind })
 }
@@ -560,63 +585,26 @@ fn mode(m: Option<i64>, field: &str) -> Result<Option<u32>, VolumeError> {
         None => Ok(None),
         Some(v) => match volume_paths::file_mode(v) {
             Some(v) => Ok(Some(v)),
-            None => Err(invalid(field, format!("Invalid value: {v}: {}", volume_paths::FILE_MODE_MSG))),
+            None => Err(invalid(
+                field,
+                Reason::InvalidRaw { value: v.to_string(), why: volume_paths::FILE_MODE_MSG.to_owned() },
+            )),
         },
     }
 }
 
-/// A path inside a volume (an item path, a key used as a file name, a subPath): relative,
-/// without a `..` component, not starting with `..` (the kubelet reserves such names), within
-/// the kubelet's length limits. Returns it with `.` and empty components dropped.
+/// A path inside a volume (an item path, a key used as a file name, a subPath), as
+/// `checked_rel_path` takes it, refused at `field` with the value shown.
 fn rel_path(s: &str, field: &str) -> Result<PathBuf, VolumeError> {
-    checked_rel_path(s, field, true)
-}
-
-fn checked_rel_path(s: &str, field: &str, show: bool) -> Result<PathBuf, VolumeError> {
-    let bad = |why: &str| {
-        let value = if show { format!("{s:?}") } else { "the expanded value (not shown)".to_owned() };
-        invalid(field, format!("Invalid value: {value}: {why}"))
-    };
-    if s.is_empty() {
-        return Err(invalid(field, "Required value"));
-    }
-    if s.starts_with('/') {
-        return Err(bad("must be a relative path"));
-    }
-    if volume_paths::has_backstep(s) {
-        return Err(bad("must not contain '..'"));
-    }
-    if volume_paths::is_reserved(s) {
-        return Err(bad("must not start with '..'"));
-    }
-    if s.contains('\0') {
-        return Err(bad("must not contain a NUL character"));
-    }
-    if volume_paths::is_too_long(s) {
-        return Err(bad("too long"));
-    }
-    let p: PathBuf = Path::new(s).components().filter(|c| matches!(c, Component::Normal(_))).collect();
-    if p.as_os_str().is_empty() {
-        return Err(bad("must name something inside the volume"));
-    }
-    Ok(p)
+    checked_rel_path(s)
+        .map_err(|problem| invalid(field, Reason::Path { value: PathValue::Shown(s.to_owned()), problem }))
 }
 
 /// `rel_path` of a subPathExpr expanded against `env`. A refusal shows the expression as
 /// written, never what it expanded to: a variable may hold a Secret's value.
 fn expanded_rel_path(expr: &str, env: &[(String, String)], field: &str) -> Result<PathBuf, VolumeError> {
-    rel_path(&expand(expr, env), field).map_err(|e| match e {
-        VolumeError::Invalid { field, message } => {
-            let why = message.rsplit_once(": ").map_or(message.as_str(), |(_, why)| why);
-            let message = if message == "Required value" {
-                format!("Required value: {expr:?} expands to nothing")
-            } else {
-                format!("Invalid value: {expr:?} (as expanded, not shown): {why}")
-            };
-            VolumeError::Invalid { field, message }
-        }
-        other => other,
-    })
+    checked_rel_path(&expand(expr, env))
+        .map_err(|problem| invalid(field, Reason::Path { value: PathValue::Expanded(expr.to_owned()), problem }))
 }
 
 /// A uid fit to name a directory (validation checks it; removal checks again before it deletes).

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::{
-    downward, invalid, missing, mode, rel_path, Absent, Ctx, DownwardApiVolumeFile, KeyToPath, VolumeError, VolumeFile,
+    downward, invalid, missing, mode, rel_path, Absent, Ctx, DownwardApiVolumeFile, KeyToPath, Reason, VolumeError,
+    VolumeFile,
 };
 
 /// The files of one Files volume as they are collected, with the field each came from.
@@ -28,7 +29,10 @@ impl FileSet {
             if seen.insert(f.path.as_path(), field.as_str()).is_some() {
                 return Err(invalid(
                     field.as_str(),
-                    format!("Invalid value: {:?}: conflicting duplicate paths", f.path),
+                    Reason::InvalidRaw {
+                        value: format!("{:?}", f.path),
+                        why: "conflicting duplicate paths".to_owned(),
+                    },
                 ));
             }
         }
@@ -36,10 +40,10 @@ impl FileSet {
             if let Some(a) = f.path.ancestors().skip(1).find(|a| seen.contains_key(a)) {
                 return Err(invalid(
                     field.as_str(),
-                    format!(
-                        "Invalid value: {:?}: conflicts with the file {a:?}, which would have to be a directory",
-                        f.path
-                    ),
+                    Reason::InvalidRaw {
+                        value: format!("{:?}", f.path),
+                        why: format!("conflicts with the file {a:?}, which would have to be a directory"),
+                    },
                 ));
             }
         }
@@ -69,14 +73,14 @@ pub(super) fn key_files(
     // the Secret comes and goes.
     out.secret |= keys.kind == "Secret";
     if keys.name.is_empty() {
-        return Err(invalid(name_field, "Required value"));
+        return Err(invalid(name_field, Reason::Required));
     }
     // The items are checked whether or not the object exists, as the API server checks them.
     let mut items = Vec::with_capacity(keys.items.len());
     for (j, it) in keys.items.iter().enumerate() {
         let f = format!("{field}.items[{j}]");
         if it.key.is_empty() {
-            return Err(invalid(format!("{f}.key"), "Required value"));
+            return Err(invalid(format!("{f}.key"), Reason::Required));
         }
         let path = rel_path(&it.path, &format!("{f}.path"))?;
         let m = mode(it.mode, &format!("{f}.mode"))?.unwrap_or(default_mode);
@@ -106,7 +110,10 @@ pub(super) fn key_files(
             let path = rel_path(k, &name_field).ok().filter(|p| p.components().count() == 1).ok_or_else(|| {
                 invalid(
                     &name_field,
-                    format!("{} {}/{}: key {k:?} is not a valid file name", keys.kind, ctx.namespace, keys.name),
+                    Reason::Plain(format!(
+                        "{} {}/{}: key {k:?} is not a valid file name",
+                        keys.kind, ctx.namespace, keys.name
+                    )),
                 )
             })?;
             out.push(name_field.clone(), path, default_mode, v.to_vec());
@@ -159,36 +166,46 @@ pub(super) fn downward_files(
                 if let Some(v) = fr.api_version.as_deref().filter(|v| !v.is_empty() && *v != "v1") {
                     return Err(invalid(
                         format!("{ff}.apiVersion"),
-                        format!("Unsupported value: {v:?}: supported values: \"v1\""),
+                        Reason::Unsupported { value: v.to_owned(), supported: &["v1"] },
                     ));
                 }
                 if !volume_field_path_ok(&fr.field_path) {
                     return Err(invalid(
                         format!("{ff}.fieldPath"),
-                        format!(
-                            "Unsupported value: {:?}: supported values: \"metadata.annotations\", \"metadata.labels\", \
-                             \"metadata.name\", \"metadata.namespace\", \"metadata.uid\"",
-                            fr.field_path
-                        ),
+                        Reason::Unsupported {
+                            value: fr.field_path.clone(),
+                            supported: &[
+                                "metadata.annotations",
+                                "metadata.labels",
+                                "metadata.name",
+                                "metadata.namespace",
+                                "metadata.uid",
+                            ],
+                        },
                     ));
                 }
                 downward::field_value(ctx.pod, &fr.field_path, ctx.facts, true)
-                    .map_err(|e| invalid(format!("{ff}.fieldPath"), e.0))?
+                    .map_err(|e| invalid(format!("{ff}.fieldPath"), Reason::Plain(e.0)))?
             }
             (None, Some(rf)) => {
                 let rff = format!("{f}.resourceFieldRef");
                 if rf.container_name.as_deref().unwrap_or("").is_empty() {
-                    return Err(invalid(format!("{rff}.containerName"), "Required value"));
+                    return Err(invalid(format!("{rff}.containerName"), Reason::Required));
                 }
-                downward::resource_value(ctx.pod, "", rf, ctx.facts).map_err(|e| invalid(rff, e.0))?
+                downward::resource_value(ctx.pod, "", rf, ctx.facts).map_err(|e| invalid(rff, Reason::Plain(e.0)))?
             }
             (None, None) => {
-                return Err(invalid(f, "Required value: must specify one of: `fieldRef` or `resourceFieldRef`"))
+                return Err(invalid(
+                    f,
+                    Reason::RequiredBecause("must specify one of: `fieldRef` or `resourceFieldRef`"),
+                ))
             }
             (Some(_), Some(_)) => {
                 return Err(invalid(
                     f,
-                    "Invalid value: fieldRef and resourceFieldRef can not be specified simultaneously",
+                    Reason::Plain(
+                        "Invalid value: fieldRef and resourceFieldRef can not be specified simultaneously".to_owned(),
+                    ),
                 ))
             }
         };

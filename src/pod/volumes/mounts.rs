@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::{
     invalid, rel_path, unsupported, Container, MountPropagation, PlannedMount, PlannedSource, PlannedVolume,
-    Propagation, RecursiveReadOnly, SubPath, Unable, VolumeError,
+    Propagation, Reason, RecursiveReadOnly, SubPath, Unable, VolumeError,
 };
 
 pub(super) fn plan_mounts(
@@ -21,28 +21,34 @@ pub(super) fn plan_mounts(
     for (j, m) in c.volume_mounts.iter().enumerate() {
         let field = format!("{cfield}.volumeMounts[{j}]");
         if m.name.is_empty() {
-            return Err(invalid(format!("{field}.name"), "Required value"));
+            return Err(invalid(format!("{field}.name"), Reason::Required));
         }
         let Some(&index) = by_name.get(m.name.as_str()) else {
-            return Err(invalid(format!("{field}.name"), format!("Not found: {:?}", m.name)));
+            return Err(invalid(format!("{field}.name"), Reason::NotFound(m.name.clone())));
         };
         let volume = &volumes[index];
         let mp = &m.mount_path;
         if mp.is_empty() {
-            return Err(invalid(format!("{field}.mountPath"), "Required value"));
+            return Err(invalid(format!("{field}.mountPath"), Reason::Required));
         }
         if !mp.starts_with('/') {
             return Err(invalid(
                 format!("{field}.mountPath"),
-                format!("Invalid value: {mp:?}: podrun needs an absolute path"),
+                Reason::Invalid { value: mp.clone(), why: "podrun needs an absolute path".to_owned() },
             ));
         }
         let normal: PathBuf = Path::new(mp).components().collect();
         if normal == Path::new("/") {
-            return Err(invalid(format!("{field}.mountPath"), format!("Invalid value: {mp:?}: cannot mount over /")));
+            return Err(invalid(
+                format!("{field}.mountPath"),
+                Reason::Invalid { value: mp.clone(), why: "cannot mount over /".to_owned() },
+            ));
         }
         if !targets.insert(normal) {
-            return Err(invalid(format!("{field}.mountPath"), format!("Invalid value: {mp:?}: must be unique")));
+            return Err(invalid(
+                format!("{field}.mountPath"),
+                Reason::Invalid { value: mp.clone(), why: "must be unique".to_owned() },
+            ));
         }
         let sub = m.sub_path.as_deref().unwrap_or("");
         let expr = m.sub_path_expr.as_deref().unwrap_or("");
@@ -57,7 +63,10 @@ pub(super) fn plan_mounts(
             (false, false) => {
                 return Err(invalid(
                     format!("{field}.subPathExpr"),
-                    format!("Invalid value: {expr:?}: subPathExpr and subPath are mutually exclusive"),
+                    Reason::Invalid {
+                        value: expr.to_owned(),
+                        why: "subPathExpr and subPath are mutually exclusive".to_owned(),
+                    },
                 ))
             }
         };
@@ -74,7 +83,7 @@ pub(super) fn plan_mounts(
             Some(MountPropagation::Bidirectional) => {
                 return Err(invalid(
                     format!("{field}.mountPropagation"),
-                    "Forbidden: Bidirectional mount propagation is available only to privileged containers",
+                    Reason::Forbidden("Bidirectional mount propagation is available only to privileged containers"),
                 ))
             }
         };
@@ -84,12 +93,12 @@ pub(super) fn plan_mounts(
             Some(rro) => {
                 let rf = format!("{field}.recursiveReadOnly");
                 if !read_only {
-                    return Err(invalid(rf, "Forbidden: may only be specified when readOnly is true"));
+                    return Err(invalid(rf, Reason::Forbidden("may only be specified when readOnly is true")));
                 }
                 if propagation != Propagation::Private {
                     return Err(invalid(
                         rf,
-                        "Forbidden: may only be specified when mountPropagation is None or not specified",
+                        Reason::Forbidden("may only be specified when mountPropagation is None or not specified"),
                     ));
                 }
                 // IfPossible: a plain read-only mount is what is possible on every engine.

@@ -1,0 +1,125 @@
+//! Why the planner refuses a field, as the API server words it: the leaf of
+//! [`VolumeError::Invalid`](super::VolumeError::Invalid), and the reasons a path inside a volume
+//! is not one, which a `subPathExpr` shows without its expanded value.
+
+use std::fmt;
+use std::path::{Component, Path, PathBuf};
+
+use crate::manifest::volume_paths;
+
+/// One refusal of a field, in the API server's words (its field.Error kinds). The field itself
+/// is the error's; this is the rest of the sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    Required,
+    /// `Required value`, with why it is required.
+    RequiredBecause(&'static str),
+    /// A string value, quoted as the API server quotes it.
+    Invalid {
+        value: String,
+        why: String,
+    },
+    /// A number, or a value already written as it is shown, bare.
+    InvalidRaw {
+        value: String,
+        why: String,
+    },
+    Duplicate(String),
+    NotFound(String),
+    Forbidden(&'static str),
+    Unsupported {
+        value: String,
+        supported: &'static [&'static str],
+    },
+    /// A path inside a volume that is not one.
+    Path {
+        value: PathValue,
+        problem: PathProblem,
+    },
+    /// A sentence of its own, with no kind before it.
+    Plain(String),
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Reason::Required => f.write_str("Required value"),
+            Reason::RequiredBecause(why) => write!(f, "Required value: {why}"),
+            Reason::Invalid { value, why } => write!(f, "Invalid value: {value:?}: {why}"),
+            Reason::InvalidRaw { value, why } => write!(f, "Invalid value: {value}: {why}"),
+            Reason::Duplicate(value) => write!(f, "Duplicate value: {value:?}"),
+            Reason::NotFound(value) => write!(f, "Not found: {value:?}"),
+            Reason::Forbidden(why) => write!(f, "Forbidden: {why}"),
+            Reason::Unsupported { value, supported } => {
+                let list: Vec<String> = supported.iter().map(|s| format!("{s:?}")).collect();
+                write!(f, "Unsupported value: {value:?}: supported values: {}", list.join(", "))
+            }
+            Reason::Path { value: PathValue::Shown(_), problem: PathProblem::Empty } => f.write_str("Required value"),
+            Reason::Path { value: PathValue::Shown(s), problem } => write!(f, "Invalid value: {s:?}: {problem}"),
+            Reason::Path { value: PathValue::Expanded(expr), problem: PathProblem::Empty } => {
+                write!(f, "Required value: {expr:?} expands to nothing")
+            }
+            Reason::Path { value: PathValue::Expanded(expr), problem } => {
+                write!(f, "Invalid value: {expr:?} (as expanded, not shown): {problem}")
+            }
+            Reason::Plain(text) => f.write_str(text),
+        }
+    }
+}
+
+/// How a refused path is shown: as written, or, for a `subPathExpr`, as the expression alone,
+/// since what it expanded to may hold a Secret's value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathValue {
+    Shown(String),
+    Expanded(String),
+}
+
+/// Why a path inside a volume (an item path, a key used as a file name, a sub-path) is not one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PathProblem {
+    /// Shown as `Required value`, not as a reason.
+    #[error("empty")]
+    Empty,
+    #[error("must be a relative path")]
+    Absolute,
+    #[error("must not contain '..'")]
+    Backstep,
+    /// The kubelet reserves such names for its own entries.
+    #[error("must not start with '..'")]
+    Reserved,
+    #[error("must not contain a NUL character")]
+    Nul,
+    #[error("too long")]
+    TooLong,
+    #[error("must name something inside the volume")]
+    Nothing,
+}
+
+/// `s` as a path inside a volume: relative, without a `..` component, not starting with `..`,
+/// within the kubelet's length limits. Returns it with `.` and empty components dropped.
+pub fn checked_rel_path(s: &str) -> Result<PathBuf, PathProblem> {
+    if s.is_empty() {
+        return Err(PathProblem::Empty);
+    }
+    if s.starts_with('/') {
+        return Err(PathProblem::Absolute);
+    }
+    if volume_paths::has_backstep(s) {
+        return Err(PathProblem::Backstep);
+    }
+    if volume_paths::is_reserved(s) {
+        return Err(PathProblem::Reserved);
+    }
+    if s.contains('\0') {
+        return Err(PathProblem::Nul);
+    }
+    if volume_paths::is_too_long(s) {
+        return Err(PathProblem::TooLong);
+    }
+    let p: PathBuf = Path::new(s).components().filter(|c| matches!(c, Component::Normal(_))).collect();
+    if p.as_os_str().is_empty() {
+        return Err(PathProblem::Nothing);
+    }
+    Ok(p)
+}
