@@ -16,8 +16,9 @@
 //!    [`VolumeSetup::check_mounts`] checks the same before anything is created.
 //!
 //! Files: this one holds the plan and its types; `contents` (the files a volume holds) and
-//! `mounts` (a container's mounts) are parts of the plan, pure too; `host` holds the I/O of
-//! step 2, `subpath` that of the sub-paths of step 3.
+//! `mounts` (a container's mounts) are parts of the plan, pure too, and `reason` says why the
+//! plan refuses a field; `host` holds the I/O of step 2, `subpath` that of the sub-paths of
+//! step 3.
 //!
 //! Host layout (under the pod's private directory, `PodFiles::pod_dir`, mode 0700, which keeps
 //! every other host user out of everything below it, whatever the modes there):
