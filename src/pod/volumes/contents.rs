@@ -203,10 +203,12 @@ pub(super) fn downward_files(
             (Some(_), Some(_)) => {
                 return Err(invalid(
                     f,
-                    Reason::Plain(
-                        "Invalid value: fieldRef and resourceFieldRef can not be specified simultaneously".to_owned(),
-                    ),
-                ))
+                    // Validation's wording (the API server's), value and all.
+                    Reason::Invalid {
+                        value: "resource".to_owned(),
+                        why: "fieldRef and resourceFieldRef can not be specified simultaneously".to_owned(),
+                    },
+                ));
             }
         };
         out.push(format!("{f}.path"), path, m, value.into_bytes());
