@@ -123,3 +123,32 @@ pub fn checked_rel_path(s: &str) -> Result<PathBuf, PathProblem> {
     }
     Ok(p)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_problem_reads_the_same_shown_or_expanded() {
+        assert_eq!(checked_rel_path("./a//b"), Ok(PathBuf::from("a/b")));
+        for (s, problem) in [
+            ("", PathProblem::Empty),
+            ("/a", PathProblem::Absolute),
+            ("a/../b", PathProblem::Backstep),
+            ("..data", PathProblem::Reserved),
+            ("a\0b", PathProblem::Nul),
+            ("./.", PathProblem::Nothing),
+        ] {
+            assert_eq!(checked_rel_path(s), Err(problem), "{s:?}");
+        }
+        let shown = |problem| Reason::Path { value: PathValue::Shown("/a".to_owned()), problem }.to_string();
+        let expanded = |problem| Reason::Path { value: PathValue::Expanded("$(D)".to_owned()), problem }.to_string();
+        assert_eq!(shown(PathProblem::Empty), "Required value");
+        assert_eq!(shown(PathProblem::Absolute), "Invalid value: \"/a\": must be a relative path");
+        assert_eq!(expanded(PathProblem::Empty), "Required value: \"$(D)\" expands to nothing");
+        assert_eq!(
+            expanded(PathProblem::Absolute),
+            "Invalid value: \"$(D)\" (as expanded, not shown): must be a relative path"
+        );
+    }
+}
