@@ -24,6 +24,7 @@ pub mod validate;
 pub mod volume_paths;
 pub mod workload;
 
+pub use field_error::FieldProblem;
 #[cfg(test)]
 pub use load::load;
 pub use load::{load_all, FieldValidation, LoadOptions, Loaded, LoadedPod, ManifestError, Source};

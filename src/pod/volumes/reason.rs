@@ -5,7 +5,7 @@
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
-use crate::manifest::volume_paths;
+use crate::manifest::{volume_paths, FieldProblem};
 
 /// One refusal of a field, in the API server's words (its field.Error kinds). The field itself
 /// is the error's; this is the rest of the sentence.
@@ -42,28 +42,28 @@ pub enum Reason {
 
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self {
-            Reason::Required => f.write_str("Required value"),
-            Reason::RequiredBecause(why) => write!(f, "Required value: {why}"),
-            Reason::Invalid { value, why } => write!(f, "Invalid value: {value:?}: {why}"),
-            Reason::InvalidRaw { value, why } => write!(f, "Invalid value: {value}: {why}"),
-            Reason::Duplicate(value) => write!(f, "Duplicate value: {value:?}"),
-            Reason::NotFound(value) => write!(f, "Not found: {value:?}"),
-            Reason::Forbidden(why) => write!(f, "Forbidden: {why}"),
-            Reason::Unsupported { value, supported } => {
-                let list: Vec<String> = supported.iter().map(|s| format!("{s:?}")).collect();
-                write!(f, "Unsupported value: {value:?}: supported values: {}", list.join(", "))
+        let field = match self {
+            Reason::Required => FieldProblem::Required,
+            Reason::RequiredBecause(why) => FieldProblem::RequiredBecause(why),
+            Reason::Invalid { value, why } => FieldProblem::Invalid { value, why },
+            Reason::InvalidRaw { value, why } => FieldProblem::InvalidRaw { value, why },
+            Reason::Duplicate(value) => FieldProblem::Duplicate(value),
+            Reason::NotFound(value) => FieldProblem::NotFound(value),
+            Reason::Forbidden(why) => FieldProblem::Forbidden(why),
+            Reason::Unsupported { value, supported } => FieldProblem::Unsupported { value, supported },
+            Reason::Path { value: PathValue::Shown(_), problem: PathProblem::Empty } => FieldProblem::Required,
+            Reason::Path { value: PathValue::Shown(s), problem } => {
+                return FieldProblem::Invalid { value: s, why: &problem.to_string() }.fmt(f);
             }
-            Reason::Path { value: PathValue::Shown(_), problem: PathProblem::Empty } => f.write_str("Required value"),
-            Reason::Path { value: PathValue::Shown(s), problem } => write!(f, "Invalid value: {s:?}: {problem}"),
             Reason::Path { value: PathValue::Expanded(expr), problem: PathProblem::Empty } => {
-                write!(f, "Required value: {expr:?} expands to nothing")
+                return write!(f, "Required value: {expr:?} expands to nothing");
             }
             Reason::Path { value: PathValue::Expanded(expr), problem } => {
-                write!(f, "Invalid value: {expr:?} (as expanded, not shown): {problem}")
+                return write!(f, "Invalid value: {expr:?} (as expanded, not shown): {problem}");
             }
-            Reason::Plain(text) => f.write_str(text),
-        }
+            Reason::Plain(text) => return f.write_str(text),
+        };
+        field.fmt(f)
     }
 }
 
