@@ -6,7 +6,7 @@
 //! remote).
 
 use std::path::PathBuf;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::*;
@@ -119,23 +119,12 @@ fn guard(engine: Option<&str>, test: &str) -> VolumeGuard {
     VolumeGuard { engine: engine.map(str::to_owned), namespace: format!("t{}-{test}", std::process::id()) }
 }
 
-/// podrun against `host` (None: the local socket) with `state` as its state directory.
-fn run(host: Option<&str>, state: &StateDir, args: &[&str]) -> Output {
-    state.run_on(host, args)
-}
-
 fn configs() -> [&'static str; 4] {
     ["--config", "tests/manifests/config/settings.yaml", "--config", "tests/manifests/config/credentials.yaml"]
 }
 
-fn apply(host: Option<&str>, state: &StateDir, ns: &Namespace, manifest: &str, extra: &[&str]) -> Output {
-    let mut args = vec!["apply", manifest, "-n", ns.name(), "--timeout", "60s"];
-    args.extend_from_slice(extra);
-    run(host, state, &args)
-}
-
 fn logs(host: Option<&str>, state: &StateDir, ns: &Namespace, pod: &str, container: &str) -> String {
-    stdout(&run(host, state, &["logs", pod, "-c", container, "-n", ns.name()]))
+    stdout(&state.run_on(host, &["logs", pod, "-c", container, "-n", ns.name()]))
 }
 
 /// The engine volumes that carry the label `key=value`.
@@ -196,7 +185,7 @@ fn configmap_secret_downward_projected_volumes_and_termination_messages_without_
     ];
     for (pod, container, shows) in cases {
         let file = format!("tests/manifests/run/{pod}.yaml");
-        let out = apply(Some(&host), &state, &ns, &file, &configs());
+        let out = state.apply_file_on(Some(&host), &ns, &file, &[&configs()[..], &["--timeout", "60s"]].concat());
         assert_eq!(code(&out), 0, "{pod}: {}", stderr(&out));
         let text = logs(Some(&host), &state, &ns, pod, container);
         for s in *shows {
@@ -205,7 +194,12 @@ fn configmap_secret_downward_projected_volumes_and_termination_messages_without_
         assert_no_host_files(&state);
     }
     // Termination messages, read back through the engine.
-    let out = apply(Some(&host), &state, &ns, "tests/manifests/run/termination-message.yaml", &["-o", "json"]);
+    let out = state.apply_file_on(
+        Some(&host),
+        &ns,
+        "tests/manifests/run/termination-message.yaml",
+        &["-o", "json", "--timeout", "60s"],
+    );
     assert_eq!(code(&out), 6, "{}", stderr(&out));
     let status = stdout(&out);
     assert!(status.contains("\"message\": \"all done\\n\""), "{status}");
@@ -213,7 +207,7 @@ fn configmap_secret_downward_projected_volumes_and_termination_messages_without_
     assert_no_host_files(&state);
     assert!(!pod_volumes(&ns).is_empty());
     for pod in ["volumes-config", "volumes-downward-projected", "secret-dotfile", "termination-message"] {
-        let out = run(Some(&host), &state, &["delete", pod, "-n", ns.name()]);
+        let out = state.run_on(Some(&host), &["delete", pod, "-n", ns.name()]);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
     }
     assert_eq!(pod_volumes(&ns), Vec::<String>::new(), "delete removes the pod's volumes");
@@ -291,7 +285,8 @@ fn live_pod_updates_in_place(host: Option<&str>, state: &StateDir, ns: &Namespac
     let pod = |tier: &str| TempFile::new("live.yaml", &LIVE.replace("tier: one", tier).replace("SUBPATH", sub));
     let conf = |g: &str| TempFile::new("conf.yaml", &LIVE_CONF.replace("GREETING", g));
     let (p1, c1) = (pod("tier: one"), conf("hello"));
-    let out = apply(host, state, ns, p1.path(), &["--config", c1.path(), "--wait-for", "running"]);
+    let out =
+        state.apply_file_on(host, ns, p1.path(), &["--config", c1.path(), "--wait-for", "running", "--timeout", "60s"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     eventually(ns, "cat /etc/conf/greeting", "hello");
     assert_eq!(exec(ns, "app", "cat /etc/info/labels").trim_end(), "tier=\"one\"");
@@ -317,7 +312,8 @@ fn live_pod_updates_in_place(host: Option<&str>, state: &StateDir, ns: &Namespac
     let id = ns.inspect(&format!("podrun_{}_live_app_0", ns.name()), "{{.Id}}");
 
     let (p2, c2) = (pod("tier: two"), conf("changed"));
-    let out = apply(host, state, ns, p2.path(), &["--config", c2.path(), "--wait-for", "running"]);
+    let out =
+        state.apply_file_on(host, ns, p2.path(), &["--config", c2.path(), "--wait-for", "running", "--timeout", "60s"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     eventually(ns, "cat /etc/conf/greeting", "changed");
     assert_eq!(exec(ns, "app", "cat /etc/info/labels").trim_end(), "tier=\"two\"");
@@ -325,7 +321,7 @@ fn live_pod_updates_in_place(host: Option<&str>, state: &StateDir, ns: &Namespac
         assert_eq!(exec(ns, "app", "cat /etc/sub.txt"), "hello", "a subPath mount is never updated");
     }
     assert_eq!(ns.inspect(&format!("podrun_{}_live_app_0", ns.name()), "{{.Id}}"), id, "no new container");
-    let out = run(host, state, &["get", "live", "-n", ns.name(), "-o", "json"]);
+    let out = state.run_on(host, &["get", "live", "-n", ns.name(), "-o", "json"]);
     let json = stdout(&out);
     assert!(json.contains("\"restartCount\": 0") && !json.contains("\"restartCount\": 1"), "{json}");
     modes
@@ -372,7 +368,7 @@ fn gc_collects_the_volumes_of_a_vanished_pod() {
     let state = StateDir::new("engine-volumes-gc");
     let _volumes = guard(None, "engine-vol-gc");
     let ns = Namespace::new("engine-vol-gc");
-    let out = apply(Some(&host), &state, &ns, "tests/manifests/run/init-emptydir.yaml", &[]);
+    let out = state.apply_file_on(Some(&host), &ns, "tests/manifests/run/init-emptydir.yaml", &["--timeout", "60s"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let made = pod_volumes(&ns);
     assert!(!made.is_empty());
@@ -384,7 +380,7 @@ fn gc_collects_the_volumes_of_a_vanished_pod() {
     // Time is what is tested here: gc takes only volumes older than --min-age, which keeps it
     // off the volumes of pods being applied right now (another process's, on a shared engine).
     std::thread::sleep(Duration::from_secs(6));
-    let out = run(Some(&host), &state, &["gc", "--min-age", "5s"]);
+    let out = state.run_on(Some(&host), &["gc", "--min-age", "5s"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     for v in &made {
         assert!(stdout(&out).contains(&format!("removed volume {v}")), "{}", stdout(&out));
@@ -405,17 +401,22 @@ fn podman_volumes_and_termination_messages_through_a_remote_endpoint() {
     let _volumes = guard(Some(&podman), "engine-vol-podman");
     let ns = Namespace::on(Some(&podman), "engine-vol-podman");
     let mut args = configs().to_vec();
-    args.push("-q");
-    let out = apply(Some(&host), &state, &ns, "tests/manifests/run/volumes-config.yaml", &args);
+    args.extend(["-q", "--timeout", "60s"]);
+    let out = state.apply_file_on(Some(&host), &ns, "tests/manifests/run/volumes-config.yaml", &args);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let text = logs(Some(&host), &state, &ns, "volumes-config", "show");
     assert!(text.contains("400 /etc/creds/username\n400 /etc/creds/password\n"), "{text}");
     assert!(text.contains("hello from a configmap"), "{text}");
-    let out = apply(Some(&host), &state, &ns, "tests/manifests/run/termination-message.yaml", &["-o", "json"]);
+    let out = state.apply_file_on(
+        Some(&host),
+        &ns,
+        "tests/manifests/run/termination-message.yaml",
+        &["-o", "json", "--timeout", "60s"],
+    );
     assert_eq!(code(&out), 6, "{}", stderr(&out));
     assert!(stdout(&out).contains("\"message\": \"all done\\n\""), "{}", stdout(&out));
     assert_no_host_files(&state);
-    let out = run(Some(&host), &state, &["delete", "--all", "-n", ns.name()]);
+    let out = state.run_on(Some(&host), &["delete", "--all", "-n", ns.name()]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let left = docker_on(
         Some(&podman),

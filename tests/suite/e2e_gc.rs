@@ -7,13 +7,6 @@ use std::time::{Duration, Instant};
 
 use crate::common::*;
 
-/// Applies `manifest` with the test's own state directory (so gc never sees another test's
-/// files), and checks it ran.
-fn applied(state: &StateDir, ns: &Namespace, manifest: &str) {
-    let out = state.apply(ns, manifest, &["--timeout", "60s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-}
-
 fn sleeper(name: &str, labels: &str, grace: u32, trap: &str) -> String {
     format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, labels: {{{labels}}}}}\nspec:\n  \
@@ -38,9 +31,9 @@ fn e2e_delete_all_and_by_label() {
     require_engine!();
     let ns = Namespace::new("delete-all");
     let state = StateDir::new("delete-all");
-    applied(&state, &ns, &sleeper("one", "app: x", 1, "trap \"exit 0\" TERM;"));
-    applied(&state, &ns, &sleeper("two", "app: y", 1, "trap \"exit 0\" TERM;"));
-    applied(&state, &ns, &sleeper("three", "", 1, "trap \"exit 0\" TERM;"));
+    succeeded(state.apply(&ns, &sleeper("one", "app: x", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
+    succeeded(state.apply(&ns, &sleeper("two", "app: y", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
+    succeeded(state.apply(&ns, &sleeper("three", "", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
     assert_eq!(pods(&ns), ["one", "three", "two"]);
 
     // TARGET with --all or -l is a usage error.
@@ -65,7 +58,7 @@ fn e2e_delete_force_does_not_wait_for_the_grace_period() {
     let ns = Namespace::new("delete-force");
     let state = StateDir::new("delete-force");
     // Ignores SIGTERM: a plain delete would wait the whole 30 s.
-    applied(&state, &ns, &sleeper("stubborn", "", 30, "trap \"\" TERM;"));
+    succeeded(state.apply(&ns, &sleeper("stubborn", "", 30, "trap \"\" TERM;"), &["--timeout", "60s"]));
     let started = Instant::now();
     let out = state.run(&["delete", "stubborn", "--force", "-n", ns.name()]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -79,7 +72,7 @@ fn e2e_delete_wait_false_removes_the_pod_without_a_graceful_stop() {
     let ns = Namespace::new("delete-nowait");
     let state = StateDir::new("delete-nowait");
     // Ignores SIGTERM, with a minute's grace: a plain delete would take the whole minute.
-    applied(&state, &ns, &sleeper("stubborn", "", 60, "trap \"\" TERM;"));
+    succeeded(state.apply(&ns, &sleeper("stubborn", "", 60, "trap \"\" TERM;"), &["--timeout", "60s"]));
     assert_eq!(ns.running(), 2, "{:?}", ns.containers());
     assert_eq!(state.pod_dirs().len(), 1);
     let started = Instant::now();
@@ -109,7 +102,7 @@ spec:
 
 /// A completed pod whose infra container is gone: only dead containers are left.
 fn orphaned_pod(state: &StateDir, ns: &Namespace) -> Vec<(String, String)> {
-    applied(state, ns, DONE);
+    succeeded(state.apply(ns, DONE, &["--timeout", "60s"]));
     let infra = ns.containers().into_iter().find(|(_, n)| n.contains("_POD_")).expect("infra container");
     let rm = Command::new("docker").args(["rm", "-f", &infra.0]).output().expect("docker rm");
     assert!(rm.status.success());
@@ -259,7 +252,7 @@ fn e2e_containers_with_forged_or_copied_labels_are_never_touched() {
 
     // A real pod of podrun's, then a container given its labels, seal and all, under another
     // name: a copied seal fits no other container.
-    applied(&state, &ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"));
+    succeeded(state.apply(&ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
     let real = ns.containers().into_iter().find(|(_, n)| n.ends_with("_a_0")).expect("app container").0;
     let labels = ns.inspect(&real, "{{json .Config.Labels}}");
     let labels: std::collections::BTreeMap<String, String> = serde_json::from_str(&labels).expect("labels");
@@ -276,7 +269,7 @@ fn e2e_containers_with_forged_or_copied_labels_are_never_touched() {
     let out = state.run(&["get", "-n", ns.name()]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stderr(&out).contains("leaving alone 2 container(s)"), "{}", stderr(&out));
-    applied(&state, &ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"));
+    succeeded(state.apply(&ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
     let dir = TempFile::new("victim.yaml", &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"));
     let out = state.run(&["apply", dir.path(), "--prune", "-n", ns.name(), "--timeout", "60s"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -374,7 +367,7 @@ fn e2e_fifos_in_the_state_directory_are_not_waited_on() {
     require_engine!();
     let ns = Namespace::new("fifo-state");
     let state = StateDir::new("fifo-state");
-    applied(&state, &ns, &sleeper("fifo", "", 1, "trap \"exit 0\" TERM;"));
+    succeeded(state.apply(&ns, &sleeper("fifo", "", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
     let pod_dir = std::fs::read_dir(state.0.join("pods")).expect("pods").next().expect("a pod").expect("entry").path();
     let record = pod_dir.join("record.json");
     std::fs::remove_file(&record).expect("rm record");
@@ -417,7 +410,7 @@ fn e2e_a_squatted_shm_directory_stops_no_pod() {
         loop_sh!(),
         "']\n"
     );
-    applied(&state, &ns, pod);
+    succeeded(state.apply(&ns, pod, &["--timeout", "60s"]));
     let first = shm_base(&state.0, 0).expect("a key");
     assert!(first.is_dir(), "the secret lives under {}", first.display());
     let out = state.run(&["delete", "squat", "-n", ns.name()]);
@@ -427,7 +420,7 @@ fn e2e_a_squatted_shm_directory_stops_no_pod() {
     std::fs::create_dir(&first).expect("squat");
     std::os::unix::fs::chown(&first, Some(65534), Some(65534)).expect("chown");
     std::fs::set_permissions(&first, std::os::unix::fs::PermissionsExt::from_mode(0o777)).expect("chmod");
-    applied(&state, &ns, pod);
+    succeeded(state.apply(&ns, pod, &["--timeout", "60s"]));
     assert_eq!(exec(&id_of(&ns, "a"), "cat /token/key"), "s3cret");
     assert_eq!(std::fs::read_dir(&first).expect("squatted").count(), 0, "nothing went into the squatted directory");
     let next = shm_base(&state.0, 1).expect("a key");

@@ -5,11 +5,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::*;
 
-/// `apply -o json`, whose List `status` reads.
-fn apply_json(ns: &Namespace, manifest: &str, extra: &[&str]) -> std::process::Output {
-    apply(ns, manifest, &[&["-o", "json"], extra].concat())
-}
-
+/// The first pod's `status` in the List `apply -o json` prints.
 fn status(out: &std::process::Output) -> serde_json::Value {
     let v: serde_json::Value =
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
@@ -29,14 +25,14 @@ fn e2e_readiness_gates_wait_for_ready() {
     );
     let manifest = pod("r", &container);
     // `running` does not wait for readiness.
-    let out = apply_json(&ns, &manifest, &["--wait-for", "running"]);
+    let out = apply(&ns, &manifest, &["-o", "json", "--wait-for", "running"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let st = status(&out);
     assert_eq!(st["containerStatuses"][0]["ready"], false, "{st}");
     assert_eq!(st["conditions"].as_array().unwrap().iter().find(|c| c["type"] == "Ready").unwrap()["status"], "False");
     // `ready` does.
     let start = Instant::now();
-    let out = apply_json(&ns, &manifest, &["--wait-for", "ready"]);
+    let out = apply(&ns, &manifest, &["-o", "json", "--wait-for", "ready"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let st = status(&out);
     assert_eq!(st["containerStatuses"][0]["ready"], true, "{st}");
@@ -52,7 +48,7 @@ fn e2e_a_failing_liveness_probe_restarts_the_container() {
     let manifest = format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: l}}\nspec:\n  restartPolicy: OnFailure\n  terminationGracePeriodSeconds: 1\n  volumes: [{{name: d, emptyDir: {{}}}}]\n  containers:\n  - name: c\n    image: busybox:1.28\n    volumeMounts: [{{name: d, mountPath: /d}}]\n    command: [sh, -c, 'if [ -f /d/ran ]; then exit 0; fi; touch /d/ran /tmp/healthy; sleep 1; rm /tmp/healthy; {LOOP}']\n    livenessProbe: {{exec: {{command: [test, -f, /tmp/healthy]}}, periodSeconds: 1, failureThreshold: 2}}\n"
     );
-    let out = apply_json(&ns, &manifest, &["--timeout", "60s", "--crash-backoff", "100ms"]);
+    let out = apply(&ns, &manifest, &["-o", "json", "--timeout", "60s", "--crash-backoff", "100ms"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let st = status(&out);
     let c = &st["containerStatuses"][0];
@@ -70,7 +66,7 @@ fn e2e_startup_probe_gates_readiness() {
         "  - name: c\n    image: busybox:1.28\n    command: [sh, -c, 'sleep 2; touch /tmp/started; {LOOP}']\n    startupProbe: {{exec: {{command: [test, -f, /tmp/started]}}, periodSeconds: 1, failureThreshold: 30}}\n"
     );
     let start = Instant::now();
-    let out = apply_json(&ns, &pod("s", &container), &["--wait-for", "ready"]);
+    let out = apply(&ns, &pod("s", &container), &["-o", "json", "--wait-for", "ready"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(start.elapsed() >= Duration::from_secs(2), "not ready before the startup probe passed");
     let c = &status(&out)["containerStatuses"][0];
@@ -84,13 +80,13 @@ fn e2e_http_and_tcp_probes() {
     let ns = Namespace::new("netprobes");
     // Traffic goes to the pod's own IP, a container this test started.
     let container = "  - name: web\n    image: busybox:1.28\n    command: [sh, -c, 'sleep 1; mkdir -p /tmp/w; echo ok > /tmp/w/healthz; exec httpd -f -p 8080 -h /tmp/w']\n    ports: [{name: http, containerPort: 8080}]\n    readinessProbe: {httpGet: {path: /healthz, port: http}, periodSeconds: 1}\n    livenessProbe: {tcpSocket: {port: 8080}, initialDelaySeconds: 3, periodSeconds: 1}\n";
-    let out = apply_json(&ns, &pod("n", container), &["--wait-for", "ready"]);
+    let out = apply(&ns, &pod("n", container), &["-o", "json", "--wait-for", "ready"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(status(&out)["containerStatuses"][0]["ready"], true);
 
     // A path that answers 404 never becomes ready: the run ends at its deadline (exit 5).
     let bad = container.replace("path: /healthz", "path: /missing");
-    let out = apply_json(&ns, &pod("m", &bad), &["--wait-for", "ready", "--timeout", "5s"]);
+    let out = apply(&ns, &pod("m", &bad), &["-o", "json", "--wait-for", "ready", "--timeout", "5s"]);
     assert_eq!(code(&out), 5, "{}", stderr(&out));
 }
 
@@ -136,7 +132,7 @@ spec:
 "#
     );
     // Two of the four never become ready, so the run ends at its deadline.
-    let out = apply_json(&ns, &manifest, &["--wait-for", "ready", "--timeout", "10s"]);
+    let out = apply(&ns, &manifest, &["-o", "json", "--wait-for", "ready", "--timeout", "10s"]);
     assert_eq!(code(&out), 5, "{}", stderr(&out));
     let st = status(&out);
     let ready = |name: &str| {
@@ -212,12 +208,12 @@ fn e2e_grpc_probe_against_a_real_grpc_server() {
         );
         pod(name, &container).replace("spec:\n", "spec:\n  hostNetwork: true\n")
     };
-    let out = apply_json(&ns, &manifest("serving", "ok"), &["--wait-for", "ready", "--timeout", "30s"]);
+    let out = apply(&ns, &manifest("serving", "ok"), &["-o", "json", "--wait-for", "ready", "--timeout", "30s"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(status(&out)["containerStatuses"][0]["ready"], true);
 
     for (name, service) in [("down", "down"), ("unknown", "nope")] {
-        let out = apply_json(&ns, &manifest(name, service), &["--wait-for", "ready", "--timeout", "4s"]);
+        let out = apply(&ns, &manifest(name, service), &["-o", "json", "--wait-for", "ready", "--timeout", "4s"]);
         assert_eq!(code(&out), 5, "{name}: {}", stderr(&out));
         assert_eq!(status(&out)["containerStatuses"][0]["ready"], false, "{name}");
     }

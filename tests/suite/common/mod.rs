@@ -387,9 +387,20 @@ pub fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> Output {
 
 /// Applies the manifest file `f` in namespace `ns`, with `extra` arguments.
 pub fn apply_file(ns: &Namespace, f: &TempFile, extra: &[&str]) -> Output {
-    let mut args = vec!["apply", f.path(), "-n", ns.name()];
+    podrun(&apply_args(f.path(), ns, extra), None)
+}
+
+/// The command line of every apply above and in `StateDir`: `apply FILE -n NS EXTRA..`.
+fn apply_args<'a>(file: &'a str, ns: &'a Namespace, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["apply", file, "-n", ns.name()];
     args.extend_from_slice(extra);
-    podrun(&args, None)
+    args
+}
+
+/// `out`, once it is checked that podrun exited 0 (else the test fails with its stderr).
+pub fn succeeded(out: Output) -> Output {
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    out
 }
 
 /// `podrun get POD -o json`: the Pod object.
@@ -442,9 +453,13 @@ impl StateDir {
     /// `apply` of the manifest text in namespace `ns` with this state directory.
     pub fn apply(&self, ns: &Namespace, manifest: &str, extra: &[&str]) -> Output {
         let f = TempFile::new("pod.yaml", manifest);
-        let mut args = vec!["apply", f.path(), "-n", ns.name()];
-        args.extend_from_slice(extra);
-        self.run(&args)
+        self.apply_file_on(None, ns, f.path(), extra)
+    }
+
+    /// `apply` of the manifest file `file` in namespace `ns` with this state directory, on the
+    /// engine at `host` (DOCKER_HOST) or the default.
+    pub fn apply_file_on(&self, host: Option<&str>, ns: &Namespace, file: &str, extra: &[&str]) -> Output {
+        self.run_on(host, &apply_args(file, ns, extra))
     }
 
     /// The pods podrun keeps files for.
