@@ -8,7 +8,7 @@
 //! front, saying so (see src/pod/rootless.rs).
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common::*;
 
@@ -133,12 +133,16 @@ fn run_case(target: Target, i: usize, case: &Case) -> Result<(), String> {
     if code == 0 {
         for (_, text) in SHOWS.iter().filter(|(f, _)| *f == case.file) {
             // Bounded: the example's containers print soon after they start.
-            let deadline = Instant::now() + Duration::from_secs(20);
-            while !logs_of_pod(&ns).contains(text) {
-                if Instant::now() > deadline {
-                    return Err(format!("{}: never printed {text:?}; logs:\n{}", case.file, logs_of_pod(&ns)));
+            let printed = poll(Duration::from_secs(20), Duration::from_millis(200), || {
+                let logs = logs_of_pod(&ns);
+                if logs.contains(text) {
+                    Ok(())
+                } else {
+                    Err(logs)
                 }
-                std::thread::sleep(Duration::from_millis(200));
+            });
+            if let Err(logs) = printed {
+                return Err(format!("{}: never printed {text:?}; logs:\n{logs}", case.file));
             }
         }
         let del = target.podrun(&del_args);

@@ -79,19 +79,23 @@ impl PrivateEngine {
             .spawn()
             .map_err(|e| format!("cannot run dockerd: {e}"))?;
         self.daemon = Some(daemon);
-        let started = Instant::now();
-        loop {
+        // Ok(None) once it answers, Ok(Some(status)) if it exits first.
+        let answered = poll(ENGINE_START, Duration::from_millis(100), || {
             if docker_on(Some(&self.host), &["version", "--format", "{{.Server.Version}}"]).status.success() {
-                return Ok(());
+                return Ok(None);
             }
-            if let Some(Ok(Some(status))) = self.daemon.as_mut().map(Child::try_wait) {
+            match self.daemon.as_mut().map(Child::try_wait) {
+                Some(Ok(Some(status))) => Ok(Some(status)),
+                _ => Err(()),
+            }
+        });
+        match answered {
+            Ok(None) => Ok(()),
+            Ok(Some(status)) => {
                 self.daemon = None;
-                return Err(format!("dockerd exited ({status}) before answering: {}", self.log_tail()));
+                Err(format!("dockerd exited ({status}) before answering: {}", self.log_tail()))
             }
-            if started.elapsed() > ENGINE_START {
-                return Err(format!("dockerd did not answer within {ENGINE_START:?}: {}", self.log_tail()));
-            }
-            std::thread::sleep(Duration::from_millis(100));
+            Err(()) => Err(format!("dockerd did not answer within {ENGINE_START:?}: {}", self.log_tail())),
         }
     }
 
@@ -100,12 +104,8 @@ impl PrivateEngine {
     fn stop(&mut self) -> bool {
         let Some(mut daemon) = self.daemon.take() else { return true };
         let _ = Command::new("kill").args(["-TERM", &daemon.id().to_string()]).status();
-        let asked = Instant::now();
-        while asked.elapsed() < ENGINE_STOP {
-            if let Ok(Some(_)) = daemon.try_wait() {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(50));
+        if poll(ENGINE_STOP, Duration::from_millis(50), || daemon.try_wait().ok().flatten().ok_or(())).is_ok() {
+            return true;
         }
         let _ = daemon.kill();
         let _ = daemon.wait();
@@ -276,17 +276,13 @@ fn e2e_an_engine_restart_mid_apply_is_waited_out_and_the_pod_converges() {
     engine.start().expect("the private dockerd starts again");
     let back = Instant::now();
 
-    let ended = loop {
-        if let Some(status) = apply.try_wait().expect("wait for podrun") {
-            break status;
-        }
-        if t0.elapsed() > Duration::from_secs(120) {
+    let within = Duration::from_secs(120).saturating_sub(t0.elapsed());
+    let ended = poll(within, Duration::from_millis(50), || apply.try_wait().expect("wait for podrun").ok_or(()))
+        .unwrap_or_else(|()| {
             let _ = apply.kill();
             let _ = apply.wait();
-            panic!("podrun apply did not end within 120 s: {}", std::fs::read_to_string(&err_path).unwrap_or_default());
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+            panic!("podrun apply did not end within 120 s: {}", std::fs::read_to_string(&err_path).unwrap_or_default())
+        });
     let exited = Instant::now();
     let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
     let stdout = std::fs::read_to_string(&out_path).unwrap_or_default();
@@ -321,11 +317,14 @@ fn e2e_an_engine_restart_mid_apply_is_waited_out_and_the_pod_converges() {
 
     // Nothing of the private engine stays behind: no process, no mount, no network namespace.
     assert!(engine.stop(), "the private dockerd did not exit on SIGTERM: {}", engine.log_tail());
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !engine.processes().is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    assert_eq!(engine.processes(), Vec::<(u32, String)>::new(), "processes left behind");
+    wait_until("no process left behind", Duration::from_secs(10), || {
+        let left = engine.processes();
+        if left.is_empty() {
+            Ok(())
+        } else {
+            Err(left)
+        }
+    });
     assert_eq!(engine.mounts(), Vec::<String>::new(), "mounts left behind");
     assert_eq!(docker0.exists(), docker0_before, "the shared engine's bridge (docker0) was touched");
     let bridge = engine.bridge.clone();

@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common::*;
 
@@ -37,11 +37,12 @@ impl Forwarder {
             .stderr(out)
             .spawn()
             .expect("socat (Debian package socat) must be installed");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "socat did not listen on {port}");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        wait_until_every(
+            &format!("socat listens on {port}"),
+            Duration::from_secs(10),
+            Duration::from_millis(20),
+            || std::net::TcpStream::connect(("127.0.0.1", port)),
+        );
         Forwarder { child, port, log }
     }
 

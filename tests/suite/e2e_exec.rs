@@ -2,7 +2,7 @@
 //! terminal (tmux) for -it, raw mode and resizing.
 
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common::*;
 
@@ -226,15 +226,13 @@ fn e2e_exec_it_gives_a_terminal_that_follows_podrun_s() {
     // The terminal is back in cooked mode: `echo` on, not `-echo`. stty's line comes a moment
     // after podrun's exit status (more under load): waited for below that line only, since
     // the commands typed before show "echo" too.
-    let start = Instant::now();
-    let (screen, flag) = loop {
+    let (screen, flag) = wait_until("stty answers", Duration::from_secs(20), || {
         let screen = t.screen();
         let tail = screen.split("podrun-exit=5").nth(1).unwrap_or_default().to_owned();
-        if let Some(flag) = tail.lines().map(str::trim).find(|l| *l == "echo" || *l == "-echo") {
-            break (screen.clone(), flag.to_owned());
+        match tail.lines().map(str::trim).find(|l| *l == "echo" || *l == "-echo") {
+            Some(flag) => Ok((screen.clone(), flag.to_owned())),
+            None => Err(screen),
         }
-        assert!(start.elapsed() < Duration::from_secs(20), "stty never answered:\n{screen}");
-        std::thread::sleep(Duration::from_millis(100));
-    };
+    });
     assert_eq!(flag, "echo", "terminal not restored:\n{screen}");
 }

@@ -4,7 +4,7 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common::*;
 
@@ -99,11 +99,14 @@ fn e2e_claims_are_engine_volumes_that_outlive_the_pod() {
         let out = podrun(&["apply", f.path(), "-n", ns.name()], None);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
         let id = id_of(&ns, "c");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while exec(&id, "wc -l < /data/f").trim() != round.to_string() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        assert_eq!(exec(&id, "wc -l < /data/f").trim(), round.to_string(), "the data survived the delete");
+        wait_until(&format!("the data survived the delete: {round} lines"), Duration::from_secs(10), || {
+            let lines = exec(&id, "wc -l < /data/f");
+            if lines.trim() == round.to_string() {
+                Ok(())
+            } else {
+                Err(lines)
+            }
+        });
         let del = podrun(&["delete", f.path(), "-n", ns.name()], None);
         assert_eq!(code(&del), 0, "{}", stderr(&del));
     }
@@ -142,19 +145,19 @@ spec:
     let out = apply(&ns, &pod, &[]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     // Loopback only, a bounded number of tries.
-    let mut answer = String::new();
-    for _ in 0..50 {
+    wait_until("the hostPort answers on 127.0.0.1", Duration::from_secs(10), || {
+        let mut answer = String::new();
         if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
             let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
             let _ = s.write_all(b"GET / HTTP/1.0\r\n\r\n");
             let _ = s.read_to_string(&mut answer);
-            if answer.contains("pong") {
-                break;
-            }
         }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    assert!(answer.contains("pong"), "the hostPort answers on 127.0.0.1: {answer:?}");
+        if answer.contains("pong") {
+            Ok(())
+        } else {
+            Err(answer)
+        }
+    });
     let srv = id_of(&ns, "srv");
     assert_eq!(exec(&srv, "id -u; id -g").split_whitespace().collect::<Vec<_>>(), ["1000", "3000"]);
     assert!(exec(&srv, "id -G").contains("4000"));

@@ -7,6 +7,7 @@
 //! owns, and `kube-system` into the test's own namespace.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::common::manifests::owned;
 use crate::common::*;
@@ -163,14 +164,16 @@ fn check_container(file: &str, manifest: &Value, container: &Value, ns: &Namespa
         }
     }
     // The command and arguments reach the program ($(VAR) expanded), as the stand-in says.
-    let start = std::time::Instant::now();
-    let said = loop {
+    // What it said by then is checked below, also when it never says it is the stand-in.
+    let said = poll(Duration::from_secs(10), Duration::from_millis(100), || {
         let said = ns.logs(&container_id(ns, name));
-        if said.contains("stand-in for") || start.elapsed() > std::time::Duration::from_secs(10) {
-            break said;
+        if said.contains("stand-in for") {
+            Ok(said)
+        } else {
+            Err(said)
         }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    };
+    })
+    .unwrap_or_else(|said| said);
     let args: Vec<&str> = container["command"]
         .as_sequence()
         .into_iter()
@@ -240,11 +243,13 @@ fn e2e_field_static_pods_run_with_the_settings_their_manifests_ask_for() {
         // Started is enough: nothing answers their probes here.
         let out = podrun(&["apply", moved.path(), "--wait-for", "none", "--timeout", "60s"], None);
         assert_eq!(code(&out), 0, "{file}: {}", stderr(&out));
-        let start = std::time::Instant::now();
-        while ns.running() < 2 {
-            assert!(start.elapsed() < std::time::Duration::from_secs(30), "{file}: not running: {:?}", ns.containers());
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
+        wait_until(&format!("{file}: two containers running"), Duration::from_secs(30), || {
+            if ns.running() >= 2 {
+                Ok(())
+            } else {
+                Err(ns.containers())
+            }
+        });
         for c in manifest["spec"]["containers"].as_sequence().unwrap() {
             check_container(&file, &manifest, c, &ns);
         }

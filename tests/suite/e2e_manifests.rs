@@ -7,7 +7,7 @@
 //! `ROOTLESS` says what differs.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common::manifests::{expectations, owned, owned_config_args};
 use crate::common::*;
@@ -241,16 +241,16 @@ fn run_case(target: Target, path: &Path) -> Result<(), String> {
         };
         let text = text.replace("{ns}", ns.name());
         // Bounded: the containers print soon after they start (those still running too).
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while !output_of(&ns, &pod, container).contains(&text) {
-            if Instant::now() > deadline {
-                problems.push(format!(
-                    "{container} never printed {text:?}; it printed:\n{}",
-                    output_of(&ns, &pod, container)
-                ));
-                break;
+        let printed = poll(Duration::from_secs(20), Duration::from_millis(200), || {
+            let output = output_of(&ns, &pod, container);
+            if output.contains(&text) {
+                Ok(())
+            } else {
+                Err(output)
             }
-            std::thread::sleep(Duration::from_millis(200));
+        });
+        if let Err(output) = printed {
+            problems.push(format!("{container} never printed {text:?}; it printed:\n{output}"));
         }
     }
     for (_, container, text) in HIDES.iter().filter(|(f, ..)| *f == file) {

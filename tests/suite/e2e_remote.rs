@@ -102,14 +102,16 @@ impl Daemon {
 
     /// Waits (10 s at most) until something accepts connections on `port`.
     fn wait_for_port(&mut self, port: u16, log: &Path) {
-        let start = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        let what = format!("something listens on {port}");
+        wait_until_every(&what, Duration::from_secs(10), Duration::from_millis(50), || {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Ok(());
+            }
             let exited = self.0.try_wait().ok().flatten();
             let log = std::fs::read_to_string(log).unwrap_or_default();
             assert!(exited.is_none(), "the daemon exited ({exited:?}):\n{log}");
-            assert!(start.elapsed() < Duration::from_secs(10), "nothing listens on {port} after 10s:\n{log}");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+            Err(log)
+        });
     }
 }
 
@@ -536,11 +538,14 @@ fn e2e_ssh_engine_apply_logs_exec_delete() {
     volumes_round_trip(&ns, &env, &d);
 
     // podrun leaves no ssh process behind (bounded wait: they end as their pipes close).
-    let start = Instant::now();
-    while !ssh_processes(sshd.port).is_empty() && start.elapsed() < Duration::from_secs(5) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(ssh_processes(sshd.port).is_empty(), "{:?}", ssh_processes(sshd.port));
+    wait_until_every("no ssh process left", Duration::from_secs(5), Duration::from_millis(50), || {
+        let left = ssh_processes(sshd.port);
+        if left.is_empty() {
+            Ok(())
+        } else {
+            Err(left)
+        }
+    });
 
     // The same engine through a Docker context whose Host is the ssh:// address.
     let meta = d.join("docker-config/contexts/meta/ssh-context");

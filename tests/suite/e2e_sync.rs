@@ -253,10 +253,13 @@ fn e2e_sigint_stops_promptly_and_leaves_a_consistent_pod() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn podrun");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while ns.running() < 3 && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_until("the three containers running", Duration::from_secs(30), || {
+        if ns.running() >= 3 {
+            Ok(())
+        } else {
+            Err(ns.containers())
+        }
+    });
     let sent = Instant::now();
     Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     let out = child.wait_with_output().unwrap();
@@ -286,10 +289,13 @@ fn e2e_a_killed_apply_is_completed_by_the_next() {
         .spawn()
         .unwrap();
     // Kill it as soon as it has created something, mid-apply.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while ns.containers().is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_until_every("a first container", Duration::from_secs(30), Duration::from_millis(5), || {
+        if ns.containers().is_empty() {
+            Err(())
+        } else {
+            Ok(())
+        }
+    });
     child.kill().unwrap();
     child.wait().unwrap();
     let out = apply_file(&ns, &f, &[]);

@@ -411,15 +411,31 @@ pub fn get_json(ns: &Namespace, pod: &str) -> serde_json::Value {
 }
 
 /// Waits until `done` holds, looking every 100 ms, and fails the test with `what` (and what
-/// `done` last saw, through `show`) when it does not within `within`.
-pub fn wait_until<T: std::fmt::Debug>(what: &str, within: Duration, mut done: impl FnMut() -> Result<(), T>) {
+/// `done` last saw) when it does not within `within`; what it yields when it holds.
+pub fn wait_until<R, T: std::fmt::Debug>(what: &str, within: Duration, done: impl FnMut() -> Result<R, T>) -> R {
+    wait_until_every(what, within, Duration::from_millis(100), done)
+}
+
+/// `wait_until`, looking every `every`: for the waits that must catch a moment that passes.
+pub fn wait_until_every<R, T: std::fmt::Debug>(
+    what: &str,
+    within: Duration,
+    every: Duration,
+    done: impl FnMut() -> Result<R, T>,
+) -> R {
+    poll(within, every, done).unwrap_or_else(|seen| panic!("{what}: not within {within:?}; last seen: {seen:?}"))
+}
+
+/// Looks every `every` until `done` holds, for `within` at most: what it yields then, or what
+/// it last saw. For the waits whose caller, not the test harness, says what went wrong.
+pub fn poll<R, T>(within: Duration, every: Duration, mut done: impl FnMut() -> Result<R, T>) -> Result<R, T> {
     let deadline = Instant::now() + within;
     loop {
         match done() {
-            Ok(()) => return,
-            Err(seen) => assert!(Instant::now() < deadline, "{what}: not within {within:?}; last seen: {seen:?}"),
+            Ok(held) => return Ok(held),
+            Err(seen) if Instant::now() >= deadline => return Err(seen),
+            Err(_) => std::thread::sleep(every),
         }
-        std::thread::sleep(Duration::from_millis(100));
     }
 }
 
