@@ -144,16 +144,14 @@ impl Tmux {
 
     /// Waits (bounded) until the screen shows `text`, and returns the screen.
     fn wait_for(&self, text: &str) -> String {
-        let mut shown = String::new();
         wait_until(&format!("the screen shows {text:?}"), Duration::from_secs(20), || {
-            shown = self.screen();
+            let shown = self.screen();
             if shown.contains(text) {
-                Ok(())
+                Ok(shown)
             } else {
-                Err(shown.clone())
+                Err(shown)
             }
-        });
-        shown
+        })
     }
 
     fn keys(&self, keys: &[&str]) {

@@ -216,14 +216,8 @@ impl Supervisor {
 
     /// Waits (bounded) for podrun to exit; its exit code.
     fn exit_code(&mut self) -> Option<i32> {
-        let start = std::time::Instant::now();
-        loop {
-            if let Some(s) = self.child.try_wait().unwrap() {
-                return s.code();
-            }
-            assert!(start.elapsed() < std::time::Duration::from_secs(10), "podrun did not stop");
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
+        wait_until("podrun stops", std::time::Duration::from_secs(10), || self.child.try_wait().unwrap().ok_or(()))
+            .code()
     }
 }
 
