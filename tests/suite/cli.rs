@@ -150,7 +150,7 @@ fn a_namespace_flag_that_is_no_dns_label_is_refused_before_anything_is_created()
     assert!(!state.exists(), "nothing is created: {state:?}");
     // The same file with a valid namespace still validates.
     let o = podrun_env(&["validate", f.path(), "-n", "ok-ns"], None, &env);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    succeeded(&o);
 }
 
 #[test]
@@ -176,7 +176,7 @@ fn validate_checks_without_an_engine_and_prints_one_line_per_pod() {
     let pods = TempFile::new("pods.yaml", &format!("{POD}---\n{}", POD.replace("name: web", "name: api")));
     let configs = TempFile::new("configs.yaml", CONFIGS);
     let o = podrun_env(&["validate", pods.path(), "--config", configs.path(), "-n", "shop"], None, NO_ENGINE);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    succeeded(&o);
     assert_eq!(stdout(&o), "pod shop/web: valid\npod shop/api: valid\n");
     let o = podrun_env(&["-q", "validate", pods.path()], None, NO_ENGINE);
     assert_eq!((code(&o), stdout(&o).as_str()), (0, ""), "{}", stderr(&o));
@@ -287,7 +287,7 @@ fn validate_flag_refuses_warns_about_or_ignores_unknown_fields() {
         assert!(stderr(&strict).contains(&place), "{place} not in {}", stderr(&strict));
     }
     let warn = podrun_env(&["validate", f.path(), "--validate=warn"], None, NO_ENGINE);
-    assert_eq!(code(&warn), 0, "{}", stderr(&warn));
+    succeeded(&warn);
     assert_eq!(stdout(&warn), "pod default/moved: valid\n");
     assert!(
         stderr(&warn).contains(&format!(
@@ -380,7 +380,7 @@ fn workloads_and_refusals_through_the_binary() {
         selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      \
         containers: [{name: c, image: nginx}]\n";
     let o = podrun_env(&["validate", "-"], Some(deployment), NO_ENGINE);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    succeeded(&o);
     assert_eq!(stdout(&o), "pod default/web: valid\n");
     assert!(stderr(&o).contains("asks for replicas: 3; podrun runs one pod"), "{}", stderr(&o));
     let userns = POD.replace("spec:\n", "spec:\n  hostUsers: false\n");
@@ -399,7 +399,7 @@ fn ignored_fields_and_workload_fields_are_still_validated() {
     let tolerating =
         POD.replace("spec:\n", "spec:\n  tolerations: [{key: gpu, operator: Exists, effect: NoSchedule}]\n");
     let o = podrun_env(&["validate", "-"], Some(&tolerating), NO_ENGINE);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    succeeded(&o);
     assert!(stderr(&o).contains("ignoring fields that only matter on a cluster: spec.tolerations"), "{}", stderr(&o));
     let bad = tolerating.replace("operator: Exists", "operator: Sometimes");
     let o = podrun_env(&["validate", "-"], Some(&bad), NO_ENGINE);
@@ -434,7 +434,7 @@ fn lifecycle_http_get_hooks_validate_and_tcp_socket_ones_are_refused() {
         lifecycle:\n      postStart: {httpGet: {path: /, port: 8080}}\n      \
         preStop: {httpGet: {path: /quit, port: http, httpHeaders: [{name: X-A, value: b}]}}\n";
     let o = podrun_env(&["validate", "--strict", "-"], Some(pod), NO_ENGINE);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    succeeded(&o);
     assert_eq!(stdout(&o), "pod default/web: valid\n");
     assert!(!stderr(&o).contains("lifecycle"), "no warning about the hooks: {}", stderr(&o));
     let tcp = pod.replace("preStop: {httpGet: {path: /quit, port: http,", "preStop: {tcpSocket: {port: http,");

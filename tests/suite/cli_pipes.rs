@@ -119,7 +119,7 @@ fn e2e_get_and_logs_survive_a_closed_or_full_stdout() {
     let ns = Namespace::new("pipes-get");
     let f = TempFile::new("pod.yaml", SLEEPER);
     let out = podrun(&["apply", f.path(), "-n", ns.name(), "-q"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let n = ns.name();
     let cases: [&[&str]; 7] = [
         &["get", "-n", n],
@@ -171,13 +171,13 @@ fn e2e_apply_finishes_its_pod_before_it_exits_for_a_closed_or_full_stdout() {
             );
             // Complete and consistent: the container ran to its end, the pod reads Succeeded.
             let get = podrun(&["get", "job", "-n", ns.name(), "-o", "json"], None);
-            assert_eq!(code(&get), 0, "{}", stderr(&get));
+            succeeded(&get);
             let v: serde_json::Value = serde_json::from_slice(&get.stdout).expect("get -o json");
             assert_eq!(v["status"]["phase"], "Succeeded", "{sink:?} {extra:?}: {v}");
             let logs = podrun(&["logs", "job", "-n", ns.name()], None);
             assert!(stdout(&logs).ends_with("3000\ndone\n"), "{sink:?} {extra:?}: the container ran to its end");
             let del = podrun(&["delete", "job", "-n", ns.name(), "-q"], None);
-            assert_eq!(code(&del), 0, "{}", stderr(&del));
+            succeeded(&del);
             assert!(ns.containers().is_empty(), "{:?}", ns.containers());
         }
     }

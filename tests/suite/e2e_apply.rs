@@ -47,7 +47,7 @@ spec:
     args: ['for i in $(seq 100); do wget -q -O - http://127.0.0.1:8080/ && exit 0; sleep 0.2; done; exit 1']
 "#;
     let out = apply(&ns, pod, &["--timeout", "60s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let client = ns.containers().into_iter().find(|(_, n)| n.contains("_client_")).expect("client container");
     assert!(ns.logs(&client.0).contains("pong"));
     // The pod's containers share the infra container's network namespace and hostname.
@@ -61,7 +61,7 @@ fn e2e_reapply_keeps_container_ids_and_delete_removes_everything() {
     require_engine!();
     let ns = Namespace::new("reapply");
     let first = apply(&ns, SLEEPER, &[]);
-    assert_eq!(code(&first), 0, "{}", stderr(&first));
+    succeeded(&first);
     let before = ns.containers();
     assert_eq!(before.len(), 3, "{before:?}");
     for (id, _) in &before {
@@ -81,12 +81,12 @@ fn e2e_reapply_keeps_container_ids_and_delete_removes_everything() {
     assert!(before.iter().all(|(_, n)| !n.starts_with("k8s_")));
 
     let again = apply(&ns, SLEEPER, &[]);
-    assert_eq!(code(&again), 0, "{}", stderr(&again));
+    succeeded(&again);
     assert_eq!(ns.containers(), before, "an unchanged manifest changes nothing");
 
     let f = TempFile::new("pod.yaml", SLEEPER);
     let del = podrun(&["delete", f.path(), "-n", ns.name()], None);
-    assert_eq!(code(&del), 0, "{}", stderr(&del));
+    succeeded(&del);
     assert!(ns.containers().is_empty());
     let del = podrun(&["delete", "sleeper", "-n", ns.name()], None);
     assert_eq!(code(&del), 0, "deleting nothing is fine: {}", stderr(&del));
@@ -97,7 +97,7 @@ fn e2e_json_output_has_the_kubernetes_shape() {
     require_engine!();
     let ns = Namespace::new("json");
     let out = apply(&ns, SLEEPER, &["-o", "json"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
     assert_eq!(v["kind"], "List");
     let pod = &v["items"][0];
@@ -145,7 +145,7 @@ fn e2e_a_negative_grace_period_runs_as_one_second_with_the_api_servers_warning()
     let ns = Namespace::new("negative-grace");
     let out =
         apply(&ns, &SLEEPER.replace("terminationGracePeriodSeconds: 2", "terminationGracePeriodSeconds: -1"), &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(
         stderr(&out).contains(
             "spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1"
@@ -189,13 +189,13 @@ fn e2e_unknown_fields_are_refused_warned_about_or_dropped_as_validate_says() {
     assert!(ns.containers().is_empty(), "refused: nothing created");
 
     let warn = run(&["--validate=warn"]);
-    assert_eq!(code(&warn), 0, "{}", stderr(&warn));
+    succeeded(&warn);
     assert!(stderr(&warn).contains(&format!("{p}:16:5: spec.volumes[0].empty-dir: unknown field \"empty-dir\" (did you mean \"emptyDir\"?); dropped (--validate=warn)")), "{}", stderr(&warn));
     let a = id_of(&ns, "a");
     assert_eq!(exec(&a, "echo hi > /scratch/f && cat /scratch/f"), "hi\n", "the volume is an emptyDir, mounted");
 
     let ignore = run(&["--validate=ignore"]);
-    assert_eq!(code(&ignore), 0, "{}", stderr(&ignore));
+    succeeded(&ignore);
     assert!(!stderr(&ignore).contains("unknown field"), "{}", stderr(&ignore));
     assert_eq!(id_of(&ns, "a"), a, "the same pod: what was dropped changes nothing");
 }

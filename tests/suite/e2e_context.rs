@@ -92,7 +92,7 @@ fn e2e_context_flag_env_and_current_context_select_the_engine() {
     let f = TempFile::new("pod.yaml", POD);
 
     let out = config.run(&["--context", CONTEXT, "apply", f.path(), "-n", ns.name(), "--timeout", "60s"], &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(ns.running(), 2, "the pod runs on the engine: {:?}", ns.containers());
 
     let get = ["get", "-n", ns.name()];
@@ -113,7 +113,7 @@ fn e2e_context_flag_env_and_current_context_select_the_engine() {
     assert_eq!(listed(&config.run(&get, &[("DOCKER_CONTEXT", NOWHERE), ("DOCKER_HOST", engine)])), ["ctx"]);
 
     let out = config.run(&[&["--context", CONTEXT][..], &["delete", "ctx", "-n", ns.name()]].concat(), &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
 }
 

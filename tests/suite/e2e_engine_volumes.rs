@@ -209,7 +209,7 @@ fn configmap_secret_downward_projected_volumes_and_termination_messages_without_
     assert!(!pod_volumes(&ns).is_empty());
     for pod in ["volumes-config", "volumes-downward-projected", "secret-dotfile", "termination-message"] {
         let out = state.run_on(Some(&host), &["delete", pod, "-n", ns.name()]);
-        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        succeeded(&out);
     }
     assert_eq!(pod_volumes(&ns), Vec::<String>::new(), "delete removes the pod's volumes");
 }
@@ -288,7 +288,7 @@ fn live_pod_updates_in_place(host: Option<&str>, state: &StateDir, ns: &Namespac
     let (p1, c1) = (pod("tier: one"), conf("hello"));
     let out =
         state.apply_file_on(host, ns, p1.path(), &["--config", c1.path(), "--wait-for", "running", "--timeout", "60s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     eventually(ns, "cat /etc/conf/greeting", "hello");
     assert_eq!(exec(ns, "app", "cat /etc/info/labels").trim_end(), "tier=\"one\"");
     // emptyDirs are shared by the pod's containers; a Memory one and a secret are on a tmpfs.
@@ -315,7 +315,7 @@ fn live_pod_updates_in_place(host: Option<&str>, state: &StateDir, ns: &Namespac
     let (p2, c2) = (pod("tier: two"), conf("changed"));
     let out =
         state.apply_file_on(host, ns, p2.path(), &["--config", c2.path(), "--wait-for", "running", "--timeout", "60s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     eventually(ns, "cat /etc/conf/greeting", "changed");
     assert_eq!(exec(ns, "app", "cat /etc/info/labels").trim_end(), "tier=\"two\"");
     if host.is_none() {
@@ -370,7 +370,7 @@ fn gc_collects_the_volumes_of_a_vanished_pod() {
     let _volumes = guard(None, "engine-vol-gc");
     let ns = Namespace::new("engine-vol-gc");
     let out = state.apply_file_on(Some(&host), &ns, "tests/manifests/run/init-emptydir.yaml", &["--timeout", "60s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let made = pod_volumes(&ns);
     assert!(!made.is_empty());
     // The pod vanishes without a delete: its containers are removed behind podrun's back.
@@ -382,7 +382,7 @@ fn gc_collects_the_volumes_of_a_vanished_pod() {
     // off the volumes of pods being applied right now (another process's, on a shared engine).
     std::thread::sleep(Duration::from_secs(6));
     let out = state.run_on(Some(&host), &["gc", "--min-age", "5s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     for v in &made {
         assert!(stdout(&out).contains(&format!("removed volume {v}")), "{}", stdout(&out));
     }
@@ -404,7 +404,7 @@ fn podman_volumes_and_termination_messages_through_a_remote_endpoint() {
     let mut args = configs().to_vec();
     args.extend(["-q", "--timeout", "60s"]);
     let out = state.apply_file_on(Some(&host), &ns, "tests/manifests/run/volumes-config.yaml", &args);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let text = logs(Some(&host), &state, &ns, "volumes-config", "show");
     assert!(text.contains("400 /etc/creds/username\n400 /etc/creds/password\n"), "{text}");
     assert!(text.contains("hello from a configmap"), "{text}");
@@ -418,7 +418,7 @@ fn podman_volumes_and_termination_messages_through_a_remote_endpoint() {
     assert!(stdout(&out).contains("\"message\": \"all done\\n\""), "{}", stdout(&out));
     assert_no_host_files(&state);
     let out = state.run_on(Some(&host), &["delete", "--all", "-n", ns.name()]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let left = docker_on(
         Some(&podman),
         &["volume", "ls", "-q", "--filter", &format!("label=io.kubernetes.pod.namespace={}", ns.name())],

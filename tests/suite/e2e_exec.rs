@@ -40,7 +40,7 @@ fn started(test: &str) -> Namespace {
     let ns = Namespace::new(test);
     let f = TempFile::new("pod.yaml", PAIR);
     let out = podrun(&["apply", f.path(), "-n", ns.name(), "-q"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     ns
 }
 
@@ -63,36 +63,36 @@ fn e2e_exec_passes_output_stdin_and_the_exit_status() {
 
     // -c picks the container; -q drops the note.
     let out = exec(&["pair", "-c", "a", "-q", "--", "sh", "-c", "echo ${GREETING:-unset}"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(stdout(&out), "unset\n");
     assert_eq!(stderr(&out), "");
 
     // -i: stdin reaches the command, and its end is the command's end of input.
     let big: String = (0..20_000).map(|i| format!("line {i}\n")).collect();
     let out = exec(&["pair", "-i", "-q", "--", "wc", "-l"], Some(&big));
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(stdout(&out).trim(), "20000");
 
     // Without -i the command's stdin is closed, so a reader ends at once.
     let out = exec(&["pair", "-q", "--", "cat"], Some("ignored"));
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(stdout(&out), "");
 
     // -it without a terminal: kubectl's warning, and the command runs without one.
     let out = exec(&["pair", "-it", "--", "sh", "-c", "tty || true"], Some(""));
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(stdout(&out), "not a tty\n");
     assert!(stderr(&out).contains("Unable to use a TTY"), "{}", stderr(&out));
     // -t alone gives the command a terminal, as docker exec -t does.
     let out = exec(&["pair", "-t", "-q", "--", "tty"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(stdout(&out).starts_with("/dev/pts/"), "{}", stdout(&out));
     // A terminal's output is passed on byte for byte, even where it looks like a frame header.
     let out = exec(
         &["pair", "-t", "-q", "--", "sh", "-c", r"printf '\001\000\000\000\000\000\000\377x'; sleep 1; echo end"],
         None,
     );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(out.stdout, b"\x01\0\0\0\0\0\0\xffxend\r\n", "{:?}", out.stdout);
 
     // A command that cannot run: the engine's status for it (126 or 127, as docker exec).

@@ -49,7 +49,7 @@ spec:
 "#
     );
     let out = apply(&ns, &manifest, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let app = id_of(&ns, "app");
     assert_eq!(exec(&app, "cat /shared/x").trim(), "from-init", "emptyDir shared by init and app");
     assert_eq!(exec(&app, "cat /etc/cfg/nested/hello.txt").trim(), "hello");
@@ -81,7 +81,7 @@ fn e2e_a_missing_config_map_is_refused_before_anything_is_created() {
     let cfg =
         TempFile::new("cfg.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: absent}\ndata: {KEY: value}\n");
     let out = apply(&ns, &pod, &["--config", cfg.path()]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(exec(&id_of(&ns, "c"), "echo $KEY").trim(), "value");
 }
 
@@ -97,7 +97,7 @@ fn e2e_claims_are_engine_volumes_that_outlive_the_pod() {
     let volume = format!("podrun-{}-{claim}", ns.name());
     for round in 1..=2 {
         let out = podrun(&["apply", f.path(), "-n", ns.name()], None);
-        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        succeeded(&out);
         let id = id_of(&ns, "c");
         wait_until(&format!("the data survived the delete: {round} lines"), Duration::from_secs(10), || {
             let lines = exec(&id, "wc -l < /data/f");
@@ -108,12 +108,12 @@ fn e2e_claims_are_engine_volumes_that_outlive_the_pod() {
             }
         });
         let del = podrun(&["delete", f.path(), "-n", ns.name()], None);
-        assert_eq!(code(&del), 0, "{}", stderr(&del));
+        succeeded(&del);
     }
     let exists = || Command::new("docker").args(["volume", "inspect", &volume]).output().unwrap().status.success();
     assert!(exists(), "kept on delete");
     let del = podrun(&["delete", f.path(), "-n", ns.name(), "--delete-volumes"], None);
-    assert_eq!(code(&del), 0, "{}", stderr(&del));
+    succeeded(&del);
     assert!(!exists(), "removed when asked");
 }
 
@@ -143,7 +143,7 @@ spec:
 "#
     );
     let out = apply(&ns, &pod, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     // Loopback only, a bounded number of tries.
     wait_until("the hostPort answers on 127.0.0.1", Duration::from_secs(10), || {
         let mut answer = String::new();
@@ -185,7 +185,7 @@ fn e2e_workload_templates_run_one_pod() {
         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web}}\nspec:\n  replicas: 3\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}}}\n    spec:\n      terminationGracePeriodSeconds: 1\n      containers:\n      - {{name: c, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}\n---\napiVersion: v1\nkind: Service\nmetadata: {{name: web}}\nspec: {{selector: {{app: web}}, ports: [{{port: 80}}]}}\n"
     );
     let out = apply(&ns, &deployment, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(stderr(&out).contains("replicas"), "a warning says one pod runs: {}", stderr(&out));
     assert!(stderr(&out).contains("Service"), "other kinds are named, never silent: {}", stderr(&out));
     assert_eq!(ns.containers().len(), 2, "one pod: infra and one container");
@@ -212,7 +212,7 @@ spec:
 "#
     );
     let out = apply(&ns, &pod, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let a = id_of(&ns, "a");
     let ps = exec(&a, "ps -o comm");
     assert!(ps.contains("pause"), "shareProcessNamespace: the infra container's process is visible: {ps}");
@@ -237,7 +237,7 @@ spec:
     // Under the default policy, dnsConfig adds to the host's resolver, as the kubelet does.
     let added = pod.replace("name: p}", "name: d}").replace("  dnsPolicy: None\n", "").replace("name: a,", "name: x,");
     let out = apply(&ns, &added, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let resolv = exec(&id_of(&ns, "x"), "cat /etc/resolv.conf");
     for want in ["nameserver 192.0.2.53", "example.test", "ndots:2"] {
         assert!(resolv.contains(want), "{want:?} in {resolv}");
@@ -251,7 +251,7 @@ spec:
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: h}}\nspec:\n  terminationGracePeriodSeconds: 1\n  hostNetwork: true\n  containers:\n  - {{name: c, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}\n"
     );
     let out = apply(&ns, &host, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let host_name = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
     assert_eq!(exec(&id_of(&ns, "c"), "hostname").trim(), host_name.trim());
 }
@@ -384,7 +384,7 @@ fn e2e_a_flipping_symbolic_link_never_gets_a_sub_path_out_of_its_volume() {
     eprintln!("{mounted} rounds mounted the sub-path, {refused} refused it, {unsettled} did not settle");
     let uid = uid();
     let del = podrun(&["delete", "race", "-n", ns.name(), "--grace-period", "0"], None);
-    assert_eq!(code(&del), 0, "{}", stderr(&del));
+    succeeded(&del);
     assert_eq!(sub_path_mounts(&uid), Vec::<String>::new(), "unmounted with the pod");
     canary.assert_untouched();
 }
@@ -429,7 +429,7 @@ fn e2e_a_container_created_by_an_earlier_run_is_started_only_once_its_sub_path_i
         "ok"
     );
     let out = apply(&ns, &pod, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(instance(&ns, "victim"), Some((victim, "running".to_owned())));
     wait_until("the tool container wrote what it saw", Duration::from_secs(10), || {
         if tools.join("seen").exists() {

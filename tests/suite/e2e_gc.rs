@@ -31,9 +31,9 @@ fn e2e_delete_all_and_by_label() {
     require_engine!();
     let ns = Namespace::new("delete-all");
     let state = StateDir::new("delete-all");
-    succeeded(state.apply(&ns, &sleeper("one", "app: x", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
-    succeeded(state.apply(&ns, &sleeper("two", "app: y", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
-    succeeded(state.apply(&ns, &sleeper("three", "", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
+    succeeded(&state.apply(&ns, &sleeper("one", "app: x", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
+    succeeded(&state.apply(&ns, &sleeper("two", "app: y", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
+    succeeded(&state.apply(&ns, &sleeper("three", "", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
     assert_eq!(pods(&ns), ["one", "three", "two"]);
 
     // TARGET with --all or -l is a usage error.
@@ -43,11 +43,11 @@ fn e2e_delete_all_and_by_label() {
     assert_eq!(code(&out), 2, "{}", stderr(&out));
 
     let out = state.run(&["delete", "-l", "app=x", "-n", ns.name()]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(pods(&ns), ["three", "two"]);
 
     let out = state.run(&["delete", "--all", "-n", ns.name()]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
     assert_eq!(state.pod_dirs().len(), 0, "the pods' files go with them");
 }
@@ -58,10 +58,10 @@ fn e2e_delete_force_does_not_wait_for_the_grace_period() {
     let ns = Namespace::new("delete-force");
     let state = StateDir::new("delete-force");
     // Ignores SIGTERM: a plain delete would wait the whole 30 s.
-    succeeded(state.apply(&ns, &sleeper("stubborn", "", 30, "trap \"\" TERM;"), &["--timeout", "60s"]));
+    succeeded(&state.apply(&ns, &sleeper("stubborn", "", 30, "trap \"\" TERM;"), &["--timeout", "60s"]));
     let started = Instant::now();
     let out = state.run(&["delete", "stubborn", "--force", "-n", ns.name()]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
     assert!(ns.containers().is_empty());
 }
@@ -72,13 +72,13 @@ fn e2e_delete_wait_false_removes_the_pod_without_a_graceful_stop() {
     let ns = Namespace::new("delete-nowait");
     let state = StateDir::new("delete-nowait");
     // Ignores SIGTERM, with a minute's grace: a plain delete would take the whole minute.
-    succeeded(state.apply(&ns, &sleeper("stubborn", "", 60, "trap \"\" TERM;"), &["--timeout", "60s"]));
+    succeeded(&state.apply(&ns, &sleeper("stubborn", "", 60, "trap \"\" TERM;"), &["--timeout", "60s"]));
     assert_eq!(ns.running(), 2, "{:?}", ns.containers());
     assert_eq!(state.pod_dirs().len(), 1);
     let started = Instant::now();
     let out = state.run(&["delete", "stubborn", "--wait=false", "-n", ns.name()]);
     let took = started.elapsed();
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(took < Duration::from_secs(30), "took {took:?}, half the grace period or more");
     // Gone when podrun returns: the engine removed every container (infra included), and
     // podrun the pod's files.
@@ -102,7 +102,7 @@ spec:
 
 /// A completed pod whose infra container is gone: only dead containers are left.
 fn orphaned_pod(state: &StateDir, ns: &Namespace) -> Vec<(String, String)> {
-    succeeded(state.apply(ns, DONE, &["--timeout", "60s"]));
+    succeeded(&state.apply(ns, DONE, &["--timeout", "60s"]));
     let infra = ns.containers().into_iter().find(|(_, n)| n.contains("_POD_")).expect("infra container");
     let rm = Command::new("docker").args(["rm", "-f", &infra.0]).output().expect("docker rm");
     assert!(rm.status.success());
@@ -122,7 +122,7 @@ fn e2e_gc_dry_run_lists_then_gc_removes_an_orphaned_pod() {
     let left = orphaned_pod(&state, &ns);
 
     let out = state.run(&["gc", "--dry-run", "--min-age", "0s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let listed = stdout(&out);
     assert!(listed.contains(&format!("would remove container {}", left[0].1)), "{listed}");
     assert!(listed.contains("would remove files of pod uid"), "{listed}");
@@ -131,11 +131,11 @@ fn e2e_gc_dry_run_lists_then_gc_removes_an_orphaned_pod() {
 
     // Too young for the default --min-age of 1m.
     let out = state.run(&["gc"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(ns.containers(), left);
 
     let out = state.run(&["gc", "--min-age", "0s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(stdout(&out).contains(&format!("removed container {}", left[0].1)), "{}", stdout(&out));
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
     assert_eq!(state.pod_dirs().len(), 0);
@@ -252,7 +252,7 @@ fn e2e_containers_with_forged_or_copied_labels_are_never_touched() {
 
     // A real pod of podrun's, then a container given its labels, seal and all, under another
     // name: a copied seal fits no other container.
-    succeeded(state.apply(&ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
+    succeeded(&state.apply(&ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
     let real = ns.containers().into_iter().find(|(_, n)| n.ends_with("_a_0")).expect("app container").0;
     let labels = ns.inspect(&real, "{{json .Config.Labels}}");
     let labels: std::collections::BTreeMap<String, String> = serde_json::from_str(&labels).expect("labels");
@@ -267,12 +267,12 @@ fn e2e_containers_with_forged_or_copied_labels_are_never_touched() {
 
     // Every command that removes, stops or hooks: none may touch the strangers.
     let out = state.run(&["get", "-n", ns.name()]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(stderr(&out).contains("leaving alone 2 container(s)"), "{}", stderr(&out));
-    succeeded(state.apply(&ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
+    succeeded(&state.apply(&ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
     let dir = TempFile::new("victim.yaml", &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"));
     let out = state.run(&["apply", dir.path(), "--prune", "-n", ns.name(), "--timeout", "60s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     for cmd in [&["delete", "victim"][..], &["delete", "--all"], &["delete", "-l", "app=x"]] {
         let mut args = cmd.to_vec();
         args.extend(["-n", ns.name()]);
@@ -280,7 +280,7 @@ fn e2e_containers_with_forged_or_copied_labels_are_never_touched() {
         assert!(code(&out) == 0, "{args:?}: {}", stderr(&out));
     }
     let out = state.run(&["gc", "--min-age", "0s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(stderr(&out).contains("leaving alone"), "{}", stderr(&out));
 
     assert!(running(&from_image), "the container from the image was stopped");
@@ -306,7 +306,7 @@ fn e2e_pods_that_give_the_same_uid_get_their_own() {
     };
     let f = TempFile::new("a.yaml", &pod("alpha"));
     let out = state.run(&["apply", f.path(), "-n", a.name(), "--timeout", "60s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(
         stderr(&out).contains("metadata.uid: \"11111111-2222-3333-4444-555555555555\" is ignored"),
         "{}",
@@ -314,13 +314,13 @@ fn e2e_pods_that_give_the_same_uid_get_their_own() {
     );
     let f = TempFile::new("b.yaml", &pod("beta"));
     let out = state.run(&["apply", f.path(), "-n", b.name(), "--timeout", "60s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let uid = |ns: &Namespace| ns.inspect(&id_of(ns, "a"), "{{index .Config.Labels \"io.kubernetes.pod.uid\"}}");
     assert_ne!(uid(&a), uid(&b));
     assert_eq!(exec(&id_of(&a, "a"), "cat /data/mine").trim(), "alpha");
     assert_eq!(exec(&id_of(&b, "a"), "cat /data/mine").trim(), "beta");
     let out = state.run(&["delete", "twin", "-n", a.name()]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(exec(&id_of(&b, "a"), "cat /data/mine").trim(), "beta", "deleting one pod kept the other's data");
 }
 
@@ -367,7 +367,7 @@ fn e2e_fifos_in_the_state_directory_are_not_waited_on() {
     require_engine!();
     let ns = Namespace::new("fifo-state");
     let state = StateDir::new("fifo-state");
-    succeeded(state.apply(&ns, &sleeper("fifo", "", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
+    succeeded(&state.apply(&ns, &sleeper("fifo", "", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
     let pod_dir = std::fs::read_dir(state.0.join("pods")).expect("pods").next().expect("a pod").expect("entry").path();
     let record = pod_dir.join("record.json");
     std::fs::remove_file(&record).expect("rm record");
@@ -385,10 +385,10 @@ fn e2e_fifos_in_the_state_directory_are_not_waited_on() {
     };
     let started = Instant::now();
     let out = bounded(&["get", "fifo", "-n", ns.name()]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let f = TempFile::new("pod.yaml", &sleeper("fifo", "", 1, "trap \"exit 0\" TERM;"));
     let out = bounded(&["apply", f.path(), "-n", ns.name(), "--timeout", "30s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(started.elapsed() < Duration::from_secs(50), "took {:?}", started.elapsed());
     assert!(std::fs::symlink_metadata(&record).expect("record").is_file(), "the record is a file again");
 }
@@ -410,23 +410,23 @@ fn e2e_a_squatted_shm_directory_stops_no_pod() {
         loop_sh!(),
         "']\n"
     );
-    succeeded(state.apply(&ns, pod, &["--timeout", "60s"]));
+    succeeded(&state.apply(&ns, pod, &["--timeout", "60s"]));
     let first = shm_base(&state.0, 0).expect("a key");
     assert!(first.is_dir(), "the secret lives under {}", first.display());
     let out = state.run(&["delete", "squat", "-n", ns.name()]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     // As after a reboot: the name is free, and someone who saw it takes it first.
     std::fs::remove_dir_all(&first).expect("rm");
     std::fs::create_dir(&first).expect("squat");
     std::os::unix::fs::chown(&first, Some(65534), Some(65534)).expect("chown");
     std::fs::set_permissions(&first, std::os::unix::fs::PermissionsExt::from_mode(0o777)).expect("chmod");
-    succeeded(state.apply(&ns, pod, &["--timeout", "60s"]));
+    succeeded(&state.apply(&ns, pod, &["--timeout", "60s"]));
     assert_eq!(exec(&id_of(&ns, "a"), "cat /token/key"), "s3cret");
     assert_eq!(std::fs::read_dir(&first).expect("squatted").count(), 0, "nothing went into the squatted directory");
     let next = shm_base(&state.0, 1).expect("a key");
     assert!(next.is_dir(), "the next name is used");
     let out = state.run(&["delete", "squat", "-n", ns.name()]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let _ = std::fs::remove_dir_all(&first);
     let _ = std::fs::remove_dir_all(&next);
 }

@@ -79,7 +79,7 @@ fn e2e_pull_policies_progress_and_image_ids() {
 
     // Absent under IfNotPresent: pulled, with a start and a done line.
     let out = apply(&ns, &pod(&image, "IfNotPresent", ""), &["-o", "json"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(stderr(&out).contains(&format!("pulling image {image}")), "{}", stderr(&out));
     assert!(stderr(&out).contains(&format!("pulled image {image} (")), "size and time: {}", stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -89,19 +89,19 @@ fn e2e_pull_policies_progress_and_image_ids() {
     // Present under IfNotPresent: no pull.
     podrun(&["delete", "img", "-n", ns.name(), "--grace-period", "0"], None);
     let out = apply(&ns, &pod(&image, "IfNotPresent", ""), &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(!stderr(&out).contains("pulling image"), "{}", stderr(&out));
 
     // Always: pulled even when present; and --pull overrides the manifest.
     podrun(&["delete", "img", "-n", ns.name(), "--grace-period", "0"], None);
     let out = apply(&ns, &pod(&image, "IfNotPresent", ""), &["--pull", "always"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(stderr(&out).contains("pulling image"), "{}", stderr(&out));
 
     // -q hides pulls.
     podrun(&["delete", "img", "-n", ns.name(), "--grace-period", "0"], None);
     let out = apply(&ns, &pod(&image, "Always", ""), &["-q"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(!stderr(&out).contains("pull"), "{}", stderr(&out));
 }
 
@@ -132,7 +132,7 @@ fn e2e_pull_failures() {
     assert!(sh(&["docker", "tag", "busybox:1.28", &local]).status.success());
     let out = apply(&ns, &pod(&local, "Always", ""), &[]);
     sh(&["docker", "rmi", &local]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(stderr(&out).contains("using the local image"), "{}", stderr(&out));
 }
 
@@ -160,7 +160,7 @@ fn e2e_pull_secrets() {
     assert!(!stderr(&out).contains("wrong") && !stdout(&out).contains("wrong"), "credentials never shown");
 
     let out = apply(&ns, &with(secret("alice", "wonderland")), &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(!stderr(&out).contains("wonderland") && !stdout(&out).contains("wonderland"));
 }
 
@@ -180,7 +180,7 @@ fn e2e_the_pods_of_a_run_share_one_pull() {
     let out = podrun(&["apply", dir.to_str().unwrap(), "-n", ns.name()], None);
     let until = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() + 1;
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     // Every pod reports the pull it waits for...
     assert_eq!(stderr(&out).matches(&format!("pulling image {image}")).count(), 4, "{}", stderr(&out));
     // ...and the engine saw one.

@@ -20,7 +20,7 @@ fn e2e_host_aliases_are_written_as_the_kubelet_writes_them() {
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  terminationGracePeriodSeconds: 1\n  hostname: h\n  hostAliases:\n  - {{ip: 10.1.2.3, hostnames: [foo.local, bar.local]}}\n  - {{ip: 10.1.2.4, hostnames: [baz]}}\n  containers:\n  - {{name: c, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}\n"
     );
     let out = apply(&ns, &pod, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let hosts = exec(&id_of(&ns, "c"), "cat /etc/hosts");
     assert!(hosts.starts_with("# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n"), "{hosts}");
     assert!(
@@ -39,7 +39,7 @@ fn e2e_host_ip_is_the_engine_hosts_address_on_the_pod_network() {
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    env: [{{name: HOST_IP, valueFrom: {{fieldRef: {{fieldPath: status.hostIP}}}}}}]\n"
     );
     let out = apply(&ns, &pod, &["-o", "json"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let infra = id_of(&ns, "POD");
     let gateway = ns.inspect(&infra, "{{range .NetworkSettings.Networks}}{{.Gateway}}{{end}}");
     assert!(!gateway.is_empty(), "the pod's network has a gateway");
@@ -109,7 +109,7 @@ fn e2e_get_shows_the_readiness_podrun_last_saw_never_ready_by_default() {
     );
     // Running is enough for apply: the probes have had a moment at most.
     let out = apply(&ns, &pod, &["--wait-for", "running"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     // Seen ready by a later run that waits for it... except the one that never passes.
     let out = apply(&ns, &pod, &["--wait-for", "ready", "--timeout", "5s"]);
     assert_eq!(code(&out), 5, "`never` never gets ready: {}", stderr(&out));
@@ -156,7 +156,7 @@ fn e2e_the_active_deadline_counts_from_the_pods_start_across_runs() {
     );
     // Within the deadline: running, and apply returns.
     let out = apply(&ns, &pod, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     // A later run, waiting for what never comes, meets the deadline counted from the start.
     let started = std::time::Instant::now();
     let out = apply(&ns, &pod, &["--wait-for", "complete", "-o", "json"]);

@@ -52,7 +52,7 @@ spec:
 "#
     );
     let out = apply(&ns, &pod, &["-o", "json"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let st = &applied(&out)["status"];
     for key in ["podIP", "hostIP"] {
         assert_eq!(st[key], expected.as_str(), "{key}: {st}");
@@ -113,13 +113,13 @@ fn e2e_containers_without_a_seccomp_profile_run_unconfined_as_under_a_kubelet() 
     let names = ["unset", "runtime", "unconfined"];
     let ns = Namespace::new("seccomp");
     let out = apply(&ns, SECCOMP_POD, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(seccomp_modes(&ns, &names), ["0", "2", "0"]);
 
     // --seccomp-default: the engine's profile where none is named; explicit ones still win.
     let ns = Namespace::new("seccomp-default");
     let out = apply(&ns, SECCOMP_POD, &["--seccomp-default"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(seccomp_modes(&ns, &names), ["2", "2", "0"]);
 
     // The pod's securityContext counts as the container's, and a container's own overrides it.
@@ -128,7 +128,7 @@ fn e2e_containers_without_a_seccomp_profile_run_unconfined_as_under_a_kubelet() 
         .replace("spec:\n", "spec:\n  securityContext: {seccompProfile: {type: RuntimeDefault}}\n")
         .replace("type: RuntimeDefault}}\n  - name: unconfined", "type: Unconfined}}\n  - name: unconfined");
     let out = apply(&ns, &pod, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(seccomp_modes(&ns, &names), ["2", "0", "0"]);
 }
 
@@ -151,7 +151,7 @@ fn e2e_oom_scores_follow_the_qos_class_as_the_kubelet_sets_them() {
 
     let ns = Namespace::new("oom-besteffort");
     let out = apply(&ns, &oom_pod("b", "", "{}"), &["-o", "json"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(applied(&out)["status"]["qosClass"], "BestEffort");
     assert_eq!(oom_score(&ns), 1000);
     assert_eq!(get_json(&ns, "b")["status"]["qosClass"], "BestEffort");
@@ -159,7 +159,7 @@ fn e2e_oom_scores_follow_the_qos_class_as_the_kubelet_sets_them() {
     let ns = Namespace::new("oom-burstable");
     let request = 256 << 20;
     let out = apply(&ns, &oom_pod("u", "", "{requests: {memory: 256Mi}}"), &["-o", "json"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(applied(&out)["status"]["qosClass"], "Burstable");
     let expected = (1000 - 1000 * request / memory).clamp(3, 999);
     assert_eq!(oom_score(&ns), expected, "1000 - 1000 * {request} / {memory}");
@@ -170,7 +170,7 @@ fn e2e_oom_scores_follow_the_qos_class_as_the_kubelet_sets_them() {
     let ns = Namespace::new("oom-guaranteed");
     let resources = "{limits: {cpu: 100m, memory: 64Mi}}";
     let out = apply(&ns, &oom_pod("g", "", resources), &["-o", "json"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(applied(&out)["status"]["qosClass"], "Guaranteed");
     assert_eq!(oom_score(&ns), (-997).max(floor));
     let infra = ns.containers().into_iter().find(|(_, n)| n.contains("_POD_")).expect("an infra container").0;
@@ -182,13 +182,13 @@ fn e2e_oom_scores_follow_the_qos_class_as_the_kubelet_sets_them() {
     // and its priorityClassName is not one that "only matters on a cluster".
     let ns = Namespace::new("oom-critical");
     let out = apply(&ns, &oom_pod("n", "  priorityClassName: system-node-critical\n", "{}"), &["-o", "json"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(applied(&out)["status"]["qosClass"], "BestEffort");
     assert_eq!(oom_score(&ns), (-997).max(floor));
     assert!(!stderr(&out).contains("priorityClassName"), "{}", stderr(&out));
     let ns = Namespace::new("oom-cluster-critical");
     let out = apply(&ns, &oom_pod("k", "  priorityClassName: system-cluster-critical\n", "{}"), &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(oom_score(&ns), 1000, "system-cluster-critical is not node-critical");
     assert!(stderr(&out).contains("only matter on a cluster: spec.priorityClassName"), "{}", stderr(&out));
 }
@@ -218,14 +218,14 @@ fn e2e_the_node_refuses_a_forbidden_sysctl_and_a_pod_that_does_not_fit() {
     assert!(ns.containers().is_empty(), "nothing created: {:?}", ns.containers());
     // Allowed, it is set in the pod's own IPC namespace; a safe one needs no flag.
     let out = apply(&ns, &sysctl("kernel.msgmax"), &["--timeout", "30s", "--allowed-unsafe-sysctls", "kernel.msg*"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(exec(&id_of(&ns, "c"), "cat /proc/sys/kernel/msgmax"), "1024\n");
     let out = podrun(&["delete", "tuned", "-n", ns.name(), "--grace-period", "0"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let out = apply(&ns, &sysctl("net.ipv4.ip_unprivileged_port_start"), &["--timeout", "30s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let out = podrun(&["delete", "tuned", "-n", ns.name(), "--grace-period", "0"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     // A pattern for a sysctl the kernel does not keep per pod is a usage error.
     let out = apply(&ns, &sysctl("vm.swappiness"), &["--allowed-unsafe-sysctls", "vm.*"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));

@@ -55,7 +55,7 @@ fn e2e_podman_runs_a_pod_reapplies_it_idempotently_and_deletes_it() {
     };
 
     let out = apply();
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
     let status = &v["items"][0]["status"];
     assert_eq!(status["phase"], "Running", "{status}");
@@ -91,11 +91,11 @@ fn e2e_podman_runs_a_pod_reapplies_it_idempotently_and_deletes_it() {
 
     // Re-apply: nothing is recreated.
     let again = apply();
-    assert_eq!(code(&again), 0, "{}", stderr(&again));
+    succeeded(&again);
     assert_eq!(ns.containers(), before, "an unchanged manifest changes nothing");
 
     let get = podrun_on(&host, &["get", "web", "-n", ns.name(), "-o", "json"]);
-    assert_eq!(code(&get), 0, "{}", stderr(&get));
+    succeeded(&get);
     let v: serde_json::Value = serde_json::from_slice(&get.stdout).expect("get -o json");
     assert_eq!(v["status"]["phase"], "Running");
 
@@ -115,7 +115,7 @@ fn e2e_podman_runs_a_pod_reapplies_it_idempotently_and_deletes_it() {
     assert!(stdout(&out).starts_with("/dev/pts/") && stdout(&out).ends_with("\r\n"), "{:?}", stdout(&out));
 
     let del = podrun_on(&host, &["delete", f.path(), "-n", ns.name()]);
-    assert_eq!(code(&del), 0, "{}", stderr(&del));
+    succeeded(&del);
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
     let del = podrun_on(&host, &["delete", "web", "-n", ns.name()]);
     assert_eq!(code(&del), 0, "deleting nothing is fine: {}", stderr(&del));
@@ -162,6 +162,6 @@ fn e2e_podman_concurrent_applies_make_one_pod() {
         }
         assert_eq!(ns.containers().len(), 2, "one infra and one app container: {:?}", ns.containers());
         let del = podrun_on(&host, &["delete", "race", "-n", ns.name(), "--grace-period", "0"]);
-        assert_eq!(code(&del), 0, "{}", stderr(&del));
+        succeeded(&del);
     }
 }

@@ -26,14 +26,14 @@ fn e2e_readiness_gates_wait_for_ready() {
     let manifest = pod("r", &container);
     // `running` does not wait for readiness.
     let out = apply(&ns, &manifest, &["-o", "json", "--wait-for", "running"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let st = status(&out);
     assert_eq!(st["containerStatuses"][0]["ready"], false, "{st}");
     assert_eq!(st["conditions"].as_array().unwrap().iter().find(|c| c["type"] == "Ready").unwrap()["status"], "False");
     // `ready` does.
     let start = Instant::now();
     let out = apply(&ns, &manifest, &["-o", "json", "--wait-for", "ready"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let st = status(&out);
     assert_eq!(st["containerStatuses"][0]["ready"], true, "{st}");
     assert!(start.elapsed() < Duration::from_secs(30));
@@ -49,7 +49,7 @@ fn e2e_a_failing_liveness_probe_restarts_the_container() {
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: l}}\nspec:\n  restartPolicy: OnFailure\n  terminationGracePeriodSeconds: 1\n  volumes: [{{name: d, emptyDir: {{}}}}]\n  containers:\n  - name: c\n    image: busybox:1.28\n    volumeMounts: [{{name: d, mountPath: /d}}]\n    command: [sh, -c, 'if [ -f /d/ran ]; then exit 0; fi; touch /d/ran /tmp/healthy; sleep 1; rm /tmp/healthy; {LOOP}']\n    livenessProbe: {{exec: {{command: [test, -f, /tmp/healthy]}}, periodSeconds: 1, failureThreshold: 2}}\n"
     );
     let out = apply(&ns, &manifest, &["-o", "json", "--timeout", "60s", "--crash-backoff", "100ms"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let st = status(&out);
     let c = &st["containerStatuses"][0];
     assert_eq!(c["restartCount"], 1, "{c}");
@@ -67,7 +67,7 @@ fn e2e_startup_probe_gates_readiness() {
     );
     let start = Instant::now();
     let out = apply(&ns, &pod("s", &container), &["-o", "json", "--wait-for", "ready"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(start.elapsed() >= Duration::from_secs(2), "not ready before the startup probe passed");
     let c = &status(&out)["containerStatuses"][0];
     assert_eq!(c["started"], true, "{c}");
@@ -81,7 +81,7 @@ fn e2e_http_and_tcp_probes() {
     // Traffic goes to the pod's own IP, a container this test started.
     let container = "  - name: web\n    image: busybox:1.28\n    command: [sh, -c, 'sleep 1; mkdir -p /tmp/w; echo ok > /tmp/w/healthz; exec httpd -f -p 8080 -h /tmp/w']\n    ports: [{name: http, containerPort: 8080}]\n    readinessProbe: {httpGet: {path: /healthz, port: http}, periodSeconds: 1}\n    livenessProbe: {tcpSocket: {port: 8080}, initialDelaySeconds: 3, periodSeconds: 1}\n";
     let out = apply(&ns, &pod("n", container), &["-o", "json", "--wait-for", "ready"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(status(&out)["containerStatuses"][0]["ready"], true);
 
     // A path that answers 404 never becomes ready: the run ends at its deadline (exit 5).
@@ -209,7 +209,7 @@ fn e2e_grpc_probe_against_a_real_grpc_server() {
         pod(name, &container).replace("spec:\n", "spec:\n  hostNetwork: true\n")
     };
     let out = apply(&ns, &manifest("serving", "ok"), &["-o", "json", "--wait-for", "ready", "--timeout", "30s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(status(&out)["containerStatuses"][0]["ready"], true);
 
     for (name, service) in [("down", "down"), ("unknown", "nope")] {

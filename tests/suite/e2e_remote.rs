@@ -248,14 +248,14 @@ fn round_trip(ns: &Namespace, env: &[(&str, &str)], global: &[&str]) {
     assert_eq!((code(&out), stdout(&out).as_str()), (0, "hello-from-a\n"), "{}", stderr(&out));
     // A terminal's output, read raw over a connection podrun opens itself.
     let out = run(&["logs", "remote", "-c", "b"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(stdout(&out).contains("hello-from-b"), "{}", stdout(&out));
 
     let out = run(&["exec", "-i", "remote", "-c", "a", "--", "sh", "-c", "cat; exit 3"], Some("through stdin\n"));
     assert_eq!((code(&out), stdout(&out).as_str()), (3, "through stdin\n"), "{}", stderr(&out));
     // exec -t: the upgraded connection podrun opens itself.
     let out = run(&["exec", "-t", "remote", "-c", "b", "--", "sh", "-c", "tty; echo tty-ok"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(stdout(&out).contains("/dev/pts/") && stdout(&out).contains("tty-ok"), "{}", stdout(&out));
 
     let out = run(&["delete", "remote"], None);
@@ -353,7 +353,7 @@ fn e2e_tls_engine_through_docker_tls_verify_and_cert_path() {
         None,
         &[],
     );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
 }
 
 #[test]
@@ -555,7 +555,7 @@ fn e2e_ssh_engine_apply_logs_exec_delete() {
     let config = d.s("docker-config");
     let ctx_env = [("DOCKER_CONFIG", config.as_str()), ("PATH", sshd.path.as_str())];
     let out = podrun_with(&["--context", "podrun-ssh", "get", "-n", ns.name()], None, &ctx_env);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
 
     // A key the sshd does not know: exit 3, with what ssh said.
     let config = std::fs::read_to_string(d.join("ssh_config")).expect("ssh_config");

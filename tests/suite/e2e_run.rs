@@ -30,7 +30,7 @@ fn e2e_a_completing_pod_with_rm_exits_0_and_leaves_nothing() {
     let state = StateDir::new("run-ok");
     let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: ok}\nspec:\n  restartPolicy: Never\n  containers:\n  - {name: c, image: 'busybox:1.28', command: [sh, -c, 'echo fine']}\n";
     let out = state.apply(&ns, pod, &["--rm"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(!stdout(&out).contains("c | fine"), "logs shown without --logs:\n{}", stdout(&out));
     assert_eq!(ns.containers(), Vec::<(String, String)>::new());
     assert_eq!(state.pod_dirs(), Vec::<String>::new());

@@ -44,7 +44,7 @@ fn e2e_an_app_container_starts_only_once_the_post_start_hook_before_it_has_finis
          volumeMounts: [{{name: s, mountPath: /s}}]\n"
     );
     let out = apply(&ns, &pod, &["--timeout", "60s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(exec(&id_of(&ns, "b"), "cat /s/b"), "after\n");
 }
 
@@ -61,7 +61,7 @@ fn e2e_sidecars_stop_after_the_app_containers_last_started_first() {
          containers:\n  - {{name: work, image: busybox:1.28, command: [sh, -c, 'sleep 1']}}\n"
     );
     let out = apply(&ns, &pod, &["--timeout", "60s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let (work, proxy, logs) = (finished_at(&ns, "work"), finished_at(&ns, "proxy"), finished_at(&ns, "logs"));
     assert!(proxy > work, "the sidecars stop after the app container: {work} {proxy}");
     // logs got its stop signal only once proxy (which takes a second to go) had exited.
@@ -91,12 +91,12 @@ fn e2e_the_pod_is_ready_only_once_its_sidecars_are() {
     assert_eq!(cond("Ready"), Some("False".into()), "{conditions:?}");
     assert_eq!(st["status"]["containerStatuses"][0]["ready"], true, "the app container itself is ready");
     let out = podrun(&["delete", "web", "-n", ns.name(), "--grace-period", "0"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let out = apply(&ns, &pod("true"), &["--wait-for", "ready", "--timeout", "60s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     // kubectl's READY counts the sidecar beside the app container.
     let out = podrun(&["get", "web", "-n", ns.name()], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let row = stdout(&out).lines().nth(1).unwrap_or_default().to_owned();
     assert_eq!(row.split_whitespace().nth(1), Some("2/2"), "{}", stdout(&out));
 }
@@ -115,10 +115,10 @@ fn e2e_a_changed_sidecar_is_restarted_alone() {
         )
     };
     let out = apply(&ns, &pod("1"), &["--timeout", "60s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let (infra, app, proxy) = (id_of(&ns, "POD"), id_of(&ns, "app"), id_of(&ns, "proxy"));
     let out = apply(&ns, &pod("2"), &["--timeout", "60s"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(id_of(&ns, "POD"), infra, "the pod's sandbox stays");
     assert_eq!(id_of(&ns, "app"), app, "the app container is not touched");
     let now = id_of(&ns, "proxy");

@@ -61,18 +61,18 @@ fn e2e_apply_dir_runs_every_pod_and_prune_deletes_the_removed_one() {
     dir.write("b.yml", &sleeper("beta", LOOP));
     dir.write("notes.txt", "not a manifest");
     let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--timeout", "60s"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(pods_of(&ns), ["alpha", "beta"]);
     assert_eq!(ns.running(), 4);
 
     dir.remove("b.yml");
     let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--prune", "--timeout", "60s"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(pods_of(&ns), ["alpha"]);
     assert_eq!(ns.running(), 2);
 
     let out = podrun(&["delete", dir.path(), "-n", ns.name(), "--grace-period", "0"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(ns.containers().is_empty());
 }
 
@@ -99,18 +99,18 @@ fn e2e_dry_run_plans_creation_and_recreation_and_changes_nothing() {
     let dir = Dir::new("dry");
     dir.write("p.yaml", &sleeper("planned", LOOP));
     let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--dry-run"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let text = stdout(&out);
     assert!(text.contains("create container main"), "{text}");
     assert!(text.contains("create infra container POD"), "{text}");
     assert!(ns.containers().is_empty());
 
     let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--timeout", "60s"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let before = ns.containers();
     dir.write("p.yaml", &sleeper("planned", &format!("echo changed; {LOOP}")));
     let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--dry-run"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let text = stdout(&out);
     assert!(text.contains("recreate container main: its spec changed"), "{text}");
     assert_eq!(ns.containers(), before);
@@ -130,7 +130,7 @@ fn e2e_dry_run_shows_the_whole_plan_every_image_and_the_volumes() {
                containers:\n  - {name: app, image: 'busybox:1.28', command: [sleep, '1']}\n";
     let f = TempFile::new("whole.yaml", pod);
     let out = podrun(&["apply", f.path(), "-n", ns.name(), "--dry-run"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     let at = |l: &str| lines.iter().position(|x| x.starts_with(l)).unwrap_or_else(|| panic!("{l:?} in:\n{text}"));
@@ -444,11 +444,11 @@ fn e2e_apply_dir_skips_hidden_files_and_names_that_are_not_utf8() {
     let odd = dir.0.join(std::ffi::OsStr::from_bytes(b"caf\xe9.yaml"));
     std::fs::write(&odd, sleeper("odd", LOOP)).expect("write");
     let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--timeout", "60s"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(stderr(&out).contains("caf\u{FFFD}.yaml: skipped: the file name is not UTF-8"), "{}", stderr(&out));
     assert_eq!(pods_of(&ns), ["a"]);
     let out = podrun(&["delete", dir.path(), "-n", ns.name(), "--grace-period", "0"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
 }
 
 /// A pod that cannot be configured (a hostPath of type Directory that is not there yet) is
@@ -474,7 +474,7 @@ fn e2e_supervise_retries_a_pod_that_cannot_be_configured() {
     sup.signal("-TERM");
     assert_eq!(sup.exit_code(), Some(0));
     let out = podrun(&["delete", dir.path(), "-n", ns.name(), "--grace-period", "0"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
 }
 
 /// An engine that takes connections and never answers, behind a unix socket the test owns:
@@ -540,19 +540,19 @@ fn e2e_prune_leaves_a_pod_applied_by_hand_alone() {
     other.write("manual.yaml", &sleeper("manual", LOOP));
     let manual = format!("{}/manual.yaml", other.path());
     let out = podrun(&["apply", &manual, "-n", ns.name(), "--timeout", "60s"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--prune", "--timeout", "60s"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(pods_of(&ns), ["a", "manual"]);
 
     dir.remove("a.yaml");
     dir.write("b.yaml", &sleeper("b", LOOP));
     let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--prune", "--timeout", "60s"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(pods_of(&ns), ["b", "manual"], "a pruned, manual left alone");
     assert_eq!(ns.running(), 4);
     for target in [dir.path(), manual.as_str()] {
         let out = podrun(&["delete", target, "-n", ns.name(), "--grace-period", "0"], None);
-        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        succeeded(&out);
     }
 }

@@ -28,7 +28,7 @@ fn e2e_init_containers_run_in_order_before_the_app_containers() {
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: init}}\nspec:\n  terminationGracePeriodSeconds: 2\n  initContainers:\n  - {{name: one, image: 'busybox:1.28', command: [sh, -c, 'sleep 1']}}\n  - {{name: side, image: 'busybox:1.28', restartPolicy: Always, command: [sh, -c, '{LOOP}']}}\n  - {{name: two, image: 'busybox:1.28', command: [sh, -c, 'exit 0']}}\n  containers:\n  - {{name: app, image: 'busybox:1.28', command: [sh, -c, '{LOOP}']}}\n"
     );
     let out = apply(&ns, &pod, &["-o", "json"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let time = |c: &str, what: &str| ns.inspect(&id_of(&ns, c).expect(c), &format!("{{{{.State.{what}}}}}"));
     assert!(time("one", "FinishedAt") <= time("side", "StartedAt"), "one before side");
     assert!(time("side", "StartedAt") <= time("two", "StartedAt"), "side before two");
@@ -41,7 +41,7 @@ fn e2e_init_containers_run_in_order_before_the_app_containers() {
     // Init containers that succeeded are not rerun by a later apply.
     let before = ns.containers();
     let again = apply(&ns, &pod, &[]);
-    assert_eq!(code(&again), 0, "{}", stderr(&again));
+    succeeded(&again);
     assert_eq!(ns.containers(), before);
 }
 
@@ -68,7 +68,7 @@ fn e2e_onfailure_completion_is_success() {
     let ns = Namespace::new("onfailure");
     let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: job}\nspec:\n  restartPolicy: OnFailure\n  containers:\n  - {name: c, image: 'busybox:1.28', command: [sh, -c, 'sleep 1; exit 0']}\n";
     let out = apply(&ns, pod, &["-o", "json"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let v = json(&out);
     assert_eq!(v["items"][0]["status"]["phase"], "Succeeded");
     assert_eq!(v["items"][0]["status"]["containerStatuses"][0]["restartCount"], 0);
@@ -79,13 +79,13 @@ fn e2e_drift_recreates_only_what_changed() {
     require_engine!();
     let ns = Namespace::new("drift");
     let out = apply(&ns, &two_containers(LOOP), &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let (infra, a, b) = (id_of(&ns, "POD").unwrap(), id_of(&ns, "a").unwrap(), id_of(&ns, "b").unwrap());
 
     // A changed container alone is recreated.
     let changed = two_containers(&format!("echo changed; {LOOP}"));
     let out = apply(&ns, &changed, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(id_of(&ns, "POD").unwrap(), infra);
     assert_eq!(id_of(&ns, "a").unwrap(), a);
     assert_ne!(id_of(&ns, "b").unwrap(), b);
@@ -93,14 +93,14 @@ fn e2e_drift_recreates_only_what_changed() {
     // A container gone from the manifest is removed.
     let only_a = changed.split("  - {name: b").next().unwrap().to_owned();
     let out = apply(&ns, &only_a, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(id_of(&ns, "b").is_none());
     assert_eq!(id_of(&ns, "a").unwrap(), a);
 
     // A lost infra container means a new pod.
     Command::new("docker").args(["rm", "-f", &infra]).output().unwrap();
     let out = apply(&ns, &only_a, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_ne!(id_of(&ns, "POD").unwrap(), infra);
     assert_ne!(id_of(&ns, "a").unwrap(), a);
     assert_eq!(ns.containers().len(), 2, "{:?}", ns.containers());
@@ -173,7 +173,7 @@ fn e2e_concurrent_applies_of_a_pod_with_volume_files_all_succeed() {
         // Every other round starts from nothing: the pod is created by four at once.
         if round % 2 == 1 {
             let del = podrun(&["delete", "files", "-n", ns.name()], None);
-            assert_eq!(code(&del), 0, "{}", stderr(&del));
+            succeeded(&del);
         }
     }
 }
@@ -269,7 +269,7 @@ fn e2e_sigint_stops_promptly_and_leaves_a_consistent_pod() {
     // What exists stays as it was, labelled: a later apply picks it up unchanged.
     let before = ns.containers();
     let again = apply_file(&ns, &f, &[]);
-    assert_eq!(code(&again), 0, "{}", stderr(&again));
+    succeeded(&again);
     assert_eq!(ns.containers(), before);
 }
 
@@ -299,7 +299,7 @@ fn e2e_a_killed_apply_is_completed_by_the_next() {
     child.kill().unwrap();
     child.wait().unwrap();
     let out = apply_file(&ns, &f, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(ns.containers().len(), 7, "{:?}", ns.containers());
 }
 
@@ -315,11 +315,11 @@ fn e2e_grace_period_kills_what_ignores_sigterm() {
     let ns = Namespace::new("grace");
     let stubborn = one_container("g", "trap \"\" TERM; while true; do sleep 1; done");
     let out = apply(&ns, &stubborn, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let id = id_of(&ns, "c").unwrap();
     let start = Instant::now();
     let del = podrun(&["delete", "g", "-n", ns.name()], None);
-    assert_eq!(code(&del), 0, "{}", stderr(&del));
+    succeeded(&del);
     // Not a benchmark: the grace period is the lower bound of a stop SIGTERM cannot end.
     assert!(start.elapsed() >= Duration::from_secs(2), "{:?}", start.elapsed());
     assert!(ns.containers().is_empty());
@@ -329,11 +329,11 @@ fn e2e_grace_period_kills_what_ignores_sigterm() {
     let polite =
         one_container("p", LOOP).replace("terminationGracePeriodSeconds: 2", "terminationGracePeriodSeconds: 30");
     let out = apply(&ns, &polite, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let id = id_of(&ns, "c").unwrap();
     let start = Instant::now();
     let del = podrun(&["delete", "p", "-n", ns.name()], None);
-    assert_eq!(code(&del), 0, "{}", stderr(&del));
+    succeeded(&del);
     assert!(start.elapsed() < Duration::from_secs(20), "{:?}", start.elapsed());
     drop(id);
 }
@@ -346,13 +346,13 @@ fn e2e_lifecycle_hooks_run() {
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: h}}\nspec:\n  terminationGracePeriodSeconds: 5\n  containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    lifecycle:\n      postStart: {{exec: {{command: [sh, -c, 'echo hi > /tmp/post-start']}}}}\n      preStop: {{exec: {{command: [touch, /tmp/pre-stop-ran]}}}}\n"
     );
     let out = apply(&ns, &pod, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let id = id_of(&ns, "c").unwrap();
     let cat = Command::new("docker").args(["exec", &id, "cat", "/tmp/post-start"]).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&cat.stdout).trim(), "hi");
     let since = ns.inspect(&id, "{{.State.StartedAt}}");
     let del = podrun(&["delete", "h", "-n", ns.name()], None);
-    assert_eq!(code(&del), 0, "{}", stderr(&del));
+    succeeded(&del);
     let until = humantime::format_rfc3339_seconds(std::time::SystemTime::now() + Duration::from_secs(1)).to_string();
     let events = Command::new("docker")
         .args([
@@ -395,12 +395,12 @@ fn e2e_http_lifecycle_hooks_reach_the_pod() {
     // container is then killed and restarted under restartPolicy Always, and the next one's
     // hook gets through. The 404 each request gets does not fail a hook.
     let out = apply(&ns, &pod, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let logs = podrun(&["logs", "h", "-n", ns.name()], None);
     assert!(stdout(&logs).contains("url:/post-start-hook"), "{}{}", stdout(&logs), stderr(&logs));
     assert!(stdout(&logs).contains("response:404"), "{}", stdout(&logs));
     let del = podrun(&["delete", "h", "-n", ns.name()], None);
-    assert_eq!(code(&del), 0, "{}", stderr(&del));
+    succeeded(&del);
     assert!(ns.containers().is_empty());
     let requests = std::fs::read_to_string(dir.join("requests")).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);

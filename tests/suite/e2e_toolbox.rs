@@ -29,10 +29,10 @@ fn e2e_get_lists_a_running_pod_as_kubectl_does() {
     require_engine!();
     let ns = Namespace::new("get");
     let out = apply(&ns, PAIR, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
 
     let out = podrun(&["get", "-n", ns.name()], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let text = stdout(&out);
     let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split_whitespace().collect()).collect();
     assert_eq!(rows[0], ["NAME", "READY", "STATUS", "RESTARTS", "AGE"], "{text}");
@@ -40,7 +40,7 @@ fn e2e_get_lists_a_running_pod_as_kubectl_does() {
 
     // One pod by name is the Pod object itself, as `kubectl get pod pair -o json` prints it.
     let out = podrun(&["get", "pair", "-n", ns.name(), "-o", "json"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
     assert_eq!(v["kind"], "Pod");
     assert_eq!(v["metadata"]["name"], "pair");
@@ -54,7 +54,7 @@ fn e2e_get_lists_a_running_pod_as_kubectl_does() {
         .collect();
     assert_eq!(names, ["a", "b"]);
     let out = podrun(&["get", "pair", "-n", ns.name(), "-o", "yaml"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert!(stdout(&out).starts_with("apiVersion: v1\nkind: Pod\n"), "{}", stdout(&out));
 
     // Without a name, or with several, a List, as kubectl prints it; a name not found is said
@@ -75,7 +75,7 @@ fn e2e_get_lists_a_running_pod_as_kubectl_does() {
     }
 
     let out = podrun(&["get", "-A", "-o", "wide"], None);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     let text = stdout(&out);
     assert!(text.starts_with("NAMESPACE"), "{text}");
     assert!(
@@ -104,7 +104,7 @@ fn e2e_logs_print_a_containers_output() {
     require_engine!();
     let ns = Namespace::new("logs");
     let out = apply(&ns, PAIR, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     // The output may reach the engine a moment after the pod runs.
     let logs = |extra: &[&str]| {
         let mut args = vec!["logs", "pair", "-n", ns.name()];
@@ -120,18 +120,18 @@ fn e2e_logs_print_a_containers_output() {
         }
     });
     let out = logs(&["-c", "a"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(stdout(&out), "first-a\nsecond-a\n");
     assert_eq!(stdout(&logs(&["-c", "a", "--tail", "1"])), "second-a\n");
 
     // Without -c, kubectl's default: the first app container, with a note saying so.
     let out = logs(&[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(stdout(&out), "first-a\nsecond-a\n");
     assert!(stderr(&out).contains(r#"Defaulted container "a" out of: a, b"#), "{}", stderr(&out));
 
     let out = logs(&["--all-containers", "--prefix"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(stdout(&out), "[pod/pair/a] first-a\n[pod/pair/a] second-a\n[pod/pair/b] from-b\n");
 
     let out = logs(&["-c", "nope"]);
@@ -161,8 +161,8 @@ spec:
 
     let current = podrun(&["logs", "crash", "-n", ns.name()], None);
     let previous = podrun(&["logs", "crash", "-n", ns.name(), "--previous"], None);
-    assert_eq!(code(&current), 0, "{}", stderr(&current));
-    assert_eq!(code(&previous), 0, "{}", stderr(&previous));
+    succeeded(&current);
+    succeeded(&previous);
     // Two attempts kept (the current and the previous), with consecutive counts.
     let n = |s: String| s.trim().trim_start_matches("attempt-").parse::<u32>().unwrap_or(u32::MAX);
     let (prev, cur) = (n(stdout(&previous)), n(stdout(&current)));
@@ -193,14 +193,14 @@ spec:
     command: [sh, -c, 'printf "\\001\\000\\000\\000\\000\\000\\000\\177x\\n"; echo end']
 "#;
     let out = apply(&ns, pod, &["--logs", "-q"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(out.stdout, b"c | \x01\0\0\0\0\0\0\x7fx\nc | end\n", "apply --logs: {:?}", out.stdout);
     let want = b"\x01\0\0\0\0\0\0\x7fx\r\nend\r\n";
     for extra in [&[][..], &["-f"][..]] {
         let mut args = vec!["logs", "term", "-n", ns.name()];
         args.extend_from_slice(extra);
         let out = podrun(&args, None);
-        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        succeeded(&out);
         assert_eq!(out.stdout, want, "logs {extra:?}: {:?}", out.stdout);
     }
 }

@@ -397,10 +397,9 @@ fn apply_args<'a>(file: &'a str, ns: &'a Namespace, extra: &[&'a str]) -> Vec<&'
     args
 }
 
-/// `out`, once it is checked that podrun exited 0 (else the test fails with its stderr).
-pub fn succeeded(out: Output) -> Output {
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    out
+/// Fails the test, with podrun's stderr, unless podrun exited 0.
+pub fn succeeded(out: &Output) {
+    assert_eq!(code(out), 0, "{}", stderr(out));
 }
 
 /// `podrun get POD -o json`: the Pod object.
