@@ -369,9 +369,9 @@ impl<'a, R: Runtime> Run<'a, R> {
                 }
                 return None;
             }
-            Err(PodFailure::Config { container, message, .. }) => {
+            Err(PodFailure::Config { container, cause, .. }) => {
                 let after = self.undo_before_refusal().await;
-                let failure = PodFailure::Config { container, message, after };
+                let failure = PodFailure::Config { container, cause, after };
                 let st = match self.rt.list(&self.sel).await {
                     Ok(now) => {
                         status::compute(self.desired, &PodObservation::new(self.desired, &now), &self.notes, plan)

@@ -1,7 +1,12 @@
 //! The outcome of one pod's run: what the driver returns, what the reporter shows and what
 //! the exit code is made of. It sits beside status, below all three.
 
-use crate::error_chain::Chain;
+use std::sync::Arc;
+
+use crate::error_chain::{chain, Chain};
+use crate::pod::env::EnvError;
+use crate::pod::settings::NonRootError;
+use crate::pod::volumes::VolumeError;
 use crate::pod::DesiredPod;
 use crate::runtime::RuntimeError;
 use crate::status::PodStatus;
@@ -27,8 +32,10 @@ pub enum PodFailure {
     /// The manifest asks for what cannot be (CreateContainerConfigError), found before
     /// anything was created in that sync. `after`: what became of the pod's containers when
     /// earlier syncs had made some (the refusal came once init containers had run), else empty.
-    #[error("container {container:?} cannot be configured: {message}{after}")]
-    Config { container: String, message: String, after: String },
+    /// The cause is printed whole in the middle of the sentence, before `after`, so it is not
+    /// also a `source` a chain printer would repeat (as with `Runtime`).
+    #[error("container {container:?} cannot be configured: {}{after}", Chain(.cause))]
+    Config { container: String, cause: ConfigCause, after: String },
     #[error("not {goal} after {retries} retries and {elapsed}: {detail}")]
     NotConverged { goal: &'static str, retries: u32, elapsed: String, detail: String, crash_loop: bool },
     /// The pod was active longer than its activeDeadlineSeconds: its containers were killed.
@@ -45,6 +52,41 @@ pub enum PodFailure {
     #[error("deleted while this run went on ({by}){}", removed_note(*.removed))]
     Deleted { by: String, removed: usize },
 }
+
+/// Why a container cannot be configured, as the error that said so.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ConfigCause {
+    /// Its environment (a missing ConfigMap, Secret or key, a bad field reference).
+    #[error(transparent)]
+    Env(EnvError),
+    /// Its volumes: planned, prepared on the host, or mounted. Shared, as a pod's failure is
+    /// cloned and the volume's error (an OS error among its causes) cannot be.
+    #[error(transparent)]
+    Volume(Arc<VolumeError>),
+    /// runAsNonRoot against the user it would run as.
+    #[error(transparent)]
+    NonRoot(NonRootError),
+    /// The engine refused what it needs (its image's user, an engine volume). Boxed, as the
+    /// engine's error is large and a pod's failure is returned up every layer.
+    #[error(transparent)]
+    Runtime(Box<RuntimeError>),
+}
+
+impl From<VolumeError> for ConfigCause {
+    fn from(e: VolumeError) -> Self {
+        ConfigCause::Volume(Arc::new(e))
+    }
+}
+
+/// Two causes are the same when they say the same: a volume's error cannot be compared
+/// otherwise.
+impl PartialEq for ConfigCause {
+    fn eq(&self, other: &Self) -> bool {
+        chain(self) == chain(other)
+    }
+}
+
+impl Eq for ConfigCause {}
 
 fn removed_note(removed: usize) -> String {
     match removed {

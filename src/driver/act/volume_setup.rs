@@ -2,11 +2,11 @@
 //! created, and refreshed in place while it runs.
 
 use crate::driver::PodFailure;
-use crate::error_chain::chain;
 use crate::pod::files::PodFiles;
 use crate::pod::volumes::{self, VolumeSetup};
 use crate::pod::DesiredPod;
 use crate::runtime::Runtime;
+use crate::status::outcome::ConfigCause;
 
 use super::fatal;
 
@@ -23,16 +23,17 @@ pub(super) async fn volumes_for<R: Runtime>(
     if desired.manifest.spec.volumes.is_empty() && files.is_some() {
         return Ok(None);
     }
-    let config = |e: String| PodFailure::Config { container: desired.name.clone(), message: e, after: String::new() };
+    let config =
+        |cause: ConfigCause| PodFailure::Config { container: desired.name.clone(), cause, after: String::new() };
     let on_engine = files.is_none();
     // On the engine, host paths are only planned, never made.
     let planning = files.cloned().unwrap_or_else(|| PodFiles::new(PodFiles::default_root()));
     let mut setup = volumes::plan_volumes(&desired.manifest, &planning, &desired.configs, &desired.host)
-        .map_err(|e| config(e.to_string()))?;
+        .map_err(|e| config(e.into()))?;
     if on_engine {
         setup = setup.on_engine();
     }
-    volumes::prepare(&setup).map_err(|e| config(chain(&e)))?;
+    volumes::prepare(&setup).map_err(|e| config(e.into()))?;
     let named = setup.named_volumes().into_iter().map(|v| (v.name, v.labels, None));
     let own = setup.engine_volumes(&desired.namespace, &desired.name).into_iter().map(|v| (v.name, v.labels, v.tmpfs));
     for (name, labels, tmpfs) in named.chain(own) {
@@ -40,7 +41,7 @@ pub(super) async fn volumes_for<R: Runtime>(
             if fatal(&e) {
                 PodFailure::Runtime(e)
             } else {
-                config(chain(&e))
+                config(ConfigCause::Runtime(Box::new(e)))
             }
         })?;
     }

@@ -63,9 +63,10 @@ async fn a_finished_pod_is_not_supervised() {
 #[tokio::test(start_paused = true)]
 async fn a_pod_that_cannot_be_configured_is_supervised_to_be_tried_again() {
     let mut r = run(&Arc::new(fake()), desired("Always", "img:1", "IfNotPresent"), opts(0)).await;
+    let cause = crate::pod::env::EnvError { path: "spec.containers[0].env[0]".into(), message: "not found".into() };
     r.outcome = Err(PodFailure::Config {
         container: "a".into(),
-        message: "hostPath /x: not a directory".into(),
+        cause: crate::status::outcome::ConfigCause::Env(cause),
         after: String::new(),
     });
     assert!(crate::driver::supervise::needs_supervision(&r), "the host may be mended: tried again");
