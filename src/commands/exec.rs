@@ -12,7 +12,7 @@ use tokio::sync::mpsc;
 
 use crate::cli::{Cli, ExecArgs};
 use crate::driver::signals::Interrupt;
-use crate::exit::{self, UsageError};
+use crate::exit;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::report::output::{self, OutputError};
 use crate::report::{self, ReportOptions};
@@ -32,9 +32,9 @@ pub async fn run(cli: &Cli, args: &ExecArgs) -> anyhow::Result<u8> {
     };
     let (name, container) = match target(&pod, args.container.as_deref()) {
         Ok(t) => t,
-        Err(Refusal::Usage(msg)) => return Err(UsageError::Said(msg).into()),
-        Err(Refusal::Failed(msg)) => {
-            reporter.say(&format!("error: {msg}"));
+        Err(Refusal::Usage(e)) => return Err(e.into()),
+        Err(Refusal::Failed(e)) => {
+            reporter.say(&format!("error: {e}"));
             return Ok(exit::INTERNAL);
         }
     };
@@ -87,19 +87,30 @@ pub async fn run(cli: &Cli, args: &ExecArgs) -> anyhow::Result<u8> {
     }
 }
 
+/// Why the container asked for cannot be run in, in kubectl's words.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+enum NoTarget {
+    #[error("container {container:?} is not valid for pod {pod:?}")]
+    Unknown { container: String, pod: String },
+    #[error("cannot exec in container {container:?} of pod {pod:?}: it exited with code {code}")]
+    Exited { container: String, pod: String, code: i64 },
+    #[error("container {container:?} in pod {pod:?} is not running")]
+    NotRunning { container: String, pod: String },
+}
+
 /// The container to run in (by `-c`, else the pod's default one) and its running instance.
-fn target<'a>(pod: &'a ListedPod, named: Option<&'a str>) -> Result<(&'a str, &'a Observed), Refusal> {
+fn target<'a>(pod: &'a ListedPod, named: Option<&'a str>) -> Result<(&'a str, &'a Observed), Refusal<NoTarget>> {
     let name = super::container_name(pod, named)?;
+    let (container, pod_name) = (name.to_owned(), pod.name.clone());
     let Some(inst) = pod.instances(name) else {
-        return Err(Refusal::Failed(format!("container {name:?} is not valid for pod {:?}", pod.name)));
+        return Err(Refusal::Failed(NoTarget::Unknown { container, pod: pod_name }));
     };
     match inst.current.as_ref() {
         Some(c) if c.is_running() => Ok((name, c)),
-        Some(Observed { state: State::Exited { exit_code, .. }, .. }) => Err(Refusal::Failed(format!(
-            "cannot exec in container {name:?} of pod {:?}: it exited with code {exit_code}",
-            pod.name
-        ))),
-        _ => Err(Refusal::Failed(format!("container {name:?} in pod {:?} is not running", pod.name))),
+        Some(Observed { state: State::Exited { exit_code, .. }, .. }) => {
+            Err(Refusal::Failed(NoTarget::Exited { container, pod: pod_name, code: *exit_code }))
+        }
+        _ => Err(Refusal::Failed(NoTarget::NotRunning { container, pod: pod_name })),
     }
 }
 
@@ -286,21 +297,19 @@ mod tests {
         let single = pod(None, &[("a", true)]);
         assert_eq!(target(&single, None).unwrap().0, "a");
         let several = pod(None, &[("a", true), ("b", true)]);
-        assert_eq!(
-            target(&several, None).unwrap_err(),
-            Refusal::Usage("a container name must be specified for pod web, choose one of: [a b]".into())
-        );
+        let Refusal::Usage(e) = target(&several, None).unwrap_err() else { panic!("not usage") };
+        assert_eq!(e.to_string(), "a container name must be specified for pod web, choose one of: [a b]");
     }
 
     #[test]
     fn an_unknown_or_stopped_container_is_refused() {
         let p = pod(Some("a"), &[("a", true), ("b", false)]);
-        let Refusal::Failed(msg) = target(&p, Some("zz")).unwrap_err() else { panic!("usage") };
-        assert_eq!(msg, r#"container "zz" is not valid for pod "web""#);
-        let Refusal::Failed(msg) = target(&p, Some("b")).unwrap_err() else { panic!("usage") };
-        assert!(msg.contains("exited with code 3"), "{msg}");
-        let Refusal::Failed(msg) = target(&p, Some("setup")).unwrap_err() else { panic!("usage") };
-        assert!(msg.contains("exited with code 3"), "{msg}");
+        let Refusal::Failed(e) = target(&p, Some("zz")).unwrap_err() else { panic!("usage") };
+        assert_eq!(e.to_string(), r#"container "zz" is not valid for pod "web""#);
+        let Refusal::Failed(e) = target(&p, Some("b")).unwrap_err() else { panic!("usage") };
+        assert!(e.to_string().contains("exited with code 3"), "{e}");
+        let Refusal::Failed(e) = target(&p, Some("setup")).unwrap_err() else { panic!("usage") };
+        assert!(e.to_string().contains("exited with code 3"), "{e}");
     }
 
     fn fake_with_running() -> FakeRuntime {

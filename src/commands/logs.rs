@@ -5,7 +5,7 @@ use futures_util::stream::{self, BoxStream};
 use futures_util::StreamExt;
 
 use crate::cli::{Cli, LogsArgs};
-use crate::exit::{self, UsageError};
+use crate::exit;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::report::{self, output, ReportOptions};
 use crate::runtime::{LineSplitter, LogChunk, LogOptions, LogStream, Observed, Runtime, RuntimeError};
@@ -23,11 +23,11 @@ pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
     };
     let targets = match targets(&pod, args) {
         Ok(t) => t,
-        Err(Refusal::Failed(msg)) => {
-            reporter.say(&msg);
+        Err(Refusal::Failed(e)) => {
+            reporter.say(&e.to_string());
             return Ok(exit::INTERNAL);
         }
-        Err(Refusal::Usage(msg)) => return Err(UsageError::Said(msg).into()),
+        Err(Refusal::Usage(e)) => return Err(e.into()),
     };
     if let (None, false, false, [(name, _)]) = (&args.container, args.all_containers, cli.quiet, targets.as_slice()) {
         if let Some(note) = pod.defaulted_note(name) {
@@ -58,8 +58,19 @@ pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
     Ok(exit::SUCCESS)
 }
 
+/// Why a container's output cannot be printed, as the API server answers kubectl.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+enum NoTarget {
+    #[error("Error from server (BadRequest): container {container:?} is not valid for pod {pod:?}")]
+    Unknown { container: String, pod: String },
+    #[error("Error from server (BadRequest): previous terminated container {container:?} in pod {pod:?} not found")]
+    NoPrevious { container: String, pod: String },
+    #[error("Error from server (BadRequest): container {container:?} in pod {pod:?} is waiting to start")]
+    Waiting { container: String, pod: String },
+}
+
 /// The containers to print, with the instance whose output is wanted, in order.
-fn targets(pod: &ListedPod, args: &LogsArgs) -> Result<Vec<(String, Observed)>, Refusal> {
+fn targets(pod: &ListedPod, args: &LogsArgs) -> Result<Vec<(String, Observed)>, Refusal<NoTarget>> {
     let names: Vec<&str> = if args.all_containers {
         pod.init.iter().chain(&pod.containers).map(|(n, _)| n.as_str()).collect()
     } else {
@@ -67,29 +78,17 @@ fn targets(pod: &ListedPod, args: &LogsArgs) -> Result<Vec<(String, Observed)>, 
     };
     let mut out = Vec::new();
     for name in names {
+        let (container, pod_name) = (name.to_owned(), pod.name.clone());
         let Some(inst) = pod.instances(name) else {
-            return Err(Refusal::Failed(format!(
-                "Error from server (BadRequest): container {name:?} is not valid for pod {:?}",
-                pod.name
-            )));
+            return Err(Refusal::Failed(NoTarget::Unknown { container, pod: pod_name }));
         };
         let c = if args.previous { inst.previous.as_ref() } else { inst.current.as_ref() };
         match c {
             Some(c) => out.push((name.to_owned(), c.clone())),
             // With --all-containers a container without such an instance just has nothing.
             None if args.all_containers => {}
-            None if args.previous => {
-                return Err(Refusal::Failed(format!(
-                    "Error from server (BadRequest): previous terminated container {name:?} in pod {:?} not found",
-                    pod.name
-                )))
-            }
-            None => {
-                return Err(Refusal::Failed(format!(
-                    "Error from server (BadRequest): container {name:?} in pod {:?} is waiting to start",
-                    pod.name
-                )))
-            }
+            None if args.previous => return Err(Refusal::Failed(NoTarget::NoPrevious { container, pod: pod_name })),
+            None => return Err(Refusal::Failed(NoTarget::Waiting { container, pod: pod_name })),
         }
     }
     Ok(out)

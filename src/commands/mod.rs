@@ -10,6 +10,7 @@ pub mod logs;
 pub mod validate;
 
 use crate::cli::{Cli, Command};
+use crate::exit::UsageError;
 use crate::pod::files::PodFiles;
 use crate::runtime::docker::{context, DockerRuntime};
 use crate::runtime::{Runtime, RuntimeError, Selector};
@@ -73,25 +74,28 @@ pub(crate) fn pod_not_found(name: &str) -> String {
     format!("Error from server (NotFound): pods {name:?} not found")
 }
 
-/// Why no container of a pod could be chosen: a usage error (exit 2), or the pod's state, which
-/// kubectl reports as the API server's answer (exit 1).
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Refusal {
-    Usage(String),
-    Failed(String),
+/// Why no container of a pod could be chosen: a usage error (exit 2), or the pod's state
+/// (`E`, the command's own), which kubectl reports as the API server's answer (exit 1).
+#[derive(Debug)]
+pub(crate) enum Refusal<E> {
+    Usage(UsageError),
+    Failed(E),
+}
+
+impl<E> From<UsageError> for Refusal<E> {
+    fn from(e: UsageError) -> Self {
+        Refusal::Usage(e)
+    }
 }
 
 /// The container `named`, else the pod's default one, as kubectl chooses it; a pod without one
 /// (several app containers, none marked default) needs a name: a usage error listing them.
-pub(crate) fn container_name<'a>(pod: &'a ListedPod, named: Option<&'a str>) -> Result<&'a str, Refusal> {
+pub(crate) fn container_name<'a>(pod: &'a ListedPod, named: Option<&'a str>) -> Result<&'a str, UsageError> {
     match named {
         Some(n) => Ok(n),
-        None => pod.default_container().map_err(|candidates| {
-            Refusal::Usage(format!(
-                "a container name must be specified for pod {}, choose one of: [{}]",
-                pod.name,
-                candidates.join(" ")
-            ))
+        None => pod.default_container().map_err(|candidates| UsageError::NoContainerChosen {
+            pod: pod.name.clone(),
+            candidates: candidates.into_iter().map(str::to_owned).collect(),
         }),
     }
 }
