@@ -129,4 +129,9 @@ impl Reporter for Live {
             bar.finish();
         }
     }
+
+    fn say(&self, line: &str) {
+        // Above the live lines, as every other line, so they are not drawn over.
+        self.println(line);
+    }
 }

@@ -53,9 +53,7 @@ pub trait Reporter: Send + Sync {
     fn finish(&self);
     /// A line on standard error as it is, whatever `--quiet` says: the words kubectl has for a
     /// pod it cannot find, or for a container it cannot use.
-    fn say(&self, line: &str) {
-        output::eprintln(line);
-    }
+    fn say(&self, line: &str);
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -90,4 +90,8 @@ impl Reporter for Plain {
     }
 
     fn finish(&self) {}
+
+    fn say(&self, line: &str) {
+        output::eprintln(line);
+    }
 }

@@ -45,6 +45,9 @@ impl Reporter for Recorder {
     fn status(&self, _pod: &PodKey, _status: &PodStatus) {}
     fn done(&self, _result: &PodResult) {}
     fn finish(&self) {}
+    fn say(&self, line: &str) {
+        self.events.lock().unwrap().push(format!("say {line}"));
+    }
 }
 
 fn desired(policy: &str, image_a: &str, pull: &str) -> DesiredPod {
