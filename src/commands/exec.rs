@@ -54,7 +54,8 @@ pub async fn run(cli: &Cli, args: &ExecArgs) -> anyhow::Result<u8> {
     let session = match rt.exec_attach(&container.id, &req).await {
         Ok(s) => s,
         Err(RuntimeError::Conflict { .. } | RuntimeError::NotFound { .. }) => {
-            reporter.say(&format!("error: container {name:?} in pod {:?} is not running", pod.name));
+            let e = NoTarget::NotRunning { container: name.to_owned(), pod: pod.name.clone() };
+            reporter.say(&format!("error: {e}"));
             return Ok(exit::INTERNAL);
         }
         Err(e) => return Err(e.into()),
