@@ -6,7 +6,7 @@
 //! remote).
 
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Duration;
 
 use crate::common::*;
@@ -138,19 +138,10 @@ fn pod_volumes(ns: &Namespace) -> Vec<String> {
     volumes(&format!("io.kubernetes.pod.namespace={}", ns.name()))
 }
 
-/// Whether socat is there (a failure where end-to-end tests are required).
-fn have_socat() -> bool {
-    let socat = Command::new("socat").arg("-V").stdout(Stdio::null()).status().is_ok_and(|s| s.success());
-    assert!(socat || !e2e_required(), "socat is missing (scripts/test installs it)");
-    socat
-}
-
 #[test]
 fn configmap_secret_downward_projected_volumes_and_termination_messages_without_host_files() {
     require_engine!();
-    if !have_socat() {
-        skip!("no socat");
-    }
+    require_tool!("socat");
     let fwd = Forwarder::start("files", None);
     let host = fwd.host();
     let state = StateDir::new("engine-volumes-files");
@@ -331,9 +322,7 @@ fn live_pod_updates_in_place(host: Option<&str>, state: &StateDir, ns: &Namespac
 #[test]
 fn re_apply_updates_files_in_place_on_a_remote_engine() {
     require_engine!();
-    if !have_socat() {
-        skip!("no socat");
-    }
+    require_tool!("socat");
     let fwd = Forwarder::start("update", None);
     let host = fwd.host();
     let state = StateDir::new("engine-volumes-update-remote");
@@ -361,9 +350,7 @@ fn re_apply_updates_files_in_place_on_a_remote_engine() {
 fn gc_collects_the_volumes_of_a_vanished_pod() {
     // gc sweeps the whole engine: alone, or it would remove what tests beside it run.
     require_engine!(alone);
-    if !have_socat() {
-        skip!("no socat");
-    }
+    require_tool!("socat");
     let fwd = Forwarder::start("gc", None);
     let host = fwd.host();
     let state = StateDir::new("engine-volumes-gc");
@@ -392,9 +379,7 @@ fn gc_collects_the_volumes_of_a_vanished_pod() {
 #[test]
 fn podman_volumes_and_termination_messages_through_a_remote_endpoint() {
     require_engine!();
-    if !have_socat() {
-        skip!("no socat");
-    }
+    require_tool!("socat");
     require_podman!(podman);
     let fwd = Forwarder::start("podman", Some(&podman));
     let host = fwd.host();

@@ -118,16 +118,6 @@ fn tmux(args: &[&str]) -> std::process::Output {
     Command::new("tmux").args(args).stdin(Stdio::null()).output().expect("run tmux")
 }
 
-/// Whether tmux can run; scripts/test installs it, so a missing one fails when e2e is required.
-fn have_tmux() -> bool {
-    let ok = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
-    if !ok {
-        let required = e2e_required();
-        assert!(!required, "tmux is missing and end-to-end tests are required (scripts/test installs it)");
-    }
-    ok
-}
-
 /// A tmux server of the test's own (its own socket), killed when dropped.
 struct Tmux(String);
 
@@ -170,9 +160,7 @@ impl Drop for Tmux {
 #[test]
 fn e2e_exec_it_gives_a_terminal_that_follows_podrun_s() {
     require_engine!();
-    if !have_tmux() {
-        skip!("no tmux");
-    }
+    require_tool!("tmux");
     let ns = started("exec-tty");
     let t = Tmux(format!("podrun-test-{}", std::process::id()));
     // The shell line after podrun shows its exit status and whether the terminal is sane again

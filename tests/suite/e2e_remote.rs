@@ -34,16 +34,6 @@ spec:
 "
 );
 
-/// Whether `tool` runs; scripts/test installs it, so a missing one fails when e2e is required.
-fn have(tool: &str) -> bool {
-    let ok = Command::new(tool).arg("-V").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok()
-        || Path::new(tool).exists();
-    if !ok {
-        assert!(!e2e_required(), "{tool} is missing and end-to-end tests are required (scripts/test installs it)");
-    }
-    ok
-}
-
 /// The test engine's unix socket (DOCKER_HOST's, else the default).
 fn engine_socket() -> String {
     std::env::var("DOCKER_HOST")
@@ -330,12 +320,8 @@ impl Drop for NamespaceVolumes {
 #[test]
 fn e2e_tls_engine_through_docker_tls_verify_and_cert_path() {
     require_engine!();
-    if !have("openssl") {
-        skip!("no openssl");
-    }
-    if !have("socat") {
-        skip!("no socat");
-    }
+    require_tool!("openssl");
+    require_tool!("socat");
     let d = Dir::new("tls");
     make_certs(&d);
     let (_socat, port) = tls_endpoint(&d);
@@ -359,12 +345,8 @@ fn e2e_tls_engine_through_docker_tls_verify_and_cert_path() {
 #[test]
 fn e2e_tls_refusals_are_exit_3_and_say_who_refused() {
     require_engine!();
-    if !have("openssl") {
-        skip!("no openssl");
-    }
-    if !have("socat") {
-        skip!("no socat");
-    }
+    require_tool!("openssl");
+    require_tool!("socat");
     let d = Dir::new("tls-refusals");
     make_certs(&d);
     let (_socat, port) = tls_endpoint(&d);
@@ -393,12 +375,8 @@ fn e2e_tls_refusals_are_exit_3_and_say_who_refused() {
 #[test]
 fn e2e_tls_engine_through_a_docker_context() {
     require_engine!();
-    if !have("openssl") {
-        skip!("no openssl");
-    }
-    if !have("socat") {
-        skip!("no socat");
-    }
+    require_tool!("openssl");
+    require_tool!("socat");
     let d = Dir::new("tls-context");
     make_certs(&d);
     let (_socat, port) = tls_endpoint(&d);
@@ -517,12 +495,8 @@ fn ssh_processes(port: u16) -> Vec<String> {
 #[test]
 fn e2e_ssh_engine_apply_logs_exec_delete() {
     require_engine!();
-    if !have("/usr/sbin/sshd") {
-        skip!("no /usr/sbin/sshd");
-    }
-    if !have("ssh") {
-        skip!("no ssh");
-    }
+    require_tool!("/usr/sbin/sshd");
+    require_tool!("ssh");
     let d = Dir::new("ssh");
     let sshd = sshd(&d);
     let socket = engine_socket();

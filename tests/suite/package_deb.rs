@@ -24,15 +24,10 @@ fn ok(program: &str, args: &[&str]) -> String {
     stdout(&o)
 }
 
-fn have(program: &str) -> bool {
-    Command::new("sh").args(["-c", &format!("command -v {program}")]).output().is_ok_and(|o| o.status.success())
-}
-
-/// Whether `tools` are all there; when not, the test skips, or fails where it must run.
 /// Whether `tools` are all there; if not, `test` is counted as skipped (a failure where the
 /// tests are required).
 fn tools(test: &str, tools: &[&str], what: &str) -> bool {
-    let missing: Vec<_> = tools.iter().filter(|t| !have(t)).collect();
+    let missing: Vec<_> = tools.iter().filter(|t| !crate::common::require::installed(t)).collect();
     if missing.is_empty() {
         return true;
     }
@@ -218,7 +213,7 @@ fn install_and_purge(deb: &str) {
     assert_eq!(ok("/usr/bin/podrun", &["--version"]), stdout(&podrun(&["--version"], None)));
     assert!(Path::new("/etc/podrun/pods/README").exists());
     // Not enabled, not started on install.
-    if have("systemctl") {
+    if crate::common::require::installed("systemctl") {
         let state = stdout(&run("systemctl", &["is-enabled", "podrun-static-pods.service"]));
         assert_eq!(state.trim(), "disabled", "podrun-static-pods.service after install");
     }

@@ -7,6 +7,7 @@
 //! as a rule, or alone (`require_engine!(alone)`) for a test that sweeps every podrun container
 //! on the engine (gc), which would otherwise remove what a test beside it is running.
 
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::{OnceLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
@@ -30,6 +31,14 @@ macro_rules! skip {
         $crate::common::require::log_skip(test_name!(), &format!($($why)+));
         return;
     }};
+}
+
+/// Returns from the test, counted as skipped, unless each program (a name on PATH or a path) is
+/// installed; a failure where end-to-end tests are required (scripts/test installs them).
+macro_rules! require_tool {
+    ($($tool:literal),+) => {
+        $( if !$crate::common::require::tool($tool, test_name!()) { return; } )+
+    };
 }
 
 /// Holds the engine for the rest of the test (shared, or `alone`), or returns from it counted as
@@ -94,4 +103,23 @@ pub fn engine(alone: bool, test: &str) -> Option<EngineUse> {
     } else {
         EngineUse::Shared(ENGINE_USE.read().unwrap_or_else(std::sync::PoisonError::into_inner))
     })
+}
+
+/// Whether `program` is installed: a path that is a file, or a name found on PATH.
+pub fn installed(program: &str) -> bool {
+    if program.contains('/') {
+        return Path::new(program).is_file();
+    }
+    std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+}
+
+/// Whether `test` may go on: `program` is installed, or the test is counted as skipped (a
+/// failure where end-to-end tests are required).
+pub fn tool(program: &str, test: &str) -> bool {
+    if installed(program) {
+        return true;
+    }
+    assert!(!e2e_required(), "{program} is missing and end-to-end tests are required (scripts/test installs it)");
+    log_skip(test, &format!("no {program}"));
+    false
 }
