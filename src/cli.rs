@@ -33,6 +33,12 @@ pub struct Cli {
     #[arg(short = 'H', long, global = true, value_name = "ADDRESS")]
     pub host: Option<String>,
 
+    /// CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the
+    /// Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker
+    /// socket, the first of containerd's and CRI-O's sockets found]
+    #[arg(long, global = true, value_name = "ADDRESS", env = "CONTAINER_RUNTIME_ENDPOINT", hide_env = true, conflicts_with_all = ["host", "context"])]
+    pub runtime_endpoint: Option<String>,
+
     /// Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT,
     /// else the Docker config's currentContext, unless --host or DOCKER_HOST is given]
     #[arg(long, global = true, value_name = "NAME")]

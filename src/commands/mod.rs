@@ -12,7 +12,9 @@ pub mod validate;
 use crate::cli::{Cli, Command};
 use crate::exit::UsageError;
 use crate::pod::files::PodFiles;
+use crate::runtime::cri::{endpoint as cri_endpoint, CriRuntime};
 use crate::runtime::docker::{context, DockerRuntime};
+use crate::runtime::engine::Engine;
 use crate::runtime::{Runtime, RuntimeError, Selector};
 use crate::status::listing::{self, ListedPod};
 
@@ -36,11 +38,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
     }
 }
 
-/// Connects to the engine `--context`, `--host`, DOCKER_HOST, DOCKER_CONTEXT or the Docker
-/// config's currentContext selects, and checks it answers: unreachable is exit 3, within seconds.
+/// Connects to the engine the flags and environment select, and checks it answers:
+/// unreachable is exit 3, within seconds. `--runtime-endpoint` (or CONTAINER_RUNTIME_ENDPOINT)
+/// is a CRI runtime; `--context`, `--host`, DOCKER_HOST, DOCKER_CONTEXT or the Docker config's
+/// currentContext a Docker API; with none of them and no Docker socket, the first CRI runtime
+/// socket found (`cri::endpoint::DISCOVERY`), else Docker's default socket.
 /// Opens podrun's state directory first (its key seals what podrun creates: `runtime::seal`);
 /// its files for pods come back when the engine is on this host and can mount them.
-pub(crate) async fn connect(cli: &Cli) -> anyhow::Result<(DockerRuntime, Option<PodFiles>)> {
+pub(crate) async fn connect(cli: &Cli) -> anyhow::Result<(Engine, Option<PodFiles>)> {
     let tls = context::TlsOptions {
         tls: cli.tls,
         verify: cli.tlsverify,
@@ -49,9 +54,30 @@ pub(crate) async fn connect(cli: &Cli) -> anyhow::Result<(DockerRuntime, Option<
         key: cli.tlskey.as_deref(),
         cert_path: None,
     };
-    let endpoint = context::resolve_with_tls(cli.context.as_deref(), cli.host.as_deref(), tls)?;
+    let cri = cli.runtime_endpoint.clone().filter(|e| !e.is_empty());
+    let docker = match &cri {
+        Some(_) => None,
+        None => Some(context::resolve_with_tls(cli.context.as_deref(), cli.host.as_deref(), tls)?),
+    };
+    let cri = cri.or_else(|| {
+        let named = cli.host.is_some()
+            || cli.context.is_some()
+            || ["DOCKER_HOST", "DOCKER_CONTEXT"].iter().any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty()))
+            || docker.as_ref().is_some_and(|d| d.host != crate::runtime::docker::DEFAULT_HOST || d.context.is_some());
+        let docker_socket = crate::runtime::docker::DEFAULT_HOST.trim_start_matches("unix://");
+        (!named && cri_endpoint::discover(&[docker_socket]).is_none())
+            .then(|| cri_endpoint::discover(cri_endpoint::DISCOVERY))
+            .flatten()
+    });
     let (files, seal) = PodFiles::open(&PodFiles::default_root())?;
-    let rt = DockerRuntime::connect(&endpoint, seal).await?;
+    let rt = match (cri, docker) {
+        (Some(endpoint), _) => Engine::Cri(CriRuntime::connect(&endpoint, seal, &PodFiles::default_root()).await?),
+        (None, Some(endpoint)) => Engine::Docker(DockerRuntime::connect(&endpoint, seal).await?),
+        (None, None) => Engine::Docker(
+            DockerRuntime::connect(&context::resolve_with_tls(cli.context.as_deref(), cli.host.as_deref(), tls)?, seal)
+                .await?,
+        ),
+    };
     let info = rt.info().await?;
     tracing::debug!(endpoint = %rt.endpoint(), engine = %info.name, version = %info.version, api = %info.api_version, "connected");
     let files = rt.local_files().then_some(files);

@@ -86,6 +86,11 @@ pub fn pod_network(pod: &Pod, network: Option<&str>) -> PodNetwork {
         ipc_host: spec.host_ipc == Some(true),
         pid_host: spec.host_pid == Some(true),
         sysctls,
+        privileged: spec
+            .init_containers
+            .iter()
+            .chain(&spec.containers)
+            .any(|c| c.security_context.as_ref().and_then(|s| s.privileged) == Some(true)),
     }
 }
 

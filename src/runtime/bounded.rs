@@ -140,6 +140,10 @@ impl<R: Runtime> Runtime for Bounded<R> {
         self.bound(|| format!("remove container {}", c.name), self.inner.remove(c)).await
     }
 
+    fn provides_infra_image(&self) -> bool {
+        self.inner.provides_infra_image()
+    }
+
     fn local_files(&self) -> bool {
         self.inner.local_files()
     }

@@ -32,6 +32,13 @@ pub enum RuntimeError {
     /// The registry could not be reached at all (no answer, as opposed to "not found").
     #[error("image {image}: registry unreachable: {detail}")]
     RegistryUnreachable { image: String, detail: String },
+    /// The CRI runtime's own sandbox (pause) image is absent and could not be pulled.
+    #[error(
+        "the runtime's sandbox image {image} is not present and cannot be pulled ({detail}); import it into the \
+         runtime (containerd: ctr -n k8s.io images import pause.tar) or point the runtime's sandbox_image at an \
+         image it has"
+    )]
+    SandboxImage { image: String, detail: String },
     #[error("{what}: the engine answered {status}: {message}")]
     Engine { what: String, status: u16, message: String },
     /// The name podrun gives a container is held by one podrun cannot prove it made (no valid
@@ -128,6 +135,13 @@ pub enum NotSupported {
         .speaks.1
     )]
     RecursiveReadOnly { target: String, needs: (usize, usize), speaks: (usize, usize) },
+    /// A CRI runtime takes a Localhost seccomp profile by its path on the node, which podrun
+    /// does not hand out.
+    #[error("a Localhost seccomp profile is not supported on a CRI runtime (use RuntimeDefault or Unconfined)")]
+    CriLocalhostSeccomp,
+    /// What the CRI has no call for.
+    #[error("a CRI runtime cannot {0}")]
+    Cri(&'static str),
 }
 
 /// How an engine's answer is not what its API says it would be.

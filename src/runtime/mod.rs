@@ -1,13 +1,16 @@
 //! The container engine behind one trait, in podrun's own types.
 //!
-//! `docker` is the only implementation that speaks to an engine (Docker Engine, or Podman's
-//! Docker-compatible API); `fake` is a recording stand-in for unit tests of the driver. `auth`
+//! `docker` speaks to Docker Engine (or Podman's Docker-compatible API), `cri` to containerd or
+//! CRI-O through the CRI; `engine` is either, chosen when podrun connects; `fake` is a
+//! recording stand-in for unit tests of the driver. `auth`
 //! finds the registry credentials an image pull needs (pull secrets, the Docker config).
 
 pub mod auth;
 pub mod bounded;
 pub mod concurrency;
+pub mod cri;
 pub mod docker;
+pub mod engine;
 mod error;
 #[cfg(test)]
 pub mod fake;
@@ -180,6 +183,9 @@ pub struct PodNetwork {
     pub pid_host: bool,
     /// Namespaced sysctls: they belong to the namespaces the infra container owns.
     pub sysctls: BTreeMap<String, String>,
+    /// Some member of the pod is privileged: a CRI runtime lets only a privileged sandbox
+    /// hold one (the kubelet's determinePodSandboxPrivileged).
+    pub privileged: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -567,6 +573,11 @@ pub trait Runtime: Send + Sync + 'static {
         credentials: Option<&auth::Credentials>,
         progress: &(dyn Fn(PullProgress) + Send + Sync),
     ) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// Whether the engine brings the infra container's image itself (a CRI runtime's sandbox
+    /// image): podrun's own infra image is then neither loaded nor pulled.
+    fn provides_infra_image(&self) -> bool {
+        false
+    }
     /// Loads the image `image` from a `docker save` archive that names it (`docker load`).
     fn load_image(&self, image: &str, archive: Vec<u8>) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// Returns the new container's id. A name already taken is `Conflict`.

@@ -1,0 +1,511 @@
+//! containerd or CRI-O through the Container Runtime Interface (CRI v1), as the kubelet speaks
+//! to them (kuberuntime: SyncPod's createPodSandbox, then each container created in it). The
+//! only module that speaks the CRI. The infra container is the pod sandbox, with the runtime's
+//! own sandbox image; errors are told apart by gRPC status code.
+
+#[allow(clippy::all, clippy::pedantic, missing_docs, rustdoc::all)]
+pub mod api;
+mod channel;
+mod container;
+pub mod endpoint;
+mod errors;
+mod exec;
+mod images;
+pub mod logs;
+mod observe;
+pub mod paths;
+mod sandbox;
+mod volumes;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::stream::BoxStream;
+use futures_util::StreamExt;
+
+use self::channel::Channel;
+use super::auth::Credentials;
+use super::seal::{Kind, Seal};
+use super::{
+    labels, Cause, CreateSpec, EngineInfo, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions, LogStream,
+    Namespaces, NotSupported, Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, Unreachability,
+    VolumeInfo,
+};
+
+/// The sandbox annotation holding podrun's name of the infra container, which its seal covers
+/// (the sandbox's metadata holds the pod's name, as the kubelet's does).
+pub const NAME_ANNOTATION: &str = "io.podrun.name";
+
+/// How long connecting may take before the runtime counts as unreachable.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+#[derive(Debug, Clone)]
+pub struct CriRuntime {
+    channel: Channel,
+    /// `unix:///path`, as given.
+    endpoint: String,
+    info: EngineInfo,
+    seal: Seal,
+    /// Where podrun keeps named volumes (the CRI has none).
+    volumes: PathBuf,
+    /// Sandboxes this process made: RunPodSandbox starts them, so their start is done.
+    sandboxes: Arc<Mutex<HashSet<String>>>,
+    /// The exit codes of the execs `exec_attach` ran, by the id it gave them.
+    exits: Arc<Mutex<HashMap<String, i64>>>,
+}
+
+impl CriRuntime {
+    /// Connects to the runtime at `endpoint` (`unix:///path`) and asks its version. `state`:
+    /// podrun's state directory, where named volumes live.
+    ///
+    /// # Errors
+    /// `Unreachable` when nothing answers there in time.
+    pub async fn connect(endpoint: &str, seal: Seal, state: &Path) -> Result<CriRuntime, RuntimeError> {
+        let unreachable = |why| RuntimeError::Unreachable { endpoint: endpoint.to_owned(), why };
+        let path =
+            endpoint::socket_path(endpoint).map_err(|e| unreachable(Unreachability::Endpoint(Cause(Arc::new(e)))))?;
+        // A dial first: a missing socket says so at once, not as a gRPC status.
+        tokio::net::UnixStream::connect(&path)
+            .await
+            .map_err(|e| unreachable(Unreachability::Connection(Cause(Arc::new(e)))))?;
+        let channel = Channel::new(&path);
+        let version = tokio::time::timeout(
+            CONNECT_TIMEOUT,
+            channel.runtime.clone().version(api::VersionRequest { version: "v1".into() }),
+        )
+        .await
+        .map_err(|_| unreachable(Unreachability::NoAnswer(CONNECT_TIMEOUT)))?
+        .map_err(|s| match s.code() {
+            // A runtime without the v1 API (or no CRI at all: containerd with its CRI plugin off).
+            tonic::Code::Unimplemented => unreachable(Unreachability::Refused(format!(
+                "it does not serve the CRI v1 runtime service ({}); is its CRI plugin enabled?",
+                s.message()
+            ))),
+            _ => errors::of(endpoint, "version", s),
+        })?
+        .into_inner();
+        Ok(CriRuntime {
+            channel,
+            endpoint: endpoint.to_owned(),
+            info: EngineInfo {
+                name: version.runtime_name,
+                version: version.runtime_version,
+                api_version: version.runtime_api_version,
+            },
+            seal,
+            volumes: state.join("volumes"),
+            sandboxes: Arc::default(),
+            exits: Arc::default(),
+        })
+    }
+
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    fn error(&self, what: &str, status: tonic::Status) -> RuntimeError {
+        errors::of(&self.endpoint, what, status)
+    }
+
+    fn node_ip(&self) -> Option<String> {
+        static NODE_IP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+        NODE_IP.get_or_init(|| super::node_ip::of_this_host().map(|ip| ip.to_string())).clone()
+    }
+
+    fn remember_exit(&self, code: i64) -> String {
+        let mut exits = self.exits.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let id = format!("exec-{}", exits.len() + 1);
+        exits.insert(id.clone(), code);
+        id
+    }
+
+    /// The seal itself is checked, not just the flag the list set.
+    fn ensure_owned(&self, what: &str, c: &Observed) -> Result<(), RuntimeError> {
+        if c.is_owned() && self.seal.verify(Kind::Container, &c.name, &c.labels) {
+            Ok(())
+        } else {
+            Err(RuntimeError::NotOwned { what: what.to_owned(), id: c.id.clone() })
+        }
+    }
+
+    async fn status_of(&self, id: &str) -> Result<Option<api::ContainerStatus>, RuntimeError> {
+        match self
+            .channel
+            .runtime
+            .clone()
+            .container_status(api::ContainerStatusRequest { container_id: id.to_owned(), verbose: false })
+            .await
+        {
+            Ok(r) => Ok(r.into_inner().status),
+            Err(s) if s.code() == tonic::Code::NotFound => Ok(None),
+            Err(s) => Err(self.error(&format!("inspect container {id}"), s)),
+        }
+    }
+
+    /// The config of sandbox `id` again, from its (sealed) labels, for a container made in it.
+    async fn sandbox_config(&self, id: &str) -> Result<api::PodSandboxConfig, RuntimeError> {
+        let status = self
+            .channel
+            .runtime
+            .clone()
+            .pod_sandbox_status(api::PodSandboxStatusRequest { pod_sandbox_id: id.to_owned(), verbose: false })
+            .await
+            .map_err(|s| self.error(&format!("inspect pod sandbox {id}"), s))?
+            .into_inner()
+            .status
+            .unwrap_or_default();
+        let labels_: BTreeMap<String, String> = status.labels.into_iter().collect();
+        let name = status.annotations.get(NAME_ANNOTATION).cloned().unwrap_or_default();
+        if !self.seal.verify(Kind::Container, &name, &labels_) {
+            return Err(RuntimeError::NotOwned { what: "create a container in pod sandbox".into(), id: id.to_owned() });
+        }
+        Ok(sandbox::base(&name, &labels_))
+    }
+
+    /// The log file of container `id`, from its sealed labels: podrun's own layout under
+    /// `paths::LOG_ROOT`, never a path the runtime or a label names.
+    async fn log_file(&self, id: &str) -> Result<PathBuf, RuntimeError> {
+        let Some(status) = self.status_of(id).await? else {
+            return Err(RuntimeError::NotFound { what: format!("logs of container {id}") });
+        };
+        let o = observe::observed(status);
+        if !self.seal.verify(Kind::Container, &o.name, &o.labels) {
+            return Err(RuntimeError::NotOwned { what: "read the logs of".into(), id: id.to_owned() });
+        }
+        let get = |k| o.label(k).unwrap_or_default();
+        let attempt = get(labels::ATTEMPT).parse().unwrap_or(0);
+        Ok(paths::pod_log_dir(get(labels::POD_NAMESPACE), get(labels::POD_NAME), get(labels::POD_UID))
+            .join(paths::container_log_path(get(labels::CONTAINER_NAME), attempt)))
+    }
+
+    fn logs_stream(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
+        let rt = self.clone();
+        let id = id.to_owned();
+        let opts = opts.clone();
+        let file = async move {
+            let path = rt.log_file(&id).await?;
+            let what = format!("logs of container {id}");
+            let running = move || {
+                let (rt, id) = (rt.clone(), id.clone());
+                async move {
+                    rt.status_of(&id).await.ok().flatten().is_some_and(|s| {
+                        s.state == api::ContainerState::ContainerRunning as i32
+                            || s.state == api::ContainerState::ContainerCreated as i32
+                    })
+                }
+            };
+            Ok::<_, RuntimeError>(logs::stream(what, path, opts, running))
+        };
+        futures_util::stream::once(file)
+            .flat_map(|r| match r {
+                Ok(s) => s,
+                Err(e) => futures_util::stream::iter([Err(e)]).boxed(),
+            })
+            .boxed()
+    }
+
+    async fn remove_sandbox(&self, c: &Observed) -> Result<(), RuntimeError> {
+        let id = c.id.clone();
+        let mut client = self.channel.runtime.clone();
+        match client.stop_pod_sandbox(api::StopPodSandboxRequest { pod_sandbox_id: id.clone() }).await {
+            Err(s) if s.code() != tonic::Code::NotFound => return Err(self.error(&format!("stop pod sandbox {id}"), s)),
+            _ => {}
+        }
+        match client.remove_pod_sandbox(api::RemovePodSandboxRequest { pod_sandbox_id: id.clone() }).await {
+            Err(s) if s.code() != tonic::Code::NotFound => {
+                return Err(self.error(&format!("remove pod sandbox {id}"), s))
+            }
+            _ => {}
+        }
+        // What the runtime leaves behind: the pod's log folder and its cgroup (empty now).
+        let get = |k| c.label(k).unwrap_or_default();
+        let (ns, pod, uid) = (get(labels::POD_NAMESPACE), get(labels::POD_NAME), get(labels::POD_UID));
+        let logs = paths::pod_log_dir(ns, pod, uid);
+        if std::fs::symlink_metadata(&logs).is_ok_and(|m| m.is_dir()) {
+            let _ = std::fs::remove_dir_all(&logs);
+        }
+        remove_cgroup(&paths::cgroup_parent(uid));
+        Ok(())
+    }
+}
+
+/// Removes a pod's (empty) cgroup folders under every mounted hierarchy: rmdir only, which a
+/// cgroup in use refuses, and which never follows a link.
+fn remove_cgroup(parent: &str) {
+    let rel = parent.trim_start_matches('/');
+    let root = Path::new("/sys/fs/cgroup");
+    let mut dirs = vec![root.join(rel)];
+    if let Ok(entries) = std::fs::read_dir(root) {
+        dirs.extend(entries.flatten().map(|e| e.path().join(rel)));
+    }
+    for dir in dirs {
+        // Children first (the runtime's per-container folders, normally gone already).
+        if let Ok(children) = std::fs::read_dir(&dir) {
+            for child in children.flatten() {
+                if child.file_type().is_ok_and(|t| t.is_dir()) {
+                    let _ = std::fs::remove_dir(child.path());
+                }
+            }
+        }
+        let _ = std::fs::remove_dir(&dir);
+    }
+}
+
+fn grace_secs(grace: Duration) -> i64 {
+    // Whole seconds, rounded up: a grace period is never cut short.
+    i64::try_from(grace.as_secs() + u64::from(grace.subsec_nanos() > 0)).unwrap_or(i64::MAX)
+}
+
+fn is_sandbox(c: &Observed) -> bool {
+    c.label(labels::ROLE) == Some("infra")
+}
+
+impl Runtime for CriRuntime {
+    async fn info(&self) -> Result<EngineInfo, RuntimeError> {
+        Ok(self.info.clone())
+    }
+
+    async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
+        observe::list(self, sel).await
+    }
+
+    async fn image_present(&self, image: &str) -> Result<bool, RuntimeError> {
+        Ok(images::status(self, image).await?.is_some())
+    }
+
+    async fn image_user(&self, image: &str) -> Result<String, RuntimeError> {
+        images::image_user(self, image).await
+    }
+
+    async fn pull_image(
+        &self,
+        image: &str,
+        credentials: Option<&Credentials>,
+        progress: &(dyn Fn(PullProgress) + Send + Sync),
+    ) -> Result<(), RuntimeError> {
+        images::pull(self, image, credentials, progress).await
+    }
+
+    async fn load_image(&self, image: &str, _archive: Vec<u8>) -> Result<(), RuntimeError> {
+        Err(RuntimeError::Unsupported {
+            what: format!("load image {image}"),
+            why: NotSupported::Cri(
+                "load an image (import it with the runtime's own tool: ctr -n k8s.io images import)",
+            ),
+        })
+    }
+
+    fn provides_infra_image(&self) -> bool {
+        true
+    }
+
+    async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
+        let mut labels_ = spec.labels.clone();
+        self.seal.stamp(Kind::Container, &spec.name, &mut labels_);
+        match &spec.namespaces {
+            Namespaces::Infra(net) => {
+                images::ensure_sandbox_image(self).await?;
+                let config = sandbox::config(&spec.name, &labels_, net, net.privileged);
+                let id = self
+                    .channel
+                    .runtime
+                    .clone()
+                    .run_pod_sandbox(api::RunPodSandboxRequest { config: Some(config), runtime_handler: String::new() })
+                    .await
+                    .map_err(|s| self.error(&format!("run pod sandbox {}", spec.name), s))?
+                    .into_inner()
+                    .pod_sandbox_id;
+                self.sandboxes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id.clone());
+                Ok(id)
+            }
+            Namespaces::Join { infra_id, pid, ipc_host } => {
+                let sandbox_config = self.sandbox_config(infra_id).await?;
+                let config = container::config(spec, labels_, *pid, *ipc_host, |v| self.volume_data(v))?;
+                self.channel
+                    .runtime
+                    .clone()
+                    .create_container(api::CreateContainerRequest {
+                        pod_sandbox_id: infra_id.clone(),
+                        config: Some(config),
+                        sandbox_config: Some(sandbox_config),
+                    })
+                    .await
+                    .map(|r| r.into_inner().container_id)
+                    .map_err(|s| self.error(&format!("create container {}", spec.name), s))
+            }
+        }
+    }
+
+    async fn start(&self, id: &str) -> Result<(), RuntimeError> {
+        if self.sandboxes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).contains(id) {
+            return Ok(());
+        }
+        match self
+            .channel
+            .runtime
+            .clone()
+            .start_container(api::StartContainerRequest { container_id: id.to_owned() })
+            .await
+        {
+            Ok(_) => Ok(()),
+            // A start that fails leaves the container exited with the runtime's reason
+            // (StartError), which the next observation reports, as Docker's failed start does.
+            Err(s) if s.code() == tonic::Code::Unknown => match self.status_of(id).await? {
+                Some(st) if st.state == api::ContainerState::ContainerExited as i32 => Ok(()),
+                _ => Err(self.error(&format!("start container {id}"), s)),
+            },
+            Err(s) => Err(self.error(&format!("start container {id}"), s)),
+        }
+    }
+
+    async fn stop(&self, c: &Observed, grace: Duration) -> Result<(), RuntimeError> {
+        self.ensure_owned("stop", c)?;
+        if is_sandbox(c) {
+            return match self
+                .channel
+                .runtime
+                .clone()
+                .stop_pod_sandbox(api::StopPodSandboxRequest { pod_sandbox_id: c.id.clone() })
+                .await
+            {
+                Err(s) if s.code() != tonic::Code::NotFound => {
+                    Err(self.error(&format!("stop pod sandbox {}", c.name), s))
+                }
+                _ => Ok(()),
+            };
+        }
+        match self
+            .channel
+            .runtime
+            .clone()
+            .stop_container(api::StopContainerRequest { container_id: c.id.clone(), timeout: grace_secs(grace) })
+            .await
+        {
+            Err(s) if s.code() != tonic::Code::NotFound => Err(self.error(&format!("stop container {}", c.name), s)),
+            _ => Ok(()),
+        }
+    }
+
+    async fn kill(&self, c: &Observed) -> Result<(), RuntimeError> {
+        self.stop(c, Duration::ZERO).await
+    }
+
+    async fn remove(&self, c: &Observed) -> Result<(), RuntimeError> {
+        self.ensure_owned("remove", c)?;
+        if is_sandbox(c) {
+            return self.remove_sandbox(c).await;
+        }
+        match self
+            .channel
+            .runtime
+            .clone()
+            .remove_container(api::RemoveContainerRequest { container_id: c.id.clone() })
+            .await
+        {
+            Err(s) if s.code() != tonic::Code::NotFound => Err(self.error(&format!("remove container {}", c.name), s)),
+            _ => Ok(()),
+        }
+    }
+
+    fn local_files(&self) -> bool {
+        // The socket is a unix one, on this host.
+        true
+    }
+
+    async fn logs_tail(&self, id: &str, lines: usize) -> Result<String, RuntimeError> {
+        let path = self.log_file(id).await?;
+        let opts = LogOptions { tail: Some(lines), ..Default::default() };
+        match logs::read_all(&path, &opts) {
+            Ok((chunks, _)) => {
+                Ok(String::from_utf8_lossy(&chunks.into_iter().flat_map(|c| c.bytes).collect::<Vec<_>>()).into_owned())
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+            Err(e) => Err(RuntimeError::Client { what: format!("logs of container {id}"), source: Cause(Arc::new(e)) }),
+        }
+    }
+
+    fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine> {
+        let opts = LogOptions { follow: true, ..Default::default() };
+        let mut splitters: HashMap<bool, super::LineSplitter> = HashMap::new();
+        self.logs_stream(id, &opts)
+            .take_while(|r| std::future::ready(r.is_ok()))
+            .flat_map(move |r| {
+                let lines: Vec<LogLine> = match r {
+                    Ok(chunk) => {
+                        let splitter = splitters.entry(chunk.stream == LogStream::Stdout).or_default();
+                        splitter
+                            .push(&chunk.bytes)
+                            .into_iter()
+                            .map(|line| LogLine { stream: chunk.stream, line })
+                            .collect()
+                    }
+                    Err(_) => Vec::new(),
+                };
+                futures_util::stream::iter(lines)
+            })
+            .boxed()
+    }
+
+    fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
+        self.logs_stream(id, opts)
+    }
+
+    async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
+        Ok(i64::from(exec::run(self, id, cmd, None).await?.exit_code))
+    }
+
+    async fn exec_attach(&self, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {
+        exec::attach(self, id, req).await
+    }
+
+    async fn exec_resize(&self, _exec_id: &str, _size: TermSize) -> Result<(), RuntimeError> {
+        Ok(())
+    }
+
+    async fn exec_exit_code(&self, exec_id: &str) -> Result<Option<i64>, RuntimeError> {
+        Ok(self.exits.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(exec_id).copied())
+    }
+
+    async fn ensure_volume(
+        &self,
+        name: &str,
+        labels: &BTreeMap<String, String>,
+        tmpfs: Option<&Tmpfs>,
+    ) -> Result<(), RuntimeError> {
+        volumes::ensure(self, name, labels, tmpfs)
+    }
+
+    async fn list_volumes(&self, label_filters: &[String]) -> Result<Vec<VolumeInfo>, RuntimeError> {
+        Ok(volumes::list(self, label_filters))
+    }
+
+    async fn volume_mountpoint(&self, name: &str) -> Result<String, RuntimeError> {
+        Ok(self.volume_data(name))
+    }
+
+    async fn put_archive(&self, id: &str, _path: &str, _tar: Vec<u8>) -> Result<(), RuntimeError> {
+        Err(RuntimeError::Unsupported {
+            what: format!("copy to container {id}"),
+            why: NotSupported::Cri("copy files into a container"),
+        })
+    }
+
+    async fn get_archive(&self, id: &str, _path: &str, _max_bytes: usize) -> Result<Option<Vec<u8>>, RuntimeError> {
+        Err(RuntimeError::Unsupported {
+            what: format!("copy from container {id}"),
+            why: NotSupported::Cri("copy files out of a container"),
+        })
+    }
+
+    async fn remove_volume(&self, name: &str) -> Result<(), RuntimeError> {
+        volumes::remove(self, name)
+    }
+
+    fn changes(&self, _sel: &Selector) -> BoxStream<'static, ()> {
+        // CRI v1's GetContainerEvents is newer than the runtimes podrun meets (containerd 1.6
+        // lacks it): the driver polls.
+        futures_util::stream::empty().boxed()
+    }
+}
