@@ -82,24 +82,33 @@ const ROOTLESS_REFUSAL: &str = "the engine is rootless";
 /// Removes, when dropped, the engine volumes left in a namespace of the test's own: a claim's
 /// volume outlives the pod's delete, as a PersistentVolumeClaim outlives its pods. One label
 /// filter only (Podman 4.3 ORs several), and the namespace is unique to this run.
-struct NamespaceVolumes<'a>(Option<&'a str>, String);
+struct NamespaceVolumes<'a>(Target<'a>, String);
 
 impl Drop for NamespaceVolumes<'_> {
     fn drop(&mut self) {
+        if let Target::Cri(_) = self.0 {
+            // On a CRI runtime a claim's volume is a folder of podrun's state directory.
+            crate::common::cri::remove_volumes(&self.1);
+            return;
+        }
+        let host = self.0.host();
         let filter = format!("label=io.kubernetes.pod.namespace={}", self.1);
-        let out = docker_on(self.0, &["volume", "ls", "-q", "--filter", &filter]);
+        let out = docker_on(host, &["volume", "ls", "-q", "--filter", &filter]);
         for v in String::from_utf8_lossy(&out.stdout).split_whitespace() {
-            let _ = docker_on(self.0, &["volume", "rm", "-f", v]);
+            let _ = docker_on(host, &["volume", "rm", "-f", v]);
         }
     }
 }
 
 /// Applies one example on `target`, checks what it must show, and deletes it.
 fn run_case(target: Target, i: usize, case: &Case) -> Result<(), String> {
-    let host = target.host();
     let own_ns = names_namespace(case);
-    let ns = if own_ns { Namespace::existing_on(host, "default") } else { Namespace::on(host, &format!("k{i}")) };
-    let _volumes = (!own_ns).then(|| NamespaceVolumes(host, ns.name().to_owned()));
+    let ns = if own_ns {
+        Namespace::existing_for(target, "default")
+    } else {
+        Namespace::for_target(target, &format!("k{i}"))
+    };
+    let _volumes = (!own_ns).then(|| NamespaceVolumes(target, ns.name().to_owned()));
     let path = corpus().join(&case.file).to_string_lossy().into_owned();
     let wait = if ONE_SHOT.contains(&case.file.as_str()) { "none" } else { "running" };
     let mut args: Vec<String> =
@@ -190,6 +199,17 @@ fn e2e_the_kubernetes_documentation_corpus() {
         assert!(
             failures.is_empty(),
             "on Podman, {} of {} examples failed:\n\n{}",
+            failures.len(),
+            cases.len(),
+            failures.join("\n\n")
+        );
+    }
+    // And on containerd, after both, for the same reason.
+    if let Some(endpoint) = crate::common::cri::cri(test_name!()) {
+        let failures = run_all(Target::Cri(&endpoint), &cases);
+        assert!(
+            failures.is_empty(),
+            "on containerd, {} of {} examples failed:\n\n{}",
             failures.len(),
             cases.len(),
             failures.join("\n\n")

@@ -8,9 +8,9 @@ use std::process::Command;
 use crate::common::*;
 
 /// A registry of the test's own, stopped (and its images removed) when dropped.
-struct Registry {
+pub(crate) struct Registry {
     dir: PathBuf,
-    port: u16,
+    pub(crate) port: u16,
     images: Vec<String>,
 }
 
@@ -19,7 +19,7 @@ fn sh(args: &[&str]) -> std::process::Output {
 }
 
 impl Registry {
-    fn start(test: &str, auth: Option<&str>) -> Registry {
+    pub(crate) fn start(test: &str, auth: Option<&str>) -> Registry {
         let dir = std::env::temp_dir().join(format!("podrun-registry-{}-{test}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
@@ -36,7 +36,7 @@ impl Registry {
 
     /// Pushes the local busybox under `name:tag` in this registry, then forgets it locally so
     /// that podrun has to pull it. Returns the reference.
-    fn push(&mut self, name: &str, login: Option<(&str, &str)>) -> String {
+    pub(crate) fn push(&mut self, name: &str, login: Option<(&str, &str)>) -> String {
         let reference = format!("127.0.0.1:{}/{name}-{}:1", self.port, std::process::id());
         let host = format!("127.0.0.1:{}", self.port);
         assert!(sh(&["docker", "tag", "busybox:1.28", &reference]).status.success());

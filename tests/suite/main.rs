@@ -13,6 +13,7 @@ mod cli_pipes;
 mod e2e_apply;
 mod e2e_context;
 mod e2e_corpus;
+mod e2e_cri;
 mod e2e_engine_restart;
 mod e2e_engine_volumes;
 mod e2e_exec;

@@ -54,6 +54,7 @@ pub fn config(
         envs,
         mounts,
         labels: labels_.into_iter().collect(),
+        annotations: std::collections::HashMap::from([(super::IMAGE_ANNOTATION.to_owned(), spec.image.clone())]),
         log_path: paths::container_log_path(&container, attempt),
         stdin: spec.settings.stdin,
         stdin_once: spec.settings.stdin_once,

@@ -39,10 +39,12 @@ pub(super) async fn pull(
     credentials: Option<&Credentials>,
     progress: &(dyn Fn(PullProgress) + Send + Sync),
 ) -> Result<(), RuntimeError> {
+    // No server address: podrun chose these credentials for this image's registry already, and
+    // containerd reads the address as a URL, dropping credentials stored under a bare
+    // `host:port` (the Docker config's usual key).
     let auth = credentials.map(|c| api::AuthConfig {
         username: c.username.clone(),
         password: c.password.clone(),
-        server_address: c.server.clone(),
         identity_token: c.identity_token.clone().unwrap_or_default(),
         ..Default::default()
     });

@@ -38,6 +38,10 @@ use super::{
 /// (the sandbox's metadata holds the pod's name, as the kubelet's does).
 pub const NAME_ANNOTATION: &str = "io.podrun.name";
 
+/// The container annotation holding the image as the pod names it: the runtime's status gives
+/// the first of the image's tags instead, which may be another name of the same image.
+pub const IMAGE_ANNOTATION: &str = "io.podrun.image";
+
 /// How long connecting may take before the runtime counts as unreachable.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 

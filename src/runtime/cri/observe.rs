@@ -97,19 +97,60 @@ async fn sandbox(rt: &CriRuntime, s: &api::PodSandbox) -> Result<Option<Observed
     }))
 }
 
-async fn container(rt: &CriRuntime, c: &api::Container) -> Result<Option<Observed>, RuntimeError> {
-    let status = match rt
+/// How long after its start a running container's process is looked for: the runtime records an
+/// exit when its event arrives, which under load can come later than podrun looks, and a
+/// container that exited at once must not count as up (see `status::compute`'s min uptime).
+const FRESH: Duration = Duration::from_secs(2);
+/// How long podrun waits, at most, for the runtime to record the exit of a process that is gone.
+const EXIT_LAG: Duration = Duration::from_millis(500);
+
+async fn status(
+    rt: &CriRuntime,
+    id: &str,
+    verbose: bool,
+) -> Result<Option<api::ContainerStatusResponse>, RuntimeError> {
+    match rt
         .channel
         .runtime
         .clone()
-        .container_status(api::ContainerStatusRequest { container_id: c.id.clone(), verbose: false })
+        .container_status(api::ContainerStatusRequest { container_id: id.to_owned(), verbose })
         .await
     {
-        Ok(r) => r.into_inner().status.unwrap_or_default(),
-        Err(e) if e.code() == tonic::Code::NotFound => return Ok(None),
-        Err(e) => return Err(rt.error(&format!("inspect container {}", c.id), e)),
-    };
-    Ok(Some(observed(status)))
+        Ok(r) => Ok(Some(r.into_inner())),
+        Err(e) if e.code() == tonic::Code::NotFound => Ok(None),
+        Err(e) => Err(rt.error(&format!("inspect container {id}"), e)),
+    }
+}
+
+/// The process id the runtime's verbose status names (containerd's and CRI-O's `info.pid`).
+fn pid_of(r: &api::ContainerStatusResponse) -> Option<u32> {
+    let info: serde_json::Value = serde_json::from_str(r.info.get("info")?).ok()?;
+    info.get("pid")?.as_u64().and_then(|p| u32::try_from(p).ok()).filter(|&p| p > 0)
+}
+
+async fn container(rt: &CriRuntime, c: &api::Container) -> Result<Option<Observed>, RuntimeError> {
+    let Some(mut r) = status(rt, &c.id, false).await? else { return Ok(None) };
+    let st = r.status.clone().unwrap_or_default();
+    let started = UNIX_EPOCH + Duration::from_nanos(u64::try_from(st.started_at).unwrap_or(0));
+    let fresh = crate::clock::now().duration_since(started).is_ok_and(|up| up < FRESH);
+    if st.state == api::ContainerState::ContainerRunning as i32 && fresh {
+        let gone = status(rt, &c.id, true)
+            .await?
+            .and_then(|v| pid_of(&v))
+            .is_some_and(|pid| !std::path::Path::new(&format!("/proc/{pid}")).exists());
+        if gone {
+            let until = tokio::time::Instant::now() + EXIT_LAG;
+            while tokio::time::Instant::now() < until {
+                tokio::time::sleep(Duration::from_millis(25)).await;
+                let Some(now) = status(rt, &c.id, false).await? else { return Ok(None) };
+                r = now;
+                if r.status.as_ref().is_some_and(|s| s.state != api::ContainerState::ContainerRunning as i32) {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(Some(observed(r.status.unwrap_or_default())))
 }
 
 /// A container's status as podrun's `Observed`.
@@ -130,8 +171,13 @@ pub fn observed(status: api::ContainerStatus) -> Observed {
     Observed {
         id: status.id,
         name: status.metadata.map(|m| m.name).unwrap_or_default(),
-        labels: status.labels.into_iter().collect(),
-        image: status.image.map(|i| i.image).unwrap_or_default(),
+        labels: status.labels.clone().into_iter().collect(),
+        image: status
+            .annotations
+            .get(super::IMAGE_ANNOTATION)
+            .cloned()
+            .or_else(|| status.image.map(|i| i.image))
+            .unwrap_or_default(),
         image_id: status.image_ref,
         state,
         ip: None,

@@ -8,6 +8,7 @@
 
 #[macro_use]
 pub mod require;
+pub mod cri;
 pub mod manifests;
 pub mod rust_source;
 pub mod skip_log;
@@ -96,6 +97,8 @@ pub struct Namespace {
     name: String,
     /// The engine, when not the default one (DOCKER_HOST): the Podman tests'.
     host: Option<String>,
+    /// A CRI runtime's endpoint instead of a Docker API.
+    cri: Option<String>,
 }
 
 impl Namespace {
@@ -107,9 +110,40 @@ impl Namespace {
     pub fn on(host: Option<&str>, test: &str) -> Namespace {
         let ns = format!("t{}-{test}", std::process::id()).replace('_', "-");
         let ns: String = ns.chars().take(63).collect();
-        let ns = Namespace { name: ns.trim_end_matches('-').to_owned(), host: host.map(str::to_owned) };
+        let ns = Namespace { name: ns.trim_end_matches('-').to_owned(), host: host.map(str::to_owned), cri: None };
         ns.cleanup();
         ns
+    }
+
+    /// `new` on the CRI runtime at `endpoint`: a name of its own (`c` before the test's), as
+    /// the same test may run on Docker at the same time, and pods of one name share podrun's
+    /// files on the host.
+    pub fn on_cri(endpoint: &str, test: &str) -> Namespace {
+        let ns = format!("c{}-{test}", std::process::id()).replace('_', "-");
+        let ns: String = ns.chars().take(63).collect();
+        let ns = Namespace { name: ns.trim_end_matches('-').to_owned(), host: None, cri: Some(endpoint.to_owned()) };
+        ns.cleanup();
+        ns
+    }
+
+    /// `existing` on `target`.
+    pub fn existing_for(target: Target, name: &str) -> Namespace {
+        match target {
+            Target::Cri(endpoint) => {
+                let ns = Namespace { name: name.to_owned(), host: None, cri: Some(endpoint.to_owned()) };
+                ns.cleanup();
+                ns
+            }
+            _ => Namespace::existing_on(target.host(), name),
+        }
+    }
+
+    /// `new` on `target`.
+    pub fn for_target(target: Target, test: &str) -> Namespace {
+        match target {
+            Target::Cri(endpoint) => Namespace::on_cri(endpoint, test),
+            _ => Namespace::on(target.host(), test),
+        }
     }
 
     /// A namespace a manifest names itself (such as `default`): used by one test at a time.
@@ -119,7 +153,7 @@ impl Namespace {
 
     /// `existing` on the engine at `host`, or on the default one.
     pub fn existing_on(host: Option<&str>, name: &str) -> Namespace {
-        let ns = Namespace { name: name.to_owned(), host: host.map(str::to_owned) };
+        let ns = Namespace { name: name.to_owned(), host: host.map(str::to_owned), cri: None };
         ns.cleanup();
         ns
     }
@@ -128,12 +162,27 @@ impl Namespace {
         &self.name
     }
 
+    /// podrun with `args`, on this namespace's engine when it is a CRI runtime (else the
+    /// default engine: the Podman tests name theirs themselves).
+    pub fn podrun(&self, args: &[&str]) -> Output {
+        match &self.cri {
+            Some(endpoint) => cri::podrun_cri(endpoint, args),
+            None => podrun(args, None),
+        }
+    }
+
     fn docker(&self, args: &[&str]) -> Output {
         docker_on(self.host.as_deref(), args)
     }
 
     /// Ids of the containers in this namespace (podrun's own only), with their names.
     pub fn containers(&self) -> Vec<(String, String)> {
+        if let Some(endpoint) = &self.cri {
+            let mut v: Vec<(String, String)> =
+                cri::containers(endpoint, &self.name).into_iter().map(|c| (c.id.clone(), c.name())).collect();
+            v.sort_by(|a, b| a.1.cmp(&b.1));
+            return v;
+        }
         let filter = format!("label=io.kubernetes.pod.namespace={}", self.name);
         let out = self.docker(&[
             "ps",
@@ -164,11 +213,30 @@ impl Namespace {
     }
 
     pub fn logs(&self, container: &str) -> String {
+        if let Some(endpoint) = &self.cri {
+            return cri::containers(endpoint, &self.name)
+                .into_iter()
+                .find(|c| c.id == container)
+                .map(|c| c.logs())
+                .unwrap_or_default();
+        }
         let o = self.docker(&["logs", container]);
         format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
     }
 
     fn cleanup(&self) {
+        if let Some(endpoint) = &self.cri {
+            let mut pods: Vec<String> = cri::containers(endpoint, &self.name)
+                .into_iter()
+                .filter_map(|c| c.labels.get("io.kubernetes.pod.name").cloned())
+                .collect();
+            pods.sort();
+            pods.dedup();
+            for pod in pods {
+                cri::podrun_cri(endpoint, &["delete", &pod, "-n", &self.name, "--grace-period", "0", "-q"]);
+            }
+            return;
+        }
         // Through podrun first, so its files on the host go with the containers.
         let filter = format!("label=io.kubernetes.pod.namespace={}", self.name);
         let out = self.docker(&[
@@ -340,6 +408,8 @@ pub fn rootless(test: &str) -> Option<Rootless> {
 pub enum Target<'a> {
     Engine(Option<&'a str>),
     Rootless(&'a Rootless),
+    /// A CRI runtime, by its endpoint.
+    Cri(&'a str),
 }
 
 impl Target<'_> {
@@ -348,6 +418,7 @@ impl Target<'_> {
         match self {
             Target::Engine(host) => *host,
             Target::Rootless(r) => Some(&r.host),
+            Target::Cri(_) => None,
         }
     }
 
@@ -357,6 +428,7 @@ impl Target<'_> {
             Target::Engine(None) => podrun(&args, None),
             Target::Engine(Some(host)) => podrun_on(host, &args),
             Target::Rootless(r) => r.podrun(&args),
+            Target::Cri(endpoint) => cri::podrun_cri(endpoint, &args),
         }
     }
 
@@ -366,6 +438,7 @@ impl Target<'_> {
             Target::Engine(None) => "docker",
             Target::Engine(Some(_)) => "podman",
             Target::Rootless(_) => "rootless",
+            Target::Cri(_) => "containerd",
         }
     }
 }
@@ -387,7 +460,7 @@ pub fn apply(ns: &Namespace, manifest: &str, extra: &[&str]) -> Output {
 
 /// Applies the manifest file `f` in namespace `ns`, with `extra` arguments.
 pub fn apply_file(ns: &Namespace, f: &TempFile, extra: &[&str]) -> Output {
-    podrun(&apply_args(f.path(), ns, extra), None)
+    ns.podrun(&apply_args(f.path(), ns, extra))
 }
 
 /// The command line of every apply above and in `StateDir`: `apply FILE -n NS EXTRA..`.
@@ -404,7 +477,7 @@ pub fn succeeded(out: &Output) {
 
 /// `podrun get POD -o json`: the Pod object.
 pub fn get_json(ns: &Namespace, pod: &str) -> serde_json::Value {
-    let out = podrun(&["get", pod, "-n", ns.name(), "-o", "json"], None);
+    let out = ns.podrun(&["get", pod, "-n", ns.name(), "-o", "json"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     serde_json::from_str(&stdout(&out)).expect("get -o json is JSON")
 }

@@ -60,6 +60,14 @@ macro_rules! require_podman {
     };
 }
 
+/// Binds `$endpoint` to the CRI runtime's endpoint (PODRUN_CRI_ENDPOINT), or returns from the
+/// test counted as skipped.
+macro_rules! require_cri {
+    ($endpoint:ident) => {
+        let Some($endpoint) = $crate::common::cri::cri(test_name!()) else { return };
+    };
+}
+
 /// Binds `$user` to the rootless user and its service, or returns from the test counted as
 /// skipped.
 macro_rules! require_rootless {

@@ -1,0 +1,118 @@
+//! A CRI runtime for the suites (`scripts/test` starts a containerd of its own and names it in
+//! PODRUN_CRI_ENDPOINT), and what the tests see of it without podrun: containerd's own client
+//! (`ctr`) for the containers and their labels, and the log files the runtime writes.
+
+use std::collections::BTreeMap;
+use std::process::{Command, Output};
+
+use super::{e2e_required, podrun_env, require};
+
+/// The CRI runtime to test against, or None (after counting `test` as skipped); see
+/// `require_cri!`.
+pub fn cri(test: &str) -> Option<String> {
+    match std::env::var("PODRUN_CRI_ENDPOINT").ok().filter(|h| !h.is_empty()) {
+        Some(endpoint) => Some(endpoint),
+        None => {
+            assert!(
+                !e2e_required(),
+                "PODRUN_CRI_ENDPOINT is not set, and end-to-end tests are required (PODRUN_E2E/CI)"
+            );
+            require::log_skip(test, "no CRI runtime (PODRUN_CRI_ENDPOINT; scripts/test starts a containerd)");
+            None
+        }
+    }
+}
+
+/// podrun with `--runtime-endpoint ENDPOINT` in front of `args`.
+pub fn podrun_cri(endpoint: &str, args: &[&str]) -> Output {
+    let mut all = vec!["--runtime-endpoint", endpoint];
+    all.extend_from_slice(args);
+    podrun_env(&all, None, &[])
+}
+
+fn ctr(endpoint: &str, args: &[&str]) -> Output {
+    let sock = endpoint.trim_start_matches("unix://");
+    Command::new("ctr").args(["--address", sock, "-n", "k8s.io"]).args(args).output().expect("run ctr")
+}
+
+/// A container (or sandbox) of the runtime, as containerd holds it.
+#[derive(Debug, Clone)]
+pub struct CriContainer {
+    pub id: String,
+    pub labels: BTreeMap<String, String>,
+}
+
+impl CriContainer {
+    fn label(&self, key: &str) -> &str {
+        self.labels.get(key).map_or("", String::as_str)
+    }
+
+    pub fn is_sandbox(&self) -> bool {
+        self.label("io.cri-containerd.kind") == "sandbox"
+    }
+
+    /// podrun's name of it: `podrun_<ns>_<pod>_<container>_<attempt>` (`POD` for the sandbox).
+    pub fn name(&self) -> String {
+        let container = if self.is_sandbox() { "POD" } else { self.label("io.kubernetes.container.name") };
+        format!(
+            "podrun_{}_{}_{container}_{}",
+            self.label("io.kubernetes.pod.namespace"),
+            self.label("io.kubernetes.pod.name"),
+            self.label("io.podrun.attempt")
+        )
+    }
+
+    /// What the runtime wrote of its output (both streams, in the file's order), read from the
+    /// log file in the kubelet's layout.
+    pub fn logs(&self) -> String {
+        let path = format!(
+            "/var/log/pods/{}_{}_{}/{}/{}.log",
+            self.label("io.kubernetes.pod.namespace"),
+            self.label("io.kubernetes.pod.name"),
+            self.label("io.kubernetes.pod.uid"),
+            self.label("io.kubernetes.container.name"),
+            self.label("io.podrun.attempt")
+        );
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let mut out = String::new();
+        for line in text.lines() {
+            let mut parts = line.splitn(4, ' ');
+            let (_, _, tag, body) = (parts.next(), parts.next(), parts.next(), parts.next().unwrap_or(""));
+            out.push_str(body);
+            if tag != Some("P") {
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
+
+/// The runtime's containers and sandboxes with podrun's label in namespace `ns`.
+pub fn containers(endpoint: &str, ns: &str) -> Vec<CriContainer> {
+    let filter = format!("labels.\"io.kubernetes.pod.namespace\"=={ns}");
+    let ids = ctr(endpoint, &["containers", "ls", "-q", &filter]);
+    String::from_utf8_lossy(&ids.stdout)
+        .lines()
+        .filter_map(|id| {
+            let info = ctr(endpoint, &["containers", "info", id]);
+            let v: serde_json::Value = serde_json::from_slice(&info.stdout).ok()?;
+            let labels: BTreeMap<String, String> = serde_json::from_value(v["Labels"].clone()).ok()?;
+            (labels.get("io.podrun.managed").map(String::as_str) == Some("true"))
+                .then(|| CriContainer { id: id.to_owned(), labels })
+        })
+        .collect()
+}
+
+/// Removes podrun's volume folders (`/var/lib/podrun/volumes/<name>`, a CRI runtime's named
+/// volumes) whose labels put them in namespace `ns`.
+pub fn remove_volumes(ns: &str) {
+    let root = std::path::Path::new("/var/lib/podrun/volumes");
+    let Ok(entries) = std::fs::read_dir(root) else { return };
+    for entry in entries.flatten() {
+        let labels = std::fs::read(entry.path().join("labels.json")).unwrap_or_default();
+        let labels: BTreeMap<String, String> = serde_json::from_slice(&labels).unwrap_or_default();
+        if labels.get("io.kubernetes.pod.namespace").map(String::as_str) == Some(ns) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
