@@ -128,16 +128,22 @@ fn pid_of(r: &api::ContainerStatusResponse) -> Option<u32> {
     info.get("pid")?.as_u64().and_then(|p| u32::try_from(p).ok()).filter(|&p| p > 0)
 }
 
+/// Whether process `pid` still runs: not gone, and not a zombie its shim has yet to reap.
+fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command's closing parenthesis.
+        Ok(stat) => stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next()) != Some("Z"),
+        Err(_) => false,
+    }
+}
+
 async fn container(rt: &CriRuntime, c: &api::Container) -> Result<Option<Observed>, RuntimeError> {
     let Some(mut r) = status(rt, &c.id, false).await? else { return Ok(None) };
     let st = r.status.clone().unwrap_or_default();
     let started = UNIX_EPOCH + Duration::from_nanos(u64::try_from(st.started_at).unwrap_or(0));
     let fresh = crate::clock::now().duration_since(started).is_ok_and(|up| up < FRESH);
     if st.state == api::ContainerState::ContainerRunning as i32 && fresh {
-        let gone = status(rt, &c.id, true)
-            .await?
-            .and_then(|v| pid_of(&v))
-            .is_some_and(|pid| !std::path::Path::new(&format!("/proc/{pid}")).exists());
+        let gone = status(rt, &c.id, true).await?.and_then(|v| pid_of(&v)).is_some_and(|pid| !alive(pid));
         if gone {
             let until = tokio::time::Instant::now() + EXIT_LAG;
             while tokio::time::Instant::now() < until {
@@ -215,6 +221,18 @@ mod tests {
             s => panic!("{s:?}"),
         }
         assert_eq!(time(0), None);
+    }
+
+    #[test]
+    fn a_process_is_alive_until_it_is_gone() {
+        assert!(alive(std::process::id()));
+        assert!(!alive(u32::MAX));
+        let r = api::ContainerStatusResponse {
+            info: std::collections::HashMap::from([("info".to_owned(), r#"{"pid": 42, "sandboxID": "s"}"#.to_owned())]),
+            ..Default::default()
+        };
+        assert_eq!(pid_of(&r), Some(42));
+        assert_eq!(pid_of(&api::ContainerStatusResponse::default()), None);
     }
 
     #[test]
