@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_podrun_global_optspecs
-    string join \n H/host= context= tls tlsverify tlscacert= tlscert= tlskey= q/quiet v/verbose h/help V/version
+    string join \n H/host= runtime-endpoint= context= tls tlsverify tlscacert= tlscert= tlskey= q/quiet v/verbose h/help V/version
 end
 
 function __fish_podrun_needs_command
@@ -25,6 +25,7 @@ function __fish_podrun_using_subcommand
 end
 
 complete -c podrun -n "__fish_podrun_needs_command" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_needs_command" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
 complete -c podrun -n "__fish_podrun_needs_command" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_needs_command" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_needs_command" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -72,6 +73,7 @@ warn\t''
 ignore\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l config -d 'A file of ConfigMaps and Secrets the pods refer to (repeatable)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -100,6 +102,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand validate" -l validate -d '
 warn\t''
 ignore\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -118,6 +121,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand delete" -s f -l filename -
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s n -l namespace -d 'Namespace of the pod [default: the manifest\'s, or default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l grace-period -d 'Seconds to wait after SIGTERM before SIGKILL [default: the pod\'s terminationGracePeriodSeconds]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -136,6 +140,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand get" -s o -l output -d 'Ou
 json\t''
 yaml\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand get" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -152,6 +157,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand logs" -s n -l namespace -d
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tail -d 'Only the last N lines' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l since -d 'Only output newer than this (e.g. 10s, 5m)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -170,6 +176,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand logs" -s V -l version -d '
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s c -l container -d 'The container [default: the pod\'s default container]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s n -l namespace -d 'Namespace of the pod [default: default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -185,6 +192,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand exec" -s V -l version -d '
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l max-dead -d 'Dead instances kept per pod container (besides the newest instance), for lastState and `logs --previous`' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l min-age -d 'Only remove what finished (or, for files, changed) at least this long ago' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand gc" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -197,6 +205,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand gc" -s v -l verbose -d 'Sa
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -208,6 +217,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand completions" -s v -l verbo
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand man" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand man" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand man" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand man" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r

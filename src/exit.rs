@@ -45,6 +45,8 @@ pub enum UsageError {
 pub fn for_runtime(e: &RuntimeError) -> u8 {
     match e {
         RuntimeError::Unreachable { .. } => ENGINE_UNREACHABLE,
+        // The runtime's own sandbox image, absent and not to be pulled.
+        RuntimeError::SandboxImage { .. } => IMAGE_UNAVAILABLE,
         // The run's deadline passed while the engine was still to answer: a timeout.
         RuntimeError::Deadline { .. } => NOT_CONVERGED,
         _ => INTERNAL,
@@ -154,6 +156,9 @@ mod tests {
         assert_eq!(for_error(&anyhow::Error::new(unreachable)), 3);
         let late = RuntimeError::Deadline { what: "list containers".into() };
         assert_eq!(for_error(&anyhow::Error::new(late)), NOT_CONVERGED, "a timeout, as any other");
+        let sandbox = RuntimeError::SandboxImage { image: "registry.k8s.io/pause:3.6".into(), detail: "x".into() };
+        assert!(sandbox.to_string().contains("registry.k8s.io/pause:3.6") && sandbox.to_string().contains("import"));
+        assert_eq!(for_error(&anyhow::Error::new(sandbox)), IMAGE_UNAVAILABLE);
         assert_eq!(for_error(&anyhow::Error::new(UsageError::Said("x".into()))), 2);
         assert_eq!(for_error(&anyhow::anyhow!("boom")), 1);
         assert_eq!(for_error(&anyhow::Error::new(ContextError::Conflict)), 2);

@@ -136,6 +136,10 @@ impl<'a, R: Runtime> Run<'a, R> {
             if let Some(sig) = interrupt.fired() {
                 return (self.status, Err(PodFailure::Interrupted(sig)));
             }
+            // A container counts as up only for as long as it was seen up: from before the look,
+            // not from when the verdict is reached (a busy host can take longer between the
+            // two than a container that exits at once takes to go).
+            let looked_at = crate::clock::now();
             let observed = match self.observe(interrupt).await {
                 Ok(Some(observed)) => observed,
                 Ok(None) => continue,
@@ -153,7 +157,7 @@ impl<'a, R: Runtime> Run<'a, R> {
             keep_record(self.files(), self.desired, &obs, &self.notes, &st, &mut self.kept);
             self.reporter.status(&self.key, &st);
             self.refresh_volumes(&obs).await;
-            if let Some(outcome) = self.verdict(&obs, &plan, &st) {
+            if let Some(outcome) = self.verdict(&obs, &plan, &st, looked_at) {
                 return (Some(st), outcome);
             }
             let now = Instant::now();
@@ -295,10 +299,16 @@ impl<'a, R: Runtime> Run<'a, R> {
     }
 
     /// The run's outcome, when the status says it is over.
-    fn verdict(&self, obs: &PodObservation, plan: &plan::Plan, st: &PodStatus) -> Option<Result<(), PodFailure>> {
+    fn verdict(
+        &self,
+        obs: &PodObservation,
+        plan: &plan::Plan,
+        st: &PodStatus,
+        looked_at: std::time::SystemTime,
+    ) -> Option<Result<(), PodFailure>> {
         let infra_running = obs.infra.current.as_ref().is_some_and(|c| c.is_running());
         let (desired, wait_for) = (self.desired, self.wait_for);
-        match status::verdict(desired, st, infra_running, wait_for, self.opts.min_uptime, crate::clock::now()) {
+        match status::verdict(desired, st, infra_running, wait_for, self.opts.min_uptime, looked_at) {
             // Done only when nothing is left to do: a changed container still gets replaced,
             // a finished pod's sidecars still get stopped.
             Verdict::Done if plan.is_empty() => Some(Ok(())),

@@ -140,8 +140,8 @@ impl<R: Runtime> Runtime for Bounded<R> {
         self.bound(|| format!("remove container {}", c.name), self.inner.remove(c)).await
     }
 
-    fn provides_infra_image(&self) -> bool {
-        self.inner.provides_infra_image()
+    async fn ensure_own_infra_image(&self) -> Result<bool, RuntimeError> {
+        self.bound(|| "the runtime's sandbox image".into(), self.inner.ensure_own_infra_image()).await
     }
 
     fn local_files(&self) -> bool {

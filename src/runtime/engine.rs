@@ -72,8 +72,8 @@ impl Runtime for Engine {
     ) -> Result<(), RuntimeError> {
         each!(self, rt => rt.pull_image(image, credentials, progress).await)
     }
-    fn provides_infra_image(&self) -> bool {
-        each!(self, rt => rt.provides_infra_image())
+    async fn ensure_own_infra_image(&self) -> Result<bool, RuntimeError> {
+        each!(self, rt => rt.ensure_own_infra_image().await)
     }
     async fn load_image(&self, image: &str, archive: Vec<u8>) -> Result<(), RuntimeError> {
         each!(self, rt => rt.load_image(image, archive).await)

@@ -573,10 +573,11 @@ pub trait Runtime: Send + Sync + 'static {
         credentials: Option<&auth::Credentials>,
         progress: &(dyn Fn(PullProgress) + Send + Sync),
     ) -> impl Future<Output = Result<(), RuntimeError>> + Send;
-    /// Whether the engine brings the infra container's image itself (a CRI runtime's sandbox
-    /// image): podrun's own infra image is then neither loaded nor pulled.
-    fn provides_infra_image(&self) -> bool {
-        false
+    /// Makes the engine's own infra image present when the engine brings one (a CRI runtime's
+    /// sandbox image, pulled if absent): true then, and podrun's own infra image is neither
+    /// loaded nor pulled. False for an engine that runs podrun's.
+    fn ensure_own_infra_image(&self) -> impl Future<Output = Result<bool, RuntimeError>> + Send {
+        async { Ok(false) }
     }
     /// Loads the image `image` from a `docker save` archive that names it (`docker load`).
     fn load_image(&self, image: &str, archive: Vec<u8>) -> impl Future<Output = Result<(), RuntimeError>> + Send;

@@ -10,7 +10,7 @@
 use std::process::Command;
 use std::time::Duration;
 
-use crate::common::cri::{containers, podrun_cri};
+use crate::common::cri::{containers, ctr, podrun_cri};
 use crate::common::*;
 
 /// An init container writes the page into an emptyDir; `server` serves it on port 8080 (ready
@@ -278,4 +278,37 @@ fn e2e_cri_an_unreachable_runtime_is_exit_3_naming_it() {
     let out = podrun_cri("tcp://127.0.0.1:1", &["get"]);
     assert_eq!(code(&out), 3, "{}", stderr(&out));
     assert!(stderr(&out).contains("unix:///path"), "{}", stderr(&out));
+}
+
+/// Puts the runtime's sandbox image back when dropped, from the archive it was saved to.
+struct SandboxImage<'a> {
+    endpoint: &'a str,
+    archive: std::path::PathBuf,
+}
+
+impl Drop for SandboxImage<'_> {
+    fn drop(&mut self) {
+        let archive = self.archive.to_string_lossy().into_owned();
+        let back = ctr(self.endpoint, &["images", "import", &archive]);
+        assert!(back.status.success(), "the sandbox image could not be put back: {back:?}");
+        let _ = std::fs::remove_file(&self.archive);
+    }
+}
+
+#[test]
+fn e2e_cri_a_missing_sandbox_image_is_exit_4_naming_it_with_nothing_created() {
+    // The image every pod's sandbox needs: no other CRI test may run meanwhile.
+    require_cri!(endpoint, alone);
+    let ns = Namespace::on_cri(&endpoint, "sandbox-image");
+    let pause = "registry.k8s.io/pause:3.6";
+    let archive = std::env::temp_dir().join(format!("podrun-pause-{}.tar", std::process::id()));
+    let saved = ctr(&endpoint, &["images", "export", &archive.to_string_lossy(), pause]);
+    assert!(saved.status.success(), "{saved:?}");
+    let _restore = SandboxImage { endpoint: &endpoint, archive };
+    assert!(ctr(&endpoint, &["images", "rm", pause]).status.success());
+    let pod = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: nopause}}\nspec:\n  containers:\n  - {{name: c, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}\n");
+    let out = apply(&ns, &pod, &["--timeout", "30s"]);
+    assert_eq!(code(&out), 4, "{}", stderr(&out));
+    assert!(stderr(&out).contains(pause) && stderr(&out).contains("images import"), "{}", stderr(&out));
+    assert!(ns.containers().is_empty(), "{:?}", ns.containers());
 }

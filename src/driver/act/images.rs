@@ -166,7 +166,7 @@ pub(super) async fn credentials_for(
 /// Makes podrun's infra image present: podrun's own image is built locally from the pause
 /// program compiled into podrun; any other (`--infra-image`) is pulled when absent.
 pub async fn ensure_infra_image<R: Runtime>(rt: &R, image: &str) -> Result<(), RuntimeError> {
-    if rt.provides_infra_image() {
+    if rt.ensure_own_infra_image().await? {
         return Ok(());
     }
     if rt.image_present(image).await? {

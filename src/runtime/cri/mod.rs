@@ -301,8 +301,9 @@ impl Runtime for CriRuntime {
         })
     }
 
-    fn provides_infra_image(&self) -> bool {
-        true
+    async fn ensure_own_infra_image(&self) -> Result<bool, RuntimeError> {
+        images::ensure_sandbox_image(self).await?;
+        Ok(true)
     }
 
     async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
@@ -310,7 +311,6 @@ impl Runtime for CriRuntime {
         self.seal.stamp(Kind::Container, &spec.name, &mut labels_);
         match &spec.namespaces {
             Namespaces::Infra(net) => {
-                images::ensure_sandbox_image(self).await?;
                 let config = sandbox::config(&spec.name, &labels_, net, net.privileged);
                 let id = self
                     .channel

@@ -4,8 +4,31 @@
 
 use std::collections::BTreeMap;
 use std::process::{Command, Output};
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use super::{e2e_required, podrun_env, require};
+
+/// CRI tests hold it shared; one that changes what the runtime holds for every pod (its
+/// sandbox image) holds it alone.
+static CRI_USE: RwLock<()> = RwLock::new(());
+
+/// A test's hold on the CRI runtime, released when the test ends.
+pub enum CriUse {
+    Shared(#[allow(dead_code)] RwLockReadGuard<'static, ()>),
+    Alone(#[allow(dead_code)] RwLockWriteGuard<'static, ()>),
+}
+
+/// `cri`, holding the runtime for the rest of the test (`alone`, or beside the others).
+pub fn hold(alone: bool, test: &str) -> Option<(String, CriUse)> {
+    let endpoint = cri(test)?;
+    // A test that failed while holding it poisons the lock; the others still run.
+    let hold = if alone {
+        CriUse::Alone(CRI_USE.write().unwrap_or_else(std::sync::PoisonError::into_inner))
+    } else {
+        CriUse::Shared(CRI_USE.read().unwrap_or_else(std::sync::PoisonError::into_inner))
+    };
+    Some((endpoint, hold))
+}
 
 /// The CRI runtime to test against, or None (after counting `test` as skipped); see
 /// `require_cri!`.
@@ -30,7 +53,7 @@ pub fn podrun_cri(endpoint: &str, args: &[&str]) -> Output {
     podrun_env(&all, None, &[])
 }
 
-fn ctr(endpoint: &str, args: &[&str]) -> Output {
+pub fn ctr(endpoint: &str, args: &[&str]) -> Output {
     let sock = endpoint.trim_start_matches("unix://");
     Command::new("ctr").args(["--address", sock, "-n", "k8s.io"]).args(args).output().expect("run ctr")
 }

@@ -64,7 +64,10 @@ macro_rules! require_podman {
 /// test counted as skipped.
 macro_rules! require_cri {
     ($endpoint:ident) => {
-        let Some($endpoint) = $crate::common::cri::cri(test_name!()) else { return };
+        let Some(($endpoint, _cri_use)) = $crate::common::cri::hold(false, test_name!()) else { return };
+    };
+    ($endpoint:ident, alone) => {
+        let Some(($endpoint, _cri_use)) = $crate::common::cri::hold(true, test_name!()) else { return };
     };
 }
 
