@@ -1,11 +1,13 @@
 //! Commands in a running container: `ExecSync`, which returns the exit code and both outputs
-//! once the command has ended.
+//! once the command has ended, and `Exec`, whose URL on the runtime's streaming server gives
+//! the command's output as it comes, its input and its terminal (see `stream`).
 
 use std::time::Duration;
 
 use super::api;
+use super::stream;
 use super::CriRuntime;
-use crate::runtime::{ExecRequest, ExecSession, LogChunk, LogStream, NotSupported, RuntimeError};
+use crate::runtime::{ExecRequest, ExecSession, RuntimeError};
 
 /// The output and exit code of `cmd` in container `id`. `timeout`: the runtime kills the
 /// command after it (None: no limit).
@@ -20,28 +22,44 @@ pub(super) async fn run(
         cmd: cmd.to_vec(),
         timeout: timeout.map_or(0, |t| i64::try_from(t.as_secs().max(1)).unwrap_or(i64::MAX)),
     };
-    rt.channel.runtime.clone().exec_sync(req).await.map(tonic::Response::into_inner).map_err(|s| match s.code() {
+    rt.channel.runtime.clone().exec_sync(req).await.map(tonic::Response::into_inner).map_err(|s| exec_error(rt, id, s))
+}
+
+/// A refused exec as podrun's error.
+fn exec_error(rt: &CriRuntime, id: &str, s: tonic::Status) -> RuntimeError {
+    match s.code() {
         // Not running (or gone since it was chosen): as the Docker API's 409.
         tonic::Code::FailedPrecondition => RuntimeError::Conflict { what: format!("exec in container {id}") },
         _ => rt.error(&format!("exec in container {id}"), s),
-    })
+    }
 }
 
-/// `podrun exec` without a terminal or input: the command runs to its end, then its output is
-/// given (the CRI's streaming server, for a terminal and input, is not spoken yet).
+/// `podrun exec`, as kubectl runs it: `Exec` for a URL, then the session on the streaming
+/// server, with a terminal (`tty`: one output stream) and input when asked. The exit code is
+/// kept for `exec_exit_code` as the status message brings it.
 pub(super) async fn attach(rt: &CriRuntime, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {
-    if req.tty || req.stdin {
-        return Err(RuntimeError::Unsupported {
-            what: format!("exec in container {id}"),
-            why: NotSupported::Cri("give an exec a terminal or input yet (run it without -i and -t)"),
-        });
-    }
-    let r = run(rt, id, &req.cmd, None).await?;
-    let exec_id = rt.remember_exit(i64::from(r.exit_code));
-    let chunks: Vec<Result<LogChunk, RuntimeError>> = [(LogStream::Stdout, r.stdout), (LogStream::Stderr, r.stderr)]
-        .into_iter()
-        .filter(|(_, b)| !b.is_empty())
-        .map(|(stream, bytes)| Ok(LogChunk { stream, bytes }))
-        .collect();
-    Ok(ExecSession { id: exec_id, output: Box::pin(futures_util::stream::iter(chunks)), input: None })
+    let what = format!("exec in container {id}");
+    let url = rt
+        .channel
+        .runtime
+        .clone()
+        .exec(api::ExecRequest {
+            container_id: id.to_owned(),
+            cmd: req.cmd.clone(),
+            tty: req.tty,
+            // A terminal without input loses the command's output more often than not
+            // (containerd 1.6: most `exec -t -- tty` printed nothing): its input is asked for
+            // too, and never written to, which the command cannot tell from none.
+            stdin: req.stdin || req.tty,
+            stdout: true,
+            // A terminal's output is one stream.
+            stderr: !req.tty,
+        })
+        .await
+        .map_err(|s| exec_error(rt, id, s))?
+        .into_inner()
+        .url;
+    let exec_id = rt.execs.new_id();
+    let session = stream::open(&url, &exec_id, &what, req.stdin, req.tty, &rt.execs).await?;
+    Ok(ExecSession { id: exec_id, output: session.output, input: session.input })
 }

@@ -15,7 +15,9 @@ pub mod logs;
 mod observe;
 pub mod paths;
 mod sandbox;
+mod stream;
 mod volumes;
+mod websocket;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -56,8 +58,8 @@ pub struct CriRuntime {
     volumes: PathBuf,
     /// Sandboxes this process made: RunPodSandbox starts them, so their start is done.
     sandboxes: Arc<Mutex<HashSet<String>>>,
-    /// The exit codes of the execs `exec_attach` ran, by the id it gave them.
-    exits: Arc<Mutex<HashMap<String, i64>>>,
+    /// The execs `exec_attach` started: their terminals, and their exit codes once they end.
+    execs: Arc<stream::Execs>,
 }
 
 impl CriRuntime {
@@ -101,7 +103,7 @@ impl CriRuntime {
             seal,
             volumes: state.join("volumes"),
             sandboxes: Arc::default(),
-            exits: Arc::default(),
+            execs: Arc::default(),
         })
     }
 
@@ -116,13 +118,6 @@ impl CriRuntime {
     fn node_ip(&self) -> Option<String> {
         static NODE_IP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
         NODE_IP.get_or_init(|| super::node_ip::of_this_host().map(|ip| ip.to_string())).clone()
-    }
-
-    fn remember_exit(&self, code: i64) -> String {
-        let mut exits = self.exits.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let id = format!("exec-{}", exits.len() + 1);
-        exits.insert(id.clone(), code);
-        id
     }
 
     /// The seal itself is checked, not just the flag the list set.
@@ -464,12 +459,13 @@ impl Runtime for CriRuntime {
         exec::attach(self, id, req).await
     }
 
-    async fn exec_resize(&self, _exec_id: &str, _size: TermSize) -> Result<(), RuntimeError> {
+    async fn exec_resize(&self, exec_id: &str, size: TermSize) -> Result<(), RuntimeError> {
+        self.execs.resize(exec_id, size).await;
         Ok(())
     }
 
     async fn exec_exit_code(&self, exec_id: &str) -> Result<Option<i64>, RuntimeError> {
-        Ok(self.exits.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(exec_id).copied())
+        Ok(self.execs.exit(exec_id))
     }
 
     async fn ensure_volume(
