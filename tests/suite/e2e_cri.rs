@@ -312,3 +312,52 @@ fn e2e_cri_a_missing_sandbox_image_is_exit_4_naming_it_with_nothing_created() {
     assert!(stderr(&out).contains(pause) && stderr(&out).contains("images import"), "{}", stderr(&out));
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
 }
+
+#[test]
+fn e2e_cri_exec_passes_input_and_gives_a_terminal() {
+    require_cri!(endpoint);
+    require_tool!("tmux");
+    let ns = Namespace::on_cri(&endpoint, "exec");
+    let pod = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: sh}}\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n  - {{name: c, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}\n");
+    succeeded(&apply(&ns, &pod, &["--timeout", "60s"]));
+    // Input, line by line: a WebSocket v4 stream cannot say the input ended, so the command
+    // stops reading on its own.
+    let args = [
+        "--runtime-endpoint",
+        endpoint.as_str(),
+        "exec",
+        "-i",
+        "-n",
+        ns.name(),
+        "sh",
+        "--",
+        "sh",
+        "-c",
+        "read x; read y; echo \"$y $x\"; exit 3",
+    ];
+    let out = crate::common::podrun_env(&args, Some("a\nb\n"), &[]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "b a\n");
+
+    // A terminal: the command has one, follows podrun's size, and its exit status comes back.
+    let t = crate::e2e_exec::Tmux(format!("podrun-cri-{}", std::process::id()));
+    let cmd = format!(
+        "{PODRUN} --runtime-endpoint {endpoint} exec -it -q -n {} sh -- sh; echo podrun-exit=$?; sleep 60",
+        ns.name()
+    );
+    let out = crate::e2e_exec::tmux(&["-L", &t.0, "new-session", "-d", "-s", "t", "-x", "101", "-y", "33", &cmd]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    t.wait_for("/ #");
+    wait_until("the command's terminal is 33x101", Duration::from_secs(20), || {
+        t.keys(&["clear; stty size; tty", "Enter"]);
+        std::thread::sleep(Duration::from_millis(200));
+        let screen = t.screen();
+        if screen.contains("33 101") && screen.contains("/dev/pts/") {
+            Ok(())
+        } else {
+            Err(screen)
+        }
+    });
+    t.keys(&["exit 5", "Enter"]);
+    t.wait_for("podrun-exit=5");
+}

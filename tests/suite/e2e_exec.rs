@@ -114,26 +114,26 @@ fn e2e_exec_passes_output_stdin_and_the_exit_status() {
     assert_eq!(code(&out), 2);
 }
 
-fn tmux(args: &[&str]) -> std::process::Output {
+pub(crate) fn tmux(args: &[&str]) -> std::process::Output {
     Command::new("tmux").args(args).stdin(Stdio::null()).output().expect("run tmux")
 }
 
 /// A tmux server of the test's own (its own socket), killed when dropped.
-struct Tmux(String);
+pub(crate) struct Tmux(pub(crate) String);
 
 impl Tmux {
-    fn run(&self, args: &[&str]) -> std::process::Output {
+    pub(crate) fn run(&self, args: &[&str]) -> std::process::Output {
         let mut all = vec!["-L", self.0.as_str()];
         all.extend_from_slice(args);
         tmux(&all)
     }
 
-    fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
     }
 
     /// Waits (bounded) until the screen shows `text`, and returns the screen.
-    fn wait_for(&self, text: &str) -> String {
+    pub(crate) fn wait_for(&self, text: &str) -> String {
         wait_until(&format!("the screen shows {text:?}"), Duration::from_secs(20), || {
             let shown = self.screen();
             if shown.contains(text) {
@@ -144,7 +144,7 @@ impl Tmux {
         })
     }
 
-    fn keys(&self, keys: &[&str]) {
+    pub(crate) fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", "t"];
         args.extend_from_slice(keys);
         assert!(self.run(&args).status.success());
