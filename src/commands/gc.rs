@@ -204,7 +204,9 @@ pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
         code = c;
     }
     if let Some(files) = &files {
-        for uid in orphaned_files(&files.pod_dirs(), &remaining, now, args.min_age) {
+        // Another engine's pods are not this engine's orphans.
+        let dirs: Vec<_> = files.pod_dirs().into_iter().filter(|(uid, _)| files.is_this_engines(uid)).collect();
+        for uid in orphaned_files(&dirs, &remaining, now, args.min_age) {
             if !args.dry_run {
                 volumes::remove_pod_volumes(files, &uid);
                 files.remove_pod(&uid);

@@ -80,7 +80,7 @@ pub(crate) async fn connect(cli: &Cli) -> anyhow::Result<(Engine, Option<PodFile
     };
     let info = rt.info().await?;
     tracing::debug!(endpoint = %rt.endpoint(), engine = %info.name, version = %info.version, api = %info.api_version, "connected");
-    let files = rt.local_files().then_some(files);
+    let files = rt.local_files().then(|| files.for_engine(&rt.address()));
     Ok((rt, files))
 }
 

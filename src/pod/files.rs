@@ -57,11 +57,20 @@ pub enum StateError {
     },
 }
 
+/// The file in a pod's directory naming the engine its pod runs on (see `PodFiles::engine`).
+const ENGINE_FILE: &str = "engine";
+/// An endpoint is a short URL; more is not read.
+const MAX_ENGINE_BYTES: u64 = 4096;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PodFiles {
     root: PathBuf,
     /// podrun's directory on /dev/shm (see [`PodFiles::open`]).
     shm: PathBuf,
+    /// The engine the pods made through these files run on (its endpoint), written into each
+    /// pod's directory: one state directory serves every engine on the host, and `gc` through
+    /// one engine must not take another's pods for orphans.
+    engine: Option<String>,
 }
 
 impl PodFiles {
@@ -71,7 +80,7 @@ impl PodFiles {
         let root = root.into();
         let shm =
             Path::new(SHM).join(format!("podrun-{:016x}", fnv1a64(root.join("pods").as_os_str().as_encoded_bytes())));
-        PodFiles { root, shm }
+        PodFiles { root, shm, engine: None }
     }
 
     /// podrun's state directory `root`, checked (and made) private, and its ownership key.
@@ -100,7 +109,26 @@ impl PodFiles {
             Ok(md) => md.is_dir() && std::os::unix::fs::MetadataExt::uid(&md) == rustix::process::geteuid().as_raw(),
         };
         let shm = (0..SHM_NAMES).map(name).find(|d| usable(d)).unwrap_or_else(|| name(0));
-        Ok((PodFiles { root: real, shm }, seal))
+        Ok((PodFiles { root: real, shm, engine: None }, seal))
+    }
+
+    /// These files, for pods on the engine at `endpoint`.
+    #[must_use]
+    pub fn for_engine(mut self, endpoint: &str) -> PodFiles {
+        self.engine = Some(endpoint.to_owned());
+        self
+    }
+
+    /// Whether the pod `uid`'s files are this engine's: made through it, or made before pods
+    /// named their engine (then any engine's, as they always were).
+    pub fn is_this_engines(&self, uid: &str) -> bool {
+        if !is_pod_uid(uid) {
+            return false;
+        }
+        match private_fs::read_head(&self.pod_dir(uid).join(ENGINE_FILE), MAX_ENGINE_BYTES) {
+            Ok(Some(named)) => self.engine.as_deref().is_none_or(|e| e.as_bytes() == named.as_slice()),
+            _ => true,
+        }
     }
 
     /// The default root for this user (see the module doc).
@@ -143,6 +171,12 @@ impl PodFiles {
         private_fs::private_subdir(&root.join("pods"))?;
         let dir = root.join("pods").join(uid);
         private_fs::private_subdir(&dir)?;
+        if let Some(engine) = &self.engine {
+            let marker = dir.join(ENGINE_FILE);
+            if matches!(fs::symlink_metadata(&marker), Err(e) if e.kind() == io::ErrorKind::NotFound) {
+                private_fs::replace_file(&marker, engine.as_bytes(), 0o600)?;
+            }
+        }
         Ok(dir)
     }
 
@@ -274,6 +308,24 @@ mod tests {
     use super::*;
     use crate::manifest::defaults::derive_uid;
     use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_pods_files_name_their_engine_and_gc_through_another_leaves_them() {
+        let dir = crate::test_support::TempDir::new("engine-marker");
+        let docker = PodFiles::new(dir.to_path_buf()).for_engine("unix:///var/run/docker.sock");
+        let cri = PodFiles::new(dir.to_path_buf()).for_engine("unix:///run/containerd/containerd.sock");
+        let uid = "0b5c2ac5-0000-4000-8000-000000000001";
+        docker.make_pod_dir(uid).unwrap();
+        assert!(docker.is_this_engines(uid));
+        assert!(!cri.is_this_engines(uid), "another engine's pod");
+        // Made again through the other engine: the first word stays.
+        cri.make_pod_dir(uid).unwrap();
+        assert!(docker.is_this_engines(uid) && !cri.is_this_engines(uid));
+        // A pod's files from before pods named their engine: any engine's.
+        let legacy = "0b5c2ac5-0000-4000-8000-000000000002";
+        PodFiles::new(dir.to_path_buf()).make_pod_dir(legacy).unwrap();
+        assert!(cri.is_this_engines(legacy) && docker.is_this_engines(legacy));
+    }
 
     fn scratch(name: &str) -> PodFiles {
         let root = std::env::temp_dir().join(format!("podrun-files-{}-{name}", std::process::id()));

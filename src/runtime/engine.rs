@@ -30,6 +30,15 @@ impl Engine {
             Engine::Cri(c) => c.endpoint().to_owned(),
         }
     }
+
+    /// Its address alone (`unix:///var/run/docker.sock`), however it was chosen: what names
+    /// the engine of a pod's files (`PodFiles::for_engine`).
+    pub fn address(&self) -> String {
+        match self {
+            Engine::Docker(d) => d.endpoint().host.clone(),
+            Engine::Cri(c) => c.endpoint().to_owned(),
+        }
+    }
 }
 
 /// The same call on whichever engine it is.

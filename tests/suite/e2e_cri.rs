@@ -361,3 +361,23 @@ fn e2e_cri_exec_passes_input_and_gives_a_terminal() {
     t.keys(&["exit 5", "Enter"]);
     t.wait_for("podrun-exit=5");
 }
+
+#[test]
+fn e2e_cri_gc_leaves_the_files_of_a_pod_on_docker() {
+    // One state directory for both engines, as on a host that runs both: gc through the CRI
+    // runtime must not take the Docker pod's files for an orphan's.
+    require_cri!(endpoint);
+    require_engine!();
+    let ns = Namespace::new("cri-gc-docker");
+    let state = StateDir::new("cri-gc-docker");
+    let pod = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: keep}}\nspec:\n  terminationGracePeriodSeconds: 1\n  volumes: [{{name: d, emptyDir: {{}}}}]\n  containers:\n  - {{name: c, image: busybox:1.28, command: [sh, -c, '{LOOP}'], volumeMounts: [{{name: d, mountPath: /d}}]}}\n");
+    succeeded(&state.apply(&ns, &pod, &["--timeout", "60s"]));
+    assert_eq!(state.pod_dirs().len(), 1);
+    let out = state.run(&["--runtime-endpoint", &endpoint, "gc", "--min-age", "0s"]);
+    succeeded(&out);
+    assert!(!stdout(&out).contains("files of pod"), "{}", stdout(&out));
+    assert_eq!(state.pod_dirs().len(), 1, "the Docker pod's files are kept");
+    // Through Docker, once the pod is gone, they go.
+    succeeded(&state.run(&["delete", "keep", "-n", ns.name()]));
+    assert_eq!(state.pod_dirs().len(), 0);
+}
