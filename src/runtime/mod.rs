@@ -14,6 +14,7 @@ pub mod engine;
 mod error;
 #[cfg(test)]
 pub mod fake;
+mod hyper_conn;
 pub mod infra_image;
 pub mod insecure_tls;
 pub mod labels;

@@ -233,16 +233,7 @@ fn e2e_cri_pulls_from_a_registry_with_credentials_and_refuses_an_absent_image() 
     let ns = Namespace::on_cri(&endpoint, "pull");
     let mut reg = crate::e2e_images::Registry::start("cri-auth", Some("alice:wonderland"));
     let image = reg.push("cri-private", Some(("alice", "wonderland")));
-    let secret = |user: &str, pass: &str| {
-        use base64::Engine;
-        let b64 = base64::engine::general_purpose::STANDARD;
-        let auth = b64.encode(format!("{user}:{pass}"));
-        let config = format!(r#"{{"auths":{{"127.0.0.1:{}":{{"auth":"{auth}"}}}}}}"#, reg.port);
-        format!(
-            "apiVersion: v1\nkind: Secret\nmetadata: {{name: regcred}}\ntype: kubernetes.io/dockerconfigjson\ndata:\n  .dockerconfigjson: {}\n---\n",
-            b64.encode(config)
-        )
-    };
+    let secret = |user: &str, pass: &str| reg.pull_secret(user, pass);
     let pod = |image: &str| {
         format!(
             "apiVersion: v1\nkind: Pod\nmetadata: {{name: img}}\nspec:\n  terminationGracePeriodSeconds: 1\n  imagePullSecrets: [{{name: regcred}}]\n  containers:\n  - {{name: c, image: '{image}', imagePullPolicy: IfNotPresent, command: [sh, -c, '{LOOP}']}}\n"

@@ -52,6 +52,19 @@ impl Registry {
         self.images.push(reference.clone());
         reference
     }
+
+    /// A `kubernetes.io/dockerconfigjson` Secret `regcred` with `user`:`pass` for this registry,
+    /// as a manifest document (with its `---`).
+    pub(crate) fn pull_secret(&self, user: &str, pass: &str) -> String {
+        use base64::Engine;
+        let b64 = base64::engine::general_purpose::STANDARD;
+        let auth = b64.encode(format!("{user}:{pass}"));
+        let config = format!(r#"{{"auths":{{"127.0.0.1:{}":{{"auth":"{auth}"}}}}}}"#, self.port);
+        format!(
+            "apiVersion: v1\nkind: Secret\nmetadata: {{name: regcred}}\ntype: kubernetes.io/dockerconfigjson\ndata:\n  .dockerconfigjson: {}\n---\n",
+            b64.encode(config)
+        )
+    }
 }
 
 impl Drop for Registry {
@@ -142,16 +155,7 @@ fn e2e_pull_secrets() {
     let ns = Namespace::new("auth");
     let mut reg = Registry::start("auth", Some("alice:wonderland"));
     let image = reg.push("private", Some(("alice", "wonderland")));
-    let secret = |user: &str, pass: &str| {
-        use base64::Engine;
-        let b64 = base64::engine::general_purpose::STANDARD;
-        let auth = b64.encode(format!("{user}:{pass}"));
-        let config = format!(r#"{{"auths":{{"127.0.0.1:{}":{{"auth":"{auth}"}}}}}}"#, reg.port);
-        format!(
-            "apiVersion: v1\nkind: Secret\nmetadata: {{name: regcred}}\ntype: kubernetes.io/dockerconfigjson\ndata:\n  .dockerconfigjson: {}\n---\n",
-            b64.encode(config)
-        )
-    };
+    let secret = |user: &str, pass: &str| reg.pull_secret(user, pass);
     let with = |s: String| format!("{s}{}", pod(&image, "IfNotPresent", "  imagePullSecrets: [{name: regcred}]\n"));
 
     let out = apply(&ns, &with(secret("alice", "wrong")), &["--retries", "1", "--retry-delay", "100ms"]);

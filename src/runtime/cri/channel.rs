@@ -7,12 +7,11 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use hyper_util::client::legacy::connect::{Connected, Connection};
 use hyper_util::rt::{TokioExecutor, TokioIo};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 use super::api::image_service_client::ImageServiceClient;
 use super::api::runtime_service_client::RuntimeServiceClient;
+use crate::runtime::hyper_conn::HyperConn;
 
 /// The HTTP/2 client every call goes through.
 pub type Http = hyper_util::client::legacy::Client<UnixConnector, tonic::body::Body>;
@@ -47,6 +46,9 @@ impl Channel {
 #[derive(Debug, Clone)]
 pub struct UnixConnector(Arc<str>);
 
+/// A connection to the socket, as hyper wants it.
+pub type Socket = HyperConn<tokio::net::UnixStream>;
+
 impl tower_service::Service<hyper::Uri> for UnixConnector {
     type Response = TokioIo<Socket>;
     type Error = io::Error;
@@ -58,35 +60,6 @@ impl tower_service::Service<hyper::Uri> for UnixConnector {
 
     fn call(&mut self, _: hyper::Uri) -> Self::Future {
         let path = Arc::clone(&self.0);
-        Box::pin(async move { Ok(TokioIo::new(Socket(tokio::net::UnixStream::connect(&*path).await?))) })
-    }
-}
-
-/// A connection to the socket, as hyper wants it.
-pub struct Socket(tokio::net::UnixStream);
-
-impl Connection for Socket {
-    fn connected(&self) -> Connected {
-        Connected::new()
-    }
-}
-
-impl AsyncRead for Socket {
-    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.0).poll_read(cx, buf)
-    }
-}
-
-impl AsyncWrite for Socket {
-    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.0).poll_write(cx, buf)
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.0).poll_flush(cx)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.0).poll_shutdown(cx)
+        Box::pin(async move { Ok(TokioIo::new(HyperConn(tokio::net::UnixStream::connect(&*path).await?))) })
     }
 }

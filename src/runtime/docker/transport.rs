@@ -12,12 +12,12 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bollard::{BollardRequest, Docker};
-use hyper_util::client::legacy::connect::{Connected, Connection};
 use hyper_util::rt::{TokioExecutor, TokioIo};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite};
 
 use super::ssh::SshCommand;
 use super::tls::{self, TlsClient};
+use crate::runtime::hyper_conn::HyperConn;
 
 /// A byte stream to the engine.
 pub trait Conn: AsyncRead + AsyncWrite + Send + Unpin {}
@@ -176,38 +176,12 @@ impl tower_service::Service<hyper::Uri> for Connector {
 
     fn call(&mut self, _: hyper::Uri) -> Self::Future {
         let dialer = self.0.clone();
-        Box::pin(async move { Ok(TokioIo::new(Stream(dialer.dial().await?))) })
+        Box::pin(async move { Ok(TokioIo::new(HyperConn(dialer.dial().await?))) })
     }
 }
 
 /// A connection as hyper wants it.
-pub struct Stream(Box<dyn Conn>);
-
-impl Connection for Stream {
-    fn connected(&self) -> Connected {
-        Connected::new()
-    }
-}
-
-impl AsyncRead for Stream {
-    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.0).poll_read(cx, buf)
-    }
-}
-
-impl AsyncWrite for Stream {
-    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.0).poll_write(cx, buf)
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.0).poll_flush(cx)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.0).poll_shutdown(cx)
-    }
-}
+pub type Stream = HyperConn<Box<dyn Conn>>;
 
 #[cfg(test)]
 mod tests {
