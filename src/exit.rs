@@ -37,6 +37,9 @@ pub enum UsageError {
     /// A pod that cannot run here, refused before anything is created.
     #[error(transparent)]
     Refused(#[from] PrepareError),
+    /// A flag for what only the Docker API has, given with a CRI runtime.
+    #[error("{flag}: {why}")]
+    NotOnCri { flag: &'static str, why: &'static str },
     /// `exec` or `logs` without `-c` on a pod with several app containers, none the default.
     #[error("a container name must be specified for pod {pod}, choose one of: [{}]", .candidates.join(" "))]
     NoContainerChosen { pod: String, candidates: Vec<String> },

@@ -3,14 +3,40 @@
 use crate::cli::{ApplyArgs, Cli, OutputArg, PullArg, WaitForArg};
 use crate::driver::apply::{self, ApplyOptions};
 use crate::driver::CrashBackoff;
+use crate::exit::UsageError;
 use crate::manifest::types::PullPolicy;
 use crate::manifest::LoadOptions;
 use crate::report::Format;
+use crate::runtime::engine::Engine;
 use crate::runtime::infra_image;
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
-    apply::run(&options(cli, args), super::connect(cli)).await.map_err(apply::ApplyError::into_cause)
+    let connect = async {
+        let (rt, files) = super::connect(cli).await?;
+        if matches!(rt, Engine::Cri(_)) {
+            docker_only(args)?;
+        }
+        Ok::<_, anyhow::Error>((rt, files))
+    };
+    apply::run(&options(cli, args), connect).await.map_err(apply::ApplyError::into_cause)
+}
+
+/// Refuses the flags a CRI runtime has nothing for, before anything is made.
+fn docker_only(args: &ApplyArgs) -> Result<(), UsageError> {
+    if args.network.is_some() {
+        return Err(UsageError::NotOnCri {
+            flag: "--network",
+            why: "a CRI runtime has no named networks; the pod joins the runtime's CNI network",
+        });
+    }
+    if args.infra_image.is_some() {
+        return Err(UsageError::NotOnCri {
+            flag: "--infra-image",
+            why: "a CRI runtime runs its own sandbox image (containerd's sandbox_image, CRI-O's pause_image)",
+        });
+    }
+    Ok(())
 }
 
 fn options(cli: &Cli, args: &ApplyArgs) -> ApplyOptions {

@@ -262,6 +262,19 @@ fn e2e_cri_pulls_from_a_registry_with_credentials_and_refuses_an_absent_image() 
 }
 
 #[test]
+fn e2e_cri_flags_for_the_docker_api_alone_are_refused_with_nothing_made() {
+    require_cri!(endpoint);
+    let ns = Namespace::on_cri(&endpoint, "docker-only");
+    let pod = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  containers:\n  - {{name: c, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}\n");
+    for (flag, value) in [("--network", "n"), ("--infra-image", "busybox:1.28")] {
+        let out = apply(&ns, &pod, &[flag, value]);
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        assert!(stderr(&out).contains(&format!("{flag}: a CRI runtime")), "{}", stderr(&out));
+        assert!(ns.containers().is_empty(), "{:?}", ns.containers());
+    }
+}
+
+#[test]
 fn e2e_cri_an_unreachable_runtime_is_exit_3_naming_it() {
     let out = podrun_cri("unix:///nonexistent/podrun-test.sock", &["get"]);
     assert_eq!(code(&out), 3, "{}", stderr(&out));
