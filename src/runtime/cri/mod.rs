@@ -19,7 +19,7 @@ mod stream;
 mod volumes;
 mod websocket;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -57,7 +57,9 @@ pub struct CriRuntime {
     /// Where podrun keeps named volumes (the CRI has none).
     volumes: PathBuf,
     /// Sandboxes this process made: RunPodSandbox starts them, so their start is done.
-    sandboxes: Arc<Mutex<HashSet<String>>>,
+    /// With what their containers' creation needs of them (`sandbox::base`), so it is not
+    /// asked for again.
+    sandboxes: Arc<Mutex<HashMap<String, api::PodSandboxConfig>>>,
     /// The execs `exec_attach` started: their terminals, and their exit codes once they end.
     execs: Arc<stream::Execs>,
 }
@@ -145,6 +147,9 @@ impl CriRuntime {
 
     /// The config of sandbox `id` again, from its (sealed) labels, for a container made in it.
     async fn sandbox_config(&self, id: &str) -> Result<api::PodSandboxConfig, RuntimeError> {
+        if let Some(made) = self.sandboxes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(id) {
+            return Ok(made.clone());
+        }
         let status = self
             .channel
             .runtime
@@ -316,7 +321,10 @@ impl Runtime for CriRuntime {
                     .map_err(|s| self.error(&format!("run pod sandbox {}", spec.name), s))?
                     .into_inner()
                     .pod_sandbox_id;
-                self.sandboxes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id.clone());
+                self.sandboxes
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .insert(id.clone(), sandbox::base(&spec.name, &labels_));
                 Ok(id)
             }
             Namespaces::Join { infra_id, pid, ipc_host } => {
@@ -338,7 +346,7 @@ impl Runtime for CriRuntime {
     }
 
     async fn start(&self, id: &str) -> Result<(), RuntimeError> {
-        if self.sandboxes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).contains(id) {
+        if self.sandboxes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).contains_key(id) {
             return Ok(());
         }
         match self

@@ -97,10 +97,13 @@ async fn sandbox(rt: &CriRuntime, s: &api::PodSandbox) -> Result<Option<Observed
     }))
 }
 
-/// How long after its start a running container's process is looked for: the runtime records an
+/// When, after its start, a running container's process is looked for: the runtime records an
 /// exit when its event arrives, which under load can come later than podrun looks, and a
 /// container that exited at once must not count as up (see `status::compute`'s min uptime).
+/// Before `FRESH_FROM` it cannot count as up yet anyway (at the default min uptime), and a look
+/// is a verbose status, the container's whole spec.
 const FRESH: Duration = Duration::from_secs(2);
+const FRESH_FROM: Duration = Duration::from_millis(100);
 /// How long podrun waits, at most, for the runtime to record the exit of a process that is gone.
 const EXIT_LAG: Duration = Duration::from_millis(500);
 
@@ -141,7 +144,7 @@ async fn container(rt: &CriRuntime, c: &api::Container) -> Result<Option<Observe
     let Some(mut r) = status(rt, &c.id, false).await? else { return Ok(None) };
     let st = r.status.clone().unwrap_or_default();
     let started = UNIX_EPOCH + Duration::from_nanos(u64::try_from(st.started_at).unwrap_or(0));
-    let fresh = crate::clock::now().duration_since(started).is_ok_and(|up| up < FRESH);
+    let fresh = crate::clock::now().duration_since(started).is_ok_and(|up| (FRESH_FROM..FRESH).contains(&up));
     if st.state == api::ContainerState::ContainerRunning as i32 && fresh {
         let gone = status(rt, &c.id, true).await?.and_then(|v| pid_of(&v)).is_some_and(|pid| !alive(pid));
         if gone {
