@@ -1,8 +1,8 @@
 //! The CRI floor of `scripts/bench`: the bare CRI v1 sequence a pod needs, with nothing
 //! around it (no image checks, no waiting for "running", no observation), as the least any
-//! tool driving that runtime must do. It uses podrun's generated messages and its channel
-//! (HTTP/2 over the runtime's unix socket), included from `src/runtime/cri`, as the library
-//! keeps them private.
+//! tool driving that runtime must do. It uses podrun's generated messages, included from
+//! `src/runtime/cri/api.rs` (the library keeps them private), over a channel of its own as
+//! podrun's is: hyper's HTTP/2 client on the runtime's unix socket, one connection.
 //!
 //! ```text
 //! cri_floor ENDPOINT version
@@ -35,9 +35,6 @@ use futures_util::future::try_join_all;
 #[allow(dead_code, clippy::all, clippy::pedantic, missing_docs, rustdoc::all)]
 #[path = "../src/runtime/cri/api.rs"]
 mod api;
-#[allow(dead_code)]
-#[path = "../src/runtime/cri/channel.rs"]
-mod channel;
 
 type Client = api::runtime_service_client::RuntimeServiceClient<channel::Http>;
 
@@ -51,7 +48,7 @@ async fn main() -> Result<()> {
         bail!("usage: cri_floor ENDPOINT run|look|delete|clean ARGS... (see examples/cri_floor.rs)");
     };
     let path = endpoint.strip_prefix("unix://").unwrap_or(endpoint);
-    let mut rt = channel::Channel::new(path).runtime;
+    let mut rt = channel::runtime(path);
     let v = rt.version(api::VersionRequest { version: "v1".into() }).await.context("Version")?.into_inner();
     let rest = &args[2..];
     match (mode.as_str(), rest) {
@@ -262,5 +259,76 @@ fn remove_cgroup(rel: &str) {
             }
         }
         let _ = std::fs::remove_dir(&dir);
+    }
+}
+
+/// The gRPC channel: HTTP/2 over the runtime's unix socket, through hyper's client.
+mod channel {
+    use std::future::Future;
+    use std::io;
+    use std::pin::Pin;
+    use std::sync::Arc;
+    use std::task::{Context, Poll};
+
+    use hyper_util::client::legacy::connect::{Connected, Connection};
+    use hyper_util::rt::{TokioExecutor, TokioIo};
+    use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+    pub type Http = hyper_util::client::legacy::Client<UnixConnector, tonic::body::Body>;
+
+    /// The runtime service at the socket `path`; nothing is dialled until the first call.
+    pub fn runtime(path: &str) -> super::Client {
+        let http: Http = hyper_util::client::legacy::Client::builder(TokioExecutor::new())
+            .http2_only(true)
+            .build(UnixConnector(Arc::from(path)));
+        // gRPC needs an authority in the URI; the socket does the routing.
+        super::Client::with_origin(http, hyper::Uri::from_static("http://localhost"))
+            .max_decoding_message_size(16 * 1024 * 1024)
+    }
+
+    #[derive(Clone)]
+    pub struct UnixConnector(Arc<str>);
+
+    impl tower_service::Service<hyper::Uri> for UnixConnector {
+        type Response = TokioIo<Socket>;
+        type Error = io::Error;
+        type Future = Pin<Box<dyn Future<Output = io::Result<TokioIo<Socket>>> + Send>>;
+
+        fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+
+        fn call(&mut self, _: hyper::Uri) -> Self::Future {
+            let path = Arc::clone(&self.0);
+            Box::pin(async move { Ok(TokioIo::new(Socket(tokio::net::UnixStream::connect(&*path).await?))) })
+        }
+    }
+
+    pub struct Socket(tokio::net::UnixStream);
+
+    impl Connection for Socket {
+        fn connected(&self) -> Connected {
+            Connected::new()
+        }
+    }
+
+    impl AsyncRead for Socket {
+        fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+            Pin::new(&mut self.0).poll_read(cx, buf)
+        }
+    }
+
+    impl AsyncWrite for Socket {
+        fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+            Pin::new(&mut self.0).poll_write(cx, buf)
+        }
+
+        fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Pin::new(&mut self.0).poll_flush(cx)
+        }
+
+        fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Pin::new(&mut self.0).poll_shutdown(cx)
+        }
     }
 }
