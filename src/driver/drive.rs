@@ -174,7 +174,7 @@ impl<'a, R: Runtime> Run<'a, R> {
                 self.after_outage = false;
             }
             self.status = Some(st.clone());
-            if let Some(sig) = self.wait(now, &plan, &st, deadline, interrupt).await {
+            if let Some(sig) = self.wait(now, &plan, &st, deadline, looked_at, interrupt).await {
                 return (Some(st), Err(PodFailure::Interrupted(sig)));
             }
         }
@@ -409,6 +409,7 @@ impl<'a, R: Runtime> Run<'a, R> {
         plan: &plan::Plan,
         st: &PodStatus,
         deadline: Option<SystemTime>,
+        looked_at: SystemTime,
         interrupt: &mut Interrupt,
     ) -> Option<i32> {
         // Supervising for good with the engine's events flowing, a look now and then suffices.
@@ -417,11 +418,10 @@ impl<'a, R: Runtime> Run<'a, R> {
         if !plan.is_empty() {
             wake = self.hold_until.unwrap_or(now);
         }
-        let next = plan.next_restart().into_iter().chain(status::compute::settles_at(
-            st,
-            self.opts.min_uptime,
-            crate::clock::now(),
-        ));
+        // From the look, as the verdict counts: a container up long enough by now but not at
+        // the look gets another look at once.
+        let next =
+            plan.next_restart().into_iter().chain(status::compute::settles_at(st, self.opts.min_uptime, looked_at));
         for t in next.chain(deadline) {
             wake = wake.min(crate::clock::instant_at(t));
         }
