@@ -193,14 +193,16 @@ fn e2e_cri_supervise_brings_back_a_container_killed_from_outside() {
             "apiVersion: v1\nkind: Pod\nmetadata: {{name: sup}}\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n  - {{name: c, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}\n"
         ),
     );
-    let mut child = Command::new(PODRUN)
-        .args(["--runtime-endpoint", &endpoint, "apply", f.path(), "-n", ns.name(), "--supervise"])
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("run podrun");
+    let _supervisor = Killed(
+        Command::new(PODRUN)
+            .args(["--runtime-endpoint", &endpoint, "apply", f.path(), "-n", ns.name(), "--supervise"])
+            .env("NO_COLOR", "1")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("run podrun"),
+    );
     // Not found until the supervisor's first pass has made it.
     let running = || {
         let out = ns.podrun(&["get", "sup", "-n", ns.name(), "-o", "json"]);
@@ -223,8 +225,16 @@ fn e2e_cri_supervise_brings_back_a_container_killed_from_outside() {
         (true, n) if n >= 1 => Ok(()),
         other => Err(other),
     });
-    let _ = child.kill();
-    let _ = child.wait();
+}
+
+/// A podrun in the background, killed when dropped (the test passed or not).
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 #[test]
