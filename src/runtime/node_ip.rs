@@ -13,6 +13,12 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, ToSocketAddrs, UdpSocket};
 
+/// `of_this_host`, read once per process, as text.
+pub fn cached() -> Option<String> {
+    static NODE_IP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    NODE_IP.get_or_init(|| of_this_host().map(|ip| ip.to_string())).clone()
+}
+
 /// The node IP of this host, or None when it has none the kubelet would take (then it would
 /// not start; podrun leaves the addresses out).
 pub(super) fn of_this_host() -> Option<IpAddr> {

@@ -126,6 +126,16 @@ impl Seal {
         found.len() == wanted.len() && found.bytes().zip(wanted.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
     }
 
+    /// Refuses `what` on container `c` unless podrun made it: the seal itself is checked, not
+    /// just the flag the list set, as an `Observed` reaches an engine from far above.
+    pub fn ensure_owned(&self, what: &str, c: &super::Observed) -> Result<(), super::RuntimeError> {
+        if c.is_owned() && self.verify(Kind::Container, &c.name, &c.labels) {
+            Ok(())
+        } else {
+            Err(super::RuntimeError::NotOwned { what: what.to_owned(), id: c.id.clone() })
+        }
+    }
+
     /// A name for `purpose` that only this key gives, for a path in a directory others can
     /// write (/dev/shm): nobody can make it first, as nobody can know it before podrun does.
     pub fn private_name(&self, purpose: &[u8]) -> String {

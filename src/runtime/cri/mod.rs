@@ -117,32 +117,12 @@ impl CriRuntime {
         errors::of(&self.endpoint, what, status)
     }
 
-    fn node_ip(&self) -> Option<String> {
-        static NODE_IP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-        NODE_IP.get_or_init(|| super::node_ip::of_this_host().map(|ip| ip.to_string())).clone()
-    }
-
-    /// The seal itself is checked, not just the flag the list set.
     fn ensure_owned(&self, what: &str, c: &Observed) -> Result<(), RuntimeError> {
-        if c.is_owned() && self.seal.verify(Kind::Container, &c.name, &c.labels) {
-            Ok(())
-        } else {
-            Err(RuntimeError::NotOwned { what: what.to_owned(), id: c.id.clone() })
-        }
+        self.seal.ensure_owned(what, c)
     }
 
     async fn status_of(&self, id: &str) -> Result<Option<api::ContainerStatus>, RuntimeError> {
-        match self
-            .channel
-            .runtime
-            .clone()
-            .container_status(api::ContainerStatusRequest { container_id: id.to_owned(), verbose: false })
-            .await
-        {
-            Ok(r) => Ok(r.into_inner().status),
-            Err(s) if s.code() == tonic::Code::NotFound => Ok(None),
-            Err(s) => Err(self.error(&format!("inspect container {id}"), s)),
-        }
+        Ok(observe::status(self, id, false).await?.and_then(|r| r.status))
     }
 
     /// The config of sandbox `id` again, from its (sealed) labels, for a container made in it.

@@ -76,7 +76,7 @@ async fn sandbox(rt: &CriRuntime, s: &api::PodSandbox) -> Result<Option<Observed
         .is_some_and(|o| o.network == api::NamespaceMode::Node as i32);
     let mut ip = status.network.as_ref().map(|n| n.ip.clone()).filter(|ip| !ip.is_empty());
     if host_network && ip.is_none() {
-        ip = rt.node_ip();
+        ip = crate::runtime::node_ip::cached();
     }
     let state = if status.state == api::PodSandboxState::SandboxReady as i32 {
         State::Running { started_at: time(status.created_at) }
@@ -107,7 +107,7 @@ const FRESH_FROM: Duration = Duration::from_millis(100);
 /// How long podrun waits, at most, for the runtime to record the exit of a process that is gone.
 const EXIT_LAG: Duration = Duration::from_millis(500);
 
-async fn status(
+pub(super) async fn status(
     rt: &CriRuntime,
     id: &str,
     verbose: bool,

@@ -36,21 +36,16 @@ impl DockerRuntime {
     /// engine's host podrun knows no address it could vouch for (the endpoint it dials may be
     /// a forwarder or a tunnel), so a hostNetwork pod there has none, as before.
     pub(super) fn node_ip(&self) -> Option<String> {
-        static NODE_IP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
         if !self.local_files() {
             return None;
         }
-        NODE_IP.get_or_init(|| crate::runtime::node_ip::of_this_host().map(|ip| ip.to_string())).clone()
+        crate::runtime::node_ip::cached()
     }
 
     /// The seal itself is checked, not just the flag the list set: an `Observed` reaches here
     /// from far above.
     pub(super) fn ensure_owned(&self, what: &str, c: &Observed) -> Result<(), RuntimeError> {
-        if c.is_owned() && self.seal.verify(Kind::Container, &c.name, &c.labels) {
-            Ok(())
-        } else {
-            Err(RuntimeError::NotOwned { what: what.to_owned(), id: c.id.clone() })
-        }
+        self.seal.ensure_owned(what, c)
     }
 }
 
