@@ -13,6 +13,7 @@ mod clock;
 mod commands;
 mod driver;
 mod error_chain;
+mod escape;
 mod exit;
 mod fnv;
 mod manifest;

@@ -13,7 +13,8 @@ fn init_logging(verbose: u8) {
     use tracing_subscriber::prelude::*;
     let level = if verbose >= 2 { LevelFilter::DEBUG } else { LevelFilter::WARN };
     let filter = log_filter(std::env::var("PODRUN_LOG").ok().as_deref(), level);
-    let format = tracing_subscriber::fmt::layer().with_writer(podrun::log_writer).with_target(false);
+    // Uncoloured: the writer escapes every control character, ESC included.
+    let format = tracing_subscriber::fmt::layer().with_writer(podrun::log_writer).with_target(false).with_ansi(false);
     tracing_subscriber::registry().with(format).with(filter).init();
 }
 

@@ -10,6 +10,7 @@ use std::time::{Duration, SystemTime};
 use crate::cli::{Cli, GcArgs};
 use crate::clock::parse_time;
 use crate::error_chain::chain;
+use crate::escape::escape;
 use crate::exit;
 use crate::pod::observed::attempt_of;
 use crate::pod::volumes;
@@ -159,7 +160,8 @@ async fn collect_engine_volumes<R: Runtime>(
             }
         }
         if !cli.quiet {
-            let _ = output::println(&format!("{verb} volume {}: its pod (uid {uid}) has no container left", v.name));
+            let line = format!("{verb} volume {}: its pod (uid {uid}) has no container left", v.name);
+            let _ = output::println(&escape(&line));
         }
     }
     code
@@ -196,7 +198,7 @@ pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
         if !cli.quiet {
             // A closed stdout stops the listing, not the collection: it is recorded, and podrun
             // exits 141 once done.
-            let _ = output::println(&format!("{verb} container {}: {}", describe(c), r.reason));
+            let _ = output::println(&escape(&format!("{verb} container {}: {}", describe(c), r.reason)));
         }
     }
     let remaining: Vec<Observed> = observed.iter().filter(|c| !removed.contains(&c.id)).cloned().collect();
@@ -212,7 +214,7 @@ pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
                 files.remove_pod(&uid);
             }
             if !cli.quiet {
-                let _ = output::println(&format!("{verb} files of pod uid {uid}: it has no container left"));
+                let _ = output::println(&escape(&format!("{verb} files of pod uid {uid}: it has no container left")));
             }
         }
     }

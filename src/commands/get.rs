@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 use crate::cli::{Cli, GetArgs, GetOutputArg};
 use crate::clock::parse_time;
+use crate::escape::escape;
 use crate::exit;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::pod::files::PodFiles;
@@ -42,7 +43,7 @@ pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
         _ => list(&pods),
     };
     match args.output {
-        Some(GetOutputArg::Json) => output::println(&serde_json::to_string_pretty(&object)?)?,
+        Some(GetOutputArg::Json) => output::println(&report::summary::json(&object))?,
         Some(GetOutputArg::Yaml) => output::print(&serde_yaml::to_string(&object)?)?,
         _ if pods.is_empty() && missing.is_empty() => {
             // As kubectl: on stderr, so a script reading stdout sees no rows.
@@ -160,7 +161,7 @@ fn table(pods: &[ListedPod], namespaces: bool, wide: bool, now: SystemTime) -> S
             row.push(st.pod_ip.clone().unwrap_or_else(|| "<none>".into()));
             row.push(if images.is_empty() { "<none>".into() } else { images.join(",") });
         }
-        rows.push(row);
+        rows.push(row.iter().map(|cell| escape(cell).into_owned()).collect());
     }
     let widths: Vec<usize> =
         (0..rows[0].len()).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();

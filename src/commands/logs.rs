@@ -5,6 +5,7 @@ use futures_util::stream::{self, BoxStream};
 use futures_util::StreamExt;
 
 use crate::cli::{Cli, LogsArgs};
+use crate::escape::Escaped;
 use crate::exit;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::report::{self, output, ReportOptions};
@@ -39,7 +40,7 @@ pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
     let streams: Vec<_> = targets
         .into_iter()
         .map(|(name, c)| {
-            let prefix = args.prefix.then(|| format!("[pod/{}/{name}] ", pod.name));
+            let prefix = args.prefix.then(|| format!("[pod/{}/{}] ", Escaped(&pod.name), Escaped(&name)));
             prefixed(rt.logs(&c.id, &opts), prefix)
         })
         .collect();

@@ -4,6 +4,7 @@
 
 use crate::cli::{Cli, ValidateArgs};
 use crate::driver;
+use crate::escape::escape;
 use crate::exit;
 use crate::manifest::LoadOptions;
 use crate::report::{self, output, ReportOptions};
@@ -24,7 +25,7 @@ pub fn run(cli: &Cli, args: &ValidateArgs) -> anyhow::Result<u8> {
     }
     if !cli.quiet {
         for p in &loaded.pods {
-            output::println(&format!("pod {}/{}: valid", p.namespace(), p.name()))?;
+            output::println(&escape(&format!("pod {}/{}: valid", p.namespace(), p.name())))?;
         }
     }
     Ok(exit::SUCCESS)

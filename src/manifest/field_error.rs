@@ -4,9 +4,11 @@
 use std::fmt;
 
 use super::trail::Place;
+use crate::escape::Escaped;
 
 /// One problem, at a Kubernetes field path such as `spec.containers[1].name`, and where the
-/// text says it when that is known (an unknown key, found by `locate.rs`).
+/// text says it when that is known (an unknown key, found by `locate.rs`). Displayed escaped
+/// (`crate::escape`): a path may hold a map's key (`data[key]`), and a message a value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
     pub path: String,
@@ -113,6 +115,6 @@ impl fmt::Display for FieldProblem<'_> {
 
 impl fmt::Display for FieldError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
+        write!(f, "{}: {}", Escaped(&self.path), Escaped(&self.message))
     }
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use super::{ContainerStep, ImageNeed, Plan, Step};
+use crate::escape::Escaped;
 use crate::manifest::types::{PullPolicy, Volume};
 use crate::pod::volumes::claim_volume;
 use crate::pod::DesiredPod;
@@ -109,9 +110,10 @@ fn volume_line(v: &Volume, namespace: &str) -> String {
 
 /// What the `plans` (see `rollout`) would do to the pod `desired`: a heading line, then one
 /// indented line per image, per action (those after the first sync's marked `then`), and per
-/// volume. `missing` holds the images that are not present in the engine.
+/// volume. `missing` holds the images that are not present in the engine. Names, images and
+/// paths come from the manifest and the engine: each line is escaped (`crate::escape`).
 pub fn render(desired: &DesiredPod, plans: &[Plan], missing: &BTreeSet<String>) -> String {
-    let key = format!("{}/{}", desired.namespace, desired.name);
+    let key = format!("{}/{}", Escaped(&desired.namespace), Escaped(&desired.name));
     let mut lines = image_lines(plans, missing);
     for (i, p) in plans.iter().enumerate() {
         let then = if i == 0 { "" } else { "then " };
@@ -125,7 +127,7 @@ pub fn render(desired: &DesiredPod, plans: &[Plan], missing: &BTreeSet<String>) 
     let _ = writeln!(out, "pod {key}: would");
     let volumes = desired.manifest.spec.volumes.iter().map(|v| volume_line(v, &desired.namespace));
     for l in lines.into_iter().chain(volumes) {
-        let _ = writeln!(out, "  {l}");
+        let _ = writeln!(out, "  {}", Escaped(l));
     }
     out
 }

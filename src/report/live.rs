@@ -1,5 +1,9 @@
 //! Live progress on a terminal: one spinner line per container showing its state and reason,
 //! updated in place (indicatif), with podrun's own actions shown above them under `-v`.
+//!
+//! Every name, image and message is escaped (`crate::escape`). A pod's `namespace/name`, a
+//! container's name and an image are cut to [`VALUE_WIDTH`] columns, so a live line stays one
+//! line; the state text after them is cut to the terminal's width by indicatif.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -7,10 +11,19 @@ use std::time::Duration;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::escape::{escape, escape_lines};
 use crate::status::outcome::PodResult;
 use crate::status::PodStatus;
 
 use super::{bytes, outcome_line, state_style, PodKey, PullEvent, Reporter};
+
+/// The most columns a name or an image takes on a live line; longer ones end in `…`.
+const VALUE_WIDTH: usize = 64;
+
+/// `value` escaped and cut to [`VALUE_WIDTH`].
+fn short(value: &str) -> String {
+    console::truncate_str(&escape(value), VALUE_WIDTH, "…").into_owned()
+}
 
 pub struct Live {
     verbose: bool,
@@ -43,17 +56,17 @@ fn style() -> ProgressStyle {
 
 impl Reporter for Live {
     fn warning(&self, msg: &str) {
-        self.println(&format!("{} {msg}", console::style("warning:").yellow().bold()));
+        self.println(&format!("{} {}", console::style("warning:").yellow().bold(), escape_lines(msg)));
     }
 
     fn event(&self, pod: &PodKey, msg: &str) {
         if self.verbose {
-            self.println(&format!("{pod}: {msg}"));
+            self.println(&format!("{}: {}", short(&pod.to_string()), escape(msg)));
         }
     }
 
     fn note(&self, msg: &str) {
-        self.println(msg);
+        self.println(&escape_lines(msg));
     }
 
     /// A bar per pull, with bytes and layers, above the containers' lines.
@@ -68,7 +81,7 @@ impl Reporter for Live {
                         .unwrap_or_else(|_| ProgressStyle::default_bar())
                         .progress_chars("=> "),
                 );
-                bar.set_prefix(format!("pulling {image}"));
+                bar.set_prefix(format!("pulling {}", short(image)));
                 pulls.insert(k, bar);
             }
             PullEvent::Progress(p) => {
@@ -82,7 +95,7 @@ impl Reporter for Live {
                 if let Some(bar) = pulls.remove(&k) {
                     bar.finish_and_clear();
                 }
-                self.println(&format!("pulled {image} ({} in {:.1}s)", bytes(n), elapsed.as_secs_f64()));
+                self.println(&format!("pulled {} ({} in {:.1}s)", short(image), bytes(n), elapsed.as_secs_f64()));
             }
             PullEvent::Failed => {
                 if let Some(bar) = pulls.remove(&k) {
@@ -98,11 +111,11 @@ impl Reporter for Live {
             let bar = bars.entry((pod.clone(), c.name.clone())).or_insert_with(|| {
                 let b = self.multi.add(ProgressBar::new_spinner());
                 b.set_style(style());
-                b.set_prefix(format!("{pod}/{}", c.name));
+                b.set_prefix(format!("{}/{}", short(&pod.to_string()), short(&c.name)));
                 b.enable_steady_tick(Duration::from_millis(120));
                 b
             });
-            let mut text = state_style(&c.state.summary()).apply_to(c.describe()).to_string();
+            let mut text = state_style(&c.state.summary()).apply_to(escape(&c.describe())).to_string();
             if c.restart_count > 0 {
                 text.push_str(&format!("  restarts: {}", c.restart_count));
             }
@@ -132,6 +145,20 @@ impl Reporter for Live {
 
     fn say(&self, line: &str) {
         // Above the live lines, as every other line, so they are not drawn over.
-        self.println(line);
+        self.println(&escape_lines(line));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_escaped_and_cut_to_their_width() {
+        assert_eq!(short("busybox\u{1b}[2J"), "busybox\\x1b[2J");
+        let long = short(&"x".repeat(100));
+        assert_eq!(console::measure_text_width(&long), VALUE_WIDTH);
+        assert!(long.ends_with('…'));
+        assert_eq!(short(&"y".repeat(VALUE_WIDTH)), "y".repeat(VALUE_WIDTH));
     }
 }

@@ -181,7 +181,7 @@ impl Prefixes {
             Some(pod) => format!("{pod}/{container}"),
             None => container.to_owned(),
         };
-        let text = format!("{name} | ");
+        let text = format!("{} | ", crate::escape::escape(&name));
         if !self.colour {
             return text;
         }

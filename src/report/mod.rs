@@ -12,12 +12,14 @@ pub mod summary;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::escape::Escaped;
 use crate::pod::DesiredPod;
 use crate::runtime::PullProgress;
 use crate::status::outcome::PodResult;
 use crate::status::PodStatus;
 
-/// A pod's name as people write it: `namespace/name`.
+/// A pod's name as people write it: `namespace/name` (displayed escaped, as every name podrun
+/// prints: see `crate::escape`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PodKey {
     pub namespace: String,
@@ -32,11 +34,12 @@ impl PodKey {
 
 impl fmt::Display for PodKey {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "{}/{}", self.namespace, self.name)
+        write!(f, "{}/{}", Escaped(&self.namespace), Escaped(&self.name))
     }
 }
 
-/// The progress side of reporting. Implementations are shared by concurrent pod drivers.
+/// The progress side of reporting. Implementations are shared by concurrent pod drivers, and
+/// escape what they are given (`crate::escape`): callers pass names and messages as they are.
 pub trait Reporter: Send + Sync {
     fn warning(&self, msg: &str);
     /// Something podrun is doing: pulling, creating, removing.
@@ -110,7 +113,7 @@ pub(crate) fn state_style(summary: &str) -> console::Style {
     }
 }
 
-/// One line for the end of a pod's run.
+/// One line for the end of a pod's run, escaped.
 pub(crate) fn outcome_line(r: &PodResult) -> String {
     let key = PodKey::of(&r.desired);
     match &r.outcome {
@@ -118,6 +121,6 @@ pub(crate) fn outcome_line(r: &PodResult) -> String {
             let phase = r.status.as_ref().map(|s| format!("{:?}", s.phase)).unwrap_or_default();
             format!("pod {key}: ok ({phase})")
         }
-        Err(e) => format!("pod {key}: {e}"),
+        Err(e) => format!("pod {key}: {}", Escaped(e)),
     }
 }

@@ -16,6 +16,8 @@
 use std::io::{self, Write};
 use std::sync::{Arc, OnceLock};
 
+use crate::escape::{escape, escape_lines};
+
 /// Why standard output can no longer be written.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum OutputError {
@@ -82,10 +84,11 @@ pub fn settle(result: anyhow::Result<u8>) -> anyhow::Result<u8> {
 }
 
 /// Says what ended podrun on standard error (`podrun: ...`), unless it was only standard output
-/// closing, which a reader that went away does not need to hear about.
+/// closing, which a reader that went away does not need to hear about. The error may quote a
+/// manifest, a file name or an engine, so its control characters are escaped (its lines kept).
 pub fn report_error(e: &anyhow::Error) {
     if !matches!(e.downcast_ref::<OutputError>(), Some(OutputError::Closed)) {
-        eprintln(&format!("podrun: {e:#}"));
+        eprintln(&escape_lines(&format!("podrun: {e:#}")));
     }
 }
 
@@ -108,7 +111,10 @@ pub fn clap_message(e: &clap::Error) -> Result<(), OutputError> {
 }
 
 /// The standard error writer for the tracing logger: it never fails (a logger whose writer
-/// fails reports that on standard error itself, which would panic when that is closed).
+/// fails reports that on standard error itself, which would panic when that is closed). A log
+/// line's fields may quote a manifest or an engine, and tracing escapes ESC but not a carriage
+/// return or a newline: every control character is escaped here but the line's end (so the
+/// logger must not colour its lines).
 #[must_use]
 pub fn log_writer() -> LogWriter {
     LogWriter
@@ -118,7 +124,9 @@ pub struct LogWriter;
 
 impl Write for LogWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        err(buf);
+        let text = String::from_utf8_lossy(buf);
+        let (line, end) = text.strip_suffix('\n').map_or((&*text, ""), |l| (l, "\n"));
+        err(format!("{}{end}", escape(line)).as_bytes());
         Ok(buf.len())
     }
 

@@ -1,10 +1,12 @@
 //! Plain progress lines on stderr, for logs and pipes: a timestamped line for each state change
-//! of each container, and for each thing podrun does.
+//! of each container, and for each thing podrun does. Every line is escaped as it is written
+//! (`crate::escape`): a timestamped line stays one line whatever a name or a message holds.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::SystemTime;
 
+use crate::escape::{escape, escape_lines};
 use crate::status::outcome::PodResult;
 use crate::status::PodStatus;
 
@@ -29,13 +31,13 @@ impl Plain {
     fn line(&self, text: &str) {
         let now = humantime::format_rfc3339_seconds(SystemTime::now());
         // A closed stderr is no reason to fail a pod: `output` drops what cannot be written.
-        output::eprintln(&format!("{now} {text}"));
+        output::eprintln(&format!("{now} {}", escape(text)));
     }
 }
 
 impl Reporter for Plain {
     fn warning(&self, msg: &str) {
-        output::eprintln(&format!("warning: {msg}"));
+        output::eprintln(&format!("warning: {}", escape_lines(msg)));
     }
 
     fn event(&self, pod: &PodKey, msg: &str) {
@@ -92,6 +94,6 @@ impl Reporter for Plain {
     fn finish(&self) {}
 
     fn say(&self, line: &str) {
-        output::eprintln(line);
+        output::eprintln(&escape_lines(line));
     }
 }

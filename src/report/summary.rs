@@ -1,8 +1,11 @@
 //! The result of a run on stdout: a table for people, or with `-o json` a Kubernetes `List` of
-//! Pod objects whose `status` has the API's shape, so jq recipes written for kubectl work.
+//! Pod objects whose `status` has the API's shape, so jq recipes written for kubectl work. The
+//! table's cells are escaped (`crate::escape`); the JSON is exact, its strings escaped by JSON's
+//! own rules (`\u001b`).
 
 use serde_json::{json, Value};
 
+use crate::escape::escape;
 use crate::status::outcome::PodResult;
 use crate::status::Phase;
 
@@ -11,12 +14,25 @@ use super::{state_style, Format, PodKey};
 pub fn render(results: &[PodResult], format: Format, colour: bool) -> String {
     match format {
         Format::Json => {
-            let mut s = serde_json::to_string_pretty(&list(results)).unwrap_or_default();
+            let mut s = json(&list(results));
             s.push('\n');
             s
         }
         Format::Text => table(results, colour),
     }
+}
+
+/// `value` as pretty JSON, exact and with no control character raw: serde_json escapes C0 in
+/// strings (`\u001b`) but writes DEL and C1 (U+0080 to U+009F, a CSI among them) as they are,
+/// so those are written as JSON escapes here. They can only stand inside strings, and a JSON
+/// reader reads the same value.
+pub fn json(value: &Value) -> String {
+    let raw = |c: char| c != '\n' && crate::escape::is_control(c);
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    if !text.chars().any(raw) {
+        return text;
+    }
+    text.chars().map(|c| if raw(c) { format!("\\u{:04x}", u32::from(c)) } else { c.to_string() }).collect()
 }
 
 /// The Pod object of one result, as the API would return it.
@@ -54,9 +70,10 @@ fn table(results: &[PodResult], colour: bool) -> String {
             summaries.push("Unknown".into());
             continue;
         };
-        let ip = st.pod_ip.clone().unwrap_or_else(|| "-".into());
+        let ip = st.pod_ip.as_deref().map_or_else(|| "-".into(), |ip| escape(ip).into_owned());
         for c in st.all() {
-            rows.push(vec![key.clone(), c.name.clone(), c.describe(), c.restart_count.to_string(), ip.clone()]);
+            let (name, state) = (escape(&c.name).into_owned(), escape(&c.describe()).into_owned());
+            rows.push(vec![key.clone(), name, state, c.restart_count.to_string(), ip.clone()]);
             summaries.push(c.state.summary());
         }
     }
@@ -81,4 +98,18 @@ fn table(results: &[PodResult], colour: bool) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_is_exact_and_holds_no_control_character_raw() {
+        let value = json!({ "m": "a\u{1b}]0;t\u{7}\u{9b}2J\u{7f}\u{a0}é\n" });
+        let text = json(&value);
+        assert!(!text.chars().any(|c| c != '\n' && crate::escape::is_control(c)), "{text}");
+        assert!(text.contains("\"a\\u001b]0;t\\u0007\\u009b2J\\u007f\u{a0}é\\n\""), "{text}");
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
+    }
 }

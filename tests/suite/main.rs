@@ -16,6 +16,7 @@ mod e2e_corpus;
 mod e2e_cri;
 mod e2e_engine_restart;
 mod e2e_engine_volumes;
+mod e2e_escapes;
 mod e2e_exec;
 mod e2e_fidelity;
 mod e2e_field_pods;

@@ -3,13 +3,15 @@
 
 use std::fmt;
 
+use crate::escape::Escaped;
 use crate::manifest::budget;
 use crate::manifest::config_store::ConfigError;
 use crate::manifest::strict;
 use crate::manifest::validate::FieldError;
 
 /// A document within a file: `pod.yaml`, `pod.yaml (document 2)` when there are several, and
-/// `pods.yaml (items[3])` for an item of a `List`.
+/// `pods.yaml (items[3])` for an item of a `List`. File names are displayed escaped, here and
+/// in [`ManifestError`] (`crate::escape`): an error stays one line a problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DocRef {
     pub file: String,
@@ -32,7 +34,7 @@ impl DocRef {
 
 impl fmt::Display for DocRef {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(&self.file)?;
+        write!(f, "{}", Escaped(&self.file))?;
         match (self.index, &self.item) {
             (Some(i), Some(item)) => write!(f, " (document {i}, {item})"),
             (Some(i), None) => write!(f, " (document {i})"),
@@ -44,28 +46,28 @@ impl fmt::Display for DocRef {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {
-    #[error("{file}: cannot read")]
+    #[error("{}: cannot read", Escaped(file))]
     Read {
         file: String,
         #[source]
         source: std::io::Error,
     },
-    #[error("{file}: larger than {cap_mib} MiB, the most podrun reads from one input")]
+    #[error("{}: larger than {cap_mib} MiB, the most podrun reads from one input", Escaped(file))]
     TooLarge { file: String, cap_mib: u64 },
-    #[error("{file}:{line}:{column}: {message}")]
+    #[error("{}:{line}:{column}: {}", Escaped(file), Escaped(message))]
     Syntax { file: String, line: usize, column: usize, message: String },
     #[error("{doc}: invalid {what}:{}", list(&doc.file, problems))]
     Invalid { doc: DocRef, what: String, problems: Vec<FieldError> },
-    #[error("{file}: no Pod in this manifest (podrun runs Pods, and the pod templates of workloads)")]
+    #[error("{}: no Pod in this manifest (podrun runs Pods, and the pod templates of workloads)", Escaped(file))]
     NoPod { file: String },
     #[error(
         "{doc}: the namespace {found:?} of the manifest does not match the namespace {given:?} given with --namespace"
     )]
     NamespaceMismatch { doc: DocRef, found: String, given: String },
-    #[error("{first} and {second}: both define Pod {pod}")]
+    #[error("{} and {}: both define Pod {}", Escaped(first), Escaped(second), Escaped(pod))]
     Duplicate { first: String, second: String, pod: String },
     /// Two ConfigMaps, Secrets or claims of one name in one namespace.
-    #[error("{first} and {second}: both define {kind} {name}")]
+    #[error("{} and {}: both define {kind} {}", Escaped(first), Escaped(second), Escaped(name))]
     DuplicateObject { first: String, second: String, kind: &'static str, name: String },
     /// A `--config` file holds something other than ConfigMaps, Secrets and Lists of them.
     #[error("{doc}: {kind} {name:?} in a --config file, which may hold only ConfigMap, Secret and List documents")]
@@ -104,7 +106,7 @@ fn list(file: &str, problems: &[FieldError]) -> String {
     problems
         .iter()
         .map(|p| match p.at {
-            Some(at) => format!("\n  {file}:{at}: {p}"),
+            Some(at) => format!("\n  {}:{at}: {p}", Escaped(file)),
             None => format!("\n  {p}"),
         })
         .collect()
