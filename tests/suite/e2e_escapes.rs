@@ -108,7 +108,7 @@ fn e2e_a_pods_names_messages_and_engine_errors_are_printed_escaped() {
     clean("apply --dry-run", &out);
     assert!(stdout(&out).contains(&format!("hostPath /tmp/h{ESCAPED}")), "{}", stdout(&out));
     let refused = pod("img", &format!("busybox{ATTACK_YAML}"), "");
-    for extra in [&["--dry-run"][..], &["-v", "--timeout", "60s"]] {
+    for extra in [&["--dry-run"][..], &["-v", "--timeout", "15s"]] {
         let out = apply(&ns, &refused, extra);
         assert_ne!(code(&out), 0, "{}", stderr(&out));
         clean(&format!("apply {extra:?} of a refused image"), &out);
