@@ -124,15 +124,20 @@ pub struct LogWriter;
 
 impl Write for LogWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let text = String::from_utf8_lossy(buf);
-        let (line, end) = text.strip_suffix('\n').map_or((&*text, ""), |l| (l, "\n"));
-        err(format!("{}{end}", escape(line)).as_bytes());
+        err(log_line(buf).as_bytes());
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
+}
+
+/// One record of the logger (it writes each whole), escaped but for its final newline.
+fn log_line(record: &[u8]) -> String {
+    let text = String::from_utf8_lossy(record);
+    let (line, end) = text.strip_suffix('\n').map_or((&*text, ""), |l| (l, "\n"));
+    format!("{}{end}", escape(line))
 }
 
 /// A stream that remembers its first failure.
@@ -186,6 +191,13 @@ mod tests {
         let full = Stdout::new();
         let e = full.write(&mut Failing(28, 0), b"x").unwrap_err();
         assert_eq!(e.to_string(), "cannot write to standard output: No space left on device (os error 28)");
+    }
+
+    #[test]
+    fn a_log_record_is_one_line_with_nothing_raw() {
+        let record = b"WARN pod ns/p: image \x1b]0;t\x07\xc2\x9b2J\rfake\nline\n";
+        assert_eq!(log_line(record), "WARN pod ns/p: image \\x1b]0;t\\x07\\u{9b}2J\\rfake\\nline\n");
+        assert_eq!(log_line(b"no end"), "no end");
     }
 
     #[test]
