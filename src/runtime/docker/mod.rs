@@ -10,6 +10,7 @@ mod convert;
 mod errors;
 mod events;
 mod exec;
+mod guard;
 mod images;
 mod info;
 mod logs;
