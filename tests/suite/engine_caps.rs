@@ -116,8 +116,11 @@ fn attack_with(out: &mut UnixStream, attack: Attack, sent: &AtomicU64) -> std::i
     let (head, piece) = match attack {
         Attack::EndlessJson => {
             let data = container.repeat(500);
-            ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n[\r\n".to_owned(),
-             format!("{:x}\r\n{data}\r\n", data.len()))
+            (
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n[\r\n"
+                    .to_owned(),
+                format!("{:x}\r\n{data}\r\n", data.len()),
+            )
         }
         Attack::Garbage => (String::new(), "\u{1}\u{0}garbage, not HTTP \u{7f}\r\n".repeat(1000)),
         // One endless line: many short ones meet hyper's limit of 100 headers first.
@@ -173,12 +176,7 @@ fn assert_refused(name: &str, attack: Attack, args: &[&str], says: &str) {
 
 #[test]
 fn an_endless_json_answer_is_cut_at_its_cap() {
-    assert_refused(
-        "json-get",
-        Attack::EndlessJson,
-        &["get", "-A"],
-        "is larger than 64 MiB, the cap on an answer",
-    );
+    assert_refused("json-get", Attack::EndlessJson, &["get", "-A"], "is larger than 64 MiB, the cap on an answer");
 }
 
 #[test]

@@ -10,7 +10,6 @@ mod common;
 
 mod cli;
 mod cli_pipes;
-mod engine_caps;
 mod e2e_apply;
 mod e2e_context;
 mod e2e_corpus;
@@ -33,6 +32,7 @@ mod e2e_sidecars;
 mod e2e_static;
 mod e2e_sync;
 mod e2e_toolbox;
+mod engine_caps;
 mod folder_cycles;
 mod layers;
 mod package_deb;

@@ -53,7 +53,8 @@ impl DockerRuntime {
 fn refusal_in(e: &BollardError) -> Option<Refusal> {
     let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
     while let Some(c) = cause {
-        let found = c.downcast_ref::<std::io::Error>().and_then(|io| io.get_ref()).and_then(|r| r.downcast_ref::<Refusal>());
+        let found =
+            c.downcast_ref::<std::io::Error>().and_then(|io| io.get_ref()).and_then(|r| r.downcast_ref::<Refusal>());
         if let Some(refusal) = found.or_else(|| c.downcast_ref::<Refusal>()) {
             return Some(refusal.clone());
         }

@@ -170,7 +170,9 @@ impl<'a> Request<'a> {
         let full = words.next().unwrap_or("").split('?').next().unwrap_or("");
         let path = full.trim_start_matches('/');
         let path = match path.split_once('/') {
-            Some((version, rest)) if version.starts_with('v') && version[1..].chars().all(|c| c.is_ascii_digit() || c == '.') => {
+            Some((version, rest))
+                if version.starts_with('v') && version[1..].chars().all(|c| c.is_ascii_digit() || c == '.') =>
+            {
                 rest
             }
             _ => path,
@@ -301,7 +303,8 @@ fn head_end(head: &[u8]) -> Option<usize> {
 fn after_head(head: &[u8], request: &Request) -> Result<Phase, Why> {
     let text = std::str::from_utf8(head).map_err(|_| Why::NotHttp)?;
     let mut lines = text.lines();
-    let status: u16 = lines.next().and_then(|l| l.split_whitespace().nth(1)).and_then(|s| s.parse().ok()).ok_or(Why::NotHttp)?;
+    let status: u16 =
+        lines.next().and_then(|l| l.split_whitespace().nth(1)).and_then(|s| s.parse().ok()).ok_or(Why::NotHttp)?;
     let kind = if (200..300).contains(&status) || status == 101 { request.kind() } else { Kind::Answer };
     let items = Items::new(kind);
     match status {
@@ -587,7 +590,10 @@ mod tests {
         assert_eq!(ex.received(b"SSH-2.0-OpenSSH\r\n").unwrap_err().why, Why::NotHttp);
         let mut ex = exchange("GET /_ping HTTP/1.1\r\n\r\n");
         ex.received(b"HTTP/1.1 200 OK\r\n").unwrap();
-        assert_eq!(feed(&mut ex, b"X-Endless: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n", 10_000).unwrap_err().why, Why::Head);
+        assert_eq!(
+            feed(&mut ex, b"X-Endless: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n", 10_000).unwrap_err().why,
+            Why::Head
+        );
         let mut ex = exchange("GET /info HTTP/1.1\r\n\r\n");
         ex.received(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n").unwrap();
         assert_eq!(ex.received(b"zz\r\n").unwrap_err().why, Why::Chunk);
