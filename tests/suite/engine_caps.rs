@@ -33,7 +33,9 @@ struct StandIn {
 }
 
 impl StandIn {
-    fn start(name: &str, attack: Attack) -> StandIn {
+    /// `on_ping`: the attack answers the first request (`GET /_ping`), else the first after
+    /// the handshake.
+    fn start(name: &str, attack: Attack, on_ping: bool) -> StandIn {
         let dir = std::env::temp_dir().join(format!("podrun-caps-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -47,7 +49,7 @@ impl StandIn {
                 match listener.accept() {
                     Ok((conn, _)) => {
                         let sent = Arc::clone(&sent2);
-                        std::thread::spawn(move || serve(conn, attack, &sent));
+                        std::thread::spawn(move || serve(conn, attack, on_ping, &sent));
                     }
                     Err(_) => std::thread::sleep(Duration::from_millis(20)),
                 }
@@ -69,7 +71,7 @@ impl Drop for StandIn {
 }
 
 /// Answers requests on one connection until podrun hangs up.
-fn serve(conn: UnixStream, attack: Attack, sent: &AtomicU64) {
+fn serve(conn: UnixStream, attack: Attack, on_ping: bool, sent: &AtomicU64) {
     conn.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let mut reader = BufReader::new(conn.try_clone().unwrap());
     let mut out = conn;
@@ -96,7 +98,7 @@ fn serve(conn: UnixStream, attack: Attack, sent: &AtomicU64) {
                 body.len()
             )
         };
-        let answer = if path.ends_with("/_ping") {
+        let answer = if path.ends_with("/_ping") && !on_ping {
             ok("OK")
         } else if path.ends_with("/version") {
             ok(r#"{"Version":"20.10.24","ApiVersion":"1.41","Components":[{"Name":"Engine","Version":"20.10.24"}]}"#)
@@ -162,8 +164,8 @@ fn run_against(engine: &StandIn, args: &[&str]) -> (i32, String, u64, Duration) 
 /// podrun itself; what it was sent (up to 4 GiB) would be far more.
 const MAX_RSS_KIB: u64 = 256 * 1024;
 
-fn assert_refused(name: &str, attack: Attack, args: &[&str], says: &str) {
-    let engine = StandIn::start(name, attack);
+fn assert_refused(name: &str, attack: Attack, on_ping: bool, args: &[&str], says: &str) {
+    let engine = StandIn::start(name, attack, on_ping);
     let (exit, stderr, rss, took) = run_against(&engine, args);
     let sent = engine.sent.load(Ordering::Relaxed);
     eprintln!("{name}: exit {exit}, peak RSS {rss} KiB, {took:?}, {sent} bytes sent");
@@ -176,7 +178,13 @@ fn assert_refused(name: &str, attack: Attack, args: &[&str], says: &str) {
 
 #[test]
 fn an_endless_json_answer_is_cut_at_its_cap() {
-    assert_refused("json-get", Attack::EndlessJson, &["get", "-A"], "is larger than 64 MiB, the cap on an answer");
+    assert_refused(
+        "json-get",
+        Attack::EndlessJson,
+        false,
+        &["get", "-A"],
+        "is larger than 64 MiB, the cap on an answer",
+    );
 }
 
 #[test]
@@ -189,6 +197,7 @@ fn an_endless_json_answer_ends_apply_too() {
     assert_refused(
         "json-apply",
         Attack::EndlessJson,
+        false,
         &["apply", "-f", &path, "--timeout", "5m"],
         "is larger than 64 MiB, the cap on an answer",
     );
@@ -196,10 +205,19 @@ fn an_endless_json_answer_ends_apply_too() {
 
 #[test]
 fn garbage_for_an_answer_is_the_engine_error() {
-    assert_refused("garbage", Attack::Garbage, &["get", "-A"], "is not HTTP");
+    assert_refused("garbage", Attack::Garbage, false, &["get", "-A"], "is not HTTP");
+    // podrun's own first request, which reads the engine's name from the answer's head.
+    assert_refused("ping-garbage", Attack::Garbage, true, &["get", "-A"], "not an HTTP response");
 }
 
 #[test]
 fn an_endless_header_is_cut_at_its_cap() {
-    assert_refused("header", Attack::EndlessHeader, &["get", "-A"], "has a head longer than 64 KiB");
+    assert_refused("header", Attack::EndlessHeader, false, &["get", "-A"], "has a head longer than 64 KiB");
+    assert_refused(
+        "ping-header",
+        Attack::EndlessHeader,
+        true,
+        &["get", "-A"],
+        "the engine's response head is longer than 16 KiB",
+    );
 }

@@ -108,7 +108,10 @@ mod tests {
         type Data = Bytes;
         type Error = std::convert::Infallible;
 
-        fn poll_frame(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        fn poll_frame(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
             if let Some(data) = self.0.take() {
                 return Poll::Ready(Some(Ok(Frame::data(data))));
             }
