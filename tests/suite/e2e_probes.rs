@@ -223,7 +223,8 @@ fn e2e_grpc_probe_against_a_real_grpc_server() {
 /// periods: each timed-out command is ended by the engine (CRI: `ExecSync`'s timeout) or by
 /// podrun (Docker API), so the container holds at most the one in flight, not one per period.
 fn timed_out_exec_probes_do_not_pile_up(target: Target) {
-    let ns = Namespace::for_target(target, "probe-pileup");
+    // A namespace of each engine's own: pods of one name share podrun's files on the host.
+    let ns = Namespace::for_target(target, &format!("pileup-{}", target.name()));
     let manifest = pod(
         "p",
         &format!(
