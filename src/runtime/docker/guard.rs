@@ -549,7 +549,7 @@ mod tests {
         // An answer without framing is capped as well.
         let mut ex = exchange("GET /v1.41/version HTTP/1.1\r\n\r\n");
         ex.received(b"HTTP/1.0 200 OK\r\n\r\n").unwrap();
-        assert_eq!(feed(&mut ex, &[b' '; 1 << 20], 65).unwrap_err().why, Why::Answer);
+        assert_eq!(feed(&mut ex, &vec![b' '; 1 << 20], 65).unwrap_err().why, Why::Answer);
     }
 
     #[test]
@@ -563,7 +563,7 @@ mod tests {
         // An error answer to a stream's request is read whole: capped as an answer.
         let mut ex = exchange("POST /v1.41/images/create?fromImage=x HTTP/1.1\r\n\r\n");
         ex.received(b"HTTP/1.1 500 Oops\r\n\r\n").unwrap();
-        assert_eq!(feed(&mut ex, &[b'\n'; 1 << 20], 65).unwrap_err().why, Why::Answer);
+        assert_eq!(feed(&mut ex, &vec![b'\n'; 1 << 20], 65).unwrap_err().why, Why::Answer);
     }
 
     #[test]
@@ -571,17 +571,17 @@ mod tests {
         let mut ex = exchange("POST /v1.41/exec/abc/start HTTP/1.1\r\nUpgrade: tcp\r\n\r\n");
         ex.received(b"HTTP/1.1 101 UPGRADED\r\nConnection: Upgrade\r\n\r\n").unwrap();
         let mut frame = vec![1, 0, 0, 0, 0, 0, 0x80, 0];
-        frame.extend_from_slice(&[b'x'; 0x8000]);
+        frame.extend_from_slice(&vec![b'x'; 0x8000]);
         feed(&mut ex, &frame, 10_000).unwrap();
         ex.received(&[2, 0, 0, 0, 0, 0x20, 0, 0]).unwrap_err();
         // A line outside frames, as bollard reads one when no stream number comes first.
         let mut ex = exchange("GET /v1.41/containers/abc/logs?follow=1 HTTP/1.1\r\n\r\n");
         ex.received(b"HTTP/1.1 200 OK\r\nContent-Length: 99999999999\r\n\r\nline\n").unwrap();
-        assert_eq!(feed(&mut ex, &[b'x'; 1 << 16], 17).unwrap_err().why, Why::Item);
+        assert_eq!(feed(&mut ex, &vec![b'x'; 1 << 16], 17).unwrap_err().why, Why::Item);
         // A file's bytes go as they come.
         let mut ex = exchange("GET /v1.41/containers/abc/archive?path=/x HTTP/1.1\r\n\r\n");
         ex.received(b"HTTP/1.1 200 OK\r\n\r\n").unwrap();
-        feed(&mut ex, &[0; 1 << 20], 100).unwrap();
+        feed(&mut ex, &vec![0; 1 << 20], 100).unwrap();
     }
 
     #[test]
