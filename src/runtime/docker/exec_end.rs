@@ -84,3 +84,21 @@ fn same_container(pid: i64, main: i64) -> bool {
     let cgroup = |p| std::fs::read(proc(p, "cgroup")).ok();
     ns(pid).is_some_and(|n| Some(n) == ns(main)) && cgroup(pid).is_some_and(|c| Some(c) == cgroup(main))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_process_is_proved_in_its_own_container_and_no_other() {
+        let me = i64::from(std::process::id());
+        assert!(same_container(me, me));
+        let mut child = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+        let pid = i64::from(child.id());
+        assert!(same_container(pid, me), "a child shares its parent's pid namespace and cgroups");
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(!same_container(pid, me), "a process that is gone proves nothing");
+        assert!(!same_container(me, i64::from(i32::MAX)), "nor does a pid that names no process");
+    }
+}
