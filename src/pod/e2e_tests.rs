@@ -146,7 +146,7 @@ fn spec(name: &str, ns: &str, mounts: Vec<Mount>) -> CreateSpec {
 
 /// Runs a shell script in the container; its exit code.
 async fn sh(rt: &DockerRuntime, id: &str, script: &str) -> i64 {
-    rt.exec(id, &["sh".to_owned(), "-c".to_owned(), script.to_owned()]).await.unwrap()
+    rt.exec(id, &["sh".to_owned(), "-c".to_owned(), script.to_owned()], None).await.unwrap()
 }
 
 /// Asserts each script exits 0 in the container.

@@ -119,7 +119,7 @@ pub async fn run<R: Runtime>(rt: &R, probe: &Probe, target: &Target<'_>) -> Outc
     let secs = timeout_seconds(probe);
     let attempt = async {
         if let Some(exec) = &probe.exec {
-            run_exec(rt, exec, target).await.map(|()| None)
+            run_exec(rt, exec, target, Duration::from_secs(secs)).await.map(|()| None)
         } else if let Some(http) = &probe.http_get {
             Ok(run_http_get(http, target).await?)
         } else if let Some(tcp) = &probe.tcp_socket {
@@ -148,11 +148,12 @@ fn timeout_seconds(probe: &Probe) -> u64 {
     secs.clamp(1, i64::from(i32::MAX)).unsigned_abs()
 }
 
-async fn run_exec<R: Runtime>(rt: &R, exec: &ExecAction, target: &Target<'_>) -> Result<(), Missed> {
+/// `timeout`: the probe's, which bounds this call too; the engine ends the command at it.
+async fn run_exec<R: Runtime>(rt: &R, exec: &ExecAction, target: &Target<'_>, timeout: Duration) -> Result<(), Missed> {
     if exec.command.is_empty() {
         return Err(Missed::Failed("the exec probe has no command".to_owned()));
     }
-    match rt.exec(target.container_id, &exec.command).await {
+    match rt.exec(target.container_id, &exec.command, Some(timeout)).await {
         Ok(0) => Ok(()),
         Ok(code) => Err(Missed::Failed(format!("command {:?} exited with code {code}", exec.command.join(" ")))),
         Err(e) => Err(Missed::Errored(format!("exec failed: {}", chain(&e)))),

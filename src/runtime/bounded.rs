@@ -160,8 +160,8 @@ impl<R: Runtime> Runtime for Bounded<R> {
         self.inner.logs(id, opts)
     }
 
-    async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
-        self.bound(|| format!("exec in container {id}"), self.inner.exec(id, cmd)).await
+    async fn exec(&self, id: &str, cmd: &[String], timeout: Option<Duration>) -> Result<i64, RuntimeError> {
+        self.bound(|| format!("exec in container {id}"), self.inner.exec(id, cmd, timeout)).await
     }
 
     async fn exec_attach(&self, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {

@@ -114,8 +114,8 @@ impl Runtime for Engine {
     fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
         each!(self, rt => rt.logs(id, opts))
     }
-    async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
-        each!(self, rt => rt.exec(id, cmd).await)
+    async fn exec(&self, id: &str, cmd: &[String], timeout: Option<Duration>) -> Result<i64, RuntimeError> {
+        each!(self, rt => rt.exec(id, cmd, timeout).await)
     }
     async fn exec_attach(&self, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {
         each!(self, rt => rt.exec_attach(id, req).await)

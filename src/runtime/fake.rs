@@ -548,7 +548,7 @@ impl Runtime for FakeRuntime {
         Ok(String::new())
     }
 
-    async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
+    async fn exec(&self, id: &str, cmd: &[String], _timeout: Option<Duration>) -> Result<i64, RuntimeError> {
         self.check(Call::Exec { id: id.to_owned(), cmd: cmd.to_vec() })?;
         let code = cmd.first().map_or(0, |c| if c == "false" { 1 } else { 0 });
         Ok(code)

@@ -604,8 +604,17 @@ pub trait Runtime: Send + Sync + 'static {
     /// long as they exist). Unlike `logs_follow` a failure is an item of the stream (a
     /// container that does not exist is `NotFound`), since the user asked for these logs.
     fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>>;
-    /// Runs `cmd` in a running container and returns its exit code.
-    fn exec(&self, id: &str, cmd: &[String]) -> impl Future<Output = Result<i64, RuntimeError>> + Send;
+    /// Runs `cmd` in a running container and returns its exit code. The caller bounds the call
+    /// (a probe by its timeout, a hook by the grace period) and gives the bound as `timeout`: a
+    /// CRI runtime kills the command at it, and on the Docker API a call dropped before the
+    /// command ended kills the command when podrun can prove which process it is (see
+    /// `docker::exec_end`), so timed-out probes do not pile up in the container.
+    fn exec(
+        &self,
+        id: &str,
+        cmd: &[String],
+        timeout: Option<Duration>,
+    ) -> impl Future<Output = Result<i64, RuntimeError>> + Send;
     /// Starts `req` in a running container, attached to its output (and input, when asked).
     /// A container that is not running is `Conflict`; one that does not exist, `NotFound`.
     fn exec_attach(

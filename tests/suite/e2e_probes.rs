@@ -218,3 +218,57 @@ fn e2e_grpc_probe_against_a_real_grpc_server() {
         assert_eq!(status(&out)["containerStatuses"][0]["ready"], false, "{name}");
     }
 }
+
+/// A probe whose command outlives its timeout (`sleep 3600`, 1 s, every second) for several
+/// periods: each timed-out command is ended by the engine (CRI: `ExecSync`'s timeout) or by
+/// podrun (Docker API), so the container holds at most the one in flight, not one per period.
+fn timed_out_exec_probes_do_not_pile_up(target: Target) {
+    // A namespace of each engine's own: pods of one name share podrun's files on the host.
+    let ns = Namespace::for_target(target, &format!("pileup-{}", target.name()));
+    let manifest = pod(
+        "p",
+        &format!(
+            "  - name: c\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    readinessProbe: {{exec: {{command: [sleep, '3600']}}, timeoutSeconds: 1, periodSeconds: 1, failureThreshold: 1000}}\n"
+        ),
+    );
+    let file = TempFile::new("pileup.yaml", &manifest);
+    let args = ["apply", file.path(), "-n", ns.name(), "--wait-for", "ready", "--timeout", "10s"];
+    let out = target.podrun(&args.map(str::to_owned));
+    assert_eq!(code(&out), 5, "never ready, so not converged by the deadline: {}", stderr(&out));
+    let ps = ["exec", "-n", ns.name(), "p", "--", "ps", "-o", "args"].map(str::to_owned);
+    let sleeping = || {
+        let out = target.podrun(&ps);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        stdout(&out).lines().filter(|l| l.trim() == "sleep 3600").count()
+    };
+    // The last command podrun left behind is still in flight for a moment after it exited.
+    let left = poll(Duration::from_secs(5), Duration::from_millis(250), || match sleeping() {
+        n if n <= 1 => Ok(n),
+        n => Err(n),
+    });
+    assert!(matches!(left, Ok(0 | 1)), "{} timed-out probe commands left in the container: {left:?}", target.name());
+}
+
+#[test]
+fn e2e_timed_out_exec_probes_are_ended_on_docker() {
+    require_engine!();
+    timed_out_exec_probes_do_not_pile_up(Target::Engine(None));
+}
+
+#[test]
+fn e2e_timed_out_exec_probes_are_ended_on_podman() {
+    require_podman!(host);
+    timed_out_exec_probes_do_not_pile_up(Target::Engine(Some(&host)));
+}
+
+#[test]
+fn e2e_timed_out_exec_probes_are_ended_on_containerd() {
+    require_cri!(endpoint);
+    timed_out_exec_probes_do_not_pile_up(Target::Cri(&endpoint));
+}
+
+#[test]
+fn e2e_timed_out_exec_probes_are_ended_on_rootless_podman() {
+    require_rootless!(user);
+    timed_out_exec_probes_do_not_pile_up(Target::Rootless(&user));
+}

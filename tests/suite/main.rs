@@ -33,6 +33,7 @@ mod e2e_sidecars;
 mod e2e_static;
 mod e2e_sync;
 mod e2e_toolbox;
+mod engine_caps;
 mod folder_cycles;
 mod layers;
 mod package_deb;

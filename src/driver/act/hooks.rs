@@ -41,9 +41,10 @@ pub(super) async fn run_hook<R: Runtime>(
     limit: Duration,
     infra_ip: Option<&str>,
 ) -> Result<(), HookError> {
+    let limit = limit.max(Duration::from_secs(1));
     let run = async {
         match hook {
-            Hook::Exec(cmd) => match rt.exec(id, cmd).await {
+            Hook::Exec(cmd) => match rt.exec(id, cmd, Some(limit)).await {
                 Ok(0) => Ok(()),
                 Ok(code) => Err(HookError::Exited { command: cmd.clone(), code }),
                 Err(e) => Err(e.into()),
@@ -55,9 +56,7 @@ pub(super) async fn run_hook<R: Runtime>(
             Hook::HttpGet(h) => run_http_hook(id, h, infra_ip).await,
         }
     };
-    tokio::time::timeout(limit.max(Duration::from_secs(1)), run)
-        .await
-        .unwrap_or_else(|_| Err(HookError::TimedOut(limit.as_secs())))
+    tokio::time::timeout(limit, run).await.unwrap_or_else(|_| Err(HookError::TimedOut(limit.as_secs())))
 }
 
 /// An HTTP hook, sent by the probes' HTTP client to its host, else the pod's address.

@@ -439,8 +439,8 @@ impl Runtime for CriRuntime {
         self.logs_stream(id, opts)
     }
 
-    async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
-        Ok(i64::from(exec::run(self, id, cmd, None).await?.exit_code))
+    async fn exec(&self, id: &str, cmd: &[String], timeout: Option<Duration>) -> Result<i64, RuntimeError> {
+        Ok(i64::from(exec::run(self, id, cmd, timeout).await?.exit_code))
     }
 
     async fn exec_attach(&self, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {

@@ -5,7 +5,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bollard::errors::Error as BollardError;
-use bollard::Docker;
 
 use super::transport::Dialer;
 use super::{convert, raw, DockerRuntime, Endpoint};
@@ -31,12 +30,10 @@ impl DockerRuntime {
         let host = &endpoint.host;
         let dialer = Dialer::new(host, endpoint.tls.as_ref())
             .map_err(|e| unreachable(Unreachability::Endpoint(Cause(Arc::new(e)))))?;
-        let docker = match &dialer {
-            Dialer::Unix(path) => Docker::connect_with_unix(path, REQUEST_TIMEOUT_SECS, bollard::API_DEFAULT_VERSION),
-            Dialer::Tcp(_) => Docker::connect_with_http(host, REQUEST_TIMEOUT_SECS, bollard::API_DEFAULT_VERSION),
-            Dialer::Tls { .. } | Dialer::Ssh(_) => dialer.bollard(REQUEST_TIMEOUT_SECS),
-        }
-        .map_err(|e| unreachable(Unreachability::Connection(Cause(Arc::new(e)))))?;
+        // Every transport goes through podrun's dialer, whose connections cap each answer.
+        let docker = dialer
+            .bollard(REQUEST_TIMEOUT_SECS)
+            .map_err(|e| unreachable(Unreachability::Connection(Cause(Arc::new(e)))))?;
         let no_answer = || Unreachability::NoAnswer(CONNECT_TIMEOUT);
         let dialer_ref = &dialer;
         let failed = |e: BollardError| async move {

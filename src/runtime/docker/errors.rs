@@ -2,6 +2,7 @@
 
 use bollard::errors::Error as BollardError;
 
+use super::guard::Refusal;
 use super::DockerRuntime;
 use std::sync::Arc;
 
@@ -9,6 +10,12 @@ use crate::runtime::{Cause, RuntimeError, Unreachability};
 
 impl DockerRuntime {
     pub(super) fn error(&self, what: &str, e: BollardError) -> RuntimeError {
+        if let Some(refusal) = refusal_in(&e) {
+            return RuntimeError::Unreachable {
+                endpoint: self.endpoint.to_string(),
+                why: Unreachability::Connection(Cause(Arc::new(refusal))),
+            };
+        }
         match e {
             BollardError::DockerResponseServerError { status_code: 404, .. } => {
                 RuntimeError::NotFound { what: what.to_owned() }
@@ -39,4 +46,19 @@ impl DockerRuntime {
             _ => None,
         }
     }
+}
+
+/// The cap an answer broke ([`super::guard`]), if that is why the request failed: hyper and bollard
+/// wrap it in errors of their own, whose words say less.
+fn refusal_in(e: &BollardError) -> Option<Refusal> {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(c) = cause {
+        let found =
+            c.downcast_ref::<std::io::Error>().and_then(|io| io.get_ref()).and_then(|r| r.downcast_ref::<Refusal>());
+        if let Some(refusal) = found.or_else(|| c.downcast_ref::<Refusal>()) {
+            return Some(refusal.clone());
+        }
+        cause = c.source();
+    }
+    None
 }

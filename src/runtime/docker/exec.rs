@@ -4,6 +4,7 @@ use bollard::container::LogOutput;
 use bollard::exec::{CreateExecOptions, ResizeExecOptions, StartExecOptions, StartExecResults};
 use futures_util::StreamExt;
 
+use super::exec_end::EndOnDrop;
 use super::{raw, DockerRuntime};
 use crate::runtime::{BadAnswer, ExecRequest, ExecSession, LogChunk, LogStream, RuntimeError, TermSize};
 
@@ -16,12 +17,15 @@ pub(super) async fn exec(rt: &DockerRuntime, id: &str, cmd: &[String]) -> Result
         ..Default::default()
     };
     let exec = rt.docker.create_exec(id, opts).await.map_err(|e| rt.error(&what, e))?;
+    // A caller that stops waiting (a probe's timeout) ends the command too.
+    let end = EndOnDrop::new(rt, id, &exec.id);
     // Attached, so the call returns when the command ends; its output is not needed.
     if let StartExecResults::Attached { mut output, .. } =
         rt.docker.start_exec(&exec.id, None).await.map_err(|e| rt.error(&what, e))?
     {
         while output.next().await.is_some() {}
     }
+    end.done();
     let info = rt.docker.inspect_exec(&exec.id).await.map_err(|e| rt.error(&what, e))?;
     Ok(info.exit_code.unwrap_or(-1))
 }

@@ -10,6 +10,8 @@ mod convert;
 mod errors;
 mod events;
 mod exec;
+mod exec_end;
+mod guard;
 mod images;
 mod info;
 mod logs;
@@ -154,7 +156,9 @@ impl Runtime for DockerRuntime {
         self.log_chunks(id, opts)
     }
 
-    async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
+    async fn exec(&self, id: &str, cmd: &[String], _timeout: Option<Duration>) -> Result<i64, RuntimeError> {
+        // The Docker API has no timeout for an exec: the caller's bound ends the call, and
+        // the call's end the command (`exec_end`).
         exec::exec(self, id, cmd).await
     }
 

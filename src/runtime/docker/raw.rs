@@ -87,16 +87,20 @@ pub async fn logs(
     Ok(output(rest, conn))
 }
 
-/// The body of `GET path` (`/v4.0.0/libpod/info`), read to its end (HTTP/1.0, as for logs),
-/// at most `limit` bytes.
+/// The body of `GET path` (`/v4.0.0/libpod/info`), read to its end (HTTP/1.0, as for logs);
+/// one longer than `limit` bytes is an error.
 pub async fn get(dialer: &Dialer, host: &str, what: &str, path: &str, limit: usize) -> Result<Vec<u8>, RuntimeError> {
     let req = format!("GET {path} HTTP/1.0\r\nHost: docker\r\n\r\n");
     let (conn, _, mut body) = request(dialer, host, what, &req, &[200]).await?;
-    conn.take(u64::try_from(limit).unwrap_or(u64::MAX))
+    let failed = |e| RuntimeError::Unreachable { endpoint: host.to_owned(), why: connection(e) };
+    conn.take(u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1))
         .read_to_end(&mut body)
         .await
-        .map_err(|e| RuntimeError::Unreachable { endpoint: host.to_owned(), why: connection(e) })?;
-    body.truncate(limit);
+        .map_err(failed)?;
+    if body.len() > limit {
+        let too_long = format!("the engine's answer to GET {path} is larger than {} KiB, the cap on it", limit / 1024);
+        return Err(failed(std::io::Error::new(std::io::ErrorKind::InvalidData, too_long)));
+    }
     Ok(body)
 }
 
@@ -142,13 +146,17 @@ async fn read_head(conn: &mut (impl AsyncRead + Unpin)) -> std::io::Result<(Head
             break i + 4;
         }
         if buf.len() > MAX_HEAD {
-            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "response head too long"));
+            let why = format!("the engine's response head is longer than {} KiB, the cap on it", MAX_HEAD / 1024);
+            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, why));
         }
         let n = conn.read(&mut chunk).await?;
         if n == 0 {
             return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "connection closed before an answer"));
         }
         buf.extend_from_slice(&chunk[..n]);
+        if !buf.starts_with(&b"HTTP/"[..buf.len().min(5)]) {
+            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "not an HTTP response"));
+        }
     };
     let head = Head::parse(&String::from_utf8_lossy(&buf[..end]))
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, "not an HTTP response"))?;

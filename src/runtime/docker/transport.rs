@@ -15,6 +15,7 @@ use bollard::{BollardRequest, Docker};
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite};
 
+use super::guard::Guarded;
 use super::ssh::SshCommand;
 use super::tls::{self, TlsClient};
 use crate::runtime::hyper_conn::HyperConn;
@@ -143,7 +144,8 @@ impl Dialer {
     }
 
     /// A bollard client that sends every request through this dialer, over a pool of
-    /// connections (hyper's, as bollard's own transports have).
+    /// connections (hyper's, as bollard's own transports have), each answer capped
+    /// ([`super::guard`]).
     pub fn bollard(&self, timeout_secs: u64) -> Result<Docker, bollard::errors::Error> {
         let client = hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build(Connector(self.clone()));
         let client = Arc::new(client);
@@ -176,12 +178,12 @@ impl tower_service::Service<hyper::Uri> for Connector {
 
     fn call(&mut self, _: hyper::Uri) -> Self::Future {
         let dialer = self.0.clone();
-        Box::pin(async move { Ok(TokioIo::new(HyperConn(dialer.dial().await?))) })
+        Box::pin(async move { Ok(TokioIo::new(HyperConn(Guarded::new(dialer.dial().await?)))) })
     }
 }
 
 /// A connection as hyper wants it.
-pub type Stream = HyperConn<Box<dyn Conn>>;
+pub type Stream = HyperConn<Guarded<Box<dyn Conn>>>;
 
 #[cfg(test)]
 mod tests {
