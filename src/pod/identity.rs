@@ -56,7 +56,9 @@ impl Id {
 }
 
 /// An image's USER, `user[:group]`. No user (an empty USER, or one that starts with `:`) is
-/// root, as the kubelet takes an image that names none.
+/// root, as the kubelet takes an image that names none. A CRI runtime tells the user alone
+/// (`ImageStatus` has no group): then the engine is handed the uid alone, as the kubelet hands
+/// it (`RunAsUser`), and the image's group is not applied.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImageUser {
     pub user: Option<Id>,

@@ -18,6 +18,7 @@ mod e2e_engine_restart;
 mod e2e_engine_volumes;
 mod e2e_exec;
 mod e2e_fidelity;
+mod e2e_identity;
 mod e2e_field_pods;
 mod e2e_gc;
 mod e2e_images;

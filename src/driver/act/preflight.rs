@@ -64,12 +64,13 @@ pub(super) async fn resolve_user<R: Runtime>(
     c: &crate::pod::DesiredContainer,
     spec: &mut crate::runtime::CreateSpec,
 ) -> Result<(), UserError> {
-    if !c.run_as.needs_image(c.run_as_non_root) {
-        return Ok(());
-    }
-    let image_user = ImageUser::parse(&rt.image_user(&c.image).await.map_err(UserError::Image)?);
+    let image_user = if c.run_as.needs_image(c.run_as_non_root) {
+        Some(ImageUser::parse(&rt.image_user(&c.image).await.map_err(UserError::Image)?))
+    } else {
+        None
+    };
     spec.settings.user =
-        identity::decide(c.run_as, c.run_as_non_root, Some(&image_user)).map_err(UserError::Identity)?;
+        identity::decide(c.run_as, c.run_as_non_root, image_user.as_ref()).map_err(UserError::Identity)?;
     Ok(())
 }
 
