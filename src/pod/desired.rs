@@ -338,7 +338,7 @@ impl DesiredPod {
             ..self.host.clone()
         };
         let resolved = env::resolve(&self.manifest, m, &c.path, &self.configs, &facts)?;
-        let (command, args) = env::expand_command(m, &resolved);
+        let (command, args) = env::expand_command(m, &resolved, &c.path)?;
         // Kubernetes: `command` replaces ENTRYPOINT and `args` replaces CMD. With only
         // `command`, the image's CMD must not be appended, so CMD is emptied explicitly.
         spec.cmd = match (&command, args) {
