@@ -80,10 +80,9 @@ pub fn resolve(
     let mut warnings = Vec::new();
     for (i, source) in container.env_from.iter().enumerate() {
         add_env_from(&cx, i, source, &mut env, &mut warnings)?;
-        // Counted as a whole after each source, as one may set another's names again.
-        let bytes = env.vars.iter().map(|(k, v)| k.len() + v.len()).sum();
+        // What the sources hold now, as one may set another's names again.
         budget = Budget::new(Bound::Env);
-        budget.spend(bytes).map_err(|e| EnvError::too_long(format!("{path}.envFrom[{i}]"), e))?;
+        budget.spend(env.bytes).map_err(|e| EnvError::too_long(format!("{path}.envFrom[{i}]"), e))?;
     }
     for (j, var) in container.env.iter().enumerate() {
         // An optional reference to something absent leaves the variable unset, not empty.
@@ -141,13 +140,20 @@ struct Cx<'a> {
 struct OrderedEnv {
     vars: Vec<(String, String)>,
     index: HashMap<String, usize>,
+    /// The names and values held, in bytes.
+    bytes: usize,
 }
 
 impl OrderedEnv {
     fn set(&mut self, name: &str, value: String) {
+        self.bytes += value.len();
         match self.index.get(name) {
-            Some(&i) => self.vars[i].1 = value,
+            Some(&i) => {
+                self.bytes -= self.vars[i].1.len();
+                self.vars[i].1 = value;
+            }
             None => {
+                self.bytes += name.len();
                 self.index.insert(name.to_owned(), self.vars.len());
                 self.vars.push((name.to_owned(), value));
             }

@@ -549,3 +549,15 @@ fn command_and_args_are_bounded_as_a_whole() {
     assert_eq!(e.path, "spec.containers[1].args[0]");
     assert!(e.message.contains("one value"), "{e}");
 }
+
+#[test]
+fn env_from_sources_count_against_the_environments_bound() {
+    let mut store = ConfigStore::new();
+    store.add_config_map("ns", &config_map("big", &[("V", &"v".repeat(1 << 20))])).unwrap();
+    let again = "    - configMapRef: {name: big}\n".repeat(3);
+    let prefixed: String = (0..5).map(|i| format!("    - {{prefix: P{i}_, configMapRef: {{name: big}}}}\n")).collect();
+    let pod = inline_pod(&format!("  - name: c\n    image: x\n    envFrom:\n{again}{prefixed}"));
+    let e = resolve_first(&pod, &store).unwrap_err();
+    // The same names set again hold no more; the fourth name (envFrom[5]) passes 4 MiB.
+    assert_eq!(e.path, "spec.containers[0].envFrom[5]");
+}
