@@ -4,6 +4,7 @@ mod base64_data;
 mod budget;
 pub mod config_store;
 pub mod defaults;
+pub mod expansion;
 mod field_error;
 #[cfg(test)]
 mod fuzz_tests;

@@ -211,6 +211,7 @@ fn validate_container(
     network::validate_ports(&c.ports, path, errors);
     env::validate_env(&c.env, path, ctx, errors, warnings);
     env::validate_env_from(&c.env_from, path, errors);
+    env::validate_expansion(c, path, errors);
     volumes::validate_mounts(c, path, ctx, errors);
     if let Some(r) = &c.resources {
         resources::validate_container_resources(r, &format!("{path}.resources"), errors);

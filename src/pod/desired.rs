@@ -19,6 +19,7 @@ use crate::runtime::{ContainerSettings, CreateSpec, Namespaces, Observed, PidMod
 
 use super::downward::PodFacts;
 use super::env::{self, EnvError};
+use super::identity::RunAs;
 
 use super::settings::{self, HostProfile};
 
@@ -134,6 +135,8 @@ pub struct DesiredContainer {
     pub host_profiles: Vec<HostProfile>,
     /// runAsNonRoot: checked against the image's user before the container is created.
     pub run_as_non_root: bool,
+    /// runAsUser and runAsGroup, which `identity::decide` settles against the image's USER.
+    pub run_as: RunAs,
     /// Where it is in the manifest: `spec.containers[1]`, `spec.initContainers[0]`.
     pub path: String,
     /// Its index in `initContainers` or `containers`.
@@ -216,6 +219,7 @@ impl DesiredPod {
             settings: ContainerSettings::default(),
             host_profiles: Vec::new(),
             run_as_non_root: false,
+            run_as: RunAs::default(),
             path: String::new(),
             index: 0,
         };
@@ -334,7 +338,7 @@ impl DesiredPod {
             ..self.host.clone()
         };
         let resolved = env::resolve(&self.manifest, m, &c.path, &self.configs, &facts)?;
-        let (command, args) = env::expand_command(m, &resolved);
+        let (command, args) = env::expand_command(m, &resolved, &c.path)?;
         // Kubernetes: `command` replaces ENTRYPOINT and `args` replaces CMD. With only
         // `command`, the image's CMD must not be appended, so CMD is emptied explicitly.
         spec.cmd = match (&command, args) {
@@ -379,6 +383,7 @@ fn container(pod: &Pod, index: usize, c: &Container, role: Role) -> DesiredConta
         settings,
         host_profiles,
         run_as_non_root: settings::run_as_non_root(pod, c),
+        run_as: settings::run_as(pod, c),
         name: c.name.clone(),
         role,
         image: c.image.clone(),

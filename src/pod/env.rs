@@ -11,17 +11,27 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::manifest::config_store::{ConfigStore, SecretBytes};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
+use crate::manifest::expansion::{self, Bound, Budget, TooLong, MAX_VALUE_BYTES};
 use crate::manifest::types::{Container, EnvFromSource, EnvVar, EnvVarSource, KeySelector, Pod};
 use crate::manifest::validate::is_env_var_name;
 use crate::pod::downward::{self, PodFacts};
 
 /// Why a container cannot be configured (the kubelet's CreateContainerConfigError). The message
-/// names the field path and the missing object/key, never a Secret's value.
+/// names the field path and the missing object/key (or the bound an expansion would pass),
+/// never a Secret's value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{path}: {message}")]
 pub struct EnvError {
     pub path: String,
     pub message: String,
+}
+
+impl EnvError {
+    /// `$(VAR)` expansion at `path` would pass podrun's bound (`manifest::expansion`), the
+    /// rule validation applies to the manifest alone, here with the sources' values.
+    fn too_long(path: String, e: TooLong) -> EnvError {
+        EnvError { path, message: e.to_string() }
+    }
 }
 
 /// The resolved environment, in order, later duplicates already folded (the last value wins,
@@ -66,39 +76,54 @@ pub fn resolve(
         namespace: pod.metadata.namespace.as_deref().unwrap_or(DEFAULT_NAMESPACE),
     };
     let mut env = OrderedEnv::default();
+    let mut budget = Budget::new(Bound::Env);
     let mut warnings = Vec::new();
     for (i, source) in container.env_from.iter().enumerate() {
         add_env_from(&cx, i, source, &mut env, &mut warnings)?;
+        // What the sources hold now, as one may set another's names again.
+        budget = Budget::new(Bound::Env);
+        budget.spend(env.bytes).map_err(|e| EnvError::too_long(format!("{path}.envFrom[{i}]"), e))?;
     }
     for (j, var) in container.env.iter().enumerate() {
         // An optional reference to something absent leaves the variable unset, not empty.
-        if let Some(value) = env_value(&cx, j, var, &env, &mut warnings)? {
+        if let Some(value) = env_value(&cx, j, var, &env, &mut budget, &mut warnings)? {
             env.set(&var.name, value);
         }
     }
     Ok(ResolvedEnv { vars: env.vars, warnings })
 }
 
-/// Kubernetes `$(VAR)` expansion of one string against `vars` (later entries win): `$(NAME)` with NAME
-/// defined is replaced; undefined references are left as written; `$$` becomes `$`; `$$(NAME)` is the literal
-/// `$(NAME)`; an unclosed `$(` is left as is.
-pub fn expand(s: &str, vars: &[(String, String)]) -> String {
+/// Kubernetes `$(VAR)` expansion of one string against `vars` (later entries win): `$(NAME)`
+/// with NAME defined is replaced; undefined references are left as written; `$$` becomes `$`;
+/// `$$(NAME)` is the literal `$(NAME)`; an unclosed `$(` is left as is. `Err` past
+/// [`MAX_VALUE_BYTES`].
+pub fn expand(s: &str, vars: &[(String, String)]) -> Result<String, TooLong> {
     let lookup = lookup_table(vars);
-    expand_with(s, |name| lookup.get(name).copied())
+    expansion::expand(s, |name| lookup.get(name).copied(), MAX_VALUE_BYTES)
 }
 
-/// `command` and `args` after expansion against the resolved environment (None stays None).
+/// `command` and `args` after expansion against the resolved environment (None stays None),
+/// within podrun's bound for them; `path` is the container's, for the error.
 ///
 /// An empty list also comes back as None: the kubelet treats `command: []` exactly like no
 /// `command` (the image's ENTRYPOINT runs), and so must the caller.
-pub fn expand_command(container: &Container, env: &ResolvedEnv) -> (Option<Vec<String>>, Option<Vec<String>>) {
+pub fn expand_command(container: &Container, env: &ResolvedEnv, path: &str) -> Result<ExpandedCommand, EnvError> {
     let lookup = lookup_table(&env.vars);
-    let expand_all = |list: &Option<Vec<String>>| {
-        let list = list.as_ref().filter(|l| !l.is_empty())?;
-        Some(list.iter().map(|s| expand_with(s, |name| lookup.get(name).copied())).collect())
+    let mut budget = Budget::new(Bound::Command);
+    let mut expand_all = |list: &Option<Vec<String>>, field: &str| -> Result<Option<Vec<String>>, EnvError> {
+        let Some(list) = list.as_ref().filter(|l| !l.is_empty()) else { return Ok(None) };
+        let expanded = list.iter().enumerate().map(|(i, s)| {
+            budget
+                .expand(s, |name| lookup.get(name).copied())
+                .map_err(|e| EnvError::too_long(format!("{path}.{field}[{i}]"), e))
+        });
+        expanded.collect::<Result<_, _>>().map(Some)
     };
-    (expand_all(&container.command), expand_all(&container.args))
+    Ok((expand_all(&container.command, "command")?, expand_all(&container.args, "args")?))
 }
+
+/// A container's `command` and `args`, expanded.
+pub type ExpandedCommand = (Option<Vec<String>>, Option<Vec<String>>);
 
 /// What every step of `resolve` needs to know.
 struct Cx<'a> {
@@ -115,13 +140,20 @@ struct Cx<'a> {
 struct OrderedEnv {
     vars: Vec<(String, String)>,
     index: HashMap<String, usize>,
+    /// The names and values held, in bytes.
+    bytes: usize,
 }
 
 impl OrderedEnv {
     fn set(&mut self, name: &str, value: String) {
+        self.bytes += value.len();
         match self.index.get(name) {
-            Some(&i) => self.vars[i].1 = value,
+            Some(&i) => {
+                self.bytes -= self.vars[i].1.len();
+                self.vars[i].1 = value;
+            }
             None => {
+                self.bytes += name.len();
                 self.index.insert(name.to_owned(), self.vars.len());
                 self.vars.push((name.to_owned(), value));
             }
@@ -136,50 +168,6 @@ impl OrderedEnv {
 fn lookup_table(vars: &[(String, String)]) -> HashMap<&str, &str> {
     // Collecting inserts in order, so a later duplicate replaces an earlier one.
     vars.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
-}
-
-/// The expansion algorithm of the kubelet's `expansion.Expand` with `MappingFuncFor`.
-/// `$`, `(` and `)` are ASCII, so every slice boundary below falls on a char boundary.
-fn expand_with<'v>(input: &str, lookup: impl Fn(&str) -> Option<&'v str>) -> String {
-    let mut out = String::with_capacity(input.len());
-    let mut rest = input;
-    while let Some(at) = rest.find('$') {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 1..];
-        rest = match after.as_bytes().first() {
-            // `$$` is an escaped `$`; the character after it is not looked at again.
-            Some(b'$') => {
-                out.push('$');
-                &after[1..]
-            }
-            Some(b'(') => match after[1..].find(')') {
-                Some(len) => {
-                    let name = &after[1..1 + len];
-                    match lookup(name) {
-                        Some(value) => out.push_str(value),
-                        None => {
-                            out.push_str("$(");
-                            out.push_str(name);
-                            out.push(')');
-                        }
-                    }
-                    &after[len + 2..]
-                }
-                // No closing parenthesis anywhere: `$(` stays, and scanning goes on after it.
-                None => {
-                    out.push_str("$(");
-                    &after[1..]
-                }
-            },
-            // A `$` before anything else, or at the very end, is kept as written.
-            _ => {
-                out.push('$');
-                after
-            }
-        };
-    }
-    out.push_str(rest);
-    out
 }
 
 /// ConfigMap or Secret: where they differ is only in names and messages.
@@ -305,16 +293,24 @@ fn env_value(
     j: usize,
     var: &EnvVar,
     env: &OrderedEnv,
+    budget: &mut Budget,
     warnings: &mut Vec<String>,
 ) -> Result<Option<String>, EnvError> {
     // As in the kubelet, an empty `value` counts as unset, so `valueFrom` is consulted.
     if let Some(value) = var.value.as_deref().filter(|v| !v.is_empty()) {
-        return Ok(Some(expand_with(value, |name| env.get(name))));
+        let path = format!("{}.env[{j}].value", cx.path);
+        let value = budget.expand(value, |name| env.get(name)).map_err(|e| EnvError::too_long(path.clone(), e))?;
+        budget.spend(var.name.len()).map_err(|e| EnvError::too_long(path, e))?;
+        return Ok(Some(value));
     }
-    match &var.value_from {
-        Some(source) => value_from(cx, &format!("{}.env[{j}].valueFrom", cx.path), &var.name, source, warnings),
-        None => Ok(Some(String::new())),
-    }
+    let path = format!("{}.env[{j}].valueFrom", cx.path);
+    let value = match &var.value_from {
+        Some(source) => value_from(cx, &path, &var.name, source, warnings)?,
+        None => Some(String::new()),
+    };
+    let bytes = var.name.len() + value.as_ref().map_or(0, String::len);
+    budget.spend(bytes).map_err(|e| EnvError::too_long(path, e))?;
+    Ok(value)
 }
 
 /// A `valueFrom` source, in the order the kubelet's switch tries them. Values from sources are

@@ -10,6 +10,7 @@ mod e2e_tests;
 pub mod env;
 pub mod files;
 pub mod hosts;
+pub mod identity;
 pub mod observed;
 pub mod prepare;
 pub mod qos;

@@ -4,6 +4,7 @@
 //! rules (the container's securityContext wins over the pod's; CPU limits become a CFS quota
 //! over a 100 ms period, CPU requests become shares).
 
+use super::identity::{self, RunAs};
 use crate::manifest::quantity::Quantity;
 use crate::manifest::types::{Container, DnsPolicy, Pod, ProcMount, Profile, Protocol};
 use crate::runtime::{ContainerSettings, CpuSettings, DnsSettings, NetworkMode, PidMode, PodNetwork, PortBinding};
@@ -136,15 +137,10 @@ fn quantity(map: &std::collections::BTreeMap<String, String>, key: &str) -> Opti
 pub fn container_settings(pod: &Pod, c: &Container) -> (ContainerSettings, Vec<HostProfile>) {
     let psc = pod.spec.security_context.clone().unwrap_or_default();
     let sc = c.security_context.clone().unwrap_or_default();
-    let run_as_user = sc.run_as_user.or(psc.run_as_user);
-    let run_as_group = sc.run_as_group.or(psc.run_as_group);
-    let user = match (run_as_user, run_as_group) {
-        (Some(u), Some(g)) => Some(format!("{u}:{g}")),
-        (Some(u), None) => Some(u.to_string()),
-        // A group alone keeps the image's user: the caller resolves it against the image.
-        (None, Some(g)) => Some(format!(":{g}")),
-        (None, None) => None,
-    };
+    // A group alone keeps the image's user: the caller settles it against the image
+    // (`identity::decide`), as it checks runAsNonRoot.
+    let run_as = run_as(pod, c);
+    let user = if run_as.needs_image(false) { None } else { identity::decide(run_as, false, None).ok().flatten() };
     let mut group_add: Vec<String> = psc.supplemental_groups.iter().map(i64::to_string).collect();
     if let Some(fs) = psc.fs_group {
         group_add.push(fs.to_string());
@@ -236,24 +232,13 @@ pub fn run_as_non_root(pod: &Pod, c: &Container) -> bool {
     sc.or(psc) == Some(true)
 }
 
-/// Why a container with runAsNonRoot may not run, in the kubelet's words.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum NonRootError {
-    #[error("container has runAsNonRoot and image will run as root")]
-    Root,
-    #[error("container has runAsNonRoot and image has non-numeric user ({0}), cannot verify user is non-root")]
-    NonNumeric(String),
-}
-
-/// The kubelet's runAsNonRoot check, against the user the container will run as (its
-/// runAsUser, else the image's USER): `Err` says why it is refused.
-pub fn check_non_root(run_as_user: Option<&str>, image_user: &str) -> Result<(), NonRootError> {
-    let user = run_as_user.filter(|u| !u.is_empty() && !u.starts_with(':')).unwrap_or(image_user);
-    let uid = user.split(':').next().unwrap_or("");
-    match uid {
-        "" | "root" | "0" => Err(NonRootError::Root),
-        u if u.parse::<u64>().is_err() => Err(NonRootError::NonNumeric(u.to_owned())),
-        _ => Ok(()),
+/// The container's runAsUser and runAsGroup (container over pod).
+pub fn run_as(pod: &Pod, c: &Container) -> RunAs {
+    let psc = pod.spec.security_context.as_ref();
+    let sc = c.security_context.as_ref();
+    RunAs {
+        user: sc.and_then(|s| s.run_as_user).or(psc.and_then(|s| s.run_as_user)),
+        group: sc.and_then(|s| s.run_as_group).or(psc.and_then(|s| s.run_as_group)),
     }
 }
 
@@ -393,14 +378,10 @@ mod tests {
     }
 
     #[test]
-    fn non_root_check() {
-        assert!(check_non_root(None, "").is_err());
-        assert!(check_non_root(None, "root").is_err());
-        assert!(check_non_root(Some("0"), "1000").is_err());
-        assert!(check_non_root(None, "nobody").is_err(), "non-numeric cannot be verified");
-        assert!(check_non_root(None, "1000:1000").is_ok());
-        assert!(check_non_root(Some("1000"), "").is_ok());
-        assert!(check_non_root(Some(":5"), "1000").is_ok(), "a group alone keeps the image user");
+    fn a_group_alone_is_left_for_the_image() {
+        let p = pod("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  securityContext: {runAsGroup: 5}\n  containers:\n  - {name: c, image: x}\n");
+        assert_eq!(run_as(&p, &p.spec.containers[0]), RunAs { user: None, group: Some(5) });
+        assert_eq!(container_settings(&p, &p.spec.containers[0]).0.user, None);
     }
 
     #[test]

@@ -66,7 +66,7 @@ mod subpath;
 use contents::{downward_files, key_files, FileSet, Keys};
 pub use host::{prepare, remove_pod_volumes, HostError};
 use mounts::plan_mounts;
-use reason::checked_rel_path;
+use reason::{checked_rel_path, PathProblem};
 pub use reason::{PathValue, Reason};
 pub use subpath::SubPathError;
 
@@ -604,7 +604,9 @@ fn rel_path(s: &str, field: &str) -> Result<PathBuf, VolumeError> {
 /// `rel_path` of a subPathExpr expanded against `env`. A refusal shows the expression as
 /// written, never what it expanded to: a variable may hold a Secret's value.
 fn expanded_rel_path(expr: &str, env: &[(String, String)], field: &str) -> Result<PathBuf, VolumeError> {
-    checked_rel_path(&expand(expr, env))
+    expand(expr, env)
+        .map_err(|_| PathProblem::TooLong)
+        .and_then(|path: String| checked_rel_path(&path))
         .map_err(|problem| invalid(field, Reason::Path { value: PathValue::Expanded(expr.to_owned()), problem }))
 }
 

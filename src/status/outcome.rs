@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::error_chain::{chain, Chain};
 use crate::pod::env::EnvError;
-use crate::pod::settings::NonRootError;
+use crate::pod::identity::IdentityError;
 use crate::pod::volumes::VolumeError;
 use crate::pod::DesiredPod;
 use crate::runtime::RuntimeError;
@@ -63,9 +63,9 @@ pub enum ConfigCause {
     /// cloned and the volume's error (an OS error among its causes) cannot be.
     #[error(transparent)]
     Volume(Arc<VolumeError>),
-    /// runAsNonRoot against the user it would run as.
+    /// The user it would run as: runAsNonRoot against its number, an id out of range.
     #[error(transparent)]
-    NonRoot(NonRootError),
+    Identity(IdentityError),
     /// The engine refused what it needs (its image's user, an engine volume). Boxed, as the
     /// engine's error is large and a pod's failure is returned up every layer.
     #[error(transparent)]

@@ -683,3 +683,42 @@ fn inputs_are_bounded_and_every_refusal_names_its_input() {
         stderr(&o)
     );
 }
+
+/// 34 variables, each the one before twice over: 2^33 bytes at the last, from 3 KiB; and the
+/// same doubling through `args`.
+fn doubling_manifest(through_args: bool) -> String {
+    let mut m = String::from("apiVersion: v1\nkind: Pod\nmetadata: {name: bomb}\nspec:\n  containers:\n  - name: c\n    image: busybox\n    env:\n    - {name: A1, value: x}\n");
+    let last = if through_args { 20 } else { 34 };
+    for i in 2..=last {
+        m.push_str(&format!("    - {{name: A{i}, value: '$(A{})$(A{})'}}\n", i - 1, i - 1));
+    }
+    if through_args {
+        m.push_str("    args: ['$(A20)', '$(A20)', '$(A20)', '$(A20)', '$(A20)$(A20)$(A20)$(A20)$(A20)']\n");
+    }
+    m
+}
+
+#[test]
+fn var_expansion_past_the_bound_is_refused_by_validate_and_dry_run_naming_the_field() {
+    // Under 1 GiB of address space and a minute: an expansion without a bound would end in an
+    // allocation failure (or the timeout's 124), not exit 2.
+    let run = |args: &[&str]| {
+        let mut all = vec!["60", "prlimit", "--as=1073741824", PODRUN];
+        all.extend_from_slice(args);
+        let out = std::process::Command::new("timeout").args(&all).env("DOCKER_HOST", NO_ENGINE[0].1).output();
+        out.expect("run podrun under timeout and prlimit")
+    };
+    let env = TempFile::new("bomb.yaml", &doubling_manifest(false));
+    let args = TempFile::new("bomb-args.yaml", &doubling_manifest(true));
+    for (f, field, why) in [
+        (&env, "spec.containers[0].env[21].value:", "the container's environment comes to more than 4194304 bytes"),
+        (&args, "spec.containers[0].args[4]:", "makes more than 2097152 bytes"),
+    ] {
+        for cmd in [vec!["validate", f.path()], vec!["apply", "--dry-run", f.path()], vec!["apply", f.path()]] {
+            let o = run(&cmd);
+            assert_eq!(code(&o), 2, "{cmd:?}: {}", stderr(&o));
+            assert!(stderr(&o).contains(field) && stderr(&o).contains(why), "{cmd:?}: {}", stderr(&o));
+            assert!(stderr(&o).contains(f.path()), "the file is named: {}", stderr(&o));
+        }
+    }
+}

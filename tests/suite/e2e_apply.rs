@@ -350,3 +350,34 @@ spec:
     }
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
 }
+
+#[test]
+fn e2e_var_expansion_past_the_bound_is_exit_2_with_nothing_created() {
+    require_engine!();
+    let ns = Namespace::new("var-bomb");
+    // Refused when read: 34 variables, each the one before twice over.
+    let mut bomb = String::from("apiVersion: v1\nkind: Pod\nmetadata: {name: bomb}\nspec:\n  containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, 'echo $(A34)']\n    env:\n    - {name: A1, value: x}\n");
+    for i in 2..=34 {
+        bomb.push_str(&format!("    - {{name: A{i}, value: '$(A{})$(A{})'}}\n", i - 1, i - 1));
+    }
+    let out = apply(&ns, &bomb, &["--timeout", "60s"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("spec.containers[0].env[21].value"), "{}", stderr(&out));
+    assert!(ns.containers().is_empty(), "{:?}", ns.containers());
+
+    // Refused before anything is created, with the ConfigMap's value (which validation cannot
+    // see): 600 KiB, doubled twice, passes 2 MiB at A3.
+    let big = "b".repeat(600 << 10);
+    let doubled = format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: big}}\ndata: {{BIG: {big}}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {{name: doubled}}\nspec:\n  containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    env:\n    - name: A1\n      valueFrom: {{configMapKeyRef: {{name: big, key: BIG}}}}\n    - {{name: A2, value: '$(A1)$(A1)'}}\n    - {{name: A3, value: '$(A2)$(A2)'}}\n"
+    );
+    let out = apply(&ns, &doubled, &["--timeout", "60s"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("spec.containers[0].env[2].value") && stderr(&out).contains("2097152 bytes"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("bbbb"), "no value is shown: {}", stderr(&out));
+    assert!(ns.containers().is_empty(), "{:?}", ns.containers());
+}

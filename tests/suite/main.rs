@@ -21,6 +21,7 @@ mod e2e_exec;
 mod e2e_fidelity;
 mod e2e_field_pods;
 mod e2e_gc;
+mod e2e_identity;
 mod e2e_images;
 mod e2e_kubelet;
 mod e2e_manifests;

@@ -23,7 +23,7 @@ use crate::error_chain::chain;
 use crate::plan::{ContainerStep, Plan, Step};
 use crate::pod::env::EnvError;
 use crate::pod::files::PodFiles;
-use crate::pod::settings::NonRootError;
+use crate::pod::identity::IdentityError;
 use crate::pod::volumes::VolumeError;
 use crate::pod::volumes::VolumeSetup;
 use crate::pod::{DesiredPod, InfraRef, Role};
@@ -73,7 +73,7 @@ enum StepError {
     #[error("/etc/hosts file")]
     EtcHosts(#[source] crate::private_fs::PrivateFsError),
     #[error(transparent)]
-    NonRoot(#[from] NonRootError),
+    Identity(#[from] IdentityError),
     #[error(transparent)]
     PostStart(hooks::HookError),
 }

@@ -4,7 +4,7 @@
 use crate::driver::PodFailure;
 use crate::plan::{Plan, Step};
 use crate::pod::files::PodFiles;
-use crate::pod::settings::NonRootError;
+use crate::pod::identity::{self, IdentityError, ImageUser};
 use crate::pod::volumes::VolumeSetup;
 use crate::pod::DesiredPod;
 use crate::runtime::{Runtime, RuntimeError};
@@ -49,7 +49,7 @@ pub(super) async fn preflight<R: Runtime>(
         match resolve_user(rt, c, &mut spec).await {
             Err(UserError::Image(e)) if fatal(&e) => return Err(PodFailure::Runtime(e)),
             Err(UserError::Image(e)) => return Err(refused(ConfigCause::Runtime(Box::new(e)))),
-            Err(UserError::NonRoot(e)) => return Err(refused(ConfigCause::NonRoot(e))),
+            Err(UserError::Identity(e)) => return Err(refused(ConfigCause::Identity(e))),
             Ok(()) => {}
         }
     }
@@ -57,34 +57,29 @@ pub(super) async fn preflight<R: Runtime>(
 }
 
 /// The user the container runs as, where it depends on the image: a runAsGroup without a
-/// runAsUser keeps the image's user; runAsNonRoot is checked against the final user, as the
-/// kubelet checks it (CreateContainerConfigError).
+/// runAsUser keeps the image's user; runAsNonRoot is checked against the final user's number,
+/// as the kubelet checks it (CreateContainerConfigError), and the engine is handed that number.
 pub(super) async fn resolve_user<R: Runtime>(
     rt: &R,
     c: &crate::pod::DesiredContainer,
     spec: &mut crate::runtime::CreateSpec,
 ) -> Result<(), UserError> {
-    let needs_image = c.run_as_non_root || spec.settings.user.as_deref().is_some_and(|u| u.starts_with(':'));
-    if !needs_image {
-        return Ok(());
-    }
-    let image_user = rt.image_user(&c.image).await.map_err(UserError::Image)?;
-    if let Some(group) = spec.settings.user.as_deref().and_then(|u| u.strip_prefix(':')) {
-        let uid = image_user.split(':').next().filter(|u| !u.is_empty()).unwrap_or("0");
-        spec.settings.user = Some(format!("{uid}:{group}"));
-    }
-    if c.run_as_non_root {
-        crate::pod::settings::check_non_root(spec.settings.user.as_deref(), &image_user).map_err(UserError::NonRoot)?;
-    }
+    let image_user = if c.run_as.needs_image(c.run_as_non_root) {
+        Some(ImageUser::parse(&rt.image_user(&c.image).await.map_err(UserError::Image)?))
+    } else {
+        None
+    };
+    spec.settings.user =
+        identity::decide(c.run_as, c.run_as_non_root, image_user.as_ref()).map_err(UserError::Identity)?;
     Ok(())
 }
 
 /// Why the user a container runs as cannot be settled: the engine could not say the image's
-/// user, or that user breaks runAsNonRoot.
+/// user, or that user may not run (runAsNonRoot, an id out of range).
 #[derive(Debug)]
 pub(super) enum UserError {
     Image(RuntimeError),
-    NonRoot(NonRootError),
+    Identity(IdentityError),
 }
 
 /// Met while a container is being created, it is a step's error, with the kubelet's reason.
@@ -92,7 +87,7 @@ impl From<UserError> for (&'static str, StepError) {
     fn from(e: UserError) -> Self {
         let e = match e {
             UserError::Image(e) => StepError::Runtime(e),
-            UserError::NonRoot(e) => StepError::NonRoot(e),
+            UserError::Identity(e) => StepError::Identity(e),
         };
         ("CreateContainerConfigError", e)
     }

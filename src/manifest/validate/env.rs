@@ -1,12 +1,13 @@
 //! A container's environment: `env` (names, `value` or one `valueFrom` source) and `envFrom`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use super::downward::{validate_field_selector, validate_resource_selector, ENV_FIELD_PATHS};
 use super::{
     config_key_problems, is_dns1123_subdomain, is_env_var_name, subdomain_msg, FieldError, PodContext, ENV_NAME_MSG,
 };
-use crate::manifest::types::{EnvFromSource, EnvSourceReference, EnvVar, EnvVarSource, KeySelector};
+use crate::manifest::expansion::{Bound, Budget};
+use crate::manifest::types::{Container, EnvFromSource, EnvSourceReference, EnvVar, EnvVarSource, KeySelector};
 
 pub(super) fn validate_env(
     env: &[EnvVar],
@@ -33,6 +34,36 @@ pub(super) fn validate_env(
         if let Some(from) = &e.value_from {
             let value = e.value.as_deref().unwrap_or("");
             validate_value_from(from, value, &format!("{epath}.valueFrom"), ctx, errors);
+        }
+    }
+}
+
+/// podrun's bound on `$(VAR)` expansion (`manifest::expansion`), on what the manifest itself
+/// says: a variable set from a source (`valueFrom`, and with `envFrom` any name not set here)
+/// counts as empty, as its text comes only at apply, which checks again with it. So what is
+/// refused here is refused whatever the sources hold, and named at its field.
+pub(super) fn validate_expansion(c: &Container, path: &str, errors: &mut Vec<FieldError>) {
+    // With envFrom, any name may be set: one not set here counts as set and empty.
+    let open = !c.env_from.is_empty();
+    let mut lens: HashMap<&str, usize> = HashMap::new();
+    let mut env = Budget::new(Bound::Env);
+    for (j, var) in c.env.iter().enumerate() {
+        let len = match var.value.as_deref().filter(|v| !v.is_empty()) {
+            Some(v) => env.expanded_len(v, |n| lens.get(n).copied().or(open.then_some(0))),
+            None => Ok(0),
+        };
+        match len.and_then(|len| env.spend(var.name.len()).map(|()| len)) {
+            Ok(len) => {
+                lens.insert(&var.name, len);
+            }
+            Err(e) => return errors.push(FieldError::new(format!("{path}.env[{j}].value"), e.to_string())),
+        }
+    }
+    let mut command = Budget::new(Bound::Command);
+    let items = c.command.iter().flatten().enumerate().map(|(i, s)| ("command", i, s));
+    for (field, i, item) in items.chain(c.args.iter().flatten().enumerate().map(|(i, s)| ("args", i, s))) {
+        if let Err(e) = command.expanded_len(item, |n| lens.get(n).copied().or(open.then_some(0))) {
+            return errors.push(FieldError::new(format!("{path}.{field}[{i}]"), e.to_string()));
         }
     }
 }

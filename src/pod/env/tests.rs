@@ -135,16 +135,16 @@ fn expand_matches_the_kubernetes_expansion_tests() {
         ("\n", "\n"),
     ];
     for (input, expected) in cases {
-        assert_eq!(expand(input, &context), expected, "input {input:?}");
+        assert_eq!(expand(input, &context).unwrap(), expected, "input {input:?}");
     }
 }
 
 #[test]
 fn expand_later_entries_win_and_non_ascii_is_kept() {
     let context = vars(&[("A", "first"), ("É", "é"), ("A", "second")]);
-    assert_eq!(expand("$(A)", &context), "second");
-    assert_eq!(expand("ü$ü$(É)€$", &context), "ü$üé€$");
-    assert_eq!(expand("$()", &context), "$()", "an empty name is just undefined");
+    assert_eq!(expand("$(A)", &context).unwrap(), "second");
+    assert_eq!(expand("ü$ü$(É)€$", &context).unwrap(), "ü$üé€$");
+    assert_eq!(expand("$()", &context).unwrap(), "$()", "an empty name is just undefined");
 }
 
 #[test]
@@ -403,13 +403,13 @@ fn command_and_args_are_expanded_against_the_final_environment() {
             "  - name: a\n    image: x\n    command: [echo, '$(A)', '$$(A)', '$(NOPE)']\n    env:\n    - {name: A, value: one}\n    - {name: A, value: two}\n  - name: b\n    image: x\n    args: ['$(A)']\n  - name: c\n    image: x\n    command: []\n    args: []\n",
         );
     let env = resolve_first(&pod, &ConfigStore::new()).unwrap();
-    let (command, args) = expand_command(&pod.spec.containers[0], &env);
+    let (command, args) = expand_command(&pod.spec.containers[0], &env, "c").unwrap();
     assert_eq!(command, strings(&["echo", "two", "$(A)", "$(NOPE)"]));
     assert_eq!(args, None);
-    let (command, args) = expand_command(&pod.spec.containers[1], &ResolvedEnv::default());
+    let (command, args) = expand_command(&pod.spec.containers[1], &ResolvedEnv::default(), "c").unwrap();
     assert_eq!((command, args), (None, strings(&["$(A)"])));
     // The kubelet treats an empty list as no list at all.
-    assert_eq!(expand_command(&pod.spec.containers[2], &env), (None, None));
+    assert_eq!(expand_command(&pod.spec.containers[2], &env, "c"), Ok((None, None)));
 }
 
 #[test]
@@ -435,7 +435,7 @@ fn manifest_env_downward() {
         ])
     );
     assert!(env.warnings.is_empty(), "{:?}", env.warnings);
-    let (command, args) = expand_command(&pod.spec.containers[0], &env);
+    let (command, args) = expand_command(&pod.spec.containers[0], &env, "c").unwrap();
     assert_eq!((command, args), (strings(&["sh", "-c", "env | sort"]), None), "no $( in the command");
 }
 
@@ -456,7 +456,7 @@ fn manifest_env_dependent() {
             ("UNDEFINED", "$(NOT_DEFINED_ANYWHERE)"),
         ])
     );
-    let (command, args) = expand_command(&pod.spec.containers[0], &env);
+    let (command, args) = expand_command(&pod.spec.containers[0], &env, "c").unwrap();
     assert_eq!(command, strings(&["sh", "-c"]));
     let script = args.and_then(|a| a.into_iter().next()).unwrap_or_default();
     assert!(script.ends_with("echo \"arg: http://127.0.0.1:8080\"\n"), "{script:?}");
@@ -497,4 +497,67 @@ fn manifest_env_config_names_a_missing_key() {
         "spec.containers[0].env[3].valueFrom.configMapKeyRef: couldn't find key no-such-key in ConfigMap \
              default/app-files"
     );
+}
+
+/// `count` variables, each the one before twice over (`A1: x`, `A2: $(A1)$(A1)`, ...): 2^33
+/// bytes at the last, from a few lines.
+fn doubling(count: usize, first: &str) -> String {
+    let mut env = format!("    - {first}\n");
+    for i in 2..=count {
+        env.push_str(&format!("    - {{name: A{i}, value: '$(A{})$(A{})'}}\n", i - 1, i - 1));
+    }
+    env
+}
+
+#[test]
+fn a_doubling_chain_stops_at_the_bound_naming_the_variable() {
+    // Validation refuses it first (`validate/env.rs`); the environment refuses it too, for a
+    // pod that reached it some other way.
+    let text = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: p, namespace: ns}}\nspec:\n  containers:\n  - name: c\n    image: x\n    env:\n{}",
+        doubling(34, "{name: A1, value: x}")
+    );
+    let pod: Pod = serde_yaml::from_str(&text).unwrap();
+    let e = resolve_first(&pod, &ConfigStore::new()).unwrap_err();
+    // A2..A21 come to 4 MiB - 2 B, which A22 passes.
+    assert_eq!(e.path, "spec.containers[0].env[21].value");
+    assert!(e.message.contains("4194304 bytes"), "{e}");
+    let pod = inline_pod(&format!("  - name: c\n    image: x\n    env:\n{}", doubling(20, "{name: A1, value: x}")));
+    assert_eq!(resolve_first(&pod, &ConfigStore::new()).unwrap().vars[19].1.len(), 1 << 19, "a shorter one is fine");
+}
+
+#[test]
+fn values_from_sources_count_against_the_bound_without_showing_them() {
+    let big = "s".repeat(1 << 20);
+    let mut store = ConfigStore::new();
+    store.add_secret("ns", &secret("s", &[("BIG", big.as_bytes())])).unwrap();
+    let first = "name: A1\n      valueFrom: {secretKeyRef: {name: s, key: BIG}}";
+    let pod = inline_pod(&format!("  - name: c\n    image: x\n    env:\n{}", doubling(4, first)));
+    let e = resolve_first(&pod, &store).unwrap_err();
+    assert_eq!(e.path, "spec.containers[0].env[2].value", "A3 would be 4 MiB");
+    assert!(e.message.contains("4194304 bytes") && !e.message.contains("sss"), "{e}");
+}
+
+#[test]
+fn command_and_args_are_bounded_as_a_whole() {
+    let mut env = ResolvedEnv::default();
+    env.vars.push(("M".into(), "m".repeat(1 << 20)));
+    let pod = inline_pod("  - name: c\n    image: x\n    command: ['$(M)', '$(M)', '$(M)']\n    args: ['$(M)', '$(M)']\n  - name: d\n    image: x\n    args: ['$(M)$(M)$(M)']\n");
+    let e = expand_command(&pod.spec.containers[0], &env, "spec.containers[0]").unwrap_err();
+    assert_eq!(e.path, "spec.containers[0].args[1]");
+    let e = expand_command(&pod.spec.containers[1], &env, "spec.containers[1]").unwrap_err();
+    assert_eq!(e.path, "spec.containers[1].args[0]");
+    assert!(e.message.contains("one value"), "{e}");
+}
+
+#[test]
+fn env_from_sources_count_against_the_environments_bound() {
+    let mut store = ConfigStore::new();
+    store.add_config_map("ns", &config_map("big", &[("V", &"v".repeat(1 << 20))])).unwrap();
+    let again = "    - configMapRef: {name: big}\n".repeat(3);
+    let prefixed: String = (0..5).map(|i| format!("    - {{prefix: P{i}_, configMapRef: {{name: big}}}}\n")).collect();
+    let pod = inline_pod(&format!("  - name: c\n    image: x\n    envFrom:\n{again}{prefixed}"));
+    let e = resolve_first(&pod, &store).unwrap_err();
+    // The same names set again hold no more; the fourth name (envFrom[5]) passes 4 MiB.
+    assert_eq!(e.path, "spec.containers[0].envFrom[5]");
 }

@@ -707,7 +707,7 @@ fn expansion_rules() {
         ("é$(A)é", "éxé"),
         ("$$$(A)", "$x"),
     ] {
-        assert_eq!(expand(input, &env), want, "{input}");
+        assert_eq!(expand(input, &env).unwrap(), want, "{input}");
     }
 }
 
