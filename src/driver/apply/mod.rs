@@ -15,6 +15,7 @@ mod supervision;
 
 use std::collections::BTreeMap;
 use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -47,6 +48,10 @@ const ENGINE_GRACE: Duration = Duration::from_secs(2);
 /// as long as it takes): the kubelet's default `--runtime-request-timeout`. One cut off fails
 /// the pod's run, which supervision takes up again with backoff.
 const SUPERVISED_CALL_LIMIT: Duration = Duration::from_secs(120);
+/// Under supervision, how long a pass whose drivers run may take to end after SIGINT or
+/// SIGTERM (they stop at once, and supervision gives them 5 s) before it is dropped where it
+/// waits.
+const STOP_GRACE: Duration = Duration::from_secs(10);
 
 /// What apply was asked to do, from its flags.
 #[derive(Debug, Clone)]
@@ -113,7 +118,28 @@ where
     let mut signals = if opts.supervise { Some((signal(SignalKind::hangup())?, Interrupt::listen()?)) } else { None };
     let mut started_over = false;
     loop {
-        match pass(opts, connect(), signals.as_mut()).await? {
+        let driving = AtomicBool::new(false);
+        let ended = match signals.as_mut() {
+            Some(signals) => {
+                let mut stop = signals.1.clone();
+                let pass = pass(opts, connect(), Some(signals), &driving);
+                tokio::pin!(pass);
+                tokio::select! {
+                    r = &mut pass => r?,
+                    // Before the drivers run (loading, connecting) a signal ends the pass at
+                    // once, as its default action would have; drivers stop on it themselves.
+                    sig = stop.wait() => {
+                        let grace = if driving.load(Ordering::Relaxed) { STOP_GRACE } else { Duration::ZERO };
+                        match tokio::time::timeout(grace, &mut pass).await {
+                            Ok(r) => r?,
+                            Err(_) => Pass::Ended(u8::try_from(128 + sig).unwrap_or(exit::INTERNAL)),
+                        }
+                    }
+                }
+            }
+            None => pass(opts, connect(), None, &driving).await?,
+        };
+        match ended {
             // SIGINT or SIGTERM while supervision started over: its normal end, as between
             // passes (the first pass's own is the 130 or 143 of any apply).
             Pass::Ended(_) if started_over && signals.as_ref().is_some_and(|(_, i)| i.fired().is_some()) => {
@@ -132,6 +158,7 @@ async fn pass<R, E, C>(
     opts: &ApplyOptions,
     connect: C,
     signals: Option<&mut (Signal, Interrupt)>,
+    driving: &AtomicBool,
 ) -> Result<Pass, ApplyError<E>>
 where
     R: Runtime + 'static,
@@ -179,6 +206,7 @@ where
         None => Interrupt::listen()?,
     };
     let drive = drive_options(opts, deadline, files);
+    driving.store(true, Ordering::Relaxed);
     let results = drive_all(&rt, pods, &drive, &reporter, &interrupt, opts.logs).await;
     // Cleaning up after the run takes what it takes, unless the engine fell silent: then it
     // stays bound, and what cannot be done is said.
