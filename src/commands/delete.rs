@@ -236,5 +236,19 @@ mod tests {
         let both = [("app".to_owned(), "x".to_owned()), ("tier".to_owned(), "back".to_owned())];
         assert!(names(Some(&both)).is_empty());
         assert!(pods_in_engine(&observed, "other", None, Observed::is_owned).is_empty());
+        // Those podrun leaves alone are found the same way, apart.
+        let mut foreign = vec![container("d", "POD", &[("app", "x")]), container("d", "c", &[])];
+        for c in &mut foreign {
+            c.sealed = false;
+        }
+        let mut all = observed.clone();
+        all.extend(foreign);
+        assert_eq!(pods_in_engine(&all, "ns", None, Observed::is_owned).len(), 3, "d is not podrun's");
+        let left = |sel: Option<&[(String, String)]>| -> Vec<String> {
+            pods_in_engine(&all, "ns", sel, Observed::is_unverified).into_iter().map(|p| p.name).collect()
+        };
+        assert_eq!(left(None), ["d"]);
+        assert_eq!(left(Some(&app_x)), ["d"]);
+        assert!(left(Some(&both)).is_empty());
     }
 }
