@@ -17,7 +17,8 @@ budget runs out, and exits with a code a script can act on.
 
 Exit codes: 0 success; 1 internal error; 2 invalid usage or manifest (nothing created);
 3 container engine unreachable; 4 image unavailable; 5 not converged in time;
-6 a container failed; 7 the pod was deleted while apply ran; 130/143 interrupted by SIGINT/SIGTERM; 141 standard output closed (as
+6 a container failed; 7 the pod was deleted while apply ran; 8 delete left containers
+that are not podrun's to touch (another state directory's); 130/143 interrupted by SIGINT/SIGTERM; 141 standard output closed (as
 SIGPIPE). With `apply --exit-code-from C`, C's exit code replaces 0 and 6 (when C is the
 container that failed).";
 

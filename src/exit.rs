@@ -18,6 +18,10 @@ pub const NOT_CONVERGED: u8 = 5;
 pub const CONTAINER_FAILED: u8 = 6;
 /// The pod was deleted (`podrun delete`) while apply ran.
 pub const DELETED: u8 = 7;
+/// What `delete` was asked to remove is (partly) there but not podrun's to touch: containers
+/// with podrun's labels whose seal does not verify (made under another state directory, or a
+/// forgery). They are named and left alone.
+pub const NOT_OWNED: u8 = 8;
 /// Standard output was closed (`| head`): what a shell reports for a tool killed by SIGPIPE.
 pub const BROKEN_PIPE: u8 = 128 + 13;
 

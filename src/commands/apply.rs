@@ -12,7 +12,7 @@ use crate::runtime::infra_image;
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
-    let connect = async {
+    let connect = || async {
         let (rt, files) = super::connect(cli).await?;
         if matches!(rt, Engine::Cri(_)) {
             docker_only(args)?;

@@ -12,10 +12,12 @@ use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::manifest::validate::is_dns1123_subdomain;
 use crate::manifest::{FieldValidation, LoadOptions};
+use crate::pod::files::PodFiles;
 use crate::pod::volumes;
 use crate::report::{self, PodKey, ReportOptions};
 use crate::runtime::labels;
 use crate::runtime::{Observed, Runtime, Selector};
+use crate::status::listing;
 
 /// The pods to delete: from a manifest when TARGET is an existing file (or -) or directory,
 /// else by name;
@@ -68,12 +70,17 @@ fn matches(infra: &Observed, selector: &[(String, String)]) -> bool {
 }
 
 /// The pods of the namespace podrun runs (`--all`), or those whose labels match (`-l`), found
-/// by their containers. A pod's labels live on its infra container, so `-l` finds only pods
-/// that have one.
-fn pods_in_engine(observed: &[Observed], namespace: &str, selector: Option<&[(String, String)]>) -> Vec<PodKey> {
+/// by their containers (those `kept` keeps: podrun's own, or those it leaves alone). A pod's
+/// labels live on its infra container, so `-l` finds only pods that have one.
+fn pods_in_engine(
+    observed: &[Observed],
+    namespace: &str,
+    selector: Option<&[(String, String)]>,
+    kept: fn(&Observed) -> bool,
+) -> Vec<PodKey> {
     let mut names: Vec<String> = observed
         .iter()
-        .filter(|c| c.is_owned() && c.label(labels::POD_NAMESPACE) == Some(namespace))
+        .filter(|c| kept(c) && c.label(labels::POD_NAMESPACE) == Some(namespace))
         .filter(|c| match selector {
             None => true,
             Some(sel) => c.label(labels::CONTAINER_NAME) == Some(labels::INFRA_CONTAINER_NAME) && matches(c, sel),
@@ -99,20 +106,19 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     };
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     let (rt, files) = super::connect(cli).await?;
-    let pods = if by_engine {
+    let selector = args.selector.as_ref().map(|s| s.0.as_slice());
+    // By engine: the containers of the namespace, listed once, say which pods are meant.
+    let (pods, in_namespace) = if by_engine {
         let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
-        let sel = Selector { namespace: Some(namespace.clone()), pod: None };
-        let observed = rt.list(&sel).await?;
-        if let Some(w) = crate::status::listing::unverified_warning(&observed) {
-            reporter.warning(&w);
+        let observed = rt.list(&Selector { namespace: Some(namespace.clone()), pod: None }).await?;
+        let pods = pods_in_engine(&observed, &namespace, selector, Observed::is_owned);
+        if pods.is_empty() {
+            reporter.warning("no pods found to delete");
         }
-        pods_in_engine(&observed, &namespace, args.selector.as_ref().map(|s| s.0.as_slice()))
+        (pods, Some((namespace, observed)))
     } else {
-        pods
+        (pods, None)
     };
-    if by_engine && pods.is_empty() {
-        reporter.warning("no pods found to delete");
-    }
     let grace = if args.force { Some(Duration::ZERO) } else { args.grace_period.map(Duration::from_secs) };
     let wait = args.wait;
     let results = join_all(pods.iter().map(|p| {
@@ -136,8 +142,20 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
             }
         }
     }
+    let left = match in_namespace {
+        Some((namespace, observed)) => {
+            let meant = pods_in_engine(&observed, &namespace, selector, Observed::is_unverified);
+            observed.into_iter().filter(|c| c.is_unverified() && meant.contains(&key_of(c))).collect()
+        }
+        None => left_alone(&rt, &pods).await,
+    };
+    for w in listing::unverified_report(&left, &PodFiles::default_root()) {
+        reporter.warning(&w);
+    }
     for (pod, r) in pods.iter().zip(results) {
         match r {
+            // Said above: what is there is not podrun's to delete.
+            Ok(0) if left.iter().any(|c| key_of(c) == *pod) => {}
             Ok(0) => reporter.event(pod, "nothing to delete"),
             Ok(n) => reporter.event(pod, &format!("deleted ({n} containers)")),
             Err(e) => {
@@ -148,7 +166,24 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
             }
         }
     }
+    // The pod is not gone: not the 0 of a delete done, or of one with nothing to do.
+    if !left.is_empty() && code == exit::SUCCESS {
+        code = exit::NOT_OWNED;
+    }
     Ok(code)
+}
+
+fn key_of(c: &Observed) -> PodKey {
+    let label = |k| c.label(k).unwrap_or_default().to_owned();
+    PodKey { namespace: label(labels::POD_NAMESPACE), name: label(labels::POD_NAME) }
+}
+
+/// The containers of `pods` that carry podrun's labels but not its seal, after the delete: it
+/// left them as they were. A pod that cannot be listed now was said by the delete already.
+async fn left_alone<R: Runtime>(rt: &R, pods: &[PodKey]) -> Vec<Observed> {
+    let selectors: Vec<Selector> = pods.iter().map(|p| Selector::pod(&p.namespace, &p.name)).collect();
+    let lists = join_all(selectors.iter().map(|sel| rt.list(sel))).await;
+    lists.into_iter().filter_map(Result::ok).flatten().filter(Observed::is_unverified).collect()
 }
 
 #[cfg(test)]
@@ -193,13 +228,27 @@ mod tests {
             container("c", "c", &[]),
         ];
         let names = |sel: Option<&[(String, String)]>| -> Vec<String> {
-            pods_in_engine(&observed, "ns", sel).into_iter().map(|p| p.name).collect()
+            pods_in_engine(&observed, "ns", sel, Observed::is_owned).into_iter().map(|p| p.name).collect()
         };
         assert_eq!(names(None), ["a", "b", "c"]);
         let app_x = [("app".to_owned(), "x".to_owned())];
         assert_eq!(names(Some(&app_x)), ["a"]);
         let both = [("app".to_owned(), "x".to_owned()), ("tier".to_owned(), "back".to_owned())];
         assert!(names(Some(&both)).is_empty());
-        assert!(pods_in_engine(&observed, "other", None).is_empty());
+        assert!(pods_in_engine(&observed, "other", None, Observed::is_owned).is_empty());
+        // Those podrun leaves alone are found the same way, apart.
+        let mut foreign = vec![container("d", "POD", &[("app", "x")]), container("d", "c", &[])];
+        for c in &mut foreign {
+            c.sealed = false;
+        }
+        let mut all = observed.clone();
+        all.extend(foreign);
+        assert_eq!(pods_in_engine(&all, "ns", None, Observed::is_owned).len(), 3, "d is not podrun's");
+        let left = |sel: Option<&[(String, String)]>| -> Vec<String> {
+            pods_in_engine(&all, "ns", sel, Observed::is_unverified).into_iter().map(|p| p.name).collect()
+        };
+        assert_eq!(left(None), ["d"]);
+        assert_eq!(left(Some(&app_x)), ["d"]);
+        assert!(left(Some(&both)).is_empty());
     }
 }

@@ -12,6 +12,7 @@ use crate::clock::parse_time;
 use crate::error_chain::chain;
 use crate::escape::escape;
 use crate::exit;
+use crate::pod::files::PodFiles;
 use crate::pod::observed::attempt_of;
 use crate::pod::volumes;
 use crate::report::{self, output, ReportOptions, Reporter};
@@ -172,7 +173,7 @@ pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     let policy = Policy { max_dead: args.max_dead, min_age: args.min_age };
     let observed = rt.list(&Selector::default()).await?;
-    if let Some(w) = crate::status::listing::unverified_warning(&observed) {
+    for w in crate::status::listing::unverified_report(&observed, &PodFiles::default_root()) {
         reporter.warning(&w);
     }
     let now = SystemTime::now();

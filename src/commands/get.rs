@@ -27,7 +27,7 @@ pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
     let sel = Selector { namespace: (!args.all_namespaces).then(|| namespace.clone()), pod: one };
     let (rt, files) = super::connect(cli).await?;
     let observed = rt.list(&sel).await?;
-    if let Some(w) = listing::unverified_warning(&observed) {
+    for w in listing::unverified_report(&observed, &PodFiles::default_root()) {
         reporter.warning(&w);
     }
     let (pods, missing) = named(listing::group(observed), &args.pods);

@@ -75,6 +75,8 @@ struct Run<'a, R> {
     infra_seen: Option<String>,
     // The last whole-pod removal's sign before this run: a new one is a deletion (`deleted`).
     sign_at_start: Option<Deletion>,
+    // Containers with the pod's labels that podrun may not touch were said once this run.
+    told_unverified: bool,
 }
 
 /// What a turn made of a look: the plan, the status, and the pod's active deadline.
@@ -121,6 +123,7 @@ impl<'a, R: Runtime> Run<'a, R> {
             kept: opts.files.as_ref().and_then(|f| f.read_record(&desired.uid)),
             infra_seen: None,
             sign_at_start: opts.files.as_ref().and_then(|f| f.deletion(&desired.uid)),
+            told_unverified: false,
         }
     }
 
@@ -191,6 +194,12 @@ impl<'a, R: Runtime> Run<'a, R> {
         match listed {
             Ok(observed) => {
                 self.engine.answered();
+                if !self.told_unverified && observed.iter().any(Observed::is_unverified) {
+                    self.told_unverified = true;
+                    for w in crate::status::listing::unverified_report(&observed, &PodFiles::default_root()) {
+                        self.reporter.warning(&w);
+                    }
+                }
                 Ok(Some(observed))
             }
             Err(e) => {

@@ -59,12 +59,6 @@ pub fn eprintln(line: &str) {
     err(format!("{line}\n").as_bytes());
 }
 
-/// Flushes both streams, before the process is replaced (`exec`) or ends.
-pub fn flush() {
-    let _ = STDOUT.write(&mut io::stdout().lock(), b"");
-    let _ = io::stderr().lock().flush();
-}
-
 /// The failure of standard output so far, if there was one.
 pub fn failure() -> Option<OutputError> {
     STDOUT.failed.get().cloned()

@@ -4,6 +4,7 @@
 //! (`io.podrun.role`) and their attempt numbers (`io.podrun.attempt`, the restart count).
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use crate::manifest::types::RestartPolicy;
 use crate::pod::observed::{attempt_of, Instances};
@@ -132,25 +133,51 @@ fn started_at(i: &Instances) -> Option<&str> {
     }
 }
 
+/// Pods named at most in a report of the containers podrun leaves alone; the rest are counted.
+const UNVERIFIED_PODS_SHOWN: usize = 100;
+/// Container names shown at most per pod in that report.
+const UNVERIFIED_NAMES_SHOWN: usize = 5;
+
 /// What to say of the containers among `observed` that carry podrun's labels without its seal
-/// (`runtime::seal`): made by someone else (an image's labels, a forgery), or by podrun with
-/// another state directory or key. They are left alone, and the user is told which.
-pub fn unverified_warning(observed: &[Observed]) -> Option<String> {
-    const SHOWN: usize = 5;
-    let names: Vec<&str> = observed.iter().filter(|c| c.is_unverified()).map(|c| c.name.as_str()).collect();
-    if names.is_empty() {
-        return None;
+/// (`runtime::seal`): made by podrun under another state directory than `state_dir` (another
+/// user's, or `PODRUN_STATE_DIR` set otherwise), or by someone else (an image's labels, a
+/// forgery). They are never touched; the user is told, one line per pod (as its labels name
+/// it), which they are and what to do about them. Everything from the engine is escaped.
+pub fn unverified_report(observed: &[Observed], state_dir: &Path) -> Vec<String> {
+    let mut pods: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
+    for c in observed.iter().filter(|c| c.is_unverified()) {
+        let pod = (c.label(labels::POD_NAMESPACE).unwrap_or("?"), c.label(labels::POD_NAME).unwrap_or("?"));
+        pods.entry(pod).or_default().push(&c.name);
     }
-    let more = names.len().saturating_sub(SHOWN);
-    let mut list = names[..names.len().min(SHOWN)].join(", ");
-    if more > 0 {
-        list.push_str(&format!(" and {more} more"));
+    let dir = state_dir.display().to_string().escape_debug().to_string();
+    let mut lines: Vec<String> = pods
+        .iter()
+        .take(UNVERIFIED_PODS_SHOWN)
+        .map(|((ns, pod), names)| {
+            let mut shown =
+                names.iter().take(UNVERIFIED_NAMES_SHOWN).map(|n| n.escape_debug().to_string()).collect::<Vec<_>>();
+            if names.len() > UNVERIFIED_NAMES_SHOWN {
+                shown.push(format!("and {} more", names.len() - UNVERIFIED_NAMES_SHOWN));
+            }
+            format!(
+                "{} container(s) of pod {}/{} ({}) carry podrun's labels but were not made under this state \
+                 directory ({dir}), so podrun leaves them alone: run podrun with PODRUN_STATE_DIR set to the \
+                 state directory that made them, or, if no podrun made them, remove them with the engine's \
+                 own tool (docker rm -f, podman rm -f, crictl rm -f or crictl rmp -f)",
+                names.len(),
+                ns.escape_debug(),
+                pod.escape_debug(),
+                shown.join(", ")
+            )
+        })
+        .collect();
+    if pods.len() > UNVERIFIED_PODS_SHOWN {
+        lines.push(format!(
+            "and the containers of {} more pods carry podrun's labels but were not made under this state directory",
+            pods.len() - UNVERIFIED_PODS_SHOWN
+        ));
     }
-    Some(format!(
-        "leaving alone {} container(s) with podrun's labels but not its seal (not made by podrun with this \
-         state directory): {list}",
-        names.len()
-    ))
+    lines
 }
 
 /// Groups podrun's containers into pods (by namespace, name and uid: an earlier pod of the same
@@ -447,10 +474,25 @@ mod tests {
         let mut all = forged.clone();
         all.push(stranger);
         all.push(c("ns", "web", "POD", "infra", 0, running(t)));
-        let w = unverified_warning(&all).unwrap();
-        assert!(w.contains("7 container(s)") && w.contains("forged0, forged1") && w.contains("and 2 more"), "{w}");
-        assert!(!w.contains("forged5"), "{w}");
-        assert_eq!(unverified_warning(&all[7..]), None, "a container without podrun's labels is no one's concern");
+        let mut evil = c("ns\x1b[2J", "db\n", "z", "app", 0, running(t));
+        evil.sealed = false;
+        evil.name = "evil\x07".into();
+        all.push(evil);
+        let state = Path::new("/var/lib/podrun");
+        let report = unverified_report(&all, state);
+        assert_eq!(report.len(), 2, "one line per pod: {report:?}");
+        let (web, evil) = (&report[0], &report[1]);
+        assert!(web.starts_with("7 container(s) of pod ns/web (forged0, forged1"), "{web}");
+        assert!(web.contains("and 2 more)") && !web.contains("forged5"), "{web}");
+        assert!(web.contains("not made under this state directory (/var/lib/podrun)"), "{web}");
+        assert!(web.contains("PODRUN_STATE_DIR") && web.contains("docker rm -f"), "{web}");
+        assert!(evil.starts_with("1 container(s) of pod ns\\u{1b}[2J/db\\n (evil\\u{7})"), "{evil}");
+        assert!(!evil.chars().any(char::is_control), "escaped: {evil:?}");
+        assert!(
+            unverified_report(&all[7..9], state).is_empty(),
+            "a container without podrun's labels is no one's concern"
+        );
+        all.pop();
         let pods = group(all);
         assert_eq!(pods.len(), 1);
         assert!(pods[0].containers.is_empty(), "{:?}", pods[0].containers);

@@ -11,11 +11,13 @@ use crate::pod::DesiredPod;
 use crate::runtime::RuntimeError;
 use crate::status::PodStatus;
 
+pub const SIGHUP: i32 = 1;
 pub const SIGINT: i32 = 2;
 pub const SIGTERM: i32 = 15;
 
 pub fn signal_name(sig: i32) -> &'static str {
     match sig {
+        SIGHUP => "SIGHUP",
         SIGINT => "SIGINT",
         SIGTERM => "SIGTERM",
         _ => "a signal",

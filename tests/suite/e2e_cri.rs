@@ -395,3 +395,51 @@ fn e2e_cri_gc_leaves_the_files_of_a_pod_on_docker() {
     succeeded(&state.run(&["delete", "keep", "-n", ns.name()]));
     assert_eq!(state.pod_dirs().len(), 0);
 }
+
+/// A pod applied through the CRI runtime with one state directory, then `delete`, `get` and
+/// `gc` with another: its sandbox and containers stay running, each command names them with
+/// what to do, and `delete` exits 8. gc runs runtime-wide with a fresh key: nothing carries its
+/// seal but what this test makes.
+#[test]
+fn e2e_cri_a_pod_of_another_state_directory_is_named_and_left_running() {
+    require_cri!(endpoint);
+    let ns = Namespace::on_cri(&endpoint, "other-state");
+    let (a, b) = (StateDir::new("cri-other-state-a"), StateDir::new("cri-other-state-b"));
+    let pod = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: web}}\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n  - {{name: a, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}\n  - {{name: b, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}\n");
+    let file = TempFile::new("web.yaml", &pod);
+    let with = |state: &StateDir, args: &[&str]| {
+        let mut all = vec!["--runtime-endpoint", endpoint.as_str()];
+        all.extend_from_slice(args);
+        state.run(&all)
+    };
+    succeeded(&with(&a, &["apply", file.path(), "-n", ns.name(), "--timeout", "60s"]));
+    assert_eq!(containers(&endpoint, ns.name()).len(), 3, "the sandbox and two containers");
+
+    let said = format!("3 container(s) of pod {}/web (", ns.name());
+    let told = |out: &std::process::Output| {
+        let err = stderr(out);
+        assert!(err.contains(&said), "{err}");
+        assert!(err.contains(&format!("not made under this state directory ({})", b.path())), "{err}");
+        assert!(err.contains("PODRUN_STATE_DIR") && err.contains("crictl rmp -f"), "{err}");
+    };
+    let out = with(&b, &["delete", "web", "-n", ns.name()]);
+    assert_eq!(code(&out), 8, "{}", stderr(&out));
+    told(&out);
+    assert!(!stderr(&out).contains("nothing to delete"), "{}", stderr(&out));
+    let out = with(&b, &["get", "-n", ns.name()]);
+    succeeded(&out);
+    told(&out);
+    let out = with(&b, &["gc", "--min-age", "0s"]);
+    succeeded(&out);
+    told(&out);
+
+    assert_eq!(containers(&endpoint, ns.name()).len(), 3, "nothing removed");
+    let out = with(&a, &["get", "web", "-n", ns.name()]);
+    succeeded(&out);
+    assert!(stdout(&out).contains("2/2") && stdout(&out).contains("Running"), "{}", stdout(&out));
+
+    // The state directory that made it deletes it.
+    let out = with(&a, &["delete", "web", "-n", ns.name()]);
+    succeeded(&out);
+    assert!(containers(&endpoint, ns.name()).is_empty(), "removed by the podrun that made it");
+}

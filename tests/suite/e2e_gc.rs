@@ -268,26 +268,106 @@ fn e2e_containers_with_forged_or_copied_labels_are_never_touched() {
     // Every command that removes, stops or hooks: none may touch the strangers.
     let out = state.run(&["get", "-n", ns.name()]);
     succeeded(&out);
-    assert!(stderr(&out).contains("leaving alone 2 container(s)"), "{}", stderr(&out));
+    assert!(stderr(&out).contains(&format!("2 container(s) of pod {}/victim", ns.name())), "{}", stderr(&out));
     succeeded(&state.apply(&ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
     let dir = TempFile::new("victim.yaml", &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"));
     let out = state.run(&["apply", dir.path(), "--prune", "-n", ns.name(), "--timeout", "60s"]);
     succeeded(&out);
-    for cmd in [&["delete", "victim"][..], &["delete", "--all"], &["delete", "-l", "app=x"]] {
+    // By name and with --all the strangers are what is left of the pod: named, and exit 8 (not
+    // the 0 of a pod gone); -l matches pods by their infra container, which they have none of.
+    for (cmd, exit) in [(&["delete", "victim"][..], 8), (&["delete", "--all"], 8), (&["delete", "-l", "app=x"], 0)] {
         let mut args = cmd.to_vec();
         args.extend(["-n", ns.name()]);
         let out = state.run(&args);
-        assert!(code(&out) == 0, "{args:?}: {}", stderr(&out));
+        assert_eq!(code(&out), exit, "{args:?}: {}", stderr(&out));
     }
     let out = state.run(&["gc", "--min-age", "0s"]);
     succeeded(&out);
-    assert!(stderr(&out).contains("leaving alone"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("carry podrun's labels but were not made under this state"), "{}", stderr(&out));
 
     assert!(running(&from_image), "the container from the image was stopped");
     assert!(running(&copied), "the container with copied labels was stopped");
     assert!(docker(&["inspect", &real]).status.code() != Some(0), "podrun's own container was deleted");
     assert!(!was_called(&listener), "a preStop hook from a label was run");
     canary.assert_intact();
+}
+
+/// A pod applied with one state directory, then `delete`, `get`, `gc` and `apply` with another:
+/// none touches its containers (they are not that directory's podrun's), and each names them
+/// with what to do; `delete` exits 8, not the 0 of a pod gone. A container given podrun's
+/// labels by hand with a wrong seal (and a pod name made to move the cursor) is named too,
+/// escaped, and outlives the pod's own delete. gc runs engine-wide but with a state directory
+/// whose key is fresh: nothing on the engine carries its seal but what this test makes.
+#[test]
+fn e2e_containers_of_another_state_directory_are_named_and_left_alone() {
+    require_engine!();
+    let ns = Namespace::new("other-state");
+    let (a, b) = (StateDir::new("other-state-a"), StateDir::new("other-state-b"));
+    let mut made = Made::default();
+    let web = sleeper("web", "app: x", 1, "trap \"exit 0\" TERM;")
+        .replace("  containers:\n", "  containers:\n  - {name: b, image: busybox:1.28, command: [sleep, '600']}\n");
+    succeeded(&a.apply(&ns, &web, &["--timeout", "60s"]));
+    let own: Vec<String> = ns.containers().into_iter().map(|(id, _)| id).collect();
+    assert_eq!(own.len(), 3, "{:?}", ns.containers());
+
+    // podrun's labels copied from the pod's container, a wrong seal, and a pod name with an
+    // escape sequence in it.
+    let real = ns.containers().into_iter().find(|(_, n)| n.ends_with("_a_0")).expect("app container").0;
+    let labels: std::collections::BTreeMap<String, String> =
+        serde_json::from_str(&ns.inspect(&real, "{{json .Config.Labels}}")).expect("labels");
+    let mut args = vec!["run".to_owned(), "-d".to_owned()];
+    for (k, v) in &labels {
+        let v = match k.as_str() {
+            "io.podrun.seal" => "0".repeat(32),
+            "io.kubernetes.pod.name" => "web\u{1b}[2J".to_owned(),
+            _ => v.clone(),
+        };
+        args.extend(["--label".to_owned(), format!("{k}={v}")]);
+    }
+    args.extend(["busybox:1.28".to_owned(), "sleep".to_owned(), "600".to_owned()]);
+    let out = Command::new("docker").args(&args).output().expect("docker run");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let forged = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    made.containers.push(forged.clone());
+
+    let said = format!("3 container(s) of pod {}/web (", ns.name());
+    let forged_said = format!("1 container(s) of pod {}/web\\u{{1b}}[2J (", ns.name());
+    // Each pod said once, with where podrun looked and what to do; the whole namespace (get,
+    // gc) has the forged pod too.
+    let told = |out: &Output, whole: bool| {
+        let err = stderr(out);
+        assert!(err.contains(&said), "{err}");
+        assert!(err.contains(&format!("not made under this state directory ({})", b.path())), "{err}");
+        assert!(err.contains("PODRUN_STATE_DIR") && err.contains("docker rm -f"), "{err}");
+        assert_eq!(err.contains(&forged_said), whole, "{err}");
+        assert!(!err.contains('\u{1b}'), "escaped: {err:?}");
+    };
+    let out = b.run(&["delete", "web", "-n", ns.name()]);
+    assert_eq!(code(&out), 8, "{}", stderr(&out));
+    told(&out, false);
+    assert!(!stderr(&out).contains("nothing to delete"), "{}", stderr(&out));
+    let out = b.run(&["get", "-n", ns.name()]);
+    succeeded(&out);
+    told(&out, true);
+    let out = b.run(&["gc", "--min-age", "0s"]);
+    succeeded(&out);
+    told(&out, true);
+    // Its names are taken: the apply cannot make the pod, and says why, by its deadline.
+    let out = b.apply(&ns, &web, &["--timeout", "5s"]);
+    assert_ne!(code(&out), 0, "{}", stderr(&out));
+    told(&out, false);
+    for id in own.iter().chain([&forged]) {
+        assert!(running(id), "{id} was stopped: {:?}", ns.containers());
+    }
+
+    // The state directory that made the pod deletes it; the forged container stays, named.
+    succeeded(&a.run(&["delete", "web", "-n", ns.name()]));
+    assert!(own.iter().all(|id| docker(&["inspect", id]).status.code() != Some(0)), "{:?}", ns.containers());
+    assert!(running(&forged), "the forged container was stopped");
+    let out = a.run(&["delete", "--all", "-n", ns.name()]);
+    assert_eq!(code(&out), 8, "{}", stderr(&out));
+    assert!(stderr(&out).contains(&forged_said), "{}", stderr(&out));
+    assert!(running(&forged), "the forged container was stopped");
 }
 
 #[test]

@@ -165,3 +165,25 @@ fn e2e_podman_concurrent_applies_make_one_pod() {
         succeeded(&del);
     }
 }
+
+/// On Podman as on Docker: a pod applied with one state directory is named, not touched, by a
+/// delete with another (exit 8), and deleted by its own.
+#[test]
+fn e2e_podman_a_pod_of_another_state_directory_is_named_and_left_running() {
+    require_podman!(host);
+    let ns = Namespace::on(Some(&host), "podman-other-state");
+    let (a, b) = (StateDir::new("podman-other-state-a"), StateDir::new("podman-other-state-b"));
+    let pod = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: web}}\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n  - {{name: a, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}\n");
+    let f = TempFile::new("web.yaml", &pod);
+    succeeded(&a.apply_file_on(Some(&host), &ns, f.path(), &["--timeout", "60s"]));
+    assert_eq!(ns.running(), 2, "{:?}", ns.containers());
+
+    let out = b.run_on(Some(&host), &["delete", "web", "-n", ns.name()]);
+    assert_eq!(code(&out), 8, "{}", stderr(&out));
+    let said = format!("2 container(s) of pod {}/web (", ns.name());
+    assert!(stderr(&out).contains(&said) && stderr(&out).contains(b.path()), "{}", stderr(&out));
+    assert_eq!(ns.running(), 2, "left running: {:?}", ns.containers());
+
+    succeeded(&a.run_on(Some(&host), &["delete", "web", "-n", ns.name()]));
+    assert!(ns.containers().is_empty(), "{:?}", ns.containers());
+}

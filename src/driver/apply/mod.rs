@@ -15,11 +15,12 @@ mod supervision;
 
 use std::collections::BTreeMap;
 use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::future::join_all;
-use tokio::signal::unix::{signal, SignalKind};
+use tokio::signal::unix::{signal, Signal, SignalKind};
 use tokio::time::Instant;
 
 pub use error::ApplyError;
@@ -37,6 +38,7 @@ use crate::report::logs::{self, LogPod, LogStreamer};
 use crate::report::{self, output, summary, Format, ReportOptions, Reporter};
 use crate::runtime::bounded::Bounded;
 use crate::runtime::{Runtime, RuntimeError, Selector};
+use crate::sd_notify;
 use crate::status::WaitFor;
 
 /// How long past `--timeout` an engine call may still run: the drivers end at the deadline on
@@ -46,6 +48,10 @@ const ENGINE_GRACE: Duration = Duration::from_secs(2);
 /// as long as it takes): the kubelet's default `--runtime-request-timeout`. One cut off fails
 /// the pod's run, which supervision takes up again with backoff.
 const SUPERVISED_CALL_LIMIT: Duration = Duration::from_secs(120);
+/// Under supervision, how long a pass whose drivers run may take to end after SIGINT or
+/// SIGTERM (they stop at once, and supervision gives them 5 s) before it is dropped where it
+/// waits.
+const STOP_GRACE: Duration = Duration::from_secs(10);
 
 /// What apply was asked to do, from its flags.
 #[derive(Debug, Clone)]
@@ -82,25 +88,83 @@ pub struct ApplyOptions {
     pub verbose: bool,
 }
 
+/// What one pass of apply came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// podrun ends with this exit code.
+    Ended(u8),
+    /// Supervision saw the manifests change (or SIGHUP): apply runs again.
+    StartOver,
+}
+
 /// Runs apply as `opts` says; `connect` reaches the engine (and podrun's state directory), and
-/// is awaited only once every pod has loaded. Ok is the exit code.
+/// is awaited only once every pod has loaded, at each pass. Ok is the exit code.
 ///
 /// # Errors
 /// What ended the run before its pods did: bad input, an engine podrun cannot reach, ...
-pub async fn run<R, E, C>(opts: &ApplyOptions, connect: C) -> Result<u8, ApplyError<E>>
+pub async fn run<R, E, C>(opts: &ApplyOptions, mut connect: impl FnMut() -> C) -> Result<u8, ApplyError<E>>
 where
     R: Runtime + 'static,
     C: Future<Output = Result<(R, Option<PodFiles>), E>>,
 {
-    let deadline = Instant::now() + opts.timeout;
     if opts.prune && opts.paths.iter().any(|p| p == "-") {
         return Err(
             exit::UsageError::Said("--prune needs manifest files or directories, not standard input".into()).into()
         );
     }
-    // Listened to from the start: SIGHUP's default action would end podrun, and one sent while
-    // the first pass runs is for the supervision after it.
-    let hangup = if opts.supervise { Some(signal(SignalKind::hangup())?) } else { None };
+    // Under --supervise, SIGHUP, SIGINT and SIGTERM are listened to before anything else, once
+    // for the life of the process (tokio's handlers, once set, stay): a default action would
+    // end podrun, and a signal sent while a pass runs is for the supervision after it.
+    let mut signals = if opts.supervise { Some((signal(SignalKind::hangup())?, Interrupt::listen()?)) } else { None };
+    let mut started_over = false;
+    loop {
+        let driving = AtomicBool::new(false);
+        let ended = match signals.as_mut() {
+            Some(signals) => {
+                let mut stop = signals.1.clone();
+                let pass = pass(opts, connect(), Some(signals), &driving);
+                tokio::pin!(pass);
+                tokio::select! {
+                    r = &mut pass => r?,
+                    // Before the drivers run (loading, connecting) a signal ends the pass at
+                    // once, as its default action would have; drivers stop on it themselves.
+                    sig = stop.wait() => {
+                        let grace = if driving.load(Ordering::Relaxed) { STOP_GRACE } else { Duration::ZERO };
+                        match tokio::time::timeout(grace, &mut pass).await {
+                            Ok(r) => r?,
+                            Err(_) => Pass::Ended(u8::try_from(128 + sig).unwrap_or(exit::INTERNAL)),
+                        }
+                    }
+                }
+            }
+            None => pass(opts, connect(), None, &driving).await?,
+        };
+        match ended {
+            // SIGINT or SIGTERM while supervision started over: its normal end, as between
+            // passes (the first pass's own is the 130 or 143 of any apply).
+            Pass::Ended(_) if started_over && signals.as_ref().is_some_and(|(_, i)| i.fired().is_some()) => {
+                sd_notify::notify("STOPPING=1");
+                return Ok(exit::SUCCESS);
+            }
+            Pass::Ended(code) => return Ok(code),
+            Pass::StartOver => started_over = true,
+        }
+    }
+}
+
+/// One pass: load, drive, report, and under `--supervise` supervise until the end or a start
+/// over.
+async fn pass<R, E, C>(
+    opts: &ApplyOptions,
+    connect: C,
+    signals: Option<&mut (Signal, Interrupt)>,
+    driving: &AtomicBool,
+) -> Result<Pass, ApplyError<E>>
+where
+    R: Runtime + 'static,
+    C: Future<Output = Result<(R, Option<PodFiles>), E>>,
+{
+    let deadline = Instant::now() + opts.timeout;
     // Taken before reading, so a change made while the first pass runs is seen afterwards.
     let fingerprint = if opts.supervise { supervision::Fingerprint::of(&opts.paths, &opts.configs) } else { None };
 
@@ -133,12 +197,16 @@ where
     }
     let pods = with_sources(pods, &loaded, &listing);
     if opts.dry_run {
-        return dry_run::dry_run(&*rt, &pods, opts.crash, opts.quiet).await;
+        return dry_run::dry_run(&*rt, &pods, opts.crash, opts.quiet).await.map(Pass::Ended);
     }
     driver::ensure_infra_image(&*rt, &opts.infra_image).await?;
 
-    let interrupt = Interrupt::listen()?;
+    let interrupt = match &signals {
+        Some((_, interrupt)) => interrupt.clone(),
+        None => Interrupt::listen()?,
+    };
     let drive = drive_options(opts, deadline, files);
+    driving.store(true, Ordering::Relaxed);
     let results = drive_all(&rt, pods, &drive, &reporter, &interrupt, opts.logs).await;
     // Cleaning up after the run takes what it takes, unless the engine fell silent: then it
     // stays bound, and what cannot be done is said.
@@ -160,20 +228,20 @@ where
 
     print_summary(&results, opts);
     if let (Some(name), [r]) = (&opts.exit_code_from, results.as_slice()) {
-        return Ok(exit::from_container(&r.outcome, name, exit_code_from::last_exit(r, name)));
+        return Ok(Pass::Ended(exit::from_container(&r.outcome, name, exit_code_from::last_exit(r, name))));
     }
     // The first failing pod, in manifest order, decides the exit code.
     let code = results.iter().find_map(|r| r.outcome.as_ref().err()).map_or(exit::SUCCESS, exit::for_pod);
     let code = if code == exit::SUCCESS { pruned } else { code };
     // Listened to only under --supervise.
-    if let Some(hangup) = hangup.filter(|_| interrupt.fired().is_none()) {
+    if let Some((hangup, _)) = signals.filter(|_| interrupt.fired().is_none()) {
         // Supervision has no deadline (see `driver::supervise::forever`); each engine call has
         // a bound instead, so a frozen engine is ridden out as an outage.
         rt.set_deadline(None);
         rt.set_per_call(Some(SUPERVISED_CALL_LIMIT));
         return Ok(supervision::run(rt, results, &drive, opts, (fingerprint, &skipped), hangup, interrupt).await);
     }
-    Ok(code)
+    Ok(Pass::Ended(code))
 }
 
 /// Lists and loads the manifests, and says what the user should hear of them.

@@ -1,9 +1,11 @@
 //! `apply --supervise` after the first pass: tells systemd podrun is ready, keeps the pods (see
 //! `driver::supervise`), and watches the manifests as a kubelet watches its static pod
 //! directory: every 20 s, and at once on SIGHUP (`systemctl reload`). When a manifest that
-//! loads was added or changed, or one was removed, podrun starts over as itself (the same
-//! process, pid and arguments, through exec): its first pass applies the new set (with
-//! `--prune`, removing pods whose manifest is gone) and supervision goes on. Pods the change
+//! loads was added or changed, or one was removed, podrun starts over: the drivers stop as on
+//! SIGTERM, and the same process runs apply again with its arguments, whose first pass applies
+//! the new set (with `--prune`, removing pods whose manifest is gone) and supervision goes on.
+//! It starts over in place rather than through exec: a signal's handlers do not survive exec,
+//! and a SIGHUP in the new process before its own were set would end it (129). Pods the change
 //! does not touch are not disturbed, since applying an unchanged pod changes nothing. A
 //! manifest that does not load (or whose pod cannot run here) is reported once and left out
 //! until it changes (`watch`): one that turned bad does not start podrun over, so the pod of
@@ -26,16 +28,18 @@ use crate::exit;
 use crate::report::{self, ReportOptions};
 use crate::runtime::Runtime;
 use crate::sd_notify;
+use crate::status::outcome::SIGHUP;
 
 use super::engine::Engine;
 use super::ApplyError;
 use super::ApplyOptions;
+use super::Pass;
 
 /// How often the manifests are looked at: the kubelet's file check frequency.
 const CHECK_EVERY: Duration = Duration::from_secs(20);
 
-/// What the manifests look like from outside: each file's path, size and modification time
-/// (directories expanded as apply expands them). A change in any means "read them again".
+/// What the manifests look like from outside: each file's path, size, modification time and
+/// inode (directories expanded as apply expands them). A change in any means "read them again".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fingerprint(Stamps);
 
@@ -53,7 +57,8 @@ impl Fingerprint {
                 .map(|f| {
                     let meta = std::fs::metadata(&f).ok();
                     let size = meta.as_ref().map_or(0, std::fs::Metadata::len);
-                    (PathBuf::from(f), (size, meta.and_then(|m| m.modified().ok())))
+                    let inode = meta.as_ref().map_or(0, std::os::unix::fs::MetadataExt::ino);
+                    (PathBuf::from(f), (size, meta.and_then(|m| m.modified().ok()), inode))
                 })
                 .collect(),
         ))
@@ -70,19 +75,20 @@ fn left_out(skipped: &[Skipped]) -> BTreeSet<PathBuf> {
     skipped.iter().map(|s| PathBuf::from(&s.file)).collect()
 }
 
-/// Supervises the pods of the first pass until SIGINT or SIGTERM (exit 0); starts podrun over
-/// when the manifests change, as the module says. `skipped` are the manifests the first pass
-/// left out, already reported; `hangup` was listened to from the start, so a SIGHUP during the
-/// first pass is not lost (and did not kill podrun).
+/// Supervises the pods of the first pass until SIGINT or SIGTERM (exit 0), or until the
+/// manifests change: then the drivers are stopped and apply is to start over, as the module
+/// says. `skipped` are the manifests the first pass left out, already reported; `hangup` and
+/// `interrupt` were listened to from the start of the process, so a SIGHUP during the first
+/// pass is not lost (and did not kill podrun).
 pub(super) async fn run<R: Runtime>(
     rt: Arc<R>,
     results: Vec<PodResult>,
     first_pass: &DriveOptions,
     opts: &ApplyOptions,
     (seen, skipped): (Option<Fingerprint>, &[Skipped]),
-    mut hangup: Signal,
+    hangup: &mut Signal,
     mut interrupt: Interrupt,
-) -> u8 {
+) -> Pass {
     let failed = results.iter().filter(|r| r.outcome.is_err()).count();
     let supervised = results.iter().filter(|r| supervise::needs_supervision(r)).count();
     let mut status = format!("{supervised} of {} pods supervised; {failed} failed their first pass", results.len());
@@ -92,8 +98,9 @@ pub(super) async fn run<R: Runtime>(
     sd_notify::notify(&format!("READY=1\nSTATUS={status}"));
     let reporter = report::reporter(ReportOptions { quiet: opts.quiet, verbose: opts.verbose, live: false });
     reporter.note(&format!("supervising: {status}"));
-    let pods =
-        supervise::supervise(rt.clone(), results, supervise::forever(first_pass), reporter.clone(), interrupt.clone());
+    // The drivers stop on SIGINT and SIGTERM, and when podrun starts over.
+    let (stop, drivers) = interrupt.stoppable();
+    let pods = supervise::supervise(rt.clone(), results, supervise::forever(first_pass), reporter.clone(), drivers);
     let mut pods = tokio::spawn(pods);
     let mut pods_ended = false;
 
@@ -117,7 +124,7 @@ pub(super) async fn run<R: Runtime>(
                 // Asked to stop: the normal end of supervision, not a failure.
                 reporter.note(&format!("{}: supervision ends; the pods keep running", crate::status::outcome::signal_name(sig)));
                 reporter.finish();
-                return exit::SUCCESS;
+                return Pass::Ended(exit::SUCCESS);
             }
             ended = &mut pods, if !pods_ended => {
                 pods_ended = true;
@@ -126,7 +133,7 @@ pub(super) async fn run<R: Runtime>(
                 if matches!(ended, Ok(true)) {
                     reporter.note("a pod was active longer than its activeDeadlineSeconds: supervision ends");
                     reporter.finish();
-                    return exit::CONTAINER_FAILED;
+                    return Pass::Ended(exit::CONTAINER_FAILED);
                 }
                 continue;
             }
@@ -160,9 +167,16 @@ pub(super) async fn run<R: Runtime>(
         let why = if asked { "SIGHUP" } else { "the manifests changed" };
         reporter.note(&format!("{why}: applying them again"));
         sd_notify::notify(&format!("RELOADING=1\nSTATUS={why}: applying them again"));
-        let e = start_over();
-        // Only reached when exec failed: carry on as before.
-        reporter.warning(&format!("cannot start podrun over ({e}); the pods stay supervised as they were"));
+        stop.fire(SIGHUP);
+        if !pods_ended {
+            // Stopped where they are, as on SIGTERM; one that does not stop within the bound is
+            // dropped where it waits (the next pass finds its pod as the engine shows it).
+            if tokio::time::timeout(Duration::from_secs(5), &mut pods).await.is_err() {
+                pods.abort();
+            }
+        }
+        reporter.finish();
+        return Pass::StartOver;
     }
 }
 
@@ -177,14 +191,6 @@ async fn check<R: Runtime>(rt: &R, opts: &ApplyOptions) -> Result<Vec<Skipped>, 
     let env = engine.environment(opts, rt.local_files(), &loaded);
     skipped.extend(static_dir::prepare_each(&loaded.pods, &env, &mut |_| {}).1);
     Ok(skipped)
-}
-
-/// Replaces this process with podrun run again with the same arguments; returns only if that
-/// failed. The running binary is used even if its file was replaced or removed since.
-fn start_over() -> std::io::Error {
-    use std::os::unix::process::CommandExt;
-    crate::report::output::flush();
-    std::process::Command::new("/proc/self/exe").args(std::env::args_os().skip(1)).exec()
 }
 
 #[cfg(test)]
@@ -208,6 +214,13 @@ mod tests {
         assert_ne!(of(&d).unwrap(), added);
         std::fs::remove_file(dir.join("b.yml")).unwrap();
         assert_eq!(of(&d).unwrap().0.len(), 1);
+        // Replaced by rename, same size and same time (as two writes within one clock tick).
+        let before = of(&d).unwrap();
+        let time = std::fs::metadata(dir.join("a.yaml")).unwrap().modified().unwrap();
+        std::fs::write(dir.join("a.tmp"), "a chAnged").unwrap();
+        std::fs::File::options().write(true).open(dir.join("a.tmp")).unwrap().set_modified(time).unwrap();
+        std::fs::rename(dir.join("a.tmp"), dir.join("a.yaml")).unwrap();
+        assert_ne!(of(&d).unwrap(), before, "a new inode");
         assert_eq!(of(&["-".to_owned()]), None, "standard input cannot be read again");
     }
 }

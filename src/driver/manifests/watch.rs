@@ -1,6 +1,6 @@
 //! When a watched static pod directory calls for podrun to start over: what its files look
 //! like now against what this podrun applied. A file that does not load is not applied, and
-//! stays left out until its size or modification time changes; a manifest that turned bad
+//! stays left out until its size, modification time or inode changes; a manifest that turned bad
 //! does not start podrun over, so its pod, as the last good version made it, stays supervised
 //! (a kubelet keeps the last good pod too).
 
@@ -8,8 +8,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-/// A file's size and modification time: a change in either means "read it again".
-pub type Stamp = (u64, Option<SystemTime>);
+/// A file's size, modification time and inode number: a change in any means "read it again".
+/// The inode tells a file replaced by rename (as editors and config tools write) from the one
+/// before it when both have the same size and were written within one tick of the file
+/// system's clock.
+pub type Stamp = (u64, Option<SystemTime>, u64);
 
 /// The watched files and their stamps.
 pub type Stamps = BTreeMap<PathBuf, Stamp>;
@@ -42,7 +45,7 @@ mod tests {
     use std::time::Duration;
 
     fn at(secs: u64) -> Stamp {
-        (10, Some(SystemTime::UNIX_EPOCH + Duration::from_secs(secs)))
+        (10, Some(SystemTime::UNIX_EPOCH + Duration::from_secs(secs)), 7)
     }
 
     fn stamps(files: &[(&str, Stamp)]) -> Stamps {
@@ -69,7 +72,7 @@ mod tests {
         assert!(!starts_over(&applied, &now, &set(&["b"])), "b is half-written: its pod stays as it was");
         let now = stamps(&[("a", at(1)), ("b", at(1)), ("c", at(3))]);
         assert!(!starts_over(&applied, &now, &set(&["c"])), "a new file that does not load");
-        let now = stamps(&[("a", at(1)), ("b", at(1)), ("c", (11, at(3).1))]);
+        let now = stamps(&[("a", at(1)), ("b", at(1)), ("c", (11, at(3).1, 7))]);
         assert!(starts_over(&applied, &now, &set(&[])), "c, fixed, is applied");
     }
 

@@ -33,6 +33,30 @@ async fn a_name_held_by_a_container_podrun_did_not_make_is_retried_with_backoff_
     assert_eq!(rt.containers().len(), 1, "the squatter is still there, alone");
 }
 
+#[tokio::test(start_paused = true)]
+async fn containers_with_the_pods_labels_that_podrun_did_not_make_are_named_once_per_run() {
+    let rt = Arc::new(fake());
+    let d = desired("Always", "img:1", "IfNotPresent");
+    // Another state directory's container of the pod, under a name podrun does not give.
+    let mut other = rt_observed("podrun_default_web_a_7");
+    for (k, v) in [
+        (crate::runtime::labels::MANAGED, "true"),
+        (crate::runtime::labels::POD_NAMESPACE, "default"),
+        (crate::runtime::labels::POD_NAME, "web"),
+    ] {
+        other.labels.insert(k.into(), v.into());
+    }
+    rt.insert(other);
+    let recorder = Arc::new(Recorder::default());
+    let r = run_pod(rt.clone(), d, opts(3), recorder.clone(), Interrupt::never()).await;
+    assert!(r.outcome.is_ok(), "{:?}", r.outcome);
+    let events = recorder.events.lock().unwrap().clone();
+    let named: Vec<&String> = events.iter().filter(|e| e.contains("carry podrun's labels")).collect();
+    assert_eq!(named.len(), 1, "once, though the run looked several times: {events:?}");
+    assert!(named[0].starts_with("warning 1 container(s) of pod default/web (podrun_default_web_a_7)"), "{}", named[0]);
+    assert!(rt.containers().iter().any(|c| c.id == "squatter"), "left alone");
+}
+
 fn rt_observed(name: &str) -> crate::runtime::Observed {
     crate::runtime::Observed {
         id: "squatter".into(),
