@@ -402,15 +402,13 @@ impl Runtime for CriRuntime {
     }
 
     async fn logs_tail(&self, id: &str, lines: usize) -> Result<String, RuntimeError> {
-        let path = self.log_file(id).await?;
         let opts = LogOptions { tail: Some(lines), ..Default::default() };
-        match logs::read_all(&path, &opts) {
-            Ok((chunks, _)) => {
-                Ok(String::from_utf8_lossy(&chunks.into_iter().flat_map(|c| c.bytes).collect::<Vec<_>>()).into_owned())
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-            Err(e) => Err(RuntimeError::Client { what: format!("logs of container {id}"), source: Cause(Arc::new(e)) }),
+        let mut chunks = self.logs_stream(id, &opts);
+        let mut out = Vec::new();
+        while let Some(c) = chunks.next().await {
+            out.extend(c?.bytes);
         }
+        Ok(String::from_utf8_lossy(&out).into_owned())
     }
 
     fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine> {
