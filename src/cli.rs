@@ -317,6 +317,22 @@ pub struct ApplyArgs {
     /// Changed manifests are applied again (checked every 20 s, and on SIGHUP)
     #[arg(long, conflicts_with_all = ["dry_run", "rm", "logs", "exit_code_from", "cleanup_on_failure"])]
     pub supervise: bool,
+
+    /// Under --supervise on a CRI runtime, a container's log is rotated once it is this large
+    /// (a quantity: 500Ki, 10Mi), as the kubelet's --container-log-max-size
+    #[arg(long, value_name = "SIZE", default_value = "10Mi", value_parser = parse_log_size, requires = "supervise")]
+    pub container_log_max_size: u64,
+
+    /// Under --supervise on a CRI runtime, the most files a container's log is kept in, the
+    /// one being written included (at least 2), as the kubelet's --container-log-max-files
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..),
+          requires = "supervise")]
+    pub container_log_max_files: u32,
+
+    /// Under --supervise on a CRI runtime, how often the containers' logs are looked at for
+    /// rotation, as the kubelet's containerLogMonitorInterval
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_interval, requires = "supervise")]
+    pub container_log_monitor_interval: Duration,
 }
 
 #[derive(Debug, Args)]
@@ -569,6 +585,10 @@ enum FlagError {
     Selector(String),
     #[error("must be a number of at least 1 (e.g. 2)")]
     Backoff,
+    #[error("must be a size above 0 (a quantity: 500Ki, 10Mi)")]
+    LogSize,
+    #[error("must be longer than 0 (e.g. 10s)")]
+    ZeroInterval,
 }
 
 /// `-n`: a namespace, as the API server checks one (`ValidateNamespaceName`, a DNS-1123
@@ -588,6 +608,16 @@ fn parse_unsafe_sysctl(s: &str) -> Result<String, FlagError> {
 
 fn parse_duration(s: &str) -> Result<Duration, FlagError> {
     humantime::parse_duration(s).map_err(FlagError::Duration)
+}
+
+fn parse_interval(s: &str) -> Result<Duration, FlagError> {
+    Some(parse_duration(s)?).filter(|d| !d.is_zero()).ok_or(FlagError::ZeroInterval)
+}
+
+/// `--container-log-max-size`: a quantity, as the kubelet takes it, of at least one byte.
+fn parse_log_size(s: &str) -> Result<u64, FlagError> {
+    let q = crate::manifest::quantity::Quantity::parse(s).map_err(|_| FlagError::LogSize)?;
+    u64::try_from(q.value_ceil()).ok().filter(|&n| n > 0).ok_or(FlagError::LogSize)
 }
 
 /// `-l KEY=VALUE[,KEY=VALUE]`: every pair must match.

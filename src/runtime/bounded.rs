@@ -18,7 +18,7 @@ use tokio::time::Instant;
 
 use super::{
     auth, Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions,
-    Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
+    LogRotation,    Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 
 /// `inner`, with its calls cut off at the deadline.
@@ -158,6 +158,10 @@ impl<R: Runtime> Runtime for Bounded<R> {
 
     fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
         self.inner.logs(id, opts)
+    }
+
+    async fn rotate_log(&self, c: &Observed, policy: LogRotation) -> Result<bool, RuntimeError> {
+        self.bound(|| format!("rotate the log of container {}", c.name), self.inner.rotate_log(c, policy)).await
     }
 
     async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {

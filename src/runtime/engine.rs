@@ -10,7 +10,7 @@ use super::auth::Credentials;
 use super::cri::CriRuntime;
 use super::docker::DockerRuntime;
 use super::{
-    Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions,
+    Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions, LogRotation,
     Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 
@@ -113,6 +113,9 @@ impl Runtime for Engine {
     }
     fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
         each!(self, rt => rt.logs(id, opts))
+    }
+    async fn rotate_log(&self, c: &Observed, policy: LogRotation) -> Result<bool, RuntimeError> {
+        each!(self, rt => rt.rotate_log(c, policy).await)
     }
     async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
         each!(self, rt => rt.exec(id, cmd).await)

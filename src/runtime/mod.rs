@@ -386,6 +386,23 @@ pub struct LogOptions {
     pub follow: bool,
 }
 
+/// How the logs an engine writes where podrun asks (a CRI runtime's) are rotated under
+/// `--supervise`, as the kubelet's `containerLogMaxSize` and `containerLogMaxFiles` say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LogRotation {
+    /// A log this large (bytes) or larger is rotated.
+    pub max_size: u64,
+    /// The most files a container's log is kept in, the one being written included (2 or more).
+    pub max_files: usize,
+}
+
+impl Default for LogRotation {
+    /// The kubelet's defaults: 10 MiB, 5 files.
+    fn default() -> LogRotation {
+        LogRotation { max_size: 10 * 1024 * 1024, max_files: 5 }
+    }
+}
+
 /// A piece of a container's output as the engine sent it: raw bytes, not cut into lines, so
 /// binary output and unfinished lines pass through untouched.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -643,6 +660,18 @@ pub trait Runtime: Send + Sync + 'static {
     /// long as they exist). Unlike `logs_follow` a failure is an item of the stream (a
     /// container that does not exist is `NotFound`), since the user asked for these logs.
     fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>>;
+    /// Rotates the log of container `c`, of podrun's, as the kubelet does, when the engine writes
+    /// it where podrun asked (a CRI runtime): once it reached `policy.max_size`, the oldest
+    /// rotated files are removed, it is renamed `<log>.<timestamp>` and the engine is told to
+    /// write a new one. True when it was rotated. An engine that keeps its own logs (the Docker
+    /// API) does nothing.
+    fn rotate_log(
+        &self,
+        _c: &Observed,
+        _policy: LogRotation,
+    ) -> impl Future<Output = Result<bool, RuntimeError>> + Send {
+        async { Ok(false) }
+    }
     /// Runs `cmd` in a running container and returns its exit code.
     fn exec(&self, id: &str, cmd: &[String]) -> impl Future<Output = Result<i64, RuntimeError>> + Send;
     /// Starts `req` in a running container, attached to its output (and input, when asked).

@@ -36,7 +36,7 @@ use crate::pod::{prepare, DesiredPod};
 use crate::report::logs::{self, LogPod, LogStreamer};
 use crate::report::{self, output, summary, Format, ReportOptions, Reporter};
 use crate::runtime::bounded::Bounded;
-use crate::runtime::{Runtime, RuntimeError, Selector};
+use crate::runtime::{LogRotation, Runtime, RuntimeError, Selector};
 use crate::status::WaitFor;
 
 /// How long past `--timeout` an engine call may still run: the drivers end at the deadline on
@@ -78,6 +78,10 @@ pub struct ApplyOptions {
     pub prune: bool,
     pub dry_run: bool,
     pub supervise: bool,
+    /// How `--supervise` rotates the logs a CRI runtime writes.
+    pub log_rotation: LogRotation,
+    /// How often `--supervise` looks at the logs for rotation.
+    pub log_monitor: Duration,
     pub quiet: bool,
     pub verbose: bool,
 }

@@ -20,11 +20,11 @@ use tokio::signal::unix::Signal;
 use crate::driver::manifests;
 use crate::driver::manifests::static_dir::{self, Skipped};
 use crate::driver::manifests::watch::{self, Stamps};
-use crate::driver::{supervise, DriveOptions, Interrupt, PodResult};
+use crate::driver::{log_rotation, supervise, DriveOptions, Interrupt, PodResult};
 use crate::error_chain::chain;
 use crate::exit;
 use crate::report::{self, ReportOptions};
-use crate::runtime::Runtime;
+use crate::runtime::{Runtime, Selector};
 use crate::sd_notify;
 
 use super::engine::Engine;
@@ -92,6 +92,10 @@ pub(super) async fn run<R: Runtime>(
     sd_notify::notify(&format!("READY=1\nSTATUS={status}"));
     let reporter = report::reporter(ReportOptions { quiet: opts.quiet, verbose: opts.verbose, live: false });
     reporter.note(&format!("supervising: {status}"));
+    let selectors = results.iter().map(|r| Selector::pod(&r.desired.namespace, &r.desired.name)).collect();
+    let rotation = log_rotation::rotate(rt.clone(), selectors, opts.log_rotation, opts.log_monitor, reporter.clone());
+    // Ends with supervision, however that ends.
+    let _rotation = AbortOnDrop(tokio::spawn(rotation));
     let pods =
         supervise::supervise(rt.clone(), results, supervise::forever(first_pass), reporter.clone(), interrupt.clone());
     let mut pods = tokio::spawn(pods);
@@ -163,6 +167,15 @@ pub(super) async fn run<R: Runtime>(
         let e = start_over();
         // Only reached when exec failed: carry on as before.
         reporter.warning(&format!("cannot start podrun over ({e}); the pods stay supervised as they were"));
+    }
+}
+
+/// A task that ends when this is dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 

@@ -14,6 +14,7 @@ mod images;
 pub mod logs;
 mod observe;
 pub mod paths;
+mod rotate;
 mod sandbox;
 mod stream;
 mod volumes;
@@ -31,7 +32,7 @@ use self::channel::Channel;
 use super::auth::Credentials;
 use super::seal::{Kind, Seal};
 use super::{
-    labels, Cause, CreateSpec, EngineInfo, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions, LogStream,
+    labels, Cause, CreateSpec, EngineInfo, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions, LogRotation, LogStream,
     Namespaces, NotSupported, Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, Unreachability,
     VolumeInfo,
 };
@@ -435,6 +436,10 @@ impl Runtime for CriRuntime {
 
     fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
         self.logs_stream(id, opts)
+    }
+
+    async fn rotate_log(&self, c: &Observed, policy: LogRotation) -> Result<bool, RuntimeError> {
+        rotate::rotate(self, c, policy).await
     }
 
     async fn exec(&self, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
