@@ -27,7 +27,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::runtime::labels;
-use crate::runtime::{LogLine, Observed, Runtime, Selector, State};
+use crate::runtime::{Followed, Observed, Runtime, Selector, State};
 
 use super::output;
 
@@ -95,6 +95,8 @@ struct Follower {
 struct Progress {
     /// Bytes of output shown (each line's newline counted).
     shown: AtomicU64,
+    /// Bytes the engine sent that were already shown (read again to find the end).
+    skipped: AtomicU64,
     /// Whether a line is being written out (a slow reader of podrun's output is no stall).
     printing: AtomicBool,
 }
@@ -142,15 +144,16 @@ async fn watch<R: Runtime>(
 /// Waits for a stopped container's follower to reach the end of its stream, as long as output
 /// keeps coming; says what was not shown of one that stalled.
 async fn drain(mut f: Follower) {
-    let mut last = f.progress.shown.load(Ordering::Relaxed);
+    let moved = |p: &Progress| (p.shown.load(Ordering::Relaxed), p.skipped.load(Ordering::Relaxed));
+    let mut last = moved(&f.progress);
     loop {
         if tokio::time::timeout(STALL, &mut f.task).await.is_ok() {
             return;
         }
-        let now = f.progress.shown.load(Ordering::Relaxed);
+        let now = moved(&f.progress);
         if now == last && !f.progress.printing.load(Ordering::Relaxed) {
             f.task.abort();
-            output::eprintln(&stalled_note(&f.name, now));
+            output::eprintln(&stalled_note(&f.name, now.0));
             return;
         }
         last = now;
@@ -201,8 +204,15 @@ impl<R: Runtime> Watcher<R> {
 
 /// Prints each line as it comes, whole: one write under the stdout lock, so lines of
 /// different containers never mix within a line.
-async fn follow(mut lines: BoxStream<'static, LogLine>, prefix: String, progress: Arc<Progress>) {
-    while let Some(l) = lines.next().await {
+async fn follow(mut lines: BoxStream<'static, Followed>, prefix: String, progress: Arc<Progress>) {
+    while let Some(item) = lines.next().await {
+        let l = match item {
+            Followed::Line(l) => l,
+            Followed::Skipped(n) => {
+                progress.skipped.fetch_add(n as u64, Ordering::Relaxed);
+                continue;
+            }
+        };
         progress.printing.store(true, Ordering::Relaxed);
         // A closed or full stdout (`| head`) is no reason to fail the run: the failure is
         // recorded (podrun exits 141, or 1, once its pods are settled) and the following ends.

@@ -17,7 +17,7 @@ use futures_util::stream::BoxStream;
 use tokio::time::Instant;
 
 use super::{
-    auth, Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions,
+    auth, Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk, LogOptions,
     LogRotation,    Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 
@@ -152,7 +152,7 @@ impl<R: Runtime> Runtime for Bounded<R> {
         self.bound(|| format!("logs of container {id}"), self.inner.logs_tail(id, lines)).await
     }
 
-    fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine> {
+    fn logs_follow(&self, id: &str) -> BoxStream<'static, Followed> {
         self.inner.logs_follow(id)
     }
 

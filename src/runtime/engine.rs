@@ -10,7 +10,7 @@ use super::auth::Credentials;
 use super::cri::CriRuntime;
 use super::docker::DockerRuntime;
 use super::{
-    Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions, LogRotation,
+    Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk, LogOptions, LogRotation,
     Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 
@@ -108,7 +108,7 @@ impl Runtime for Engine {
     async fn logs_tail(&self, id: &str, lines: usize) -> Result<String, RuntimeError> {
         each!(self, rt => rt.logs_tail(id, lines).await)
     }
-    fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine> {
+    fn logs_follow(&self, id: &str) -> BoxStream<'static, Followed> {
         each!(self, rt => rt.logs_follow(id))
     }
     fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {

@@ -373,6 +373,16 @@ pub struct LogLine {
     pub line: String,
 }
 
+/// What following a container's output gives: its lines, and word that the engine's stream is
+/// still moving while nothing new comes of it (output read again and skipped, as already
+/// given), so a reader waiting for the end can tell a stream that moves from one that stalled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Followed {
+    Line(LogLine),
+    /// This many bytes were read and skipped.
+    Skipped(usize),
+}
+
 /// What `Runtime::logs` reads of a container's output, as `kubectl logs` asks for it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LogOptions {
@@ -655,7 +665,7 @@ pub trait Runtime: Send + Sync + 'static {
     /// it is written. The stream ends when the container stops (or is removed, or the engine
     /// goes away: a broken stream just ends, it never errors); an unfinished last line is
     /// given when it ends.
-    fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine>;
+    fn logs_follow(&self, id: &str) -> BoxStream<'static, Followed>;
     /// A container's output as `opts` selects it, chunk by chunk (dead containers too, as
     /// long as they exist). Unlike `logs_follow` a failure is an item of the stream (a
     /// container that does not exist is `NotFound`), since the user asked for these logs.

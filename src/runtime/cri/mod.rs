@@ -32,7 +32,7 @@ use self::channel::Channel;
 use super::auth::Credentials;
 use super::seal::{Kind, Seal};
 use super::{
-    labels, Cause, CreateSpec, EngineInfo, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions, LogRotation, LogStream,
+    labels, Cause, CreateSpec, EngineInfo, ExecRequest, ExecSession, Followed, LogChunk, LogLine, LogOptions, LogRotation, LogStream,
     Namespaces, NotSupported, Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, Unreachability,
     VolumeInfo,
 };
@@ -412,19 +412,19 @@ impl Runtime for CriRuntime {
         Ok(String::from_utf8_lossy(&out).into_owned())
     }
 
-    fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine> {
+    fn logs_follow(&self, id: &str) -> BoxStream<'static, Followed> {
         let opts = LogOptions { follow: true, ..Default::default() };
         let mut splitters: HashMap<bool, super::LineSplitter> = HashMap::new();
         self.logs_stream(id, &opts)
             .take_while(|r| std::future::ready(r.is_ok()))
             .flat_map(move |r| {
-                let lines: Vec<LogLine> = match r {
+                let lines: Vec<Followed> = match r {
                     Ok(chunk) => {
                         let splitter = splitters.entry(chunk.stream == LogStream::Stdout).or_default();
                         splitter
                             .push(&chunk.bytes)
                             .into_iter()
-                            .map(|line| LogLine { stream: chunk.stream, line })
+                            .map(|line| Followed::Line(LogLine { stream: chunk.stream, line }))
                             .collect()
                     }
                     Err(_) => Vec::new(),
