@@ -76,6 +76,8 @@ pub struct Cli {
     pub verbose: u8,
 }
 
+// One is parsed per process: apply's many flags cost nothing there.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Start a pod from a manifest and wait until it runs (or completes)

@@ -142,19 +142,19 @@ async fn watch<R: Runtime>(
 }
 
 /// Waits for a stopped container's follower to reach the end of its stream, as long as output
-/// keeps coming; says what was not shown of one that stalled.
-async fn drain(mut f: Follower) {
+/// keeps coming; says what was not shown of one that stalled. False when it was given up.
+async fn drain(mut f: Follower) -> bool {
     let moved = |p: &Progress| (p.shown.load(Ordering::Relaxed), p.skipped.load(Ordering::Relaxed));
     let mut last = moved(&f.progress);
     loop {
         if tokio::time::timeout(STALL, &mut f.task).await.is_ok() {
-            return;
+            return true;
         }
         let now = moved(&f.progress);
         if now == last && !f.progress.printing.load(Ordering::Relaxed) {
             f.task.abort();
             output::eprintln(&stalled_note(&f.name, now.0));
-            return;
+            return false;
         }
         last = now;
     }
@@ -278,6 +278,34 @@ mod tests {
         let mut p = Prefixes::new(false);
         assert_eq!(p.prefix(None, "app"), "app | ");
         assert_eq!(p.prefix(Some("web"), "init"), "web/init | ");
+    }
+
+    /// A follower of `items`, one every `every`, then of nothing more, never ending.
+    fn follower(items: Vec<Followed>, every: Duration) -> Follower {
+        let lines = futures_util::stream::iter(items)
+            .then(move |i| async move {
+                tokio::time::sleep(every).await;
+                i
+            })
+            .chain(futures_util::stream::pending())
+            .boxed();
+        let progress = Arc::new(Progress::default());
+        let task = tokio::spawn(follow(lines, String::new(), progress.clone()));
+        Follower { id: "c".into(), name: "c".into(), progress, task }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_stream_that_moves_is_waited_for_and_one_that_stalls_is_given_up() {
+        // Skipped output moves the stream as lines do: 12 s of it outlast the stall limit.
+        let moving = follower(vec![Followed::Skipped(10); 12], Duration::from_secs(1));
+        let start = Instant::now();
+        assert!(!drain(moving).await, "a stream that never ends is given up in the end");
+        assert!(start.elapsed() >= Duration::from_secs(12) + STALL, "given up while it moved: {:?}", start.elapsed());
+        assert_eq!(stalled_note("web/app", 42).split(';').next(), Some("podrun: output of web/app: 42 bytes shown"));
+        let ending = futures_util::stream::iter(vec![Followed::Skipped(1)]).boxed();
+        let progress = Arc::new(Progress::default());
+        let task = tokio::spawn(follow(ending, String::new(), progress.clone()));
+        assert!(drain(Follower { id: "d".into(), name: "d".into(), progress, task }).await);
     }
 
     #[test]

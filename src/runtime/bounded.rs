@@ -18,7 +18,7 @@ use tokio::time::Instant;
 
 use super::{
     auth, Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk, LogOptions,
-    LogRotation,    Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
+    LogRotation, Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 
 /// `inner`, with its calls cut off at the deadline.

@@ -191,8 +191,11 @@ fn e2e_cri_supervise_rotates_a_log_within_its_files_and_logs_reads_across_them()
         .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(&format!("{}_rot_", ns.name()))))
         .expect("the pod's log folder")
         .join("c");
-    let files: Vec<String> =
-        std::fs::read_dir(&dir).expect("the container's log folder").flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    let files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the container's log folder")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
     assert!(files.iter().any(|f| f.starts_with("0.log.")), "not rotated: {files:?}");
     assert!(files.len() <= 3, "more than 3 files: {files:?}");
     assert!(files.iter().all(|f| f == "0.log" || f.starts_with("0.log.")), "{files:?}");

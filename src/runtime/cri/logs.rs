@@ -278,7 +278,9 @@ where
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<LogChunk, RuntimeError>>(64);
     tokio::spawn(async move {
         if let Err(e) = send_log(&path, &opts, running, &tx).await {
-            let _ = tx.send(Err(RuntimeError::Client { what, source: crate::runtime::Cause(std::sync::Arc::new(e)) })).await;
+            let _ = tx
+                .send(Err(RuntimeError::Client { what, source: crate::runtime::Cause(std::sync::Arc::new(e)) }))
+                .await;
         }
     });
     Box::pin(futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)))
@@ -440,10 +442,18 @@ mod tests {
     #[test]
     fn rotated_files_are_podruns_names_only_oldest_first() {
         let dir = crate::test_support::TempDir::new("cri-rotated");
-        for f in ["0.log", "0.log.20261201-000002", "0.log.20261201-000001", "0.log.x", "0.log.1.gz", "1.log.20261201-000000"] {
+        for f in [
+            "0.log",
+            "0.log.20261201-000002",
+            "0.log.20261201-000001",
+            "0.log.x",
+            "0.log.1.gz",
+            "1.log.20261201-000000",
+        ] {
             std::fs::write(dir.join(f), "").unwrap();
         }
-        let names: Vec<_> = rotated(&dir.join("0.log")).unwrap().iter().map(|p| p.file_name().unwrap().to_owned()).collect();
+        let names: Vec<_> =
+            rotated(&dir.join("0.log")).unwrap().iter().map(|p| p.file_name().unwrap().to_owned()).collect();
         assert_eq!(names, ["0.log.20261201-000001", "0.log.20261201-000002"]);
     }
 
@@ -452,7 +462,7 @@ mod tests {
         let mut r = Reader { chunker: Chunker::new(&LogOptions::default()), pending: Vec::new(), junk: false };
         let mut out = Vec::new();
         for _ in 0..40 {
-            r.feed(&[b'z'; BLOCK], &mut out);
+            r.feed(&vec![b'z'; BLOCK], &mut out);
             assert!(r.pending.len() <= MAX_RECORD + BLOCK);
         }
         r.feed(b"zz\n2026-12-01T00:00:01Z stdout F after\n", &mut out);

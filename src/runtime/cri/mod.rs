@@ -32,9 +32,9 @@ use self::channel::Channel;
 use super::auth::Credentials;
 use super::seal::{Kind, Seal};
 use super::{
-    labels, Cause, CreateSpec, EngineInfo, ExecRequest, ExecSession, Followed, LogChunk, LogLine, LogOptions, LogRotation, LogStream,
-    Namespaces, NotSupported, Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, Unreachability,
-    VolumeInfo,
+    labels, Cause, CreateSpec, EngineInfo, ExecRequest, ExecSession, Followed, LogChunk, LogLine, LogOptions,
+    LogRotation, LogStream, Namespaces, NotSupported, Observed, PullProgress, Runtime, RuntimeError, Selector,
+    TermSize, Tmpfs, Unreachability, VolumeInfo,
 };
 
 /// The sandbox annotation holding podrun's name of the infra container, which its seal covers

@@ -69,7 +69,10 @@ mod tests {
     #[test]
     fn a_rotated_log_is_named_by_its_time_as_the_kubelet_names_it() {
         let at = crate::clock::parse_time("2026-12-04T17:05:09Z").unwrap();
-        assert_eq!(rotated_name(Path::new("/var/log/pods/x/app/0.log"), at), Path::new("/var/log/pods/x/app/0.log.20261204-170509"));
+        assert_eq!(
+            rotated_name(Path::new("/var/log/pods/x/app/0.log"), at),
+            Path::new("/var/log/pods/x/app/0.log.20261204-170509")
+        );
         let names = logs::rotated(Path::new("/nonexistent/app/0.log")).unwrap();
         assert!(names.is_empty());
     }
