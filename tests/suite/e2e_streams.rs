@@ -141,6 +141,11 @@ fn e2e_cri_apply_logs_and_logs_of_a_large_log_are_whole_and_bounded() {
     assert!(tail.rss_kib < RSS_BOUND_KIB, "peak RSS {} KiB", tail.rss_kib);
 }
 
+/// N of a line `line-N xxx...`.
+fn number(line: &str) -> u32 {
+    line.strip_prefix("line-").and_then(|r| r.split(' ').next()).and_then(|n| n.parse().ok()).expect(line)
+}
+
 /// A podrun in the background, killed when dropped (the test passed or not).
 struct Killed(std::process::Child);
 
@@ -176,6 +181,42 @@ fn e2e_cri_supervise_rotates_a_log_within_its_files_and_logs_reads_across_them()
             .expect("run podrun"),
     );
     let logs = || podrun_cri(&endpoint, &["logs", "rot", "-n", ns.name()]);
+    wait_until("the first line is written", Duration::from_secs(30), || {
+        let out = logs();
+        if stdout(&out).starts_with("line-") {
+            Ok(())
+        } else {
+            Err(stderr(&out))
+        }
+    });
+    // A follower started now goes on across the rotations.
+    let mut follower = Killed(
+        Command::new(PODRUN)
+            .args(["--runtime-endpoint", &endpoint, "logs", "-f", "rot", "-n", ns.name()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("run podrun logs -f"),
+    );
+    let (tx, rx) = std::sync::mpsc::channel();
+    let out = follower.0.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut followed: Vec<u32> = Vec::new();
+    while followed.last() != Some(&400) {
+        let line = rx.recv_timeout(Duration::from_secs(60)).expect("logs -f gave the lines up to line-400");
+        followed.push(number(&line));
+    }
+    drop(follower);
+    assert!(followed[0] < 100, "logs -f began late: {followed:?}");
+    assert!(followed.windows(2).all(|w| w[1] == w[0] + 1), "logs -f lost or repeated lines: {followed:?}");
     wait_until("the last line is written", Duration::from_secs(60), || {
         let out = logs();
         if stdout(&out).lines().last().is_some_and(|l| l.starts_with("line-400 ")) {
@@ -201,10 +242,7 @@ fn e2e_cri_supervise_rotates_a_log_within_its_files_and_logs_reads_across_them()
     assert!(files.iter().all(|f| f == "0.log" || f.starts_with("0.log.")), "{files:?}");
     // Read across the files, in order: consecutive lines up to the last, the oldest removed.
     let text = stdout(&logs());
-    let numbers: Vec<u32> = text
-        .lines()
-        .map(|l| l.strip_prefix("line-").and_then(|r| r.split(' ').next()).and_then(|n| n.parse().ok()).expect(l))
-        .collect();
+    let numbers: Vec<u32> = text.lines().map(number).collect();
     assert_eq!(numbers.last(), Some(&400));
     assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1), "lines out of order or missing: {numbers:?}");
     assert!(numbers[0] > 1, "nothing was removed: 3 files of 64 KiB cannot hold 400 KiB");
