@@ -657,6 +657,27 @@ mod tests {
     }
 
     #[test]
+    fn log_rotation_flags_take_the_kubelets_values_under_supervise_only() {
+        let cli = Cli::parse_from(["podrun", "apply", "p.yaml", "--supervise"]);
+        let Command::Apply(a) = cli.command else { panic!("not apply") };
+        assert_eq!((a.container_log_max_size, a.container_log_max_files), (10 * 1024 * 1024, 5));
+        assert_eq!(a.container_log_monitor_interval, Duration::from_secs(10));
+        let cli = Cli::parse_from(["podrun", "apply", "p.yaml", "--supervise", "--container-log-max-size", "500Ki"]);
+        let Command::Apply(a) = cli.command else { panic!("not apply") };
+        assert_eq!(a.container_log_max_size, 500 * 1024);
+        for bad in [
+            &["--container-log-max-files", "3"][..],
+            &["--supervise", "--container-log-max-files", "1"],
+            &["--supervise", "--container-log-max-size", "0"],
+            &["--supervise", "--container-log-max-size", "-1Mi"],
+            &["--supervise", "--container-log-monitor-interval", "0s"],
+        ] {
+            let args = ["podrun", "apply", "p.yaml"].into_iter().chain(bad.iter().copied());
+            assert!(Cli::try_parse_from(args).is_err(), "{bad:?} taken");
+        }
+    }
+
+    #[test]
     fn apply_defaults_are_the_kubelet_run_once_values() {
         let cli = Cli::parse_from(["podrun", "apply", "pod.yaml"]);
         let Command::Apply(a) = cli.command else { panic!("not apply") };
