@@ -662,9 +662,9 @@ pub trait Runtime: Send + Sync + 'static {
     /// The last `lines` lines of a container's output (stdout and stderr), as text.
     fn logs_tail(&self, id: &str, lines: usize) -> impl Future<Output = Result<String, RuntimeError>> + Send;
     /// A container's output (stdout and stderr) from its start, line by line, following it as
-    /// it is written. The stream ends when the container stops (or is removed, or the engine
-    /// goes away: a broken stream just ends, it never errors); an unfinished last line is
-    /// given when it ends.
+    /// it is written (and `Followed::Skipped` while output already given is read again). The
+    /// stream ends when the container stops (or is removed, or the engine goes away: a broken
+    /// stream just ends, it never errors); an unfinished last line is given when it ends.
     fn logs_follow(&self, id: &str) -> BoxStream<'static, Followed>;
     /// A container's output as `opts` selects it, chunk by chunk (dead containers too, as
     /// long as they exist). Unlike `logs_follow` a failure is an item of the stream (a
