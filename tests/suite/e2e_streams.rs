@@ -17,7 +17,9 @@ use crate::common::*;
 const LINE: usize = 128;
 const OUT_BYTES: usize = 160 * 1024 * 1024;
 const ERR_BYTES: usize = 40 * 1024 * 1024;
-/// What the container writes after the bulk, and so the last 5 lines of its log.
+/// What the container writes after the bulk, and so the last 5 lines of its log (2 s after the
+/// bulk: the runtime copies stdout and stderr apart, so its last stderr lines could otherwise
+/// come after them in the log).
 const END: &str = "end-1\nend-2\nend-3\nend-4\nend-5\n";
 /// The peak memory (RSS) podrun must stay under, whatever the output's size.
 const RSS_BOUND_KIB: u64 = 100 * 1024;
@@ -26,7 +28,7 @@ fn big_pod() -> String {
     let out = "o".repeat(LINE - 1);
     let err = "e".repeat(LINE - 1);
     format!(
-        "apiVersion: v1\nkind: Pod\nmetadata: {{name: big}}\nspec:\n  restartPolicy: Never\n  terminationGracePeriodSeconds: 1\n  containers:\n  - name: out\n    image: busybox:1.28\n    command: [sh, -c, 'yes {out} | head -c {OUT_BYTES}; yes {err} | head -c {ERR_BYTES} >&2; for i in 1 2 3 4 5; do echo end-$i; done']\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: big}}\nspec:\n  restartPolicy: Never\n  terminationGracePeriodSeconds: 1\n  containers:\n  - name: out\n    image: busybox:1.28\n    command: [sh, -c, 'yes {out} | head -c {OUT_BYTES}; yes {err} | head -c {ERR_BYTES} >&2; sleep 2; for i in 1 2 3 4 5; do echo end-$i; done']\n"
     )
 }
 
@@ -137,7 +139,13 @@ fn e2e_cri_apply_logs_and_logs_of_a_large_log_are_whole_and_bounded() {
     let tail = measure(&["--runtime-endpoint", &endpoint, "logs", "big", "-n", ns.name(), "--tail", "5"], false);
     eprintln!("logs --tail 5: peak RSS {} KiB", tail.rss_kib);
     assert_eq!(tail.code, 0, "{}", tail.stderr);
-    assert_eq!(tail.seen.last.iter().map(|l| format!("{l}\n")).collect::<String>(), END);
+    assert_eq!(
+        tail.seen.last.iter().map(|l| format!("{l}\n")).collect::<String>(),
+        END,
+        "{:?} {}",
+        tail.seen.last,
+        tail.stderr
+    );
     assert!(tail.rss_kib < RSS_BOUND_KIB, "peak RSS {} KiB", tail.rss_kib);
 }
 
