@@ -72,6 +72,9 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l validate -d 'Fie
 warn\t''
 ignore\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l config -d 'A file of ConfigMaps and Secrets the pods refer to (repeatable)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l container-log-max-size -d 'Under --supervise on a CRI runtime, a container\'s log is rotated once it is this large (a quantity: 500Ki, 10Mi), as the kubelet\'s --container-log-max-size' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l container-log-max-files -d 'Under --supervise on a CRI runtime, the most files a container\'s log is kept in, the one being written included (at least 2), as the kubelet\'s --container-log-max-files' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l container-log-monitor-interval -d 'Under --supervise on a CRI runtime, how often the containers\' logs are looked at for rotation, as the kubelet\'s containerLogMonitorInterval' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r

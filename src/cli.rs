@@ -77,6 +77,8 @@ pub struct Cli {
     pub verbose: u8,
 }
 
+// One is parsed per process: apply's many flags cost nothing there.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Start a pod from a manifest and wait until it runs (or completes)
@@ -318,6 +320,22 @@ pub struct ApplyArgs {
     /// Changed manifests are applied again (checked every 20 s, and on SIGHUP)
     #[arg(long, conflicts_with_all = ["dry_run", "rm", "logs", "exit_code_from", "cleanup_on_failure"])]
     pub supervise: bool,
+
+    /// Under --supervise on a CRI runtime, a container's log is rotated once it is this large
+    /// (a quantity: 500Ki, 10Mi), as the kubelet's --container-log-max-size
+    #[arg(long, value_name = "SIZE", default_value = "10Mi", value_parser = parse_log_size, requires = "supervise")]
+    pub container_log_max_size: u64,
+
+    /// Under --supervise on a CRI runtime, the most files a container's log is kept in, the
+    /// one being written included (at least 2), as the kubelet's --container-log-max-files
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..),
+          requires = "supervise")]
+    pub container_log_max_files: u32,
+
+    /// Under --supervise on a CRI runtime, how often the containers' logs are looked at for
+    /// rotation, as the kubelet's containerLogMonitorInterval
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_interval, requires = "supervise")]
+    pub container_log_monitor_interval: Duration,
 }
 
 #[derive(Debug, Args)]
@@ -570,6 +588,10 @@ enum FlagError {
     Selector(String),
     #[error("must be a number of at least 1 (e.g. 2)")]
     Backoff,
+    #[error("must be a size above 0 (a quantity: 500Ki, 10Mi)")]
+    LogSize,
+    #[error("must be longer than 0 (e.g. 10s)")]
+    ZeroInterval,
 }
 
 /// `-n`: a namespace, as the API server checks one (`ValidateNamespaceName`, a DNS-1123
@@ -589,6 +611,16 @@ fn parse_unsafe_sysctl(s: &str) -> Result<String, FlagError> {
 
 fn parse_duration(s: &str) -> Result<Duration, FlagError> {
     humantime::parse_duration(s).map_err(FlagError::Duration)
+}
+
+fn parse_interval(s: &str) -> Result<Duration, FlagError> {
+    Some(parse_duration(s)?).filter(|d| !d.is_zero()).ok_or(FlagError::ZeroInterval)
+}
+
+/// `--container-log-max-size`: a quantity, as the kubelet takes it, of at least one byte.
+fn parse_log_size(s: &str) -> Result<u64, FlagError> {
+    let q = crate::manifest::quantity::Quantity::parse(s).map_err(|_| FlagError::LogSize)?;
+    u64::try_from(q.value_ceil()).ok().filter(|&n| n > 0).ok_or(FlagError::LogSize)
 }
 
 /// `-l KEY=VALUE[,KEY=VALUE]`: every pair must match.
@@ -623,6 +655,27 @@ mod tests {
     #[test]
     fn the_cli_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn log_rotation_flags_take_the_kubelets_values_under_supervise_only() {
+        let cli = Cli::parse_from(["podrun", "apply", "p.yaml", "--supervise"]);
+        let Command::Apply(a) = cli.command else { panic!("not apply") };
+        assert_eq!((a.container_log_max_size, a.container_log_max_files), (10 * 1024 * 1024, 5));
+        assert_eq!(a.container_log_monitor_interval, Duration::from_secs(10));
+        let cli = Cli::parse_from(["podrun", "apply", "p.yaml", "--supervise", "--container-log-max-size", "500Ki"]);
+        let Command::Apply(a) = cli.command else { panic!("not apply") };
+        assert_eq!(a.container_log_max_size, 500 * 1024);
+        for bad in [
+            &["--container-log-max-files", "3"][..],
+            &["--supervise", "--container-log-max-files", "1"],
+            &["--supervise", "--container-log-max-size", "0"],
+            &["--supervise", "--container-log-max-size", "-1Mi"],
+            &["--supervise", "--container-log-monitor-interval", "0s"],
+        ] {
+            let args = ["podrun", "apply", "p.yaml"].into_iter().chain(bad.iter().copied());
+            assert!(Cli::try_parse_from(args).is_err(), "{bad:?} taken");
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::manifest::types::PullPolicy;
 use crate::manifest::LoadOptions;
 use crate::report::Format;
 use crate::runtime::engine::Engine;
-use crate::runtime::infra_image;
+use crate::runtime::{infra_image, LogRotation};
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
@@ -80,6 +80,11 @@ fn options(cli: &Cli, args: &ApplyArgs) -> ApplyOptions {
         prune: args.prune,
         dry_run: args.dry_run,
         supervise: args.supervise,
+        log_rotation: LogRotation {
+            max_size: args.container_log_max_size,
+            max_files: args.container_log_max_files as usize,
+        },
+        log_monitor: args.container_log_monitor_interval,
         quiet: cli.quiet,
         verbose: cli.verbose > 0,
     }

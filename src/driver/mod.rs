@@ -7,6 +7,7 @@ pub mod apply;
 mod creations;
 mod deleted;
 mod drive;
+pub mod log_rotation;
 pub mod manifests;
 mod messages;
 pub mod outage;

@@ -6,8 +6,17 @@
 //! follows each container it has not followed yet: init containers, and each new instance
 //! after a restart (a restart is a new container), are picked up as they appear. Containers
 //! that were already dead when the run began are an earlier run's, and are not shown.
+//!
+//! Memory stays bounded whatever a container writes: each follower prints a line before it
+//! takes the next (the engine's stream waits meanwhile), and a line is at most
+//! [`MAX_LINE`](crate::runtime::MAX_LINE) bytes. When the pods are done, a stopped container's
+//! output is shown to its end: its follower runs until the engine ends the stream, for as long
+//! as output keeps coming. One that stalls ([`STALL`] without a byte, the engine not ending the
+//! stream) is given up, and podrun says on standard error how much of that container's output
+//! it showed and that the rest, if any, was not shown.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,15 +27,16 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::runtime::labels;
-use crate::runtime::{LogLine, Observed, Runtime, Selector, State};
+use crate::runtime::{Followed, Observed, Runtime, Selector, State};
 
 use super::output;
 
 /// How often to look for new containers when no engine event says so.
 const SCAN: Duration = Duration::from_millis(200);
-/// At the end, how long a stopped container's output may take to be read to its end. A
-/// running container's never ends, so it gets only a moment for what is in flight.
-const DRAIN_STOPPED: Duration = Duration::from_secs(2);
+/// At the end, how long a stopped container's stream may go without a byte before it is given
+/// up. The engine ends it once the output is read; a wait this long means it will not.
+const STALL: Duration = Duration::from_secs(5);
+/// At the end, a running container's output never ends: it gets a moment for what is in flight.
 const DRAIN_RUNNING: Duration = Duration::from_millis(100);
 
 /// One pod whose output is shown.
@@ -74,7 +84,21 @@ impl LogStreamer {
 /// A container being followed.
 struct Follower {
     id: String,
+    /// `pod/container` or `container`, as the prefix names it.
+    name: String,
+    progress: Arc<Progress>,
     task: JoinHandle<()>,
+}
+
+/// How far a follower got, watched at the end to tell a stream still flowing from a stalled one.
+#[derive(Default)]
+struct Progress {
+    /// Bytes of output shown (each line's newline counted).
+    shown: AtomicU64,
+    /// Bytes the engine sent that were already shown (read again to find the end).
+    skipped: AtomicU64,
+    /// Whether a line is being written out (a slow reader of podrun's output is no stall).
+    printing: AtomicBool,
 }
 
 struct Watcher<R> {
@@ -107,11 +131,43 @@ async fn watch<R: Runtime>(
     let running: HashSet<String> = w.scan().await.into_iter().filter(Observed::is_running).map(|c| c.id).collect();
     let now = Instant::now();
     for mut f in w.followers {
-        let until = now + if running.contains(&f.id) { DRAIN_RUNNING } else { DRAIN_STOPPED };
-        if tokio::time::timeout_at(until, &mut f.task).await.is_err() {
-            f.task.abort();
+        if running.contains(&f.id) {
+            if tokio::time::timeout_at(now + DRAIN_RUNNING, &mut f.task).await.is_err() {
+                f.task.abort();
+            }
+        } else {
+            drain(f).await;
         }
     }
+}
+
+/// Waits for a stopped container's follower to reach the end of its stream, as long as output
+/// keeps coming; says what was not shown of one that stalled. False when it was given up.
+async fn drain(mut f: Follower) -> bool {
+    let moved = |p: &Progress| (p.shown.load(Ordering::Relaxed), p.skipped.load(Ordering::Relaxed));
+    let mut last = moved(&f.progress);
+    loop {
+        if tokio::time::timeout(STALL, &mut f.task).await.is_ok() {
+            return true;
+        }
+        let now = moved(&f.progress);
+        if now == last && !f.progress.printing.load(Ordering::Relaxed) {
+            f.task.abort();
+            output::eprintln(&stalled_note(&f.name, now.0));
+            return false;
+        }
+        last = now;
+    }
+}
+
+/// What podrun says of a stopped container whose stream it gave up.
+fn stalled_note(name: &str, shown: u64) -> String {
+    format!(
+        "podrun: output of {name}: {shown} bytes shown; the engine sent nothing more for {} s after the \
+         container stopped and did not end the stream, so anything it had left is not shown \
+         (`podrun logs` reads it from the engine)",
+        STALL.as_secs()
+    )
 }
 
 impl<R: Runtime> Watcher<R> {
@@ -132,10 +188,13 @@ impl<R: Runtime> Watcher<R> {
                 {
                     continue;
                 }
-                let name = c.label(labels::CONTAINER_NAME).unwrap_or(&c.name);
-                let prefix = self.styles.prefix(p.prefix.as_deref(), name);
+                let container = c.label(labels::CONTAINER_NAME).unwrap_or(&c.name);
+                let prefix = self.styles.prefix(p.prefix.as_deref(), container);
+                let name = p.prefix.as_ref().map_or_else(|| container.to_owned(), |pod| format!("{pod}/{container}"));
                 let lines = self.rt.logs_follow(&c.id);
-                self.followers.push(Follower { id: c.id.clone(), task: tokio::spawn(follow(lines, prefix)) });
+                let progress = Arc::new(Progress::default());
+                let task = tokio::spawn(follow(lines, prefix, progress.clone()));
+                self.followers.push(Follower { id: c.id.clone(), name, progress, task });
             }
             all.extend(cs);
         }
@@ -145,11 +204,22 @@ impl<R: Runtime> Watcher<R> {
 
 /// Prints each line as it comes, whole: one write under the stdout lock, so lines of
 /// different containers never mix within a line.
-async fn follow(mut lines: BoxStream<'static, LogLine>, prefix: String) {
-    while let Some(l) = lines.next().await {
+async fn follow(mut lines: BoxStream<'static, Followed>, prefix: String, progress: Arc<Progress>) {
+    while let Some(item) = lines.next().await {
+        let l = match item {
+            Followed::Line(l) => l,
+            Followed::Skipped(n) => {
+                progress.skipped.fetch_add(n as u64, Ordering::Relaxed);
+                continue;
+            }
+        };
+        progress.printing.store(true, Ordering::Relaxed);
         // A closed or full stdout (`| head`) is no reason to fail the run: the failure is
         // recorded (podrun exits 141, or 1, once its pods are settled) and the following ends.
-        if output::print(&format!("{prefix}{}\n", l.line)).is_err() {
+        let printed = output::print(&format!("{prefix}{}\n", l.line));
+        progress.shown.fetch_add(l.line.len() as u64 + 1, Ordering::Relaxed);
+        progress.printing.store(false, Ordering::Relaxed);
+        if printed.is_err() {
             return;
         }
     }
@@ -208,6 +278,34 @@ mod tests {
         let mut p = Prefixes::new(false);
         assert_eq!(p.prefix(None, "app"), "app | ");
         assert_eq!(p.prefix(Some("web"), "init"), "web/init | ");
+    }
+
+    /// A follower of `items`, one every `every`, then of nothing more, never ending.
+    fn follower(items: Vec<Followed>, every: Duration) -> Follower {
+        let lines = futures_util::stream::iter(items)
+            .then(move |i| async move {
+                tokio::time::sleep(every).await;
+                i
+            })
+            .chain(futures_util::stream::pending())
+            .boxed();
+        let progress = Arc::new(Progress::default());
+        let task = tokio::spawn(follow(lines, String::new(), progress.clone()));
+        Follower { id: "c".into(), name: "c".into(), progress, task }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_stream_that_moves_is_waited_for_and_one_that_stalls_is_given_up() {
+        // Skipped output moves the stream as lines do: 12 s of it outlast the stall limit.
+        let moving = follower(vec![Followed::Skipped(10); 12], Duration::from_secs(1));
+        let start = Instant::now();
+        assert!(!drain(moving).await, "a stream that never ends is given up in the end");
+        assert!(start.elapsed() >= Duration::from_secs(12) + STALL, "given up while it moved: {:?}", start.elapsed());
+        assert_eq!(stalled_note("web/app", 42).split(';').next(), Some("podrun: output of web/app: 42 bytes shown"));
+        let ending = futures_util::stream::iter(vec![Followed::Skipped(1)]).boxed();
+        let progress = Arc::new(Progress::default());
+        let task = tokio::spawn(follow(ending, String::new(), progress.clone()));
+        assert!(drain(Follower { id: "d".into(), name: "d".into(), progress, task }).await);
     }
 
     #[test]

@@ -17,8 +17,8 @@ use futures_util::stream::BoxStream;
 use tokio::time::Instant;
 
 use super::{
-    auth, Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions,
-    Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
+    auth, Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk, LogOptions,
+    LogRotation, Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 
 /// `inner`, with its calls cut off at the deadline.
@@ -152,12 +152,16 @@ impl<R: Runtime> Runtime for Bounded<R> {
         self.bound(|| format!("logs of container {id}"), self.inner.logs_tail(id, lines)).await
     }
 
-    fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine> {
+    fn logs_follow(&self, id: &str) -> BoxStream<'static, Followed> {
         self.inner.logs_follow(id)
     }
 
     fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
         self.inner.logs(id, opts)
+    }
+
+    async fn rotate_log(&self, c: &Observed, policy: LogRotation) -> Result<bool, RuntimeError> {
+        self.bound(|| format!("rotate the log of container {}", c.name), self.inner.rotate_log(c, policy)).await
     }
 
     async fn exec(&self, id: &str, cmd: &[String], timeout: Option<Duration>) -> Result<i64, RuntimeError> {

@@ -10,8 +10,8 @@ use super::auth::Credentials;
 use super::cri::CriRuntime;
 use super::docker::DockerRuntime;
 use super::{
-    Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions,
-    Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
+    Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk, LogOptions,
+    LogRotation, Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 
 // One is made per command and passed by reference: its size costs nothing.
@@ -108,11 +108,14 @@ impl Runtime for Engine {
     async fn logs_tail(&self, id: &str, lines: usize) -> Result<String, RuntimeError> {
         each!(self, rt => rt.logs_tail(id, lines).await)
     }
-    fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine> {
+    fn logs_follow(&self, id: &str) -> BoxStream<'static, Followed> {
         each!(self, rt => rt.logs_follow(id))
     }
     fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
         each!(self, rt => rt.logs(id, opts))
+    }
+    async fn rotate_log(&self, c: &Observed, policy: LogRotation) -> Result<bool, RuntimeError> {
+        each!(self, rt => rt.rotate_log(c, policy).await)
     }
     async fn exec(&self, id: &str, cmd: &[String], timeout: Option<Duration>) -> Result<i64, RuntimeError> {
         each!(self, rt => rt.exec(id, cmd, timeout).await)

@@ -706,7 +706,7 @@ impl Runtime for FakeRuntime {
         }
     }
 
-    fn logs_follow(&self, _id: &str) -> futures_util::stream::BoxStream<'static, super::LogLine> {
+    fn logs_follow(&self, _id: &str) -> futures_util::stream::BoxStream<'static, super::Followed> {
         // Fake containers write nothing.
         futures_util::stream::empty().boxed()
     }

@@ -373,6 +373,16 @@ pub struct LogLine {
     pub line: String,
 }
 
+/// What following a container's output gives: its lines, and word that the engine's stream is
+/// still moving while nothing new comes of it (output read again and skipped, as already
+/// given), so a reader waiting for the end can tell a stream that moves from one that stalled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Followed {
+    Line(LogLine),
+    /// This many bytes were read and skipped.
+    Skipped(usize),
+}
+
 /// What `Runtime::logs` reads of a container's output, as `kubectl logs` asks for it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LogOptions {
@@ -384,6 +394,23 @@ pub struct LogOptions {
     pub timestamps: bool,
     /// Keep reading until the container stops.
     pub follow: bool,
+}
+
+/// How the logs an engine writes where podrun asks (a CRI runtime's) are rotated under
+/// `--supervise`, as the kubelet's `containerLogMaxSize` and `containerLogMaxFiles` say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LogRotation {
+    /// A log this large (bytes) or larger is rotated.
+    pub max_size: u64,
+    /// The most files a container's log is kept in, the one being written included (2 or more).
+    pub max_files: usize,
+}
+
+impl Default for LogRotation {
+    /// The kubelet's defaults: 10 MiB, 5 files.
+    fn default() -> LogRotation {
+        LogRotation { max_size: 10 * 1024 * 1024, max_files: 5 }
+    }
 }
 
 /// A piece of a container's output as the engine sent it: raw bytes, not cut into lines, so
@@ -423,26 +450,46 @@ pub struct ExecSession {
 
 /// Cuts a stream's chunks into lines. The engine sends output in chunks that need not end at
 /// a newline (a process writing without line buffering, a big line split across frames), so
-/// the unfinished end is kept until its newline arrives, or until the stream ends.
+/// the unfinished end is kept until its newline arrives, or until the stream ends. A line
+/// longer than [`MAX_LINE`] is handed out in pieces of at most that size (cut between
+/// characters), as the CRI log and Docker's json-file log split it: output without newlines
+/// costs no more memory than a line.
 #[derive(Debug, Default)]
 pub struct LineSplitter {
     partial: Vec<u8>,
 }
+
+/// The longest line a [`LineSplitter`] hands out whole, in bytes (the runtimes' 16 KiB).
+pub const MAX_LINE: usize = 16 * 1024;
 
 impl LineSplitter {
     /// The lines that `chunk` completes, in order, without their `\n` (or `\r\n`).
     pub fn push(&mut self, chunk: &[u8]) -> Vec<String> {
         let mut lines = Vec::new();
         let mut rest = chunk;
-        while let Some(i) = rest.iter().position(|&b| b == b'\n') {
-            self.partial.extend_from_slice(&rest[..i]);
-            // Bytes, not text, are buffered: a multi-byte character may be cut between chunks.
-            let mut line = std::mem::take(&mut self.partial);
-            if line.last() == Some(&b'\r') {
-                line.pop();
+        loop {
+            let room = MAX_LINE.saturating_sub(self.partial.len());
+            match rest.iter().take(room + 1).position(|&b| b == b'\n') {
+                Some(i) => {
+                    self.partial.extend_from_slice(&rest[..i]);
+                    // Bytes, not text, are buffered: a multi-byte character may be cut between
+                    // chunks.
+                    let mut line = std::mem::take(&mut self.partial);
+                    if line.last() == Some(&b'\r') {
+                        line.pop();
+                    }
+                    lines.push(String::from_utf8_lossy(&line).into_owned());
+                    rest = &rest[i + 1..];
+                }
+                None if rest.len() > room => {
+                    self.partial.extend_from_slice(&rest[..room]);
+                    rest = &rest[room..];
+                    let cut = char_boundary(&self.partial);
+                    let tail = self.partial.split_off(cut);
+                    lines.push(String::from_utf8_lossy(&std::mem::replace(&mut self.partial, tail)).into_owned());
+                }
+                None => break,
             }
-            lines.push(String::from_utf8_lossy(&line).into_owned());
-            rest = &rest[i + 1..];
         }
         self.partial.extend_from_slice(rest);
         lines
@@ -453,6 +500,25 @@ impl LineSplitter {
         let line = std::mem::take(&mut self.partial);
         (!line.is_empty()).then(|| String::from_utf8_lossy(&line).into_owned())
     }
+}
+
+/// Where a full piece of a long line is cut: before a UTF-8 character its end would split (at
+/// most 3 bytes back), else at its end.
+fn char_boundary(piece: &[u8]) -> usize {
+    let end = piece.len();
+    (end.saturating_sub(3)..end)
+        .rev()
+        .find(|&i| piece[i] & 0xC0 != 0x80)
+        .filter(|&i| {
+            let width = match piece[i] {
+                b if b >= 0xF0 => 4,
+                b if b >= 0xE0 => 3,
+                b if b >= 0xC0 => 2,
+                _ => 1,
+            };
+            i + width > end
+        })
+        .unwrap_or(end)
 }
 
 /// The options of a tmpfs-backed named volume (the `local` driver's `type=tmpfs`).
@@ -596,14 +662,26 @@ pub trait Runtime: Send + Sync + 'static {
     /// The last `lines` lines of a container's output (stdout and stderr), as text.
     fn logs_tail(&self, id: &str, lines: usize) -> impl Future<Output = Result<String, RuntimeError>> + Send;
     /// A container's output (stdout and stderr) from its start, line by line, following it as
-    /// it is written. The stream ends when the container stops (or is removed, or the engine
-    /// goes away: a broken stream just ends, it never errors); an unfinished last line is
-    /// given when it ends.
-    fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine>;
+    /// it is written (and `Followed::Skipped` while output already given is read again). The
+    /// stream ends when the container stops (or is removed, or the engine goes away: a broken
+    /// stream just ends, it never errors); an unfinished last line is given when it ends.
+    fn logs_follow(&self, id: &str) -> BoxStream<'static, Followed>;
     /// A container's output as `opts` selects it, chunk by chunk (dead containers too, as
     /// long as they exist). Unlike `logs_follow` a failure is an item of the stream (a
     /// container that does not exist is `NotFound`), since the user asked for these logs.
     fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>>;
+    /// Rotates the log of container `c`, of podrun's, as the kubelet does, when the engine writes
+    /// it where podrun asked (a CRI runtime): once it reached `policy.max_size`, the oldest
+    /// rotated files are removed, it is renamed `<log>.<timestamp>` and the engine is told to
+    /// write a new one. True when it was rotated. An engine that keeps its own logs (the Docker
+    /// API) does nothing.
+    fn rotate_log(
+        &self,
+        _c: &Observed,
+        _policy: LogRotation,
+    ) -> impl Future<Output = Result<bool, RuntimeError>> + Send {
+        async { Ok(false) }
+    }
     /// Runs `cmd` in a running container and returns its exit code. The caller bounds the call
     /// (a probe by its timeout, a hook by the grace period) and gives the bound as `timeout`: a
     /// CRI runtime kills the command at it, and on the Docker API a call dropped before the
@@ -708,6 +786,23 @@ mod tests {
         assert_eq!(s.push(b"\r\nthree\n\nfour"), ["two", "three", ""]);
         assert_eq!(s.finish().as_deref(), Some("four"));
         assert_eq!(s.finish(), None);
+    }
+
+    #[test]
+    fn a_long_line_comes_in_pieces_cut_between_characters() {
+        let mut s = LineSplitter::default();
+        let long = "a".repeat(MAX_LINE - 1) + "é" + &"b".repeat(10);
+        let mut got = Vec::new();
+        for piece in long.as_bytes().chunks(1000) {
+            got.extend(s.push(piece));
+            assert!(s.partial.len() <= MAX_LINE);
+        }
+        got.extend(s.push(b"\n"));
+        assert_eq!(got, ["a".repeat(MAX_LINE - 1), "é".to_owned() + &"b".repeat(10)]);
+        let exact = "c".repeat(MAX_LINE) + "\n";
+        assert_eq!(s.push(exact.as_bytes()), ["c".repeat(MAX_LINE)]);
+        assert_eq!(s.push(&vec![b'd'; 3 * MAX_LINE]).len(), 2);
+        assert_eq!(s.finish().map(|l| l.len()), Some(MAX_LINE));
     }
 
     #[test]

@@ -37,7 +37,7 @@ use crate::pod::{prepare, DesiredPod};
 use crate::report::logs::{self, LogPod, LogStreamer};
 use crate::report::{self, output, summary, Format, ReportOptions, Reporter};
 use crate::runtime::bounded::Bounded;
-use crate::runtime::{Runtime, RuntimeError, Selector};
+use crate::runtime::{LogRotation, Runtime, RuntimeError, Selector};
 use crate::sd_notify;
 use crate::status::WaitFor;
 
@@ -84,6 +84,10 @@ pub struct ApplyOptions {
     pub prune: bool,
     pub dry_run: bool,
     pub supervise: bool,
+    /// How `--supervise` rotates the logs a CRI runtime writes.
+    pub log_rotation: LogRotation,
+    /// How often `--supervise` looks at the logs for rotation.
+    pub log_monitor: Duration,
     pub quiet: bool,
     pub verbose: bool,
 }

@@ -22,11 +22,11 @@ use tokio::signal::unix::Signal;
 use crate::driver::manifests;
 use crate::driver::manifests::static_dir::{self, Skipped};
 use crate::driver::manifests::watch::{self, Stamps};
-use crate::driver::{supervise, DriveOptions, Interrupt, PodResult};
+use crate::driver::{log_rotation, supervise, DriveOptions, Interrupt, PodResult};
 use crate::error_chain::chain;
 use crate::exit;
 use crate::report::{self, ReportOptions};
-use crate::runtime::Runtime;
+use crate::runtime::{Runtime, Selector};
 use crate::sd_notify;
 use crate::status::outcome::SIGHUP;
 
@@ -100,6 +100,10 @@ pub(super) async fn run<R: Runtime>(
     reporter.note(&format!("supervising: {status}"));
     // The drivers stop on SIGINT and SIGTERM, and when podrun starts over.
     let (stop, drivers) = interrupt.stoppable();
+    let selectors = results.iter().map(|r| Selector::pod(&r.desired.namespace, &r.desired.name)).collect();
+    let rotation = log_rotation::rotate(rt.clone(), selectors, opts.log_rotation, opts.log_monitor, reporter.clone());
+    // Ends with supervision, however that ends.
+    let _rotation = AbortOnDrop(tokio::spawn(rotation));
     let pods = supervise::supervise(rt.clone(), results, supervise::forever(first_pass), reporter.clone(), drivers);
     let mut pods = tokio::spawn(pods);
     let mut pods_ended = false;
@@ -177,6 +181,15 @@ pub(super) async fn run<R: Runtime>(
         }
         reporter.finish();
         return Pass::StartOver;
+    }
+}
+
+/// A task that ends when this is dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 

@@ -1,20 +1,33 @@
 //! Container logs as the runtime writes them: the CRI log format (`<RFC 3339 time> <stdout|stderr>
 //! <P|F> <text>`, a long line split into `P` parts ending with an `F` one), read from the files
 //! podrun asked the runtime to write, without following links.
+//!
+//! A log is read in blocks of [`BLOCK`] bytes and handed on record by record through a bounded
+//! channel, so memory stays the same whatever its size; `--tail N` finds where its last N lines
+//! start by reading blocks backwards from the end. A log rotated under `--supervise`
+//! ([`super::rotate`]) is its rotated files, oldest first, then the current one; a follower
+//! that finds the current file renamed reads the old one to its end and goes on in the new.
 
-use std::collections::VecDeque;
+use std::fs::File;
 use std::io::Read;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use futures_util::stream::BoxStream;
-use tokio::io::AsyncReadExt;
+use tokio::sync::mpsc::Sender;
 
 use crate::runtime::{LogChunk, LogOptions, LogStream, RuntimeError};
 
 /// How often a followed log is read again for what was written since.
 const FOLLOW_POLL: Duration = Duration::from_millis(100);
+/// How much of a file is read at once.
+const BLOCK: usize = 64 * 1024;
+/// The longest record kept while its end is awaited: the runtime splits lines at 16 KiB, so
+/// anything longer is not a record and is skipped to the next newline.
+const MAX_RECORD: usize = 1024 * 1024;
+/// How much of a record is read to tell a full line from a part (time, stream and tag).
+const HEADER: usize = 96;
 
 /// One record of a CRI log file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,11 +97,36 @@ impl Chunker {
 }
 
 /// Opens podrun's log file of a container, never through a link.
-fn open(path: &Path) -> std::io::Result<std::fs::File> {
+pub(super) fn open(path: &Path) -> std::io::Result<File> {
     std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32 | rustix::fs::OFlags::CLOEXEC.bits() as i32)
         .open(path)
+}
+
+/// The rotated files of the log at `path` (`<name>.<timestamp>`, as [`super::rotate`] and the
+/// kubelet name them), oldest first. None when the folder does not exist.
+pub(super) fn rotated(path: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
+        return Ok(Vec::new());
+    };
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry?;
+        let Some(file) = entry.file_name().to_str().map(str::to_owned) else { continue };
+        let stamp = file.strip_prefix(name).and_then(|r| r.strip_prefix('.'));
+        if stamp.is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'-')) {
+            found.push(file);
+        }
+    }
+    // The timestamp's layout sorts as time does.
+    found.sort();
+    Ok(found.into_iter().map(|f| dir.join(f)).collect())
 }
 
 /// The chunks of the whole lines in `data`, and how many bytes of it were used (an unfinished
@@ -104,37 +142,129 @@ fn chunks_of(data: &[u8], chunker: &mut Chunker, out: &mut Vec<LogChunk>) -> usi
     used
 }
 
-/// The last `n` lines of `chunks` (a line may be several chunks).
-fn last_lines(chunks: Vec<LogChunk>, n: usize) -> Vec<LogChunk> {
-    let mut kept: VecDeque<LogChunk> = VecDeque::new();
-    let mut lines = 0;
-    for c in chunks.into_iter().rev() {
-        if c.bytes.ends_with(b"\n") {
-            if lines == n {
-                break;
-            }
-            lines += 1;
+/// Cuts blocks of a log into chunks, keeping an unfinished record for the next block.
+struct Reader {
+    chunker: Chunker,
+    pending: Vec<u8>,
+    /// Whether the bytes up to the next newline are skipped (they were not a record).
+    junk: bool,
+}
+
+impl Reader {
+    fn feed(&mut self, mut data: &[u8], out: &mut Vec<LogChunk>) {
+        if self.junk {
+            let Some(i) = data.iter().position(|&b| b == b'\n') else { return };
+            data = &data[i + 1..];
+            self.junk = false;
         }
-        kept.push_front(c);
+        self.pending.extend_from_slice(data);
+        let used = chunks_of(&self.pending, &mut self.chunker, out);
+        self.pending.drain(..used);
+        if self.pending.len() > MAX_RECORD {
+            self.pending = Vec::new();
+            self.junk = true;
+        }
     }
-    kept.into()
 }
 
-/// What the file holds now, as `opts` selects it (without following), and how far it was read.
-pub fn read_all(path: &Path, opts: &LogOptions) -> std::io::Result<(Vec<LogChunk>, u64)> {
-    let mut data = Vec::new();
-    open(path)?.read_to_end(&mut data)?;
-    let mut chunker = Chunker::new(opts);
-    let mut out = Vec::new();
-    let used = chunks_of(&data, &mut chunker, &mut out);
-    if let Some(n) = opts.tail {
-        out = last_lines(out, n);
-    }
-    Ok((out, used as u64))
+/// Whether the record at `at` (its newline at `end`) is a full line, or the last part of one.
+fn full_record(file: &File, at: u64, end: u64) -> std::io::Result<bool> {
+    let mut head = [0u8; HEADER];
+    let n = usize::try_from(end - at).map_or(HEADER, |n| n.min(HEADER));
+    file.read_exact_at(&mut head[..n], at)?;
+    Ok(parse(&head[..n]).is_some_and(|r| r.full))
 }
 
-/// The log at `path` as a stream: what it holds, then (following) what is written until
-/// `running` says the container has stopped.
+/// Where the last `need - 1` lines of `file` (its first `len` bytes) start: just past the
+/// newline of the `need`-th full record from the end, read backwards a block at a time. When
+/// the file has fewer, 0 and how many full records it has.
+fn tail_start(file: &File, len: u64, need: usize) -> std::io::Result<(u64, usize)> {
+    let mut block = vec![0u8; BLOCK];
+    let mut found = 0;
+    let mut end = len;
+    // The newline that ends the record whose start is being looked for.
+    let mut record_end: Option<u64> = None;
+    loop {
+        let start = end.saturating_sub(BLOCK as u64);
+        let buf = &mut block[..usize::try_from(end - start).unwrap_or(BLOCK)];
+        file.read_exact_at(buf, start)?;
+        let newlines = buf.iter().enumerate().rev().filter(|(_, &b)| b == b'\n').map(|(i, _)| start + i as u64);
+        // The start of the file ends the search as a newline before it would.
+        let bounds: Vec<u64> = newlines.collect();
+        let last = (start == 0).then_some(None);
+        for p in bounds.into_iter().map(Some).chain(last) {
+            if let Some(e) = record_end {
+                let at = p.map_or(0, |p| p + 1);
+                if at < e && full_record(file, at, e)? {
+                    found += 1;
+                    if found == need {
+                        return Ok((e + 1, found));
+                    }
+                }
+            }
+            record_end = p;
+        }
+        if start == 0 {
+            return Ok((0, found));
+        }
+        end = start;
+    }
+}
+
+/// Where `--tail n` starts among `files` (oldest first): the file and the offset in it.
+fn tail_position(files: &[PathBuf], n: usize) -> std::io::Result<(usize, u64)> {
+    let mut need = n + 1;
+    for (i, path) in files.iter().enumerate().rev() {
+        let file = match open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e),
+        };
+        let len = file.metadata()?.len();
+        let (at, found) = tail_start(&file, len, need)?;
+        if found == need {
+            return Ok((i, at));
+        }
+        need -= found;
+    }
+    Ok((0, 0))
+}
+
+/// Sends what `file` holds from where it is to its end, a block at a time. False once no one
+/// listens.
+async fn send_rest(
+    file: &mut File,
+    reader: &mut Reader,
+    tx: &Sender<Result<LogChunk, RuntimeError>>,
+) -> std::io::Result<bool> {
+    let mut block = vec![0u8; BLOCK];
+    loop {
+        let n = file.read(&mut block)?;
+        if n == 0 {
+            return Ok(true);
+        }
+        let mut out = Vec::new();
+        reader.feed(&block[..n], &mut out);
+        for c in out {
+            if tx.send(Ok(c)).await.is_err() {
+                return Ok(false);
+            }
+        }
+    }
+}
+
+/// Whether `path` now names a file other than `file` (the log was rotated: renamed, and the
+/// runtime writes a new one), or none.
+fn replaced(path: &Path, file: &File) -> bool {
+    match (std::fs::symlink_metadata(path), file.metadata()) {
+        (Ok(now), Ok(open)) => now.ino() != open.ino() || now.dev() != open.dev(),
+        (Err(_), _) => false,
+        (_, Err(_)) => true,
+    }
+}
+
+/// The log at `path` as a stream: what it holds (its rotated files first), then (following)
+/// what is written until `running` says the container has stopped.
 pub fn stream<F, Fut>(
     what: String,
     path: PathBuf,
@@ -147,55 +277,88 @@ where
 {
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<LogChunk, RuntimeError>>(64);
     tokio::spawn(async move {
-        let (first, mut offset) = match read_all(&path, &opts) {
-            Ok(r) => r,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                // No output yet: the runtime makes the file when the container first writes.
-                (Vec::new(), 0)
-            }
-            Err(e) => {
-                let _ = tx
-                    .send(Err(RuntimeError::Client { what, source: crate::runtime::Cause(std::sync::Arc::new(e)) }))
-                    .await;
-                return;
-            }
-        };
-        for c in first {
-            if tx.send(Ok(c)).await.is_err() {
-                return;
-            }
-        }
-        if !opts.follow {
-            return;
-        }
-        let mut chunker = Chunker::new(&LogOptions { since: None, ..opts.clone() });
-        let mut pending: Vec<u8> = Vec::new();
-        loop {
-            let still = running().await;
-            let mut fresh = Vec::new();
-            if let Ok(file) = open(&path) {
-                let mut file = tokio::fs::File::from_std(file);
-                if tokio::io::AsyncSeekExt::seek(&mut file, std::io::SeekFrom::Start(offset)).await.is_ok() {
-                    let _ = file.read_to_end(&mut fresh).await;
-                }
-            }
-            offset += fresh.len() as u64;
-            pending.extend_from_slice(&fresh);
-            let mut out = Vec::new();
-            let used = chunks_of(&pending, &mut chunker, &mut out);
-            pending.drain(..used);
-            for c in out {
-                if tx.send(Ok(c)).await.is_err() {
-                    return;
-                }
-            }
-            if !still {
-                return;
-            }
-            tokio::time::sleep(FOLLOW_POLL).await;
+        if let Err(e) = send_log(&path, &opts, running, &tx).await {
+            let _ = tx
+                .send(Err(RuntimeError::Client { what, source: crate::runtime::Cause(std::sync::Arc::new(e)) }))
+                .await;
         }
     });
     Box::pin(futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)))
+}
+
+async fn send_log<F, Fut>(
+    path: &Path,
+    opts: &LogOptions,
+    running: F,
+    tx: &Sender<Result<LogChunk, RuntimeError>>,
+) -> std::io::Result<()>
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let mut files = rotated(path)?;
+    files.push(path.to_owned());
+    let (first, mut offset) = match opts.tail {
+        Some(n) => tail_position(&files, n)?,
+        None => (0, 0),
+    };
+    let mut reader = Reader { chunker: Chunker::new(opts), pending: Vec::new(), junk: false };
+    let mut current = None;
+    for (i, p) in files.iter().enumerate().skip(first) {
+        let mut file = match open(p) {
+            Ok(f) => f,
+            // Rotated away meanwhile, or (the current one) not written yet: the runtime makes
+            // the file when the container first writes.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e),
+        };
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(std::mem::take(&mut offset)))?;
+        if !send_rest(&mut file, &mut reader, tx).await? {
+            return Ok(());
+        }
+        if i + 1 < files.len() {
+            // A rotated file ends with a whole record; nothing carries over.
+            reader.pending.clear();
+        } else {
+            current = Some(file);
+        }
+    }
+    if !opts.follow {
+        return Ok(());
+    }
+    loop {
+        let still = running().await;
+        loop {
+            let Some(file) = current.as_mut() else {
+                current = match open(path) {
+                    Ok(f) => Some(f),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                    Err(e) => return Err(e),
+                };
+                if current.is_none() {
+                    break;
+                }
+                continue;
+            };
+            if !send_rest(file, &mut reader, tx).await? {
+                return Ok(());
+            }
+            if !replaced(path, file) {
+                break;
+            }
+            // Rotated: what the runtime wrote before it reopened is read above; the rest is in
+            // the new file.
+            if !send_rest(file, &mut reader, tx).await? {
+                return Ok(());
+            }
+            reader.pending.clear();
+            current = None;
+        }
+        if !still {
+            return Ok(());
+        }
+        tokio::time::sleep(FOLLOW_POLL).await;
+    }
 }
 
 #[cfg(test)]
@@ -226,8 +389,84 @@ mod tests {
         assert_eq!(used, data.len() - "2026-12-01T00:00:04Z stdout F unfini".len());
         let text: Vec<u8> = out.iter().flat_map(|c| c.bytes.clone()).collect();
         assert_eq!(text, b"one\ntwo\nthree\n");
-        let tail: Vec<u8> = last_lines(out, 2).iter().flat_map(|c| c.bytes.clone()).collect();
-        assert_eq!(tail, b"two\nthree\n");
+    }
+
+    /// What `stream` gives of `path` with `opts`, without following.
+    async fn read(path: &Path, opts: LogOptions) -> Vec<u8> {
+        let mut s = stream(String::new(), path.to_owned(), opts, || async { false });
+        let mut out = Vec::new();
+        while let Some(c) = futures_util::StreamExt::next(&mut s).await {
+            out.extend(c.unwrap().bytes);
+        }
+        out
+    }
+
+    fn record(i: usize, tag: &str, text: &str) -> String {
+        format!("2026-12-01T00:00:{:02}.{i}Z stdout {tag} {text}\n", i % 60)
+    }
+
+    #[tokio::test]
+    async fn tail_reads_from_the_end_across_blocks_and_rotated_files() {
+        let dir = crate::test_support::TempDir::new("cri-logs");
+        let path = dir.join("0.log");
+        // Lines long enough that a few fill a block; one split into parts across a block's edge.
+        let mut old = String::new();
+        for i in 0..50 {
+            old += &record(i, "F", &format!("old {i} {}", "x".repeat(3000)));
+        }
+        std::fs::write(dir.join("0.log.20261201-000000"), &old).unwrap();
+        let mut cur = String::new();
+        for i in 0..3 {
+            cur += &record(i, "F", &format!("new {i}"));
+        }
+        cur += &record(3, "P", &"p".repeat(BLOCK));
+        cur += "garbage line\n";
+        cur += &record(4, "F", "end");
+        cur += "2026-12-01T00:00:05Z stdout F unfinished";
+        std::fs::write(&path, &cur).unwrap();
+        let text = |n| {
+            let path = path.clone();
+            async move { String::from_utf8(read(&path, LogOptions { tail: Some(n), ..Default::default() }).await).unwrap() }
+        };
+        assert_eq!(text(1).await, "p".repeat(BLOCK) + "end\n");
+        assert_eq!(text(2).await, "new 2\n".to_owned() + &"p".repeat(BLOCK) + "end\n");
+        let five = text(5).await;
+        assert!(five.starts_with(&format!("old 49 {}\nnew 0\n", "x".repeat(3000))), "{}", &five[..40]);
+        let all = String::from_utf8(read(&path, LogOptions::default()).await).unwrap();
+        assert_eq!(text(1000).await, all);
+        assert_eq!(all.lines().count(), 54);
+        assert!(all.starts_with("old 0 "));
+        assert_eq!(text(0).await, "");
+    }
+
+    #[test]
+    fn rotated_files_are_podruns_names_only_oldest_first() {
+        let dir = crate::test_support::TempDir::new("cri-rotated");
+        for f in [
+            "0.log",
+            "0.log.20261201-000002",
+            "0.log.20261201-000001",
+            "0.log.x",
+            "0.log.1.gz",
+            "1.log.20261201-000000",
+        ] {
+            std::fs::write(dir.join(f), "").unwrap();
+        }
+        let names: Vec<_> =
+            rotated(&dir.join("0.log")).unwrap().iter().map(|p| p.file_name().unwrap().to_owned()).collect();
+        assert_eq!(names, ["0.log.20261201-000001", "0.log.20261201-000002"]);
+    }
+
+    #[test]
+    fn a_run_without_newlines_is_skipped_in_bounded_memory() {
+        let mut r = Reader { chunker: Chunker::new(&LogOptions::default()), pending: Vec::new(), junk: false };
+        let mut out = Vec::new();
+        for _ in 0..40 {
+            r.feed(&vec![b'z'; BLOCK], &mut out);
+            assert!(r.pending.len() <= MAX_RECORD + BLOCK);
+        }
+        r.feed(b"zz\n2026-12-01T00:00:01Z stdout F after\n", &mut out);
+        assert_eq!(out, [LogChunk { stream: LogStream::Stdout, bytes: b"after\n".to_vec() }]);
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod images;
 pub mod logs;
 mod observe;
 pub mod paths;
+mod rotate;
 mod sandbox;
 mod stream;
 mod volumes;
@@ -31,9 +32,9 @@ use self::channel::Channel;
 use super::auth::Credentials;
 use super::seal::{Kind, Seal};
 use super::{
-    labels, Cause, CreateSpec, EngineInfo, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions, LogStream,
-    Namespaces, NotSupported, Observed, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, Unreachability,
-    VolumeInfo,
+    labels, Cause, CreateSpec, EngineInfo, ExecRequest, ExecSession, Followed, LogChunk, LogLine, LogOptions,
+    LogRotation, LogStream, Namespaces, NotSupported, Observed, PullProgress, Runtime, RuntimeError, Selector,
+    TermSize, Tmpfs, Unreachability, VolumeInfo,
 };
 
 /// The sandbox annotation holding podrun's name of the infra container, which its seal covers
@@ -402,30 +403,28 @@ impl Runtime for CriRuntime {
     }
 
     async fn logs_tail(&self, id: &str, lines: usize) -> Result<String, RuntimeError> {
-        let path = self.log_file(id).await?;
         let opts = LogOptions { tail: Some(lines), ..Default::default() };
-        match logs::read_all(&path, &opts) {
-            Ok((chunks, _)) => {
-                Ok(String::from_utf8_lossy(&chunks.into_iter().flat_map(|c| c.bytes).collect::<Vec<_>>()).into_owned())
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-            Err(e) => Err(RuntimeError::Client { what: format!("logs of container {id}"), source: Cause(Arc::new(e)) }),
+        let mut chunks = self.logs_stream(id, &opts);
+        let mut out = Vec::new();
+        while let Some(c) = chunks.next().await {
+            out.extend(c?.bytes);
         }
+        Ok(String::from_utf8_lossy(&out).into_owned())
     }
 
-    fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine> {
+    fn logs_follow(&self, id: &str) -> BoxStream<'static, Followed> {
         let opts = LogOptions { follow: true, ..Default::default() };
         let mut splitters: HashMap<bool, super::LineSplitter> = HashMap::new();
         self.logs_stream(id, &opts)
             .take_while(|r| std::future::ready(r.is_ok()))
             .flat_map(move |r| {
-                let lines: Vec<LogLine> = match r {
+                let lines: Vec<Followed> = match r {
                     Ok(chunk) => {
                         let splitter = splitters.entry(chunk.stream == LogStream::Stdout).or_default();
                         splitter
                             .push(&chunk.bytes)
                             .into_iter()
-                            .map(|line| LogLine { stream: chunk.stream, line })
+                            .map(|line| Followed::Line(LogLine { stream: chunk.stream, line }))
                             .collect()
                     }
                     Err(_) => Vec::new(),
@@ -437,6 +436,10 @@ impl Runtime for CriRuntime {
 
     fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
         self.logs_stream(id, opts)
+    }
+
+    async fn rotate_log(&self, c: &Observed, policy: LogRotation) -> Result<bool, RuntimeError> {
+        rotate::rotate(self, c, policy).await
     }
 
     async fn exec(&self, id: &str, cmd: &[String], timeout: Option<Duration>) -> Result<i64, RuntimeError> {

@@ -9,7 +9,7 @@ use futures_util::StreamExt;
 
 use super::retry::decoded;
 use super::{raw, DockerRuntime};
-use crate::runtime::{LineSplitter, LogChunk, LogLine, LogOptions, LogStream, RuntimeError};
+use crate::runtime::{Followed, LineSplitter, LogChunk, LogLine, LogOptions, LogStream, RuntimeError};
 
 impl DockerRuntime {
     /// A container's output as `opts` selects it, chunk by chunk: read raw for a container with
@@ -89,7 +89,7 @@ struct FollowState {
     /// Bytes still to skip, per stream, in the catch-up read.
     skip: [usize; 2],
     /// Lines split off but not yet handed out: one chunk may hold several.
-    ready: VecDeque<LogLine>,
+    ready: VecDeque<Followed>,
     /// Whether the follow ended and the catch-up read has begun.
     caught_up: bool,
     ended: bool,
@@ -105,7 +105,7 @@ pub(super) async fn logs_tail(rt: &DockerRuntime, id: &str, lines: usize) -> Res
     Ok(out)
 }
 
-pub(super) fn logs_follow(rt: &DockerRuntime, id: &str) -> BoxStream<'static, LogLine> {
+pub(super) fn logs_follow(rt: &DockerRuntime, id: &str) -> BoxStream<'static, Followed> {
     // since 0: everything the container wrote. podrun never restarts a container in place
     // (a restart is a new container), so that is its output since its start.
     let opts = LogOptions { follow: true, since: Some(std::time::UNIX_EPOCH), ..LogOptions::default() };
@@ -135,8 +135,11 @@ pub(super) fn logs_follow(rt: &DockerRuntime, id: &str) -> BoxStream<'static, Lo
                     // In the catch-up read, what the follow gave already is skipped.
                     let n = st.skip[i].min(bytes.len());
                     st.skip[i] -= n;
+                    if n > 0 {
+                        st.ready.push_back(Followed::Skipped(n));
+                    }
                     let lines = st.splitters[i].push(&bytes[n..]);
-                    st.ready.extend(lines.into_iter().map(|line| LogLine { stream, line }));
+                    st.ready.extend(lines.into_iter().map(|line| Followed::Line(LogLine { stream, line })));
                 }
                 // The container stopped (or went away, or the engine did). The engine may
                 // end a follow before the last of the output reached it (an unfinished last
@@ -151,7 +154,7 @@ pub(super) fn logs_follow(rt: &DockerRuntime, id: &str) -> BoxStream<'static, Lo
                     st.ended = true;
                     for (stream, i) in [(LogStream::Stdout, 0), (LogStream::Stderr, 1)] {
                         if let Some(line) = st.splitters[i].finish() {
-                            st.ready.push_back(LogLine { stream, line });
+                            st.ready.push_back(Followed::Line(LogLine { stream, line }));
                         }
                     }
                 }

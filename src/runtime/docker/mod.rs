@@ -34,7 +34,7 @@ pub use self::context::Endpoint;
 use self::transport::Dialer;
 use super::auth::Credentials;
 use super::{
-    Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, LogChunk, LogLine, LogOptions,
+    Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk, LogOptions,
     Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 use crate::runtime::seal::Seal;
@@ -148,7 +148,7 @@ impl Runtime for DockerRuntime {
         logs::logs_tail(self, id, lines).await
     }
 
-    fn logs_follow(&self, id: &str) -> BoxStream<'static, LogLine> {
+    fn logs_follow(&self, id: &str) -> BoxStream<'static, Followed> {
         logs::logs_follow(self, id)
     }
 
