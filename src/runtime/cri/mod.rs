@@ -15,6 +15,8 @@ pub mod logs;
 mod observe;
 pub mod paths;
 mod sandbox;
+mod spdy;
+mod spdy_exec;
 mod stream;
 mod volumes;
 mod websocket;

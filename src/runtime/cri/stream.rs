@@ -31,9 +31,9 @@ const MAX_MESSAGE: usize = 16 * 1024 * 1024;
 /// The longest response head read before the server's answer is given up on.
 const MAX_HEAD: usize = 16 * 1024;
 /// How long the connection and the handshake may take.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+pub(super) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// The bytes of input one stdin message carries at most.
-const INPUT_CHUNK: usize = 32 * 1024;
+pub(super) const INPUT_CHUNK: usize = 32 * 1024;
 
 const STDIN: u8 = 0;
 const STDOUT: u8 = 1;
@@ -43,7 +43,7 @@ const RESIZE: u8 = 4;
 
 /// What goes to the server, in order, through the one task that writes.
 #[derive(Debug)]
-enum Out {
+pub(super) enum Out {
     /// Bytes on a channel.
     Channel(u8, Vec<u8>),
     Pong(Vec<u8>),
@@ -57,7 +57,15 @@ pub struct Execs {
     next: std::sync::atomic::AtomicU64,
     exits: Mutex<HashMap<String, i64>>,
     /// Where an exec's terminal resizes go, while it runs.
-    resizers: Mutex<HashMap<String, mpsc::Sender<Out>>>,
+    resizers: Mutex<HashMap<String, Resizer>>,
+}
+
+/// The way to an exec's terminal size: its session's queue of what goes to the server.
+#[derive(Debug, Clone)]
+pub(super) enum Resizer {
+    WebSocket(mpsc::Sender<Out>),
+    /// Encoded frames; the size goes as a DATA frame on the resize stream.
+    Spdy(mpsc::Sender<Vec<u8>>),
 }
 
 impl Execs {
@@ -78,13 +86,26 @@ impl Execs {
     /// terminal, or is not known).
     pub async fn resize(&self, id: &str, size: TermSize) {
         let tx = self.resizers.lock().unwrap_or_else(PoisonError::into_inner).get(id).cloned();
-        if let Some(tx) = tx {
-            let json = format!(r#"{{"Width":{},"Height":{}}}"#, size.cols, size.rows);
-            let _ = tx.send(Out::Channel(RESIZE, json.into_bytes())).await;
+        let json = format!(r#"{{"Width":{},"Height":{}}}"#, size.cols, size.rows);
+        match tx {
+            Some(Resizer::WebSocket(tx)) => {
+                let _ = tx.send(Out::Channel(RESIZE, json.into_bytes())).await;
+            }
+            Some(Resizer::Spdy(tx)) => {
+                // The server reads the stream with a JSON decoder, one value after another.
+                let _ =
+                    tx.send(super::spdy::data(super::spdy_exec::RESIZE, format!("{json}\n").as_bytes(), false)).await;
+            }
+            None => {}
         }
     }
 
-    fn forget(&self, id: &str) {
+    /// Keeps where exec `id`'s terminal resizes go while it runs.
+    pub(super) fn set_resizer(&self, id: &str, resizer: Resizer) {
+        self.resizers.lock().unwrap_or_else(PoisonError::into_inner).insert(id.to_owned(), resizer);
+    }
+
+    pub(super) fn forget(&self, id: &str) {
         self.resizers.lock().unwrap_or_else(PoisonError::into_inner).remove(id);
     }
 }
@@ -166,7 +187,7 @@ pub async fn open(
     let (tx, rx) = mpsc::channel(16);
     tokio::spawn(write_loop(write, rx));
     if tty {
-        execs.resizers.lock().unwrap_or_else(PoisonError::into_inner).insert(id.to_owned(), tx.clone());
+        execs.set_resizer(id, Resizer::WebSocket(tx.clone()));
     }
     let input = stdin.then(|| {
         let (local, remote) = tokio::io::duplex(INPUT_CHUNK);
@@ -193,31 +214,15 @@ pub async fn open(
 /// Connects to the server of `url` and opens the WebSocket: the connection's halves and the
 /// bytes read past the server's answer.
 async fn connect(url: &str, what: &str) -> Result<(OwnedReadHalf, OwnedWriteHalf, Vec<u8>), RuntimeError> {
-    let bad_url = |why: &str| RuntimeError::Client {
-        what: what.to_owned(),
-        source: Cause(Arc::new(std::io::Error::other(format!("the runtime's exec URL {url:?} {why}")))),
-    };
-    let uri: hyper::Uri = url.parse().map_err(|_| bad_url("is not a URL"))?;
-    if uri.scheme_str() != Some("http") {
-        // containerd's and CRI-O's streaming servers are plain HTTP unless set up with TLS.
-        return Err(bad_url("is not plain http (a TLS streaming server is not supported)"));
-    }
-    let (Some(host), Some(authority)) = (uri.host(), uri.authority()) else { return Err(bad_url("has no host")) };
-    let port = uri.port_u16().unwrap_or(80);
-    let path = uri.path_and_query().map_or("/", hyper::http::uri::PathAndQuery::as_str);
+    let (mut read, mut write, target) = dial(url, what).await?;
     let unreachable = |e: std::io::Error| RuntimeError::Unreachable {
         endpoint: url.to_owned(),
         why: Unreachability::Connection(Cause(Arc::new(e))),
     };
-    let stream = tokio::net::TcpStream::connect((host.trim_start_matches('[').trim_end_matches(']'), port))
-        .await
-        .map_err(unreachable)?;
-    let _ = stream.set_nodelay(true);
-    let (mut read, mut write) = stream.into_split();
     let mut key = [0u8; 16];
     SystemRandom::new().fill(&mut key).map_err(|_| unreachable(std::io::Error::other("no random bytes")))?;
     let key = base64::engine::general_purpose::STANDARD.encode(key);
-    let request = websocket::handshake_request(authority.as_str(), path, &key, &[PROTOCOL]);
+    let request = websocket::handshake_request(&target.authority, &target.path, &key, &[PROTOCOL]);
     write.write_all(request.as_bytes()).await.map_err(unreachable)?;
     let (head, rest) = read_head(&mut read).await.map_err(unreachable)?;
     check_answer(&head, &key, &rest).map_err(|(status, message)| match status {
@@ -226,6 +231,37 @@ async fn connect(url: &str, what: &str) -> Result<(OwnedReadHalf, OwnedWriteHalf
         status => RuntimeError::Engine { what: what.to_owned(), status, message },
     })?;
     Ok((read, write, rest))
+}
+
+/// Where an exec URL points on its server.
+pub(super) struct Target {
+    pub authority: String,
+    pub path: String,
+}
+
+/// Connects to the streaming server of `url` (plain HTTP, as containerd's and CRI-O's are
+/// unless set up with TLS): the connection's halves and what the request names.
+pub(super) async fn dial(url: &str, what: &str) -> Result<(OwnedReadHalf, OwnedWriteHalf, Target), RuntimeError> {
+    let bad_url = |why: &str| RuntimeError::Client {
+        what: what.to_owned(),
+        source: Cause(Arc::new(std::io::Error::other(format!("the runtime's exec URL {url:?} {why}")))),
+    };
+    let uri: hyper::Uri = url.parse().map_err(|_| bad_url("is not a URL"))?;
+    if uri.scheme_str() != Some("http") {
+        return Err(bad_url("is not plain http (a TLS streaming server is not supported)"));
+    }
+    let (Some(host), Some(authority)) = (uri.host(), uri.authority()) else { return Err(bad_url("has no host")) };
+    let port = uri.port_u16().unwrap_or(80);
+    let path = uri.path_and_query().map_or("/", hyper::http::uri::PathAndQuery::as_str);
+    let stream = tokio::net::TcpStream::connect((host.trim_start_matches('[').trim_end_matches(']'), port))
+        .await
+        .map_err(|e| RuntimeError::Unreachable {
+            endpoint: url.to_owned(),
+            why: Unreachability::Connection(Cause(Arc::new(e))),
+        })?;
+    let _ = stream.set_nodelay(true);
+    let (read, write) = stream.into_split();
+    Ok((read, write, Target { authority: authority.as_str().to_owned(), path: path.to_owned() }))
 }
 
 /// Whether the server's answer `head` opens the WebSocket asked for with `key`; if not, its
@@ -256,7 +292,7 @@ fn check_answer(head: &str, key: &str, body: &[u8]) -> Result<(), (u16, String)>
 }
 
 /// Reads the response head; returns it and the bytes read past it.
-async fn read_head(read: &mut OwnedReadHalf) -> std::io::Result<(String, Vec<u8>)> {
+pub(super) async fn read_head(read: &mut OwnedReadHalf) -> std::io::Result<(String, Vec<u8>)> {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
     loop {
