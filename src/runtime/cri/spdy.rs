@@ -40,6 +40,7 @@ pub enum Frame {
     },
     SynStream {
         stream: u32,
+        headers: Headers,
     },
     SynReply {
         stream: u32,
@@ -216,6 +217,25 @@ pub fn rst_stream(stream: u32, status: u32) -> Vec<u8> {
     f
 }
 
+/// A SETTINGS frame of one entry, as a server sends it.
+#[cfg(test)]
+pub fn settings(id: u32, value: u32) -> Vec<u8> {
+    let mut f = control_head(SETTINGS, 0, 12).to_vec();
+    f.extend_from_slice(&1u32.to_be_bytes());
+    f.extend_from_slice(&id.to_be_bytes());
+    f.extend_from_slice(&value.to_be_bytes());
+    f
+}
+
+/// A GOAWAY, as a server sends it.
+#[cfg(test)]
+pub fn goaway(last_good: u32) -> Vec<u8> {
+    let mut f = control_head(GOAWAY, 0, 8).to_vec();
+    f.extend_from_slice(&last_good.to_be_bytes());
+    f.extend_from_slice(&0u32.to_be_bytes());
+    f
+}
+
 /// The uncompressed header block of `headers`, names lower-cased as SPDY wants them.
 fn header_block(headers: &[(&str, &str)]) -> Vec<u8> {
     let mut b = (headers.len() as u32).to_be_bytes().to_vec();
@@ -254,6 +274,16 @@ impl Encoder {
         f.extend_from_slice(&[0, 0, 0, 0, 0, 0]);
         f.extend_from_slice(&block);
         Ok(f)
+    }
+
+    /// A SYN_REPLY accepting `stream`, as a server sends it.
+    #[cfg(test)]
+    pub fn syn_reply(&mut self, stream: u32, fin: bool, headers: &[(&str, &str)]) -> Vec<u8> {
+        let block = self.compress(&header_block(headers)).unwrap();
+        let mut f = control_head(SYN_REPLY, if fin { FLAG_FIN } else { 0 }, 4 + block.len()).to_vec();
+        f.extend_from_slice(&stream.to_be_bytes());
+        f.extend_from_slice(&block);
+        f
     }
 
     /// `raw` compressed and flushed to a byte boundary, so the peer can read it whole.
@@ -335,10 +365,7 @@ impl Decoder {
         let fin = flags & FLAG_FIN != 0;
         Ok(match kind {
             // Every header block goes through the one context, read or not.
-            SYN_STREAM => {
-                self.headers(&body[10..])?;
-                Frame::SynStream { stream }
-            }
+            SYN_STREAM => Frame::SynStream { stream, headers: self.headers(&body[10..])? },
             SYN_REPLY => Frame::SynReply { stream, fin, headers: self.headers(&body[4..])? },
             HEADERS => {
                 self.headers(&body[4..])?;
@@ -426,13 +453,8 @@ fn parse_block(b: &[u8]) -> Result<Headers, SpdyError> {
 mod tests {
     use super::*;
 
-    /// The server's side of header compression, as a peer would do it.
-    fn server_syn_reply(deflate: &mut Encoder, stream: u32, fin: bool, headers: &[(&str, &str)]) -> Vec<u8> {
-        let block = deflate.compress(&header_block(headers)).unwrap();
-        let mut f = control_head(SYN_REPLY, if fin { FLAG_FIN } else { 0 }, 4 + block.len()).to_vec();
-        f.extend_from_slice(&stream.to_be_bytes());
-        f.extend_from_slice(&block);
-        f
+    fn server_syn_reply(enc: &mut Encoder, stream: u32, fin: bool, headers: &[(&str, &str)]) -> Vec<u8> {
+        enc.syn_reply(stream, fin, headers)
     }
 
     #[test]
@@ -483,7 +505,10 @@ mod tests {
         // The server reads it with a context of its own: a decoder reads a SYN_STREAM's block.
         let mut dec = Decoder::new();
         dec.push(&f);
-        assert_eq!(dec.next_frame().unwrap(), Some(Frame::SynStream { stream: 5 }));
+        assert_eq!(
+            dec.next_frame().unwrap(),
+            Some(Frame::SynStream { stream: 5, headers: vec![("streamtype".to_owned(), "stdout".to_owned())] })
+        );
         let mut raw = Decompress::new(true);
         let mut out = Vec::with_capacity(1024);
         let e = raw.decompress_vec(&f[18..], &mut out, FlushDecompress::Sync).unwrap_err();

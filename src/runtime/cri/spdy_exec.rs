@@ -270,6 +270,25 @@ impl Default for SendWindow {
 }
 
 impl SendWindow {
+    /// Follows what `frame` says of the window for podrun's input, if it says anything.
+    fn follow(&self, frame: &Frame) -> bool {
+        match frame {
+            Frame::WindowUpdate { stream, delta } => {
+                if *stream == STDIN {
+                    self.grant(i64::from(*delta));
+                }
+                true
+            }
+            Frame::Settings(entries) => {
+                for (_, value) in entries.iter().filter(|(id, _)| *id == spdy::SETTINGS_INITIAL_WINDOW_SIZE) {
+                    self.grant(i64::from(*value) - i64::from(spdy::INITIAL_WINDOW));
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The server gave `delta` more bytes (a WINDOW_UPDATE), or changed the initial window by
     /// `delta` (SETTINGS).
     fn grant(&self, delta: i64) {
@@ -306,6 +325,7 @@ async fn write_loop(mut write: OwnedWriteHalf, mut rx: mpsc::Receiver<Vec<u8>>, 
             () = control.ready.notified() => {
                 let (frames, closed) = control.take();
                 if closed {
+                    let _ = write.write_all(&frames).await;
                     break;
                 }
                 frames
@@ -421,18 +441,12 @@ impl Reader {
                 self.control.send(spdy::ping(id));
                 None
             }
-            Frame::SynStream { stream } => {
+            Frame::SynStream { stream, .. } => {
                 self.control.send(spdy::rst_stream(stream, spdy::REFUSED_STREAM));
                 None
             }
-            Frame::WindowUpdate { stream: STDIN, delta } => {
-                self.window.grant(i64::from(delta));
-                None
-            }
-            Frame::Settings(entries) => {
-                for (_, value) in entries.into_iter().filter(|(id, _)| *id == spdy::SETTINGS_INITIAL_WINDOW_SIZE) {
-                    self.window.grant(i64::from(value) - i64::from(spdy::INITIAL_WINDOW));
-                }
+            Frame::WindowUpdate { .. } | Frame::Settings(_) => {
+                self.window.follow(&frame);
                 None
             }
             // The server is done: it closes the connection next.
@@ -480,5 +494,214 @@ impl Drop for Reader {
     fn drop(&mut self) {
         self.execs.forget(&self.id);
         self.control.close();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::TermSize;
+    use tokio::net::TcpStream;
+
+    const STATUS_7: &[u8] = br#"{"metadata":{},"status":"Failure","reason":"NonZeroExitCode","details":{"causes":[{"reason":"ExitCode","message":"7"}]}}"#;
+
+    /// A server on a loopback port, and the exec URL pointing at it.
+    async fn server() -> (tokio::net::TcpListener, String) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/exec/token", listener.local_addr().unwrap());
+        (listener, url)
+    }
+
+    async fn request_head(conn: &mut TcpStream) -> String {
+        let mut head = Vec::new();
+        while !head.ends_with(b"\r\n\r\n") {
+            let mut b = [0u8; 1];
+            conn.read_exact(&mut b).await.unwrap();
+            head.push(b[0]);
+        }
+        String::from_utf8(head).unwrap()
+    }
+
+    const UPGRADED: &str =
+        "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: v4.channel.k8s.io\r\n\r\n";
+
+    /// Reads the client's frames into `got` until `enough` holds of them.
+    async fn read_until(
+        conn: &mut TcpStream,
+        dec: &mut spdy::Decoder,
+        got: &mut Vec<Frame>,
+        enough: impl Fn(&[Frame]) -> bool,
+    ) {
+        let mut buf = vec![0u8; 64 * 1024];
+        while !enough(got) {
+            while let Some(f) = dec.next_frame().unwrap() {
+                got.push(f);
+            }
+            if enough(got) {
+                return;
+            }
+            let n = conn.read(&mut buf).await.unwrap();
+            assert!(n > 0, "the client closed the connection; it sent {got:?}");
+            dec.push(&buf[..n]);
+        }
+    }
+
+    /// The bytes of `stream`'s DATA frames in `got`, and whether a FIN ended it.
+    fn stream_data(got: &[Frame], of: u32) -> (Vec<u8>, bool) {
+        let mut bytes = Vec::new();
+        let mut ended = false;
+        for f in got {
+            if let Frame::Data { stream, fin, data } = f {
+                if *stream == of {
+                    bytes.extend_from_slice(data);
+                    ended |= *fin;
+                }
+            }
+        }
+        (bytes, ended)
+    }
+
+    /// The streams a client opened, by id, with their type.
+    fn opened(got: &[Frame]) -> Vec<(u32, String)> {
+        got.iter()
+            .filter_map(|f| match f {
+                Frame::SynStream { stream, headers } => {
+                    Some((*stream, headers.iter().find(|(n, _)| n == "streamtype")?.1.clone()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn a_session_opens_the_streams_ends_the_input_keeps_windows_and_the_exit_code() {
+        let (listener, url) = server().await;
+        let server = tokio::spawn(async move {
+            let (mut conn, _) = listener.accept().await.unwrap();
+            let head = request_head(&mut conn).await;
+            assert!(head.starts_with("POST /exec/token HTTP/1.1\r\n"), "{head}");
+            assert!(
+                head.contains("\r\nUpgrade: SPDY/3.1\r\n")
+                    && head.contains("\r\nX-Stream-Protocol-Version: v4.channel.k8s.io\r\n"),
+                "{head}"
+            );
+            // A server that keeps windows: 4 bytes of input to begin with.
+            conn.write_all(&[UPGRADED.as_bytes(), &spdy::settings(spdy::SETTINGS_INITIAL_WINDOW_SIZE, 4)].concat())
+                .await
+                .unwrap();
+            let (mut dec, mut enc, mut got) = (spdy::Decoder::new(), spdy::Encoder::new(), Vec::new());
+            read_until(&mut conn, &mut dec, &mut got, |g| opened(g).len() == 4).await;
+            let want: Vec<(u32, String)> = [(1, "error"), (3, "stdin"), (5, "stdout"), (7, "stderr")]
+                .iter()
+                .map(|(s, t)| (*s, (*t).to_owned()))
+                .collect();
+            assert_eq!(opened(&got), want);
+            for stream in [1, 3, 5, 7] {
+                conn.write_all(&enc.syn_reply(stream, false, &[])).await.unwrap();
+            }
+            // The input stops at the window, and goes on once it opens.
+            read_until(&mut conn, &mut dec, &mut got, |g| stream_data(g, 3).0.len() >= 4).await;
+            assert_eq!(stream_data(&got, 3), (b"hell".to_vec(), false));
+            conn.write_all(&spdy::window_update(3, 1000)).await.unwrap();
+            read_until(&mut conn, &mut dec, &mut got, |g| stream_data(g, 3).1).await;
+            assert_eq!(stream_data(&got, 3), (b"hello world".to_vec(), true));
+            // Output: its window comes back as it is taken; a ping is answered.
+            conn.write_all(&[spdy::data(5, b"out", false), spdy::data(7, b"err", false), spdy::ping(2)].concat())
+                .await
+                .unwrap();
+            read_until(&mut conn, &mut dec, &mut got, |g| {
+                g.contains(&Frame::Ping(2)) && g.contains(&Frame::WindowUpdate { stream: 5, delta: 3 })
+            })
+            .await;
+            conn.write_all(&[spdy::data(1, STATUS_7, false), spdy::goaway(0)].concat()).await.unwrap();
+            let mut rest = Vec::new();
+            conn.read_to_end(&mut rest).await.unwrap();
+        });
+        let execs = Arc::new(Execs::default());
+        let id = execs.new_id();
+        let shape = Shape { stdin: true, input: true, tty: false };
+        let Opened::Session(mut s) = open(&url, &id, "exec", shape, &execs).await.unwrap() else { panic!("refused") };
+        let mut input = s.input.take().unwrap();
+        input.write_all(b"hello world").await.unwrap();
+        input.shutdown().await.unwrap();
+        let chunks: Vec<LogChunk> = s.output.map(Result::unwrap).collect().await;
+        assert_eq!(
+            chunks,
+            [
+                LogChunk { stream: LogStream::Stdout, bytes: b"out".to_vec() },
+                LogChunk { stream: LogStream::Stderr, bytes: b"err".to_vec() },
+            ]
+        );
+        assert_eq!(execs.exit(&id), Some(7));
+        server.await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_terminal_gets_a_resize_stream_and_its_input_stays_open() {
+        let (listener, url) = server().await;
+        let server = tokio::spawn(async move {
+            let (mut conn, _) = listener.accept().await.unwrap();
+            request_head(&mut conn).await;
+            conn.write_all(UPGRADED.as_bytes()).await.unwrap();
+            let (mut dec, mut enc, mut got) = (spdy::Decoder::new(), spdy::Encoder::new(), Vec::new());
+            read_until(&mut conn, &mut dec, &mut got, |g| opened(g).len() == 4).await;
+            let types: Vec<u32> = opened(&got).iter().map(|(s, _)| *s).collect();
+            assert_eq!(types, [1, 3, 5, 9]);
+            assert_eq!(opened(&got)[3].1, "resize");
+            for stream in [1, 3, 5, 9] {
+                conn.write_all(&enc.syn_reply(stream, false, &[])).await.unwrap();
+            }
+            read_until(&mut conn, &mut dec, &mut got, |g| !stream_data(g, 9).0.is_empty()).await;
+            assert_eq!(stream_data(&got, 9).0, b"{\"Width\":80,\"Height\":24}\n");
+            conn.write_all(&[spdy::data(5, b"$ ", false), spdy::data(1, br#"{"status":"Success"}"#, false)].concat())
+                .await
+                .unwrap();
+            // The connection's end, without a GOAWAY, ends the session too.
+            drop(conn);
+            got
+        });
+        let execs = Arc::new(Execs::default());
+        let id = execs.new_id();
+        let shape = Shape { stdin: true, input: false, tty: true };
+        let Opened::Session(s) = open(&url, &id, "exec", shape, &execs).await.unwrap() else { panic!("refused") };
+        assert!(s.input.is_none());
+        execs.resize(&id, TermSize { rows: 24, cols: 80 }).await;
+        let chunks: Vec<LogChunk> = s.output.map(Result::unwrap).collect().await;
+        assert_eq!(chunks, [LogChunk { stream: LogStream::Stdout, bytes: b"$ ".to_vec() }]);
+        assert_eq!(execs.exit(&id), Some(0));
+        let got = server.await.unwrap();
+        assert_eq!(stream_data(&got, 3), (Vec::new(), false), "no input, and no end of it");
+    }
+
+    #[tokio::test]
+    async fn a_server_that_refuses_spdy_leaves_the_websocket_and_a_used_url_is_not_found() {
+        for (answer, refused) in
+            [("HTTP/1.1 400 Bad Request\r\n\r\nno upgrade", true), ("HTTP/1.1 404 Not Found\r\n\r\n", false)]
+        {
+            let (listener, url) = server().await;
+            tokio::spawn(async move {
+                let (mut conn, _) = listener.accept().await.unwrap();
+                request_head(&mut conn).await;
+                conn.write_all(answer.as_bytes()).await.unwrap();
+            });
+            let execs = Arc::new(Execs::default());
+            let shape = Shape { stdin: true, input: true, tty: false };
+            match open(&url, "exec-1", "exec", shape, &execs).await {
+                Ok(Opened::Refused) => assert!(refused, "{answer}"),
+                Err(RuntimeError::NotFound { .. }) => assert!(!refused, "{answer}"),
+                Ok(Opened::Session(_)) => panic!("a session on {answer:?}"),
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn only_an_upgrade_to_spdy_with_v4_is_taken() {
+        assert_eq!(check_answer(UPGRADED, b""), Ok(()));
+        let v3 = UPGRADED.replace("v4.channel", "v3.channel");
+        assert!(check_answer(&v3, b"").unwrap_err().1.contains("does not speak"));
+        let ws = UPGRADED.replace("SPDY/3.1", "websocket");
+        assert!(check_answer(&ws, b"").unwrap_err().1.contains("no Upgrade"));
+        assert_eq!(check_answer("HTTP/1.1 403 Forbidden\r\n\r\n", b"x\n"), Err((403, "x".to_owned())));
     }
 }
