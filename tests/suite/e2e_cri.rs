@@ -394,7 +394,7 @@ fn e2e_cri_exec_input_ends_and_the_command_with_it() {
     };
     let bytes = |chunk: &[u8], times: usize| Feed::Bytes { chunk: chunk.to_vec(), times };
     // `wc -c` counts until the end of its input: it ends only if the end reaches it.
-    for (feed, count) in [(bytes(b"", 0), 0), (bytes(b"a few\n", 1), 6), (bytes(&[b'x'; 1 << 20], 64), 64 << 20)] {
+    for (feed, count) in [(bytes(b"", 0), 0), (bytes(b"a few\n", 1), 6), (bytes(&vec![b'x'; 1 << 20], 64), 64 << 20)] {
         let out = exec(&["wc", "-c"], feed);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
         assert_eq!(stdout(&out).trim(), count.to_string(), "{}", stderr(&out));

@@ -63,11 +63,11 @@ pub struct Shape {
 pub async fn open(url: &str, id: &str, what: &str, shape: Shape, execs: &Arc<Execs>) -> Result<Opened, RuntimeError> {
     let timeout = super::stream::HANDSHAKE_TIMEOUT;
     let no_answer = || RuntimeError::Unreachable { endpoint: url.to_owned(), why: Unreachability::NoAnswer(timeout) };
-    let (read, write, rest) =
-        match tokio::time::timeout(timeout, upgrade(url, what)).await.map_err(|_| no_answer())?? {
-            Ok(conn) => conn,
-            Err(()) => return Ok(Opened::Refused),
-        };
+    let Some((read, write, rest)) =
+        tokio::time::timeout(timeout, upgrade(url, what)).await.map_err(|_| no_answer())??
+    else {
+        return Ok(Opened::Refused);
+    };
     let mut decoder = spdy::Decoder::new();
     decoder.push(&rest);
     let (read, write, decoder, pending) =
@@ -105,7 +105,7 @@ pub async fn open(url: &str, id: &str, what: &str, shape: Shape, execs: &Arc<Exe
 
 /// The HTTP/1.1 upgrade to SPDY/3.1: the connection and the bytes read past the answer, or the
 /// answer of a server that refuses SPDY.
-async fn upgrade(url: &str, what: &str) -> Result<Result<(OwnedReadHalf, OwnedWriteHalf, Vec<u8>), ()>, RuntimeError> {
+async fn upgrade(url: &str, what: &str) -> Result<Option<(OwnedReadHalf, OwnedWriteHalf, Vec<u8>)>, RuntimeError> {
     let (mut read, mut write, target) = dial(url, what).await?;
     let unreachable = |e: std::io::Error| RuntimeError::Unreachable {
         endpoint: url.to_owned(),
@@ -120,13 +120,13 @@ async fn upgrade(url: &str, what: &str) -> Result<Result<(OwnedReadHalf, OwnedWr
     write.write_all(request.as_bytes()).await.map_err(unreachable)?;
     let (head, rest) = read_head(&mut read).await.map_err(unreachable)?;
     match check_answer(&head, &rest) {
-        Ok(()) => Ok(Ok((read, write, rest))),
+        Ok(()) => Ok(Some((read, write, rest))),
         // The URL is for one use, and for a while.
         Err((404, _)) => Err(RuntimeError::NotFound { what: what.to_owned() }),
         // No upgrade to SPDY, or not with v4: a bad request, forbidden, not implemented.
         Err((status @ (400 | 403 | 405 | 426 | 501), message)) => {
             tracing::debug!(status, "the streaming server refused SPDY: {}", message.escape_debug());
-            Ok(Err(()))
+            Ok(None)
         }
         Err((status, message)) => Err(RuntimeError::Engine { what: what.to_owned(), status, message }),
     }
@@ -374,6 +374,14 @@ async fn pump_input(mut remote: tokio::io::DuplexStream, tx: mpsc::Sender<Vec<u8
     }
 }
 
+/// What one frame from the server leads to.
+enum Step {
+    /// Nothing for the caller yet: on to the next frame.
+    More,
+    /// This for the caller: a chunk, an error, or (None) the end.
+    Give(Option<Result<LogChunk, RuntimeError>>),
+}
+
 /// The read side of a session: the server's frames as output chunks.
 struct Reader {
     read: OwnedReadHalf,
@@ -413,7 +421,7 @@ impl Reader {
                     }
                 },
             };
-            if let Some(item) = self.take(frame) {
+            if let Step::Give(item) = self.take(frame) {
                 return item;
             }
         }
@@ -421,7 +429,7 @@ impl Reader {
     }
 
     /// What a frame gives: an output chunk, the session's end, or nothing yet.
-    fn take(&mut self, frame: Frame) -> Option<Option<Result<LogChunk, RuntimeError>>> {
+    fn take(&mut self, frame: Frame) -> Step {
         // Kinds and sizes only: the output may hold a Secret's value.
         tracing::trace!(exec = %self.id, "streaming server: {}", describe(&frame));
         match frame {
@@ -434,7 +442,7 @@ impl Reader {
                     STDERR => LogStream::Stderr,
                     ERROR if self.status.len() + data.len() > MAX_STATUS => {
                         self.done = true;
-                        return Some(Some(Err(self.failed(format!("a status over {MAX_STATUS} bytes")))));
+                        return Step::Give(Some(Err(self.failed(format!("a status over {MAX_STATUS} bytes")))));
                     }
                     ERROR => {
                         // The status comes after the last output: nothing more is written, as
@@ -442,28 +450,32 @@ impl Reader {
                         // make its close a reset, which can drop the status on the way.
                         self.control.close();
                         self.status.extend_from_slice(&data);
-                        return None;
+                        return Step::More;
                     }
-                    _ => return None,
+                    _ => return Step::More,
                 };
-                (!data.is_empty()).then_some(Some(Ok(LogChunk { stream: to, bytes: data })))
+                if data.is_empty() {
+                    Step::More
+                } else {
+                    Step::Give(Some(Ok(LogChunk { stream: to, bytes: data })))
+                }
             }
             // The server's pings have even ids; odd ones would answer podrun's, which sends none.
             Frame::Ping(id) if id % 2 == 0 => {
                 self.control.send(spdy::ping(id));
-                None
+                Step::More
             }
             Frame::SynStream { stream, .. } => {
                 self.control.send(spdy::rst_stream(stream, spdy::REFUSED_STREAM));
-                None
+                Step::More
             }
             Frame::WindowUpdate { .. } | Frame::Settings(_) => {
                 self.window.follow(&frame);
-                None
+                Step::More
             }
             // The server is done: it closes the connection next.
-            Frame::GoAway { .. } => Some(self.end()),
-            _ => None,
+            Frame::GoAway { .. } => Step::Give(self.end()),
+            _ => Step::More,
         }
     }
 

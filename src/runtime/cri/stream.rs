@@ -1,12 +1,13 @@
-//! An exec on the runtime's streaming server, as kubectl speaks to it: a WebSocket with the
-//! `v4.channel.k8s.io` subprotocol, each binary message one channel's bytes after a byte that
-//! names the channel (0 stdin, 1 stdout, 2 stderr, 3 the command's status, a JSON
-//! `metav1.Status`, 4 terminal resizes, `{"Width":..,"Height":..}`).
+//! An exec on the runtime's streaming server over a WebSocket, as kubectl speaks to it, for a
+//! server that refuses SPDY (`spdy_exec`): the `v4.channel.k8s.io` subprotocol, each binary
+//! message one channel's bytes after a byte that names the channel (0 stdin, 1 stdout, 2
+//! stderr, 3 the command's status, a JSON `metav1.Status`, 4 terminal resizes,
+//! `{"Width":..,"Height":..}`). Also what both transports share: the execs under way, the
+//! status's reading, the connection to the server.
 //!
 //! The end of input cannot be told over v4: a WebSocket has no half-close, and v4 has no
-//! message for it (v5, which has one, is newer than the runtimes podrun meets; SPDY, which
-//! half-closes a stream, is not spoken). So when podrun's stdin ends, nothing is sent: the
-//! command reads on (`cat` fed by `echo hi |` never ends by itself), while a command that stops
+//! message for it (v5, which has one, is newer than the runtimes podrun meets). So when
+//! podrun's stdin ends, nothing is sent: the command reads on, while a command that stops
 //! reading on its own (`head -n1`, a shell's `read`) ends as usual.
 
 use std::collections::HashMap;
