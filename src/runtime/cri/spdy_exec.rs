@@ -30,7 +30,7 @@ const ERROR: u32 = 1;
 const STDIN: u32 = 3;
 const STDOUT: u32 = 5;
 const STDERR: u32 = 7;
-pub const RESIZE: u32 = 9;
+const RESIZE: u32 = 9;
 /// The most of a status taken (it is a short JSON object).
 const MAX_STATUS: usize = 64 * 1024;
 /// Control frames waiting to be written at most (pings answered, streams refused).
@@ -79,7 +79,7 @@ pub async fn open(url: &str, id: &str, what: &str, shape: Shape, execs: &Arc<Exe
     let window = Arc::new(SendWindow::default());
     tokio::spawn(write_loop(write, rx, Arc::clone(&control)));
     if shape.tty {
-        execs.set_resizer(id, Resizer::Spdy(tx.clone()));
+        execs.set_resizer(id, Resizer::Spdy { tx: tx.clone(), stream: RESIZE });
     }
     let input = shape.input.then(|| {
         let (local, remote) = tokio::io::duplex(super::stream::INPUT_CHUNK);

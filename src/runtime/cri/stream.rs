@@ -65,8 +65,11 @@ pub struct Execs {
 #[derive(Debug, Clone)]
 pub(super) enum Resizer {
     WebSocket(mpsc::Sender<Out>),
-    /// Encoded frames; the size goes as a DATA frame on the resize stream.
-    Spdy(mpsc::Sender<Vec<u8>>),
+    /// Encoded frames; the size goes as a DATA frame on the resize stream, `stream`.
+    Spdy {
+        tx: mpsc::Sender<Vec<u8>>,
+        stream: u32,
+    },
 }
 
 impl Execs {
@@ -92,10 +95,9 @@ impl Execs {
             Some(Resizer::WebSocket(tx)) => {
                 let _ = tx.send(Out::Channel(RESIZE, json.into_bytes())).await;
             }
-            Some(Resizer::Spdy(tx)) => {
+            Some(Resizer::Spdy { tx, stream }) => {
                 // The server reads the stream with a JSON decoder, one value after another.
-                let _ =
-                    tx.send(super::spdy::data(super::spdy_exec::RESIZE, format!("{json}\n").as_bytes(), false)).await;
+                let _ = tx.send(super::spdy::data(stream, format!("{json}\n").as_bytes(), false)).await;
             }
             None => {}
         }
