@@ -70,13 +70,15 @@ pub async fn open(url: &str, id: &str, what: &str, shape: Shape, execs: &Arc<Exe
     };
     let mut decoder = spdy::Decoder::new();
     decoder.push(&rest);
-    let (read, write, decoder, pending) =
+    let (read, write, decoder, mut pending) =
         tokio::time::timeout(timeout, open_streams(read, write, decoder, shape, url, what))
             .await
             .map_err(|_| no_answer())??;
     let (tx, rx) = mpsc::channel(16);
     let control = Arc::new(Control::default());
     let window = Arc::new(SendWindow::default());
+    // A window the server set while the streams opened holds from the first byte of input.
+    pending.retain(|frame| !window.follow(frame));
     tokio::spawn(write_loop(write, rx, Arc::clone(&control)));
     if shape.tty {
         execs.set_resizer(id, Resizer::Spdy { tx: tx.clone(), stream: RESIZE });
@@ -648,6 +650,11 @@ mod tests {
         let mut input = s.input.take().unwrap();
         input.write_all(b"hello world").await.unwrap();
         input.shutdown().await.unwrap();
+        // The input goes out before any output is read: the window the server set with the
+        // upgrade holds already.
+        for _ in 0..16 {
+            tokio::task::yield_now().await;
+        }
         let chunks: Vec<LogChunk> = s.output.map(Result::unwrap).collect().await;
         assert_eq!(
             chunks,
