@@ -10,7 +10,7 @@
 use std::process::Command;
 use std::time::Duration;
 
-use crate::common::cri::{containers, ctr, podrun_cri};
+use crate::common::cri::{containers, ctr, podrun_cri, podrun_cri_fed, Feed};
 use crate::common::*;
 
 /// An init container writes the page into an emptyDir; `server` serves it on port 8080 (ready
@@ -334,8 +334,7 @@ fn e2e_cri_exec_passes_input_and_gives_a_terminal() {
     let ns = Namespace::on_cri(&endpoint, "exec");
     let pod = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: sh}}\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n  - {{name: c, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}\n");
     succeeded(&apply(&ns, &pod, &["--timeout", "60s"]));
-    // Input, line by line: a WebSocket v4 stream cannot say the input ended, so the command
-    // stops reading on its own.
+    // Input, line by line, read by a command that stops reading on its own.
     let args = [
         "--runtime-endpoint",
         endpoint.as_str(),
@@ -374,6 +373,70 @@ fn e2e_cri_exec_passes_input_and_gives_a_terminal() {
     });
     t.keys(&["exit 5", "Enter"]);
     t.wait_for("podrun-exit=5");
+}
+
+/// The busybox pod the input tests exec in.
+fn shell_pod(endpoint: &str, test: &str) -> Namespace {
+    let ns = Namespace::on_cri(endpoint, test);
+    let pod = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: sh}}\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n  - {{name: c, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}\n");
+    succeeded(&apply(&ns, &pod, &["--timeout", "60s"]));
+    ns
+}
+
+#[test]
+fn e2e_cri_exec_input_ends_and_the_command_with_it() {
+    require_cri!(endpoint);
+    let ns = shell_pod(&endpoint, "exec-eof");
+    let exec = |cmd: &[&str], feed: Feed| {
+        let mut args = vec!["exec", "-i", "-n", ns.name(), "sh", "--"];
+        args.extend_from_slice(cmd);
+        podrun_cri_fed(&endpoint, &args, feed, Duration::from_secs(120))
+    };
+    let bytes = |chunk: &[u8], times: usize| Feed::Bytes { chunk: chunk.to_vec(), times };
+    // `wc -c` counts until the end of its input: it ends only if the end reaches it.
+    for (feed, count) in [(bytes(b"", 0), 0), (bytes(b"a few\n", 1), 6), (bytes(&vec![b'x'; 1 << 20], 64), 64 << 20)] {
+        let out = exec(&["wc", "-c"], feed);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert_eq!(stdout(&out).trim(), count.to_string(), "{}", stderr(&out));
+    }
+    // The exit code of a command that read to the end.
+    let out = exec(&["sh", "-c", "cat >/dev/null; echo read-all; exit 9"], bytes(b"input\n", 3));
+    assert_eq!((code(&out), stdout(&out).as_str()), (9, "read-all\n"), "{}", stderr(&out));
+    // A command that never reads its input ends, and so does podrun, its input still open.
+    let out = exec(&["sh", "-c", "echo ignored; echo on-stderr >&2; exit 4"], Feed::HeldOpen);
+    assert_eq!((code(&out), stdout(&out).as_str()), (4, "ignored\n"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("on-stderr"), "{}", stderr(&out));
+}
+
+#[test]
+fn e2e_cri_exec_takes_a_tar_stream() {
+    // The README's copy into a container: `tar c ... | podrun exec -i ... tar x`.
+    require_cri!(endpoint);
+    let ns = shell_pod(&endpoint, "exec-tar");
+    let big: Vec<u8> = (0..3_000_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    let mut archive = tar::Builder::new(Vec::new());
+    for (path, data) in [("small.txt", &b"small file\n"[..]), ("d/e/big.bin", &big[..])] {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(data.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        archive.append_data(&mut header, path, data).unwrap();
+    }
+    let archive = archive.into_inner().unwrap();
+    let timeout = Duration::from_secs(120);
+    let args =
+        ["exec", "-i", "-n", ns.name(), "sh", "--", "sh", "-c", "mkdir -p /copy && tar x -C /copy && echo unpacked"];
+    let out = podrun_cri_fed(&endpoint, &args, Feed::Bytes { chunk: archive, times: 1 }, timeout);
+    assert_eq!((code(&out), stdout(&out).as_str()), (0, "unpacked\n"), "{}", stderr(&out));
+    // The big file back several times: its end came after the connection's close in 4 of 10
+    // reads when podrun wrote to a server that had stopped reading.
+    let small = ("/copy/small.txt", &b"small file\n"[..]);
+    for (path, want) in std::iter::once(small).chain(std::iter::repeat_n(("/copy/d/e/big.bin", &big[..]), 5)) {
+        let args = ["exec", "-n", ns.name(), "sh", "--", "cat", path];
+        let out = podrun_cri_fed(&endpoint, &args, Feed::HeldOpen, timeout);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(out.stdout == want, "{path}: {} bytes back, {} sent", out.stdout.len(), want.len());
+    }
 }
 
 #[test]

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use super::api;
+use super::spdy_exec;
 use super::stream;
 use super::CriRuntime;
 use crate::runtime::{ExecRequest, ExecSession, RuntimeError};
@@ -35,31 +36,53 @@ fn exec_error(rt: &CriRuntime, id: &str, s: tonic::Status) -> RuntimeError {
 }
 
 /// `podrun exec`, as kubectl runs it: `Exec` for a URL, then the session on the streaming
-/// server, with a terminal (`tty`: one output stream) and input when asked. The exit code is
-/// kept for `exec_exit_code` as the status message brings it.
+/// server over SPDY (which can tell the command its input ended), with a terminal (`tty`: one
+/// output stream) and input when asked. A server that refuses SPDY gets a WebSocket, on a new
+/// URL (the first is used up). The exit code is kept for `exec_exit_code` as the status brings
+/// it.
 pub(super) async fn attach(rt: &CriRuntime, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {
     let what = format!("exec in container {id}");
-    let url = rt
+    let exec_id = rt.execs.new_id();
+    let shape = spdy_exec::Shape {
+        // A terminal without input loses the command's output more often than not (containerd
+        // 1.6: most `exec -t -- tty` printed nothing): its input is asked for too, and never
+        // written to nor closed, which the command cannot tell from none.
+        stdin: req.stdin || req.tty,
+        input: req.stdin,
+        tty: req.tty,
+    };
+    let url = exec_url(rt, id, req, shape).await?;
+    let session = match spdy_exec::open(&url, &exec_id, &what, shape, &rt.execs).await? {
+        spdy_exec::Opened::Session(session) => session,
+        spdy_exec::Opened::Refused => {
+            let url = exec_url(rt, id, req, shape).await?;
+            stream::open(&url, &exec_id, &what, req.stdin, req.tty, &rt.execs).await?
+        }
+    };
+    Ok(ExecSession { id: exec_id, output: session.output, input: session.input })
+}
+
+/// `Exec`'s one-use URL for the command of `req`.
+async fn exec_url(
+    rt: &CriRuntime,
+    id: &str,
+    req: &ExecRequest,
+    shape: spdy_exec::Shape,
+) -> Result<String, RuntimeError> {
+    let response = rt
         .channel
         .runtime
         .clone()
         .exec(api::ExecRequest {
             container_id: id.to_owned(),
             cmd: req.cmd.clone(),
-            tty: req.tty,
-            // A terminal without input loses the command's output more often than not
-            // (containerd 1.6: most `exec -t -- tty` printed nothing): its input is asked for
-            // too, and never written to, which the command cannot tell from none.
-            stdin: req.stdin || req.tty,
+            tty: shape.tty,
+            stdin: shape.stdin,
             stdout: true,
             // A terminal's output is one stream.
-            stderr: !req.tty,
+            stderr: !shape.tty,
         })
         .await
-        .map_err(|s| exec_error(rt, id, s))?
-        .into_inner()
-        .url;
-    let exec_id = rt.execs.new_id();
-    let session = stream::open(&url, &exec_id, &what, req.stdin, req.tty, &rt.execs).await?;
-    Ok(ExecSession { id: exec_id, output: session.output, input: session.input })
+        .map_err(|s| exec_error(rt, id, s))?;
+    Ok(response.into_inner().url)
 }

@@ -16,6 +16,8 @@ mod observe;
 pub mod paths;
 mod rotate;
 mod sandbox;
+mod spdy;
+mod spdy_exec;
 mod stream;
 mod volumes;
 mod websocket;

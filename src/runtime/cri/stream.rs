@@ -1,12 +1,13 @@
-//! An exec on the runtime's streaming server, as kubectl speaks to it: a WebSocket with the
-//! `v4.channel.k8s.io` subprotocol, each binary message one channel's bytes after a byte that
-//! names the channel (0 stdin, 1 stdout, 2 stderr, 3 the command's status, a JSON
-//! `metav1.Status`, 4 terminal resizes, `{"Width":..,"Height":..}`).
+//! An exec on the runtime's streaming server over a WebSocket, as kubectl speaks to it, for a
+//! server that refuses SPDY (`spdy_exec`): the `v4.channel.k8s.io` subprotocol, each binary
+//! message one channel's bytes after a byte that names the channel (0 stdin, 1 stdout, 2
+//! stderr, 3 the command's status, a JSON `metav1.Status`, 4 terminal resizes,
+//! `{"Width":..,"Height":..}`). Also what both transports share: the execs under way, the
+//! status's reading, the connection to the server.
 //!
 //! The end of input cannot be told over v4: a WebSocket has no half-close, and v4 has no
-//! message for it (v5, which has one, is newer than the runtimes podrun meets; SPDY, which
-//! half-closes a stream, is not spoken). So when podrun's stdin ends, nothing is sent: the
-//! command reads on (`cat` fed by `echo hi |` never ends by itself), while a command that stops
+//! message for it (v5, which has one, is newer than the runtimes podrun meets). So when
+//! podrun's stdin ends, nothing is sent: the command reads on, while a command that stops
 //! reading on its own (`head -n1`, a shell's `read`) ends as usual.
 
 use std::collections::HashMap;
@@ -31,9 +32,9 @@ const MAX_MESSAGE: usize = 16 * 1024 * 1024;
 /// The longest response head read before the server's answer is given up on.
 const MAX_HEAD: usize = 16 * 1024;
 /// How long the connection and the handshake may take.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+pub(super) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// The bytes of input one stdin message carries at most.
-const INPUT_CHUNK: usize = 32 * 1024;
+pub(super) const INPUT_CHUNK: usize = 32 * 1024;
 
 const STDIN: u8 = 0;
 const STDOUT: u8 = 1;
@@ -43,7 +44,7 @@ const RESIZE: u8 = 4;
 
 /// What goes to the server, in order, through the one task that writes.
 #[derive(Debug)]
-enum Out {
+pub(super) enum Out {
     /// Bytes on a channel.
     Channel(u8, Vec<u8>),
     Pong(Vec<u8>),
@@ -57,7 +58,18 @@ pub struct Execs {
     next: std::sync::atomic::AtomicU64,
     exits: Mutex<HashMap<String, i64>>,
     /// Where an exec's terminal resizes go, while it runs.
-    resizers: Mutex<HashMap<String, mpsc::Sender<Out>>>,
+    resizers: Mutex<HashMap<String, Resizer>>,
+}
+
+/// The way to an exec's terminal size: its session's queue of what goes to the server.
+#[derive(Debug, Clone)]
+pub(super) enum Resizer {
+    WebSocket(mpsc::Sender<Out>),
+    /// Encoded frames; the size goes as a DATA frame on the resize stream, `stream`.
+    Spdy {
+        tx: mpsc::Sender<Vec<u8>>,
+        stream: u32,
+    },
 }
 
 impl Execs {
@@ -78,13 +90,25 @@ impl Execs {
     /// terminal, or is not known).
     pub async fn resize(&self, id: &str, size: TermSize) {
         let tx = self.resizers.lock().unwrap_or_else(PoisonError::into_inner).get(id).cloned();
-        if let Some(tx) = tx {
-            let json = format!(r#"{{"Width":{},"Height":{}}}"#, size.cols, size.rows);
-            let _ = tx.send(Out::Channel(RESIZE, json.into_bytes())).await;
+        let json = format!(r#"{{"Width":{},"Height":{}}}"#, size.cols, size.rows);
+        match tx {
+            Some(Resizer::WebSocket(tx)) => {
+                let _ = tx.send(Out::Channel(RESIZE, json.into_bytes())).await;
+            }
+            Some(Resizer::Spdy { tx, stream }) => {
+                // The server reads the stream with a JSON decoder, one value after another.
+                let _ = tx.send(super::spdy::data(stream, format!("{json}\n").as_bytes(), false)).await;
+            }
+            None => {}
         }
     }
 
-    fn forget(&self, id: &str) {
+    /// Keeps where exec `id`'s terminal resizes go while it runs.
+    pub(super) fn set_resizer(&self, id: &str, resizer: Resizer) {
+        self.resizers.lock().unwrap_or_else(PoisonError::into_inner).insert(id.to_owned(), resizer);
+    }
+
+    pub(super) fn forget(&self, id: &str) {
         self.resizers.lock().unwrap_or_else(PoisonError::into_inner).remove(id);
     }
 }
@@ -166,7 +190,7 @@ pub async fn open(
     let (tx, rx) = mpsc::channel(16);
     tokio::spawn(write_loop(write, rx));
     if tty {
-        execs.resizers.lock().unwrap_or_else(PoisonError::into_inner).insert(id.to_owned(), tx.clone());
+        execs.set_resizer(id, Resizer::WebSocket(tx.clone()));
     }
     let input = stdin.then(|| {
         let (local, remote) = tokio::io::duplex(INPUT_CHUNK);
@@ -193,31 +217,15 @@ pub async fn open(
 /// Connects to the server of `url` and opens the WebSocket: the connection's halves and the
 /// bytes read past the server's answer.
 async fn connect(url: &str, what: &str) -> Result<(OwnedReadHalf, OwnedWriteHalf, Vec<u8>), RuntimeError> {
-    let bad_url = |why: &str| RuntimeError::Client {
-        what: what.to_owned(),
-        source: Cause(Arc::new(std::io::Error::other(format!("the runtime's exec URL {url:?} {why}")))),
-    };
-    let uri: hyper::Uri = url.parse().map_err(|_| bad_url("is not a URL"))?;
-    if uri.scheme_str() != Some("http") {
-        // containerd's and CRI-O's streaming servers are plain HTTP unless set up with TLS.
-        return Err(bad_url("is not plain http (a TLS streaming server is not supported)"));
-    }
-    let (Some(host), Some(authority)) = (uri.host(), uri.authority()) else { return Err(bad_url("has no host")) };
-    let port = uri.port_u16().unwrap_or(80);
-    let path = uri.path_and_query().map_or("/", hyper::http::uri::PathAndQuery::as_str);
+    let (mut read, mut write, target) = dial(url, what).await?;
     let unreachable = |e: std::io::Error| RuntimeError::Unreachable {
         endpoint: url.to_owned(),
         why: Unreachability::Connection(Cause(Arc::new(e))),
     };
-    let stream = tokio::net::TcpStream::connect((host.trim_start_matches('[').trim_end_matches(']'), port))
-        .await
-        .map_err(unreachable)?;
-    let _ = stream.set_nodelay(true);
-    let (mut read, mut write) = stream.into_split();
     let mut key = [0u8; 16];
     SystemRandom::new().fill(&mut key).map_err(|_| unreachable(std::io::Error::other("no random bytes")))?;
     let key = base64::engine::general_purpose::STANDARD.encode(key);
-    let request = websocket::handshake_request(authority.as_str(), path, &key, &[PROTOCOL]);
+    let request = websocket::handshake_request(&target.authority, &target.path, &key, &[PROTOCOL]);
     write.write_all(request.as_bytes()).await.map_err(unreachable)?;
     let (head, rest) = read_head(&mut read).await.map_err(unreachable)?;
     check_answer(&head, &key, &rest).map_err(|(status, message)| match status {
@@ -226,6 +234,37 @@ async fn connect(url: &str, what: &str) -> Result<(OwnedReadHalf, OwnedWriteHalf
         status => RuntimeError::Engine { what: what.to_owned(), status, message },
     })?;
     Ok((read, write, rest))
+}
+
+/// Where an exec URL points on its server.
+pub(super) struct Target {
+    pub authority: String,
+    pub path: String,
+}
+
+/// Connects to the streaming server of `url` (plain HTTP, as containerd's and CRI-O's are
+/// unless set up with TLS): the connection's halves and what the request names.
+pub(super) async fn dial(url: &str, what: &str) -> Result<(OwnedReadHalf, OwnedWriteHalf, Target), RuntimeError> {
+    let bad_url = |why: &str| RuntimeError::Client {
+        what: what.to_owned(),
+        source: Cause(Arc::new(std::io::Error::other(format!("the runtime's exec URL {url:?} {why}")))),
+    };
+    let uri: hyper::Uri = url.parse().map_err(|_| bad_url("is not a URL"))?;
+    if uri.scheme_str() != Some("http") {
+        return Err(bad_url("is not plain http (a TLS streaming server is not supported)"));
+    }
+    let (Some(host), Some(authority)) = (uri.host(), uri.authority()) else { return Err(bad_url("has no host")) };
+    let port = uri.port_u16().unwrap_or(80);
+    let path = uri.path_and_query().map_or("/", hyper::http::uri::PathAndQuery::as_str);
+    let stream = tokio::net::TcpStream::connect((host.trim_start_matches('[').trim_end_matches(']'), port))
+        .await
+        .map_err(|e| RuntimeError::Unreachable {
+            endpoint: url.to_owned(),
+            why: Unreachability::Connection(Cause(Arc::new(e))),
+        })?;
+    let _ = stream.set_nodelay(true);
+    let (read, write) = stream.into_split();
+    Ok((read, write, Target { authority: authority.as_str().to_owned(), path: path.to_owned() }))
 }
 
 /// Whether the server's answer `head` opens the WebSocket asked for with `key`; if not, its
@@ -256,7 +295,7 @@ fn check_answer(head: &str, key: &str, body: &[u8]) -> Result<(), (u16, String)>
 }
 
 /// Reads the response head; returns it and the bytes read past it.
-async fn read_head(read: &mut OwnedReadHalf) -> std::io::Result<(String, Vec<u8>)> {
+pub(super) async fn read_head(read: &mut OwnedReadHalf) -> std::io::Result<(String, Vec<u8>)> {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
     loop {

@@ -3,8 +3,10 @@
 //! (`ctr`) for the containers and their labels, and the log files the runtime writes.
 
 use std::collections::BTreeMap;
-use std::process::{Command, Output};
+use std::io::{Read, Write};
+use std::process::{Command, Output, Stdio};
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::{Duration, Instant};
 
 use super::{e2e_required, podrun_env, require};
 
@@ -51,6 +53,71 @@ pub fn podrun_cri(endpoint: &str, args: &[&str]) -> Output {
     let mut all = vec!["--runtime-endpoint", endpoint];
     all.extend_from_slice(args);
     podrun_env(&all, None, &[])
+}
+
+/// What podrun's standard input gets in `podrun_cri_fed`.
+pub enum Feed {
+    /// These bytes, `times` times over, then the end of input.
+    Bytes { chunk: Vec<u8>, times: usize },
+    /// Nothing, and no end either until podrun has exited.
+    HeldOpen,
+}
+
+/// podrun with `--runtime-endpoint ENDPOINT` and `args`, its standard input fed from a thread
+/// of its own. A podrun still running after `within` is killed and the test fails: a hang is a
+/// failure, not a stuck suite.
+pub fn podrun_cri_fed(endpoint: &str, args: &[&str], feed: Feed, within: Duration) -> Output {
+    let mut child = Command::new(super::PODRUN)
+        .args(["--runtime-endpoint", endpoint])
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run podrun");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut held = None;
+    let feeder = match feed {
+        Feed::Bytes { chunk, times } => Some(std::thread::spawn(move || {
+            // A command that stops reading early closes the pipe: the rest is not wanted.
+            for _ in 0..times {
+                if stdin.write_all(&chunk).is_err() {
+                    return;
+                }
+            }
+        })),
+        Feed::HeldOpen => {
+            held = Some(stdin);
+            None
+        }
+    };
+    let read = |mut from: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = from.read_to_end(&mut buf);
+            buf
+        })
+    };
+    let out = read(Box::new(child.stdout.take().expect("stdout")));
+    let err = read(Box::new(child.stderr.take().expect("stderr")));
+    let deadline = Instant::now() + within;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for podrun") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("podrun {args:?} did not end within {within:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(held);
+    if let Some(feeder) = feeder {
+        let _ = feeder.join();
+    }
+    Output { status, stdout: out.join().expect("stdout"), stderr: err.join().expect("stderr") }
 }
 
 pub fn ctr(endpoint: &str, args: &[&str]) -> Output {
