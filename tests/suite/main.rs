@@ -32,6 +32,7 @@ mod e2e_sidecars;
 mod e2e_static;
 mod e2e_sync;
 mod e2e_toolbox;
+mod e2e_volume_life;
 mod folder_cycles;
 mod layers;
 mod package_deb;

@@ -10,7 +10,7 @@ use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt,
 use std::path::{Path, PathBuf};
 
 use super::{
-    empty_dir_mode, files_modes, host, subpath, HostPathType, PlannedSource, PlannedVolume, PodFiles, SubPath,
+    empty_dir_mode, files_modes, host, subpath, tmpfs, HostPathType, PlannedSource, PlannedVolume, PodFiles, SubPath,
     VolumeError, VolumeFile, VolumeSetup, SHM,
 };
 
@@ -36,6 +36,8 @@ pub enum HostError {
     /// The hint follows the OS's words, so the refusal is said in the message itself.
     #[error("cannot give {} to group {group} (fsGroup): {denied} (fsGroup needs podrun to run as root)", .path.display())]
     GroupNeedsRoot { path: PathBuf, group: u32, denied: io::Error },
+    #[error("cannot mount a tmpfs on {}", .path.display())]
+    Tmpfs { path: PathBuf, source: io::Error },
     #[error("cannot remove {}", .path.display())]
     Remove { path: PathBuf, source: io::Error },
     #[error("cannot write {}", .path.display())]
@@ -110,8 +112,14 @@ pub fn prepare(setup: &VolumeSetup) -> Result<(), VolumeError> {
     let group = setup.fs_group;
     for v in &setup.volumes {
         match &v.source {
-            PlannedSource::EmptyDir { dir, .. } => {
-                ensure_dir(dir, empty_dir_mode(group), group).map_err(|e| host(&v.field, e))?;
+            PlannedSource::EmptyDir { dir, memory: true, tmpfs_size, .. } if rustix::process::geteuid().is_root() => {
+                let name = v.name.as_str();
+                tmpfs::ensure(&setup.shm_dir, name, *tmpfs_size)
+                    .map_err(|e| host(format!("{}.emptyDir", v.field), e))?;
+                ensure_dir(dir, empty_dir_mode(true, group), group).map_err(|e| host(&v.field, e))?;
+            }
+            PlannedSource::EmptyDir { dir, memory, .. } => {
+                ensure_dir(dir, empty_dir_mode(*memory, group), group).map_err(|e| host(&v.field, e))?;
             }
             PlannedSource::HostPath { path, kind } => {
                 check_host_path(path, *kind).map_err(|e| host(format!("{}.hostPath.path", v.field), e))?;
@@ -139,8 +147,11 @@ pub fn remove_pod_volumes(files: &PodFiles, uid: &str) {
     subpath::remove(&pod_dir);
     remove_tree(&pod_dir.join("volumes"));
     // The base directory stays, empty, until the next boot: once its name is seen in /dev/shm,
-    // anyone could make it first after podrun removed it.
-    remove_tree(&files.shm_base().join(uid));
+    // anyone could make it first after podrun removed it. Memory emptyDirs' tmpfs mounts go
+    // first, so the removal finds plain directories.
+    let shm = files.shm_base().join(uid);
+    tmpfs::unmount_all(&shm);
+    remove_tree(&shm);
 }
 
 fn remove_tree(dir: &Path) {

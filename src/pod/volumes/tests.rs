@@ -146,8 +146,13 @@ fn empty_dir_on_disk_shared_and_kept_across_prepares() {
     assert!(!dir.exists());
 }
 
+/// Whether `dir` is the root of a mount (on another device than its parent).
+fn is_mount_point(dir: &Path) -> bool {
+    fs::symlink_metadata(dir).unwrap().dev() != fs::metadata(dir.parent().unwrap()).unwrap().dev()
+}
+
 #[test]
-fn memory_empty_dir_is_a_directory_on_dev_shm() {
+fn memory_empty_dir_is_a_tmpfs_of_its_size_on_dev_shm() {
     let s = Scratch::new("memory");
     let spec = with_mounts(
         "{name: m, emptyDir: {medium: Memory, sizeLimit: 64Mi}}",
@@ -158,10 +163,21 @@ fn memory_empty_dir_is_a_directory_on_dev_shm() {
     let dir = dir_of(&setup, "m");
     assert!(dir.starts_with("/dev/shm"), "{dir:?}");
     assert!(dir.ends_with(format!("{uid}/m")), "{dir:?}");
-    assert_eq!(setup.warnings().len(), 1);
-    assert!(setup.warnings()[0].starts_with("spec.volumes[0].emptyDir.sizeLimit: not enforced"));
+    let root = rustix::process::geteuid().is_root();
     prepare(&setup).unwrap();
-    assert_eq!(mode_of(&dir), 0o777);
+    if root {
+        assert!(setup.warnings().is_empty(), "{:?}", setup.warnings());
+        assert!(is_mount_point(&dir), "a tmpfs of its own");
+        let st = rustix::fs::statvfs(&dir).unwrap();
+        assert_eq!(st.f_blocks * st.f_frsize, 64 << 20, "sized by sizeLimit");
+        fs::write(dir.join("kept"), "x").unwrap();
+        prepare(&setup).unwrap();
+        assert_eq!(read(&dir.join("kept")), "x", "a re-apply keeps the mount and its content");
+    } else {
+        assert_eq!(setup.warnings().len(), 1);
+        assert!(setup.warnings()[0].starts_with("spec.volumes[0].emptyDir.sizeLimit: not enforced"));
+    }
+    assert_eq!(mode_of(&dir), 0o1777, "as the root of the kubelet's tmpfs");
     assert_eq!(mode_of(dir.parent().unwrap()), 0o700, "the pod's directory on /dev/shm is private");
     assert_eq!(mode_of(dir.parent().unwrap().parent().unwrap()), 0o700);
     let mounts = setup.mounts_for("c", &[]).unwrap();
@@ -169,12 +185,43 @@ fn memory_empty_dir_is_a_directory_on_dev_shm() {
     let point = s.files.pod_dir(&uid).join("volume-subpaths/m/c/1");
     assert_eq!(mounts[1], Mount::bind(point.to_string_lossy(), "/again", false));
     assert!(dir.join("sub").is_dir(), "a missing sub-path is created");
-    assert_eq!(mode_of(&dir.join("sub")), 0o777, "with the mode of the volume's root");
+    assert_eq!(mode_of(&dir.join("sub")), mode_of(&dir), "with the mode of the volume's root");
     assert!(same_file(&point, &dir.join("sub")), "the mount point shows the sub-path");
     remove_pod_volumes(&s.files, &uid);
     assert!(!dir.exists());
     assert!(!point.exists());
     assert!(!dir.parent().unwrap().exists());
+    let mounts = fs::read_to_string("/proc/self/mountinfo").unwrap();
+    assert!(!mounts.contains(&*dir.to_string_lossy()), "the tmpfs is unmounted");
+}
+
+#[test]
+fn a_memory_empty_dir_is_sized_as_the_kubelet_sizes_it() {
+    let s = Scratch::new("memory-sizes");
+    let size = |limits: [&str; 2], size_limit: &str| {
+        let spec = format!(
+            "  volumes: [{{name: m, emptyDir: {{medium: Memory{size_limit}}}}}]\n  initContainers:\n  - {{name: i, \
+             image: x:1{}}}\n  containers:\n  - {{name: c, image: x:1{}}}\n",
+            limits[0], limits[1]
+        );
+        match &plan(&s, &spec).unwrap().volumes()[0].source {
+            PlannedSource::EmptyDir { tmpfs_size, .. } => *tmpfs_size,
+            other => panic!("{other:?}"),
+        }
+    };
+    let mem = |q: &str| format!(", resources: {{limits: {{memory: {q}}}}}");
+    let (m, l) = (mem("32Mi"), mem("48Mi"));
+    // No limit anywhere: the kernel's default (the kubelet's is the node's allocatable memory).
+    assert_eq!(size(["", ""], ""), None);
+    assert_eq!(size(["", ""], ", sizeLimit: 16Mi"), Some(16 << 20));
+    // Every container limited: the pod's limit, the larger of the init container's and the
+    // app containers' sum, unless sizeLimit is smaller.
+    assert_eq!(size([&m, &l], ""), Some(48 << 20));
+    assert_eq!(size([&l, &m], ", sizeLimit: 64Mi"), Some(48 << 20));
+    assert_eq!(size([&l, &m], ", sizeLimit: 16Mi"), Some(16 << 20));
+    // One container without a limit: the pod has none.
+    assert_eq!(size(["", &m], ""), None);
+    assert_eq!(size(["", &m], ", sizeLimit: 64Mi"), Some(64 << 20));
 }
 
 #[test]
