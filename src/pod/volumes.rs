@@ -799,6 +799,16 @@ impl VolumeSetup {
             // The engine's host path: podrun cannot look at it, the engine checks that it exists.
             return Ok(bind(&base.join(rel)));
         }
+        // In a Files volume, a sub-path is of its data directory of the time, as the kubelet
+        // resolves `key -> ..data/key`: the mount keeps that content when the volume changes.
+        let data_dir;
+        let base = match &v.source {
+            PlannedSource::Files { dir, .. } => {
+                data_dir = host::atomic::current_data(dir).map_or_else(|| dir.clone(), |d| dir.join(d));
+                &data_dir
+            }
+            _ => base,
+        };
         let err = |cause| VolumeError::SubPath { field: field.clone(), cause };
         if !make {
             subpath::check(base, &rel, show).map_err(err)?;

@@ -1,7 +1,8 @@
 //! Volumes over a pod's life, on every local engine (Docker, Podman, containerd through CRI):
 //! a Memory emptyDir is a tmpfs of its size, shared by the pod's containers and unmounted when
-//! the pod goes; the files of a configMap volume follow the ConfigMap on a re-apply, in place,
-//! without a container restart, while a subPath mount keeps what it had.
+//! the pod goes; the files of a configMap volume, in the kubelet's layout, follow the ConfigMap
+//! on a re-apply, in place, without a container restart, while a subPath mount and the
+//! environment keep what they had.
 
 use std::process::Output;
 use std::time::Duration;
@@ -104,6 +105,10 @@ fn config_map_volume_follows_its_data(target: Target, ns: &Namespace) {
     assert!(!before.0.is_empty() && before.1 == 0, "{}: {before:?}", target.name());
     let show = || stdout(&exec(target, ns, "cfg", "c", "cat /cfg/greeting; echo; cat /one/greeting; echo; echo $G"));
     assert_eq!(show(), "one\none\none\n", "{}", target.name());
+    // The kubelet's layout: `..data` links to a timestamped data directory, each key into it.
+    let layout = || stdout(&exec(target, ns, "cfg", "c", "readlink /cfg/..data; readlink /cfg/greeting"));
+    let first = layout();
+    assert!(first.starts_with("..20") && first.ends_with("\n..data/greeting\n"), "{}: {first}", target.name());
 
     let f = TempFile::new("cfg.yaml", &config_pod("two"));
     let o = run(target, &["apply", f.path(), "-n", ns.name()]);
@@ -121,6 +126,8 @@ fn config_map_volume_follows_its_data(target: Target, ns: &Namespace) {
         }
     });
     assert_eq!(instance(target, ns), before, "{}: the same container, not restarted", target.name());
+    let second = layout();
+    assert!(second != first && second.ends_with("\n..data/greeting\n"), "{}: {second}", target.name());
     let o = run(target, &["delete", "cfg", "-n", ns.name()]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }

@@ -137,7 +137,7 @@ impl VolumeSetup {
 
     /// The data directory name for the Files volume at `index`: a UTC timestamp (as the
     /// kubelet's) and the hash of what it holds.
-    fn data_dir_name(&self, files: &[VolumeFile], secret: bool, now: SystemTime) -> String {
+    pub(super) fn data_dir_name(&self, files: &[VolumeFile], secret: bool, now: SystemTime) -> String {
         format!("..{}.{:016x}", utc_stamp(now), self.content_hash(files, secret))
     }
 

@@ -87,8 +87,9 @@ fn plan_err(spec: &str) -> String {
     plan(&s, spec).unwrap_err().to_string()
 }
 
+/// The mode of what `p` names, through the links of a Files volume (`key -> ..data/key`).
 fn mode_of(p: &Path) -> u32 {
-    fs::symlink_metadata(p).unwrap().permissions().mode() & 0o7777
+    fs::metadata(p).unwrap().permissions().mode() & 0o7777
 }
 
 fn dir_of(setup: &VolumeSetup, name: &str) -> PathBuf {
@@ -365,10 +366,11 @@ fn missing_objects_and_keys_fail_unless_optional() {
     let setup = plan(&s, &spec).unwrap();
     prepare(&setup).unwrap();
     let gone = dir_of(&setup, "gone");
-    assert!(
-        gone.is_dir() && fs::read_dir(&gone).unwrap().next().is_none(),
-        "an optional missing object: an empty volume"
-    );
+    let visible = |d: &Path| -> Vec<String> {
+        let names = fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+        names.filter(|n| !n.starts_with("..")).collect()
+    };
+    assert!(gone.is_dir() && visible(&gone).is_empty(), "an optional missing object: an empty volume");
     let part = dir_of(&setup, "part");
     assert!(part.join("a").is_file() && !part.join("z").exists());
 }
@@ -410,7 +412,7 @@ fn fs_group_owns_what_podrun_creates() {
     );
     let setup = plan(&s, &spec).unwrap();
     prepare(&setup).unwrap();
-    let gid = |p: &Path| fs::symlink_metadata(p).unwrap().gid();
+    let gid = |p: &Path| fs::metadata(p).unwrap().gid();
     let e = dir_of(&setup, "e");
     assert_eq!((gid(&e), mode_of(&e)), (2345, 0o2777), "emptyDir: group rw and setgid");
     let sec = dir_of(&setup, "s");
@@ -546,18 +548,22 @@ fn paths_can_never_escape_the_volume() {
 }
 
 #[test]
-fn re_apply_rewrites_files_atomically_and_drops_stale_ones() {
+fn re_apply_swaps_files_atomically_in_the_kubelets_layout() {
     let s = Scratch::new("rewrite");
     let spec = with_mounts("{name: v, configMap: {name: cfg}}", "");
     let setup = plan(&s, &spec).unwrap();
     prepare(&setup).unwrap();
     let d = dir_of(&setup, "v");
-    let ino = |p: &Path| fs::metadata(p).unwrap().ino();
-    let (a0, b0) = (ino(&d.join("a")), ino(&d.join("b")));
+    let link = |p: &str| fs::read_link(d.join(p)).unwrap().to_string_lossy().into_owned();
+    // `..data` links to a timestamped data directory, each key to its file through `..data`.
+    let data0 = link("..data");
+    assert!(data0.starts_with("..20") && d.join(&data0).is_dir(), "{data0}");
+    assert_eq!((link("a"), link("b")), ("..data/a".to_owned(), "..data/b".to_owned()));
     // Unchanged: left alone.
     prepare(&setup).unwrap();
-    assert_eq!((ino(&d.join("a")), ino(&d.join("b"))), (a0, b0));
-    // Changed: replaced by a rename (a new inode, never a file written in place); gone: removed.
+    assert_eq!(link("..data"), data0);
+    // Changed: a new data directory, `..data` swapped to it (every file at once); the old one
+    // and the links of keys that are gone are removed, and so is what podrun did not make.
     let mut store = ConfigStore::new();
     let cm = ConfigMap {
         metadata: ObjectMeta { name: "cfg".into(), ..Default::default() },
@@ -569,12 +575,24 @@ fn re_apply_rewrites_files_atomically_and_drops_stale_ones() {
     let setup2 = plan_volumes(&pod(&spec), &s.files, &store, &facts()).unwrap();
     prepare(&setup2).unwrap();
     assert_eq!(read(&d.join("a")), "uno");
-    assert_ne!(ino(&d.join("a")), a0);
     assert_eq!(read(&d.join("c")), "tres");
-    assert!(!d.join("b").exists() && !d.join("junk").exists());
-    let names: Vec<String> =
+    assert_ne!(link("..data"), data0);
+    assert!(!d.join(&data0).exists() && !d.join("b").exists() && !d.join("junk").exists());
+    let mut names: Vec<String> =
         fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
-    assert_eq!(names.len(), 2, "no temporary file is left: {names:?}");
+    names.sort();
+    assert_eq!(
+        names,
+        vec![link("..data"), "..data".to_owned(), "a".to_owned(), "c".to_owned()],
+        "nothing else is left"
+    );
+    // A volume of plain files (written so by an older podrun) becomes the same layout.
+    fs::remove_dir_all(&d).unwrap();
+    fs::create_dir_all(d.join("nested")).unwrap();
+    fs::write(d.join("a"), "old").unwrap();
+    prepare(&setup2).unwrap();
+    assert_eq!((link("a"), read(&d.join("a"))), ("..data/a".to_owned(), "uno".to_owned()));
+    assert!(!d.join("nested").exists());
 }
 
 #[test]
