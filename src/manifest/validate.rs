@@ -30,6 +30,7 @@ pub use config::{config_key_problems, validate_claim, validate_config_map, valid
 pub use unread::validate_unread;
 pub(crate) use workload::apps_selector_problems;
 
+use super::config_store::ConfigStore;
 pub use super::field_error::FieldError;
 pub use super::names::{dns1123_label_problems, is_dns1123_label, is_dns1123_subdomain};
 use super::names::{is_dns1123_subdomain_with_underscore, is_qualified_name, label_msg, qualified_msg, subdomain_msg};
@@ -120,6 +121,13 @@ pub fn validate_pod(pod: &Pod) -> (Vec<FieldError>, Vec<String>) {
     security::validate_apparmor_fields_match(pod, &mut errors);
     refused::refuse(pod, &mut errors);
     (errors, warnings)
+}
+
+/// Checks what a Pod (defaulted, in `namespace`) makes of the ConfigMaps and Secrets loaded
+/// with it: the files the keys of those a projected volume takes whole write, which must not
+/// clash with the volume's other files.
+pub fn validate_config_refs(pod: &Pod, namespace: &str, configs: &ConfigStore) -> Vec<FieldError> {
+    volumes::projected_keys(&pod.spec.volumes, namespace, configs)
 }
 
 fn validate_lifecycle(c: &Container, path: &str, init: bool, errors: &mut Vec<FieldError>) {

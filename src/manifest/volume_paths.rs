@@ -37,6 +37,41 @@ pub fn names_nothing(s: &str) -> bool {
     !s.starts_with('/') && s.split('/').all(|c| c.is_empty() || c == ".")
 }
 
+/// How a file of a volume clashes with another file of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathConflict<'a> {
+    /// An earlier file has the same path.
+    Duplicate,
+    /// Another file is this one's ancestor (`a` and `a/b`): it would have to be a directory.
+    UnderFile(&'a str),
+}
+
+/// The clashes among the files of one volume, `paths` in order, each a relative path with its
+/// names joined by `/` (no `.` or empty names): one rule for validation and for the planner,
+/// since podrun writes each file of a volume once (a kubelet keeps the last of two) and cannot
+/// make a directory where a file is (where a kubelet fails to set the volume up). Each entry
+/// is the index of the file at fault; a file may have both clashes.
+pub fn path_conflicts<'a>(paths: &[&'a str]) -> Vec<(usize, PathConflict<'a>)> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for (i, p) in paths.iter().enumerate() {
+        if !seen.insert(*p) {
+            out.push((i, PathConflict::Duplicate));
+        }
+    }
+    for (i, p) in paths.iter().enumerate() {
+        let mut above = *p;
+        while let Some((parent, _)) = above.rsplit_once('/') {
+            if seen.contains(parent) {
+                out.push((i, PathConflict::UnderFile(parent)));
+                break;
+            }
+            above = parent;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,5 +86,16 @@ mod tests {
         assert!(is_reserved("..data") && !is_reserved("../a") && !is_reserved("..") && !is_reserved("a/..b"));
         assert!(is_too_long(&"a".repeat(256)) && !is_too_long(&"a/".repeat(100)));
         assert!(names_nothing("./.") && names_nothing("") && !names_nothing("a") && !names_nothing("/"));
+    }
+
+    #[test]
+    fn conflicts_are_duplicates_and_files_above_files() {
+        assert_eq!(path_conflicts(&["a", "b", "c/d"]), vec![]);
+        assert_eq!(path_conflicts(&["a", "b", "a"]), vec![(2, PathConflict::Duplicate)]);
+        assert_eq!(path_conflicts(&["x/y/z", "x"]), vec![(0, PathConflict::UnderFile("x"))]);
+        assert_eq!(
+            path_conflicts(&["x", "x", "x/y"]),
+            vec![(1, PathConflict::Duplicate), (2, PathConflict::UnderFile("x"))]
+        );
     }
 }

@@ -349,7 +349,7 @@ async fn planned_pod_volumes_in_a_real_container() {
             "test \"$(cat /etc/one.conf)\" = one",
             "! touch /etc/cfg/x 2>/dev/null",
             "test \"$(cat /s/password)\" = hunter2",
-            "test \"$(stat -c %a:%g /s/password)\" = 440:2345",
+            "test \"$(stat -L -c %a:%g /s/password)\" = 440:2345",
             "! touch /s/x 2>/dev/null",
             "test \"$(stat -c %a:%g /scratch)\" = 2777:2345",
             "touch /scratch/f /logs/g",

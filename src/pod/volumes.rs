@@ -26,11 +26,13 @@
 //! - `<pod dir>/volumes/<name>`: emptyDir, configMap, downwardAPI, and projected volumes
 //!   without a Secret.
 //! - `<podrun's /dev/shm directory>/<pod uid>/<name>` (`PodFiles::shm_base`: a name only the
-//!   state directory's key gives; the pod directory there is 0700 too): emptyDir with `medium: Memory`, and volumes that hold Secret data, which
-//!   therefore never touch a disk (as the kubelet keeps secrets on tmpfs). A Memory emptyDir is
-//!   a host directory rather than a tmpfs mount of the engine's because an engine tmpfs belongs
-//!   to one container: it could not be shared by several containers, and it would be emptied on
-//!   every restart, while an emptyDir lives as long as the pod.
+//!   state directory's key gives; the pod directory there is 0700 too): emptyDir with `medium:
+//!   Memory`, and volumes that hold Secret data, which therefore never touch a disk (as the
+//!   kubelet keeps secrets on tmpfs). A Memory emptyDir is a tmpfs mounted there, sized as the
+//!   kubelet sizes it (`tmpfs`), when podrun runs as root, else a plain directory. It is
+//!   podrun's mount rather than an engine's tmpfs mount because an engine tmpfs belongs to one
+//!   container: it could not be shared by several containers, and it would be emptied on every
+//!   restart, while an emptyDir lives as long as the pod.
 //! - persistentVolumeClaim: the named engine volume `podrun-<namespace>-<claim>`, kept when the
 //!   pod is deleted, as a claim outlives its pods.
 //! - `<pod dir>/volume-subpaths/<volume>/<container>/<mount index>`: the mount point of each
@@ -62,6 +64,7 @@ mod host;
 mod mounts;
 mod reason;
 mod subpath;
+mod tmpfs;
 
 use contents::{downward_files, key_files, FileSet, Keys};
 pub use host::{prepare, remove_pod_volumes, HostError};
@@ -83,13 +86,12 @@ const FILES_DIR_MODE: u32 = 0o755;
 /// container of the pod has the group.
 const SECRET_DIR_MODE_WITH_GROUP: u32 = 0o750;
 /// The mode of an emptyDir's directory: with fsGroup also setgid, so what the pod's
-/// containers create there keeps the group (the kubelet's ownership rule).
-fn empty_dir_mode(group: Option<u32>) -> u32 {
-    if group.is_some() {
-        EMPTY_DIR_MODE | 0o2000
-    } else {
-        EMPTY_DIR_MODE
-    }
+/// containers create there keeps the group (the kubelet's ownership rule); a Memory one is
+/// sticky too, as the root of the fresh tmpfs the kubelet mounts is (1777).
+fn empty_dir_mode(memory: bool, group: Option<u32>) -> u32 {
+    let sticky = if memory { 0o1000 } else { 0 };
+    let setgid = if group.is_some() { 0o2000 } else { 0 };
+    EMPTY_DIR_MODE | sticky | setgid
 }
 
 /// The mode of a Files volume's directories and the bits its files get added, on the host and
@@ -225,8 +227,10 @@ pub struct PlannedVolume {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PlannedSource {
     /// emptyDir: a directory of podrun's own, kept as long as the pod (`memory`: on /dev/shm).
-    /// `size_limit`: `sizeLimit` in bytes, when set and above zero.
-    EmptyDir { dir: PathBuf, memory: bool, size_limit: Option<u64> },
+    /// `size_limit`: `sizeLimit` in bytes, when set and above zero. `tmpfs_size`: for a Memory
+    /// one, the size of its tmpfs as the kubelet sizes it (see `memory_size`); none, the
+    /// kernel's default (half the host's memory).
+    EmptyDir { dir: PathBuf, memory: bool, size_limit: Option<u64>, tmpfs_size: Option<u64> },
     /// hostPath: the host's own path, checked (and created, for the *OrCreate types).
     HostPath { path: PathBuf, kind: HostPathType },
     /// configMap, secret, downwardAPI, projected: files podrun writes, mounted read-only (as
@@ -541,11 +545,45 @@ fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, Volu
             size_limit = bytes;
         }
         let dir = if memory { ctx.shm_dir.join(&v.name) } else { ctx.pod_dir.join("volumes").join(&v.name) };
-        return Ok(PlannedSource::EmptyDir { dir, memory, size_limit });
+        let tmpfs_size = if memory { memory_size(size_limit, pod_memory_limit(ctx.pod)) } else { None };
+        return Ok(PlannedSource::EmptyDir { dir, memory, size_limit, tmpfs_size });
     }
     let secret = files.secret;
     let dir = if secret { ctx.shm_dir.join(&v.name) } else { ctx.pod_dir.join("volumes").join(&v.name) };
     Ok(PlannedSource::Files { dir, files: files.finish()?, secret })
+}
+
+/// The size of a Memory emptyDir's tmpfs, as the kubelet's `calculateEmptyDirMemorySize`: the
+/// pod's memory limit, or the volume's `sizeLimit` when that is smaller; with neither, no size
+/// (the kubelet's is the node's allocatable memory, the kernel's default serves here).
+fn memory_size(size_limit: Option<u64>, pod_limit: Option<u64>) -> Option<u64> {
+    match (size_limit, pod_limit) {
+        (Some(s), Some(p)) => Some(s.min(p)),
+        (s, p) => s.or(p),
+    }
+}
+
+/// The pod's memory limit as the kubelet sets its cgroup's: the pod-level limit when given;
+/// else, when every container has a memory limit, the larger of the app containers' and
+/// sidecars' sum and the largest init container's; else none.
+fn pod_memory_limit(pod: &Pod) -> Option<u64> {
+    let limit = |r: Option<&crate::manifest::types::ResourceRequirements>| {
+        let q = Quantity::parse(r?.limits.get("memory")?).ok()?;
+        u64::try_from(q.value_ceil()).ok().filter(|b| *b > 0)
+    };
+    if let Some(l) = limit(pod.spec.resources.as_ref()) {
+        return Some(l);
+    }
+    let (mut running, mut init) = (0u64, 0u64);
+    for (_, c, is_init) in pod.spec.all_containers() {
+        let l = limit(c.resources.as_ref())?;
+        if is_init && c.restart_policy.is_none() {
+            init = init.max(l);
+        } else {
+            running = running.saturating_add(l);
+        }
+    }
+    Some(running.max(init))
 }
 
 fn plan_host_path(path: &str, type_: Option<&str>, field: &str) -> Result<PlannedSource, VolumeError> {
@@ -636,15 +674,17 @@ impl VolumeSetup {
     }
 
     /// What the user should hear about once: a sizeLimit podrun does not enforce. The kubelet
-    /// sizes a Memory emptyDir's tmpfs by it, as podrun does on the engine; a disk-backed one
-    /// it enforces by evicting the pod.
+    /// sizes a Memory emptyDir's tmpfs by it, as podrun does (on the host when it runs as root,
+    /// else on the engine); a disk-backed one it enforces by evicting the pod.
     pub fn warnings(&self) -> Vec<String> {
+        let tmpfs = self.engine || rustix::process::geteuid().is_root();
         self.volumes
             .iter()
             .filter_map(|v| match &v.source {
-                PlannedSource::EmptyDir { memory: true, size_limit: Some(_), .. } if !self.engine => Some(format!(
-                    "{}.emptyDir.sizeLimit: not enforced: podrun keeps a Memory emptyDir in a directory on the host's \
-                 {SHM} tmpfs, which the pod's containers share and which has no per-volume size",
+                PlannedSource::EmptyDir { memory: true, size_limit: Some(_), .. } if !tmpfs => Some(format!(
+                    "{}.emptyDir.sizeLimit: not enforced: podrun, not run as root, cannot mount a tmpfs: it keeps a \
+                     Memory emptyDir in a directory on the host's {SHM} tmpfs, which the pod's containers share and \
+                     which has no size of its own",
                     v.field
                 )),
                 PlannedSource::EmptyDir { memory: false, size_limit: Some(_), .. } => Some(format!(
@@ -761,6 +801,16 @@ impl VolumeSetup {
             // The engine's host path: podrun cannot look at it, the engine checks that it exists.
             return Ok(bind(&base.join(rel)));
         }
+        // In a Files volume, a sub-path is of its data directory of the time, as the kubelet
+        // resolves `key -> ..data/key`: the mount keeps that content when the volume changes.
+        let data_dir;
+        let base = match &v.source {
+            PlannedSource::Files { dir, .. } => {
+                data_dir = host::atomic::current_data(dir).map_or_else(|| dir.clone(), |d| dir.join(d));
+                &data_dir
+            }
+            _ => base,
+        };
         let err = |cause| VolumeError::SubPath { field: field.clone(), cause };
         if !make {
             subpath::check(base, &rel, show).map_err(err)?;

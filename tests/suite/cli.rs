@@ -375,6 +375,47 @@ fn apply_takes_config_files_before_it_needs_the_engine() {
 }
 
 #[test]
+fn two_projected_sources_writing_one_file_are_refused_by_validate_as_by_apply() {
+    // The keys of ConfigMap a and of the Secret (given with --config, after the pod) both
+    // write `k`; the downwardAPI item needs `k` to be a directory.
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: busybox\n    \
+        volumeMounts: [{name: v, mountPath: /v}]\n  volumes:\n  - name: v\n    projected:\n      sources:\n      \
+        - configMap: {name: a}\n      - downwardAPI: {items: [{path: k/x, fieldRef: {fieldPath: metadata.name}}]}\n      \
+        - secret: {name: s}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {k: one}\n";
+    let secret = "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {k: hidden-value}\n";
+    let f = TempFile::new("pod.yaml", pod);
+    let configs = TempFile::new("secret.yaml", secret);
+    for command in ["validate", "apply"] {
+        // No engine: an apply that got past its checks would exit 3, not 2.
+        let o = podrun_env(&[command, f.path(), "--config", configs.path()], None, NO_ENGINE);
+        let err = stderr(&o);
+        assert_eq!(code(&o), 2, "{command}: {err}");
+        assert!(
+            err.contains(
+                "spec.volumes[0].projected.sources[2].secret.name: Invalid value: \"k\": conflicting duplicate paths"
+            ),
+            "{command}: {err}"
+        );
+        assert!(
+            err.contains(
+                "spec.volumes[0].projected.sources[1].downwardAPI.items[0].path: Invalid value: \"k/x\": conflicts \
+                 with the file \"k\""
+            ),
+            "{command}: {err}"
+        );
+        assert!(!err.contains("hidden-value"), "{command}: {err}");
+    }
+    // Without the Secret, the ConfigMap's `k` alone still clashes with the item.
+    let o = podrun_env(&["validate", f.path()], None, NO_ENGINE);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(!stderr(&o).contains("secret.name"), "{}", stderr(&o));
+    // Without any clash the same pod is valid.
+    let fine = TempFile::new("fine.yaml", &pod.replace("path: k/x", "path: other/x"));
+    let o = podrun_env(&["validate", fine.path()], None, NO_ENGINE);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
 fn workloads_and_refusals_through_the_binary() {
     let deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  \
         selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      \

@@ -56,7 +56,7 @@ spec:
     assert_eq!(exec(&app, "ls /etc/cfg").trim(), "nested", "only the listed items");
     assert_eq!(exec(&app, "stat -c %a /etc/cfg/nested/hello.txt").trim(), "600");
     assert_eq!(exec(&app, "cat /etc/sec/password").trim(), "s3cr3t-value");
-    assert_eq!(exec(&app, "stat -c %a /etc/sec/password").trim(), "400");
+    assert_eq!(exec(&app, "stat -L -c %a /etc/sec/password").trim(), "400");
     assert!(exec(&app, "touch /etc/cfg/new 2>&1").contains("Read-only"), "configMap volumes are read-only");
     assert_eq!(exec(&app, "cat /etc/info/labels").trim(), "tier=\"web\"");
     assert_eq!(exec(&app, "echo $PASSWORD").trim(), "s3cr3t-value");

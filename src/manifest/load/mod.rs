@@ -57,6 +57,16 @@ fn duplicate_pods(pods: &[LoadedPod]) -> Vec<ManifestError> {
     out
 }
 
+/// What an invalid pod is called in its error: the Pod, or the workload it is the template of.
+fn what(kind: Option<WorkloadKind>, name: &str) -> String {
+    match (kind, name) {
+        (None, "") => "Pod".to_owned(),
+        (None, n) => format!("Pod {n:?}"),
+        (Some(kind), "") => kind.to_string(),
+        (Some(kind), n) => format!("{kind} {n:?}"),
+    }
+}
+
 /// Loads every Pod in `source`, and the ConfigMaps, Secrets and claims beside them.
 #[cfg(test)]
 pub fn load(source: &Source, opts: &LoadOptions) -> Result<Loaded, ManifestError> {
@@ -67,7 +77,8 @@ pub fn load(source: &Source, opts: &LoadOptions) -> Result<Loaded, ManifestError
 /// ConfigMaps and Secrets of `config_sources` (`--config` files, which may hold nothing else).
 /// An error in any of them fails the whole load.
 pub fn load_all(sources: &[Source], config_sources: &[Source], opts: &LoadOptions) -> Result<Loaded, ManifestError> {
-    let mut loader = Loader { opts, out: Loaded::default(), objects: BTreeMap::new(), errors: Vec::new() };
+    let mut loader =
+        Loader { opts, out: Loaded::default(), objects: BTreeMap::new(), errors: Vec::new(), kinds: Vec::new() };
     for s in sources {
         loader.source(s, false);
     }
@@ -87,6 +98,8 @@ struct Loader<'o> {
     objects: BTreeMap<ObjectKey, DocRef>,
     /// Every problem met so far: a bad document does not stop the others from being checked.
     errors: Vec<ManifestError>,
+    /// The workload each of `out.pods` is the template of, if any.
+    kinds: Vec<Option<WorkloadKind>>,
 }
 
 /// Documents of one text read again, for the places of unknown keys (`locate.rs`): a second
@@ -214,7 +227,7 @@ impl Loader<'_> {
             }
             for (doc, object) in typed.drain(..) {
                 let done = match object {
-                    Typed::Pod(pod) => self.finish_pod(pod, doc, None).map(|loaded| self.out.pods.push(loaded)),
+                    Typed::Pod(pod) => self.finish_pod(pod, doc, None).map(|loaded| self.push_pod(loaded, None)),
                     Typed::Workload(kind, w) => self.workload(kind, w, &doc),
                     Typed::ConfigMap(cm) => self.config_map(&cm, doc),
                     Typed::Secret(secret) => self.secret(&secret, doc),
@@ -234,6 +247,19 @@ impl Loader<'_> {
         let (out, mut errors) = (self.out, self.errors);
         // Pods of documents that loaded may clash even when others did not load: said too.
         errors.extend(duplicate_pods(&out.pods));
+        // What a pod makes of the ConfigMaps and Secrets, which may come after it.
+        for (p, kind) in out.pods.iter().zip(&self.kinds) {
+            let mut problems = validate::validate_config_refs(&p.pod, p.namespace(), &out.configs);
+            if problems.is_empty() {
+                continue;
+            }
+            if kind.is_some() {
+                for e in &mut problems {
+                    e.path = workload::workload_path(&e.path);
+                }
+            }
+            errors.push(ManifestError::Invalid { doc: p.doc.clone(), what: what(*kind, p.name()), problems });
+        }
         if let Some(e) = ManifestError::of(errors) {
             return Err(e);
         }
@@ -271,12 +297,7 @@ impl Loader<'_> {
         // only what the API server defaults while decoding comes first.
         defaults::apply_before_validation(&mut pod);
         let (mut problems, warns) = validate::validate_pod(&pod);
-        let what = match (&workload, pod.metadata.name.as_str()) {
-            (None, "") => "Pod".to_owned(),
-            (None, n) => format!("Pod {n:?}"),
-            (Some((kind, _)), "") => kind.to_string(),
-            (Some((kind, _)), n) => format!("{kind} {n:?}"),
-        };
+        let what = what(workload.as_ref().map(|(k, _)| *k), &pod.metadata.name);
         let warns = match &workload {
             None => warns,
             Some(_) => warns.iter().map(|w| workload::workload_path(w)).collect(),
@@ -306,8 +327,13 @@ impl Loader<'_> {
             let key = (loaded.namespace().to_owned(), "PersistentVolumeClaim", claim);
             self.record(key, doc)?;
         }
-        self.out.pods.push(loaded);
+        self.push_pod(loaded, Some(kind));
         Ok(())
+    }
+
+    fn push_pod(&mut self, loaded: LoadedPod, kind: Option<WorkloadKind>) {
+        self.out.pods.push(loaded);
+        self.kinds.push(kind);
     }
 
     /// Remembers an object; the same one twice is an error naming both documents.

@@ -8,13 +8,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::downward::{validate_field_selector, validate_resource_selector, VOLUME_FIELD_PATHS};
 use super::{is_dns1123_label, is_dns1123_subdomain, label_msg, FieldError, PodContext, ABSOLUTE_PATH_MSG};
+use crate::manifest::config_store::ConfigStore;
 use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{
     Container, DownwardApiVolumeFile, HostPathType, KeyToPath, MountPropagation, ProjectedVolumeSource,
     RecursiveReadOnly, Volume,
 };
 use crate::manifest::volume_paths::{
-    file_mode as file_mode_of, has_backstep, is_reserved, names_nothing, FILE_MODE_MSG, MAX_NAME_BYTES, MAX_PATH_BYTES,
+    file_mode as file_mode_of, has_backstep, is_reserved, names_nothing, path_conflicts, PathConflict, FILE_MODE_MSG,
+    MAX_NAME_BYTES, MAX_PATH_BYTES,
 };
 
 const CLAIM_NAME_MSG: &str =
@@ -255,55 +257,114 @@ fn projected(
 
 /// The files one volume's items write (`path`s of configMap, secret, downwardAPI and
 /// projected items), as podrun writes them: each file once, none where another needs a
-/// directory. The API server checks neither (a kubelet keeps the last of two items on one
-/// path, and fails to set up a volume with a file where a directory must go); podrun refuses
-/// both before anything is created.
+/// directory (`volume_paths::path_conflicts`). The API server checks neither (a kubelet keeps
+/// the last of two items on one path, and fails to set up a volume with a file where a
+/// directory must go); podrun refuses both before anything is created.
 #[derive(Default)]
 struct Files {
-    /// (the path as podrun writes it, as written, the item's field) for each item with a good
-    /// path.
-    files: Vec<(String, String, String)>,
+    files: Vec<File>,
+}
+
+/// One file a volume writes.
+struct File {
+    /// The path as podrun writes it.
+    normal: String,
+    /// As written: the item's path, or the key.
+    raw: String,
+    /// The item's `path`, or for a key the field naming its ConfigMap or Secret.
+    field: String,
+    /// A key of a ConfigMap or Secret taken whole (no items), known only with the objects.
+    key: bool,
 }
 
 impl Files {
     fn add(&mut self, written: &str, field: String) {
         if let Some(normal) = normal_item_path(written) {
-            self.files.push((normal, written.to_owned(), field));
+            self.files.push(File { normal, raw: written.to_owned(), field, key: false });
+        }
+    }
+
+    fn add_key(&mut self, key: &str, field: String) {
+        if let Some(normal) = normal_item_path(key) {
+            self.files.push(File { normal, raw: key.to_owned(), field, key: true });
         }
     }
 
     /// `projected`: whether the API server has reported two items on one path as written
-    /// (`projected()`): those are not reported again.
+    /// (`projected()`): those are not reported again. With keys, only the clashes a key takes
+    /// part in are reported: the others were, with the pod's own checks.
     fn check(self, projected: bool, errors: &mut Vec<FieldError>) {
-        let mut seen = BTreeSet::new();
-        let mut written = BTreeSet::new();
-        for (normal, raw, field) in &self.files {
-            let reported = projected && written.contains(raw.as_str());
-            if !seen.insert(normal.as_str()) && !reported {
-                errors.push(FieldError::invalid(
-                    field,
-                    raw,
-                    "conflicting duplicate paths (podrun writes each file of a volume once; a kubelet would keep \
-                     the last)",
-                ));
+        let normals: Vec<&str> = self.files.iter().map(|f| f.normal.as_str()).collect();
+        let with_keys = self.files.iter().any(|f| f.key);
+        for (i, conflict) in path_conflicts(&normals) {
+            let f = &self.files[i];
+            let other = match conflict {
+                PathConflict::Duplicate => normals[..i].iter().position(|n| *n == normals[i]),
+                PathConflict::UnderFile(parent) => normals.iter().position(|n| *n == parent),
             }
-            written.insert(raw.as_str());
-        }
-        for (normal, raw, field) in &self.files {
-            let mut above = normal.as_str();
-            while let Some((parent, _)) = above.rsplit_once('/') {
-                if seen.contains(parent) {
-                    errors.push(FieldError::invalid(
-                        field,
-                        raw,
-                        &format!("conflicts with the file {parent:?}, which would have to be a directory"),
-                    ));
-                    break;
+            .map(|j| &self.files[j]);
+            if with_keys && !f.key && !other.is_some_and(|o| o.key) {
+                continue;
+            }
+            match conflict {
+                PathConflict::Duplicate => {
+                    let by_api_server = projected && !f.key && self.files[..i].iter().any(|o| !o.key && o.raw == f.raw);
+                    if !by_api_server {
+                        errors.push(FieldError::invalid(
+                            &f.field,
+                            &f.raw,
+                            "conflicting duplicate paths (podrun writes each file of a volume once; a kubelet would \
+                             keep the last)",
+                        ));
+                    }
                 }
-                above = parent;
+                PathConflict::UnderFile(parent) => errors.push(FieldError::invalid(
+                    &f.field,
+                    &f.raw,
+                    &format!("conflicts with the file {parent:?}, which would have to be a directory"),
+                )),
             }
         }
     }
+}
+
+/// The clashes the keys of ConfigMaps and Secrets (of the pod's namespace, in `configs`) make
+/// in the projected volumes that take them whole, with the volume's other files: what the
+/// pod's own checks cannot see, made once every object is loaded. Apply plans the volumes
+/// from the same objects, so it refuses nothing validation passed.
+pub(super) fn projected_keys(volumes: &[Volume], namespace: &str, configs: &ConfigStore) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    for (i, v) in volumes.iter().enumerate() {
+        let Some(p) = &v.projected else { continue };
+        let mut files = Files::default();
+        for (k, source) in p.sources.iter().enumerate() {
+            let sp = format!("spec.volumes[{i}].projected.sources[{k}]");
+            for (field, keys) in [("secret", &source.secret), ("configMap", &source.config_map)] {
+                let Some(keys) = keys else { continue };
+                if !keys.items.is_empty() {
+                    for (j, kp) in keys.items.iter().enumerate() {
+                        files.add(&kp.path, format!("{sp}.{field}.items[{j}].path"));
+                    }
+                    continue;
+                }
+                let names: Vec<&String> = if field == "secret" {
+                    configs.secret(namespace, &keys.name).map(|e| e.keys().collect()).unwrap_or_default()
+                } else {
+                    configs.config_map(namespace, &keys.name).map(|e| e.keys().collect()).unwrap_or_default()
+                };
+                for key in names {
+                    files.add_key(key, format!("{sp}.{field}.name"));
+                }
+            }
+            if let Some(d) = &source.downward_api {
+                for (j, f) in d.items.iter().enumerate() {
+                    files.add(&f.path, format!("{sp}.downwardAPI.items[{j}].path"));
+                }
+            }
+        }
+        files.check(true, &mut errors);
+    }
+    errors
 }
 
 /// An item's path as a file of the volume, `.` and empty components dropped; none for a path

@@ -2,7 +2,9 @@
 //! item as a path, mode and content, checked as the API server checks them. No I/O.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+use crate::manifest::volume_paths::{path_conflicts, PathConflict};
 
 use super::{
     downward, invalid, missing, mode, rel_path, Absent, Ctx, DownwardApiVolumeFile, KeyToPath, Reason, VolumeError,
@@ -22,30 +24,20 @@ impl FileSet {
     }
 
     /// The files, once no two claim the same path and none is needed as both a file and a
-    /// directory (`a` and `a/b`).
+    /// directory (`a` and `a/b`): validation's rule (`volume_paths::path_conflicts`), which
+    /// already refused what the manifests alone show.
     pub(super) fn finish(self) -> Result<Vec<VolumeFile>, VolumeError> {
-        let mut seen: BTreeMap<&Path, &str> = BTreeMap::new();
-        for (field, f) in &self.files {
-            if seen.insert(f.path.as_path(), field.as_str()).is_some() {
-                return Err(invalid(
-                    field.as_str(),
-                    Reason::InvalidRaw {
-                        value: format!("{:?}", f.path),
-                        why: "conflicting duplicate paths".to_owned(),
-                    },
-                ));
-            }
-        }
-        for (field, f) in &self.files {
-            if let Some(a) = f.path.ancestors().skip(1).find(|a| seen.contains_key(a)) {
-                return Err(invalid(
-                    field.as_str(),
-                    Reason::InvalidRaw {
-                        value: format!("{:?}", f.path),
-                        why: format!("conflicts with the file {a:?}, which would have to be a directory"),
-                    },
-                ));
-            }
+        let paths: Vec<String> = self.files.iter().map(|(_, f)| f.path.to_string_lossy().into_owned()).collect();
+        let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+        if let Some((i, conflict)) = path_conflicts(&refs).into_iter().next() {
+            let why = match conflict {
+                PathConflict::Duplicate => "conflicting duplicate paths".to_owned(),
+                PathConflict::UnderFile(a) => {
+                    format!("conflicts with the file {a:?}, which would have to be a directory")
+                }
+            };
+            let (field, f) = &self.files[i];
+            return Err(invalid(field.as_str(), Reason::InvalidRaw { value: format!("{:?}", f.path), why }));
         }
         Ok(self.files.into_iter().map(|(_, f)| f).collect())
     }

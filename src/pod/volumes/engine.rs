@@ -93,19 +93,19 @@ impl VolumeSetup {
             .iter()
             .filter_map(|v| {
                 let (tmpfs, size) = match &v.source {
-                    PlannedSource::EmptyDir { memory, size_limit, .. } => (*memory, *size_limit),
+                    PlannedSource::EmptyDir { memory, tmpfs_size, .. } => (*memory, *tmpfs_size),
                     PlannedSource::Files { secret, .. } => (*secret, None),
                     _ => return None,
                 };
                 let labels = pod_labels(&v.name);
                 let mode = match &v.source {
-                    PlannedSource::EmptyDir { .. } => empty_dir_mode(self.fs_group),
+                    PlannedSource::EmptyDir { memory, .. } => empty_dir_mode(*memory, self.fs_group),
                     _ => files_modes(true, self.fs_group).0,
                 };
                 Some(EngineVolume {
                     name: engine_volume_name(&self.uid, &v.name),
                     labels,
-                    // The kubelet sizes a Memory emptyDir's tmpfs by its sizeLimit.
+                    // The kubelet sizes a Memory emptyDir's tmpfs by its sizeLimit or the pod's memory limit.
                     tmpfs: tmpfs.then_some(Tmpfs { mode: mode & 0o7777, size }),
                 })
             })
@@ -137,7 +137,7 @@ impl VolumeSetup {
 
     /// The data directory name for the Files volume at `index`: a UTC timestamp (as the
     /// kubelet's) and the hash of what it holds.
-    fn data_dir_name(&self, files: &[VolumeFile], secret: bool, now: SystemTime) -> String {
+    pub(super) fn data_dir_name(&self, files: &[VolumeFile], secret: bool, now: SystemTime) -> String {
         format!("..{}.{:016x}", utc_stamp(now), self.content_hash(files, secret))
     }
 
@@ -161,8 +161,8 @@ impl VolumeSetup {
         let mtime = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
         for v in &self.volumes {
             match &v.source {
-                PlannedSource::EmptyDir { .. } if empty_dirs => {
-                    dir(&mut b, Path::new(&v.name), empty_dir_mode(group), group, mtime)?;
+                PlannedSource::EmptyDir { memory, .. } if empty_dirs => {
+                    dir(&mut b, Path::new(&v.name), empty_dir_mode(*memory, group), group, mtime)?;
                 }
                 PlannedSource::Files { files: content, secret, .. }
                     if files.is_none_or(|names| names.contains(&v.name)) =>

@@ -1,18 +1,19 @@
 //! The host side of pod volumes: the directories and files the plan names, made real with
-//! their modes and ownership (rewritten atomically on every apply), the hostPath type checks,
+//! their modes and ownership (Files volumes in the kubelet's layout, see `atomic`), the hostPath type checks,
 //! and removal when the pod goes (sub-path mount points first, see `subpath`). Everything here
 //! is I/O; what to make is decided in the plan (`super`).
 
-use std::collections::BTreeSet;
 use std::fs;
-use std::io::{self, Read, Write};
+use std::io;
 use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use super::{
-    empty_dir_mode, files_modes, host, subpath, HostPathType, PlannedSource, PlannedVolume, PodFiles, SubPath,
-    VolumeError, VolumeFile, VolumeSetup, SHM,
+    empty_dir_mode, files_modes, host, subpath, tmpfs, HostPathType, PlannedSource, PlannedVolume, PodFiles, SubPath,
+    VolumeError, VolumeSetup, SHM,
 };
+
+pub(super) mod atomic;
 
 /// Why the host side of a volume could not be made, or failed a check.
 #[derive(Debug, thiserror::Error)]
@@ -36,6 +37,8 @@ pub enum HostError {
     /// The hint follows the OS's words, so the refusal is said in the message itself.
     #[error("cannot give {} to group {group} (fsGroup): {denied} (fsGroup needs podrun to run as root)", .path.display())]
     GroupNeedsRoot { path: PathBuf, group: u32, denied: io::Error },
+    #[error("cannot mount a tmpfs on {}", .path.display())]
+    Tmpfs { path: PathBuf, source: io::Error },
     #[error("cannot remove {}", .path.display())]
     Remove { path: PathBuf, source: io::Error },
     #[error("cannot write {}", .path.display())]
@@ -55,8 +58,9 @@ pub enum HostError {
 
 /// Prepares the host side of every volume: podrun's own directories and files, and the
 /// hostPath checks. Safe to run again on a re-apply: an emptyDir keeps its content, and the
-/// files of configMap, secret, downwardAPI and projected volumes are rewritten atomically (a
-/// container never sees a half-written file), with files no longer wanted removed.
+/// files of configMap, secret, downwardAPI and projected volumes are written in the kubelet's
+/// atomic writer's layout (`atomic`), so a changed volume changes all at once, with files no
+/// longer wanted removed.
 ///
 /// Directories: emptyDir 0777 (the kubelet's); file volumes 0755, or 0750 for one holding
 /// Secret data when the pod has an fsGroup (every container of the pod then has the group; without
@@ -110,15 +114,22 @@ pub fn prepare(setup: &VolumeSetup) -> Result<(), VolumeError> {
     let group = setup.fs_group;
     for v in &setup.volumes {
         match &v.source {
-            PlannedSource::EmptyDir { dir, .. } => {
-                ensure_dir(dir, empty_dir_mode(group), group).map_err(|e| host(&v.field, e))?;
+            PlannedSource::EmptyDir { dir, memory: true, tmpfs_size, .. } if rustix::process::geteuid().is_root() => {
+                let name = v.name.as_str();
+                tmpfs::ensure(&setup.shm_dir, name, *tmpfs_size)
+                    .map_err(|e| host(format!("{}.emptyDir", v.field), e))?;
+                ensure_dir(dir, empty_dir_mode(true, group), group).map_err(|e| host(&v.field, e))?;
+            }
+            PlannedSource::EmptyDir { dir, memory, .. } => {
+                ensure_dir(dir, empty_dir_mode(*memory, group), group).map_err(|e| host(&v.field, e))?;
             }
             PlannedSource::HostPath { path, kind } => {
                 check_host_path(path, *kind).map_err(|e| host(format!("{}.hostPath.path", v.field), e))?;
             }
             PlannedSource::Files { dir, files, secret } => {
                 let (dir_mode, file_bits) = files_modes(*secret, group);
-                write_files(dir, files, dir_mode, file_bits, group).map_err(|e| host(&v.field, e))?;
+                let data = setup.data_dir_name(files, *secret, crate::clock::now());
+                atomic::write(dir, files, &data, dir_mode, file_bits, group).map_err(|e| host(&v.field, e))?;
             }
             PlannedSource::Claim { .. } => {}
         }
@@ -139,8 +150,11 @@ pub fn remove_pod_volumes(files: &PodFiles, uid: &str) {
     subpath::remove(&pod_dir);
     remove_tree(&pod_dir.join("volumes"));
     // The base directory stays, empty, until the next boot: once its name is seen in /dev/shm,
-    // anyone could make it first after podrun removed it.
-    remove_tree(&files.shm_base().join(uid));
+    // anyone could make it first after podrun removed it. Memory emptyDirs' tmpfs mounts go
+    // first, so the removal finds plain directories.
+    let shm = files.shm_base().join(uid);
+    tmpfs::unmount_all(&shm);
+    remove_tree(&shm);
 }
 
 fn remove_tree(dir: &Path) {
@@ -178,7 +192,7 @@ fn private_dir(dir: &Path) -> Result<(), HostError> {
 }
 
 /// Makes `dir` (whose parent exists and was checked) a real directory with `mode` and group.
-fn ensure_dir(dir: &Path, mode: u32, group: Option<u32>) -> Result<(), HostError> {
+pub(super) fn ensure_dir(dir: &Path, mode: u32, group: Option<u32>) -> Result<(), HostError> {
     let path = || dir.to_path_buf();
     match fs::symlink_metadata(dir) {
         Ok(md) if md.file_type().is_symlink() => return Err(HostError::Symlink(path())),
@@ -203,7 +217,7 @@ fn ensure_dir(dir: &Path, mode: u32, group: Option<u32>) -> Result<(), HostError
         .map_err(|source| HostError::Mode { path: path(), source })
 }
 
-fn group_error(path: &Path, group: u32, e: io::Error) -> HostError {
+pub(super) fn group_error(path: &Path, group: u32, e: io::Error) -> HostError {
     let path = path.to_path_buf();
     if e.kind() == io::ErrorKind::PermissionDenied {
         HostError::GroupNeedsRoot { path, group, denied: e }
@@ -212,119 +226,18 @@ fn group_error(path: &Path, group: u32, e: io::Error) -> HostError {
     }
 }
 
-/// Writes a Files volume: `dir` ends up holding exactly `files` (and their directories).
-fn write_files(
-    dir: &Path,
-    files: &[VolumeFile],
-    dir_mode: u32,
-    file_bits: u32,
-    group: Option<u32>,
-) -> Result<(), HostError> {
-    ensure_dir(dir, dir_mode, group)?;
-    let wanted_files: BTreeSet<&Path> = files.iter().map(|f| f.path.as_path()).collect();
-    let wanted_dirs: BTreeSet<&Path> =
-        files.iter().flat_map(|f| f.path.ancestors().skip(1)).filter(|a| !a.as_os_str().is_empty()).collect();
-    remove_stale(dir, Path::new(""), &wanted_files, &wanted_dirs)?;
-    // Parents sort before their children, so each directory's parent exists and was checked.
-    for d in &wanted_dirs {
-        ensure_dir(&dir.join(d), dir_mode, group)?;
-    }
-    for f in files {
-        write_atomic(&dir.join(&f.path), &f.content, f.mode | file_bits, group)?;
-    }
-    Ok(())
-}
-
-/// Removes what a Files volume no longer holds: files and directories not wanted, and anything
-/// of the wrong type (a symbolic link, or a file where a directory is wanted). Walks without
-/// following symbolic links.
-fn remove_stale(root: &Path, rel: &Path, files: &BTreeSet<&Path>, dirs: &BTreeSet<&Path>) -> Result<(), HostError> {
-    let here = root.join(rel);
-    let entries = fs::read_dir(&here).map_err(|source| HostError::Io { path: here.clone(), source })?;
-    for entry in entries {
-        let entry = entry.map_err(|source| HostError::Io { path: here.clone(), source })?;
-        let path = rel.join(entry.file_name());
-        let ft = entry.file_type().map_err(|source| HostError::Io { path: entry.path(), source })?;
-        if is_others_temporary(&entry.file_name()) {
-            continue;
-        }
-        let result = if ft.is_dir() && dirs.contains(path.as_path()) {
-            remove_stale(root, &path, files, dirs)?;
-            continue;
-        } else if ft.is_file() && files.contains(path.as_path()) {
-            continue;
-        } else if ft.is_dir() {
-            fs::remove_dir_all(entry.path())
-        } else {
-            fs::remove_file(entry.path())
-        };
-        match result {
-            // Another podrun writing the same volume removed it first.
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            r => r.map_err(|source| HostError::Remove { path: entry.path(), source })?,
-        }
-    }
-    Ok(())
-}
-
-/// The start of the temporary names `write_atomic` uses; no item path may start with `..`.
-const TEMPORARY: &str = "..podrun-tmp-";
+/// The start of the temporary names of a Files volume (`atomic`); no item path may start
+/// with `..`.
+pub(super) const TEMPORARY: &str = "..podrun-tmp-";
 
 /// A temporary file of another podrun still running (`..podrun-tmp-PID-...`), which writes the
 /// same volume at the same time (concurrent applies of one pod): not stale, and not this
 /// run's to remove. One left by a podrun that is gone is stale.
-fn is_others_temporary(name: &std::ffi::OsStr) -> bool {
+pub(super) fn is_others_temporary(name: &std::ffi::OsStr) -> bool {
     let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(TEMPORARY)).and_then(|r| r.split('-').next()) else {
         return false;
     };
     pid.parse::<u32>().is_ok_and(|pid| pid != std::process::id() && Path::new("/proc").join(pid.to_string()).exists())
-}
-
-/// Writes `content` to `path` by writing a temporary file beside it and renaming it over the
-/// old one, so a reader sees the old file or the new one, never a part. An unchanged file is
-/// left alone. The temporary name starts with `..`, which no item path may.
-fn write_atomic(path: &Path, content: &[u8], mode: u32, group: Option<u32>) -> Result<(), HostError> {
-    if unchanged(path, content, mode, group) {
-        return Ok(());
-    }
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    // The pid lets a concurrent podrun tell it from a leftover; the count keeps this run's
-    // writes apart.
-    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = path.with_file_name(format!("{TEMPORARY}{}-{n}-{name}", std::process::id()));
-    let _ = fs::remove_file(&tmp);
-    let write = || -> io::Result<()> {
-        // create_new: O_EXCL, so a link planted at the temporary name is never followed.
-        let mut f = fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&tmp)?;
-        f.write_all(content)?;
-        if let Some(g) = group {
-            std::os::unix::fs::fchown(&f, None, Some(g))?;
-        }
-        f.set_permissions(fs::Permissions::from_mode(mode))?;
-        f.sync_all()?;
-        drop(f);
-        fs::rename(&tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        match group {
-            Some(g) if e.kind() == io::ErrorKind::PermissionDenied => group_error(path, g, e),
-            _ => HostError::Write { path: path.to_path_buf(), source: e },
-        }
-    })
-}
-
-fn unchanged(path: &Path, content: &[u8], mode: u32, group: Option<u32>) -> bool {
-    let Ok(md) = fs::symlink_metadata(path) else { return false };
-    if !md.is_file() || md.permissions().mode() & 0o7777 != mode || group.is_some_and(|g| md.gid() != g) {
-        return false;
-    }
-    if md.len() != content.len() as u64 {
-        return false;
-    }
-    let mut old = Vec::with_capacity(content.len());
-    fs::File::open(path).and_then(|mut f| f.read_to_end(&mut old)).is_ok() && old == content
 }
 
 /// The kubelet's hostPath type check (and creation, for the *OrCreate types). Like the

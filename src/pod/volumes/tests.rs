@@ -87,8 +87,9 @@ fn plan_err(spec: &str) -> String {
     plan(&s, spec).unwrap_err().to_string()
 }
 
+/// The mode of what `p` names, through the links of a Files volume (`key -> ..data/key`).
 fn mode_of(p: &Path) -> u32 {
-    fs::symlink_metadata(p).unwrap().permissions().mode() & 0o7777
+    fs::metadata(p).unwrap().permissions().mode() & 0o7777
 }
 
 fn dir_of(setup: &VolumeSetup, name: &str) -> PathBuf {
@@ -146,8 +147,13 @@ fn empty_dir_on_disk_shared_and_kept_across_prepares() {
     assert!(!dir.exists());
 }
 
+/// Whether `dir` is the root of a mount (on another device than its parent).
+fn is_mount_point(dir: &Path) -> bool {
+    fs::symlink_metadata(dir).unwrap().dev() != fs::metadata(dir.parent().unwrap()).unwrap().dev()
+}
+
 #[test]
-fn memory_empty_dir_is_a_directory_on_dev_shm() {
+fn memory_empty_dir_is_a_tmpfs_of_its_size_on_dev_shm() {
     let s = Scratch::new("memory");
     let spec = with_mounts(
         "{name: m, emptyDir: {medium: Memory, sizeLimit: 64Mi}}",
@@ -158,10 +164,21 @@ fn memory_empty_dir_is_a_directory_on_dev_shm() {
     let dir = dir_of(&setup, "m");
     assert!(dir.starts_with("/dev/shm"), "{dir:?}");
     assert!(dir.ends_with(format!("{uid}/m")), "{dir:?}");
-    assert_eq!(setup.warnings().len(), 1);
-    assert!(setup.warnings()[0].starts_with("spec.volumes[0].emptyDir.sizeLimit: not enforced"));
+    let root = rustix::process::geteuid().is_root();
     prepare(&setup).unwrap();
-    assert_eq!(mode_of(&dir), 0o777);
+    if root {
+        assert!(setup.warnings().is_empty(), "{:?}", setup.warnings());
+        assert!(is_mount_point(&dir), "a tmpfs of its own");
+        let st = rustix::fs::statvfs(&dir).unwrap();
+        assert_eq!(st.f_blocks * st.f_frsize, 64 << 20, "sized by sizeLimit");
+        fs::write(dir.join("kept"), "x").unwrap();
+        prepare(&setup).unwrap();
+        assert_eq!(read(&dir.join("kept")), "x", "a re-apply keeps the mount and its content");
+    } else {
+        assert_eq!(setup.warnings().len(), 1);
+        assert!(setup.warnings()[0].starts_with("spec.volumes[0].emptyDir.sizeLimit: not enforced"));
+    }
+    assert_eq!(mode_of(&dir), 0o1777, "as the root of the kubelet's tmpfs");
     assert_eq!(mode_of(dir.parent().unwrap()), 0o700, "the pod's directory on /dev/shm is private");
     assert_eq!(mode_of(dir.parent().unwrap().parent().unwrap()), 0o700);
     let mounts = setup.mounts_for("c", &[]).unwrap();
@@ -169,12 +186,43 @@ fn memory_empty_dir_is_a_directory_on_dev_shm() {
     let point = s.files.pod_dir(&uid).join("volume-subpaths/m/c/1");
     assert_eq!(mounts[1], Mount::bind(point.to_string_lossy(), "/again", false));
     assert!(dir.join("sub").is_dir(), "a missing sub-path is created");
-    assert_eq!(mode_of(&dir.join("sub")), 0o777, "with the mode of the volume's root");
+    assert_eq!(mode_of(&dir.join("sub")), mode_of(&dir), "with the mode of the volume's root");
     assert!(same_file(&point, &dir.join("sub")), "the mount point shows the sub-path");
     remove_pod_volumes(&s.files, &uid);
     assert!(!dir.exists());
     assert!(!point.exists());
     assert!(!dir.parent().unwrap().exists());
+    let mounts = fs::read_to_string("/proc/self/mountinfo").unwrap();
+    assert!(!mounts.contains(&*dir.to_string_lossy()), "the tmpfs is unmounted");
+}
+
+#[test]
+fn a_memory_empty_dir_is_sized_as_the_kubelet_sizes_it() {
+    let s = Scratch::new("memory-sizes");
+    let size = |limits: [&str; 2], size_limit: &str| {
+        let spec = format!(
+            "  volumes: [{{name: m, emptyDir: {{medium: Memory{size_limit}}}}}]\n  initContainers:\n  - {{name: i, \
+             image: x:1{}}}\n  containers:\n  - {{name: c, image: x:1{}}}\n",
+            limits[0], limits[1]
+        );
+        match &plan(&s, &spec).unwrap().volumes()[0].source {
+            PlannedSource::EmptyDir { tmpfs_size, .. } => *tmpfs_size,
+            other => panic!("{other:?}"),
+        }
+    };
+    let mem = |q: &str| format!(", resources: {{limits: {{memory: {q}}}}}");
+    let (m, l) = (mem("32Mi"), mem("48Mi"));
+    // No limit anywhere: the kernel's default (the kubelet's is the node's allocatable memory).
+    assert_eq!(size(["", ""], ""), None);
+    assert_eq!(size(["", ""], ", sizeLimit: 16Mi"), Some(16 << 20));
+    // Every container limited: the pod's limit, the larger of the init container's and the
+    // app containers' sum, unless sizeLimit is smaller.
+    assert_eq!(size([&m, &l], ""), Some(48 << 20));
+    assert_eq!(size([&l, &m], ", sizeLimit: 64Mi"), Some(48 << 20));
+    assert_eq!(size([&l, &m], ", sizeLimit: 16Mi"), Some(16 << 20));
+    // One container without a limit: the pod has none.
+    assert_eq!(size(["", &m], ""), None);
+    assert_eq!(size(["", &m], ", sizeLimit: 64Mi"), Some(64 << 20));
 }
 
 #[test]
@@ -318,10 +366,11 @@ fn missing_objects_and_keys_fail_unless_optional() {
     let setup = plan(&s, &spec).unwrap();
     prepare(&setup).unwrap();
     let gone = dir_of(&setup, "gone");
-    assert!(
-        gone.is_dir() && fs::read_dir(&gone).unwrap().next().is_none(),
-        "an optional missing object: an empty volume"
-    );
+    let visible = |d: &Path| -> Vec<String> {
+        let names = fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+        names.filter(|n| !n.starts_with("..")).collect()
+    };
+    assert!(gone.is_dir() && visible(&gone).is_empty(), "an optional missing object: an empty volume");
     let part = dir_of(&setup, "part");
     assert!(part.join("a").is_file() && !part.join("z").exists());
 }
@@ -363,7 +412,7 @@ fn fs_group_owns_what_podrun_creates() {
     );
     let setup = plan(&s, &spec).unwrap();
     prepare(&setup).unwrap();
-    let gid = |p: &Path| fs::symlink_metadata(p).unwrap().gid();
+    let gid = |p: &Path| fs::metadata(p).unwrap().gid();
     let e = dir_of(&setup, "e");
     assert_eq!((gid(&e), mode_of(&e)), (2345, 0o2777), "emptyDir: group rw and setgid");
     let sec = dir_of(&setup, "s");
@@ -499,18 +548,22 @@ fn paths_can_never_escape_the_volume() {
 }
 
 #[test]
-fn re_apply_rewrites_files_atomically_and_drops_stale_ones() {
+fn re_apply_swaps_files_atomically_in_the_kubelets_layout() {
     let s = Scratch::new("rewrite");
     let spec = with_mounts("{name: v, configMap: {name: cfg}}", "");
     let setup = plan(&s, &spec).unwrap();
     prepare(&setup).unwrap();
     let d = dir_of(&setup, "v");
-    let ino = |p: &Path| fs::metadata(p).unwrap().ino();
-    let (a0, b0) = (ino(&d.join("a")), ino(&d.join("b")));
+    let link = |p: &str| fs::read_link(d.join(p)).unwrap().to_string_lossy().into_owned();
+    // `..data` links to a timestamped data directory, each key to its file through `..data`.
+    let data0 = link("..data");
+    assert!(data0.starts_with("..20") && d.join(&data0).is_dir(), "{data0}");
+    assert_eq!((link("a"), link("b")), ("..data/a".to_owned(), "..data/b".to_owned()));
     // Unchanged: left alone.
     prepare(&setup).unwrap();
-    assert_eq!((ino(&d.join("a")), ino(&d.join("b"))), (a0, b0));
-    // Changed: replaced by a rename (a new inode, never a file written in place); gone: removed.
+    assert_eq!(link("..data"), data0);
+    // Changed: a new data directory, `..data` swapped to it (every file at once); the old one
+    // and the links of keys that are gone are removed, and so is what podrun did not make.
     let mut store = ConfigStore::new();
     let cm = ConfigMap {
         metadata: ObjectMeta { name: "cfg".into(), ..Default::default() },
@@ -522,12 +575,24 @@ fn re_apply_rewrites_files_atomically_and_drops_stale_ones() {
     let setup2 = plan_volumes(&pod(&spec), &s.files, &store, &facts()).unwrap();
     prepare(&setup2).unwrap();
     assert_eq!(read(&d.join("a")), "uno");
-    assert_ne!(ino(&d.join("a")), a0);
     assert_eq!(read(&d.join("c")), "tres");
-    assert!(!d.join("b").exists() && !d.join("junk").exists());
-    let names: Vec<String> =
+    assert_ne!(link("..data"), data0);
+    assert!(!d.join(&data0).exists() && !d.join("b").exists() && !d.join("junk").exists());
+    let mut names: Vec<String> =
         fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
-    assert_eq!(names.len(), 2, "no temporary file is left: {names:?}");
+    names.sort();
+    assert_eq!(
+        names,
+        vec![link("..data"), "..data".to_owned(), "a".to_owned(), "c".to_owned()],
+        "nothing else is left"
+    );
+    // A volume of plain files (written so by an older podrun) becomes the same layout.
+    fs::remove_dir_all(&d).unwrap();
+    fs::create_dir_all(d.join("nested")).unwrap();
+    fs::write(d.join("a"), "old").unwrap();
+    prepare(&setup2).unwrap();
+    assert_eq!((link("a"), read(&d.join("a"))), ("..data/a".to_owned(), "uno".to_owned()));
+    assert!(!d.join("nested").exists());
 }
 
 #[test]

@@ -566,13 +566,17 @@ impl Drop for StateDir {
         // The pods' sub-path mount points first (a namespace's cleanup deletes its pods through
         // the default state directory, not this one): a recursive removal must never go
         // through one.
+        // So are the tmpfs mounts of Memory emptyDirs, in podrun's /dev/shm directory.
         let info = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
-        let root = self.0.to_string_lossy().into_owned();
-        for point in info.lines().filter_map(|l| l.split(' ').nth(4)).filter(|p| p.starts_with(&root)) {
+        let shm = shm_base(&self.0, 0);
+        let roots: Vec<String> =
+            [Some(self.0.clone()), shm.clone()].into_iter().flatten().map(|p| format!("{}/", p.display())).collect();
+        for point in info.lines().filter_map(|l| l.split(' ').nth(4)).filter(|p| roots.iter().any(|r| p.starts_with(r)))
+        {
             let _ = Command::new("umount").args(["-l", point]).status();
         }
         // podrun keeps its /dev/shm directory for the boot; the test's goes with the test.
-        if let Some(shm) = shm_base(&self.0, 0) {
+        if let Some(shm) = shm {
             let _ = std::fs::remove_dir_all(shm);
         }
         let _ = std::fs::remove_dir_all(&self.0);
