@@ -8,6 +8,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use crate::common::cri::podrun_cri;
@@ -51,7 +52,9 @@ struct Measured {
 }
 
 fn measure(args: &[&str], prefixed: bool) -> Measured {
-    let dir = crate::common::StateDir::new("time");
+    // A folder of each run's own: the suite's tests run side by side in one process.
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let dir = crate::common::StateDir::new(&format!("time-{}", RUNS.fetch_add(1, Ordering::Relaxed)));
     let report = format!("{}/time.txt", dir.path());
     let mut child = Command::new("/usr/bin/time")
         .args(["-v", "-o", &report, PODRUN])
