@@ -227,16 +227,6 @@ fn e2e_cri_supervise_brings_back_a_container_killed_from_outside() {
     });
 }
 
-/// A podrun in the background, killed when dropped (the test passed or not).
-struct Killed(std::process::Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn e2e_cri_pulls_from_a_registry_with_credentials_and_refuses_an_absent_image() {
     require_cri!(endpoint);

@@ -157,16 +157,6 @@ fn number(line: &str) -> u32 {
     line.strip_prefix("line-").and_then(|r| r.split(' ').next()).and_then(|n| n.parse().ok()).expect(line)
 }
 
-/// A podrun in the background, killed when dropped (the test passed or not).
-struct Killed(std::process::Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn e2e_cri_supervise_rotates_a_log_within_its_files_and_logs_reads_across_them() {
     require_cri!(endpoint);

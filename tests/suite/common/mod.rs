@@ -511,6 +511,16 @@ pub fn poll<R, T>(within: Duration, every: Duration, mut done: impl FnMut() -> R
     }
 }
 
+/// A podrun in the background, killed when dropped (the test passed or not).
+pub struct Killed(pub std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// A state directory of the test's own (PODRUN_STATE_DIR), fresh, so podrun's files (and gc)
 /// see no other test's; removed, with podrun's /dev/shm directory for it, when dropped.
 pub struct StateDir(pub PathBuf);
