@@ -143,11 +143,17 @@ impl Dialer {
         }
     }
 
-    /// A bollard client that sends every request through this dialer, over a pool of
-    /// connections (hyper's, as bollard's own transports have), each answer capped
-    /// ([`super::guard`]).
+    /// A bollard client that sends every request through this dialer, each answer capped
+    /// ([`super::guard`]). A TLS or SSH connection is costly to make, so those are kept in
+    /// hyper's pool; a unix or plain TCP one is made for each request, as bollard's own clients
+    /// make them: a kept connection to an engine that is shutting down still answers after its
+    /// socket is gone, and would make one outage look like two.
     pub fn bollard(&self, timeout_secs: u64) -> Result<Docker, bollard::errors::Error> {
-        let client = hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build(Connector(self.clone()));
+        let mut builder = hyper_util::client::legacy::Client::builder(TokioExecutor::new());
+        if matches!(self, Dialer::Unix(_) | Dialer::Tcp(_)) {
+            builder.pool_max_idle_per_host(0);
+        }
+        let client = builder.build(Connector(self.clone()));
         let client = Arc::new(client);
         Docker::connect_with_custom_transport(
             move |req: BollardRequest| {
