@@ -11,6 +11,7 @@ pub mod env;
 pub mod files;
 pub mod hosts;
 pub mod identity;
+pub mod node_features;
 pub mod observed;
 pub mod prepare;
 pub mod qos;

@@ -12,13 +12,13 @@ use std::sync::Arc;
 use crate::manifest::config_store::ConfigStore;
 use crate::manifest::types::{DnsPolicy, PullPolicy};
 use crate::manifest::LoadedPod;
-use crate::runtime::{Capacity, DnsSettings, EngineInfo, EngineSecurity, OomFloor};
+use crate::runtime::{Capacity, DnsSettings, EngineFeatures, EngineInfo, EngineSecurity, OomFloor};
 
 use super::admission::{self, Admission};
 use super::dns::{self, ResolvConf};
 use super::downward::PodFacts;
 use super::files::PodFiles;
-use super::{qos, rootless, settings, volumes, DesiredPod};
+use super::{node_features, qos, rootless, settings, volumes, DesiredPod};
 
 /// What preparation takes from the command line and the engine.
 #[derive(Debug, Clone)]
@@ -48,6 +48,9 @@ pub struct Environment<'a> {
     pub allowed_unsafe_sysctls: Vec<String>,
     /// The engine host's CPUs and memory when it is not this host (`Runtime::capacity`).
     pub capacity: Option<Capacity>,
+    /// The node features the engine gives (`Runtime::features`): a pod asking for one it lacks
+    /// is refused here, naming the engine.
+    pub features: &'a EngineFeatures,
 }
 
 /// Whether any of the pods asks for something a rootless engine cannot give, so that
@@ -97,6 +100,7 @@ pub fn prepare_pods(
         // What the node refuses although the API server accepted it, as the kubelet's
         // admission refuses it.
         node.admit(&d.manifest).map_err(|e| refuse(e.to_string()))?;
+        node_features::check(&d.manifest, env.engine, env.features).map_err(|e| refuse(e.to_string()))?;
         // dnsConfig adds to the host's resolver, which podrun can read only beside the engine.
         let spec = &d.manifest.spec;
         if spec.dns_policy != Some(DnsPolicy::None) && d.network.dns != DnsSettings::default() {
@@ -222,6 +226,7 @@ mod tests {
             oom_score_floor: None,
             allowed_unsafe_sysctls: Vec::new(),
             capacity: None,
+            features: &EngineFeatures::NONE,
         }
     }
 

@@ -17,7 +17,7 @@ use futures_util::stream::BoxStream;
 use tokio::time::Instant;
 
 use super::{
-    auth, Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk, LogOptions,
+    auth, Capacity, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk, LogOptions,
     LogRotation, Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 
@@ -91,6 +91,10 @@ impl<R: Runtime> Runtime for Bounded<R> {
 
     async fn capacity(&self) -> Result<Option<Capacity>, RuntimeError> {
         self.bound(|| "engine info".into(), self.inner.capacity()).await
+    }
+
+    async fn features(&self) -> Result<EngineFeatures, RuntimeError> {
+        self.bound(|| "engine info".into(), self.inner.features()).await
     }
 
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {

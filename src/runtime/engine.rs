@@ -10,7 +10,7 @@ use super::auth::Credentials;
 use super::cri::CriRuntime;
 use super::docker::DockerRuntime;
 use super::{
-    Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk, LogOptions,
+    Capacity, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk, LogOptions,
     LogRotation, Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 
@@ -63,6 +63,9 @@ impl Runtime for Engine {
     }
     async fn capacity(&self) -> Result<Option<Capacity>, RuntimeError> {
         each!(self, rt => rt.capacity().await)
+    }
+    async fn features(&self) -> Result<EngineFeatures, RuntimeError> {
+        each!(self, rt => rt.features().await)
     }
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
         each!(self, rt => rt.list(sel).await)

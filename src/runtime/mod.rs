@@ -12,6 +12,7 @@ pub mod cri;
 pub mod docker;
 pub mod engine;
 mod error;
+mod features;
 #[cfg(test)]
 pub mod fake;
 mod hyper_conn;
@@ -30,6 +31,7 @@ use std::time::Duration;
 use futures_util::stream::BoxStream;
 
 pub use self::error::{BadAnswer, Cause, NotSupported, RuntimeError, Unreachability};
+pub use self::features::{EngineFeatures, Unsupported};
 
 /// What podrun asks the engine to create. Engine-neutral: the Docker implementation maps it.
 /// Its `Debug` leaves out the values of `env` (see [`EnvNames`]).
@@ -625,6 +627,11 @@ pub trait Runtime: Send + Sync + 'static {
     /// this one (None: this host's, which podrun reads itself).
     fn capacity(&self) -> impl Future<Output = Result<Option<Capacity>, RuntimeError>> + Send {
         async { Ok(None) }
+    }
+    /// The node features the engine can give a pod (user namespaces, image volumes, ...): none
+    /// unless the engine is known to give them. Asked once, before pods are prepared.
+    fn features(&self) -> impl Future<Output = Result<EngineFeatures, RuntimeError>> + Send {
+        async { Ok(EngineFeatures::NONE) }
     }
     /// The containers with podrun's labels matching `sel`, with their state (one list call plus
     /// inspects); `sealed` says which podrun made (only those are ever touched).

@@ -1,12 +1,12 @@
 //! What pod preparation asks of the engine (its name and version, whether it is rootless, the
-//! lowest OOM score it can give, its capacity), asked once and read by the first pass and by
+//! lowest OOM score it can give, its capacity, the node features it gives), asked once and read by the first pass and by
 //! supervision's check of changed manifests alike.
 
 use std::sync::Arc;
 
 use crate::manifest::Loaded;
 use crate::pod::prepare;
-use crate::runtime::{Capacity, EngineInfo, EngineSecurity, OomFloor, Runtime, RuntimeError};
+use crate::runtime::{Capacity, EngineFeatures, EngineInfo, EngineSecurity, OomFloor, Runtime, RuntimeError};
 
 use super::ApplyOptions;
 
@@ -16,6 +16,7 @@ pub(super) struct Engine {
     security: Option<EngineSecurity>,
     oom_score_floor: Option<OomFloor>,
     capacity: Option<Capacity>,
+    features: EngineFeatures,
 }
 
 impl Engine {
@@ -26,7 +27,8 @@ impl Engine {
         let security = if prepare::needs_engine_security(&loaded.pods) { Some(rt.security().await?) } else { None };
         let oom_score_floor = rt.oom_score_floor().await;
         let capacity = rt.capacity().await?;
-        Ok(Engine { info, security, oom_score_floor, capacity })
+        let features = rt.features().await?;
+        Ok(Engine { info, security, oom_score_floor, capacity, features })
     }
 
     /// What pod preparation takes from apply's options and the engine.
@@ -48,6 +50,7 @@ impl Engine {
             oom_score_floor: self.oom_score_floor,
             allowed_unsafe_sysctls: opts.allowed_unsafe_sysctls.clone(),
             capacity: self.capacity,
+            features: &self.features,
         }
     }
 }

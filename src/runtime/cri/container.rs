@@ -41,7 +41,7 @@ pub fn config(
         .iter()
         .map(|e| {
             let (key, value) = e.split_once('=').unwrap_or((e, ""));
-            api::KeyValue { key: key.to_owned(), value: value.to_owned() }
+            api::KeyValue { key: key.to_owned(), value: value.as_bytes().to_vec() }
         })
         .collect();
     let mounts = spec.mounts.iter().map(|m| mount(m, &volume_path)).collect();
@@ -202,8 +202,8 @@ mod tests {
         assert_eq!(c.log_path, "app/1.log");
         assert_eq!(c.command, ["sh"]);
         assert_eq!(c.envs[0].key, "A");
-        assert_eq!(c.envs[0].value, "1=2");
-        assert_eq!(c.envs[1].value, "");
+        assert_eq!(c.envs[0].value, b"1=2");
+        assert_eq!(c.envs[1].value, b"");
         assert!(c.mounts[0].readonly);
         assert_eq!(c.mounts[1].host_path, "/vols/v");
         let sec = c.linux.unwrap().security_context.unwrap();
