@@ -26,6 +26,9 @@ pub mod volume_paths;
 pub mod workload;
 
 pub use field_error::FieldProblem;
+
+/// The Kubernetes release whose Pod API, validation and default feature gates podrun follows.
+pub const KUBERNETES_VERSION: &str = "1.37";
 #[cfg(test)]
 pub use load::load;
 pub use load::{load_all, FieldValidation, LoadOptions, Loaded, LoadedPod, ManifestError, Source};

@@ -230,7 +230,7 @@ fn invalid(doc: DocRef, what: &str, problems: Vec<FieldError>) -> ManifestError 
 /// Reports what the walk found in one object: typos and wrong shapes are errors (unknown
 /// fields only under `--validate=strict`, which is the default; a warning naming their place
 /// under `warn`, nothing under `ignore`); fields podrun ignores are warnings, or errors under
-/// `--strict`. `places` gives the place of each unknown key in turn.
+/// `--strict`; fields of features off by default are dropped with a warning, whatever the flags. `places` gives the place of each unknown key in turn.
 pub(crate) fn report_findings(
     checked: Checked,
     places: &mut dyn Iterator<Item = Option<Place>>,
@@ -241,6 +241,7 @@ pub(crate) fn report_findings(
     let mut problems = Vec::new();
     let mut not_yet = Vec::new();
     let mut cluster_only = Vec::new();
+    let mut gated = Vec::new();
     for finding in findings {
         match finding {
             Finding::Unknown { path, suggestion, .. } => {
@@ -272,6 +273,7 @@ pub(crate) fn report_findings(
             Finding::Invalid(problem) => problems.push(problem),
             Finding::NotYet { path } => not_yet.push(path),
             Finding::ClusterOnly { path } => cluster_only.push(path),
+            Finding::Gated { path, gate } => gated.push(format!("{path} ({gate})")),
         }
     }
     if opts.strict {
@@ -291,6 +293,14 @@ pub(crate) fn report_findings(
     }
     if !cluster_only.is_empty() {
         warnings.push(format!("{doc}: ignoring fields that only matter on a cluster: {}", cluster_only.join(", ")));
+    }
+    if !gated.is_empty() {
+        warnings.push(format!(
+            "{doc}: dropping fields whose feature gates are off by default in Kubernetes {}, as a default API \
+             server drops them: {}",
+            crate::manifest::KUBERNETES_VERSION,
+            gated.join(", ")
+        ));
     }
     Ok(())
 }

@@ -75,6 +75,21 @@ fn unimplemented_and_cluster_fields_warn_and_strict_refuses_them() {
     assert!(e.to_string().contains("spec.setHostnameAsFQDN") && e.to_string().contains("spec.nodeSelector"), "{e}");
 }
 
+#[test]
+fn fields_of_gates_off_by_default_are_dropped_with_a_warning_even_under_strict() {
+    let text = POD
+        .replace("spec:\n", "spec:\n  volumes: [{name: d, emptyDir: {mode: 0700}}]\n")
+        .replace("image: busybox}", "image: busybox, lifecycle: {stopSignal: SIGUSR1}}");
+    for opts in [LoadOptions::default(), LoadOptions { strict: true, ..LoadOptions::default() }] {
+        let l = load_text(&text, &opts).unwrap();
+        assert_eq!(l.warnings.len(), 1, "{:?}", l.warnings);
+        let w = &l.warnings[0];
+        assert!(w.contains("off by default in Kubernetes 1.37"), "{w}");
+        assert!(w.contains("spec.volumes[0].emptyDir.mode (EmptyDirVolumeMode)"), "{w}");
+        assert!(w.contains("spec.containers[0].lifecycle.stopSignal (ContainerStopSignals)"), "{w}");
+    }
+}
+
 const CONFIGS: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: conf}\ndata: {a: '1'}\nbinaryData: {b: aGk=}\n\
         ---\napiVersion: v1\nkind: Secret\nmetadata: {name: pw, namespace: other}\ntype: Opaque\ndata: {p: aHVudGVyMg==}\n\
         stringData: {u: admin}\nimmutable: true\n";

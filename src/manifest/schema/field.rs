@@ -17,6 +17,10 @@ pub enum Support {
     /// A field whose harmless value podrun does honour (`hostUsers: true`) is marked so too:
     /// only validation sees values.
     Refused,
+    /// A field of a feature whose gate (named) is off by default in the Kubernetes release
+    /// podrun follows: a default API server drops it before validation, and podrun drops it too,
+    /// with a warning; never refused, even under `--strict`.
+    Gated(&'static str),
 }
 
 /// What a value must look like.
@@ -53,6 +57,10 @@ pub(super) const fn not_yet(name: &'static str, shape: Shape) -> Field {
 
 pub(super) const fn cluster_only(name: &'static str, shape: Shape) -> Field {
     Field { name, shape, support: Support::ClusterOnly }
+}
+
+pub(super) const fn gated(name: &'static str, shape: Shape, gate: &'static str) -> Field {
+    Field { name, shape, support: Support::Gated(gate) }
 }
 
 pub(super) const fn refused(name: &'static str, shape: Shape) -> Field {

@@ -11,6 +11,8 @@
 //! - fields Kubernetes knows but podrun does not implement yet ([`Finding::NotYet`]),
 //! - fields that only mean something on a cluster, which podrun ignores
 //!   ([`Finding::ClusterOnly`]);
+//! - fields of features whose gates are off by default, which a default API server drops
+//!   ([`Finding::Gated`]);
 //! - and, added by [`add_invalid`], values the API server refuses in the fields podrun keeps no
 //!   type for ([`Finding::Invalid`], found by `validate::validate_unread`).
 //!
@@ -47,6 +49,9 @@ pub enum Finding {
     NotYet { path: String },
     /// A field that only makes sense on a cluster; podrun ignores it.
     ClusterOnly { path: String },
+    /// A field of a feature whose gate is off by default: dropped, as a default API server
+    /// drops it.
+    Gated { path: String, gate: &'static str },
     /// The value has the wrong kind, e.g. a scalar where an object or a list is required.
     /// `expected` is "an object", "a map", "a list" or "a scalar".
     WrongShape { path: String, expected: &'static str },
@@ -193,6 +198,7 @@ impl Walk {
                     Support::Implemented | Support::Refused => {}
                     Support::NotYet => self.findings.push(Finding::NotYet { path: child.clone() }),
                     Support::ClusterOnly => self.findings.push(Finding::ClusterOnly { path: child.clone() }),
+                    Support::Gated(gate) => self.findings.push(Finding::Gated { path: child.clone(), gate }),
                 }
             }
             let muted = muted || field.support != Support::Implemented;

@@ -8,7 +8,7 @@
 // cluster_only.
 // ---------------------------------------------------------------------------------------------
 
-use super::field::{cluster_only, implemented, not_yet, refused, Field, Shape};
+use super::field::{cluster_only, gated, implemented, not_yet, refused, Field, Shape};
 use Shape::{Any, Map, Object, Objects, Scalar, Scalars};
 
 pub(super) static POD: &[Field] = &[
@@ -127,8 +127,8 @@ pub(super) static POD_SPEC: &[Field] = &[
     not_yet("hostnameOverride", Scalar),
     // Gang scheduling, alpha in v1.35 only (replaced by schedulingGroup in v1.36).
     cluster_only("workloadRef", Object(WORKLOAD_REFERENCE)),
-    // v1.36+, alpha. Any: its shape is still changing (CompositePodGroup).
-    cluster_only("schedulingGroup", Any),
+    // v1.36+; its gate is beta and off in v1.37. Any: its shape is still changing.
+    gated("schedulingGroup", Any, "GenericWorkload"),
     // v1.37+, alpha: responders to the Eviction API, a control-plane affair.
     cluster_only("evictionResponders", Objects(EVICTION_RESPONDER)),
 ];
@@ -243,7 +243,7 @@ pub(super) static VOLUME_MOUNT: &[Field] = &[
     implemented("subPath", Scalar),
     implemented("mountPropagation", Scalar),
     implemented("subPathExpr", Scalar),
-    not_yet("bindMountOptions", Scalars),
+    gated("bindMountOptions", Scalars, "VolumeBindMountOptions"),
 ];
 
 pub(super) static VOLUME_DEVICE: &[Field] = &[not_yet("name", Scalar), not_yet("devicePath", Scalar)];
@@ -273,22 +273,20 @@ pub(super) static HTTP_GET_ACTION: &[Field] = &[
     implemented("host", Scalar),
     implemented("scheme", Scalar),
     implemented("httpHeaders", Objects(HTTP_HEADER)),
-    // v1.36+ alpha (HTTP2): podrun speaks HTTP/1.1 only.
-    not_yet("protocol", Scalar),
+    gated("protocol", Scalar, "H2CContainerProbe"),
 ];
 
 pub(super) static HTTP_HEADER: &[Field] = &[implemented("name", Scalar), implemented("value", Scalar)];
 
 pub(super) static TCP_SOCKET_ACTION: &[Field] = &[implemented("port", Scalar), implemented("host", Scalar)];
 
-// `mode` (v1.36+ alpha) is not modelled by the types.
 pub(super) static GRPC_ACTION: &[Field] =
-    &[implemented("port", Scalar), implemented("service", Scalar), not_yet("mode", Scalar)];
+    &[implemented("port", Scalar), implemented("service", Scalar), gated("mode", Scalar, "GRPCContainerProbeTLS")];
 
 pub(super) static LIFECYCLE: &[Field] = &[
     implemented("postStart", Object(LIFECYCLE_HANDLER)),
     implemented("preStop", Object(LIFECYCLE_HANDLER)),
-    not_yet("stopSignal", Scalar),
+    gated("stopSignal", Scalar, "ContainerStopSignals"),
 ];
 
 pub(super) static LIFECYCLE_HANDLER: &[Field] = &[
@@ -451,7 +449,8 @@ pub(super) static WORKLOAD_REFERENCE: &[Field] =
     &[not_yet("name", Scalar), not_yet("podGroup", Scalar), not_yet("podGroupReplicaKey", Scalar)];
 
 // --- Volumes ---------------------------------------------------------------------------------
-// The `defaultUser` / `user` fields are v1.37 alpha (AtomicWriteVolumeUserFields).
+// The `defaultUser` / `user` fields are v1.37 alpha.
+const USER_FIELDS: &str = "AtomicWriteVolumeUserFields";
 
 pub(super) static VOLUME: &[Field] = &[
     implemented("name", Scalar),
@@ -491,7 +490,7 @@ pub(super) static VOLUME: &[Field] = &[
 pub(super) static HOST_PATH_VOLUME_SOURCE: &[Field] = &[implemented("path", Scalar), implemented("type", Scalar)];
 
 pub(super) static EMPTY_DIR_VOLUME_SOURCE: &[Field] =
-    &[implemented("medium", Scalar), implemented("sizeLimit", Scalar), not_yet("mode", Scalar)];
+    &[implemented("medium", Scalar), implemented("sizeLimit", Scalar), gated("mode", Scalar, "EmptyDirVolumeMode")];
 
 pub(super) static GCE_PERSISTENT_DISK_VOLUME_SOURCE: &[Field] =
     &[not_yet("pdName", Scalar), not_yet("fsType", Scalar), not_yet("partition", Scalar), not_yet("readOnly", Scalar)];
@@ -511,11 +510,11 @@ pub(super) static SECRET_VOLUME_SOURCE: &[Field] = &[
     implemented("items", Objects(KEY_TO_PATH)),
     implemented("defaultMode", Scalar),
     implemented("optional", Scalar),
-    not_yet("defaultUser", Scalar),
+    gated("defaultUser", Scalar, USER_FIELDS),
 ];
 
 pub(super) static KEY_TO_PATH: &[Field] =
-    &[implemented("key", Scalar), implemented("path", Scalar), implemented("mode", Scalar), not_yet("user", Scalar)];
+    &[implemented("key", Scalar), implemented("path", Scalar), implemented("mode", Scalar), gated("user", Scalar, USER_FIELDS)];
 
 pub(super) static NFS_VOLUME_SOURCE: &[Field] =
     &[not_yet("server", Scalar), not_yet("path", Scalar), not_yet("readOnly", Scalar)];
@@ -580,7 +579,7 @@ pub(super) static FLOCKER_VOLUME_SOURCE: &[Field] = &[not_yet("datasetName", Sca
 pub(super) static DOWNWARD_API_VOLUME_SOURCE: &[Field] = &[
     implemented("items", Objects(DOWNWARD_API_VOLUME_FILE)),
     implemented("defaultMode", Scalar),
-    not_yet("defaultUser", Scalar),
+    gated("defaultUser", Scalar, USER_FIELDS),
 ];
 
 pub(super) static DOWNWARD_API_VOLUME_FILE: &[Field] = &[
@@ -588,7 +587,7 @@ pub(super) static DOWNWARD_API_VOLUME_FILE: &[Field] = &[
     implemented("fieldRef", Object(OBJECT_FIELD_SELECTOR)),
     implemented("resourceFieldRef", Object(RESOURCE_FIELD_SELECTOR)),
     implemented("mode", Scalar),
-    not_yet("user", Scalar),
+    gated("user", Scalar, USER_FIELDS),
 ];
 
 pub(super) static FC_VOLUME_SOURCE: &[Field] = &[
@@ -607,7 +606,7 @@ pub(super) static CONFIG_MAP_VOLUME_SOURCE: &[Field] = &[
     implemented("items", Objects(KEY_TO_PATH)),
     implemented("defaultMode", Scalar),
     implemented("optional", Scalar),
-    not_yet("defaultUser", Scalar),
+    gated("defaultUser", Scalar, USER_FIELDS),
 ];
 
 pub(super) static VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE: &[Field] = &[
@@ -641,7 +640,7 @@ pub(super) static PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: &[Field] =
 pub(super) static PROJECTED_VOLUME_SOURCE: &[Field] = &[
     implemented("sources", Objects(VOLUME_PROJECTION)),
     implemented("defaultMode", Scalar),
-    not_yet("defaultUser", Scalar),
+    gated("defaultUser", Scalar, USER_FIELDS),
 ];
 
 pub(super) static VOLUME_PROJECTION: &[Field] = &[
@@ -666,7 +665,7 @@ pub(super) static SERVICE_ACCOUNT_TOKEN_PROJECTION: &[Field] = &[
     not_yet("audience", Scalar),
     not_yet("expirationSeconds", Scalar),
     not_yet("path", Scalar),
-    not_yet("user", Scalar),
+    gated("user", Scalar, USER_FIELDS),
 ];
 
 pub(super) static CLUSTER_TRUST_BUNDLE_PROJECTION: &[Field] = &[
@@ -675,7 +674,7 @@ pub(super) static CLUSTER_TRUST_BUNDLE_PROJECTION: &[Field] = &[
     not_yet("labelSelector", Object(LABEL_SELECTOR)),
     not_yet("optional", Scalar),
     not_yet("path", Scalar),
-    not_yet("user", Scalar),
+    gated("user", Scalar, USER_FIELDS),
 ];
 
 pub(super) static POD_CERTIFICATE_PROJECTION: &[Field] = &[
@@ -686,7 +685,7 @@ pub(super) static POD_CERTIFICATE_PROJECTION: &[Field] = &[
     not_yet("keyPath", Scalar),
     not_yet("certificateChainPath", Scalar),
     not_yet("userAnnotations", Map),
-    not_yet("user", Scalar),
+    gated("user", Scalar, USER_FIELDS),
 ];
 
 pub(super) static PORTWORX_VOLUME_SOURCE: &[Field] =

@@ -29,6 +29,10 @@ fn not_yet_at(path: &str) -> Finding {
     Finding::NotYet { path: path.to_string() }
 }
 
+fn gated_at(path: &str, gate: &'static str) -> Finding {
+    Finding::Gated { path: path.to_string(), gate }
+}
+
 fn cluster_only_at(path: &str) -> Finding {
     Finding::ClusterOnly { path: path.to_string() }
 }
@@ -104,7 +108,7 @@ spec:
 }
 
 #[test]
-fn probes_are_implemented_but_their_newest_fields_are_not() {
+fn probes_are_implemented_but_their_gated_fields_are_dropped() {
     let doc = yaml(
         r#"
 spec:
@@ -126,8 +130,8 @@ spec:
     assert_eq!(
         check_pod(&doc),
         vec![
-            not_yet_at("spec.containers[0].livenessProbe.httpGet.protocol"),
-            not_yet_at("spec.containers[1].lifecycle.postStart.httpGet.protocol"),
+            gated_at("spec.containers[0].livenessProbe.httpGet.protocol", "H2CContainerProbe"),
+            gated_at("spec.containers[1].lifecycle.postStart.httpGet.protocol", "H2CContainerProbe"),
             unknown("spec.containers[1].lifecycle.preStop.tcpSocket.hots", Some("host")),
         ]
     );
@@ -177,7 +181,7 @@ spec:
         check_pod(&doc),
         vec![
             cluster_only_at("metadata.generateName"),
-            not_yet_at("spec.volumes[0].emptyDir.mode"),
+            gated_at("spec.volumes[0].emptyDir.mode", "EmptyDirVolumeMode"),
             not_yet_at("spec.containers[0].env[1].valueFrom.fileKeyRef"),
         ],
         "a volume source podrun cannot provide is validation's to refuse (`refused.rs`)"
