@@ -133,6 +133,7 @@ impl Admission {
 
     /// Admits `pod`, or says why the node refuses it.
     pub fn admit(&self, pod: &Pod) -> Result<(), Rejected> {
+        still_gated(pod)?;
         let sysctls = pod.spec.security_context.as_ref().map(|s| s.sysctls.as_slice()).unwrap_or_default();
         if let Some(s) = sysctls.iter().find(|s| !self.sysctl_allowed(&s.name)) {
             return Err(Rejected {
@@ -140,6 +141,7 @@ impl Admission {
                 message: format!("forbidden sysctl: {:?} not allowlisted", normalize(&s.name)),
             });
         }
+        other_os(pod)?;
         let (cpu, memory) = pod_requests(pod);
         for (resource, requested, capacity) in
             [("cpu", cpu, self.cpu_capacity), ("memory", memory, self.memory_capacity)]
@@ -153,8 +155,75 @@ impl Admission {
                 });
             }
         }
-        Ok(())
+        missing_extended_resource(pod)
     }
+}
+
+/// A pod podrun runs is bound to this host, as a static pod is, and a bound pod may not be
+/// gated: a kubelet's file source refuses it as the API server's create validation does (a
+/// nodeName with schedulingGates), and nothing would ever lift the gates.
+fn still_gated(pod: &Pod) -> Result<(), Rejected> {
+    if pod.spec.scheduling_gates.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<String> = pod.spec.scheduling_gates.iter().map(|g| format!("{:?}", g.name)).collect();
+    Err(Rejected {
+        reason: "SchedulingGated".into(),
+        message: format!(
+            "the pod has schedulingGates ({}), and a pod podrun runs is bound to this host as a static pod is: \
+             spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared (a kubelet's \
+             file source refuses it so); remove spec.schedulingGates to run it here",
+            names.join(", ")
+        ),
+    })
+}
+
+/// The node runs Linux pods only (predicate.go: rejectPodAdmissionBasedOnOSSelector, then
+/// rejectPodAdmissionBasedOnOSField), with the kubelet's reasons and messages.
+fn other_os(pod: &Pod) -> Result<(), Rejected> {
+    if pod.metadata.labels.get("kubernetes.io/os").is_some_and(|os| os != "linux") {
+        return Err(Rejected {
+            reason: "PodOSSelectorNodeLabelDoesNotMatch".into(),
+            message: "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label".into(),
+        });
+    }
+    if pod.spec.os.as_ref().is_some_and(|os| os.name != "linux") {
+        return Err(Rejected {
+            reason: "PodOSNotSupported".into(),
+            message: "Failed to admit pod as the OS field doesn't match node OS".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Whether a resource is an extended one (v1helper.IsExtendedResourceName): named with a
+/// domain other than kubernetes.io, and not a quota's `requests.` name.
+fn is_extended(name: &str) -> bool {
+    name.contains('/') && !name.contains("kubernetes.io/") && !name.starts_with("requests.")
+}
+
+/// An extended resource (a device such as `example.com/widget` or `nvidia.com/gpu`) is given
+/// by a device plugin, and podrun runs none: the node has none of it, so a pod that asks for
+/// one is refused as the kubelet refuses a pod whose device its node has none of
+/// (`OutOf<resource>`), rather than run without the device. (A kubelet admits a static pod
+/// asking for a resource its node does not know at all, a caveat its own code notes.)
+fn missing_extended_resource(pod: &Pod) -> Result<(), Rejected> {
+    let containers = pod.spec.init_containers.iter().chain(&pod.spec.containers);
+    for res in containers.filter_map(|c| c.resources.as_ref()) {
+        // The API server defaults an extended resource's request to its limit.
+        let asked = res.requests.iter().chain(&res.limits).find(|(name, _)| is_extended(name));
+        if let Some((name, quantity)) = asked {
+            let requested = Quantity::parse(quantity).map_or(0, |q| q.value_ceil());
+            return Err(Rejected {
+                reason: format!("OutOf{name}"),
+                message: format!(
+                    "Node didn't have enough resource: {name}, requested: {requested}, used: 0, capacity: 0 \
+                     (podrun runs no device plugin)"
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// A container's cpu (millicores) and memory (bytes) requests, a limit standing for a missing
@@ -241,6 +310,52 @@ mod tests {
         assert!(check_unsafe_pattern("kernel.*").is_err(), "kernel.* is not all namespaced");
         assert!(check_unsafe_pattern("Net.Core").is_err());
         assert!(check_unsafe_pattern("").is_err());
+    }
+
+    #[test]
+    fn a_pod_for_another_os_is_refused_with_the_kubelets_reasons() {
+        let node = Admission::new(2, 1 << 30, None, &[]);
+        let c = "  containers: [{name: a, image: i}]\n";
+        assert_eq!(node.admit(&pod(&format!("  os: {{name: linux}}\n{c}"))), Ok(()));
+        let e = node.admit(&pod(&format!("  os: {{name: windows}}\n{c}"))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "PodOSNotSupported: Pod was rejected: Failed to admit pod as the OS field doesn't match node OS"
+        );
+        let labelled = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {kubernetes.io/os: windows}}\nspec:\n";
+        let labelled = load(&Source::from_text("p.yaml", &format!("{labelled}{c}")), &LoadOptions::default());
+        let e = node.admit(&labelled.unwrap().pods.remove(0).pod).unwrap_err();
+        assert_eq!(e.reason, "PodOSSelectorNodeLabelDoesNotMatch");
+    }
+
+    #[test]
+    fn a_gated_pod_is_refused_as_a_static_pod_is() {
+        let node = Admission::new(2, 1 << 30, None, &[]);
+        let gated = pod("  schedulingGates: [{name: example.com/wait}]\n  containers: [{name: a, image: i}]\n");
+        let e = node.admit(&gated).unwrap_err();
+        assert_eq!(e.reason, "SchedulingGated");
+        assert!(e.message.contains("(\"example.com/wait\")"), "{e}");
+        assert!(e.message.contains("cannot be set until all schedulingGates have been cleared"), "{e}");
+    }
+
+    #[test]
+    fn extended_resources_are_refused_as_the_node_has_none() {
+        let node = Admission::new(2, 1 << 30, None, &[]);
+        let limits = pod("  containers: [{name: a, image: i, resources: {limits: {example.com/widget: 2}}}]\n");
+        assert_eq!(
+            node.admit(&limits).unwrap_err().to_string(),
+            "OutOfexample.com/widget: Pod was rejected: Node didn't have enough resource: example.com/widget, \
+             requested: 2, used: 0, capacity: 0 (podrun runs no device plugin)"
+        );
+        let init = pod(
+            "  initContainers: [{name: i, image: i, resources: {requests: {nvidia.com/gpu: 1}, limits: {nvidia.com/gpu: 1}}}]\n  containers: [{name: a, image: i}]\n",
+        );
+        assert_eq!(node.admit(&init).unwrap_err().reason, "OutOfnvidia.com/gpu");
+        // Native resources are not extended ones, whatever their spelling.
+        for native in ["cpu", "hugepages-2Mi", "ephemeral-storage"] {
+            assert!(!is_extended(native), "{native}");
+        }
+        assert!(!is_extended("kubernetes.io/batch") && !is_extended("requests.example.com/x"));
     }
 
     #[test]

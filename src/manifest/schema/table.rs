@@ -116,10 +116,10 @@ pub(super) static POD_SPEC: &[Field] = &[
     cluster_only("overhead", Map),
     cluster_only("topologySpreadConstraints", Objects(TOPOLOGY_SPREAD_CONSTRAINT)),
     not_yet("setHostnameAsFQDN", Scalar),
-    not_yet("os", Object(POD_OS)),
+    implemented("os", Object(POD_OS)),
     // `true` (the default) is what podrun does; `false` is refused.
     refused("hostUsers", Scalar),
-    cluster_only("schedulingGates", Objects(POD_SCHEDULING_GATE)),
+    implemented("schedulingGates", Objects(POD_SCHEDULING_GATE)),
     refused("resourceClaims", Objects(POD_RESOURCE_CLAIM)),
     // Pod-level limits need a pod cgroup, which podrun does not make yet: warned, not dropped
     // silently.
@@ -436,9 +436,9 @@ pub(super) static TOPOLOGY_SPREAD_CONSTRAINT: &[Field] = &[
     not_yet("matchLabelKeys", Scalars),
 ];
 
-pub(super) static POD_OS: &[Field] = &[not_yet("name", Scalar)];
+pub(super) static POD_OS: &[Field] = &[implemented("name", Scalar)];
 
-pub(super) static POD_SCHEDULING_GATE: &[Field] = &[not_yet("name", Scalar)];
+pub(super) static POD_SCHEDULING_GATE: &[Field] = &[implemented("name", Scalar)];
 
 pub(super) static POD_RESOURCE_CLAIM: &[Field] =
     &[not_yet("name", Scalar), not_yet("resourceClaimName", Scalar), not_yet("resourceClaimTemplateName", Scalar)];

@@ -411,7 +411,7 @@ spec:
   setHostnameAsFQDN: true
   containers: [{name: a, image: b, startupProbe: {exec: {command: [x]}}, ttyy: true}]
   nodeName: n1
-  os: {name: linux}
+  volumes: [{name: v, emptyDir: {mode: 0700}}]
 metadata:
   nmae: x
 "#,
@@ -422,7 +422,7 @@ metadata:
             not_yet_at("spec.setHostnameAsFQDN"),
             unknown("spec.containers[0].ttyy", Some("tty")),
             cluster_only_at("spec.nodeName"),
-            not_yet_at("spec.os"),
+            gated_at("spec.volumes[0].emptyDir.mode", "EmptyDirVolumeMode"),
             unknown("metadata.nmae", Some("name")),
         ]
     );

@@ -112,6 +112,13 @@ pub struct PodSpec {
     pub resources: Option<ResourceRequirements>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_users: Option<bool>,
+    /// The OS the pod is for: the node refuses any but Linux (PodOSNotSupported).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub os: Option<scheduling::PodOs>,
+    /// A pod podrun runs is bound to this host, as a static pod is: the node refuses one that
+    /// is still gated.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scheduling_gates: Vec<scheduling::SchedulingGate>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub image_pull_secrets: Vec<LocalObjectReference>,
     /// Dynamic resource allocation, which podrun refuses (validation says why); only whether

@@ -1,12 +1,20 @@
 //! The scheduling fields of a pod spec (tolerations, affinity, topology spread, readiness and
-//! scheduling gates) and `resizePolicy`: podrun acts on none of them (a cluster's scheduler
-//! and kubelet do), and reads them only to check them as the API server does
-//! (`validate/scheduling.rs`), from the document.
+//! scheduling gates, the pod's OS) and `resizePolicy`: podrun reads them to check them as the
+//! API server does (`validate/scheduling.rs`), from the document; of them only the OS and the
+//! scheduling gates concern the node, whose admission refuses a pod for another OS or one still
+//! gated (`pod/admission.rs`).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::LabelSelector;
 use crate::manifest::strict;
+
+/// The OS a pod is for (`PodOS`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PodOs {
+    #[serde(default, deserialize_with = "strict::string")]
+    pub name: String,
+}
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -135,7 +143,7 @@ pub struct ReadinessGate {
 }
 
 /// A pod's scheduling gate (`PodSchedulingGate`): a name.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SchedulingGate {
     #[serde(default, deserialize_with = "strict::string")]
     pub name: String,
