@@ -68,7 +68,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l pull -d 'Overrid
 missing\t''
 never\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l allowed-unsafe-sysctls -d 'Sysctls a pod may set beyond the safe ones, as the kubelet\'s --allowed-unsafe-sysctls: names or prefixes ending in * (kernel.msg*), comma-separated; only sysctls the kernel keeps per pod (net.*, kernel.shm*, kernel.msg*, kernel.sem, fs.mqueue.*). Any other is refused before anything is created (SysctlForbidden)' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l validate -d 'Fields Kubernetes does not know, as kubectl has it: strict refuses them; warn drops each with a warning naming its place; ignore drops them silently, as a kubelet\'s file source does (true and false stand for strict and ignore)' -r -f -a "strict\t''
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l validate -d 'Fields Kubernetes does not know, as kubectl has it: strict refuses them; warn drops each with a warning naming its place; ignore drops them silently, as a kubelet\'s file source does (true and false stand for strict and ignore). Default: strict, and warn under --supervise, which keeps pods as a kubelet keeps its static pods' -r -f -a "strict\t''
 warn\t''
 ignore\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l config -d 'A file of ConfigMaps and Secrets the pods refer to (repeatable)' -r

@@ -295,10 +295,11 @@ pub struct ApplyArgs {
 
     /// Fields Kubernetes does not know, as kubectl has it: strict refuses them; warn drops
     /// each with a warning naming its place; ignore drops them silently, as a kubelet's file
-    /// source does (true and false stand for strict and ignore)
-    #[arg(long, value_enum, value_name = "HOW", default_value = "strict", num_args = 0..=1,
-          require_equals = true, default_missing_value = "strict")]
-    pub validate: ValidateArg,
+    /// source does (true and false stand for strict and ignore). Default: strict, and warn
+    /// under --supervise, which keeps pods as a kubelet keeps its static pods
+    #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true,
+          default_missing_value = "strict")]
+    pub validate: Option<ValidateArg>,
 
     /// A file of ConfigMaps and Secrets the pods refer to (repeatable)
     #[arg(long = "config", value_name = "FILE")]
@@ -367,6 +368,15 @@ pub struct ValidateArgs {
     #[arg(long, value_enum, value_name = "HOW", default_value = "strict", num_args = 0..=1,
           require_equals = true, default_missing_value = "strict")]
     pub validate: ValidateArg,
+}
+
+impl ApplyArgs {
+    /// What becomes of unknown fields: `--validate`, else strict for one pass and warn under
+    /// `--supervise`, where a manifest podrun keeps running is read as a kubelet's file source
+    /// reads it (it drops them) and a field a newer Kubernetes added must not stop a boot.
+    pub fn field_validation(&self) -> ValidateArg {
+        self.validate.unwrap_or(if self.supervise { ValidateArg::Warn } else { ValidateArg::Strict })
+    }
 }
 
 /// `--validate`: kubectl's values, and its older true and false.
@@ -722,12 +732,14 @@ mod tests {
             let mut argv = vec!["podrun", "apply"];
             argv.extend_from_slice(args);
             match Cli::try_parse_from(argv).map(|c| c.command) {
-                Ok(Command::Apply(a)) => Ok(a.validate),
+                Ok(Command::Apply(a)) => Ok(a.field_validation()),
                 Ok(_) => unreachable!("apply parses as apply"),
                 Err(e) => Err(e.kind()),
             }
         };
         assert_eq!(of(&["x"]), Ok(ValidateArg::Strict), "strict by default, as kubectl");
+        assert_eq!(of(&["x", "--supervise"]), Ok(ValidateArg::Warn), "a kubelet's file source drops them");
+        assert_eq!(of(&["x", "--supervise", "--validate"]), Ok(ValidateArg::Strict));
         assert_eq!(of(&["x", "--validate"]), Ok(ValidateArg::Strict));
         assert_eq!(of(&["--validate", "x"]), Ok(ValidateArg::Strict), "x is the file, not the flag's value");
         assert_eq!(of(&["x", "--validate=warn"]), Ok(ValidateArg::Warn));

@@ -46,7 +46,7 @@ fn options(cli: &Cli, args: &ApplyArgs) -> ApplyOptions {
         load: LoadOptions {
             namespace: args.namespace.clone(),
             strict: args.strict,
-            unknown_fields: args.validate.into(),
+            unknown_fields: args.field_validation().into(),
         },
         timeout: args.timeout,
         wait_for: args.wait_for.map(|w| match w {
