@@ -256,3 +256,48 @@ fn e2e_the_node_refuses_a_forbidden_sysctl_and_a_pod_that_does_not_fit() {
     );
     assert!(ns.containers().is_empty(), "nothing created: {:?}", ns.containers());
 }
+
+/// The node's admission of what it cannot run, before anything is created, on Docker and
+/// through the CRI alike: a pod for Windows (PodOSNotSupported), a pod still gated (a static
+/// pod may not be), a pod asking for a device no plugin gives (OutOf<resource>); exit 2 with
+/// the kubelet's reason. Before, each ran: on Linux, ungated, without the device.
+fn the_node_refuses_what_it_cannot_run(target: Target, test: &str) {
+    let ns = Namespace::for_target(target, test);
+    let cases = [
+        ("  os: {name: windows}\n", "{}", "PodOSNotSupported: Pod was rejected: Failed to admit pod as the OS field doesn't match node OS"),
+        ("  schedulingGates: [{name: example.com/quota}]\n", "{}", "SchedulingGated: Pod was rejected: the pod has schedulingGates (\"example.com/quota\")"),
+        ("", "{limits: {example.com/widget: 1}}", "OutOfexample.com/widget: Pod was rejected: Node didn't have enough resource: example.com/widget, requested: 1, used: 0, capacity: 0"),
+    ];
+    for (spec, resources, want) in cases {
+        let manifest = format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: refused}}\nspec:\n{spec}  restartPolicy: Never\n  \
+             containers: [{{name: c, image: busybox:1.28, command: ['true'], resources: {resources}}}]\n"
+        );
+        let f = TempFile::new("pod.yaml", &manifest);
+        let out = target.podrun(&["apply", f.path(), "-n", ns.name(), "--timeout", "30s"].map(str::to_owned));
+        assert_eq!(code(&out), 2, "{} on {}: {}", want, target.name(), stderr(&out));
+        assert!(stderr(&out).contains(want), "on {}: {}", target.name(), stderr(&out));
+        assert!(ns.containers().is_empty(), "nothing created: {:?}", ns.containers());
+    }
+    // Linux, ungated, no device: it runs.
+    let f = TempFile::new(
+        "pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: fine}\nspec:\n  os: {name: linux}\n  restartPolicy: Never\n  \
+         containers: [{name: c, image: busybox:1.28, command: ['true']}]\n",
+    );
+    let out = target.podrun(&["apply", f.path(), "-n", ns.name(), "--timeout", "60s"].map(str::to_owned));
+    assert_eq!(code(&out), 0, "on {}: {}", target.name(), stderr(&out));
+}
+
+#[test]
+fn e2e_the_node_refuses_what_it_cannot_run_on_docker() {
+    require_engine!();
+    the_node_refuses_what_it_cannot_run(Target::Engine(None), "cannot-run");
+}
+
+#[test]
+fn e2e_the_node_refuses_what_it_cannot_run_on_containerd() {
+    require_engine!();
+    require_cri!(endpoint);
+    the_node_refuses_what_it_cannot_run(Target::Cri(&endpoint), "cannot-run-cri");
+}

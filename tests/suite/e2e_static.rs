@@ -309,27 +309,28 @@ fn e2e_supervise_applies_changed_manifests_on_sighup() {
     assert_eq!(sup.exit_code(), Some(0));
 }
 
-/// Manifests moved from a kubelet may carry fields Kubernetes does not know, which its file
-/// source drops: with `--validate=warn` the supervisor runs them, the first pass and every
-/// reread alike (the reread is a podrun started over with the same arguments).
+/// Manifests moved from a kubelet may carry fields Kubernetes does not know (real static pods
+/// carry `metadata.component`), which its file source drops: the supervisor drops them too,
+/// with a warning, by default, the first pass and every reread alike (the reread is a podrun
+/// started over with the same arguments).
 #[test]
-fn e2e_supervise_rereads_with_the_validate_flag_it_was_given() {
+fn e2e_supervise_drops_unknown_fields_as_a_kubelets_file_source() {
     require_engine!();
     let ns = Namespace::new("validate-warn");
     let dir = Dir::new("validate-warn");
     let moved = |name: &str| {
-        sleeper(name, LOOP).replace(&format!("{{name: {name}}}"), &format!("{{name: {name}, version: v1}}"))
+        sleeper(name, LOOP).replace(&format!("{{name: {name}}}"), &format!("{{name: {name}, component: etcd}}"))
     };
     dir.write("a.yaml", &moved("a"));
-    let mut sup = Supervisor::start(&dir, &ns, &["--validate=warn"]);
+    let mut sup = Supervisor::start(&dir, &ns, &[]);
     let status = sup.ready();
     assert!(status.contains("STATUS=1 of 1 pods supervised"), "{status}\n{}", sup.log());
-    sup.wait_said("a.yaml:3:21: metadata.version: unknown field \"version\"; dropped (--validate=warn)");
+    sup.wait_said("a.yaml:3:21: metadata.component: unknown field \"component\"; dropped (--validate=warn)");
 
     dir.write("b.yaml", &moved("b"));
     sup.signal("-HUP");
     let status = sup.ready();
-    assert!(status.contains("STATUS=2 of 2 pods supervised"), "the reread took the flag too: {status}\n{}", sup.log());
+    assert!(status.contains("STATUS=2 of 2 pods supervised"), "the reread drops them too: {status}\n{}", sup.log());
     wait_for(&ns, "a and b", &|| pods_of(&ns) == ["a", "b"]);
     assert!(!sup.log().contains("skipped"), "{}", sup.log());
     sup.signal("-TERM");
