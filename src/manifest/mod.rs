@@ -5,6 +5,7 @@ mod budget;
 pub mod config_store;
 pub mod defaults;
 pub mod expansion;
+pub mod hostname;
 mod field_error;
 #[cfg(test)]
 mod fuzz_tests;

@@ -18,7 +18,7 @@ use crate::probe::handlers::resolve_port;
 use crate::runtime::{ContainerSettings, CreateSpec, Namespaces, Observed, PidMode, PodNetwork};
 
 use super::downward::PodFacts;
-use super::env::{self, EnvError};
+use super::env::{self, EnvError, EnvFiles};
 use super::identity::RunAs;
 
 use super::settings::{self, HostProfile};
@@ -284,6 +284,18 @@ impl DesiredPod {
         attempt: u32,
         infra: Option<&InfraRef>,
     ) -> Result<(CreateSpec, Vec<String>), EnvError> {
+        self.create_spec_with_files(c, attempt, infra, &EnvFiles::Unread)
+    }
+
+    /// As [`DesiredPod::create_spec`], with the env files the container's `fileKeyRef`s name,
+    /// read for its creation.
+    pub fn create_spec_with_files(
+        &self,
+        c: &DesiredContainer,
+        attempt: u32,
+        infra: Option<&InfraRef>,
+        files: &EnvFiles,
+    ) -> Result<(CreateSpec, Vec<String>), EnvError> {
         let mut l = BTreeMap::new();
         l.insert(labels::MANAGED.to_owned(), labels::MANAGED_VALUE.to_owned());
         l.insert(labels::POD_NAME.to_owned(), self.name.clone());
@@ -337,7 +349,7 @@ impl DesiredPod {
             host_ip: infra.and_then(|i| i.host_ip.clone()),
             ..self.host.clone()
         };
-        let resolved = env::resolve(&self.manifest, m, &c.path, &self.configs, &facts)?;
+        let resolved = env::resolve_with_files(&self.manifest, m, &c.path, &self.configs, &facts, files)?;
         let (command, args) = env::expand_command(m, &resolved, &c.path)?;
         // Kubernetes: `command` replaces ENTRYPOINT and `args` replaces CMD. With only
         // `command`, the image's CMD must not be appended, so CMD is emptied explicitly.

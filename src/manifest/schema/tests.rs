@@ -178,7 +178,6 @@ spec:
         vec![
             cluster_only_at("metadata.generateName"),
             not_yet_at("spec.volumes[0].emptyDir.mode"),
-            not_yet_at("spec.containers[0].env[1].valueFrom.fileKeyRef"),
         ],
         "a volume source podrun cannot provide is validation's to refuse (`refused.rs`)"
     );
@@ -404,7 +403,6 @@ fn findings_follow_document_order() {
     let doc = yaml(
         r#"
 spec:
-  setHostnameAsFQDN: true
   containers: [{name: a, image: b, startupProbe: {exec: {command: [x]}}, ttyy: true}]
   nodeName: n1
   os: {name: linux}
@@ -415,7 +413,6 @@ metadata:
     assert_eq!(
         check_pod(&doc),
         vec![
-            not_yet_at("spec.setHostnameAsFQDN"),
             unknown("spec.containers[0].ttyy", Some("tty")),
             cluster_only_at("spec.nodeName"),
             not_yet_at("spec.os"),
