@@ -44,7 +44,11 @@ impl PodHostname {
     pub fn of(pod: &Pod) -> Result<PodHostname, FqdnTooLong> {
         let mut names = PodHostname::short(pod);
         let spec = &pod.spec;
-        if let Some(d) = names.domain.as_deref().filter(|_| spec.set_hostname_as_fqdn == Some(true) && spec.host_network != Some(true)) {
+        if let Some(d) = names
+            .domain
+            .as_deref()
+            .filter(|_| spec.set_hostname_as_fqdn == Some(true) && spec.host_network != Some(true))
+        {
             let fqdn = format!("{}.{d}", names.hostname);
             if fqdn.len() > MAX_KERNEL_HOSTNAME {
                 return Err(FqdnTooLong { fqdn });
@@ -64,7 +68,8 @@ impl PodHostname {
         }
         let hostname = truncate(spec.hostname.as_deref().filter(|h| !h.is_empty()).unwrap_or(&pod.metadata.name));
         let ns = pod.metadata.namespace.as_deref().filter(|n| !n.is_empty()).unwrap_or(DEFAULT_NAMESPACE);
-        let domain = spec.subdomain.as_deref().filter(|s| !s.is_empty()).map(|s| format!("{s}.{ns}.svc.{CLUSTER_DOMAIN}"));
+        let domain =
+            spec.subdomain.as_deref().filter(|s| !s.is_empty()).map(|s| format!("{s}.{ns}.svc.{CLUSTER_DOMAIN}"));
         PodHostname { kernel: hostname.clone(), hostname, domain }
     }
 }
@@ -103,7 +108,10 @@ mod tests {
     fn hostname_domain_and_kernel_name() {
         assert_eq!(of(""), PodHostname { hostname: "web".into(), domain: None, kernel: "web".into() });
         let sub = of("  hostname: h\n  subdomain: s\n");
-        assert_eq!((sub.hostname.as_str(), sub.domain.as_deref(), sub.kernel.as_str()), ("h", Some("s.ns.svc.cluster.local"), "h"));
+        assert_eq!(
+            (sub.hostname.as_str(), sub.domain.as_deref(), sub.kernel.as_str()),
+            ("h", Some("s.ns.svc.cluster.local"), "h")
+        );
         let fqdn = of("  hostname: h\n  subdomain: s\n  setHostnameAsFQDN: true\n");
         assert_eq!(fqdn.kernel, "h.s.ns.svc.cluster.local");
         assert_eq!(fqdn.hostname, "h");
@@ -111,7 +119,10 @@ mod tests {
         assert_eq!(of("  setHostnameAsFQDN: true\n").kernel, "web");
         // The override wins over hostname and subdomain, and gives no domain.
         let over = of("  hostname: h\n  subdomain: s\n  hostnameOverride: www.example.com\n");
-        assert_eq!(over, PodHostname { hostname: "www.example.com".into(), domain: None, kernel: "www.example.com".into() });
+        assert_eq!(
+            over,
+            PodHostname { hostname: "www.example.com".into(), domain: None, kernel: "www.example.com".into() }
+        );
         // Cut to 63, without what the cut leaves dangling.
         let long = format!("{}-b", "a".repeat(62));
         assert_eq!(of(&format!("  hostname: {long}\n")).kernel, "a".repeat(62));
@@ -122,7 +133,8 @@ mod tests {
     #[test]
     fn an_fqdn_past_64_characters_is_refused_in_the_kubelets_words() {
         let h = "a".repeat(40);
-        let e = PodHostname::of(&pod(&format!("  hostname: {h}\n  subdomain: sub\n  setHostnameAsFQDN: true\n"))).unwrap_err();
+        let e = PodHostname::of(&pod(&format!("  hostname: {h}\n  subdomain: sub\n  setHostnameAsFQDN: true\n")))
+            .unwrap_err();
         assert_eq!(
             e.to_string(),
             format!(

@@ -5,10 +5,10 @@ mod budget;
 pub mod config_store;
 pub mod defaults;
 pub mod expansion;
-pub mod hostname;
 mod field_error;
 #[cfg(test)]
 mod fuzz_tests;
+pub mod hostname;
 pub mod image;
 pub mod input;
 pub mod load;

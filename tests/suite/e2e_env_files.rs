@@ -11,7 +11,11 @@ use crate::e2e_engine_volumes::{guard, Forwarder};
 
 /// `key` of the app's first variable, and whether it is optional.
 fn pod(key: &str, optional: bool) -> String {
-    pod_writing(key, optional, r##"printf \"# written by setup\\nCONFIG_1='value1'\\nCONFIG_2='two words'\\n\" > /data/config.env"##)
+    pod_writing(
+        key,
+        optional,
+        r##"printf \"# written by setup\\nCONFIG_1='value1'\\nCONFIG_2='two words'\\n\" > /data/config.env"##,
+    )
 }
 
 /// The pod, its init container running `setup` (a double-quoted YAML string's text).

@@ -32,7 +32,8 @@ fn hostname_of(target: Target, ns: &Namespace, spec: &str) -> (String, String) {
 }
 
 fn hostname_override_and_fqdn(target: Target, ns: &Namespace) {
-    let (hostname, hosts) = hostname_of(target, ns, "  hostname: ignored\n  subdomain: sub\n  hostnameOverride: my.host.example\n");
+    let (hostname, hosts) =
+        hostname_of(target, ns, "  hostname: ignored\n  subdomain: sub\n  hostnameOverride: my.host.example\n");
     assert_eq!(hostname, "my.host.example", "{}", target.name());
     assert!(hosts.ends_with("\tmy.host.example"), "{}: {hosts}", target.name());
     let (hostname, hosts) = hostname_of(target, ns, "  hostname: h\n  subdomain: sub\n  setHostnameAsFQDN: true\n");

@@ -206,8 +206,12 @@ pub(super) static RESOURCE_FIELD_SELECTOR: &[Field] =
 pub(super) static KEY_SELECTOR: &[Field] =
     &[implemented("name", Scalar), implemented("key", Scalar), implemented("optional", Scalar)];
 
-pub(super) static FILE_KEY_SELECTOR: &[Field] =
-    &[implemented("volumeName", Scalar), implemented("path", Scalar), implemented("key", Scalar), implemented("optional", Scalar)];
+pub(super) static FILE_KEY_SELECTOR: &[Field] = &[
+    implemented("volumeName", Scalar),
+    implemented("path", Scalar),
+    implemented("key", Scalar),
+    implemented("optional", Scalar),
+];
 
 pub(super) static RESOURCE_REQUIREMENTS: &[Field] =
     &[implemented("limits", Map), implemented("requests", Map), refused("claims", Objects(RESOURCE_CLAIM))];

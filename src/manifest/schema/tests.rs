@@ -175,10 +175,7 @@ spec:
     );
     assert_eq!(
         check_pod(&doc),
-        vec![
-            cluster_only_at("metadata.generateName"),
-            not_yet_at("spec.volumes[0].emptyDir.mode"),
-        ],
+        vec![cluster_only_at("metadata.generateName"), not_yet_at("spec.volumes[0].emptyDir.mode"),],
         "a volume source podrun cannot provide is validation's to refuse (`refused.rs`)"
     );
 }

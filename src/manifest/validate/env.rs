@@ -277,10 +277,8 @@ mod tests {
     /// The API server's cases (validation_test.go, TestValidateEnv's fileKeyRef entries).
     #[test]
     fn file_key_refs() {
-        let volumes: Vec<crate::manifest::types::Volume> = serde_yaml::from_str(
-            "[{name: data, emptyDir: {}}, {name: cfg, configMap: {name: c}}]",
-        )
-        .unwrap();
+        let volumes: Vec<crate::manifest::types::Volume> =
+            serde_yaml::from_str("[{name: data, emptyDir: {}}, {name: cfg, configMap: {name: c}}]").unwrap();
         let ctx = PodContext {
             volumes: volumes.iter().map(|v| (v.name.as_str(), v)).collect(),
             host_users: true,
@@ -314,9 +312,16 @@ mod tests {
             ]
         );
         // A value besides it, or a second source, as for any source.
-        let both = EnvVarSource { config_map_key_ref: cm_key("m", "k").config_map_key_ref, ..file_key("data", "p", "K") };
+        let both =
+            EnvVarSource { config_map_key_ref: cm_key("m", "k").config_map_key_ref, ..file_key("data", "p", "K") };
         let (mut errors, mut warnings) = (Vec::new(), Vec::new());
-        validate_env(&[var("X", Some("v"), Some(file_key("data", "p", "K"))), var("Y", None, Some(both))], "c", &ctx, &mut errors, &mut warnings);
+        validate_env(
+            &[var("X", Some("v"), Some(file_key("data", "p", "K"))), var("Y", None, Some(both))],
+            "c",
+            &ctx,
+            &mut errors,
+            &mut warnings,
+        );
         let errors: Vec<String> = errors.into_iter().map(|e| e.to_string()).collect();
         assert_eq!(
             errors,

@@ -338,7 +338,12 @@ mod tests {
         for bad in ["Box", "box_1", "-box", "box.", "a..b"] {
             let errors = check(bad, None, None);
             assert_eq!(errors.len(), 1, "{bad}: {errors:?}");
-            assert!(errors[0].starts_with(&format!("spec.hostnameOverride: Invalid value: {bad:?}: a lowercase RFC 1123 subdomain")), "{errors:?}");
+            assert!(
+                errors[0].starts_with(&format!(
+                    "spec.hostnameOverride: Invalid value: {bad:?}: a lowercase RFC 1123 subdomain"
+                )),
+                "{errors:?}"
+            );
         }
         assert_eq!(
             check("box", Some(true), Some(true)),

@@ -145,7 +145,8 @@ mod tests {
     /// The kubelet's cases (env_util_test.go TestParseEnv).
     #[test]
     fn the_kubelets_cases() {
-        let ok = |text: &str, key: &str, want: &str| assert_eq!(get(text, key).unwrap().as_deref(), Some(want), "{text}");
+        let ok =
+            |text: &str, key: &str, want: &str| assert_eq!(get(text, key).unwrap().as_deref(), Some(want), "{text}");
         ok("   KEY1='val1'\n\t\tKEY2='val2'\nKEY3='val3'\n", "KEY2", "val2");
         ok("# comment\n\nKEY1='foo'\n   # another comment\n\nKEY2='bar'\n", "KEY2", "bar");
         ok("KEY1='foo#notcomment'\nKEY2='bar'\n", "KEY1", "foo#notcomment");

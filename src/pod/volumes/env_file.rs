@@ -59,12 +59,22 @@ fn read_beneath(base: &Path, rel: &Path) -> Result<Vec<u8>, String> {
     let Some((last, parents)) = comps.split_last() else { return Err("the path names no file".into()) };
     for comp in parents {
         let Component::Normal(name) = comp else { return Err("the path leads out of the volume".into()) };
-        dir = rustix::fs::openat(&dir, *name, OFlags::PATH | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC, Mode::empty())
-            .map_err(|e| missing_or(e, "a directory on its path is a symbolic link or not a directory"))?;
+        dir = rustix::fs::openat(
+            &dir,
+            *name,
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|e| missing_or(e, "a directory on its path is a symbolic link or not a directory"))?;
     }
     let Component::Normal(name) = last else { return Err("the path leads out of the volume".into()) };
-    let fd = rustix::fs::openat(&dir, *name, OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC, Mode::empty())
-        .map_err(|e| missing_or(e, "it is a symbolic link, which podrun does not follow"))?;
+    let fd = rustix::fs::openat(
+        &dir,
+        *name,
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(|e| missing_or(e, "it is a symbolic link, which podrun does not follow"))?;
     let st = rustix::fs::fstat(&fd).map_err(|e| os("cannot look at it", e))?;
     if FileType::from_raw_mode(st.st_mode) != FileType::RegularFile {
         return Err("it is not a regular file".into());
@@ -96,11 +106,15 @@ pub fn from_archive(archive: Option<&[u8]>) -> EnvFile {
     };
     match entry.header().entry_type() {
         tar::EntryType::Regular => {}
-        tar::EntryType::Symlink => return EnvFile::Unreadable("it is a symbolic link, which podrun does not follow".into()),
+        tar::EntryType::Symlink => {
+            return EnvFile::Unreadable("it is a symbolic link, which podrun does not follow".into())
+        }
         _ => return EnvFile::Unreadable("it is not a regular file".into()),
     }
     if entry.header().size().map_or(true, |s| s > MAX_ENV_FILE_BYTES as u64) {
-        return EnvFile::Unreadable(format!("it is larger than {MAX_ENV_FILE_BYTES} bytes, podrun's bound for an env file"));
+        return EnvFile::Unreadable(format!(
+            "it is larger than {MAX_ENV_FILE_BYTES} bytes, podrun's bound for an env file"
+        ));
     }
     let mut content = Vec::new();
     match entry.read_to_end(&mut content) {
@@ -147,7 +161,7 @@ mod tests {
         assert!(why(read_host(base, Path::new("linkdir/canary.env"))).contains("symbolic link"));
         assert!(why(read_host(base, Path::new("../x"))).contains("out of the volume"));
         assert_eq!(why(read_host(base, Path::new("sub"))), "it is not a regular file");
-        rustix::fs::mknodat(rustix::fs::CWD, &base.join("fifo"), FileType::Fifo, Mode::from_raw_mode(0o600), 0).unwrap();
+        rustix::fs::mknodat(rustix::fs::CWD, base.join("fifo"), FileType::Fifo, Mode::from_raw_mode(0o600), 0).unwrap();
         assert_eq!(why(read_host(base, Path::new("fifo"))), "it is not a regular file");
     }
 
