@@ -180,13 +180,23 @@ fn sandbox_fields(pod: &Pod) -> serde_json::Value {
     let s = &pod.spec;
     // Flattened: adding or removing a container without ports must not change the pod.
     let ports: Vec<_> = s.init_containers.iter().chain(&s.containers).flat_map(|c| &c.ports).collect();
-    serde_json::json!({
+    let mut fields = serde_json::json!({
         "hostNetwork": s.host_network, "hostPID": s.host_pid, "hostIPC": s.host_ipc,
         "shareProcessNamespace": s.share_process_namespace, "hostname": s.hostname,
         "subdomain": s.subdomain, "hostAliases": s.host_aliases, "dnsPolicy": s.dns_policy,
         "dnsConfig": s.dns_config, "ports": ports,
         "sysctls": s.security_context.as_ref().map(|sc| &sc.sysctls),
-    })
+    });
+    // Only when set, so the pods of earlier podruns keep their hash (and their infra container).
+    for (key, value) in [
+        ("hostnameOverride", s.hostname_override.as_ref().map(|h| serde_json::json!(h))),
+        ("setHostnameAsFQDN", s.set_hostname_as_fqdn.map(|b| serde_json::json!(b))),
+    ] {
+        if let (Some(value), Some(map)) = (value, fields.as_object_mut()) {
+            map.insert(key.to_owned(), value);
+        }
+    }
+    fields
 }
 
 impl DesiredPod {
@@ -429,6 +439,17 @@ mod tests {
     }
 
     const POD: &str = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: a\n    image: busybox:1.28\n    command: [sleep]\n    args: ['10']\n    env: [{name: A, value: x}]\n  - name: b\n    image: busybox\n    command: [sh]\n";
+
+    #[test]
+    fn a_changed_hostname_override_or_fqdn_setting_makes_a_new_infra_container() {
+        let base = desired(POD).infra.spec_hash;
+        let with = |spec: &str| desired(&POD.replace("spec:\n", &format!("spec:\n{spec}"))).infra.spec_hash;
+        let over = with("  hostnameOverride: box\n");
+        assert_ne!(over, base);
+        assert_ne!(with("  hostnameOverride: other\n"), over);
+        assert_ne!(with("  subdomain: s\n  setHostnameAsFQDN: true\n"), with("  subdomain: s\n"));
+        assert_eq!(with(""), base);
+    }
 
     #[test]
     fn default_container_is_the_annotated_one_else_the_first() {
