@@ -8,6 +8,7 @@ pub mod expansion;
 mod field_error;
 #[cfg(test)]
 mod fuzz_tests;
+pub mod hostname;
 pub mod image;
 pub mod input;
 pub mod load;

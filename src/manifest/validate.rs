@@ -109,6 +109,7 @@ pub fn validate_pod(pod: &Pod) -> (Vec<FieldError>, Vec<String>) {
     network::host_port_conflicts(app, &mut errors);
     resources::validate_pod_resources(spec, &mut errors);
     network::validate_pod_network(spec, &mut errors);
+    network::validate_fqdn(pod, &mut errors);
     security::validate_pod_security(spec, &mut errors);
     // The API server takes a negative period (kubernetes#115606, which kept old manifests
     // working), warns, and has it treated as 1 (`defaults::apply` stores that).

@@ -18,7 +18,7 @@ use crate::probe::handlers::resolve_port;
 use crate::runtime::{ContainerSettings, CreateSpec, Namespaces, Observed, PidMode, PodNetwork};
 
 use super::downward::PodFacts;
-use super::env::{self, EnvError};
+use super::env::{self, EnvError, EnvFiles};
 use super::identity::RunAs;
 
 use super::settings::{self, HostProfile};
@@ -180,13 +180,23 @@ fn sandbox_fields(pod: &Pod) -> serde_json::Value {
     let s = &pod.spec;
     // Flattened: adding or removing a container without ports must not change the pod.
     let ports: Vec<_> = s.init_containers.iter().chain(&s.containers).flat_map(|c| &c.ports).collect();
-    serde_json::json!({
+    let mut fields = serde_json::json!({
         "hostNetwork": s.host_network, "hostPID": s.host_pid, "hostIPC": s.host_ipc,
         "shareProcessNamespace": s.share_process_namespace, "hostname": s.hostname,
         "subdomain": s.subdomain, "hostAliases": s.host_aliases, "dnsPolicy": s.dns_policy,
         "dnsConfig": s.dns_config, "ports": ports,
         "sysctls": s.security_context.as_ref().map(|sc| &sc.sysctls),
-    })
+    });
+    // Only when set, so the pods of earlier podruns keep their hash (and their infra container).
+    for (key, value) in [
+        ("hostnameOverride", s.hostname_override.as_ref().map(|h| serde_json::json!(h))),
+        ("setHostnameAsFQDN", s.set_hostname_as_fqdn.map(|b| serde_json::json!(b))),
+    ] {
+        if let (Some(value), Some(map)) = (value, fields.as_object_mut()) {
+            map.insert(key.to_owned(), value);
+        }
+    }
+    fields
 }
 
 impl DesiredPod {
@@ -284,6 +294,18 @@ impl DesiredPod {
         attempt: u32,
         infra: Option<&InfraRef>,
     ) -> Result<(CreateSpec, Vec<String>), EnvError> {
+        self.create_spec_with_files(c, attempt, infra, &EnvFiles::Unread)
+    }
+
+    /// As [`DesiredPod::create_spec`], with the env files the container's `fileKeyRef`s name,
+    /// read for its creation.
+    pub fn create_spec_with_files(
+        &self,
+        c: &DesiredContainer,
+        attempt: u32,
+        infra: Option<&InfraRef>,
+        files: &EnvFiles,
+    ) -> Result<(CreateSpec, Vec<String>), EnvError> {
         let mut l = BTreeMap::new();
         l.insert(labels::MANAGED.to_owned(), labels::MANAGED_VALUE.to_owned());
         l.insert(labels::POD_NAME.to_owned(), self.name.clone());
@@ -337,7 +359,7 @@ impl DesiredPod {
             host_ip: infra.and_then(|i| i.host_ip.clone()),
             ..self.host.clone()
         };
-        let resolved = env::resolve(&self.manifest, m, &c.path, &self.configs, &facts)?;
+        let resolved = env::resolve_with_files(&self.manifest, m, &c.path, &self.configs, &facts, files)?;
         let (command, args) = env::expand_command(m, &resolved, &c.path)?;
         // Kubernetes: `command` replaces ENTRYPOINT and `args` replaces CMD. With only
         // `command`, the image's CMD must not be appended, so CMD is emptied explicitly.
@@ -417,6 +439,17 @@ mod tests {
     }
 
     const POD: &str = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: a\n    image: busybox:1.28\n    command: [sleep]\n    args: ['10']\n    env: [{name: A, value: x}]\n  - name: b\n    image: busybox\n    command: [sh]\n";
+
+    #[test]
+    fn a_changed_hostname_override_or_fqdn_setting_makes_a_new_infra_container() {
+        let base = desired(POD).infra.spec_hash;
+        let with = |spec: &str| desired(&POD.replace("spec:\n", &format!("spec:\n{spec}"))).infra.spec_hash;
+        let over = with("  hostnameOverride: box\n");
+        assert_ne!(over, base);
+        assert_ne!(with("  hostnameOverride: other\n"), over);
+        assert_ne!(with("  subdomain: s\n  setHostnameAsFQDN: true\n"), with("  subdomain: s\n"));
+        assert_eq!(with(""), base);
+    }
 
     #[test]
     fn default_container_is_the_annotated_one_else_the_first() {

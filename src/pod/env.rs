@@ -12,9 +12,13 @@ use std::collections::{BTreeMap, HashMap};
 use crate::manifest::config_store::{ConfigStore, SecretBytes};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::manifest::expansion::{self, Bound, Budget, TooLong, MAX_VALUE_BYTES};
-use crate::manifest::types::{Container, EnvFromSource, EnvVar, EnvVarSource, KeySelector, Pod};
+use crate::manifest::types::{Container, EnvFromSource, EnvVar, EnvVarSource, FileKeySelector, KeySelector, Pod};
 use crate::manifest::validate::is_env_var_name;
 use crate::pod::downward::{self, PodFacts};
+
+pub mod file;
+
+pub use file::{EnvFile, EnvFiles};
 
 /// Why a container cannot be configured (the kubelet's CreateContainerConfigError). The message
 /// names the field path and the missing object/key (or the bound an expansion would pass),
@@ -60,6 +64,7 @@ impl std::fmt::Debug for ResolvedEnv {
 /// envFrom sources come first, in order, then `env` entries in order; a later definition of a
 /// name replaces an earlier one. An `env` value is expanded against what is defined at that
 /// point, so a forward reference stays literal.
+#[cfg(test)]
 pub fn resolve(
     pod: &Pod,
     container: &Container,
@@ -67,12 +72,26 @@ pub fn resolve(
     configs: &ConfigStore,
     facts: &PodFacts,
 ) -> Result<ResolvedEnv, EnvError> {
+    resolve_with_files(pod, container, path, configs, facts, &EnvFiles::Unread)
+}
+
+/// As [`resolve`], with the env files the container's `fileKeyRef`s name, as read when it is
+/// created (`EnvFiles::Unread`: those variables count as empty).
+pub fn resolve_with_files(
+    pod: &Pod,
+    container: &Container,
+    path: &str,
+    configs: &ConfigStore,
+    facts: &PodFacts,
+    files: &EnvFiles,
+) -> Result<ResolvedEnv, EnvError> {
     let cx = Cx {
         pod,
         container,
         path,
         configs,
         facts,
+        files,
         namespace: pod.metadata.namespace.as_deref().unwrap_or(DEFAULT_NAMESPACE),
     };
     let mut env = OrderedEnv::default();
@@ -132,6 +151,7 @@ struct Cx<'a> {
     path: &'a str,
     configs: &'a ConfigStore,
     facts: &'a PodFacts,
+    files: &'a EnvFiles,
     namespace: &'a str,
 }
 
@@ -338,7 +358,39 @@ fn value_from(
     if let Some(selector) = &source.secret_key_ref {
         return key_value(cx, Kind::Secret, selector, &format!("{path}.secretKeyRef"), var, warnings);
     }
+    if let Some(selector) = &source.file_key_ref {
+        return file_value(cx, selector, &format!("{path}.fileKeyRef"), var, warnings);
+    }
     Ok(Some(String::new()))
+}
+
+/// fileKeyRef, as the kubelet resolves it: a file that cannot be read or parsed fails the
+/// container, `optional` or not; a key the file does not define, or defines as empty, leaves
+/// the variable unset when optional and fails it otherwise. Messages name the volume, the path
+/// and the key (or the line), never a value.
+fn file_value(
+    cx: &Cx,
+    sel: &FileKeySelector,
+    path: &str,
+    var: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Option<String>, EnvError> {
+    let error = |message: String| Err(EnvError { path: path.to_owned(), message });
+    let where_ = format!("{:?} in volume {:?}", sel.path, sel.volume_name);
+    let bytes = match cx.files.get(sel) {
+        None if *cx.files == EnvFiles::Unread => return Ok(Some(String::new())),
+        None => return error(format!("couldn't parse env file {where_}: it was not read")),
+        Some(EnvFile::Unreadable(why)) => return error(format!("couldn't parse env file {where_}: {why}")),
+        Some(EnvFile::Content(bytes)) => bytes,
+    };
+    let origin = format!("env file {where_} key {}", sel.key);
+    let content = text(bytes, path, var, &origin, warnings);
+    match file::lookup(&content, &sel.key) {
+        Err(e) => error(format!("couldn't parse env file {where_}: {e}")),
+        Ok(Some(value)) if !value.is_empty() => Ok(Some(value)),
+        Ok(_) if sel.optional == Some(true) => Ok(None),
+        Ok(_) => error(format!("environment variable key {:?} not found in file {where_}", sel.key)),
+    }
 }
 
 /// configMapKeyRef / secretKeyRef. Messages name the object and key only, never a value.

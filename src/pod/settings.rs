@@ -5,6 +5,7 @@
 //! over a 100 ms period, CPU requests become shares).
 
 use super::identity::{self, RunAs};
+use crate::manifest::hostname::PodHostname;
 use crate::manifest::quantity::Quantity;
 use crate::manifest::types::{Container, DnsPolicy, Pod, ProcMount, Profile, Protocol};
 use crate::runtime::{ContainerSettings, CpuSettings, DnsSettings, NetworkMode, PidMode, PodNetwork, PortBinding};
@@ -35,17 +36,11 @@ pub enum HostProfile {
     AppArmor(String),
 }
 
-/// The pod's hostname as Kubernetes sets it: `spec.hostname`, else the pod name cut to a valid
-/// 63-character label.
-pub fn pod_hostname(pod: &Pod) -> String {
-    if let Some(h) = pod.spec.hostname.as_deref().filter(|h| !h.is_empty()) {
-        return h.to_owned();
-    }
-    let mut h: String = pod.metadata.name.chars().take(63).collect();
-    while h.ends_with(['-', '.']) {
-        h.pop();
-    }
-    h
+/// The pod's hostname (and domain) as the kubelet makes them (`manifest::hostname`).
+/// Validation refused a pod whose FQDN passes the kernel's bound under the namespace it was
+/// checked in; under another one (`--namespace`), the short hostname is kept instead.
+pub fn pod_hostname(pod: &Pod) -> PodHostname {
+    PodHostname::of(pod).unwrap_or_else(|_| PodHostname::short(pod))
 }
 
 pub fn pod_network(pod: &Pod, network: Option<&str>) -> PodNetwork {
@@ -56,9 +51,7 @@ pub fn pod_network(pod: &Pod, network: Option<&str>) -> PodNetwork {
         (false, Some(n)) => NetworkMode::Named(n.to_owned()),
         (false, None) => NetworkMode::Default,
     };
-    let ns = pod.metadata.namespace.clone().unwrap_or_default();
-    // With a subdomain, Kubernetes gives the pod the FQDN hostname.subdomain.ns.svc.<domain>.
-    let domainname = spec.subdomain.as_deref().filter(|s| !s.is_empty()).map(|s| format!("{s}.{ns}.svc.cluster.local"));
+    let names = pod_hostname(pod);
     let mut ports = Vec::new();
     if !host_network {
         for c in spec.init_containers.iter().chain(&spec.containers) {
@@ -78,8 +71,8 @@ pub fn pod_network(pod: &Pod, network: Option<&str>) -> PodNetwork {
     let sysctls =
         spec.security_context.iter().flat_map(|sc| &sc.sysctls).map(|s| (s.name.clone(), s.value.clone())).collect();
     PodNetwork {
-        hostname: (!host_network).then(|| pod_hostname(pod)),
-        domainname: domainname.filter(|_| !host_network),
+        hostname: (!host_network).then(|| names.kernel.clone()),
+        domainname: names.domain.filter(|_| !host_network),
         mode,
         ports,
         extra_hosts,

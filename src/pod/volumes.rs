@@ -60,6 +60,7 @@ use crate::runtime::labels;
 
 mod contents;
 pub mod engine;
+pub mod env_file;
 mod host;
 mod mounts;
 mod reason;

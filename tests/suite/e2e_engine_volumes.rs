@@ -12,7 +12,7 @@ use std::time::Duration;
 use crate::common::*;
 
 /// `socat` forwarding a loopback TCP port to the test engine's socket; stopped when dropped.
-struct Forwarder {
+pub(crate) struct Forwarder {
     child: Child,
     port: u16,
     log: PathBuf,
@@ -20,7 +20,7 @@ struct Forwarder {
 
 impl Forwarder {
     /// To the engine at `engine` (`unix://...`), else the default one.
-    fn start(test: &str, engine: Option<&str>) -> Forwarder {
+    pub(crate) fn start(test: &str, engine: Option<&str>) -> Forwarder {
         let socket = engine
             .map(str::to_owned)
             .or_else(|| std::env::var("DOCKER_HOST").ok())
@@ -46,7 +46,7 @@ impl Forwarder {
         Forwarder { child, port, log }
     }
 
-    fn host(&self) -> String {
+    pub(crate) fn host(&self) -> String {
         format!("tcp://127.0.0.1:{}", self.port)
     }
 }
@@ -86,7 +86,7 @@ fn assert_no_host_files(state: &StateDir) {
 
 /// Removes, when dropped (also when a test fails), the engine volumes podrun made for the pods
 /// of one namespace on one engine.
-struct VolumeGuard {
+pub(crate) struct VolumeGuard {
     engine: Option<String>,
     namespace: String,
 }
@@ -116,7 +116,7 @@ impl Drop for VolumeGuard {
 
 /// The guard for the namespace `Namespace::new(test)` names; made before it, so that it is
 /// dropped after it, once the containers are gone.
-fn guard(engine: Option<&str>, test: &str) -> VolumeGuard {
+pub(crate) fn guard(engine: Option<&str>, test: &str) -> VolumeGuard {
     VolumeGuard { engine: engine.map(str::to_owned), namespace: format!("t{}-{test}", std::process::id()) }
 }
 

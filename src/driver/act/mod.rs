@@ -4,6 +4,7 @@
 //! containers concurrently. Lifecycle hooks run here too (`hooks`): postStart after a start,
 //! preStop before a stop (`teardown`, which delete, gc and apply share).
 
+mod env_files;
 mod hooks;
 mod images;
 mod mounts;
@@ -285,8 +286,12 @@ async fn run_step<R: Runtime>(
     let id = match &step.step {
         Step::Create { attempt, reason } => {
             reporter.event(key, &format!("creating {} ({reason})", step.container));
-            let (mut spec, warnings) =
-                desired.create_spec(c, *attempt, infra).map_err(|e| ("CreateContainerConfigError", e.into()))?;
+            let env_files = env_files::read_env_files(rt, desired, c, setup, infra)
+                .await
+                .map_err(|e| ("CreateContainerConfigError", e.into()))?;
+            let (mut spec, warnings) = desired
+                .create_spec_with_files(c, *attempt, infra, &env_files)
+                .map_err(|e| ("CreateContainerConfigError", e.into()))?;
             for w in warnings {
                 reporter.warning(&format!("{key}: {w}"));
             }

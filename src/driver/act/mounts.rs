@@ -26,8 +26,9 @@ pub(super) fn etc_hosts_mount(
         hosts::host_network(&std::fs::read_to_string(hosts::ETC_HOSTS).unwrap_or_default(), aliases)
     } else {
         let Some(ip) = infra.and_then(|i| i.ip.clone()).filter(|ip| !ip.is_empty()) else { return Ok(None) };
-        let hostname = desired.network.hostname.clone().unwrap_or_else(|| desired.name.clone());
-        hosts::managed(&[ip], &hostname, desired.network.domainname.as_deref(), aliases)
+        // The short hostname and the domain: the kernel's may be the FQDN (setHostnameAsFQDN).
+        let names = crate::pod::settings::pod_hostname(&desired.manifest);
+        hosts::managed(&[ip], &names.hostname, names.domain.as_deref(), aliases)
     };
     let path = files.write_etc_hosts(&desired.uid, &content)?;
     Ok(Some(Mount::bind(path.to_string_lossy(), hosts::ETC_HOSTS, false)))

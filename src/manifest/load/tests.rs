@@ -66,13 +66,19 @@ fn syntax_errors_carry_line_and_column_once() {
 
 #[test]
 fn unimplemented_and_cluster_fields_warn_and_strict_refuses_them() {
-    let text = POD.replace("spec:\n", "spec:\n  nodeSelector: {a: b}\n  setHostnameAsFQDN: true\n");
+    let text = POD.replace("spec:\n", "spec:\n  nodeSelector: {a: b}\n").replace(
+        "image: busybox}",
+        "image: busybox, volumeDevices: [{name: d, devicePath: /dev/xvda}]}\n  volumes: [{name: d, persistentVolumeClaim: {claimName: c}}]",
+    );
     let l = load_text(&text, &LoadOptions::default()).unwrap();
     assert_eq!(l.warnings.len(), 2, "{:?}", l.warnings);
-    assert!(l.warnings.iter().any(|w| w.contains("spec.setHostnameAsFQDN") && w.contains("does not implement")));
+    assert!(l
+        .warnings
+        .iter()
+        .any(|w| w.contains("spec.containers[0].volumeDevices") && w.contains("does not implement")));
     assert!(l.warnings.iter().any(|w| w.contains("spec.nodeSelector") && w.contains("cluster")));
     let e = load_text(&text, &LoadOptions { strict: true, ..LoadOptions::default() }).unwrap_err();
-    assert!(e.to_string().contains("spec.setHostnameAsFQDN") && e.to_string().contains("spec.nodeSelector"), "{e}");
+    assert!(e.to_string().contains("volumeDevices") && e.to_string().contains("spec.nodeSelector"), "{e}");
 }
 
 #[test]

@@ -115,7 +115,7 @@ pub(super) static POD_SPEC: &[Field] = &[
     cluster_only("preemptionPolicy", Scalar),
     cluster_only("overhead", Map),
     cluster_only("topologySpreadConstraints", Objects(TOPOLOGY_SPREAD_CONSTRAINT)),
-    not_yet("setHostnameAsFQDN", Scalar),
+    implemented("setHostnameAsFQDN", Scalar),
     implemented("os", Object(POD_OS)),
     // `true` (the default) is what podrun does; `false` is refused.
     refused("hostUsers", Scalar),
@@ -124,7 +124,7 @@ pub(super) static POD_SPEC: &[Field] = &[
     // Pod-level limits need a pod cgroup, which podrun does not make yet: warned, not dropped
     // silently.
     not_yet("resources", Object(RESOURCE_REQUIREMENTS)),
-    not_yet("hostnameOverride", Scalar),
+    implemented("hostnameOverride", Scalar),
     // Gang scheduling, alpha in v1.35 only (replaced by schedulingGroup in v1.36).
     cluster_only("workloadRef", Object(WORKLOAD_REFERENCE)),
     // v1.36+; its gate is beta and off in v1.37. Any: its shape is still changing.
@@ -193,7 +193,7 @@ pub(super) static ENV_VAR_SOURCE: &[Field] = &[
     implemented("resourceFieldRef", Object(RESOURCE_FIELD_SELECTOR)),
     implemented("configMapKeyRef", Object(KEY_SELECTOR)),
     implemented("secretKeyRef", Object(KEY_SELECTOR)),
-    not_yet("fileKeyRef", Object(FILE_KEY_SELECTOR)),
+    implemented("fileKeyRef", Object(FILE_KEY_SELECTOR)),
 ];
 
 pub(super) static OBJECT_FIELD_SELECTOR: &[Field] =
@@ -206,8 +206,12 @@ pub(super) static RESOURCE_FIELD_SELECTOR: &[Field] =
 pub(super) static KEY_SELECTOR: &[Field] =
     &[implemented("name", Scalar), implemented("key", Scalar), implemented("optional", Scalar)];
 
-pub(super) static FILE_KEY_SELECTOR: &[Field] =
-    &[not_yet("volumeName", Scalar), not_yet("path", Scalar), not_yet("key", Scalar), not_yet("optional", Scalar)];
+pub(super) static FILE_KEY_SELECTOR: &[Field] = &[
+    implemented("volumeName", Scalar),
+    implemented("path", Scalar),
+    implemented("key", Scalar),
+    implemented("optional", Scalar),
+];
 
 pub(super) static RESOURCE_REQUIREMENTS: &[Field] =
     &[implemented("limits", Map), implemented("requests", Map), refused("claims", Objects(RESOURCE_CLAIM))];
@@ -513,8 +517,12 @@ pub(super) static SECRET_VOLUME_SOURCE: &[Field] = &[
     gated("defaultUser", Scalar, USER_FIELDS),
 ];
 
-pub(super) static KEY_TO_PATH: &[Field] =
-    &[implemented("key", Scalar), implemented("path", Scalar), implemented("mode", Scalar), gated("user", Scalar, USER_FIELDS)];
+pub(super) static KEY_TO_PATH: &[Field] = &[
+    implemented("key", Scalar),
+    implemented("path", Scalar),
+    implemented("mode", Scalar),
+    gated("user", Scalar, USER_FIELDS),
+];
 
 pub(super) static NFS_VOLUME_SOURCE: &[Field] =
     &[not_yet("server", Scalar), not_yet("path", Scalar), not_yet("readOnly", Scalar)];

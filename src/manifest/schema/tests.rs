@@ -179,11 +179,7 @@ spec:
     );
     assert_eq!(
         check_pod(&doc),
-        vec![
-            cluster_only_at("metadata.generateName"),
-            gated_at("spec.volumes[0].emptyDir.mode", "EmptyDirVolumeMode"),
-            not_yet_at("spec.containers[0].env[1].valueFrom.fileKeyRef"),
-        ],
+        vec![cluster_only_at("metadata.generateName"), gated_at("spec.volumes[0].emptyDir.mode", "EmptyDirVolumeMode"),],
         "a volume source podrun cannot provide is validation's to refuse (`refused.rs`)"
     );
 }
@@ -408,7 +404,6 @@ fn findings_follow_document_order() {
     let doc = yaml(
         r#"
 spec:
-  setHostnameAsFQDN: true
   containers: [{name: a, image: b, startupProbe: {exec: {command: [x]}}, ttyy: true}]
   nodeName: n1
   volumes: [{name: v, emptyDir: {mode: 0700}}]
@@ -419,7 +414,6 @@ metadata:
     assert_eq!(
         check_pod(&doc),
         vec![
-            not_yet_at("spec.setHostnameAsFQDN"),
             unknown("spec.containers[0].ttyy", Some("tty")),
             cluster_only_at("spec.nodeName"),
             gated_at("spec.volumes[0].emptyDir.mode", "EmptyDirVolumeMode"),

@@ -89,6 +89,13 @@ pub struct PodSpec {
     pub hostname: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
     pub subdomain: Option<String>,
+    /// The hostname the pod's containers see, in place of `hostname` and `subdomain`
+    /// (HostnameOverride, beta and on by default since Kubernetes 1.35).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub hostname_override: Option<String>,
+    /// With a subdomain, the containers' hostname is the pod's FQDN.
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "setHostnameAsFQDN")]
+    pub set_hostname_as_fqdn: Option<bool>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub host_aliases: Vec<HostAlias>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -338,9 +345,24 @@ pub struct EnvVarSource {
     pub config_map_key_ref: Option<KeySelector>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret_key_ref: Option<KeySelector>,
-    /// Not implemented (the schema walk warns); kept so validation counts it as a source.
+    /// A key of an env file in an emptyDir volume (EnvFiles, beta and on by default since
+    /// Kubernetes 1.35), read when the container is created.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub file_key_ref: Option<serde_yaml::Value>,
+    pub file_key_ref: Option<FileKeySelector>,
+}
+
+/// A key of an env file (`valueFrom.fileKeyRef`): `path` inside the emptyDir `volumeName`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileKeySelector {
+    #[serde(default, deserialize_with = "strict::string")]
+    pub volume_name: String,
+    #[serde(default, deserialize_with = "strict::string")]
+    pub path: String,
+    #[serde(default, deserialize_with = "strict::string")]
+    pub key: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub optional: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -3,11 +3,14 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::downward::{validate_field_selector, validate_resource_selector, ENV_FIELD_PATHS};
+use super::volumes::local_descending_path;
 use super::{
     config_key_problems, is_dns1123_subdomain, is_env_var_name, subdomain_msg, FieldError, PodContext, ENV_NAME_MSG,
 };
 use crate::manifest::expansion::{Bound, Budget};
-use crate::manifest::types::{Container, EnvFromSource, EnvSourceReference, EnvVar, EnvVarSource, KeySelector};
+use crate::manifest::types::{
+    Container, EnvFromSource, EnvSourceReference, EnvVar, EnvVarSource, FileKeySelector, KeySelector,
+};
 
 pub(super) fn validate_env(
     env: &[EnvVar],
@@ -87,20 +90,54 @@ fn validate_value_from(from: &EnvVarSource, value: &str, path: &str, ctx: &PodCo
         sources += 1;
         validate_key_selector(k, &format!("{path}.secretKeyRef"), errors);
     }
-    // Not implemented (the schema walk warns), but a source all the same.
-    if from.file_key_ref.as_ref().is_some_and(|v| !v.is_null()) {
+    if let Some(f) = &from.file_key_ref {
         sources += 1;
+        validate_file_key_selector(f, &format!("{path}.fileKeyRef"), ctx, errors);
     }
     if sources == 0 {
         errors.push(FieldError::invalid(
             path,
             "",
-            "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`",
+            "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`",
         ));
     } else if !value.is_empty() {
         errors.push(FieldError::invalid(path, "", "may not be specified when `value` is not empty"));
     } else if sources > 1 {
         errors.push(FieldError::invalid(path, "", "may not have more than one field specified at a time"));
+    }
+}
+
+/// The longest key of an env file a fileKeyRef may name, as the API server has it.
+const MAX_FILE_KEY_LEN: usize = 128;
+
+/// `fileKeyRef`, as the API server checks it: the key a variable name (the relaxed rule) of at
+/// most 128 characters, the path relative and without '..', and the volume an emptyDir of the
+/// pod (one that failed its own checks is "Not found", as a mount of it is).
+fn validate_file_key_selector(sel: &FileKeySelector, path: &str, ctx: &PodContext, errors: &mut Vec<FieldError>) {
+    let key_path = format!("{path}.key");
+    if sel.key.is_empty() {
+        errors.push(FieldError::required(key_path));
+    } else if sel.key.len() > MAX_FILE_KEY_LEN {
+        errors.push(FieldError::too_long(key_path, MAX_FILE_KEY_LEN));
+    } else if !is_env_var_name(&sel.key) {
+        errors.push(FieldError::invalid(key_path, &sel.key, ENV_NAME_MSG));
+    }
+    if sel.path.is_empty() {
+        errors.push(FieldError::required(format!("{path}.path")));
+    } else {
+        local_descending_path(&sel.path, &format!("{path}.path"), errors);
+    }
+    let volume_path = format!("{path}.volumeName");
+    if sel.volume_name.is_empty() {
+        errors.push(FieldError::required(volume_path));
+    } else {
+        match ctx.volumes.get(sel.volume_name.as_str()) {
+            None => errors.push(FieldError::not_found(volume_path, &sel.volume_name)),
+            Some(v) if v.empty_dir.is_none() => {
+                errors.push(FieldError::invalid(volume_path, &sel.volume_name, "must name an emptyDir volume"));
+            }
+            Some(_) => {}
+        }
     }
 }
 
@@ -192,7 +229,7 @@ mod tests {
             errors,
             [
                 "c.env[3].valueFrom: Invalid value: \"\": may not be specified when `value` is not empty",
-                "c.env[4].valueFrom: Invalid value: \"\": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`",
+                "c.env[4].valueFrom: Invalid value: \"\": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`",
                 "c.env[5].valueFrom: Invalid value: \"\": may not have more than one field specified at a time",
             ]
         );
@@ -208,14 +245,11 @@ mod tests {
             }),
             ..Default::default()
         };
-        let file =
-            EnvVarSource { file_key_ref: Some(serde_yaml::from_str("{path: p}").unwrap()), ..Default::default() };
         let (errors, _) = check(vec![
             var("A", None, Some(cm_key("Bad_Name", "..k"))),
             var("B", None, Some(cm_key("ok", ""))),
             var("C", None, Some(cm_key("ok", "a b"))),
             var("D", None, Some(res)),
-            var("E", None, Some(file)),
         ]);
         assert_eq!(errors.len(), 5, "{errors:#?}");
         assert!(errors[0].starts_with("c.env[0].valueFrom.configMapKeyRef.name: Invalid value: \"Bad_Name\""));
@@ -226,6 +260,76 @@ mod tests {
         assert_eq!(errors[2], "c.env[1].valueFrom.configMapKeyRef.key: Required value");
         assert!(errors[3].contains("a valid config key must consist of alphanumeric characters"), "{}", errors[3]);
         assert!(errors[4].starts_with("c.env[3].valueFrom.resourceFieldRef.resource: Unsupported value"));
+    }
+
+    fn file_key(volume: &str, path: &str, key: &str) -> EnvVarSource {
+        EnvVarSource {
+            file_key_ref: Some(FileKeySelector {
+                volume_name: volume.into(),
+                path: path.into(),
+                key: key.into(),
+                optional: None,
+            }),
+            ..Default::default()
+        }
+    }
+
+    /// The API server's cases (validation_test.go, TestValidateEnv's fileKeyRef entries).
+    #[test]
+    fn file_key_refs() {
+        let volumes: Vec<crate::manifest::types::Volume> =
+            serde_yaml::from_str("[{name: data, emptyDir: {}}, {name: cfg, configMap: {name: c}}]").unwrap();
+        let ctx = PodContext {
+            volumes: volumes.iter().map(|v| (v.name.as_str(), v)).collect(),
+            host_users: true,
+            container_names: ["c"].into(),
+        };
+        let env = vec![
+            var("OK", None, Some(file_key("data", "config.env", "DB_HOST"))),
+            var("NESTED", None, Some(file_key("data", "a/b/c.env", "1-relaxed.key"))),
+            var("A", None, Some(file_key("", "", ""))),
+            var("B", None, Some(file_key("missing", "/abs", "K=V"))),
+            var("C", None, Some(file_key("cfg", "../up", &"k".repeat(129)))),
+            var("D", None, Some(file_key("data", "a/../../b", "K"))),
+        ];
+        let (mut errors, mut warnings) = (Vec::new(), Vec::new());
+        validate_env(&env, "c", &ctx, &mut errors, &mut warnings);
+        let errors: Vec<String> = errors.into_iter().map(|e| e.to_string()).collect();
+        assert_eq!(
+            errors,
+            [
+                "c.env[2].valueFrom.fileKeyRef.key: Required value",
+                "c.env[2].valueFrom.fileKeyRef.path: Required value",
+                "c.env[2].valueFrom.fileKeyRef.volumeName: Required value",
+                "c.env[3].valueFrom.fileKeyRef.key: Invalid value: \"K=V\": a valid environment variable name must \
+                 consist only of printable ASCII characters other than '='",
+                "c.env[3].valueFrom.fileKeyRef.path: Invalid value: \"/abs\": must be a relative path",
+                "c.env[3].valueFrom.fileKeyRef.volumeName: Not found: \"missing\"",
+                "c.env[4].valueFrom.fileKeyRef.key: Too long: must have at most 128 bytes",
+                "c.env[4].valueFrom.fileKeyRef.path: Invalid value: \"../up\": must not contain '..'",
+                "c.env[4].valueFrom.fileKeyRef.volumeName: Invalid value: \"cfg\": must name an emptyDir volume",
+                "c.env[5].valueFrom.fileKeyRef.path: Invalid value: \"a/../../b\": must not contain '..'",
+            ]
+        );
+        // A value besides it, or a second source, as for any source.
+        let both =
+            EnvVarSource { config_map_key_ref: cm_key("m", "k").config_map_key_ref, ..file_key("data", "p", "K") };
+        let (mut errors, mut warnings) = (Vec::new(), Vec::new());
+        validate_env(
+            &[var("X", Some("v"), Some(file_key("data", "p", "K"))), var("Y", None, Some(both))],
+            "c",
+            &ctx,
+            &mut errors,
+            &mut warnings,
+        );
+        let errors: Vec<String> = errors.into_iter().map(|e| e.to_string()).collect();
+        assert_eq!(
+            errors,
+            [
+                "c.env[0].valueFrom: Invalid value: \"\": may not be specified when `value` is not empty",
+                "c.env[1].valueFrom: Invalid value: \"\": may not have more than one field specified at a time",
+            ]
+        );
     }
 
     #[test]

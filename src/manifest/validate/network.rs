@@ -7,7 +7,8 @@ use super::{
     is_dns1123_label, is_dns1123_subdomain, is_dns1123_subdomain_with_underscore, is_ip, label_msg, subdomain_msg,
     FieldError, IP_MSG,
 };
-use crate::manifest::types::{Container, ContainerPort, DnsPolicy, PodSpec, Protocol};
+use crate::manifest::hostname::{PodHostname, MAX_KERNEL_HOSTNAME};
+use crate::manifest::types::{Container, ContainerPort, DnsPolicy, Pod, PodSpec, Protocol};
 
 pub(super) const PORT_RANGE_MSG: &str = "must be between 1 and 65535, inclusive";
 const MAX_NAMESERVERS: usize = 3;
@@ -112,6 +113,7 @@ pub(super) fn validate_pod_network(spec: &PodSpec, errors: &mut Vec<FieldError>)
     if let Some(s) = spec.subdomain.as_deref().filter(|s| !s.is_empty() && !is_dns1123_label(s)) {
         errors.push(FieldError::invalid("spec.subdomain", s, &label_msg()));
     }
+    validate_hostname_override(spec, errors);
     for (i, alias) in spec.host_aliases.iter().enumerate() {
         let p = format!("spec.hostAliases[{i}]");
         if !is_ip(&alias.ip) {
@@ -131,6 +133,34 @@ pub(super) fn validate_pod_network(spec: &PodSpec, errors: &mut Vec<FieldError>)
 }
 
 /// Go's `%#v` of a string list, as the API server prints list values.
+/// `hostnameOverride` as the API server checks it: an RFC 1123 subdomain of at most 64
+/// characters, and neither with `setHostnameAsFQDN: true` nor on the host's network.
+fn validate_hostname_override(spec: &PodSpec, errors: &mut Vec<FieldError>) {
+    let Some(h) = spec.hostname_override.as_deref().filter(|h| !h.is_empty()) else { return };
+    const PATH: &str = "spec.hostnameOverride";
+    if h.len() > MAX_KERNEL_HOSTNAME {
+        errors.push(FieldError::too_long(PATH, MAX_KERNEL_HOSTNAME));
+    } else if !is_dns1123_subdomain(h) {
+        errors.push(FieldError::invalid(PATH, h, &subdomain_msg()));
+    }
+    if spec.set_hostname_as_fqdn == Some(true) {
+        errors.push(FieldError::invalid(PATH, h, "may not be set when `setHostnameAsFQDN` is true"));
+    }
+    if spec.host_network == Some(true) {
+        errors.push(FieldError::invalid(PATH, h, "may not be set when `hostNetwork` is true"));
+    }
+}
+
+/// Under `setHostnameAsFQDN`, the pod's FQDN must fit the kernel's hostname, which the kubelet
+/// finds only when it makes the sandbox (and then retries forever); podrun knows the namespace
+/// and the cluster domain at once, so it refuses the pod before anything is made, in the
+/// kubelet's words.
+pub(super) fn validate_fqdn(pod: &Pod, errors: &mut Vec<FieldError>) {
+    if let Err(e) = PodHostname::of(pod) {
+        errors.push(FieldError::new("spec.setHostnameAsFQDN", e.to_string()));
+    }
+}
+
 fn go_strings(items: &[String]) -> String {
     let quoted: Vec<String> = items.iter().map(|s| format!("{s:?}")).collect();
     format!("[]string{{{}}}", quoted.join(", "))
@@ -284,6 +314,57 @@ mod tests {
         let mut errors = Vec::new();
         validate_pod_network(&spec, &mut errors);
         strings(errors)
+    }
+
+    /// The API server's cases for hostnameOverride (validation_test.go): an RFC 1123 subdomain
+    /// of at most 64 characters, neither with setHostnameAsFQDN nor with hostNetwork.
+    #[test]
+    fn hostname_override() {
+        let check = |h: &str, fqdn: Option<bool>, host_network: Option<bool>| {
+            let spec = PodSpec {
+                hostname_override: Some(h.into()),
+                set_hostname_as_fqdn: fqdn,
+                host_network,
+                ..Default::default()
+            };
+            let mut errors = Vec::new();
+            validate_pod_network(&spec, &mut errors);
+            strings(errors)
+        };
+        for ok in ["box", "www.example.com", "a-b.c-d", &"a".repeat(64), ""] {
+            assert!(check(ok, Some(false), None).is_empty(), "{ok}");
+        }
+        assert_eq!(check(&"a".repeat(65), None, None), ["spec.hostnameOverride: Too long: must have at most 64 bytes"]);
+        for bad in ["Box", "box_1", "-box", "box.", "a..b"] {
+            let errors = check(bad, None, None);
+            assert_eq!(errors.len(), 1, "{bad}: {errors:?}");
+            assert!(
+                errors[0].starts_with(&format!(
+                    "spec.hostnameOverride: Invalid value: {bad:?}: a lowercase RFC 1123 subdomain"
+                )),
+                "{errors:?}"
+            );
+        }
+        assert_eq!(
+            check("box", Some(true), Some(true)),
+            [
+                "spec.hostnameOverride: Invalid value: \"box\": may not be set when `setHostnameAsFQDN` is true",
+                "spec.hostnameOverride: Invalid value: \"box\": may not be set when `hostNetwork` is true",
+            ]
+        );
+    }
+
+    #[test]
+    fn an_fqdn_past_the_kernels_bound_is_refused_before_anything_is_made() {
+        let pod: Pod = serde_yaml::from_str(&format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: web, namespace: ns}}\nspec:\n  hostname: {}\n  subdomain: sub\n  setHostnameAsFQDN: true\n  containers: [{{name: c, image: x}}]\n",
+            "a".repeat(40)
+        ))
+        .unwrap();
+        let mut errors = Vec::new();
+        validate_fqdn(&pod, &mut errors);
+        assert_eq!(errors.len(), 1);
+        assert!(strings(errors)[0].starts_with("spec.setHostnameAsFQDN: failed to construct FQDN"));
     }
 
     #[test]

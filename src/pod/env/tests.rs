@@ -561,3 +561,55 @@ fn env_from_sources_count_against_the_environments_bound() {
     // The same names set again hold no more; the fourth name (envFrom[5]) passes 4 MiB.
     assert_eq!(e.path, "spec.containers[0].envFrom[5]");
 }
+
+fn file_pod(optional: &str) -> Pod {
+    inline_pod(&format!(
+        "  - name: c\n    image: x\n    env:\n    - {{name: DB, valueFrom: {{fileKeyRef: {{volumeName: data, path: config.env, key: DB_HOST{optional}}}}}}}\n    - {{name: URL, value: 'db://$(DB)'}}\n  volumes:\n  - {{name: data, emptyDir: {{}}}}\n"
+    ))
+}
+
+fn with_file(pod: &Pod, file: EnvFile) -> Result<ResolvedEnv, EnvError> {
+    let files = EnvFiles::Read([(("data".to_owned(), "config.env".to_owned()), file)].into());
+    resolve_with_files(pod, &pod.spec.containers[0], "spec.containers[0]", &ConfigStore::new(), &facts(), &files)
+}
+
+/// The kubelet's makeEnvironmentVariables for fileKeyRef, and the e2e test "should be able to
+/// populate environment variables from a file" (test/e2e/common/node).
+#[test]
+fn a_file_key_is_read_from_the_env_file_and_expanded_into_later_values() {
+    let pod = file_pod("");
+    let env = with_file(&pod, EnvFile::Content(b"# made by init\nDB_HOST='db.local'\nOTHER='x'\n".to_vec())).unwrap();
+    assert_eq!(env.vars, vars(&[("DB", "db.local"), ("URL", "db://db.local")]));
+    // Before creation (a check of the whole pod), a file's variable counts as empty.
+    let env = resolve(&pod, &pod.spec.containers[0], "spec.containers[0]", &ConfigStore::new(), &facts()).unwrap();
+    assert_eq!(env.vars, vars(&[("DB", ""), ("URL", "db://")]));
+}
+
+#[test]
+fn a_missing_key_fails_unless_optional_and_an_empty_value_counts_as_missing() {
+    for content in [&b"OTHER='x'\n"[..], b"DB_HOST=''\n"] {
+        let e = with_file(&file_pod(""), EnvFile::Content(content.to_vec())).unwrap_err();
+        assert_eq!(e.path, "spec.containers[0].env[0].valueFrom.fileKeyRef");
+        assert_eq!(
+            e.message,
+            "environment variable key \"DB_HOST\" not found in file \"config.env\" in volume \"data\""
+        );
+        let env = with_file(&file_pod(", optional: true"), EnvFile::Content(content.to_vec())).unwrap();
+        assert_eq!(env.vars, vars(&[("URL", "db://$(DB)")]), "an optional missing key leaves it unset");
+    }
+}
+
+#[test]
+fn a_file_that_cannot_be_read_or_parsed_fails_even_when_optional() {
+    for optional in ["", ", optional: true"] {
+        let e = with_file(&file_pod(optional), EnvFile::Unreadable("no such file".into())).unwrap_err();
+        assert_eq!(e.message, "couldn't parse env file \"config.env\" in volume \"data\": no such file");
+        let e = with_file(&file_pod(optional), EnvFile::Content(b"DB_HOST=canary-secret\n".to_vec())).unwrap_err();
+        assert_eq!(
+            e.message,
+            "couldn't parse env file \"config.env\" in volume \"data\": invalid environment variable format at line \
+             1: value must be enclosed in single quotes"
+        );
+        assert!(!e.to_string().contains("canary"));
+    }
+}
