@@ -89,7 +89,7 @@ pub fn engine_time(st: &PodStatus, c: &Condition) -> Option<String> {
             latest(st.init_container_statuses.iter().map(|s| finished(s).or(started(s))).collect())
         }
         ("ContainersReady" | "Ready", true) => latest(st.container_statuses.iter().map(started).collect()),
-        ("ContainersReady" | "Ready", false) | (READY_TO_START, false) => latest(st.all().map(finished).collect()),
+        ("ContainersReady" | "Ready" | READY_TO_START, false) => latest(st.all().map(finished).collect()),
         _ => None,
     };
     found.or(start)
