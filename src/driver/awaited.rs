@@ -102,3 +102,44 @@ fn crash_looping(status: &PodStatus) -> bool {
             || c.last_state.terminated.as_ref().is_some_and(|t| t.exit_code != 0)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::status::{ContainerState, ContainerStatus, Phase, Running};
+
+    fn running(ready: bool) -> ContainerStatus {
+        ContainerStatus {
+            name: "c".into(),
+            state: ContainerState { running: Some(Running { started_at: None }), ..Default::default() },
+            last_state: ContainerState::default(),
+            ready,
+            restart_count: 0,
+            image: "busybox".into(),
+            image_id: String::new(),
+            container_id: None,
+            started: true,
+        }
+    }
+
+    fn pod(c: ContainerStatus, sandbox: bool) -> PodStatus {
+        PodStatus::assemble(Phase::Running, true, None, None, (vec![], &[]), vec![c]).with_sandbox(sandbox)
+    }
+
+    #[test]
+    fn a_running_container_is_what_completion_and_readiness_wait_for() {
+        assert_eq!(blockers(&pod(running(true), true), WaitFor::Complete), "c: still running; waiting for completion");
+        assert_eq!(blockers(&pod(running(false), true), WaitFor::Ready), "c: Running, not ready");
+        let waiting = ContainerStatus { state: ContainerState::waiting("ErrImagePull", None), ..running(false) };
+        assert_eq!(blockers(&pod(waiting, true), WaitFor::Running), "c: Waiting: ErrImagePull");
+        assert_eq!(blockers(&pod(running(true), false), WaitFor::Running), "the pod's infra container is not running");
+    }
+
+    #[test]
+    fn the_deadline_during_a_stop_names_the_grace_period_not_the_engine() {
+        let stopping = [("c".to_owned(), Duration::from_secs(30))];
+        let (_, end) = still_stopping(pod(running(true), true), &stopping, WaitFor::Running, 0, Instant::now());
+        let Err(PodFailure::NotConverged { detail, .. }) = end else { panic!("{end:?}") };
+        assert_eq!(detail, "c: stopping within its grace period (30s)");
+    }
+}

@@ -243,11 +243,38 @@ fn invalid(doc: DocRef, what: &str, problems: Vec<FieldError>) -> ManifestError 
     ManifestError::Invalid { doc, what: what.to_owned(), problems }
 }
 
+/// The problems the schema walk found in objects of one document: (where, what, problems).
+pub(crate) type Early = Vec<(DocRef, String, Vec<FieldError>)>;
+
+/// Reports what the walk found in one document's objects (`report_findings`) and sorts their
+/// problems: a pod's wait to be said with what validation finds in the typed pod (the first
+/// list), as the API server lists every error of a pod at once; any other object's are said
+/// now (the second), and then, since they keep the document from being read, the pods' too.
+pub(crate) fn sort_findings(
+    checked: Vec<Checked>,
+    places: &mut dyn Iterator<Item = Option<Place>>,
+    opts: &LoadOptions,
+    warnings: &mut Vec<String>,
+) -> (Early, Early) {
+    let (mut pods, mut now): (Early, Early) = (Vec::new(), Vec::new());
+    for c in checked {
+        let (doc, what, pod) = (c.doc.clone(), c.what.clone(), c.pod);
+        let problems = report_findings(c, places, opts, warnings);
+        if !problems.is_empty() {
+            if pod { &mut pods } else { &mut now }.push((doc, what, problems));
+        }
+    }
+    if !now.is_empty() {
+        now.append(&mut pods);
+    }
+    (pods, now)
+}
+
 /// Reports what the walk found in one object: typos and wrong shapes are errors (unknown
 /// fields only under `--validate=strict`, which is the default; a warning naming their place
 /// under `warn`, nothing under `ignore`); fields podrun ignores are warnings, or errors under
 /// `--strict`. `places` gives the place of each unknown key in turn. The problems are returned.
-pub(crate) fn report_findings(
+fn report_findings(
     checked: Checked,
     places: &mut dyn Iterator<Item = Option<Place>>,
     opts: &LoadOptions,

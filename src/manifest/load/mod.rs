@@ -32,7 +32,7 @@ use crate::manifest::types::{ConfigMap, ObjectMeta, PersistentVolumeClaim, Pod, 
 use crate::manifest::types::{Workload, WorkloadKind};
 use crate::manifest::validate::{self, FieldError};
 use crate::manifest::workload;
-use documents::{report_findings, Checked, Classifier, Plan, PlanSeed, Typed};
+use documents::{sort_findings, Checked, Classifier, Early, Plan, PlanSeed, Typed};
 
 pub use error::{DocRef, ManifestError};
 pub use loaded::{Loaded, LoadedPod};
@@ -72,9 +72,10 @@ pub(crate) fn what_object(kind: &str, namespace: Option<&str>, name: &str) -> St
     }
 }
 
-/// The problems the schema walk found in the pods of one document, said with what validation
-/// finds in each typed pod (`finish_pod`), or alone when the document cannot be read typed.
-type Early = Vec<(DocRef, String, Vec<FieldError>)>;
+/// Problems of objects, each as one error.
+fn invalid_all(found: Early) -> impl Iterator<Item = ManifestError> {
+    found.into_iter().map(|(doc, what, problems)| ManifestError::Invalid { doc, what, problems })
+}
 
 /// Loads every Pod in `source`, and the ConfigMaps, Secrets and claims beside them.
 #[cfg(test)]
@@ -206,24 +207,9 @@ impl Loader<'_> {
                 _ => checked.iter().flat_map(Checked::unknown_trails).collect(),
             };
             let places = if trails.is_empty() { Vec::new() } else { again.places(i, &trails) };
-            let mut places = places.into_iter();
-            let (mut early, mut other): (Early, Early) = (Vec::new(), Vec::new());
-            for c in checked {
-                let (doc, what, pod) = (c.doc.clone(), c.what.clone(), c.pod);
-                let problems = report_findings(c, &mut places, self.opts, classifier.warnings);
-                if !problems.is_empty() {
-                    if pod { &mut early } else { &mut other }.push((doc, what, problems));
-                }
-            }
-            // A pod's problems wait for the rest of its errors, unless something else in the
-            // document keeps it from being read.
-            if !other.is_empty() {
-                other.append(&mut early);
-            }
-            let plan = if other.is_empty() { plan } else { Plan::Skip };
-            errors.extend(
-                other.into_iter().map(|(doc, what, problems)| (i, ManifestError::Invalid { doc, what, problems })),
-            );
+            let (early, now) = sort_findings(checked, &mut places.into_iter(), self.opts, classifier.warnings);
+            let plan = if now.is_empty() { plan } else { Plan::Skip };
+            errors.extend(invalid_all(now).map(|e| (i, e)));
             plans.push((plan, merged.then_some(value), early));
         }
 
@@ -239,9 +225,7 @@ impl Loader<'_> {
             };
             if read.is_err() && !early.is_empty() {
                 // Read typed, the wrong shapes found are type errors: said once, as found.
-                errors.extend(
-                    early.into_iter().map(|(doc, what, problems)| (i, ManifestError::Invalid { doc, what, problems })),
-                );
+                errors.extend(invalid_all(early).map(|e| (i, e)));
                 typed.clear();
                 continue;
             }
