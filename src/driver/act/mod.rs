@@ -82,6 +82,9 @@ enum StepError {
     PostStart(hooks::HookError),
 }
 
+/// The least time the kubelet gives a stop signal, after a preStop hook used the grace period.
+const STOP_SIGNAL_LEAST: Duration = Duration::from_secs(2);
+
 /// Engine unreachable, or silent past the deadline, is fatal to the run; anything else is
 /// recorded and retried.
 fn fatal(e: &RuntimeError) -> bool {
@@ -131,11 +134,16 @@ pub async fn act<R: Runtime>(scope: Scope<'_, R>, plan: &Plan, notes: &mut Notes
     let grace = |c: &Observed| notes.probes.get(&c.id).and_then(|p| p.kill_grace);
     let order = Ordering::new(&plan.stop);
     let mut stopping = Vec::new();
+    let began = tokio::time::Instant::now();
     for (c, r) in plan.stop.iter().zip(join_all(plan.stop.iter().map(|c| stop(rt, c, grace(c), Some(&order)))).await) {
         if let Err(e) = r {
-            if matches!(e, RuntimeError::Deadline { .. }) {
+            let period = teardown::grace_of(c, grace(c));
+            // Cut off by the run's deadline while its grace period (and the 2 s the kubelet
+            // gives a stop signal at least) still ran: the stop is what was awaited, not the
+            // engine. Past that, the engine is silent.
+            if matches!(e, RuntimeError::Deadline { .. }) && began.elapsed() < period + STOP_SIGNAL_LEAST {
                 let name = c.label(labels::CONTAINER_NAME).unwrap_or(&c.name).to_owned();
-                stopping.push((name, teardown::grace_of(c, grace(c))));
+                stopping.push((name, period));
             } else if fatal(&e) {
                 return Err(PodFailure::Runtime(e));
             } else {
