@@ -110,10 +110,14 @@ fn pod_object(p: &ListedPod) -> Value {
     if !p.init.is_empty() {
         spec_obj["initContainers"] = Value::Array(spec(&p.init));
     }
+    let mut metadata = json!({ "name": p.name, "namespace": p.namespace, "uid": p.uid });
+    if let Some(g) = p.status.observed_generation {
+        metadata["generation"] = g.into();
+    }
     json!({
         "apiVersion": "v1",
         "kind": "Pod",
-        "metadata": { "name": p.name, "namespace": p.namespace, "uid": p.uid },
+        "metadata": metadata,
         "spec": spec_obj,
         "status": serde_json::to_value(&p.status).unwrap_or(Value::Null),
     })

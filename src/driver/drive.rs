@@ -15,12 +15,13 @@ use crate::plan;
 use crate::pod::deletion::Deletion;
 use crate::pod::files::PodFiles;
 use crate::pod::observed::PodObservation;
-use crate::pod::record::PodRecord;
+use crate::pod::record::{PodRecord, RecordedCondition};
 use crate::pod::DesiredPod;
 use crate::report::{PodKey, Reporter};
 use crate::runtime::{Observed, Runtime, Selector};
 use crate::status::{self, Notes, PodStatus, Verdict, WaitFor};
 
+use super::awaited::{not_converged, still_stopping, End};
 use super::creations::Creations;
 use super::messages::read_messages;
 use super::{act, deleted, outage, prober, record, DriveOptions, Interrupt, PodFailure, SETTLE};
@@ -29,9 +30,6 @@ use super::{act, deleted, outage, prober, record, DriveOptions, Interrupt, PodFa
 const POLL: Duration = Duration::from_secs(2);
 /// The same under `apply --supervise`, while the engine's events come: they say when to look.
 const SUPERVISE_POLL: Duration = Duration::from_secs(30);
-
-/// How a run ended: the pod's last status, and the outcome.
-type End = (Option<PodStatus>, Result<(), PodFailure>);
 
 /// Runs `desired` until it ends (see `run_pod`, which settles what it created after).
 pub(super) async fn drive<R: Runtime>(
@@ -77,6 +75,9 @@ struct Run<'a, R> {
     sign_at_start: Option<Deletion>,
     // Containers with the pod's labels that podrun may not touch were said once this run.
     told_unverified: bool,
+    // The pod's generation (`pod::record::generation`) and its conditions as last reported.
+    generation: i64,
+    transitions: Vec<RecordedCondition>,
 }
 
 /// What a turn made of a look: the plan, the status, and the pod's active deadline.
@@ -100,6 +101,9 @@ impl<'a, R: Runtime> Run<'a, R> {
         // Supervising for good, there is no deadline to speak of: an outage is waited out.
         let outage_until = (wait_for != WaitFor::Forever).then_some(opts.deadline);
         let engine = outage::EngineLink::new(&**rt, key.clone(), outage_until);
+        let kept = opts.files.as_ref().and_then(|f| f.read_record(&desired.uid));
+        let generation = crate::pod::record::generation(kept.as_ref(), &record::spec_digest(desired));
+        let transitions = kept.as_ref().map(|r| r.conditions.clone()).unwrap_or_default();
         Run {
             rt,
             desired,
@@ -120,11 +124,20 @@ impl<'a, R: Runtime> Run<'a, R> {
             hold_until: None,
             refreshed: false,
             after_outage: false,
-            kept: opts.files.as_ref().and_then(|f| f.read_record(&desired.uid)),
+            kept,
             infra_seen: None,
             sign_at_start: opts.files.as_ref().and_then(|f| f.deletion(&desired.uid)),
             told_unverified: false,
+            generation,
+            transitions,
         }
+    }
+
+    /// The status with its generation and its conditions' transition times (`record::stamp`).
+    fn stamped(&mut self, st: PodStatus) -> PodStatus {
+        let st = record::stamp(st, &self.transitions, Some(self.generation), crate::clock::now());
+        self.transitions = st.recorded_conditions();
+        st
     }
 
     fn files(&self) -> Option<&'a PodFiles> {
@@ -261,6 +274,7 @@ impl<'a, R: Runtime> Run<'a, R> {
         };
         let plan = plan::plan(self.desired, obs, &ctx);
         let st = status::compute(self.desired, obs, &self.notes, &plan);
+        let st = self.stamped(st);
         let began = self.kept.as_ref().and_then(|r| r.start_time.clone()).or_else(|| st.start_time.clone());
         let deadline = record::deadline_at(self.desired, began.as_deref());
         Assessed { plan, st, deadline }
@@ -269,7 +283,7 @@ impl<'a, R: Runtime> Run<'a, R> {
     /// Stops a pod active longer than its activeDeadlineSeconds, as the kubelet does, and ends
     /// the run with its status after the stop.
     async fn stop_past_deadline(&mut self, observed: &[Observed], st: PodStatus) -> End {
-        let (desired, key) = (self.desired, &self.key);
+        let (desired, key) = (self.desired, &self.key.clone());
         let seconds = desired.manifest.spec.active_deadline_seconds.unwrap_or_default();
         self.reporter
             .event(key, &format!("active for longer than activeDeadlineSeconds ({seconds}s): stopping the pod"));
@@ -281,6 +295,7 @@ impl<'a, R: Runtime> Run<'a, R> {
                 let obs = PodObservation::new(desired, &now);
                 read_messages(&**self.rt, desired, &obs, self.files(), &mut self.notes).await;
                 let st = status::compute(desired, &obs, &self.notes, &plan::Plan::default());
+                let st = self.stamped(st);
                 let exceeded = record::deadline_exceeded(st.clone());
                 keep_record(self.files(), desired, &obs, &self.notes, &exceeded, &mut self.kept);
                 st
@@ -374,6 +389,10 @@ impl<'a, R: Runtime> Run<'a, R> {
             // Look again at once: a started pod is usually done now.
             Ok(act::Acted::Clean) => self.hold_until = None,
             // Something failed (and was noted): retry after the backoff delay.
+            // The deadline came while the engine was stopping containers within their grace.
+            Ok(act::Acted::StillStopping(stopping)) => {
+                return Some(still_stopping(st, &stopping, self.wait_for, self.repairs, self.start));
+            }
             Ok(act::Acted::WithErrors) => {
                 self.hold_until = Some(Instant::now() + self.delay);
                 self.delay = self.delay.mul_f64(self.opts.backoff.max(1.0));
@@ -397,11 +416,13 @@ impl<'a, R: Runtime> Run<'a, R> {
                     }
                     Err(_) => status::compute(self.desired, obs, &self.notes, plan),
                 };
+                let st = self.stamped(st);
                 self.reporter.status(&self.key, &st);
                 return Some((Some(st), Err(failure)));
             }
             Err(failure) => {
                 let st = status::compute(self.desired, obs, &self.notes, plan);
+                let st = self.stamped(st);
                 self.reporter.status(&self.key, &st);
                 return Some((Some(st), Err(failure)));
             }
@@ -521,62 +542,4 @@ fn keep_record(
         tracing::warn!(pod = %desired.name, error = %e, "could not write the pod's record");
     }
     *kept = Some(now);
-}
-
-fn not_converged(st: PodStatus, wait_for: WaitFor, retries: u32, start: Instant) -> End {
-    let elapsed = humantime::format_duration(Duration::from_secs(start.elapsed().as_secs())).to_string();
-    // Out of retries while an image could not be pulled: the image is what is missing (exit 4).
-    let pulling = st.all().find_map(|c| {
-        let w = c.state.waiting.as_ref()?;
-        (w.reason == "ErrImagePull" || w.reason == "ImagePullBackOff").then_some((c, w))
-    });
-    if let Some((c, w)) = pulling {
-        let failure = PodFailure::Image {
-            container: c.name.clone(),
-            image: c.image.clone(),
-            reason: w.reason.clone(),
-            message: w.message.clone().unwrap_or_default(),
-        };
-        return (Some(st), Err(failure));
-    }
-    let failure = PodFailure::NotConverged {
-        goal: goal(wait_for),
-        retries,
-        elapsed,
-        detail: blockers(&st),
-        crash_loop: crash_looping(&st),
-    };
-    (Some(st), Err(failure))
-}
-
-fn goal(w: WaitFor) -> &'static str {
-    match w {
-        WaitFor::Running => "running",
-        WaitFor::Complete => "complete",
-        WaitFor::Ready => "ready",
-        WaitFor::None => "created",
-        WaitFor::Forever => "supervised",
-    }
-}
-
-/// A one-line account of the containers that keep the pod from its goal.
-fn blockers(status: &PodStatus) -> String {
-    let parts: Vec<String> = status
-        .container_statuses
-        .iter()
-        .filter(|c| c.state.running.is_none())
-        .map(|c| format!("{}: {}", c.name, c.state.describe()))
-        .collect();
-    if parts.is_empty() {
-        "the pod's infra container is not running".to_owned()
-    } else {
-        parts.join("; ")
-    }
-}
-
-fn crash_looping(status: &PodStatus) -> bool {
-    status.container_statuses.iter().any(|c| {
-        c.restart_count > 0 && c.state.terminated.as_ref().is_some_and(|t| t.exit_code != 0)
-            || c.last_state.terminated.as_ref().is_some_and(|t| t.exit_code != 0)
-    })
 }

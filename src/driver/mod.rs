@@ -4,6 +4,7 @@
 
 mod act;
 pub mod apply;
+mod awaited;
 mod creations;
 mod deleted;
 mod drive;
@@ -101,5 +102,8 @@ async fn look<R: Runtime>(rt: &R, desired: &DesiredPod, opts: &DriveOptions) -> 
     let healthy = BTreeSet::new();
     let ctx = plan::Context { now: crate::clock::now(), crash: opts.crash, unhealthy: &healthy, not_started: &healthy };
     let plan = plan::plan(desired, &obs, &ctx);
-    Some(status::compute(desired, &obs, &Notes::new(), &plan))
+    let st = status::compute(desired, &obs, &Notes::new(), &plan);
+    let kept = opts.files.as_ref().and_then(|f| f.read_record(&desired.uid));
+    let (earlier, generation) = kept.map(|r| (r.conditions, r.generation)).unwrap_or_default();
+    Some(record::stamp(st, &earlier, generation, crate::clock::now()))
 }

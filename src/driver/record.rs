@@ -6,8 +6,9 @@ use std::time::{Duration, SystemTime};
 
 use crate::clock::parse_time;
 use crate::pod::observed::PodObservation;
-use crate::pod::record::{PodRecord, RecordedContainer};
+use crate::pod::record::{PodRecord, RecordedCondition, RecordedContainer};
 use crate::pod::DesiredPod;
+use crate::status::conditions::{api_time, engine_time};
 use crate::status::{Notes, Phase, PodStatus};
 
 /// The kubelet's reason and message for a pod past its deadline (active_deadline.go).
@@ -60,7 +61,27 @@ pub fn record_of(
         reason: st.reason.clone(),
         message: st.message.clone(),
         start_time: earlier.and_then(|r| r.start_time.clone()).or_else(|| st.start_time.clone()),
+        conditions: st.recorded_conditions(),
+        generation: st.observed_generation,
+        spec_digest: Some(spec_digest(desired)),
     }
+}
+
+/// What tells one spec from another for the pod's generation (`pod::record::generation`).
+pub fn spec_digest(desired: &DesiredPod) -> String {
+    let spec = serde_json::to_vec(&desired.manifest.spec).unwrap_or_default();
+    format!("{:016x}", crate::fnv::fnv1a64(&spec))
+}
+
+/// The status as the kubelet writes it for `generation`: a condition keeps the time `earlier`
+/// has for it while its status stays; one that changed did so now; one never seen before took
+/// its status when the engine's times say (`engine_time`), else now.
+pub fn stamp(st: PodStatus, earlier: &[RecordedCondition], generation: Option<i64>, now: SystemTime) -> PodStatus {
+    st.with_generation(generation).with_transitions(earlier, |st, c| {
+        let seen = earlier.iter().any(|r| r.type_ == c.type_);
+        let at = if seen { None } else { engine_time(st, c) };
+        Some(at.unwrap_or_else(|| api_time(now)))
+    })
 }
 
 /// When the pod's active deadline passes, if it has one and has started: `start` is its first

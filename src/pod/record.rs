@@ -37,6 +37,39 @@ pub struct PodRecord {
     /// `status.startTime` once, and `activeDeadlineSeconds` counts from it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_time: Option<String>,
+    /// The pod's conditions as last reported, each with when its status last changed: a
+    /// condition keeps that time for as long as its status stays (`status::conditions`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<RecordedCondition>,
+    /// The pod's `metadata.generation`: 1 when first applied, one more at each apply that
+    /// changed its spec (`spec_digest` tells), as the API server counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generation: Option<i64>,
+    /// FNV-1a of the spec (as JSON) the generation was given for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec_digest: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordedCondition {
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub status: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_transition_time: Option<String>,
+}
+
+/// The generation of a pod with spec digest `digest`, given what was recorded of it: 1 for a
+/// pod first applied, the same for the same spec, one more for a changed one. A record from
+/// before generations were kept counts as generation 1 of the spec it had.
+pub fn generation(earlier: Option<&PodRecord>, digest: &str) -> i64 {
+    let Some(r) = earlier else { return 1 };
+    let was = r.generation.unwrap_or(1);
+    match r.spec_digest.as_deref() {
+        Some(d) if d != digest => was.saturating_add(1),
+        _ => was,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,9 +126,31 @@ mod tests {
             reason: Some("DeadlineExceeded".into()),
             message: None,
             start_time: Some("2024-01-01T00:00:00Z".into()),
+            conditions: vec![RecordedCondition {
+                type_: "Ready".into(),
+                status: "True".into(),
+                last_transition_time: Some("2024-01-01T00:00:01Z".into()),
+            }],
+            generation: Some(2),
+            spec_digest: Some("abc".into()),
         };
         assert_eq!(PodRecord::from_json(&r.to_json()), Some(r.clone()));
         assert_eq!(r.container("a").map(|c| c.probed), Some(true));
         assert_eq!(PodRecord::from_json("{not json"), None);
+    }
+
+    #[test]
+    fn generation_is_one_then_grows_with_each_changed_spec() {
+        assert_eq!(generation(None, "a"), 1);
+        let mut r = PodRecord::from_json(r#"{"restartPolicy":"Never"}"#).expect("an old record reads");
+        assert_eq!(generation(Some(&r), "a"), 1, "a record without a generation: the spec it had was the first");
+        r.generation = Some(1);
+        r.spec_digest = Some("a".into());
+        assert_eq!(generation(Some(&r), "a"), 1, "the same spec again");
+        assert_eq!(generation(Some(&r), "b"), 2, "a changed spec");
+        r.generation = Some(2);
+        r.spec_digest = Some("b".into());
+        assert_eq!(generation(Some(&r), "b"), 2);
+        assert_eq!(generation(Some(&r), "a"), 3, "changed back is a change too");
     }
 }

@@ -42,10 +42,15 @@ pub fn pod_object(r: &PodResult) -> Value {
         Some(s) => serde_json::to_value(s).unwrap_or(Value::Null),
         None => json!({ "phase": Phase::Unknown }),
     };
+    let mut metadata = serde_json::to_value(&m.metadata).unwrap_or(Value::Null);
+    // podrun is the API server too: the generation its status observed is the pod's.
+    if let (Some(g), Some(meta)) = (r.status.as_ref().and_then(|s| s.observed_generation), metadata.as_object_mut()) {
+        meta.insert("generation".to_owned(), g.into());
+    }
     json!({
         "apiVersion": "v1",
         "kind": "Pod",
-        "metadata": m.metadata,
+        "metadata": metadata,
         "spec": m.spec,
         "status": status,
     })

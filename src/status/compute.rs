@@ -205,6 +205,8 @@ pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes, plan: 
         phase(desired.restart_policy, &container_statuses)
     };
     let host_ip = infra.and_then(|c| c.gateway.clone());
+    // podrun's infra container gets its network before it runs: running, it is networked.
+    let sandbox = infra.is_some();
     let sidecars: Vec<bool> = desired.init.iter().map(|c| c.sidecar).collect();
     PodStatus::assemble(
         phase,
@@ -216,6 +218,7 @@ pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes, plan: 
     )
     .with_host_ip(host_ip)
     .with_qos_class(Some(crate::pod::qos::pod_qos(&desired.manifest).as_str()))
+    .with_sandbox(sandbox)
 }
 
 /// A regular init container that failed for good: under restartPolicy Never, the pod fails.
@@ -459,6 +462,7 @@ mod tests {
             init_container_statuses: vec![],
             container_statuses: vec![s],
             qos_class: None,
+            observed_generation: None,
         };
         let settles = settles_at(&st, DEFAULT_MIN_UPTIME, now).expect("not settled yet");
         assert!(settles > now && settles <= now + DEFAULT_MIN_UPTIME * RESTARTED_FACTOR);

@@ -296,7 +296,12 @@ fn status(
             .as_ref()
             .and_then(|c| c.label(labels::QOS_CLASS))
             .filter(|q| ["Guaranteed", "Burstable", "BestEffort"].contains(q)),
-    );
+    )
+    .with_sandbox(infra_running.is_some());
+    // When each condition took its status: as recorded while it stays, else the engine's best.
+    st = st
+        .with_transitions(record.map_or(&[], |r| r.conditions.as_slice()), super::conditions::engine_time)
+        .with_generation(record.and_then(|r| r.generation));
     // The pod's own failure (DeadlineExceeded) outlasts the run that saw it.
     if let Some(reason) = record.and_then(|r| r.reason.clone()) {
         st.phase = Phase::Failed;
@@ -600,6 +605,13 @@ mod tests {
             reason: None,
             message: None,
             start_time: None,
+            conditions: vec![crate::pod::record::RecordedCondition {
+                type_: "Ready".into(),
+                status: "False".into(),
+                last_transition_time: Some("2026-01-01T00:00:07Z".into()),
+            }],
+            generation: Some(2),
+            spec_digest: None,
         };
         // A failed init container: the pod failed (getPhase), and the app containers it held
         // back wait with PodInitializing, in the manifest's order.
@@ -614,6 +626,14 @@ mod tests {
             .collect();
         assert_eq!(waiting, [("b", "PodInitializing"), ("a", "PodInitializing")]);
         assert_eq!(display_status(&p.status), "Init:Error");
+        // The record's generation is observed, and a condition whose status stayed keeps its time.
+        assert_eq!(p.status.observed_generation, Some(2));
+        let ready = p.status.conditions.iter().find(|c| c.type_ == "Ready").expect("Ready");
+        assert_eq!(
+            (ready.status.as_str(), ready.last_transition_time.as_deref()),
+            ("False", Some("2026-01-01T00:00:07Z"))
+        );
+        assert!(p.status.conditions.iter().all(|c| c.observed_generation == Some(2)));
         // Without a record the engine alone tells: failed too, but no app containers to show.
         assert_eq!(failed[0].status.phase, Phase::Failed);
 

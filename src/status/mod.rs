@@ -1,6 +1,7 @@
 //! Pod status: the Kubernetes-shaped report of a pod, and whether a run is done.
 
 pub mod compute;
+pub mod conditions;
 pub mod listing;
 pub mod outcome;
 pub mod types;

@@ -39,6 +39,9 @@ pub struct PodStatus {
     /// Guaranteed, Burstable or BestEffort (`pod::qos`).
     #[serde(rename = "qosClass", skip_serializing_if = "Option::is_none")]
     pub qos_class: Option<String>,
+    /// The pod's `metadata.generation` this status was made for (`status::conditions`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observed_generation: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -53,6 +56,23 @@ pub struct Condition {
     pub type_: String,
     /// "True" or "False", as strings, as in the API.
     pub status: String,
+    /// The pod's generation when it was last set, as the kubelet writes it on each condition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observed_generation: Option<i64>,
+    /// When its status last changed (RFC 3339, to the second; `status::conditions`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_transition_time: Option<String>,
+}
+
+impl Condition {
+    pub fn new(type_: &str, ok: bool) -> Condition {
+        Condition {
+            type_: type_.to_owned(),
+            status: if ok { "True" } else { "False" }.to_owned(),
+            observed_generation: None,
+            last_transition_time: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -187,7 +207,7 @@ impl PodStatus {
             && sidecars_ready
             && !container_statuses.is_empty()
             && container_statuses.iter().all(|c| c.ready);
-        let cond = |t: &str, ok: bool| Condition { type_: t.into(), status: if ok { "True" } else { "False" }.into() };
+        let cond = Condition::new;
         PodStatus {
             phase,
             conditions: vec![
@@ -206,6 +226,7 @@ impl PodStatus {
             init_container_statuses,
             container_statuses,
             qos_class: None,
+            observed_generation: None,
         }
     }
 

@@ -184,7 +184,7 @@ fn validate_checks_without_an_engine_and_prints_one_line_per_pod() {
     let typo = TempFile::new("typo.yaml", &POD.replace("envFrom", "envfrom"));
     let o = podrun_env(&["validate", pods.path(), typo.path()], None, NO_ENGINE);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
-    assert!(stderr(&o).contains(&format!("{}: invalid Pod:", typo.path())), "{}", stderr(&o));
+    assert!(stderr(&o).contains(&format!("{}: invalid Pod \"default/web\" (1 error):", typo.path())), "{}", stderr(&o));
     assert!(stderr(&o).contains("unknown field \"envfrom\" (did you mean \"envFrom\"?)"), "{}", stderr(&o));
     assert_eq!(stdout(&o), "", "nothing is called valid when the load fails");
 
@@ -260,9 +260,9 @@ fn validate_reports_every_bad_manifest_not_only_the_first() {
     let err = stderr(&o);
     let d = dir.path();
     for expected in [
-        format!("{d}/b-typo.yaml: invalid Pod:\n  {d}/b-typo.yaml:8:5: spec.containers[0].envfrom: unknown field"),
-        format!("{d}/c-two.yaml (document 1): invalid Pod \"Bad_Name\":\n  metadata.name: Invalid value"),
-        format!("{d}/c-two.yaml (document 2): invalid Pod \"web\":\n  spec.containers[0].name: Invalid value: \"C\""),
+        format!("{d}/b-typo.yaml: invalid Pod \"default/typo\" (1 error):\n  {d}/b-typo.yaml:8:5: spec.containers[0].envfrom: unknown field"),
+        format!("{d}/c-two.yaml (document 1): invalid Pod \"default/Bad_Name\" (1 error):\n  metadata.name: Invalid value"),
+        format!("{d}/c-two.yaml (document 2): invalid Pod \"default/web\" (2 errors):\n  spec.containers[0].name: Invalid value: \"C\""),
         format!("{d}/d-syntax.yaml:2:1: "),
         format!("{missing}: cannot read"),
     ] {
@@ -460,7 +460,7 @@ fn ignored_fields_and_workload_fields_are_still_validated() {
     assert_eq!((code(&o), stdout(&o).as_str()), (0, "pod default/pi: valid\n"), "{}", stderr(&o));
     let o = podrun_env(&["validate", "-"], Some(&job.replace("backoffLimit: 4", "backoffLimit: -1")), NO_ENGINE);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
-    assert!(stderr(&o).contains("invalid Job \"pi\""), "{}", stderr(&o));
+    assert!(stderr(&o).contains("invalid Job \"default/pi\" (1 error):"), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0"),
         "{}",

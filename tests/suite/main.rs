@@ -34,6 +34,7 @@ mod e2e_remote;
 mod e2e_run;
 mod e2e_sidecars;
 mod e2e_static;
+mod e2e_status;
 mod e2e_streams;
 mod e2e_sync;
 mod e2e_toolbox;

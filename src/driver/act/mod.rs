@@ -44,11 +44,15 @@ pub use teardown::{remove_engine_volumes, remove_pod, remove_pod_with, stop_pod}
 pub use volume_setup::refresh_volumes;
 
 /// How a round of actions went, short of a failure that ends the run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Acted {
     Clean,
     /// Something failed and was noted against its container; worth a retry after a delay.
     WithErrors,
+    /// The run's deadline came while the engine was still stopping these containers within
+    /// their grace periods (names, with each one's grace): the engine answered, it is the
+    /// grace period that is awaited.
+    StillStopping(Vec<(String, Duration)>),
 }
 
 fn note(notes: &mut Notes, container: &str, reason: &str, message: String) {
@@ -78,6 +82,9 @@ enum StepError {
     #[error(transparent)]
     PostStart(hooks::HookError),
 }
+
+/// The least time the kubelet gives a stop signal, after a preStop hook used the grace period.
+const STOP_SIGNAL_LEAST: Duration = Duration::from_secs(2);
 
 /// Engine unreachable, or silent past the deadline, is fatal to the run; anything else is
 /// recorded and retried.
@@ -127,13 +134,26 @@ pub async fn act<R: Runtime>(scope: Scope<'_, R>, plan: &Plan, notes: &mut Notes
     // A container killed by its probe gets the probe's grace period where it sets one.
     let grace = |c: &Observed| notes.probes.get(&c.id).and_then(|p| p.kill_grace);
     let order = Ordering::new(&plan.stop);
-    for r in join_all(plan.stop.iter().map(|c| stop(rt, c, grace(c), Some(&order)))).await {
+    let mut stopping = Vec::new();
+    let began = tokio::time::Instant::now();
+    for (c, r) in plan.stop.iter().zip(join_all(plan.stop.iter().map(|c| stop(rt, c, grace(c), Some(&order)))).await) {
         if let Err(e) = r {
-            if fatal(&e) {
+            let period = teardown::grace_of(c, grace(c));
+            // Cut off by the run's deadline while its grace period (and the 2 s the kubelet
+            // gives a stop signal at least) still ran: the stop is what was awaited, not the
+            // engine. Past that, the engine is silent.
+            if matches!(e, RuntimeError::Deadline { .. }) && began.elapsed() < period + STOP_SIGNAL_LEAST {
+                let name = c.label(labels::CONTAINER_NAME).unwrap_or(&c.name).to_owned();
+                stopping.push((name, period));
+            } else if fatal(&e) {
                 return Err(PodFailure::Runtime(e));
+            } else {
+                reporter.warning(&format!("{key}: {}", chain(&e)));
             }
-            reporter.warning(&format!("{key}: {}", chain(&e)));
         }
+    }
+    if !stopping.is_empty() {
+        return Ok(Acted::StillStopping(stopping));
     }
 
     for r in &plan.remove {

@@ -92,6 +92,9 @@ pub(crate) struct Checked {
     pub findings: Vec<Finding>,
     /// The steps from the document's root to the object (a `List` item's `items`, 3).
     pub at: Trail,
+    /// A Pod or a workload: its problems are said together with what validation finds in
+    /// the typed pod, as the API server lists every error of a pod at once.
+    pub pod: bool,
 }
 
 impl Checked {
@@ -108,9 +111,9 @@ impl Checked {
 pub(crate) struct Classifier<'a> {
     /// A `--config` file: ConfigMaps, Secrets and Lists of them only.
     pub config_only: bool,
-    /// What becomes of unknown fields: kept out of the typed reading unless refused.
-    pub unknown_fields: FieldValidation,
     pub warnings: &'a mut Vec<String>,
+    /// `--namespace`, for the namespace of an object that names none.
+    pub namespace: Option<&'a str>,
 }
 
 fn str_at<'v>(value: &'v Value, key: &str) -> &'v str {
@@ -131,7 +134,14 @@ impl Classifier<'_> {
         let api_version = str_at(value, "apiVersion");
         let name = value.get("metadata").map_or("", |m| str_at(m, "name"));
         if kind.is_empty() {
-            return Err(invalid(doc, "object", vec![FieldError::new("kind", "Required value")]));
+            let required = FieldError::new("kind", "Required value");
+            let Some(key) = kind_in_other_case(value) else { return Err(invalid(doc, "object", vec![required])) };
+            // Said as the typo it is, placed in the text, beside the missing `kind`.
+            let trail = vec![Step::Key(key.to_owned())];
+            let typo = Finding::Unknown { path: key.to_owned(), suggestion: Some("kind".to_owned()), trail };
+            let findings = vec![typo, Finding::Invalid(required)];
+            checked.push(Checked { doc, what: "object".to_owned(), findings, at: at.to_vec(), pod: false });
+            return Ok(Plan::Skip);
         }
         // `kubectl get -o yaml` of several objects gives a `List` (typed lists such as
         // `PodList` come from the API directly); kubectl applies their items.
@@ -151,7 +161,9 @@ impl Classifier<'_> {
         if self.config_only && !matches!(object, Kind::ConfigMap | Kind::Secret) {
             return Err(ManifestError::ConfigFileObject { doc, kind: kind.to_owned(), name: name.to_owned() });
         }
-        let what = if name.is_empty() { kind.to_owned() } else { format!("{kind} {name:?}") };
+        let namespace = value.get("metadata").map_or("", |m| str_at(m, "namespace"));
+        let namespace = Some(namespace).filter(|n| !n.is_empty()).or(self.namespace);
+        let what = super::what_object(kind, namespace, name);
         if api_version != object.api_version() {
             let problem = FieldError::new(
                 "apiVersion",
@@ -172,17 +184,16 @@ impl Classifier<'_> {
         };
         schema::add_invalid(&mut findings, validate::validate_unread(value));
         findings.retain(|f| !node_critical_class(value, f));
+        // Unknown keys are kept out of the typed reading (refused, under --validate=strict, with
+        // the rest of the pod's errors).
         let mut drop = Tree::new();
-        if self.unknown_fields != FieldValidation::Strict {
-            for f in &findings {
-                if let Finding::Unknown { trail, .. } = f {
-                    drop.insert(trail, ());
-                }
+        for f in &findings {
+            if let Finding::Unknown { trail, .. } = f {
+                drop.insert(trail, ());
             }
         }
-        // The API server's word for the whole document is the kind alone, as for Pods so far.
-        let what = if object == Kind::Pod { "Pod".to_owned() } else { what };
-        checked.push(Checked { doc: doc.clone(), what, findings, at: at.to_vec() });
+        let pod = matches!(object, Kind::Pod | Kind::Workload(_));
+        checked.push(Checked { doc: doc.clone(), what, findings, at: at.to_vec(), pod });
         Ok(Plan::Object(object, doc, drop))
     }
 
@@ -223,21 +234,54 @@ fn node_critical_class(value: &serde_yaml::Value, f: &Finding) -> bool {
     spec.and_then(|s| s.get("priorityClassName")).and_then(|c| c.as_str()) == Some("system-node-critical")
 }
 
+/// A key that is `kind` but for its case (`Kind`, `KIND`), where `kind` is missing.
+fn kind_in_other_case(value: &Value) -> Option<&str> {
+    value.as_mapping()?.keys().filter_map(Value::as_str).find(|k| *k != "kind" && k.eq_ignore_ascii_case("kind"))
+}
+
 fn invalid(doc: DocRef, what: &str, problems: Vec<FieldError>) -> ManifestError {
     ManifestError::Invalid { doc, what: what.to_owned(), problems }
+}
+
+/// The problems the schema walk found in objects of one document: (where, what, problems).
+pub(crate) type Early = Vec<(DocRef, String, Vec<FieldError>)>;
+
+/// Reports what the walk found in one document's objects (`report_findings`) and sorts their
+/// problems: a pod's wait to be said with what validation finds in the typed pod (the first
+/// list), as the API server lists every error of a pod at once; any other object's are said
+/// now (the second), and then, since they keep the document from being read, the pods' too.
+pub(crate) fn sort_findings(
+    checked: Vec<Checked>,
+    places: &mut dyn Iterator<Item = Option<Place>>,
+    opts: &LoadOptions,
+    warnings: &mut Vec<String>,
+) -> (Early, Early) {
+    let (mut pods, mut now): (Early, Early) = (Vec::new(), Vec::new());
+    for c in checked {
+        let (doc, what, pod) = (c.doc.clone(), c.what.clone(), c.pod);
+        let problems = report_findings(c, places, opts, warnings);
+        if !problems.is_empty() {
+            if pod { &mut pods } else { &mut now }.push((doc, what, problems));
+        }
+    }
+    if !now.is_empty() {
+        now.append(&mut pods);
+    }
+    (pods, now)
 }
 
 /// Reports what the walk found in one object: typos and wrong shapes are errors (unknown
 /// fields only under `--validate=strict`, which is the default; a warning naming their place
 /// under `warn`, nothing under `ignore`); fields podrun ignores are warnings, or errors under
-/// `--strict`; fields of features off by default are dropped with a warning, whatever the flags. `places` gives the place of each unknown key in turn.
-pub(crate) fn report_findings(
+/// `--strict`; fields of features off by default are dropped with a warning, whatever the flags.
+/// `places` gives the place of each unknown key in turn. The problems are returned.
+fn report_findings(
     checked: Checked,
     places: &mut dyn Iterator<Item = Option<Place>>,
     opts: &LoadOptions,
     warnings: &mut Vec<String>,
-) -> Result<(), ManifestError> {
-    let Checked { doc, what, findings, .. } = checked;
+) -> Vec<FieldError> {
+    let Checked { doc, findings, .. } = checked;
     let mut problems = Vec::new();
     let mut not_yet = Vec::new();
     let mut cluster_only = Vec::new();
@@ -283,7 +327,7 @@ pub(crate) fn report_findings(
             .extend(cluster_only.drain(..).map(|p| FieldError::new(p, format!("{why}: only meaningful on a cluster"))));
     }
     if !problems.is_empty() {
-        return Err(invalid(doc, &what, problems));
+        return problems;
     }
     if !not_yet.is_empty() {
         warnings.push(format!(
@@ -302,7 +346,7 @@ pub(crate) fn report_findings(
             gated.join(", ")
         ));
     }
-    Ok(())
+    problems
 }
 
 /// The second pass: reads what `plan` says from one document, appending to `out`.

@@ -56,7 +56,8 @@ pub enum ManifestError {
     TooLarge { file: String, cap_mib: u64 },
     #[error("{}:{line}:{column}: {}", Escaped(file), Escaped(message))]
     Syntax { file: String, line: usize, column: usize, message: String },
-    #[error("{doc}: invalid {what}:{}", list(&doc.file, problems))]
+    /// Every problem of one object at once, counted, as the API server lists them.
+    #[error("{doc}: invalid {what} ({}):{}", count(problems.len()), list(&doc.file, problems))]
     Invalid { doc: DocRef, what: String, problems: Vec<FieldError> },
     #[error("{}: no Pod in this manifest (podrun runs Pods, and the pod templates of workloads)", Escaped(file))]
     NoPod { file: String },
@@ -110,6 +111,14 @@ fn list(file: &str, problems: &[FieldError]) -> String {
             None => format!("\n  {p}"),
         })
         .collect()
+}
+
+fn count(n: usize) -> String {
+    if n == 1 {
+        "1 error".to_owned()
+    } else {
+        format!("{n} errors")
+    }
 }
 
 fn several(errors: &[ManifestError]) -> String {

@@ -32,7 +32,7 @@ use crate::manifest::types::{ConfigMap, ObjectMeta, PersistentVolumeClaim, Pod, 
 use crate::manifest::types::{Workload, WorkloadKind};
 use crate::manifest::validate::{self, FieldError};
 use crate::manifest::workload;
-use documents::{report_findings, Checked, Classifier, Plan, PlanSeed, Typed};
+use documents::{sort_findings, Checked, Classifier, Early, Plan, PlanSeed, Typed};
 
 pub use error::{DocRef, ManifestError};
 pub use loaded::{Loaded, LoadedPod};
@@ -57,14 +57,24 @@ fn duplicate_pods(pods: &[LoadedPod]) -> Vec<ManifestError> {
     out
 }
 
-/// What an invalid pod is called in its error: the Pod, or the workload it is the template of.
-fn what(kind: Option<WorkloadKind>, name: &str) -> String {
-    match (kind, name) {
-        (None, "") => "Pod".to_owned(),
-        (None, n) => format!("Pod {n:?}"),
-        (Some(kind), "") => kind.to_string(),
-        (Some(kind), n) => format!("{kind} {n:?}"),
+/// What an invalid pod is called in its error: the Pod, or the workload it is the template of,
+/// by namespace and name.
+fn what(kind: Option<WorkloadKind>, namespace: &str, name: &str) -> String {
+    let kind = kind.map_or_else(|| "Pod".to_owned(), |k| k.to_string());
+    what_object(&kind, Some(namespace), name)
+}
+
+/// An object in an error: `Pod "ns/name"`, or its kind alone when it has no name.
+pub(crate) fn what_object(kind: &str, namespace: Option<&str>, name: &str) -> String {
+    match (namespace.unwrap_or(defaults::DEFAULT_NAMESPACE), name) {
+        (_, "") => kind.to_owned(),
+        (ns, n) => format!("{kind} {:?}", format!("{ns}/{n}")),
     }
+}
+
+/// Problems of objects, each as one error.
+fn invalid_all(found: Early) -> impl Iterator<Item = ManifestError> {
+    found.into_iter().map(|(doc, what, problems)| ManifestError::Invalid { doc, what, problems })
 }
 
 /// Loads every Pod in `source`, and the ConfigMaps, Secrets and claims beside them.
@@ -155,7 +165,7 @@ impl Loader<'_> {
         let mut budget = budget::for_text(&source.text);
         let many = outline.nonempty_docs > 1;
         let mut classifier =
-            Classifier { config_only, unknown_fields: self.opts.unknown_fields, warnings: &mut self.out.warnings };
+            Classifier { config_only, warnings: &mut self.out.warnings, namespace: self.opts.namespace.as_deref() };
         let mut again = Rereader { text: &text, docs: None };
         // A plan per document, and the document itself where merge keys changed it: the
         // second pass must then read the merged value, not the text.
@@ -164,7 +174,7 @@ impl Loader<'_> {
             // Stop at the first error: serde_yaml's document iterator repeats a syntax error forever.
             let mut value = Budgeted { left: &mut budget }.deserialize(doc).map_err(|e| located(i, &e))?;
             if value.is_null() {
-                plans.push((Plan::Skip, None)); // an empty document, such as after a trailing `---`
+                plans.push((Plan::Skip, None, Vec::new())); // an empty document, such as after a trailing `---`
                 continue;
             }
             let doc = DocRef { file: file.to_owned(), index: many.then_some(i + 1), item: None };
@@ -172,9 +182,12 @@ impl Loader<'_> {
                 Ok(merged) => merged,
                 Err(e) => {
                     let kind = value.get("kind").and_then(Value::as_str).filter(|k| !k.is_empty()).unwrap_or("object");
+                    let meta = |key: &str| value.get("metadata").and_then(|m| m.get(key)).and_then(Value::as_str);
+                    let ns = meta("namespace").or(self.opts.namespace.as_deref());
+                    let what = what_object(kind, ns, meta("name").unwrap_or_default());
                     let problems = vec![FieldError::new(e.path, merge::MergeError::MESSAGE)];
-                    errors.push((i, ManifestError::Invalid { doc, what: kind.to_owned(), problems }));
-                    plans.push((Plan::Skip, None));
+                    errors.push((i, ManifestError::Invalid { doc, what, problems }));
+                    plans.push((Plan::Skip, None, Vec::new()));
                     continue;
                 }
             };
@@ -183,7 +196,7 @@ impl Loader<'_> {
                 Ok(plan) => plan,
                 Err(e) => {
                     errors.push((i, e));
-                    plans.push((Plan::Skip, None));
+                    plans.push((Plan::Skip, None, Vec::new()));
                     continue;
                 }
             };
@@ -194,27 +207,28 @@ impl Loader<'_> {
                 _ => checked.iter().flat_map(Checked::unknown_trails).collect(),
             };
             let places = if trails.is_empty() { Vec::new() } else { again.places(i, &trails) };
-            let mut places = places.into_iter();
-            let before = errors.len();
-            for c in checked {
-                if let Err(e) = report_findings(c, &mut places, self.opts, classifier.warnings) {
-                    errors.push((i, e));
-                }
-            }
-            let plan = if errors.len() > before { Plan::Skip } else { plan };
-            plans.push((plan, merged.then_some(value)));
+            let (early, now) = sort_findings(checked, &mut places.into_iter(), self.opts, classifier.warnings);
+            let plan = if now.is_empty() { plan } else { Plan::Skip };
+            errors.extend(invalid_all(now).map(|e| (i, e)));
+            plans.push((plan, merged.then_some(value), early));
         }
 
         // Second pass: typed, straight from the text, so type errors carry a line and column;
         // each document's objects are checked as soon as they are read.
         let mut typed = Vec::new();
         let docs = serde_yaml::Deserializer::from_str(&text);
-        for (i, (d, (plan, merged))) in docs.zip(plans).enumerate() {
+        for (i, (d, (plan, merged, mut early))) in docs.zip(plans).enumerate() {
             let seed = PlanSeed { plan: &plan, out: &mut typed };
             let read = match merged {
                 Some(value) => seed.deserialize(value),
                 None => seed.deserialize(d),
             };
+            if read.is_err() && !early.is_empty() {
+                // Read typed, the wrong shapes found are type errors: said once, as found.
+                errors.extend(invalid_all(early).map(|e| (i, e)));
+                typed.clear();
+                continue;
+            }
             if let Err(e) = read {
                 let mut err = located(i, &e);
                 if let (ManifestError::Syntax { message, .. }, true) = (&mut err, plan.has_secret()) {
@@ -226,9 +240,10 @@ impl Loader<'_> {
                 continue;
             }
             for (doc, object) in typed.drain(..) {
+                let found = early.iter().position(|(d, ..)| *d == doc).map(|k| early.remove(k).2).unwrap_or_default();
                 let done = match object {
-                    Typed::Pod(pod) => self.finish_pod(pod, doc, None).map(|loaded| self.push_pod(loaded, None)),
-                    Typed::Workload(kind, w) => self.workload(kind, w, &doc),
+                    Typed::Pod(pod) => self.finish_pod(pod, doc, None, found).map(|loaded| self.push_pod(loaded, None)),
+                    Typed::Workload(kind, w) => self.workload(kind, w, &doc, found),
                     Typed::ConfigMap(cm) => self.config_map(&cm, doc),
                     Typed::Secret(secret) => self.secret(&secret, doc),
                     Typed::Claim(claim) => self.claim(claim, doc),
@@ -258,7 +273,11 @@ impl Loader<'_> {
                     e.path = workload::workload_path(&e.path);
                 }
             }
-            errors.push(ManifestError::Invalid { doc: p.doc.clone(), what: what(*kind, p.name()), problems });
+            errors.push(ManifestError::Invalid {
+                doc: p.doc.clone(),
+                what: what(*kind, p.namespace(), p.name()),
+                problems,
+            });
         }
         if let Some(e) = ManifestError::of(errors) {
             return Err(e);
@@ -286,18 +305,20 @@ impl Loader<'_> {
 
     /// Validates and defaults a pod. `workload` is set for a pod made from a workload's
     /// template: its problems are reported at the workload's paths, as the workload's.
+    /// `early`: what the schema walk found wrong in its document, said first, with the rest.
     fn finish_pod(
         &mut self,
         mut pod: Pod,
         doc: DocRef,
         workload: Option<(WorkloadKind, Vec<FieldError>)>,
+        early: Vec<FieldError>,
     ) -> Result<LoadedPod, ManifestError> {
         let ns = self.namespace(&pod.metadata, &doc)?;
         // Validate before defaulting, so a missing field is reported as the user wrote it;
         // only what the API server defaults while decoding comes first.
         defaults::apply_before_validation(&mut pod);
         let (mut problems, warns) = validate::validate_pod(&pod);
-        let what = what(workload.as_ref().map(|(k, _)| *k), &pod.metadata.name);
+        let what = what(workload.as_ref().map(|(k, _)| *k), &ns, &pod.metadata.name);
         let warns = match &workload {
             None => warns,
             Some(_) => warns.iter().map(|w| workload::workload_path(w)).collect(),
@@ -309,6 +330,9 @@ impl Loader<'_> {
             }
             problems.splice(0..0, own);
         }
+        // One line a field: what the schema walk said of a field comes first and stands for it.
+        problems.retain(|p| !early.iter().any(|e| e.path == p.path));
+        problems.splice(0..0, early);
         if !problems.is_empty() {
             return Err(ManifestError::Invalid { doc, what, problems });
         }
@@ -319,10 +343,16 @@ impl Loader<'_> {
         Ok(LoadedPod { pod, doc })
     }
 
-    fn workload(&mut self, kind: WorkloadKind, w: Workload, doc: &DocRef) -> Result<(), ManifestError> {
+    fn workload(
+        &mut self,
+        kind: WorkloadKind,
+        w: Workload,
+        doc: &DocRef,
+        early: Vec<FieldError>,
+    ) -> Result<(), ManifestError> {
         let t = workload::template_pod(kind, w);
         self.out.warnings.extend(t.warnings.iter().map(|w| format!("{doc}: {w}")));
-        let loaded = self.finish_pod(t.pod, doc.clone(), Some((kind, t.problems)))?;
+        let loaded = self.finish_pod(t.pod, doc.clone(), Some((kind, t.problems)), early)?;
         for claim in t.claims {
             let key = (loaded.namespace().to_owned(), "PersistentVolumeClaim", claim);
             self.record(key, doc)?;

@@ -130,7 +130,7 @@ fn secrets_never_show_their_values() {
     assert!(e.to_string().contains("stringdata: unknown field") && !e.to_string().contains("hunter2"), "{e}");
     let tls = "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ntype: kubernetes.io/tls\nstringData: {tls.crt: c}\n";
     let e = load_text(&format!("{tls}---\n{POD}"), &LoadOptions::default()).unwrap_err();
-    assert!(e.to_string().contains("invalid Secret \"s\":\n  data[tls.key]: Required value"), "{e}");
+    assert!(e.to_string().contains("invalid Secret \"s\" (1 error):\n  data[tls.key]: Required value"), "{e}");
 }
 
 #[test]
@@ -139,7 +139,7 @@ fn config_maps_are_validated() {
     let e = load_text(&format!("{cm}---\n{POD}"), &LoadOptions::default()).unwrap_err();
     let text = e.to_string();
     assert!(
-        text.starts_with("f.yaml (document 1): invalid ConfigMap \"Conf\":\n  metadata.name: Invalid value"),
+        text.starts_with("f.yaml (document 1): invalid ConfigMap \"Conf\" (2 errors):\n  metadata.name: Invalid value"),
         "{text}"
     );
     assert!(text.contains("data[a/b]: Invalid value: \"a/b\": a valid config key"), "{text}");
@@ -164,7 +164,7 @@ fn lists_are_read_item_by_item_with_locations() {
     let e = load_text(&typo, &LoadOptions::default()).unwrap_err().to_string();
     assert!(
         e.starts_with(
-            "f.yaml (items[1].items[0]): invalid Pod:\n  f.yaml:13:45: spec.containers[0].comand: unknown field"
+            "f.yaml (items[1].items[0]): invalid Pod \"default/a\" (1 error):\n  f.yaml:13:45: spec.containers[0].comand: unknown field"
         ),
         "placed in the file, not the item: {e}"
     );
@@ -190,12 +190,12 @@ fn workloads_run_one_pod_from_their_template() {
     let invalid = DEPLOYMENT.replace("name: c,", "name: C_,");
     let e = load_text(&invalid, &LoadOptions::default()).unwrap_err().to_string();
     assert!(
-        e.starts_with("f.yaml: invalid Deployment \"web\":\n  spec.template.spec.containers[0].name: Invalid value"),
+        e.starts_with("f.yaml: invalid Deployment \"shop/web\" (1 error):\n  spec.template.spec.containers[0].name: Invalid value"),
         "{e}"
     );
     let no_template = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 1}\n";
     let e = load_text(no_template, &LoadOptions::default()).unwrap_err().to_string();
-    assert_eq!(e, "f.yaml: invalid Deployment \"web\":\n  spec.template: Required value");
+    assert_eq!(e, "f.yaml: invalid Deployment \"default/web\" (1 error):\n  spec.template: Required value");
     let old = DEPLOYMENT.replace("apps/v1", "extensions/v1beta1");
     let e = load_text(&old, &LoadOptions::default()).unwrap_err().to_string();
     assert!(e.contains("apiVersion: Unsupported value: \"extensions/v1beta1\": supported values: \"apps/v1\""), "{e}");
@@ -270,7 +270,7 @@ fn merge_keys_are_applied_at_every_level_before_the_schema_walk() {
     let e = load_text(&bad, &LoadOptions::default()).unwrap_err().to_string();
     assert_eq!(
             e,
-            "f.yaml: invalid Pod:\n  spec.containers[1].<<: Invalid value: map merge requires map or sequence of maps as the value"
+            "f.yaml: invalid Pod \"default/a\" (1 error):\n  spec.containers[1].<<: Invalid value: map merge requires map or sequence of maps as the value"
         );
 }
 
@@ -347,9 +347,15 @@ fn aliases_may_not_make_values_without_bound() {
 #[test]
 fn an_empty_key_is_named_with_the_mapping_holding_it_and_placed() {
     let e = load_text(&format!("\"\": x\n{POD}"), &LoadOptions::default()).unwrap_err().to_string();
-    assert_eq!(e, "f.yaml: invalid Pod:\n  f.yaml:1:1: <root>: unknown field \"\": an empty key");
+    assert_eq!(
+        e,
+        "f.yaml: invalid Pod \"default/a\" (1 error):\n  f.yaml:1:1: <root>: unknown field \"\": an empty key"
+    );
     let e = load_text(&POD.replace("{name: a}", "{name: a, '': x}"), &LoadOptions::default()).unwrap_err();
-    assert_eq!(e.to_string(), "f.yaml: invalid Pod:\n  f.yaml:3:21: metadata: unknown field \"\": an empty key");
+    assert_eq!(
+        e.to_string(),
+        "f.yaml: invalid Pod \"default/a\" (1 error):\n  f.yaml:3:21: metadata: unknown field \"\": an empty key"
+    );
 }
 
 /// As kubectl's `--validate` (the API server's field validation) has it, for the case of
@@ -361,7 +367,7 @@ fn unknown_fields_are_refused_dropped_with_a_warning_or_dropped() {
     let strict = load_text(text, &LoadOptions::default()).unwrap_err().to_string();
     assert_eq!(
         strict,
-        "f.yaml: invalid Pod:\n  \
+        "f.yaml: invalid Pod \"default/a\" (3 errors):\n  \
              f.yaml:3:21: metadata.version: unknown field \"version\"\n  \
              f.yaml:8:5: spec.containers[0].comand: unknown field \"comand\" (did you mean \"command\"?)\n  \
              f.yaml:11:5: spec.volumes[0].empty-dir: unknown field \"empty-dir\" (did you mean \"emptyDir\"?)"
@@ -429,7 +435,7 @@ fn a_pod_with_only_a_generated_name_is_told_that_apply_needs_a_name() {
     let e = load_text(&text, &LoadOptions::default()).unwrap_err().to_string();
     assert_eq!(
         e,
-        "f.yaml: invalid Pod:\n  metadata.name: Required value: apply needs a name, and metadata.generateName \
+        "f.yaml: invalid Pod (1 error):\n  metadata.name: Required value: apply needs a name, and metadata.generateName \
              \"web-\" does not give one (kubectl apply refuses it too: \"from web-: cannot use generate name with \
              apply\"); set metadata.name"
     );
@@ -440,7 +446,10 @@ fn dropping_unknown_fields_leaves_every_other_problem() {
     let warn = LoadOptions { unknown_fields: FieldValidation::Warn, ..LoadOptions::default() };
     let shape = POD.replace("image: busybox}", "image: busybox, typo: 1, ports: 80}");
     let e = load_text(&shape, &warn).unwrap_err().to_string();
-    assert_eq!(e, "f.yaml: invalid Pod:\n  spec.containers[0].ports: Invalid value: must be a list");
+    assert_eq!(
+        e,
+        "f.yaml: invalid Pod \"default/a\" (1 error):\n  spec.containers[0].ports: Invalid value: must be a list"
+    );
     let typed = POD.replace("image: busybox}", "image: 5, typo: 1}");
     let ManifestError::Syntax { line, column, .. } = load_text(&typed, &warn).unwrap_err() else {
         panic!("not a type error")
@@ -477,7 +486,9 @@ fn every_bad_document_of_every_file_is_said_and_nothing_loads() {
     let ManifestError::Many { errors } = &e else { panic!("{e}") };
     let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
     assert_eq!(text.len(), 4, "{text:#?}");
-    assert!(text[0].starts_with("a.yaml (document 1): invalid Pod \"a1\":\n  spec.containers[0].image: Required"));
+    assert!(text[0].starts_with(
+        "a.yaml (document 1): invalid Pod \"default/a1\" (1 error):\n  spec.containers[0].image: Required"
+    ));
     assert!(text[1].starts_with("b.yaml:6:"), "{}", text[1]);
     assert!(text[2].contains("b.yaml:13:25: spec.containers[0].x: unknown field"), "{}", text[2]);
     assert!(text[3].starts_with("c.yaml:2:1: did not find expected node content"), "{}", text[3]);
@@ -523,4 +534,42 @@ fn file_modes_written_octal_load_as_kubernetes_reads_them() {
     let l = load_text(&text, &LoadOptions::default()).unwrap();
     let v = &l.pods[0].pod.spec.volumes;
     assert_eq!(v[0].projected.as_ref().unwrap().sources[0].secret.as_ref().unwrap().items[0].mode, Some(0o644));
+}
+
+/// As the API server: every error of a pod at once (an unknown field and what validation finds
+/// in the rest), counted, under the pod's namespace and name.
+#[test]
+fn every_error_of_a_pod_is_said_at_once_with_its_name() {
+    let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop}\nspec:\n  containers:\n  \
+                - name: C_\n    comand: [sh]\n  activeDeadlineSeconds: 0\n";
+    let e = load_text(text, &LoadOptions::default()).unwrap_err().to_string();
+    let lines: Vec<&str> = e.lines().collect();
+    assert_eq!(lines[0], "f.yaml: invalid Pod \"shop/web\" (4 errors):", "{e}");
+    assert!(lines[1].starts_with("  f.yaml:7:5: spec.containers[0].comand: unknown field \"comand\""), "{e}");
+    assert!(lines[2..].iter().any(|l| l.starts_with("  spec.containers[0].name: Invalid value: \"C_\"")), "{e}");
+    assert!(lines[2..].iter().any(|l| l.starts_with("  spec.containers[0].image: Required value")), "{e}");
+    assert!(lines[2..].iter().any(|l| l.starts_with("  spec.activeDeadlineSeconds: Invalid value: 0")), "{e}");
+    assert_eq!(lines.len(), 5, "{e}");
+    // --namespace names the pod's namespace where the manifest gives none.
+    let opts = LoadOptions { namespace: Some("ci".into()), ..LoadOptions::default() };
+    let e = load_text(&text.replace(", namespace: shop", ""), &opts).unwrap_err().to_string();
+    assert!(e.starts_with("f.yaml: invalid Pod \"ci/web\" (4 errors):"), "{e}");
+}
+
+/// `Kind:` or `KIND:` where `kind` is missing: the key is pointed at, with `kind` suggested.
+#[test]
+fn a_kind_key_in_another_case_is_pointed_at() {
+    for key in ["Kind", "KIND"] {
+        let text = POD.replace("kind: Pod", &format!("{key}: Pod"));
+        let e = load_text(&text, &LoadOptions::default()).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "f.yaml: invalid object (2 errors):\n  f.yaml:2:1: {key}: unknown field \"{key}\" (did you mean \"kind\"?)\n  \
+                 kind: Required value"
+            )
+        );
+    }
+    let e = load_text(&POD.replace("kind: Pod\n", ""), &LoadOptions::default()).unwrap_err().to_string();
+    assert_eq!(e, "f.yaml: invalid object (1 error):\n  kind: Required value");
 }
