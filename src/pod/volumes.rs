@@ -43,12 +43,15 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::escape::escape;
 use crate::manifest::config_store::ConfigStore;
+use crate::manifest::defaults::default_pull_policy;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::manifest::names::{is_dns1123_label, is_dns1123_subdomain};
 use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{
-    Container, DownwardApiVolumeFile, HostPathType, KeyToPath, MountPropagation, Pod, RecursiveReadOnly, Volume,
+    Container, DownwardApiVolumeFile, HostPathType, KeyToPath, MountPropagation, Pod, PullPolicy, RecursiveReadOnly,
+    Volume,
 };
 use crate::manifest::volume_paths;
 use crate::runtime::{parse_api_version, EngineInfo, Mount, Propagation, RECURSIVE_READ_ONLY_API};
@@ -165,8 +168,11 @@ pub enum Unable {
     /// A source validation refuses (`validate/refused.rs`) that got here anyway.
     #[error("not supported by podrun")]
     Source,
-    #[error("not supported by podrun: the container engine (Docker API 1.41) cannot mount an image as a volume")]
-    ImageVolume,
+    #[error(
+        "not supported by {engine} {version}: its Docker-compatible API mounts the whole image and ignores a \
+         sub-path (Docker 28+ mounts one)"
+    )]
+    ImageSubPath { engine: String, version: String },
     /// A projection only a cluster can issue (a service account token, a trust bundle, a pod
     /// certificate).
     #[error("not supported by podrun: a single host has no cluster to issue it")]
@@ -239,6 +245,8 @@ pub enum PlannedSource {
     Files { dir: PathBuf, files: Vec<VolumeFile>, secret: bool },
     /// persistentVolumeClaim: a named engine volume.
     Claim { volume: NamedVolume, read_only: bool },
+    /// image: an OCI image the engine mounts read-only (pulled first, by `pull_policy`).
+    Image { reference: String, pull_policy: PullPolicy },
 }
 
 /// A named volume the engine must have (`Runtime::ensure_volume`).
@@ -397,8 +405,9 @@ fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, Volu
     if let Some((source, _)) = v.other_sources.iter().find(|(_, value)| !value.is_null()) {
         return Err(unsupported(format!("{field}.{source}"), Unable::Source));
     }
-    if v.image.is_some() {
-        return Err(unsupported(format!("{field}.image"), Unable::ImageVolume));
+    if let Some(image) = &v.image {
+        let pull_policy = image.pull_policy.unwrap_or_else(|| default_pull_policy(&image.reference));
+        return Ok(PlannedSource::Image { reference: image.reference.clone(), pull_policy });
     }
     if let Some(hp) = &v.host_path {
         return plan_host_path(&hp.path, hp.type_.as_deref(), &format!("{field}.hostPath"));
@@ -712,7 +721,17 @@ impl VolumeSetup {
 
     /// Refuses what the engine cannot do: a recursively read-only mount needs API 1.44
     /// (Docker Engine 25); older engines would silently make it read-only only at the top.
+    /// Podman's Docker-compatible API ignores an image mount's sub-path (it mounts the whole
+    /// image), so a sub-path of an image volume is refused there.
     pub fn check_engine(&self, engine: &EngineInfo) -> Result<(), VolumeError> {
+        let podman = engine.name.starts_with("Podman");
+        for m in self.mounts.values().flatten().filter(|m| podman && m.sub_path != SubPath::None) {
+            if matches!(self.volumes[m.volume].source, PlannedSource::Image { .. }) {
+                let which = if matches!(m.sub_path, SubPath::Expr(_)) { "subPathExpr" } else { "subPath" };
+                let (engine, version) = (escape(&engine.name).into_owned(), escape(&engine.version).into_owned());
+                return Err(unsupported(format!("{}.{which}", m.field), Unable::ImageSubPath { engine, version }));
+            }
+        }
         let api = parse_api_version(&engine.api_version);
         for m in self.mounts.values().flatten().filter(|m| m.recursive_read_only) {
             if api.is_none_or(|v| v < RECURSIVE_READ_ONLY_API) {
@@ -761,6 +780,17 @@ impl VolumeSetup {
     ) -> Result<Mount, VolumeError> {
         let v = &self.volumes[m.volume];
         let base = match &v.source {
+            PlannedSource::Image { reference, .. } => {
+                let sub_path = match &m.sub_path {
+                    SubPath::None => None,
+                    SubPath::Literal(p) => Some(p.to_string_lossy().into_owned()),
+                    SubPath::Expr(e) => {
+                        let field = format!("{}.subPathExpr", m.field);
+                        Some(expanded_rel_path(e, env, &field)?.to_string_lossy().into_owned())
+                    }
+                };
+                return Ok(Mount::Image { image: reference.clone(), target: m.target.clone(), sub_path });
+            }
             PlannedSource::Claim { volume, .. } => {
                 return Ok(Mount::Volume {
                     name: volume.name.clone(),

@@ -2,7 +2,8 @@
 //! server checks them, and what the engine can and cannot do with them. No I/O.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+
+use crate::manifest::volume_paths::{container_path, mount_point};
 
 use super::{
     invalid, rel_path, unsupported, Container, MountPropagation, PlannedMount, PlannedSource, PlannedVolume,
@@ -31,14 +32,9 @@ pub(super) fn plan_mounts(
         if mp.is_empty() {
             return Err(invalid(format!("{field}.mountPath"), Reason::Required));
         }
-        if !mp.starts_with('/') {
-            return Err(invalid(
-                format!("{field}.mountPath"),
-                Reason::Invalid { value: mp.clone(), why: "podrun needs an absolute path".to_owned() },
-            ));
-        }
-        let normal: PathBuf = Path::new(mp).components().collect();
-        if normal == Path::new("/") {
+        // A relative one is made absolute as the kubelet makes it.
+        let normal = mount_point(mp);
+        if normal == "/" {
             return Err(invalid(
                 format!("{field}.mountPath"),
                 Reason::Invalid { value: mp.clone(), why: "cannot mount over /".to_owned() },
@@ -106,7 +102,7 @@ pub(super) fn plan_mounts(
             }
         };
         let forced_read_only = match &volume.source {
-            PlannedSource::Files { .. } => true,
+            PlannedSource::Files { .. } | PlannedSource::Image { .. } => true,
             PlannedSource::Claim { read_only, .. } => *read_only,
             _ => false,
         };
@@ -114,7 +110,7 @@ pub(super) fn plan_mounts(
             field,
             index: j,
             volume: index,
-            target: mp.clone(),
+            target: container_path(mp),
             read_only: read_only || forced_read_only,
             sub_path,
             propagation,
