@@ -6,13 +6,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::checked_volumes::Medium;
 use super::downward::{validate_field_selector, validate_resource_selector, VOLUME_FIELD_PATHS};
 use super::{is_dns1123_label, is_dns1123_subdomain, label_msg, FieldError, PodContext, ABSOLUTE_PATH_MSG};
 use crate::manifest::config_store::ConfigStore;
 use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{
-    Container, DownwardApiVolumeFile, HostPathType, KeyToPath, MountPropagation, ProjectedVolumeSource,
-    RecursiveReadOnly, Volume,
+    Container, DownwardApiVolumeFile, EmptyDirVolumeSource, HostPathType, HostPathVolumeSource, KeyToPath,
+    MountPropagation, ProjectedVolumeSource, RecursiveReadOnly, Volume,
 };
 use crate::manifest::volume_paths::{
     file_mode as file_mode_of, has_backstep, is_reserved, mount_point, names_nothing, path_conflicts, PathConflict,
@@ -93,54 +94,17 @@ fn validate_source(
     let mut sources = Sources { path, count: 0 };
     if let Some(e) = &v.empty_dir {
         sources.first("emptyDir", errors);
-        let p = format!("{path}.emptyDir");
-        if let Some(limit) = &e.size_limit {
-            // Any magnitude is valid, as in the API server: podrun does not enforce the limit
-            // (it warns so), so one beyond what it can count is no obstacle.
-            match Quantity::parse(limit) {
-                Ok(q) if q.is_negative() => negative_size(&p, errors),
-                Err(QuantityError::TooLarge { negative: true }) => negative_size(&p, errors),
-                Ok(_) | Err(QuantityError::TooLarge { negative: false }) => {}
-                Err(err) => errors.push(FieldError::invalid(format!("{p}.sizeLimit"), limit, &err.to_string())),
-            }
-        }
-        // The kubelet refuses other media at mount time; refusing them here creates nothing.
-        let medium = e.medium.as_deref().unwrap_or("");
-        if !matches!(medium, "" | "Memory" | "HugePages") && !medium.starts_with("HugePages-") {
-            errors.push(FieldError::unsupported(format!("{p}.medium"), medium, &["", "HugePages", "Memory"]));
-        }
+        empty_dir(e, path, errors);
     }
     if let Some(h) = &v.host_path {
         if sources.first("hostPath", errors) {
-            let p = format!("{path}.hostPath");
-            if h.path.is_empty() {
-                errors.push(FieldError::required(format!("{p}.path")));
-            } else {
-                no_backsteps(&h.path, &format!("{p}.path"), errors);
-                if !h.path.starts_with('/') {
-                    errors.push(FieldError::invalid(format!("{p}.path"), &h.path, ABSOLUTE_PATH_MSG));
-                }
-                let t = h.type_.as_deref().unwrap_or("");
-                if HostPathType::parse(t).is_none() {
-                    errors.push(FieldError::unsupported(format!("{p}.type"), t, &HostPathType::NAMES));
-                }
-            }
+            host_path(h, path, errors);
         }
     }
     if let Some(s) = &v.secret {
         if sources.first("secret", errors) {
-            let p = format!("{path}.secret");
-            if s.secret_name.is_empty() {
-                errors.push(FieldError::required(format!("{p}.secretName")));
-            }
-            file_mode(s.default_mode, &format!("{p}.defaultMode"), errors);
-            let mut files = Files::default();
-            for (i, kp) in s.items.iter().enumerate() {
-                let item = format!("{p}.items[{i}]");
-                key_to_path(kp, &item, errors, podrun);
-                files.add(&kp.path, format!("{item}.path"));
-            }
-            files.check(false, podrun);
+            let keys = (s.secret_name.as_str(), s.default_mode, s.items.as_slice());
+            keyed(&format!("{path}.secret"), "secretName", keys, errors, podrun);
         }
     }
     if let Some(c) = &v.persistent_volume_claim {
@@ -169,18 +133,8 @@ fn validate_source(
     }
     if let Some(c) = &v.config_map {
         if sources.first("configMap", errors) {
-            let p = format!("{path}.configMap");
-            if c.name.is_empty() {
-                errors.push(FieldError::required(format!("{p}.name")));
-            }
-            file_mode(c.default_mode, &format!("{p}.defaultMode"), errors);
-            let mut files = Files::default();
-            for (i, kp) in c.items.iter().enumerate() {
-                let item = format!("{p}.items[{i}]");
-                key_to_path(kp, &item, errors, podrun);
-                files.add(&kp.path, format!("{item}.path"));
-            }
-            files.check(false, podrun);
+            let keys = (c.name.as_str(), c.default_mode, c.items.as_slice());
+            keyed(&format!("{path}.configMap"), "name", keys, errors, podrun);
         }
     }
     if let Some(p) = &v.projected {
@@ -206,6 +160,63 @@ fn validate_source(
     }
     if sources.count == 0 {
         errors.push(FieldError::required_because(path, "must specify a volume type"));
+    }
+}
+
+/// A configMap or secret volume (`p`): the object's name (at `name_field`), its default mode
+/// and its items.
+fn keyed(
+    p: &str,
+    name_field: &str,
+    (name, default_mode, items): (&str, Option<i64>, &[KeyToPath]),
+    errors: &mut Vec<FieldError>,
+    podrun: &mut Vec<FieldError>,
+) {
+    if name.is_empty() {
+        errors.push(FieldError::required(format!("{p}.{name_field}")));
+    }
+    file_mode(default_mode, &format!("{p}.defaultMode"), errors);
+    let mut files = Files::default();
+    for (i, kp) in items.iter().enumerate() {
+        let item = format!("{p}.items[{i}]");
+        key_to_path(kp, &item, errors, podrun);
+        files.add(&kp.path, format!("{item}.path"));
+    }
+    files.check(false, podrun);
+}
+
+fn empty_dir(e: &EmptyDirVolumeSource, path: &str, errors: &mut Vec<FieldError>) {
+    let p = format!("{path}.emptyDir");
+    if let Some(limit) = &e.size_limit {
+        // Any magnitude is valid, as in the API server: podrun does not enforce the limit
+        // (it warns so), so one beyond what it can count is no obstacle.
+        match Quantity::parse(limit) {
+            Ok(q) if q.is_negative() => negative_size(&p, errors),
+            Err(QuantityError::TooLarge { negative: true }) => negative_size(&p, errors),
+            Ok(_) | Err(QuantityError::TooLarge { negative: false }) => {}
+            Err(err) => errors.push(FieldError::invalid(format!("{p}.sizeLimit"), limit, &err.to_string())),
+        }
+    }
+    // The kubelet refuses other media at mount time; refusing them here creates nothing.
+    let medium = e.medium.as_deref().unwrap_or("");
+    if Medium::parse(medium).is_none() {
+        errors.push(FieldError::unsupported(format!("{p}.medium"), medium, &Medium::NAMES));
+    }
+}
+
+fn host_path(h: &HostPathVolumeSource, path: &str, errors: &mut Vec<FieldError>) {
+    let p = format!("{path}.hostPath");
+    if h.path.is_empty() {
+        errors.push(FieldError::required(format!("{p}.path")));
+    } else {
+        no_backsteps(&h.path, &format!("{p}.path"), errors);
+        if !h.path.starts_with('/') {
+            errors.push(FieldError::invalid(format!("{p}.path"), &h.path, ABSOLUTE_PATH_MSG));
+        }
+        let t = h.type_.as_deref().unwrap_or("");
+        if HostPathType::parse(t).is_none() {
+            errors.push(FieldError::unsupported(format!("{p}.type"), t, &HostPathType::NAMES));
+        }
     }
 }
 
