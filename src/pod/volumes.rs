@@ -4,9 +4,10 @@
 //!
 //! 1. [`plan_volumes`] reads the defaulted Pod (and the ConfigMaps and Secrets it may refer to)
 //!    and decides everything: where each volume lives on the host, which files podrun writes
-//!    into it, which named engine volumes exist, and each container's mounts. It checks what the
-//!    API server checks about volumes and mounts (so every error names its field), and refuses
-//!    what the engine cannot do. No I/O.
+//!    into it, which named engine volumes exist, and each container's mounts. It plans the
+//!    volumes and mounts validation hands it checked and typed (`check_volumes`, the one rule
+//!    book), and refuses what only it can know (a missing ConfigMap or key) and what the engine
+//!    cannot do. No I/O.
 //! 2. [`prepare`] makes the host side real: directories, files (rewritten atomically on every
 //!    apply), hostPath type checks. The driver calls `Runtime::ensure_volume` for each of
 //!    [`VolumeSetup::named_volumes`].
@@ -316,10 +317,10 @@ struct Ctx<'a> {
 /// Plans every volume of the pod and every container's mounts, from the defaulted Pod. Pure:
 /// no I/O. ConfigMaps and Secrets are looked up in `configs` in the pod's namespace.
 ///
-/// Besides what only podrun can know (a missing ConfigMap, an engine limit), it makes the API
-/// server's checks of volumes and volume mounts, since a manifest never meets an API server
-/// here: names, one source per volume (none means emptyDir, as the API server defaults it),
-/// modes, item paths, unique mount paths, subPath shape, propagation and recursiveReadOnly rules.
+/// The volumes and mounts are validation's (`manifest::validate::check_volumes`): a pod that
+/// breaks one of its rules is refused with validation's error, and one that passes is planned
+/// from the typed result without further checks. Besides, it refuses what only podrun can know
+/// (a missing ConfigMap or key, a key that is no file name) and what the engine cannot do.
 pub fn plan_volumes(
     pod: &Pod,
     files: &PodFiles,
