@@ -54,7 +54,6 @@ use crate::manifest::types::{
 use crate::manifest::validate::{
     check_volumes, CheckedMount, CheckedSource, CheckedSubPath, CheckedVolume, FieldError, Medium,
 };
-use crate::manifest::volume_paths;
 use crate::runtime::{parse_api_version, EngineInfo, Mount, Propagation, RECURSIVE_READ_ONLY_API};
 
 use super::downward::{self, PodFacts};
@@ -531,20 +530,6 @@ pub fn claim_volume(namespace: &str, claim: &str) -> NamedVolume {
         (CLAIM_LABEL.to_owned(), claim.to_owned()),
     ]);
     NamedVolume { name: format!("podrun-{namespace}-{claim}"), labels }
-}
-
-/// A permission mode from the manifest, checked as the API server does.
-fn mode(m: Option<i64>, field: &str) -> Result<Option<u32>, VolumeError> {
-    match m {
-        None => Ok(None),
-        Some(v) => match volume_paths::file_mode(v) {
-            Some(v) => Ok(Some(v)),
-            None => Err(invalid(
-                field,
-                Reason::InvalidRaw { value: v.to_string(), why: volume_paths::FILE_MODE_MSG.to_owned() },
-            )),
-        },
-    }
 }
 
 /// A path inside a volume (an item path, a key used as a file name, a subPath), as
