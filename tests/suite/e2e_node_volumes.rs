@@ -110,6 +110,18 @@ fn cri_containerd_1_6_refuses_an_image_volume_naming_itself() {
     image_volume_is_refused(Target::Cri(&endpoint), &ns, "containerd 1.6");
 }
 
+/// Rootless Podman mounts the image as root's does: the conformance test's pod runs.
+#[test]
+fn rootless_podman_mounts_an_image_volume_read_only() {
+    require_rootless!(user);
+    let target = Target::Rootless(&user);
+    let ns = Namespace::for_target(target, "nv-rootless-img");
+    let o = apply(target, &ns, &image_pod());
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let o = run(target, &["delete", "imgvol", "-n", ns.name()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
 /// Podman mounts the image read-only: the conformance test's assertions (the image's files at
 /// the mount path), and that the mount cannot be written. A sub-path, which Podman's
 /// compatible API would ignore, is refused before anything is made.
