@@ -47,6 +47,12 @@ fn default_volume(v: &mut Volume) {
         && v.image.is_none()
         && v.ephemeral.as_ref().is_none_or(serde_yaml::Value::is_null)
         && v.other_sources.values().all(serde_yaml::Value::is_null);
+    // `SetDefaults_ImageVolumeSource`: as a container's image (Always for `latest` or no tag).
+    if let Some(image) = &mut v.image {
+        if image.pull_policy.is_none() {
+            image.pull_policy = Some(default_pull_policy(&image.reference));
+        }
+    }
     if no_source {
         v.other_sources.clear();
         v.ephemeral = None;

@@ -8,6 +8,7 @@
 //! order. Where podrun is stricter than Kubernetes (absolute paths the engine needs, say), the
 //! message says "podrun" so nobody mistakes it for a Kubernetes rule.
 
+mod checked_volumes;
 mod claim;
 mod config;
 mod downward;
@@ -26,6 +27,7 @@ mod workload;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+pub use checked_volumes::{check_volumes, CheckedMount, CheckedSource, CheckedSubPath, CheckedVolume, Medium};
 pub use config::{config_key_problems, validate_claim, validate_config_map, validate_secret, validate_secret_type};
 pub use unread::validate_unread;
 pub(crate) use workload::apps_selector_problems;

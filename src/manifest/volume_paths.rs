@@ -37,6 +37,40 @@ pub fn names_nothing(s: &str) -> bool {
     !s.starts_with('/') && s.split('/').all(|c| c.is_empty() || c == ".")
 }
 
+/// The path in the container a `mountPath` names, as the kubelet makes it (`makeMounts`): an
+/// absolute one as written; a relative one (which the API server accepts) joined to `/` and
+/// cleaned as Go's `filepath.Clean("/" + path)` does, so `~/.docker/config.json` is
+/// `/~/.docker/config.json` and `a/../b` is `/b`.
+pub fn container_path(mount_path: &str) -> String {
+    if mount_path.starts_with('/') {
+        return mount_path.to_owned();
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for c in mount_path.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            c => parts.push(c),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+/// The mount point a `mountPath` names, as the engine sees it: [`container_path`] without
+/// empty and `.` components (`/data`, `/data/`, `/./data` and `data` are one), `/` for the
+/// container's root.
+pub fn mount_point(mount_path: &str) -> String {
+    let point: String =
+        container_path(mount_path).split('/').filter(|c| !c.is_empty() && *c != ".").map(|c| format!("/{c}")).collect();
+    if point.is_empty() {
+        "/".to_owned()
+    } else {
+        point
+    }
+}
+
 /// How a file of a volume clashes with another file of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PathConflict<'a> {
@@ -75,6 +109,26 @@ pub fn path_conflicts<'a>(paths: &[&'a str]) -> Vec<(usize, PathConflict<'a>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The kubelet's `MakeAbsolutePath` on Linux (`filepath.Clean("/" + path)`) for relative
+    /// paths; absolute ones pass as written.
+    #[test]
+    fn relative_mount_paths_are_made_absolute_as_the_kubelet_does() {
+        for (written, path, point) in [
+            ("data", "/data", "/data"),
+            ("~/.docker/config.json", "/~/.docker/config.json", "/~/.docker/config.json"),
+            ("a/./b//c/", "/a/b/c", "/a/b/c"),
+            ("a/../b", "/b", "/b"),
+            ("../../x", "/x", "/x"),
+            ("..", "/", "/"),
+            (".", "/", "/"),
+            ("/abs/./dir/", "/abs/./dir/", "/abs/dir"),
+            ("//", "//", "/"),
+        ] {
+            assert_eq!(container_path(written), path, "{written}");
+            assert_eq!(mount_point(written), point, "{written}");
+        }
+    }
 
     #[test]
     fn modes_and_paths() {

@@ -374,8 +374,9 @@ fn restart(
     Some(create(c, inst, "restart policy"))
 }
 
-/// One entry per distinct image among the containers the plan creates. (The infra image is
-/// podrun's own, built locally by the driver, never pulled.)
+/// One entry per distinct image among the containers the plan creates, and the images of the
+/// image volumes they mount (the kubelet pulls those, by their own pull policy, before it starts
+/// a container). (The infra image is podrun's own, built locally by the driver, never pulled.)
 fn images_for(desired: &DesiredPod, p: &Plan) -> Vec<ImageNeed> {
     let mut needs: Vec<ImageNeed> = Vec::new();
     for step in p.init.iter().chain(&p.apps) {
@@ -383,20 +384,39 @@ fn images_for(desired: &DesiredPod, p: &Plan) -> Vec<ImageNeed> {
             continue;
         }
         let Some(c) = desired.find(&step.container) else { continue };
-        match needs.iter_mut().find(|n| n.image == c.image) {
-            Some(n) => {
-                n.containers.push(c.name.clone());
-                // The strictest wins: if any user of the image wants it pulled, pull it once.
-                if c.pull_policy == PullPolicy::Always {
-                    n.policy = PullPolicy::Always;
-                }
-            }
-            None => needs.push(ImageNeed {
-                image: c.image.clone(),
-                policy: c.pull_policy,
-                containers: vec![c.name.clone()],
-            }),
+        need(&mut needs, &c.image, c.pull_policy, &c.name);
+        for (image, policy) in image_volumes(&desired.manifest, &c.name) {
+            need(&mut needs, image, policy, &c.name);
         }
     }
     needs
+}
+
+fn need(needs: &mut Vec<ImageNeed>, image: &str, policy: PullPolicy, container: &str) {
+    match needs.iter_mut().find(|n| n.image == image) {
+        Some(n) => {
+            if !n.containers.iter().any(|c| c == container) {
+                n.containers.push(container.to_owned());
+            }
+            // The strictest wins: if any user of the image wants it pulled, pull it once.
+            if policy == PullPolicy::Always {
+                n.policy = PullPolicy::Always;
+            }
+        }
+        None => needs.push(ImageNeed { image: image.to_owned(), policy, containers: vec![container.to_owned()] }),
+    }
+}
+
+/// The images (and pull policies) of the image volumes the container named `container` mounts.
+fn image_volumes<'a>(pod: &'a crate::manifest::types::Pod, container: &str) -> Vec<(&'a str, PullPolicy)> {
+    let Some((_, c, _)) = pod.spec.all_containers().find(|(_, c, _)| c.name == container) else { return Vec::new() };
+    let mounted = |name: &str| c.volume_mounts.iter().any(|m| m.name == name);
+    (pod.spec.volumes.iter())
+        .filter(|v| mounted(&v.name))
+        .filter_map(|v| v.image.as_ref())
+        .map(|i| {
+            let policy = i.pull_policy.unwrap_or_else(|| crate::manifest::defaults::default_pull_policy(&i.reference));
+            (i.reference.as_str(), policy)
+        })
+        .collect()
 }

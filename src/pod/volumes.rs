@@ -4,9 +4,10 @@
 //!
 //! 1. [`plan_volumes`] reads the defaulted Pod (and the ConfigMaps and Secrets it may refer to)
 //!    and decides everything: where each volume lives on the host, which files podrun writes
-//!    into it, which named engine volumes exist, and each container's mounts. It checks what the
-//!    API server checks about volumes and mounts (so every error names its field), and refuses
-//!    what the engine cannot do. No I/O.
+//!    into it, which named engine volumes exist, and each container's mounts. It plans the
+//!    volumes and mounts validation hands it checked and typed (`check_volumes`, the one rule
+//!    book), and refuses what only it can know (a missing ConfigMap or key) and what the engine
+//!    cannot do. No I/O.
 //! 2. [`prepare`] makes the host side real: directories, files (rewritten atomically on every
 //!    apply), hostPath type checks. The driver calls `Runtime::ensure_volume` for each of
 //!    [`VolumeSetup::named_volumes`].
@@ -43,14 +44,16 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::escape::escape;
 use crate::manifest::config_store::ConfigStore;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
-use crate::manifest::names::{is_dns1123_label, is_dns1123_subdomain};
-use crate::manifest::quantity::{Quantity, QuantityError};
+use crate::manifest::quantity::Quantity;
 use crate::manifest::types::{
-    Container, DownwardApiVolumeFile, HostPathType, KeyToPath, MountPropagation, Pod, RecursiveReadOnly, Volume,
+    DownwardApiVolumeFile, HostPathType, KeyToPath, MountPropagation, Pod, ProjectedVolumeSource, PullPolicy,
 };
-use crate::manifest::volume_paths;
+use crate::manifest::validate::{
+    check_volumes, CheckedMount, CheckedSource, CheckedSubPath, CheckedVolume, FieldError, Medium,
+};
 use crate::runtime::{parse_api_version, EngineInfo, Mount, Propagation, RECURSIVE_READ_ONLY_API};
 
 use super::downward::{self, PodFacts};
@@ -76,8 +79,6 @@ pub use subpath::SubPathError;
 
 /// The label naming the claim a named volume was made for.
 pub const CLAIM_LABEL: &str = "io.podrun.claim";
-/// The API server's default for `defaultMode` and for an item without `mode`.
-const DEFAULT_FILE_MODE: u32 = 0o644;
 /// An emptyDir is writable by any user, as the kubelet makes it.
 const EMPTY_DIR_MODE: u32 = 0o777;
 /// Directories podrun creates for the files of a configMap, secret, downwardAPI or projected
@@ -116,6 +117,10 @@ pub enum VolumeError {
     /// Kubernetes itself would refuse the manifest.
     #[error("{field}: {reason}")]
     Invalid { field: String, reason: Reason },
+    /// The pod breaks a rule of validation's (`manifest::validate::check_volumes`), which the
+    /// manifest layer would have reported.
+    #[error("{0}")]
+    Checked(FieldError),
     /// A ConfigMap, Secret or key the pod needs is not there (the kubelet's
     /// CreateContainerConfigError).
     #[error("{field}: {what}")]
@@ -166,8 +171,11 @@ pub enum Unable {
     /// A source validation refuses (`validate/refused.rs`) that got here anyway.
     #[error("not supported by podrun")]
     Source,
-    #[error("not supported by podrun: the container engine (Docker API 1.41) cannot mount an image as a volume")]
-    ImageVolume,
+    #[error(
+        "not supported by {engine} {version}: its Docker-compatible API mounts the whole image and ignores a \
+         sub-path (Docker 28+ mounts one)"
+    )]
+    ImageSubPath { engine: String, version: String },
     /// A projection only a cluster can issue (a service account token, a trust bundle, a pod
     /// certificate).
     #[error("not supported by podrun: a single host has no cluster to issue it")]
@@ -240,6 +248,8 @@ pub enum PlannedSource {
     Files { dir: PathBuf, files: Vec<VolumeFile>, secret: bool },
     /// persistentVolumeClaim: a named engine volume.
     Claim { volume: NamedVolume, read_only: bool },
+    /// image: an OCI image the engine mounts read-only (pulled first, by `pull_policy`).
+    Image { reference: String, pull_policy: PullPolicy },
 }
 
 /// A named volume the engine must have (`Runtime::ensure_volume`).
@@ -307,10 +317,10 @@ struct Ctx<'a> {
 /// Plans every volume of the pod and every container's mounts, from the defaulted Pod. Pure:
 /// no I/O. ConfigMaps and Secrets are looked up in `configs` in the pod's namespace.
 ///
-/// Besides what only podrun can know (a missing ConfigMap, an engine limit), it makes the API
-/// server's checks of volumes and volume mounts, since a manifest never meets an API server
-/// here: names, one source per volume (none means emptyDir, as the API server defaults it),
-/// modes, item paths, unique mount paths, subPath shape, propagation and recursiveReadOnly rules.
+/// The volumes and mounts are validation's (`manifest::validate::check_volumes`): a pod that
+/// breaks one of its rules is refused with validation's error, and one that passes is planned
+/// from the typed result without further checks. Besides, it refuses what only podrun can know
+/// (a missing ConfigMap or key, a key that is no file name) and what the engine cannot do.
 pub fn plan_volumes(
     pod: &Pod,
     files: &PodFiles,
@@ -341,25 +351,19 @@ pub fn plan_volumes(
         pod_dir: files.pod_dir(uid),
         shm_dir: files.shm_base().join(uid),
     };
+    // Validation's rules, once more only if the pod did not come through validation: what
+    // passes is typed, and planned below without further checks.
+    let checked = check_volumes(pod).map_err(|mut errors| VolumeError::Checked(errors.swap_remove(0)))?;
     let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut volumes = Vec::with_capacity(pod.spec.volumes.len());
-    for (i, v) in pod.spec.volumes.iter().enumerate() {
-        let field = format!("spec.volumes[{i}]");
-        if v.name.is_empty() {
-            return Err(invalid(format!("{field}.name"), Reason::Required));
-        }
-        if !is_dns1123_label(&v.name) {
-            return Err(invalid(format!("{field}.name"), Reason::Invalid { value: v.name.clone(), why: label_msg() }));
-        }
-        if by_name.insert(&v.name, i).is_some() {
-            return Err(invalid(format!("{field}.name"), Reason::Duplicate(v.name.clone())));
-        }
-        let source = plan_source(&ctx, v, &field)?;
-        volumes.push(PlannedVolume { name: v.name.clone(), field, source });
+    let mut volumes = Vec::with_capacity(checked.volumes.len());
+    for (i, v) in checked.volumes.iter().enumerate() {
+        by_name.insert(v.name, i);
+        let source = plan_source(&ctx, v)?;
+        volumes.push(PlannedVolume { name: v.name.to_owned(), field: v.field.clone(), source });
     }
     let mut mounts = BTreeMap::new();
-    for (field, c, _) in pod.spec.all_containers() {
-        mounts.insert(c.name.clone(), plan_mounts(c, &field, &by_name, &volumes)?);
+    for (container, checked_mounts) in &checked.mounts {
+        mounts.insert((*container).to_owned(), plan_mounts(checked_mounts, &by_name, &volumes)?);
     }
     Ok(VolumeSetup {
         uid: uid.to_owned(),
@@ -372,186 +376,117 @@ pub fn plan_volumes(
     })
 }
 
-use crate::manifest::names::label_msg;
-
-/// The names of the sources that are set, in order.
-fn set_sources<const N: usize>(sources: [(&str, bool); N]) -> Vec<&str> {
-    sources.into_iter().filter_map(|(n, on)| on.then_some(n)).collect()
-}
-
-fn plan_source(ctx: &Ctx, v: &Volume, field: &str) -> Result<PlannedSource, VolumeError> {
-    let set = set_sources([
-        ("emptyDir", v.empty_dir.is_some()),
-        ("hostPath", v.host_path.is_some()),
-        ("configMap", v.config_map.is_some()),
-        ("secret", v.secret.is_some()),
-        ("downwardAPI", v.downward_api.is_some()),
-        ("projected", v.projected.is_some()),
-        ("persistentVolumeClaim", v.persistent_volume_claim.is_some()),
-        ("image", v.image.is_some()),
-    ]);
-    if let Some(second) = set.get(1) {
-        return Err(invalid(format!("{field}.{second}"), Reason::Forbidden("may not specify more than 1 volume type")));
-    }
-    // Validation refuses these with the reason (`validate/refused.rs`); were one to get here, it
-    // must not become the emptyDir below.
-    if let Some((source, _)) = v.other_sources.iter().find(|(_, value)| !value.is_null()) {
-        return Err(unsupported(format!("{field}.{source}"), Unable::Source));
-    }
-    if v.image.is_some() {
-        return Err(unsupported(format!("{field}.image"), Unable::ImageVolume));
-    }
-    if let Some(hp) = &v.host_path {
-        return plan_host_path(&hp.path, hp.type_.as_deref(), &format!("{field}.hostPath"));
-    }
-    if let Some(pvc) = &v.persistent_volume_claim {
-        let f = format!("{field}.persistentVolumeClaim.claimName");
-        if pvc.claim_name.is_empty() {
-            return Err(invalid(f, Reason::Required));
-        }
-        if !is_dns1123_subdomain(&pvc.claim_name) {
-            return Err(invalid(
-                f,
-                Reason::Invalid {
-                    value: pvc.claim_name.clone(),
-                    why: "must be a lowercase RFC 1123 subdomain".to_owned(),
-                },
-            ));
-        }
-        return Ok(PlannedSource::Claim {
-            volume: claim_volume(ctx.namespace, &pvc.claim_name),
-            read_only: pvc.read_only.unwrap_or(false),
-        });
-    }
+/// Plans one checked volume: where it lives, and the files podrun writes into it.
+fn plan_source(ctx: &Ctx, v: &CheckedVolume) -> Result<PlannedSource, VolumeError> {
+    let field = &v.field;
     let mut files = FileSet::default();
-    // A configMap and a secret volume differ only in the object they name.
-    let keyed = match (&v.config_map, &v.secret) {
-        (Some(cm), _) => Some((
-            "configMap",
-            cm.default_mode,
-            Keys {
+    match &v.source {
+        // Validation refuses these with the reason (`validate/refused.rs`); were one to get
+        // here, it must not become an emptyDir.
+        CheckedSource::Refused { field } => return Err(unsupported(field.clone(), Unable::Source)),
+        CheckedSource::Image { reference, pull_policy } => {
+            return Ok(PlannedSource::Image { reference: (*reference).to_owned(), pull_policy: *pull_policy })
+        }
+        CheckedSource::HostPath { path, kind } => {
+            return Ok(PlannedSource::HostPath { path: PathBuf::from(path), kind: *kind })
+        }
+        CheckedSource::Claim { claim_name, read_only } => {
+            return Ok(PlannedSource::Claim { volume: claim_volume(ctx.namespace, claim_name), read_only: *read_only })
+        }
+        CheckedSource::EmptyDir { medium, size_limit } => return plan_empty_dir(ctx, v, medium, *size_limit),
+        CheckedSource::ConfigMap { source: cm, default_mode } => {
+            let keys = Keys {
                 kind: "ConfigMap",
                 name_field: "name",
                 name: &cm.name,
                 items: &cm.items,
                 optional: cm.optional.unwrap_or(false),
-            },
-        )),
-        (None, Some(s)) => Some((
-            "secret",
-            s.default_mode,
-            Keys {
+            };
+            key_files(ctx, &format!("{field}.configMap"), &keys, *default_mode, &mut files)?;
+        }
+        CheckedSource::Secret { source: s, default_mode } => {
+            let keys = Keys {
                 kind: "Secret",
                 name_field: "secretName",
                 name: &s.secret_name,
                 items: &s.items,
                 optional: s.optional.unwrap_or(false),
-            },
-        )),
-        (None, None) => None,
-    };
-    if let Some((source, written_mode, keys)) = keyed {
-        let f = format!("{field}.{source}");
-        let default_mode = mode(written_mode, &format!("{f}.defaultMode"))?.unwrap_or(DEFAULT_FILE_MODE);
-        key_files(ctx, &f, &keys, default_mode, &mut files)?;
-    } else if let Some(d) = &v.downward_api {
-        let f = format!("{field}.downwardAPI");
-        let default_mode = mode(d.default_mode, &format!("{f}.defaultMode"))?.unwrap_or(DEFAULT_FILE_MODE);
-        downward_files(ctx, &f, &d.items, default_mode, &mut files)?;
-    } else if let Some(p) = &v.projected {
-        let f = format!("{field}.projected");
-        let default_mode = mode(p.default_mode, &format!("{f}.defaultMode"))?.unwrap_or(DEFAULT_FILE_MODE);
-        for (k, src) in p.sources.iter().enumerate() {
-            let sf = format!("{f}.sources[{k}]");
-            let set = set_sources([
-                ("configMap", src.config_map.is_some()),
-                ("secret", src.secret.is_some()),
-                ("downwardAPI", src.downward_api.is_some()),
-                ("serviceAccountToken", src.service_account_token.is_some()),
-                ("clusterTrustBundle", src.cluster_trust_bundle.is_some()),
-                ("podCertificate", src.pod_certificate.is_some()),
-            ]);
-            match set.as_slice() {
-                // As the kubelet takes one (and the API server lets it be): a source of nothing.
-                [] => continue,
-                [_, second, ..] => {
-                    return Err(invalid(
-                        format!("{sf}.{second}"),
-                        Reason::Forbidden("may not specify more than 1 volume type"),
-                    ))
-                }
-                [_] => {}
-            }
-            if let Some(cm) = &src.config_map {
-                let keys = Keys {
-                    kind: "ConfigMap",
-                    name_field: "name",
-                    name: &cm.name,
-                    items: &cm.items,
-                    optional: cm.optional.unwrap_or(false),
-                };
-                key_files(ctx, &format!("{sf}.configMap"), &keys, default_mode, &mut files)?;
-            } else if let Some(s) = &src.secret {
-                let keys = Keys {
-                    kind: "Secret",
-                    name_field: "name",
-                    name: &s.name,
-                    items: &s.items,
-                    optional: s.optional.unwrap_or(false),
-                };
-                key_files(ctx, &format!("{sf}.secret"), &keys, default_mode, &mut files)?;
-            } else if let Some(d) = &src.downward_api {
-                downward_files(ctx, &format!("{sf}.downwardAPI"), &d.items, default_mode, &mut files)?;
-            } else {
-                return Err(unsupported(format!("{sf}.{}", set[0]), Unable::ClusterProjection));
-            }
-        }
-    } else {
-        // emptyDir, also when no source is given: the API server's default.
-        let ed = v.empty_dir.clone().unwrap_or_default();
-        let f = format!("{field}.emptyDir");
-        let memory = match ed.medium.as_deref().unwrap_or("") {
-            "" => false,
-            "Memory" => true,
-            m if m == "HugePages" || m.starts_with("HugePages-") => {
-                return Err(unsupported(format!("{f}.medium"), Unable::HugePages { medium: m.to_owned() }))
-            }
-            m => {
-                return Err(invalid(
-                    format!("{f}.medium"),
-                    Reason::Unsupported { value: m.to_owned(), supported: &["", "Memory", "HugePages"] },
-                ))
-            }
-        };
-        let mut size_limit = None;
-        if let Some(size) = &ed.size_limit {
-            // Any magnitude will do (the kubelet uses one above zero, and what is beyond u64 is
-            // no limit at all).
-            let (negative, bytes) = match Quantity::parse(size) {
-                Ok(q) => (q.is_negative(), u64::try_from(q.value_ceil()).ok().filter(|b| *b > 0)),
-                Err(QuantityError::TooLarge { negative }) => (negative, None),
-                Err(e) => {
-                    return Err(invalid(
-                        format!("{f}.sizeLimit"),
-                        Reason::Invalid { value: size.clone(), why: e.to_string() },
-                    ))
-                }
             };
-            if negative {
-                return Err(invalid(
-                    format!("{f}.sizeLimit"),
-                    Reason::Plain("must be greater than or equal to 0".to_owned()),
-                ));
-            }
-            size_limit = bytes;
+            key_files(ctx, &format!("{field}.secret"), &keys, *default_mode, &mut files)?;
         }
-        let dir = if memory { ctx.shm_dir.join(&v.name) } else { ctx.pod_dir.join("volumes").join(&v.name) };
-        let tmpfs_size = if memory { memory_size(size_limit, pod_memory_limit(ctx.pod)) } else { None };
-        return Ok(PlannedSource::EmptyDir { dir, memory, size_limit, tmpfs_size });
+        CheckedSource::DownwardApi { source: d, default_mode } => {
+            downward_files(ctx, &format!("{field}.downwardAPI"), &d.items, *default_mode, &mut files)?;
+        }
+        CheckedSource::Projected { source: p, default_mode } => {
+            projected_files(ctx, &format!("{field}.projected"), p, *default_mode, &mut files)?;
+        }
     }
     let secret = files.secret;
-    let dir = if secret { ctx.shm_dir.join(&v.name) } else { ctx.pod_dir.join("volumes").join(&v.name) };
+    let dir = if secret { ctx.shm_dir.join(v.name) } else { ctx.pod_dir.join("volumes").join(v.name) };
     Ok(PlannedSource::Files { dir, files: files.finish()?, secret })
+}
+
+fn plan_empty_dir(
+    ctx: &Ctx,
+    v: &CheckedVolume,
+    medium: &Medium,
+    size_limit: Option<u64>,
+) -> Result<PlannedSource, VolumeError> {
+    let memory = match medium {
+        Medium::Disk => false,
+        Medium::Memory => true,
+        Medium::HugePages(m) => {
+            return Err(unsupported(format!("{}.emptyDir.medium", v.field), Unable::HugePages { medium: m.clone() }))
+        }
+    };
+    let dir = if memory { ctx.shm_dir.join(v.name) } else { ctx.pod_dir.join("volumes").join(v.name) };
+    let tmpfs_size = if memory { memory_size(size_limit, pod_memory_limit(ctx.pod)) } else { None };
+    Ok(PlannedSource::EmptyDir { dir, memory, size_limit, tmpfs_size })
+}
+
+/// The files of a projected volume's sources (each checked to be one source).
+fn projected_files(
+    ctx: &Ctx,
+    f: &str,
+    p: &ProjectedVolumeSource,
+    default_mode: u32,
+    files: &mut FileSet,
+) -> Result<(), VolumeError> {
+    for (k, src) in p.sources.iter().enumerate() {
+        let sf = format!("{f}.sources[{k}]");
+        if let Some(cm) = &src.config_map {
+            let keys = Keys {
+                kind: "ConfigMap",
+                name_field: "name",
+                name: &cm.name,
+                items: &cm.items,
+                optional: cm.optional.unwrap_or(false),
+            };
+            key_files(ctx, &format!("{sf}.configMap"), &keys, default_mode, files)?;
+        } else if let Some(s) = &src.secret {
+            let keys = Keys {
+                kind: "Secret",
+                name_field: "name",
+                name: &s.name,
+                items: &s.items,
+                optional: s.optional.unwrap_or(false),
+            };
+            key_files(ctx, &format!("{sf}.secret"), &keys, default_mode, files)?;
+        } else if let Some(d) = &src.downward_api {
+            downward_files(ctx, &format!("{sf}.downwardAPI"), &d.items, default_mode, files)?;
+        } else {
+            let refused = [
+                ("serviceAccountToken", &src.service_account_token),
+                ("clusterTrustBundle", &src.cluster_trust_bundle),
+                ("podCertificate", &src.pod_certificate),
+            ];
+            // As the kubelet takes one (and the API server lets it be): a source of nothing.
+            if let Some((name, _)) = refused.iter().find(|(_, v)| v.is_some()) {
+                return Err(unsupported(format!("{sf}.{name}"), Unable::ClusterProjection));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The size of a Memory emptyDir's tmpfs, as the kubelet's `calculateEmptyDirMemorySize`: the
@@ -587,27 +522,6 @@ fn pod_memory_limit(pod: &Pod) -> Option<u64> {
     Some(running.max(init))
 }
 
-fn plan_host_path(path: &str, type_: Option<&str>, field: &str) -> Result<PlannedSource, VolumeError> {
-    let pf = format!("{field}.path");
-    if path.is_empty() {
-        return Err(invalid(pf, Reason::Required));
-    }
-    if !path.starts_with('/') {
-        return Err(invalid(
-            pf,
-            Reason::Invalid { value: path.to_owned(), why: "podrun needs an absolute path".to_owned() },
-        ));
-    }
-    if path.split('/').any(|c| c == "..") {
-        return Err(invalid(pf, Reason::Invalid { value: path.to_owned(), why: "must not contain '..'".to_owned() }));
-    }
-    let t = type_.unwrap_or("");
-    let kind = HostPathType::parse(t).ok_or_else(|| {
-        invalid(format!("{field}.type"), Reason::Unsupported { value: t.to_owned(), supported: &HostPathType::NAMES })
-    })?;
-    Ok(PlannedSource::HostPath { path: PathBuf::from(path), kind })
-}
-
 /// The engine volume for a claim: one per namespace and claim name, shared by every pod that
 /// names the claim.
 pub fn claim_volume(namespace: &str, claim: &str) -> NamedVolume {
@@ -617,20 +531,6 @@ pub fn claim_volume(namespace: &str, claim: &str) -> NamedVolume {
         (CLAIM_LABEL.to_owned(), claim.to_owned()),
     ]);
     NamedVolume { name: format!("podrun-{namespace}-{claim}"), labels }
-}
-
-/// A permission mode from the manifest, checked as the API server does.
-fn mode(m: Option<i64>, field: &str) -> Result<Option<u32>, VolumeError> {
-    match m {
-        None => Ok(None),
-        Some(v) => match volume_paths::file_mode(v) {
-            Some(v) => Ok(Some(v)),
-            None => Err(invalid(
-                field,
-                Reason::InvalidRaw { value: v.to_string(), why: volume_paths::FILE_MODE_MSG.to_owned() },
-            )),
-        },
-    }
 }
 
 /// A path inside a volume (an item path, a key used as a file name, a subPath), as
@@ -647,6 +547,19 @@ fn expanded_rel_path(expr: &str, env: &[(String, String)], field: &str) -> Resul
         .map_err(|_| PathProblem::TooLong)
         .and_then(|path: String| checked_rel_path(&path))
         .map_err(|problem| invalid(field, Reason::Path { value: PathValue::Expanded(expr.to_owned()), problem }))
+}
+
+/// The engine's mount of an image volume, with its sub-path (a subPathExpr expanded).
+fn image_mount(reference: &str, m: &PlannedMount, env: &[(String, String)]) -> Result<Mount, VolumeError> {
+    let sub_path = match &m.sub_path {
+        SubPath::None => None,
+        SubPath::Literal(p) => Some(p.to_string_lossy().into_owned()),
+        SubPath::Expr(e) => {
+            let field = format!("{}.subPathExpr", m.field);
+            Some(expanded_rel_path(e, env, &field)?.to_string_lossy().into_owned())
+        }
+    };
+    Ok(Mount::Image { image: reference.to_owned(), target: m.target.clone(), sub_path })
 }
 
 /// A uid fit to name a directory (validation checks it; removal checks again before it deletes).
@@ -713,7 +626,17 @@ impl VolumeSetup {
 
     /// Refuses what the engine cannot do: a recursively read-only mount needs API 1.44
     /// (Docker Engine 25); older engines would silently make it read-only only at the top.
+    /// Podman's Docker-compatible API ignores an image mount's sub-path (it mounts the whole
+    /// image), so a sub-path of an image volume is refused there.
     pub fn check_engine(&self, engine: &EngineInfo) -> Result<(), VolumeError> {
+        let podman = engine.name.starts_with("Podman");
+        for m in self.mounts.values().flatten().filter(|m| podman && m.sub_path != SubPath::None) {
+            if matches!(self.volumes[m.volume].source, PlannedSource::Image { .. }) {
+                let which = if matches!(m.sub_path, SubPath::Expr(_)) { "subPathExpr" } else { "subPath" };
+                let (engine, version) = (escape(&engine.name).into_owned(), escape(&engine.version).into_owned());
+                return Err(unsupported(format!("{}.{which}", m.field), Unable::ImageSubPath { engine, version }));
+            }
+        }
         let api = parse_api_version(&engine.api_version);
         for m in self.mounts.values().flatten().filter(|m| m.recursive_read_only) {
             if api.is_none_or(|v| v < RECURSIVE_READ_ONLY_API) {
@@ -762,6 +685,7 @@ impl VolumeSetup {
     ) -> Result<Mount, VolumeError> {
         let v = &self.volumes[m.volume];
         let base = match &v.source {
+            PlannedSource::Image { reference, .. } => return image_mount(reference, m, env),
             PlannedSource::Claim { volume, .. } => {
                 return Ok(Mount::Volume {
                     name: volume.name.clone(),

@@ -126,6 +126,10 @@ pub enum Mount {
     /// A named volume the engine manages (see `Runtime::ensure_volume`), never pre-filled from
     /// the image: a Kubernetes volume starts as what the volume holds, not as the image's files.
     Volume { name: String, target: String, read_only: bool },
+    /// An OCI image's filesystem (or its directory `sub_path`), mounted read-only (Kubernetes
+    /// `image` volumes). The image is present: the driver pulled it as its pull policy says.
+    /// Only engines whose `features().image_volumes` is set take it.
+    Image { image: String, target: String, sub_path: Option<String> },
 }
 
 impl Mount {
@@ -143,7 +147,7 @@ impl Mount {
     /// The path inside the container.
     pub fn target(&self) -> &str {
         match self {
-            Mount::Bind { target, .. } | Mount::Volume { target, .. } => target,
+            Mount::Bind { target, .. } | Mount::Volume { target, .. } | Mount::Image { target, .. } => target,
         }
     }
 }
@@ -585,6 +589,8 @@ pub struct Capacity {
 /// The first API version with `ReadOnlyForceRecursive` (Docker Engine 25). Older engines
 /// ignore the unknown field, so podrun must refuse rather than send it.
 pub const RECURSIVE_READ_ONLY_API: (usize, usize) = (1, 44);
+/// The Docker API version that mounts an image (`type: image`, Docker Engine 28.1).
+pub const IMAGE_MOUNT_API: (usize, usize) = (1, 48);
 
 /// `1.41` as (1, 41), so versions compare as numbers (1.9 < 1.41); anything else is not an
 /// API version.

@@ -552,8 +552,6 @@ fn the_projects_own_manifests_validate_as_expected() {
 const REFUSED: &[(&str, &str)] = &[
     ("dra__dra-device-metadata-pod.yaml", "dynamic resource allocation"),
     ("dra__dra-device-metadata-template-pod.yaml", "dynamic resource allocation"),
-    ("pods__image-volumes-subpath.yaml", "image volumes are not supported"),
-    ("pods__image-volumes.yaml", "image volumes are not supported"),
     ("pods__commands.yaml", "KUBERNETES_PORT, which the kubelet sets for the Kubernetes API server's Service"),
     ("pods__restart-policy__restart-all-containers.yaml", "restartPolicyRules"),
     ("pods__storage__projected-podcertificate.yaml", "podCertificate: Forbidden: pod certificate projections"),

@@ -488,7 +488,7 @@ pub(super) static VOLUME: &[Field] = &[
     refused("storageos", Object(STORAGE_OS_VOLUME_SOURCE)),
     refused("csi", Object(CSI_VOLUME_SOURCE)),
     refused("ephemeral", Object(EPHEMERAL_VOLUME_SOURCE)),
-    refused("image", Object(IMAGE_VOLUME_SOURCE)),
+    implemented("image", Object(IMAGE_VOLUME_SOURCE)),
 ];
 
 pub(super) static HOST_PATH_VOLUME_SOURCE: &[Field] = &[implemented("path", Scalar), implemented("type", Scalar)];
@@ -737,4 +737,5 @@ pub(super) static PERSISTENT_VOLUME_CLAIM_TEMPLATE: &[Field] = &[
     not_yet("spec", Any),
 ];
 
-pub(super) static IMAGE_VOLUME_SOURCE: &[Field] = &[not_yet("reference", Scalar), not_yet("pullPolicy", Scalar)];
+pub(super) static IMAGE_VOLUME_SOURCE: &[Field] =
+    &[implemented("reference", Scalar), implemented("pullPolicy", Scalar)];

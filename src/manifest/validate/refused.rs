@@ -45,7 +45,6 @@ enum Feature {
     UserNamespaces,
     ResourceClaims,
     RestartPolicyRules,
-    ImageVolumes,
     EphemeralVolumes,
     ServiceAccountTokens,
     ClusterTrustBundles,
@@ -69,9 +68,6 @@ impl Feature {
             }
             Feature::RestartPolicyRules => {
                 "restartPolicyRules (a Kubernetes 1.34+ alpha feature) are not implemented by podrun"
-            }
-            Feature::ImageVolumes => {
-                "image volumes are not supported by podrun: the Docker 20.10 engine cannot mount an image as a volume"
             }
             Feature::EphemeralVolumes => {
                 "ephemeral volumes are not supported by podrun: each is a PersistentVolumeClaim that a cluster's \
@@ -164,9 +160,6 @@ pub(super) fn refuse(pod: &Pod, errors: &mut Vec<FieldError>) {
             if let Some(source) = STORAGE.iter().find(|s| **s == field.as_str()).filter(|_| !value.is_null()) {
                 uses.push((Feature::Storage(source), format!("{path}.{field}")));
             }
-        }
-        if v.image.is_some() {
-            uses.push((Feature::ImageVolumes, format!("{path}.image")));
         }
         let medium = v.empty_dir.as_ref().and_then(|e| e.medium.as_deref()).unwrap_or("");
         if medium == "HugePages" || medium.starts_with("HugePages-") {
@@ -285,7 +278,6 @@ spec:
             ("spec.hostUsers", "user namespaces (hostUsers: false) are not supported by podrun"),
             ("spec.resourceClaims", "dynamic resource allocation (resourceClaims) is cluster-only"),
             ("spec.initContainers[0].restartPolicyRules", "restartPolicyRules (a Kubernetes 1.34+ alpha feature)"),
-            ("spec.volumes[0].image", "the Docker 20.10 engine cannot mount an image as a volume"),
             ("spec.volumes[1].ephemeral", "ephemeral volumes are not supported by podrun"),
             ("spec.volumes[2].projected.sources[0].serviceAccountToken", "service account token projections"),
             ("spec.volumes[2].projected.sources[1].clusterTrustBundle", "cluster trust bundle projections"),

@@ -1,22 +1,23 @@
 //! Volumes (names, exactly one source, each source's own rules) and volume mounts.
 //!
-//! Sources podrun refuses (image, ephemeral; serviceAccountToken, clusterTrustBundle and
+//! Sources podrun refuses (ephemeral; serviceAccountToken, clusterTrustBundle and
 //! podCertificate projections) still count as sources here, so a volume that has one is not
 //! also reported as having none; `refused.rs` says why they cannot run.
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::checked_volumes::Medium;
 use super::downward::{validate_field_selector, validate_resource_selector, VOLUME_FIELD_PATHS};
 use super::{is_dns1123_label, is_dns1123_subdomain, label_msg, FieldError, PodContext, ABSOLUTE_PATH_MSG};
 use crate::manifest::config_store::ConfigStore;
 use crate::manifest::quantity::{Quantity, QuantityError};
 use crate::manifest::types::{
-    Container, DownwardApiVolumeFile, HostPathType, KeyToPath, MountPropagation, ProjectedVolumeSource,
-    RecursiveReadOnly, Volume,
+    Container, DownwardApiVolumeFile, EmptyDirVolumeSource, HostPathType, HostPathVolumeSource, KeyToPath,
+    MountPropagation, ProjectedVolumeSource, RecursiveReadOnly, Volume,
 };
 use crate::manifest::volume_paths::{
-    file_mode as file_mode_of, has_backstep, is_reserved, names_nothing, path_conflicts, PathConflict, FILE_MODE_MSG,
-    MAX_NAME_BYTES, MAX_PATH_BYTES,
+    file_mode as file_mode_of, has_backstep, is_reserved, mount_point, names_nothing, path_conflicts, PathConflict,
+    FILE_MODE_MSG, MAX_NAME_BYTES, MAX_PATH_BYTES,
 };
 
 const CLAIM_NAME_MSG: &str =
@@ -93,54 +94,17 @@ fn validate_source(
     let mut sources = Sources { path, count: 0 };
     if let Some(e) = &v.empty_dir {
         sources.first("emptyDir", errors);
-        let p = format!("{path}.emptyDir");
-        if let Some(limit) = &e.size_limit {
-            // Any magnitude is valid, as in the API server: podrun does not enforce the limit
-            // (it warns so), so one beyond what it can count is no obstacle.
-            match Quantity::parse(limit) {
-                Ok(q) if q.is_negative() => negative_size(&p, errors),
-                Err(QuantityError::TooLarge { negative: true }) => negative_size(&p, errors),
-                Ok(_) | Err(QuantityError::TooLarge { negative: false }) => {}
-                Err(err) => errors.push(FieldError::invalid(format!("{p}.sizeLimit"), limit, &err.to_string())),
-            }
-        }
-        // The kubelet refuses other media at mount time; refusing them here creates nothing.
-        let medium = e.medium.as_deref().unwrap_or("");
-        if !matches!(medium, "" | "Memory" | "HugePages") && !medium.starts_with("HugePages-") {
-            errors.push(FieldError::unsupported(format!("{p}.medium"), medium, &["", "HugePages", "Memory"]));
-        }
+        empty_dir(e, path, errors);
     }
     if let Some(h) = &v.host_path {
         if sources.first("hostPath", errors) {
-            let p = format!("{path}.hostPath");
-            if h.path.is_empty() {
-                errors.push(FieldError::required(format!("{p}.path")));
-            } else {
-                no_backsteps(&h.path, &format!("{p}.path"), errors);
-                if !h.path.starts_with('/') {
-                    errors.push(FieldError::invalid(format!("{p}.path"), &h.path, ABSOLUTE_PATH_MSG));
-                }
-                let t = h.type_.as_deref().unwrap_or("");
-                if HostPathType::parse(t).is_none() {
-                    errors.push(FieldError::unsupported(format!("{p}.type"), t, &HostPathType::NAMES));
-                }
-            }
+            host_path(h, path, errors);
         }
     }
     if let Some(s) = &v.secret {
         if sources.first("secret", errors) {
-            let p = format!("{path}.secret");
-            if s.secret_name.is_empty() {
-                errors.push(FieldError::required(format!("{p}.secretName")));
-            }
-            file_mode(s.default_mode, &format!("{p}.defaultMode"), errors);
-            let mut files = Files::default();
-            for (i, kp) in s.items.iter().enumerate() {
-                let item = format!("{p}.items[{i}]");
-                key_to_path(kp, &item, errors, podrun);
-                files.add(&kp.path, format!("{item}.path"));
-            }
-            files.check(false, podrun);
+            let keys = (s.secret_name.as_str(), s.default_mode, s.items.as_slice());
+            keyed(&format!("{path}.secret"), "secretName", keys, errors, podrun);
         }
     }
     if let Some(c) = &v.persistent_volume_claim {
@@ -169,18 +133,8 @@ fn validate_source(
     }
     if let Some(c) = &v.config_map {
         if sources.first("configMap", errors) {
-            let p = format!("{path}.configMap");
-            if c.name.is_empty() {
-                errors.push(FieldError::required(format!("{p}.name")));
-            }
-            file_mode(c.default_mode, &format!("{p}.defaultMode"), errors);
-            let mut files = Files::default();
-            for (i, kp) in c.items.iter().enumerate() {
-                let item = format!("{p}.items[{i}]");
-                key_to_path(kp, &item, errors, podrun);
-                files.add(&kp.path, format!("{item}.path"));
-            }
-            files.check(false, podrun);
+            let keys = (c.name.as_str(), c.default_mode, c.items.as_slice());
+            keyed(&format!("{path}.configMap"), "name", keys, errors, podrun);
         }
     }
     if let Some(p) = &v.projected {
@@ -197,11 +151,72 @@ fn validate_source(
     if v.ephemeral.as_ref().is_some_and(|e| !e.is_null()) {
         sources.first("ephemeral", errors);
     }
-    if v.image.is_some() {
-        sources.first("image", errors);
+    if let Some(image) = &v.image {
+        // The API server's `validateImageVolumeSource`; the pull policy is one of its three
+        // values by its type. Mounts of it may have a sub-path (Kubernetes 1.33+).
+        if sources.first("image", errors) && image.reference.is_empty() {
+            errors.push(FieldError::required(format!("{path}.image.reference")));
+        }
     }
     if sources.count == 0 {
         errors.push(FieldError::required_because(path, "must specify a volume type"));
+    }
+}
+
+/// A configMap or secret volume (`p`): the object's name (at `name_field`), its default mode
+/// and its items.
+fn keyed(
+    p: &str,
+    name_field: &str,
+    (name, default_mode, items): (&str, Option<i64>, &[KeyToPath]),
+    errors: &mut Vec<FieldError>,
+    podrun: &mut Vec<FieldError>,
+) {
+    if name.is_empty() {
+        errors.push(FieldError::required(format!("{p}.{name_field}")));
+    }
+    file_mode(default_mode, &format!("{p}.defaultMode"), errors);
+    let mut files = Files::default();
+    for (i, kp) in items.iter().enumerate() {
+        let item = format!("{p}.items[{i}]");
+        key_to_path(kp, &item, errors, podrun);
+        files.add(&kp.path, format!("{item}.path"));
+    }
+    files.check(false, podrun);
+}
+
+fn empty_dir(e: &EmptyDirVolumeSource, path: &str, errors: &mut Vec<FieldError>) {
+    let p = format!("{path}.emptyDir");
+    if let Some(limit) = &e.size_limit {
+        // Any magnitude is valid, as in the API server: podrun does not enforce the limit
+        // (it warns so), so one beyond what it can count is no obstacle.
+        match Quantity::parse(limit) {
+            Ok(q) if q.is_negative() => negative_size(&p, errors),
+            Err(QuantityError::TooLarge { negative: true }) => negative_size(&p, errors),
+            Ok(_) | Err(QuantityError::TooLarge { negative: false }) => {}
+            Err(err) => errors.push(FieldError::invalid(format!("{p}.sizeLimit"), limit, &err.to_string())),
+        }
+    }
+    // The kubelet refuses other media at mount time; refusing them here creates nothing.
+    let medium = e.medium.as_deref().unwrap_or("");
+    if Medium::parse(medium).is_none() {
+        errors.push(FieldError::unsupported(format!("{p}.medium"), medium, &Medium::NAMES));
+    }
+}
+
+fn host_path(h: &HostPathVolumeSource, path: &str, errors: &mut Vec<FieldError>) {
+    let p = format!("{path}.hostPath");
+    if h.path.is_empty() {
+        errors.push(FieldError::required(format!("{p}.path")));
+    } else {
+        no_backsteps(&h.path, &format!("{p}.path"), errors);
+        if !h.path.starts_with('/') {
+            errors.push(FieldError::invalid(format!("{p}.path"), &h.path, ABSOLUTE_PATH_MSG));
+        }
+        let t = h.type_.as_deref().unwrap_or("");
+        if HostPathType::parse(t).is_none() {
+            errors.push(FieldError::unsupported(format!("{p}.type"), t, &HostPathType::NAMES));
+        }
     }
 }
 
@@ -496,14 +511,12 @@ pub(super) fn validate_mounts(c: &Container, path: &str, ctx: &PodContext, error
         if !ctx.volumes.contains_key(m.name.as_str()) {
             errors.push(FieldError::not_found(format!("{mp}.name"), &m.name));
         }
-        // `/data`, `/data/` and `/./data` are one mount point to the engine.
-        let point: String =
-            m.mount_path.split('/').filter(|c| !c.is_empty() && *c != ".").map(|c| format!("/{c}")).collect();
+        // `/data`, `/data/`, `/./data` and `data` are one mount point to the engine: a relative
+        // path (which the API server takes) is made absolute as the kubelet makes it.
+        let point = mount_point(&m.mount_path);
         if m.mount_path.is_empty() {
             errors.push(FieldError::required(format!("{mp}.mountPath")));
-        } else if !m.mount_path.starts_with('/') {
-            errors.push(FieldError::invalid(format!("{mp}.mountPath"), &m.mount_path, ABSOLUTE_PATH_MSG));
-        } else if point.is_empty() {
+        } else if point == "/" {
             errors.push(FieldError::invalid(
                 format!("{mp}.mountPath"),
                 &m.mount_path,
@@ -752,7 +765,6 @@ mod tests {
             "spec.volumes[1]: Required value: must specify a volume type",
             "spec.containers[0].volumeMounts[0].name: Not found: \"nope\"",
             "spec.containers[0].volumeMounts[1].mountPath: Required value",
-            "spec.containers[0].volumeMounts[2].mountPath: Invalid value: \"rel\": podrun needs an absolute path",
             "spec.containers[0].volumeMounts[3].mountPath: Invalid value: \"/a/\": must be unique",
             "spec.containers[0].volumeMounts[4].subPath: Invalid value: \"/abs\": must be a relative path",
             "spec.containers[0].volumeMounts[4].subPathExpr: Invalid value: \"x/../y\": subPathExpr and subPath are mutually exclusive",
@@ -766,6 +778,94 @@ mod tests {
         for (e, want) in errors.iter().zip(expected) {
             assert!(e.starts_with(want), "{e}\n  does not start with\n{want}");
         }
+    }
+
+    /// The API server takes a relative mountPath (`validateVolumeMounts` checks only that it
+    /// is there and unique as written); the kubelet joins it to `/`. podrun compares mount
+    /// points as the engine sees them, so `data` and `/data` are one.
+    #[test]
+    fn relative_mount_paths_are_taken_as_the_kubelet_makes_them() {
+        let volumes = "[{name: v, emptyDir: {}}, {name: w, emptyDir: {}}]";
+        for ok in [
+            "[{name: v, mountPath: data}]",
+            "[{name: v, mountPath: ~/.docker/config.json}]",
+            "[{name: v, mountPath: a/../b}, {name: w, mountPath: a}]",
+            "[{name: v, mountPath: ./x/}]",
+        ] {
+            assert_eq!(problems(volumes, ok), Vec::<String>::new(), "{ok}");
+        }
+        for (mounts, want) in [
+            (
+                "[{name: v, mountPath: data}, {name: w, mountPath: /data}]",
+                "spec.containers[0].volumeMounts[1].mountPath: Invalid value: \"/data\": must be unique",
+            ),
+            (
+                "[{name: v, mountPath: x/../y}, {name: w, mountPath: y}]",
+                "spec.containers[0].volumeMounts[1].mountPath: Invalid value: \"y\": must be unique",
+            ),
+            (
+                "[{name: v, mountPath: ..}]",
+                "spec.containers[0].volumeMounts[0].mountPath: Invalid value: \"..\": cannot mount over /",
+            ),
+            (
+                "[{name: v, mountPath: .}]",
+                "spec.containers[0].volumeMounts[0].mountPath: Invalid value: \".\": cannot mount over /",
+            ),
+        ] {
+            let got = problems(volumes, mounts);
+            assert_eq!(got.len(), 1, "{mounts}: {got:#?}");
+            assert!(got[0].starts_with(want), "{mounts}: {}\n  is not {want}", got[0]);
+        }
+    }
+
+    /// The API server's cases for image volumes (`validateImageVolumeSource`, and the mounts
+    /// Kubernetes 1.33+ allows: sub-paths too).
+    #[test]
+    fn image_volumes_as_the_api_server_validates_them() {
+        let mounts = "[{name: i, mountPath: /i}, {name: i, mountPath: /j, subPath: etc}, {name: i, mountPath: /k, \
+                      subPathExpr: $(X)}, {name: i, mountPath: /l, readOnly: false}]";
+        for ok in [
+            "[{name: i, image: {reference: alpine}}]",
+            "[{name: i, image: {reference: \"registry.k8s.io/e2e-test-images/kitten:1.7\", pullPolicy: Always}}]",
+            "[{name: i, image: {reference: alpine:3, pullPolicy: IfNotPresent}}]",
+            "[{name: i, image: {reference: alpine@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef, pullPolicy: Never}}]",
+        ] {
+            assert_eq!(problems(ok, mounts), Vec::<String>::new(), "{ok}");
+        }
+        for (volumes, mounts, want) in [
+            ("[{name: i, image: {}}]", "[]", vec!["spec.volumes[0].image.reference: Required value"]),
+            (
+                "[{name: i, image: {reference: \"\", pullPolicy: Always}}]",
+                "[]",
+                vec!["spec.volumes[0].image.reference: Required value"],
+            ),
+            (
+                "[{name: i, image: {reference: a}, emptyDir: {}}]",
+                "[]",
+                vec!["spec.volumes[0].image: Forbidden: may not specify more than 1 volume type"],
+            ),
+            (
+                "[{name: i, image: {reference: a}}]",
+                "[{name: i, mountPath: /i, subPath: ../x}]",
+                vec!["spec.containers[0].volumeMounts[0].subPath: Invalid value: \"../x\": must not contain '..'"],
+            ),
+            (
+                "[{name: i, image: {}}]",
+                "[{name: i, mountPath: /i}]",
+                vec![
+                    "spec.volumes[0].image.reference: Required value",
+                    "spec.containers[0].volumeMounts[0].name: Not found: \"i\"",
+                ],
+            ),
+        ] {
+            let got = problems(volumes, mounts);
+            assert_eq!(got.len(), want.len(), "{volumes} {mounts}: {got:#?}");
+            for (g, w) in got.iter().zip(&want) {
+                assert!(g.starts_with(w), "{g}\n  is not {w}");
+            }
+        }
+        let yaml = "metadata: {name: p}\nspec:\n  containers: [{name: c, image: b}]\n  volumes: [{name: i, image: {reference: a, pullPolicy: Sometimes}}]\n";
+        assert!(serde_yaml::from_str::<Pod>(yaml).is_err(), "a pull policy is one of three");
     }
 
     #[test]

@@ -1,13 +1,14 @@
 //! The files a configMap, secret, downwardAPI or projected volume holds, as data: each key or
-//! item as a path, mode and content, checked as the API server checks them. No I/O.
+//! item as a path, mode and content, from what validation checked; what only the objects
+//! tell (a missing one, a key that is no file name) is refused here. No I/O.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Component, Path, PathBuf};
 
-use crate::manifest::volume_paths::{path_conflicts, PathConflict};
+use crate::manifest::volume_paths::{self, path_conflicts, PathConflict};
 
 use super::{
-    downward, invalid, missing, mode, rel_path, Absent, Ctx, DownwardApiVolumeFile, KeyToPath, Reason, VolumeError,
+    downward, invalid, missing, rel_path, Absent, Ctx, DownwardApiVolumeFile, KeyToPath, Reason, VolumeError,
     VolumeFile,
 };
 
@@ -64,19 +65,12 @@ pub(super) fn key_files(
     // Decided by the manifest alone, so the volume's place does not move between applies as
     // the Secret comes and goes.
     out.secret |= keys.kind == "Secret";
-    if keys.name.is_empty() {
-        return Err(invalid(name_field, Reason::Required));
-    }
-    // The items are checked whether or not the object exists, as the API server checks them.
+    // The name and items are validation's (`check_volumes`), checked whether or not the
+    // object exists, as the API server checks them.
     let mut items = Vec::with_capacity(keys.items.len());
     for (j, it) in keys.items.iter().enumerate() {
         let f = format!("{field}.items[{j}]");
-        if it.key.is_empty() {
-            return Err(invalid(format!("{f}.key"), Reason::Required));
-        }
-        let path = rel_path(&it.path, &format!("{f}.path"))?;
-        let m = mode(it.mode, &format!("{f}.mode"))?.unwrap_or(default_mode);
-        items.push((f, &it.key, path, m));
+        items.push((f, &it.key, item_path(&it.path), item_mode(it.mode, default_mode)));
     }
     let entries: Option<BTreeMap<&str, &[u8]>> = if keys.kind == "Secret" {
         ctx.configs
@@ -141,6 +135,17 @@ fn volume_field_path_ok(path: &str) -> bool {
         || subscripted("metadata.annotations")
 }
 
+/// An item's path, checked by validation to stay inside the volume, as a path in it: its `.`
+/// and empty components dropped.
+fn item_path(written: &str) -> PathBuf {
+    Path::new(written).components().filter(|c| matches!(c, Component::Normal(_))).collect()
+}
+
+/// An item's mode, checked by validation to be in range, else the volume's default.
+fn item_mode(mode: Option<i64>, default_mode: u32) -> u32 {
+    mode.and_then(volume_paths::file_mode).unwrap_or(default_mode)
+}
+
 pub(super) fn downward_files(
     ctx: &Ctx,
     field: &str,
@@ -150,8 +155,7 @@ pub(super) fn downward_files(
 ) -> Result<(), VolumeError> {
     for (j, it) in items.iter().enumerate() {
         let f = format!("{field}.items[{j}]");
-        let path = rel_path(&it.path, &format!("{f}.path"))?;
-        let m = mode(it.mode, &format!("{f}.mode"))?.unwrap_or(default_mode);
+        let (path, m) = (item_path(&it.path), item_mode(it.mode, default_mode));
         let value = match (&it.field_ref, &it.resource_field_ref) {
             (Some(fr), None) => {
                 let ff = format!("{f}.fieldRef");

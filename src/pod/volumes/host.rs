@@ -131,7 +131,7 @@ pub fn prepare(setup: &VolumeSetup) -> Result<(), VolumeError> {
                 let data = setup.data_dir_name(files, *secret, crate::clock::now());
                 atomic::write(dir, files, &data, dir_mode, file_bits, group).map_err(|e| host(&v.field, e))?;
             }
-            PlannedSource::Claim { .. } => {}
+            PlannedSource::Claim { .. } | PlannedSource::Image { .. } => {}
         }
     }
     Ok(())

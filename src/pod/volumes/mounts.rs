@@ -1,124 +1,59 @@
-//! Each container's mounts of the pod's volumes, as data: `volumeMounts` checked as the API
-//! server checks them, and what the engine can and cannot do with them. No I/O.
+//! Each container's mounts of the pod's volumes, as data: `volumeMounts` as validation checked
+//! them (`manifest::validate::check_volumes`), and what the engine can and cannot do with them.
+//! No I/O.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use super::{
-    invalid, rel_path, unsupported, Container, MountPropagation, PlannedMount, PlannedSource, PlannedVolume,
-    Propagation, Reason, RecursiveReadOnly, SubPath, Unable, VolumeError,
+    unsupported, CheckedMount, CheckedSubPath, MountPropagation, PlannedMount, PlannedSource, PlannedVolume,
+    Propagation, SubPath, Unable, VolumeError,
 };
 
 pub(super) fn plan_mounts(
-    c: &Container,
-    cfield: &str,
+    checked: &[CheckedMount],
     by_name: &BTreeMap<&str, usize>,
     volumes: &[PlannedVolume],
 ) -> Result<Vec<PlannedMount>, VolumeError> {
-    let privileged = c.security_context.as_ref().and_then(|s| s.privileged).unwrap_or(false);
-    let mut targets = BTreeSet::new();
-    let mut out = Vec::with_capacity(c.volume_mounts.len());
-    for (j, m) in c.volume_mounts.iter().enumerate() {
-        let field = format!("{cfield}.volumeMounts[{j}]");
-        if m.name.is_empty() {
-            return Err(invalid(format!("{field}.name"), Reason::Required));
-        }
-        let Some(&index) = by_name.get(m.name.as_str()) else {
-            return Err(invalid(format!("{field}.name"), Reason::NotFound(m.name.clone())));
-        };
+    let mut out = Vec::with_capacity(checked.len());
+    for m in checked {
+        // Checked: every mount names a volume that passed its checks.
+        let Some(&index) = by_name.get(m.volume) else { continue };
         let volume = &volumes[index];
-        let mp = &m.mount_path;
-        if mp.is_empty() {
-            return Err(invalid(format!("{field}.mountPath"), Reason::Required));
-        }
-        if !mp.starts_with('/') {
-            return Err(invalid(
-                format!("{field}.mountPath"),
-                Reason::Invalid { value: mp.clone(), why: "podrun needs an absolute path".to_owned() },
-            ));
-        }
-        let normal: PathBuf = Path::new(mp).components().collect();
-        if normal == Path::new("/") {
-            return Err(invalid(
-                format!("{field}.mountPath"),
-                Reason::Invalid { value: mp.clone(), why: "cannot mount over /".to_owned() },
-            ));
-        }
-        if !targets.insert(normal) {
-            return Err(invalid(
-                format!("{field}.mountPath"),
-                Reason::Invalid { value: mp.clone(), why: "must be unique".to_owned() },
-            ));
-        }
-        let sub = m.sub_path.as_deref().unwrap_or("");
-        let expr = m.sub_path_expr.as_deref().unwrap_or("");
-        let sub_path = match (sub.is_empty(), expr.is_empty()) {
-            (true, true) => SubPath::None,
-            (false, true) => SubPath::Literal(rel_path(sub, &format!("{field}.subPath"))?),
-            (true, false) => {
-                // The expression must be a safe path already; its expansion is checked again.
-                rel_path(expr, &format!("{field}.subPathExpr"))?;
-                SubPath::Expr(expr.to_owned())
+        let sub_path = match m.sub_path {
+            CheckedSubPath::None => SubPath::None,
+            // Checked to be a path inside the volume: only `.` and empty components go.
+            CheckedSubPath::Literal(p) => {
+                SubPath::Literal(p.split('/').filter(|c| !c.is_empty() && *c != ".").collect::<PathBuf>())
             }
-            (false, false) => {
-                return Err(invalid(
-                    format!("{field}.subPathExpr"),
-                    Reason::Invalid {
-                        value: expr.to_owned(),
-                        why: "subPathExpr and subPath are mutually exclusive".to_owned(),
-                    },
-                ))
-            }
+            CheckedSubPath::Expr(e) => SubPath::Expr(e.to_owned()),
         };
         if sub_path != SubPath::None {
             if let PlannedSource::Claim { .. } = volume.source {
-                let which = if sub.is_empty() { "subPathExpr" } else { "subPath" };
-                return Err(unsupported(format!("{field}.{which}"), Unable::ClaimSubPath { volume: m.name.clone() }));
+                let which = if matches!(sub_path, SubPath::Expr(_)) { "subPathExpr" } else { "subPath" };
+                let field = format!("{}.{which}", m.field);
+                return Err(unsupported(field, Unable::ClaimSubPath { volume: m.volume.to_owned() }));
             }
         }
-        let propagation = match m.mount_propagation {
-            None | Some(MountPropagation::None) => Propagation::Private,
-            Some(MountPropagation::HostToContainer) => Propagation::HostToContainer,
-            Some(MountPropagation::Bidirectional) if privileged => Propagation::Bidirectional,
-            Some(MountPropagation::Bidirectional) => {
-                return Err(invalid(
-                    format!("{field}.mountPropagation"),
-                    Reason::Forbidden("Bidirectional mount propagation is available only to privileged containers"),
-                ))
-            }
-        };
-        let read_only = m.read_only.unwrap_or(false);
-        let recursive_read_only = match m.recursive_read_only {
-            None | Some(RecursiveReadOnly::Disabled) => false,
-            Some(rro) => {
-                let rf = format!("{field}.recursiveReadOnly");
-                if !read_only {
-                    return Err(invalid(rf, Reason::Forbidden("may only be specified when readOnly is true")));
-                }
-                if propagation != Propagation::Private {
-                    return Err(invalid(
-                        rf,
-                        Reason::Forbidden("may only be specified when mountPropagation is None or not specified"),
-                    ));
-                }
-                // IfPossible: a plain read-only mount is what is possible on every engine.
-                rro == RecursiveReadOnly::Enabled
-            }
+        let propagation = match m.propagation {
+            MountPropagation::None => Propagation::Private,
+            MountPropagation::HostToContainer => Propagation::HostToContainer,
+            MountPropagation::Bidirectional => Propagation::Bidirectional,
         };
         let forced_read_only = match &volume.source {
-            PlannedSource::Files { .. } => true,
+            PlannedSource::Files { .. } | PlannedSource::Image { .. } => true,
             PlannedSource::Claim { read_only, .. } => *read_only,
             _ => false,
         };
         out.push(PlannedMount {
-            field,
-            index: j,
+            field: m.field.clone(),
+            index: m.index,
             volume: index,
-            target: mp.clone(),
-            read_only: read_only || forced_read_only,
+            target: m.target.clone(),
+            read_only: m.read_only || forced_read_only,
             sub_path,
             propagation,
-            recursive_read_only,
+            recursive_read_only: m.recursive_read_only,
         });
     }
     Ok(out)

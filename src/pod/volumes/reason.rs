@@ -24,9 +24,6 @@ pub enum Reason {
         value: String,
         why: String,
     },
-    Duplicate(String),
-    NotFound(String),
-    Forbidden(&'static str),
     Unsupported {
         value: String,
         supported: &'static [&'static str],
@@ -47,9 +44,6 @@ impl fmt::Display for Reason {
             Reason::RequiredBecause(why) => FieldProblem::RequiredBecause(why),
             Reason::Invalid { value, why } => FieldProblem::Invalid { value, why },
             Reason::InvalidRaw { value, why } => FieldProblem::InvalidRaw { value, why },
-            Reason::Duplicate(value) => FieldProblem::Duplicate(value),
-            Reason::NotFound(value) => FieldProblem::NotFound(value),
-            Reason::Forbidden(why) => FieldProblem::Forbidden(why),
             Reason::Unsupported { value, supported } => FieldProblem::Unsupported { value, supported },
             Reason::Path { value: PathValue::Shown(_), problem: PathProblem::Empty } => FieldProblem::Required,
             Reason::Path { value: PathValue::Shown(s), problem } => {

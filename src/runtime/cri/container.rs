@@ -83,6 +83,27 @@ fn mount(m: &Mount, volume_path: &impl Fn(&str) -> String) -> api::Mount {
             readonly: *read_only,
             ..Default::default()
         },
+        Mount::Image { image, target, sub_path } => api::Mount {
+            container_path: target.clone(),
+            readonly: true,
+            image: Some(api::ImageSpec { image: image.clone(), ..Default::default() }),
+            image_sub_path: sub_path.clone().unwrap_or_default(),
+            ..Default::default()
+        },
+    }
+}
+
+/// Whether the runtime mounts an image (`Mount.image`, `image_sub_path`): the CRI announces
+/// no such feature (a runtime that does not know the field drops it, and would mount nothing),
+/// so a kubelet's operator picks the runtime, and podrun goes by the runtime's name and version
+/// from `Version`: containerd 2.1 and CRI-O 1.31 added them.
+pub fn mounts_images(runtime_name: &str, runtime_version: &str) -> bool {
+    let mut parts = runtime_version.trim_start_matches('v').split(['.', '-', '+', '~']).map(str::parse::<u32>);
+    let (Some(Ok(major)), Some(Ok(minor))) = (parts.next(), parts.next()) else { return false };
+    match runtime_name {
+        "containerd" => (major, minor) >= (2, 1),
+        "cri-o" => (major, minor) >= (1, 31),
+        _ => false,
     }
 }
 
@@ -212,6 +233,28 @@ mod tests {
         assert_eq!(sec.namespace_options.unwrap().pid, api::NamespaceMode::Pod as i32);
         assert_eq!(sec.seccomp.unwrap().profile_type, api::security_profile::ProfileType::RuntimeDefault as i32);
         assert!(sec.masked_paths.contains(&"/proc/kcore".to_owned()));
+    }
+
+    #[test]
+    fn an_image_volume_is_a_mount_of_the_image_on_runtimes_that_make_one() {
+        let mut s = spec();
+        s.mounts = vec![Mount::Image { image: "alpine:3".into(), target: "/i".into(), sub_path: Some("etc".into()) }];
+        let c = config(&s, BTreeMap::new(), PidMode::Private, false, |v| v.to_owned()).unwrap();
+        let m = &c.mounts[0];
+        assert_eq!((m.host_path.as_str(), m.readonly, m.image_sub_path.as_str()), ("", true, "etc"));
+        assert_eq!(m.image.as_ref().map(|i| i.image.as_str()), Some("alpine:3"));
+        for (name, version, mounts) in [
+            ("containerd", "v1.6.20", false),
+            ("containerd", "v2.0.5", false),
+            ("containerd", "v2.1.0", true),
+            ("containerd", "2.2.0-rc.1", true),
+            ("cri-o", "1.30.4", false),
+            ("cri-o", "1.31.0", true),
+            ("other", "9.9.9", false),
+            ("containerd", "", false),
+        ] {
+            assert_eq!(mounts_images(name, version), mounts, "{name} {version}");
+        }
     }
 
     #[test]

@@ -254,6 +254,13 @@ impl Runtime for CriRuntime {
         Ok(self.info.clone())
     }
 
+    async fn features(&self) -> Result<super::EngineFeatures, RuntimeError> {
+        Ok(super::EngineFeatures {
+            image_volumes: container::mounts_images(&self.info.name, &self.info.version),
+            ..super::EngineFeatures::NONE
+        })
+    }
+
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
         observe::list(self, sel).await
     }

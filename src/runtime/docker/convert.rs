@@ -4,8 +4,8 @@ use std::collections::HashMap;
 
 use bollard::models::{
     ContainerCreateBody, ContainerInspectResponse, ContainerStateStatusEnum, EndpointSettings, HostConfig,
-    Mount as DockerMount, MountBindOptions, MountBindOptionsPropagationEnum, MountType, MountVolumeOptions,
-    NetworkingConfig, PortBinding, SystemVersion,
+    Mount as DockerMount, MountBindOptions, MountBindOptionsPropagationEnum, MountImageOptions, MountType,
+    MountVolumeOptions, NetworkingConfig, PortBinding, SystemVersion,
 };
 
 use crate::runtime::{
@@ -98,7 +98,7 @@ pub fn create_body(spec: &CreateSpec, engine: Engine) -> ContainerCreateBody {
     };
     namespaces(&mut body, &mut host_config, &spec.namespaces, engine);
     settings(&mut body, &mut host_config, &spec.settings);
-    mounts(&mut host_config, &spec.mounts);
+    mounts(&mut host_config, &spec.mounts, engine);
     body.host_config = Some(host_config);
     body
 }
@@ -191,14 +191,14 @@ fn settings(body: &mut ContainerCreateBody, hc: &mut HostConfig, s: &ContainerSe
 /// podrun's mounts as the `Mounts` list of the create request. `Mounts`, not `Binds`: a bind
 /// whose source is missing is then an error instead of a directory the engine creates as root,
 /// and it carries propagation and tmpfs options as fields rather than in a string to parse.
-pub fn mounts(host_config: &mut HostConfig, mounts: &[Mount]) {
+pub fn mounts(host_config: &mut HostConfig, mounts: &[Mount], engine: Engine) {
     if mounts.is_empty() {
         return;
     }
-    host_config.mounts = Some(mounts.iter().map(mount).collect());
+    host_config.mounts = Some(mounts.iter().map(|m| mount(m, engine)).collect());
 }
 
-fn mount(m: &Mount) -> DockerMount {
+fn mount(m: &Mount, engine: Engine) -> DockerMount {
     match m {
         Mount::Bind { source, target, read_only, propagation, recursive_read_only } => DockerMount {
             typ: Some(MountType::BIND),
@@ -228,6 +228,16 @@ fn mount(m: &Mount) -> DockerMount {
             volume_options: Some(MountVolumeOptions { no_copy: Some(true), ..Default::default() }),
             ..Default::default()
         },
+        Mount::Image { image, target, sub_path } => DockerMount {
+            typ: Some(MountType::IMAGE),
+            source: Some(image.clone()),
+            target: Some(target.clone()),
+            // An image mount is read-only on both; Podman refuses the `ro` option it would
+            // become there ("invalid mount option").
+            read_only: (engine == Engine::Docker).then_some(true),
+            image_options: sub_path.as_ref().map(|s| MountImageOptions { subpath: Some(s.clone()) }),
+            ..Default::default()
+        },
     }
 }
 
@@ -238,7 +248,7 @@ mod tests {
     #[test]
     fn mounts_map_to_the_mounts_list() {
         let mut hc = HostConfig::default();
-        mounts(&mut hc, &[]);
+        mounts(&mut hc, &[], Engine::Docker);
         assert_eq!(hc.mounts, None, "no mounts: the field stays unset");
         mounts(
             &mut hc,
@@ -252,7 +262,9 @@ mod tests {
                     recursive_read_only: false,
                 },
                 Mount::Volume { name: "v".into(), target: "/v".into(), read_only: true },
+                Mount::Image { image: "alpine:3".into(), target: "/i".into(), sub_path: Some("etc".into()) },
             ],
+            Engine::Docker,
         );
         let json = serde_json::to_value(&hc.mounts).unwrap();
         assert_eq!(
@@ -264,8 +276,17 @@ mod tests {
                  "BindOptions": {"Propagation": "rslave"}},
                 {"Type": "volume", "Source": "v", "Target": "/v", "ReadOnly": true,
                  "VolumeOptions": {"NoCopy": true}},
+                {"Type": "image", "Source": "alpine:3", "Target": "/i", "ReadOnly": true,
+                 "ImageOptions": {"Subpath": "etc"}},
             ])
         );
         assert_eq!(hc.binds, None);
+        let image = Mount::Image { image: "alpine:3".into(), target: "/i".into(), sub_path: None };
+        mounts(&mut hc, &[image], Engine::Podman);
+        assert_eq!(
+            serde_json::to_value(&hc.mounts).unwrap(),
+            serde_json::json!([{"Type": "image", "Source": "alpine:3", "Target": "/i"}]),
+            "Podman refuses the ro option an image mount is anyway"
+        );
     }
 }

@@ -83,6 +83,15 @@ impl Runtime for DockerRuntime {
         Ok(self.info.clone())
     }
 
+    async fn features(&self) -> Result<super::EngineFeatures, RuntimeError> {
+        Ok(super::EngineFeatures {
+            // Podman's compatible API takes `type: image` at any version it speaks (a sub-path
+            // it ignores: see `pod/volumes`); Docker from API 1.48 (Engine 28.1).
+            image_volumes: self.engine == convert::Engine::Podman || self.api >= super::IMAGE_MOUNT_API,
+            ..super::EngineFeatures::NONE
+        })
+    }
+
     async fn oom_score_floor(&self) -> Option<OomFloor> {
         info::oom_score_floor(self).await
     }
