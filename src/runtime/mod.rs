@@ -12,9 +12,9 @@ pub mod cri;
 pub mod docker;
 pub mod engine;
 mod error;
-mod features;
 #[cfg(test)]
 pub mod fake;
+mod features;
 mod hyper_conn;
 pub mod infra_image;
 pub mod insecure_tls;

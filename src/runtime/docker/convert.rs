@@ -17,6 +17,13 @@ fn time(t: Option<String>) -> Option<String> {
     t.filter(|t| !t.is_empty() && !t.starts_with("0001-01-01"))
 }
 
+/// A container the runtime could not start, as containerd's CRI reports one (StartError):
+/// terminated with exit code 128 and the runtime's message. (Docker's own exit code, 127 for
+/// a missing executable, is not what a kubelet on containerd shows.)
+pub fn start_error(message: String) -> State {
+    State::Exited { exit_code: 128, started_at: None, finished_at: None, oom_killed: false, error: Some(message) }
+}
+
 /// The container as podrun sees it. `node_ip`: the address of the engine's host, asked for a
 /// container on the host's network (which has no address of its own): a kubelet gives a
 /// hostNetwork pod the node's IP as its pod IP and host IP.
@@ -25,7 +32,11 @@ pub fn observed(c: ContainerInspectResponse, node_ip: impl FnOnce() -> Option<St
     let config = c.config.unwrap_or_default();
     let st = c.state.unwrap_or_default();
     let state = match st.status {
-        Some(ContainerStateStatusEnum::CREATED) => State::Created,
+        // Docker keeps a failed start's error in the state of the container it left created.
+        Some(ContainerStateStatusEnum::CREATED) => match st.error.filter(|e| !e.is_empty()) {
+            Some(error) => start_error(error),
+            None => State::Created,
+        },
         Some(ContainerStateStatusEnum::RUNNING) => State::Running { started_at: time(st.started_at) },
         Some(ContainerStateStatusEnum::EXITED) => State::Exited {
             exit_code: st.exit_code.unwrap_or(0),
