@@ -336,7 +336,10 @@ pub fn verdict(
         return Verdict::Failed { container: s.name.clone(), state: Box::new(s.state.clone()) };
     }
     let apps = || desired.containers.iter().zip(&status.container_statuses);
-    for (c, s) in apps() {
+    // A container that failed for good ends a run with a goal; a supervised pod (no goal) is
+    // kept as a kubelet keeps it, its other containers going (one whose own policy is Never
+    // may fail in a pod that runs on).
+    for (c, s) in apps().filter(|_| wait_for != WaitFor::Forever) {
         if final_exit(desired, c, s).is_some_and(|code| code != 0) {
             return Verdict::Failed { container: s.name.clone(), state: Box::new(s.state.clone()) };
         }
