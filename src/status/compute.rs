@@ -222,7 +222,7 @@ pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes, plan: 
 /// A regular init container that failed for good: one that its restart policy (its own, else
 /// the pod's) and rules do not restart fails the pod.
 fn init_failure<'a>(desired: &DesiredPod, statuses: &'a [ContainerStatus]) -> Option<&'a ContainerStatus> {
-    desired.init.iter().zip(statuses).filter(|(c, _)| !c.sidecar).map(|(c, s)| (c, s)).find_map(|(c, s)| {
+    desired.init.iter().zip(statuses).filter(|(c, _)| !c.sidecar).find_map(|(c, s)| {
         let code = s.state.terminated.as_ref().map(|t| t.exit_code).filter(|&code| code != 0)?;
         (!desired.restarts_after(c, code)).then_some(s)
     })

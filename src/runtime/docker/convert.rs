@@ -246,6 +246,25 @@ fn mount(m: &Mount) -> DockerMount {
 mod tests {
     use super::*;
 
+    /// Docker leaves a container it could not start created, with the runtime's error and its
+    /// own exit code (127 for a missing executable): a termination, as the CRI reports it.
+    #[test]
+    fn a_failed_start_is_a_start_error() {
+        let inspect = |status, error: &str| ContainerInspectResponse {
+            state: Some(bollard::models::ContainerState {
+                status: Some(status),
+                exit_code: Some(127),
+                error: Some(error.to_owned()),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let failed = observed(inspect(ContainerStateStatusEnum::CREATED, "exec: \"/nope\": no such file"), || None);
+        let State::Exited { exit_code: 128, error: Some(m), .. } = failed.state else { panic!("{failed:?}") };
+        assert!(m.contains("/nope"));
+        assert_eq!(observed(inspect(ContainerStateStatusEnum::CREATED, ""), || None).state, State::Created);
+    }
+
     #[test]
     fn mounts_map_to_the_mounts_list() {
         let mut hc = HostConfig::default();
