@@ -134,6 +134,43 @@ fn missing_executable_under_never(target: Target, test: &str) {
     assert_eq!(report["items"][0]["status"]["phase"], "Running", "other still runs: {report}");
 }
 
+/// Under Always the same container is restarted, each try terminated as StartError, until the
+/// crash loop outlives the retries (exit 6).
+fn missing_executable_under_always(target: Target, test: &str) {
+    let ns = Namespace::for_target(target, test);
+    let manifest = "apiVersion: v1\nkind: Pod\nmetadata: {name: nocmd}\nspec:\n  terminationGracePeriodSeconds: 1\n  \
+                    containers:\n  - {name: broken, image: busybox:1.28, command: [/no-such-program]}\n";
+    let f = TempFile::new("pod.yaml", manifest);
+    let args = ["apply", f.path(), "-n", ns.name(), "--timeout", "120s", "--retries", "2", "--crash-backoff", "200ms"];
+    let out = target.podrun(&args.iter().chain(&["-o", "json"]).map(|a| (*a).to_owned()).collect::<Vec<_>>());
+    assert_eq!(code(&out), 6, "on {}: {}", target.name(), stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let broken = status_of(&report["items"][0], "broken");
+    assert_eq!(broken["restartCount"], 2, "on {}: {broken}", target.name());
+    assert_eq!(broken["lastState"]["terminated"]["reason"], "StartError", "on {}: {broken}", target.name());
+    assert_eq!(broken["lastState"]["terminated"]["exitCode"], 128, "on {}: {broken}", target.name());
+}
+
+#[test]
+fn e2e_restart_rules_missing_executable_is_restarted_under_always_on_docker() {
+    require_engine!();
+    missing_executable_under_always(Target::Engine(None), "nocmd-always");
+}
+
+#[test]
+fn e2e_restart_rules_missing_executable_is_restarted_under_always_on_podman() {
+    require_engine!();
+    require_podman!(host);
+    missing_executable_under_always(Target::Engine(Some(&host)), "nocmd-always-podman");
+}
+
+#[test]
+fn e2e_restart_rules_missing_executable_is_restarted_under_always_on_containerd() {
+    require_engine!();
+    require_cri!(endpoint);
+    missing_executable_under_always(Target::Cri(&endpoint), "nocmd-always-cri");
+}
+
 #[test]
 fn e2e_restart_rules_missing_executable_fails_a_never_pod_at_once_on_docker() {
     require_engine!();
