@@ -110,13 +110,14 @@ fn e2e_restart_rules_never_container_and_exit_code_rule_on_containerd() {
 
 /// A container whose executable is missing cannot start: under Never the pod fails at once
 /// (exit 6, not the timeout's 5), the container terminated with StartError, exit code 128 and
-/// the runtime's message; the other container is not waited for.
+/// the runtime's message, and no postStart hook is run; the other container is not waited for.
 fn missing_executable_under_never(target: Target, test: &str) {
     let ns = Namespace::for_target(target, test);
     let manifest = format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: nocmd}}\nspec:\n  restartPolicy: Never\n  \
          terminationGracePeriodSeconds: 1\n  containers:\n  \
-         - {{name: broken, image: busybox:1.28, command: [/no-such-program]}}\n  \
+         - name: broken\n    image: busybox:1.28\n    command: [/no-such-program]\n    \
+         lifecycle: {{postStart: {{exec: {{command: ['true']}}}}}}\n  \
          - {{name: other, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}\n"
     );
     let f = TempFile::new("pod.yaml", &manifest);
@@ -131,6 +132,8 @@ fn missing_executable_under_never(target: Target, test: &str) {
     assert!(t["message"].as_str().is_some_and(|m| m.contains("no-such-program")), "on {}: {broken}", target.name());
     assert_eq!(broken["restartCount"], 0, "on {}: {broken}", target.name());
     assert!(stderr(&out).contains("StartError"), "the report says why, on {}: {}", target.name(), stderr(&out));
+    // A kubelet runs no postStart hook after a failed start.
+    assert!(!stderr(&out).contains("postStart"), "on {}: {}", target.name(), stderr(&out));
     assert_eq!(report["items"][0]["status"]["phase"], "Running", "other still runs: {report}");
 }
 
