@@ -9,8 +9,8 @@
 //! started again after a doubling delay, and so is one that cannot be configured now (a volume
 //! whose files cannot be made, a hostPath of the wrong type), as the kubelet retries a
 //! CreateContainerConfigError: the host may be mended meanwhile, and the reason is said at
-//! each try. A pod that has finished for good (Succeeded or Failed under restartPolicy Never
-//! or OnFailure) is left alone: nothing podrun could do would change it.
+//! each try. A pod that has finished for good (Succeeded or Failed: no container of it will be
+//! restarted) is left alone: nothing podrun could do would change it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,7 +18,6 @@ use std::time::Duration;
 use futures_util::future::join_all;
 use tokio::time::Instant;
 
-use crate::manifest::types::RestartPolicy;
 use crate::report::{PodKey, Reporter};
 use crate::runtime::Runtime;
 use crate::status::{Phase, WaitFor};
@@ -32,8 +31,8 @@ const STEADY: Duration = Duration::from_secs(600);
 
 /// Whether a pod, as the first pass left it, has anything left to supervise.
 pub fn needs_supervision(r: &PodResult) -> bool {
-    let finished = r.status.as_ref().is_some_and(|s| matches!(s.phase, Phase::Succeeded | Phase::Failed))
-        && r.desired.restart_policy != RestartPolicy::Always;
+    // The phase asks each container whether it restarts (its rules, its policy, the pod's).
+    let finished = r.status.as_ref().is_some_and(|s| matches!(s.phase, Phase::Succeeded | Phase::Failed));
     !finished
         && !matches!(
             r.outcome,

@@ -19,6 +19,7 @@ mod probe;
 mod raw;
 mod refused;
 mod resources;
+mod restart;
 mod scheduling;
 mod security;
 mod unread;
@@ -36,7 +37,7 @@ use super::config_store::ConfigStore;
 pub use super::field_error::FieldError;
 pub use super::names::{dns1123_label_problems, is_dns1123_label, is_dns1123_subdomain};
 use super::names::{is_dns1123_subdomain_with_underscore, is_qualified_name, label_msg, qualified_msg, subdomain_msg};
-use super::types::{Container, ObjectMeta, Pod, Volume};
+use super::types::{Container, ContainerRestartPolicy, ObjectMeta, Pod, Volume};
 
 const ANNOTATIONS_MAX_BYTES: usize = 256 * 1024;
 
@@ -134,13 +135,8 @@ pub fn validate_config_refs(pod: &Pod, namespace: &str, configs: &ConfigStore) -
 }
 
 fn validate_lifecycle(c: &Container, path: &str, init: bool, errors: &mut Vec<FieldError>) {
-    let sidecar = c.restart_policy.is_some();
-    if sidecar && !init {
-        errors.push(FieldError::new(
-            format!("{path}.restartPolicy"),
-            "Forbidden: may not be set for non-init containers",
-        ));
-    }
+    let sidecar = c.restart_policy == Some(ContainerRestartPolicy::Always);
+    restart::validate_container_restart(c, path, init, errors);
     if let Some(lc) = &c.lifecycle {
         if init && !sidecar {
             errors.push(FieldError::new(

@@ -163,12 +163,15 @@ fn exit_code(c: &Observed) -> Option<i64> {
 /// Every app container has terminated and will not be restarted.
 fn apps_done(desired: &DesiredPod, obs: &PodObservation) -> bool {
     desired.containers.iter().all(|c| {
-        obs.get(&c.name)
-            .current
-            .as_ref()
-            .and_then(exit_code)
-            .is_some_and(|code| !desired.restart_policy.restarts_after(code))
+        obs.get(&c.name).current.as_ref().and_then(exit_code).is_some_and(|code| !desired.restarts_after(c, code))
     })
+}
+
+/// Whether the pod may bring a container back after an exit (kuberuntime_manager.go:
+/// shouldRestartOnFailure): its policy is not Never, or an app container's own policy or
+/// rules may restart it.
+fn restarts_on_failure(desired: &DesiredPod) -> bool {
+    desired.restart_policy != RestartPolicy::Never || desired.containers.iter().any(|c| desired.may_restart(c))
 }
 
 pub fn plan(desired: &DesiredPod, obs: &PodObservation, ctx: &Context) -> Plan {
@@ -177,7 +180,7 @@ pub fn plan(desired: &DesiredPod, obs: &PodObservation, ctx: &Context) -> Plan {
         Some(why) => {
             let infra_dead = obs.infra.current.as_ref().is_some_and(Observed::is_dead);
             // The kubelet does not bring a finished pod back under Never: its containers ran.
-            if infra_dead && desired.restart_policy == RestartPolicy::Never && has_run(obs) {
+            if infra_dead && !restarts_on_failure(desired) && has_run(obs) {
                 return p;
             }
             // A new infra container means every container starts over, as the kubelet does.
@@ -302,9 +305,10 @@ fn init_steps(
             }
             (State::Exited { exit_code: 0, .. }, false) => {}
             (State::Exited { .. } | State::Dead, false) => {
-                // A failed init container: under Never the pod has failed (the verdict says
-                // so); otherwise it is retried, and nothing after it starts meanwhile.
-                if desired.restart_policy != RestartPolicy::Never {
+                // A failed init container: if its restart policy (its own, else the pod's) or
+                // a rule does not restart it, the pod has failed (the verdict says so);
+                // otherwise it is retried, and nothing after it starts meanwhile.
+                if desired.restarts_after(c, exit_code(cur).unwrap_or(1)) {
                     if let Some(step) = restart(c, inst, cur, ctx, p) {
                         p.init.push(step);
                     }
@@ -339,7 +343,7 @@ fn app_step(
         // Never, starts a new one whatever the exit code of the killed one.
         State::Running { .. } if ctx.unhealthy.contains(&cur.id) => {
             p.stop.push(cur.clone());
-            (desired.restart_policy != RestartPolicy::Never).then(|| {
+            desired.restarts_after_kill(c).then(|| {
                 p.remove.extend(inst.previous.iter().map(|prev| remove(prev, "an older instance")));
                 create(c, inst, "liveness probe failed")
             })
@@ -347,7 +351,7 @@ fn app_step(
         State::Created => Some(start(c, cur)),
         State::Exited { .. } | State::Dead => {
             let code = exit_code(cur).unwrap_or(1);
-            if desired.restart_policy.restarts_after(code) {
+            if desired.restarts_after(c, code) {
                 restart(c, inst, cur, ctx, p)
             } else {
                 None

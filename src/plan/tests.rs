@@ -188,6 +188,79 @@ fn restart_policies() {
     }
 }
 
+/// Container-level restartPolicy and restartPolicyRules (ContainerRestartRules, on since 1.35),
+/// after pkg/api/v1/pod/util_test.go TestContainerShouldRestart and the node e2e tests of
+/// test/e2e/common/node (container restart rules): the first matching rule, else the
+/// container's policy, else the pod's.
+#[test]
+fn container_restart_policies_and_rules() {
+    const RULE_42: &str = ", restartPolicyRules: [{action: Restart, exitCodes: {operator: In, values: [42]}}]";
+    const NOT_IN_0_1: &str = ", restartPolicyRules: [{action: Restart, exitCodes: {operator: NotIn, values: [0, 1]}}]";
+    for (pod, container, code, restarts) in [
+        // The container's own policy overrides the pod's.
+        ("Always", ", restartPolicy: Never", 1, false),
+        ("Always", ", restartPolicy: Never", 0, false),
+        ("Never", ", restartPolicy: Always", 1, true),
+        ("Never", ", restartPolicy: Always", 0, true),
+        ("Never", ", restartPolicy: OnFailure", 1, true),
+        ("Always", ", restartPolicy: OnFailure", 0, false),
+        // A matching Restart rule restarts whatever the policies say; no match falls back to
+        // the container's policy.
+        ("Never", &format!(", restartPolicy: Never{RULE_42}"), 42, true),
+        ("Never", &format!(", restartPolicy: Never{RULE_42}"), 1, false),
+        ("Always", &format!(", restartPolicy: Never{RULE_42}"), 0, false),
+        ("Never", &format!(", restartPolicy: OnFailure{RULE_42}"), 3, true),
+        ("Never", &format!(", restartPolicy: Never{NOT_IN_0_1}"), 2, true),
+        ("Never", &format!(", restartPolicy: Never{NOT_IN_0_1}"), 1, false),
+        // Without a policy of its own, the pod's.
+        ("OnFailure", "", 1, true),
+        ("OnFailure", "", 0, false),
+    ] {
+        let d = desired_with(pod, container);
+        let mut obs = running_pod(&d);
+        obs[1].state = exited(code);
+        let p = plan_for(&d, &obs);
+        let want = if restarts { vec![("a".to_owned(), 1)] } else { vec![] };
+        assert_eq!(creates(&p), want, "pod {pod}, container{container}, exit {code}");
+    }
+}
+
+/// The kubelet brings a finished pod's sandbox back when a container of it may still restart
+/// (shouldRestartOnFailure), even under a pod policy of Never.
+#[test]
+fn a_finished_never_pod_with_a_restartable_container_is_brought_back() {
+    let d = desired_with("Never", ", restartPolicy: Always");
+    let obs = vec![instance(&d, "POD", 0, exited(0)), instance(&d, "a", 0, exited(1)), instance(&d, "b", 0, exited(1))];
+    let p = plan_for(&d, &obs);
+    assert_eq!(creates(&p)[0], ("POD".into(), 1));
+    let d = desired_with("Always", ", restartPolicy: Never");
+    let obs = vec![instance(&d, "POD", 0, exited(0)), instance(&d, "a", 0, exited(1)), instance(&d, "b", 0, exited(1))];
+    assert_eq!(creates(&plan_for(&d, &obs))[0], ("POD".into(), 1), "b takes the pod's Always");
+}
+
+/// A container killed after its liveness probe failed follows its own policy, not its rules.
+#[test]
+fn a_liveness_kill_follows_the_containers_own_policy() {
+    for (pod, container, restarts) in [
+        ("Always", ", restartPolicy: Never", false),
+        ("Never", ", restartPolicy: OnFailure", true),
+        (
+            "Never",
+            ", restartPolicy: Never, restartPolicyRules: [{action: Restart, exitCodes: {operator: In, values: [137]}}]",
+            false,
+        ),
+        ("Never", "", false),
+    ] {
+        let d = desired_with(pod, container);
+        let obs = running_pod(&d);
+        let unhealthy: BTreeSet<String> = [obs[1].id.clone()].into();
+        let ctx = Context { unhealthy: &unhealthy, ..ctx() };
+        let p = plan(&d, &PodObservation::new(&d, &obs), &ctx);
+        assert_eq!(p.stop.len(), 1, "{pod}{container}");
+        assert_eq!(!creates(&p).is_empty(), restarts, "{pod}{container}");
+    }
+}
+
 #[test]
 fn only_one_dead_instance_is_kept() {
     let d = desired("Always");
@@ -311,6 +384,41 @@ fn a_failed_init_container_is_retried_unless_never() {
         let p = plan_for(&d, &obs);
         assert_eq!(creates(&p), if retried { vec![("i1".to_owned(), 1)] } else { vec![] }, "{policy}");
         assert!(p.apps.is_empty(), "{policy}: nothing after a failed init container starts");
+    }
+}
+
+/// A regular init container's own policy and rules decide its retry, as for an app container.
+#[test]
+fn a_failed_init_container_follows_its_own_policy_and_rules() {
+    for (pod, own, code, retried) in [
+        ("Always", ", restartPolicy: Never", 1, false),
+        ("Never", ", restartPolicy: OnFailure", 1, true),
+        (
+            "Never",
+            ", restartPolicy: Never, restartPolicyRules: [{action: Restart, exitCodes: {operator: In, values: [3]}}]",
+            3,
+            true,
+        ),
+        (
+            "Never",
+            ", restartPolicy: Never, restartPolicyRules: [{action: Restart, exitCodes: {operator: In, values: [3]}}]",
+            4,
+            false,
+        ),
+    ] {
+        let yaml = format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: web}}\nspec:\n  restartPolicy: {pod}\n  initContainers:\n  - {{name: i1, image: 'img:1'{own}}}\n  containers:\n  - {{name: a, image: 'img:1'}}\n"
+        );
+        let d = DesiredPod::from_loaded(
+            &load(&Source::from_text("t.yaml", &yaml), &LoadOptions::default()).unwrap().pods[0],
+            INFRA,
+            None,
+        );
+        assert!(!d.init[0].sidecar, "only Always makes a sidecar");
+        let obs = vec![instance(&d, "POD", 0, running()), instance(&d, "i1", 0, exited(code))];
+        let p = plan_for(&d, &obs);
+        assert_eq!(creates(&p), if retried { vec![("i1".to_owned(), 1)] } else { vec![] }, "{pod}{own} exit {code}");
+        assert!(p.apps.is_empty());
     }
 }
 

@@ -262,6 +262,32 @@ impl DesiredPod {
             .or_else(|| self.containers.first().map(|c| c.name.as_str()))
     }
 
+    /// Whether the kubelet restarts `c` after it exited with `exit_code`: its restart rules,
+    /// else its own restartPolicy, else the pod's (`Container::restarts_after`).
+    pub fn restarts_after(&self, c: &DesiredContainer, exit_code: i64) -> bool {
+        match self.manifest_container(c) {
+            Some(m) => m.restarts_after(self.restart_policy, exit_code),
+            None => self.restart_policy.restarts_after(exit_code),
+        }
+    }
+
+    /// Whether `c` may ever be restarted after an exit (util.go: IsContainerRestartable).
+    pub fn may_restart(&self, c: &DesiredContainer) -> bool {
+        match self.manifest_container(c) {
+            Some(m) => m.may_restart(self.restart_policy),
+            None => self.restart_policy != RestartPolicy::Never,
+        }
+    }
+
+    /// Whether `c`, killed after its liveness or startup probe failed, is started again: by its
+    /// own restartPolicy, else the pod's. Its rules are not asked: it did not exit by itself.
+    pub fn restarts_after_kill(&self, c: &DesiredContainer) -> bool {
+        match self.manifest_container(c).and_then(|m| m.restart_policy) {
+            Some(own) => own != ContainerRestartPolicy::Never,
+            None => self.restart_policy != RestartPolicy::Never,
+        }
+    }
+
     pub fn manifest_container(&self, c: &DesiredContainer) -> Option<&Container> {
         match c.role {
             Role::Init => self.manifest.spec.init_containers.get(c.index),

@@ -513,7 +513,7 @@ fn pod_memory_limit(pod: &Pod) -> Option<u64> {
     let (mut running, mut init) = (0u64, 0u64);
     for (_, c, is_init) in pod.spec.all_containers() {
         let l = limit(c.resources.as_ref())?;
-        if is_init && c.restart_policy.is_none() {
+        if is_init && c.restart_policy != Some(crate::manifest::types::ContainerRestartPolicy::Always) {
             init = init.max(l);
         } else {
             running = running.saturating_add(l);

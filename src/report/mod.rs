@@ -102,7 +102,7 @@ pub(crate) fn state_style(summary: &str) -> console::Style {
         "Running" | "Completed" => console::Style::new().green(),
         "Error"
         | "OOMKilled"
-        | "ContainerCannotRun"
+        | "StartError"
         | "CrashLoopBackOff"
         | "ErrImagePull"
         | "ErrImageNeverPull"

@@ -80,7 +80,8 @@ fn terminated(c: &Observed, messages: &BTreeMap<String, String>) -> Option<Termi
     let reason = if *oom_killed {
         "OOMKilled"
     } else if error.is_some() {
-        "ContainerCannotRun"
+        // The runtime could not start it (containerd's CRI says StartError, exit code 128).
+        "StartError"
     } else if *exit_code == 0 {
         "Completed"
     } else {
@@ -202,7 +203,7 @@ pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes, plan: 
     } else if !initialized {
         Phase::Pending
     } else {
-        phase(desired.restart_policy, &container_statuses)
+        phase(&container_statuses, |i, code| desired.containers.get(i).is_some_and(|c| desired.restarts_after(c, code)))
     };
     let host_ip = infra.and_then(|c| c.gateway.clone());
     // podrun's infra container gets its network before it runs: running, it is networked.
@@ -221,34 +222,33 @@ pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes, plan: 
     .with_sandbox(sandbox)
 }
 
-/// A regular init container that failed for good: under restartPolicy Never, the pod fails.
+/// A regular init container that failed for good: one that its restart policy (its own, else
+/// the pod's) and rules do not restart fails the pod.
 fn init_failure<'a>(desired: &DesiredPod, statuses: &'a [ContainerStatus]) -> Option<&'a ContainerStatus> {
-    if desired.restart_policy != RestartPolicy::Never {
-        return None;
-    }
-    desired
-        .init
-        .iter()
-        .zip(statuses)
-        .filter(|(c, _)| !c.sidecar)
-        .map(|(_, s)| s)
-        .find(|s| s.state.terminated.as_ref().is_some_and(|t| t.exit_code != 0))
+    desired.init.iter().zip(statuses).filter(|(c, _)| !c.sidecar).find_map(|(c, s)| {
+        let code = s.state.terminated.as_ref().map(|t| t.exit_code).filter(|&code| code != 0)?;
+        (!desired.restarts_after(c, code)).then_some(s)
+    })
 }
 
-/// kubelet_pods.go getPhase, for the app containers.
-pub fn phase(policy: RestartPolicy, statuses: &[ContainerStatus]) -> Phase {
-    let (mut waiting, mut running, mut stopped, mut succeeded) = (0, 0, 0, 0);
-    for s in statuses {
+/// kubelet_pods.go getPhase (with ContainerRestartRules), for the app containers.
+/// `restarts(i, code)`: whether the `i`th container is restarted after exiting with `code`.
+pub fn phase(statuses: &[ContainerStatus], restarts: impl Fn(usize, i64) -> bool) -> Phase {
+    let (mut waiting, mut running, mut stopped, mut final_stops, mut succeeded) = (0, 0, 0, 0, 0);
+    for (i, s) in statuses.iter().enumerate() {
+        // A container waiting to be restarted counts as stopped, by its last exit.
+        let exit =
+            s.state.terminated.as_ref().or(s.last_state.terminated.as_ref().filter(|_| s.state.waiting.is_some()));
         if s.state.running.is_some() {
             running += 1;
-        } else if let Some(t) = &s.state.terminated {
+        } else if let Some(t) = exit {
             stopped += 1;
-            if t.exit_code == 0 {
+            if !restarts(i, t.exit_code) {
+                final_stops += 1;
+            }
+            if s.state.terminated.is_some() && t.exit_code == 0 {
                 succeeded += 1;
             }
-        } else if s.last_state.terminated.is_some() {
-            // Waiting to be restarted: the kubelet counts it as stopped, not pending.
-            stopped += 1;
         } else {
             waiting += 1;
         }
@@ -256,12 +256,10 @@ pub fn phase(policy: RestartPolicy, statuses: &[ContainerStatus]) -> Phase {
     match () {
         () if waiting > 0 => Phase::Pending,
         () if running > 0 => Phase::Running,
-        () if stopped > 0 => match policy {
-            RestartPolicy::Always => Phase::Running,
-            _ if stopped == succeeded => Phase::Succeeded,
-            RestartPolicy::Never => Phase::Failed,
-            RestartPolicy::OnFailure => Phase::Running,
-        },
+        // Some container will be started again.
+        () if stopped > final_stops => Phase::Running,
+        () if stopped > 0 && stopped == succeeded => Phase::Succeeded,
+        () if stopped > 0 => Phase::Failed,
         () => Phase::Pending,
     }
 }
@@ -302,8 +300,9 @@ pub enum Verdict {
     Failed { container: String, state: Box<ContainerState> },
 }
 
-fn final_exit(policy: RestartPolicy, s: &ContainerStatus) -> Option<i64> {
-    s.state.terminated.as_ref().map(|t| t.exit_code).filter(|&code| !policy.restarts_after(code))
+/// The exit code of an app container that has terminated and will not be restarted.
+fn final_exit(desired: &DesiredPod, c: &DesiredContainer, s: &ContainerStatus) -> Option<i64> {
+    s.state.terminated.as_ref().map(|t| t.exit_code).filter(|&code| !desired.restarts_after(c, code))
 }
 
 /// A container must have been up for `min_uptime` (`--min-uptime`, 200 ms by default) before
@@ -336,24 +335,27 @@ pub fn verdict(
     min_uptime: Duration,
     now: SystemTime,
 ) -> Verdict {
-    let policy = desired.restart_policy;
     if let Some(s) = init_failure(desired, &status.init_container_statuses) {
         return Verdict::Failed { container: s.name.clone(), state: Box::new(s.state.clone()) };
     }
-    for s in &status.container_statuses {
-        if final_exit(policy, s).is_some_and(|code| code != 0) {
+    let apps = || desired.containers.iter().zip(&status.container_statuses);
+    // A container that failed for good ends a run with a goal; a supervised pod (no goal) is
+    // kept as a kubelet keeps it, its other containers going (one whose own policy is Never
+    // may fail in a pod that runs on).
+    for (c, s) in apps().filter(|_| wait_for != WaitFor::Forever) {
+        if final_exit(desired, c, s).is_some_and(|code| code != 0) {
             return Verdict::Failed { container: s.name.clone(), state: Box::new(s.state.clone()) };
         }
     }
     let done = match wait_for {
         WaitFor::Running => {
             infra_running
-                && status.container_statuses.iter().all(|s| {
+                && apps().all(|(c, s)| {
                     let stable = stable_at(s, min_uptime).is_none_or(|t| t <= now);
-                    (s.state.running.is_some() && stable) || final_exit(policy, s) == Some(0)
+                    (s.state.running.is_some() && stable) || final_exit(desired, c, s) == Some(0)
                 })
         }
-        WaitFor::Complete => status.container_statuses.iter().all(|s| final_exit(policy, s).is_some()),
+        WaitFor::Complete => apps().all(|(c, s)| final_exit(desired, c, s).is_some()),
         // The pod's Ready condition: its sidecars count too.
         WaitFor::Ready => infra_running && status.is_ready(),
         // The driver returns after its first sync; until then, nothing is done.
@@ -419,7 +421,35 @@ mod tests {
         ];
         for (policy, states, want) in cases {
             let ss: Vec<ContainerStatus> = states.into_iter().map(|s| status("c", s, 0)).collect();
-            assert_eq!(phase(policy, &ss), want, "{policy:?} {ss:?}");
+            assert_eq!(phase(&ss, |_, code| policy.restarts_after(code)), want, "{policy:?} {ss:?}");
+        }
+    }
+
+    /// getPhase with ContainerRestartRules: a stopped container counts as restarting when its
+    /// own policy or rules restart it, whatever the pod's policy.
+    #[test]
+    fn phase_asks_each_container_whether_it_restarts() {
+        let backing_off = || ContainerStatus {
+            last_state: term(42),
+            ..status("c", ContainerState::waiting("CrashLoopBackOff", None), 1)
+        };
+        // (states, which containers restart after any exit, phase)
+        let cases = [
+            // A Never container that failed in an Always pod stays terminated; the pod runs on.
+            (vec![term(1), running()], vec![false, true], Phase::Running),
+            // Both stopped, one of them to be restarted: still running.
+            (vec![term(1), term(0)], vec![false, true], Phase::Running),
+            (vec![term(1), term(0)], vec![false, false], Phase::Failed),
+            (vec![term(0), term(0)], vec![false, false], Phase::Succeeded),
+            // Waiting out the backoff of a rule's restart (exit 42) counts as restarting.
+            (vec![backing_off().state, term(0)], vec![true, false], Phase::Running),
+        ];
+        for (states, restarting, want) in cases {
+            let mut ss: Vec<ContainerStatus> = states.into_iter().map(|s| status("c", s, 0)).collect();
+            if ss[0].state.waiting.is_some() {
+                ss[0] = backing_off();
+            }
+            assert_eq!(phase(&ss, |i, _| restarting[i]), want, "{ss:?} {restarting:?}");
         }
     }
 

@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::manifest::types::RestartPolicy;
 use crate::pod::observed::{attempt_of, Instances};
 use crate::pod::record::{PodRecord, RecordedContainer};
 use crate::runtime::labels;
@@ -276,7 +275,7 @@ fn status(
     } else {
         // The restart policy is in the manifest only. Once podrun has exited nothing restarts a
         // dead container, so a dead one is final: Never's rules say what the pod ended as.
-        phase(RestartPolicy::Never, &container_statuses)
+        phase(&container_statuses, |_, _| false)
     };
     let host_ip = infra_running.and_then(|c| c.gateway.clone());
     let sidecars: Vec<bool> =
@@ -597,7 +596,7 @@ mod tests {
             sidecar: false,
         };
         let record = PodRecord {
-            restart_policy: RestartPolicy::Never,
+            restart_policy: crate::manifest::types::RestartPolicy::Never,
             init_containers: vec![rc("i", false)],
             containers: vec![rc("b", false), rc("a", false)],
             ready: BTreeMap::new(),

@@ -553,7 +553,7 @@ const REFUSED: &[(&str, &str)] = &[
     ("dra__dra-device-metadata-pod.yaml", "dynamic resource allocation"),
     ("dra__dra-device-metadata-template-pod.yaml", "dynamic resource allocation"),
     ("pods__commands.yaml", "KUBERNETES_PORT, which the kubelet sets for the Kubernetes API server's Service"),
-    ("pods__restart-policy__restart-all-containers.yaml", "restartPolicyRules"),
+    ("pods__restart-policy__restart-all-containers.yaml", "restartPolicyRules[0].onExit: unknown field"),
     ("pods__storage__projected-podcertificate.yaml", "podCertificate: Forbidden: pod certificate projections"),
     ("pods__storage__projected-service-account-token.yaml", "serviceAccountToken: Forbidden: service account token"),
     ("pods__user-namespaces-stateless.yaml", "user namespaces (hostUsers: false)"),

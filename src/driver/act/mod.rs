@@ -27,10 +27,10 @@ use crate::pod::files::PodFiles;
 use crate::pod::identity::IdentityError;
 use crate::pod::volumes::VolumeError;
 use crate::pod::volumes::VolumeSetup;
-use crate::pod::{DesiredPod, InfraRef, Role};
+use crate::pod::{DesiredPod, Hook, InfraRef, Role};
 use crate::report::{PodKey, Reporter};
 use crate::runtime::labels;
-use crate::runtime::{Mount, Observed, Runtime, RuntimeError, Selector};
+use crate::runtime::{Mount, Observed, Runtime, RuntimeError, Selector, State};
 use crate::status::{Notes, Waiting};
 
 use hooks::run_hook;
@@ -368,24 +368,42 @@ async fn run_step<R: Runtime>(
     };
     rt.start(&id).await.map_err(|e| ("RunContainerError", e.into()))?;
     if let Some(hook) = &c.post_start {
-        let grace = Duration::from_secs(desired.grace_period_seconds.max(0).unsigned_abs());
-        let infra_ip = infra.and_then(|i| i.ip.as_deref());
-        if let Err(e) = run_hook(rt, &id, hook, grace, infra_ip).await {
-            // The kubelet kills a container whose postStart hook failed; its restart policy
-            // then decides what happens next.
-            reporter.event(key, &format!("postStart hook of {} failed: {}", step.container, chain(&e)));
-            let killed = rt
-                .list(&Selector::pod(&desired.namespace, &desired.name))
-                .await
-                .ok()
-                .and_then(|all| all.into_iter().find(|o| o.id == id));
-            if let Some(o) = killed {
-                let _ = rt.kill(&o).await;
-            }
-            return Err(("PostStartHookError", StepError::PostStart(e)));
-        }
+        post_start(scope, &step.container, &id, hook, infra).await?;
     }
     Ok(id)
+}
+
+/// Runs the postStart hook of the container `id` (`name`) just started. The kubelet kills a
+/// container whose hook failed; its restart policy then decides what happens next. One the
+/// runtime could not start (StartError) is terminated already and gets no hook, as the
+/// kubelet runs none after a failed start.
+async fn post_start<R: Runtime>(
+    scope: Scope<'_, R>,
+    name: &str,
+    id: &str,
+    hook: &Hook,
+    infra: Option<&InfraRef>,
+) -> Result<(), (&'static str, StepError)> {
+    let Scope { rt, desired, reporter, key, .. } = scope;
+    let this = || async {
+        rt.list(&Selector::pod(&desired.namespace, &desired.name))
+            .await
+            .ok()
+            .and_then(|all| all.into_iter().find(|o| o.id == id))
+    };
+    if this().await.is_some_and(|o| matches!(o.state, State::Exited { error: Some(_), .. })) {
+        return Ok(());
+    }
+    let grace = Duration::from_secs(desired.grace_period_seconds.max(0).unsigned_abs());
+    let infra_ip = infra.and_then(|i| i.ip.as_deref());
+    if let Err(e) = run_hook(rt, id, hook, grace, infra_ip).await {
+        reporter.event(key, &format!("postStart hook of {name} failed: {}", chain(&e)));
+        if let Some(o) = this().await {
+            let _ = rt.kill(&o).await;
+        }
+        return Err(("PostStartHookError", StepError::PostStart(e)));
+    }
+    Ok(())
 }
 
 /// A container's environment as `subPathExpr` expands against it: `NAME`, value, in order.

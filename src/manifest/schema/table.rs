@@ -148,7 +148,7 @@ macro_rules! container_fields {
             implemented("resources", Object(RESOURCE_REQUIREMENTS)),
             not_yet("resizePolicy", Objects(CONTAINER_RESIZE_POLICY)),
             implemented("restartPolicy", Scalar),
-            refused("restartPolicyRules", Objects(CONTAINER_RESTART_RULE)),
+            implemented("restartPolicyRules", Objects(CONTAINER_RESTART_RULE)),
             implemented("volumeMounts", Objects(VOLUME_MOUNT)),
             not_yet("volumeDevices", Objects(VOLUME_DEVICE)),
             implemented("livenessProbe", Object(PROBE)),
@@ -221,22 +221,11 @@ pub(super) static RESOURCE_CLAIM: &[Field] = &[not_yet("name", Scalar), not_yet(
 pub(super) static CONTAINER_RESIZE_POLICY: &[Field] =
     &[not_yet("resourceName", Scalar), not_yet("restartPolicy", Scalar)];
 
-pub(super) static CONTAINER_RESTART_RULE: &[Field] = &[
-    not_yet("action", Scalar),
-    not_yet("exitCodes", Object(CONTAINER_RESTART_RULE_ON_EXIT_CODES)),
-    // Not an API field: the API server rejects it. The Kubernetes documentation's
-    // restart-all-containers.yaml example shipped with `onExit: {exitCodes: ...}` (fixed by
-    // kubernetes/website#54001), so copies of it are in the wild. Tolerated while podrun
-    // refuses restartPolicyRules anyway (the refusal is the clearer message); make it an error
-    // when podrun implements them.
-    not_yet("onExit", Object(CONTAINER_RESTART_RULE_ON_EXIT)),
-];
-
-pub(super) static CONTAINER_RESTART_RULE_ON_EXIT: &[Field] =
-    &[not_yet("exitCodes", Object(CONTAINER_RESTART_RULE_ON_EXIT_CODES))];
+pub(super) static CONTAINER_RESTART_RULE: &[Field] =
+    &[implemented("action", Scalar), implemented("exitCodes", Object(CONTAINER_RESTART_RULE_ON_EXIT_CODES))];
 
 pub(super) static CONTAINER_RESTART_RULE_ON_EXIT_CODES: &[Field] =
-    &[not_yet("operator", Scalar), not_yet("values", Scalars)];
+    &[implemented("operator", Scalar), implemented("values", Scalars)];
 
 pub(super) static VOLUME_MOUNT: &[Field] = &[
     implemented("name", Scalar),

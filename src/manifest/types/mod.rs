@@ -230,7 +230,8 @@ pub struct Container {
     pub env: Vec<EnvVar>,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
     pub working_dir: Option<String>,
-    /// Only `Always`, and only on init containers: a native sidecar.
+    /// On an init container, `Always` makes it a native sidecar; otherwise it overrides the
+    /// pod's restartPolicy for this container (ContainerRestartRules, on since 1.35).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<ContainerRestartPolicy>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -261,9 +262,9 @@ pub struct Container {
     pub stdin: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stdin_once: Option<bool>,
-    /// Kubernetes 1.34+ alpha, which podrun refuses (validation says why); kept as written.
+    /// What to do on an exit, by exit code, before the restartPolicy decides.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub restart_policy_rules: Vec<serde_yaml::Value>,
+    pub restart_policy_rules: Vec<ContainerRestartRule>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -413,6 +414,70 @@ pub struct ResourceRequirements {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ContainerRestartPolicy {
     Always,
+    OnFailure,
+    Never,
+}
+
+/// One of a container's `restartPolicyRules`. The action and operator are kept as written, so
+/// that validation can name a value it does not support as the API server does.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerRestartRule {
+    #[serde(default, deserialize_with = "strict::string")]
+    pub action: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_codes: Option<ContainerRestartRuleOnExitCodes>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerRestartRuleOnExitCodes {
+    #[serde(default, deserialize_with = "strict::string")]
+    pub operator: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<i32>,
+}
+
+impl Container {
+    /// Whether the kubelet restarts this container after it exited with `exit_code`
+    /// (pkg/api/v1/pod/util.go: ContainerShouldRestart): the first matching `Restart` rule,
+    /// else the container's own restartPolicy, else the pod's. A sidecar's `Always` is the
+    /// container's own policy too.
+    pub fn restarts_after(&self, pod_policy: RestartPolicy, exit_code: i64) -> bool {
+        let Some(own) = self.restart_policy else { return pod_policy.restarts_after(exit_code) };
+        let matched = self.restart_policy_rules.iter().find(|r| r.matches(exit_code));
+        if matched.is_some_and(|r| r.action == "Restart") {
+            return true;
+        }
+        match own {
+            ContainerRestartPolicy::Always => true,
+            ContainerRestartPolicy::OnFailure => exit_code != 0,
+            ContainerRestartPolicy::Never => false,
+        }
+    }
+
+    /// Whether any exit at all may be followed by a restart (util.go: IsContainerRestartable).
+    pub fn may_restart(&self, pod_policy: RestartPolicy) -> bool {
+        match self.restart_policy {
+            Some(own) => {
+                own != ContainerRestartPolicy::Never || self.restart_policy_rules.iter().any(|r| r.action == "Restart")
+            }
+            None => pod_policy != RestartPolicy::Never,
+        }
+    }
+}
+
+impl ContainerRestartRule {
+    /// Whether `exit_code` satisfies the rule's condition (an unknown operator never does).
+    fn matches(&self, exit_code: i64) -> bool {
+        let Some(codes) = &self.exit_codes else { return false };
+        let listed = codes.values.iter().any(|v| i64::from(*v) == exit_code);
+        match codes.operator.as_str() {
+            "In" => listed,
+            "NotIn" => !listed,
+            _ => false,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

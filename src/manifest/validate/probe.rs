@@ -10,8 +10,8 @@
 use super::network::{port_name_problems, PORT_RANGE_MSG};
 use super::FieldError;
 use crate::manifest::types::{
-    Container, ExecAction, GrpcAction, HttpGetAction, IntOrString, LifecycleHandler, Probe, SleepAction,
-    TcpSocketAction,
+    Container, ContainerRestartPolicy, ExecAction, GrpcAction, HttpGetAction, IntOrString, LifecycleHandler, Probe,
+    SleepAction, TcpSocketAction,
 };
 
 const NON_NEGATIVE_MSG: &str = "must be greater than or equal to 0";
@@ -34,7 +34,7 @@ pub(super) fn validate_probes(c: &Container, path: &str, init: bool, errors: &mu
         ("readinessProbe", Kind::Readiness, &c.readiness_probe),
         ("startupProbe", Kind::Startup, &c.startup_probe),
     ];
-    let sidecar = c.restart_policy.is_some();
+    let sidecar = c.restart_policy == Some(ContainerRestartPolicy::Always);
     for (name, kind, probe) in probes {
         let Some(probe) = probe else { continue };
         let ppath = format!("{path}.{name}");
@@ -243,7 +243,7 @@ fn is_http_header_name(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::types::{ContainerPort, ContainerRestartPolicy, HttpHeader};
+    use crate::manifest::types::{ContainerPort, HttpHeader};
 
     fn exec() -> Probe {
         Probe { exec: Some(ExecAction { command: vec!["true".into()] }), ..Default::default() }

@@ -44,7 +44,6 @@ const STORAGE: &[&str] = &[
 enum Feature {
     UserNamespaces,
     ResourceClaims,
-    RestartPolicyRules,
     EphemeralVolumes,
     ServiceAccountTokens,
     ClusterTrustBundles,
@@ -65,9 +64,6 @@ impl Feature {
             Feature::ResourceClaims => {
                 "dynamic resource allocation (resourceClaims) is cluster-only: podrun has no scheduler or \
                  resource driver to allocate the devices"
-            }
-            Feature::RestartPolicyRules => {
-                "restartPolicyRules (a Kubernetes 1.34+ alpha feature) are not implemented by podrun"
             }
             Feature::EphemeralVolumes => {
                 "ephemeral volumes are not supported by podrun: each is a PersistentVolumeClaim that a cluster's \
@@ -148,9 +144,6 @@ pub(super) fn refuse(pod: &Pod, errors: &mut Vec<FieldError>) {
                     uses.push((Feature::ClaimSubPaths, format!("{path}.volumeMounts[{j}].{field}")));
                 }
             }
-        }
-        if !c.restart_policy_rules.is_empty() {
-            uses.push((Feature::RestartPolicyRules, format!("{path}.restartPolicyRules")));
         }
     }
     let present = |v: &Option<serde_yaml::Value>| v.as_ref().is_some_and(|v| !v.is_null());
@@ -253,7 +246,6 @@ spec:
   - name: side
     image: busybox
     restartPolicy: Always
-    restartPolicyRules: [{action: RestartAllContainers, onExit: {exitCodes: {operator: In, values: [88]}}}]
   containers:
   - name: a
     image: busybox
@@ -277,7 +269,6 @@ spec:
         let expect = [
             ("spec.hostUsers", "user namespaces (hostUsers: false) are not supported by podrun"),
             ("spec.resourceClaims", "dynamic resource allocation (resourceClaims) is cluster-only"),
-            ("spec.initContainers[0].restartPolicyRules", "restartPolicyRules (a Kubernetes 1.34+ alpha feature)"),
             ("spec.volumes[1].ephemeral", "ephemeral volumes are not supported by podrun"),
             ("spec.volumes[2].projected.sources[0].serviceAccountToken", "service account token projections"),
             ("spec.volumes[2].projected.sources[1].clusterTrustBundle", "cluster trust bundle projections"),

@@ -55,7 +55,16 @@ impl DockerRuntime {
             };
             if let Some((engine, info)) = head.as_ref().and_then(identify) {
                 let api = agreed_api(&info.api_version).ok_or_else(|| bad_api(&info.api_version))?;
-                return Ok(DockerRuntime { docker, endpoint: endpoint.clone(), dialer, engine, info, api, seal });
+                return Ok(DockerRuntime {
+                    docker,
+                    endpoint: endpoint.clone(),
+                    dialer,
+                    engine,
+                    info,
+                    api,
+                    seal,
+                    failed_starts: Arc::default(),
+                });
             }
         }
         let version = match tokio::time::timeout(CONNECT_TIMEOUT, docker.version()).await {
@@ -73,7 +82,16 @@ impl DockerRuntime {
         let api_version = version.api_version.unwrap_or_default();
         let api = agreed_api(&api_version).ok_or_else(|| bad_api(&api_version))?;
         let info = EngineInfo { name, version: version.version.unwrap_or_default(), api_version };
-        Ok(DockerRuntime { docker, endpoint: endpoint.clone(), dialer, engine, info, api, seal })
+        Ok(DockerRuntime {
+            docker,
+            endpoint: endpoint.clone(),
+            dialer,
+            engine,
+            info,
+            api,
+            seal,
+            failed_starts: Arc::default(),
+        })
     }
 }
 

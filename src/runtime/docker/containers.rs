@@ -15,7 +15,7 @@ use crate::runtime::concurrency::bounded;
 use crate::runtime::labels;
 use crate::runtime::seal::Kind;
 use crate::runtime::{
-    CreateSpec, Mount, NotSupported, Observed, Runtime, RuntimeError, Selector, RECURSIVE_READ_ONLY_API,
+    CreateSpec, Mount, NotSupported, Observed, Runtime, RuntimeError, Selector, State, RECURSIVE_READ_ONLY_API,
 };
 
 /// After a refused create, how many more times (50 ms apart) the name's holder is looked for.
@@ -24,7 +24,16 @@ const NAME_HOLDER_LOOKS: u32 = 20;
 impl DockerRuntime {
     pub(super) async fn inspect(&self, id: &str) -> Result<Option<Observed>, RuntimeError> {
         match decoded(|| self.docker.inspect_container(id, None)).await {
-            Ok(c) => Ok(Some(convert::observed(c, || self.node_ip()))),
+            Ok(c) => {
+                let mut c = convert::observed(c, || self.node_ip());
+                if c.state == State::Created {
+                    let failed = self.failed_starts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    if let Some(message) = failed.get(&c.id) {
+                        c.state = convert::start_error(message.clone());
+                    }
+                }
+                Ok(Some(c))
+            }
             // Removed between the list and the inspect: it is gone, which is what the list
             // would have said a moment later.
             Err(e) if Self::status_of(&e) == Some(404) => Ok(None),
@@ -149,6 +158,22 @@ pub(super) async fn start(rt: &DockerRuntime, id: &str) -> Result<(), RuntimeErr
     match rt.docker.start_container(id, None).await {
         // 304: already started, by us or by a podrun running beside us.
         Err(e) if DockerRuntime::status_of(&e) == Some(304) => Ok(()),
+        // The runtime could not start the process (a missing executable, say): the container
+        // stays created. A kubelet sees it terminated (the CRI's StartError), so podrun
+        // reports it so too, with the engine's message, from the next observation on.
+        Err(BollardError::DockerResponseServerError { status_code: 500, message }) => match rt.inspect(id).await? {
+            Some(c) if c.state == State::Created => {
+                rt.failed_starts
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .insert(id.to_owned(), message);
+                Ok(())
+            }
+            _ => Err(rt.error(
+                &format!("start container {id}"),
+                BollardError::DockerResponseServerError { status_code: 500, message },
+            )),
+        },
         r => r.map_err(|e| rt.error(&format!("start container {id}"), e)),
     }
 }
@@ -186,9 +211,13 @@ pub(super) async fn remove(rt: &DockerRuntime, c: &Observed) -> Result<(), Runti
     rt.ensure_owned("remove", c)?;
     // v: anonymous volumes the image declared go with the container, or they would leak.
     let opts = RemoveContainerOptionsBuilder::default().force(true).v(true).build();
-    match rt.docker.remove_container(&c.id, Some(opts)).await {
+    let removed = match rt.docker.remove_container(&c.id, Some(opts)).await {
         // 404: gone already; 409: a removal is already in progress.
         Err(e) if matches!(DockerRuntime::status_of(&e), Some(404 | 409)) => Ok(()),
         r => r.map_err(|e| rt.error(&format!("remove container {}", c.name), e)),
+    };
+    if removed.is_ok() {
+        rt.failed_starts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&c.id);
     }
+    removed
 }

@@ -17,6 +17,13 @@ fn time(t: Option<String>) -> Option<String> {
     t.filter(|t| !t.is_empty() && !t.starts_with("0001-01-01"))
 }
 
+/// A container the runtime could not start, as containerd's CRI reports one (StartError):
+/// terminated with exit code 128 and the runtime's message. (Docker's own exit code, 127 for
+/// a missing executable, is not what a kubelet on containerd shows.)
+pub fn start_error(message: String) -> State {
+    State::Exited { exit_code: 128, started_at: None, finished_at: None, oom_killed: false, error: Some(message) }
+}
+
 /// The container as podrun sees it. `node_ip`: the address of the engine's host, asked for a
 /// container on the host's network (which has no address of its own): a kubelet gives a
 /// hostNetwork pod the node's IP as its pod IP and host IP.
@@ -25,7 +32,11 @@ pub fn observed(c: ContainerInspectResponse, node_ip: impl FnOnce() -> Option<St
     let config = c.config.unwrap_or_default();
     let st = c.state.unwrap_or_default();
     let state = match st.status {
-        Some(ContainerStateStatusEnum::CREATED) => State::Created,
+        // Docker keeps a failed start's error in the state of the container it left created.
+        Some(ContainerStateStatusEnum::CREATED) => match st.error.filter(|e| !e.is_empty()) {
+            Some(error) => start_error(error),
+            None => State::Created,
+        },
         Some(ContainerStateStatusEnum::RUNNING) => State::Running { started_at: time(st.started_at) },
         Some(ContainerStateStatusEnum::EXITED) => State::Exited {
             exit_code: st.exit_code.unwrap_or(0),
@@ -244,6 +255,25 @@ fn mount(m: &Mount, engine: Engine) -> DockerMount {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Docker leaves a container it could not start created, with the runtime's error and its
+    /// own exit code (127 for a missing executable): a termination, as the CRI reports it.
+    #[test]
+    fn a_failed_start_is_a_start_error() {
+        let inspect = |status, error: &str| ContainerInspectResponse {
+            state: Some(bollard::models::ContainerState {
+                status: Some(status),
+                exit_code: Some(127),
+                error: Some(error.to_owned()),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let failed = observed(inspect(ContainerStateStatusEnum::CREATED, "exec: \"/nope\": no such file"), || None);
+        let State::Exited { exit_code: 128, error: Some(m), .. } = failed.state else { panic!("{failed:?}") };
+        assert!(m.contains("/nope"));
+        assert_eq!(observed(inspect(ContainerStateStatusEnum::CREATED, ""), || None).state, State::Created);
+    }
 
     #[test]
     fn mounts_map_to_the_mounts_list() {

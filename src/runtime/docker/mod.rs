@@ -24,7 +24,8 @@ pub mod tls;
 mod transport;
 mod volumes;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bollard::Docker;
@@ -57,6 +58,10 @@ pub struct DockerRuntime {
     api: (usize, usize),
     /// podrun's key: what it creates gets its seal, and it acts only on what has it.
     seal: Seal,
+    /// Containers whose start this process saw fail, with the engine's message: Podman keeps
+    /// no trace of a failed start in the container's state (Docker does), and a kubelet
+    /// reports such a container as terminated.
+    failed_starts: Arc<Mutex<HashMap<String, String>>>,
 }
 
 impl DockerRuntime {
