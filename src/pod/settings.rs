@@ -92,6 +92,8 @@ pub fn pod_network(pod: &Pod, network: Option<&str>) -> PodNetwork {
             .iter()
             .chain(&spec.containers)
             .any(|c| c.security_context.as_ref().and_then(|s| s.privileged) == Some(true)),
+        // The pod's ids are allocated when its infra container is made (`pod::userns`).
+        user_namespace: None,
     }
 }
 

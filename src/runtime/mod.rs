@@ -12,9 +12,9 @@ pub mod cri;
 pub mod docker;
 pub mod engine;
 mod error;
-mod features;
 #[cfg(test)]
 pub mod fake;
+mod features;
 mod hyper_conn;
 pub mod infra_image;
 pub mod insecure_tls;
@@ -169,7 +169,16 @@ pub enum Namespaces {
     Infra(PodNetwork),
     /// A pod member: joins the infra container's network (the engine copies its hostname,
     /// /etc/hosts and resolv.conf) and IPC namespaces.
-    Join { infra_id: String, pid: PidMode, ipc_host: bool },
+    /// `userns`: joins the infra container's user namespace too (`hostUsers: false`).
+    Join { infra_id: String, pid: PidMode, ipc_host: bool, userns: bool },
+}
+
+/// The ids of a pod's own user namespace: container ids 0 to `size - 1` are host ids from
+/// `host_id` on, for users and groups alike (as the kubelet maps a pod, `pod::userns`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IdRange {
+    pub host_id: u32,
+    pub size: u32,
 }
 
 /// The pod-level settings that live on the infra container.
@@ -189,6 +198,8 @@ pub struct PodNetwork {
     /// Some member of the pod is privileged: a CRI runtime lets only a privileged sandbox
     /// hold one (the kubelet's determinePodSandboxPrivileged).
     pub privileged: bool,
+    /// A user namespace of the pod's own (`hostUsers: false`), which its containers join.
+    pub user_namespace: Option<IdRange>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

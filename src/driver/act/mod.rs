@@ -29,7 +29,7 @@ use crate::pod::volumes::VolumeSetup;
 use crate::pod::{DesiredPod, InfraRef, Role};
 use crate::report::{PodKey, Reporter};
 use crate::runtime::labels;
-use crate::runtime::{Mount, Observed, Runtime, RuntimeError, Selector};
+use crate::runtime::{Mount, Namespaces, Observed, Runtime, RuntimeError, Selector};
 use crate::status::{Notes, Waiting};
 
 use hooks::run_hook;
@@ -76,6 +76,10 @@ enum StepError {
     Identity(#[from] IdentityError),
     #[error(transparent)]
     PostStart(hooks::HookError),
+    #[error(transparent)]
+    UserNamespace(#[from] crate::pod::userns::UsernsError),
+    #[error("a user namespace for the pod needs podrun's state directory on the engine's host")]
+    UserNamespaceElsewhere,
 }
 
 /// Engine unreachable, or silent past the deadline, is fatal to the run; anything else is
@@ -291,6 +295,14 @@ async fn run_step<R: Runtime>(
                 reporter.warning(&format!("{key}: {w}"));
             }
             resolve_user(rt, c, &mut spec).await?;
+            if let Namespaces::Infra(net) = &mut spec.namespaces {
+                if desired.manifest.spec.host_users == Some(false) {
+                    let files = files.ok_or(("CreateContainerConfigError", StepError::UserNamespaceElsewhere))?;
+                    let range = crate::pod::userns::allocate(files, &desired.uid)
+                        .map_err(|e| ("CreateContainerConfigError", e.into()))?;
+                    net.user_namespace = Some(range);
+                }
+            }
             if let (Some(setup), Role::Infra) = (setup, c.role) {
                 spec.mounts.extend(setup.infra_mounts());
             } else if let Some(setup) = setup {

@@ -310,7 +310,9 @@ impl Runtime for CriRuntime {
                     .insert(id.clone(), sandbox::base(&spec.name, &labels_));
                 Ok(id)
             }
-            Namespaces::Join { infra_id, pid, ipc_host } => {
+            // A user namespace never comes here: the CRI runtime announces none to podrun
+            // (`Runtime::features`), so such a pod is refused before anything is made.
+            Namespaces::Join { infra_id, pid, ipc_host, .. } => {
                 let sandbox_config = self.sandbox_config(infra_id).await?;
                 let config = container::config(spec, labels_, *pid, *ipc_host, |v| self.volume_data(v))?;
                 self.channel

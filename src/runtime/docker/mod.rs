@@ -34,8 +34,8 @@ pub use self::context::Endpoint;
 use self::transport::Dialer;
 use super::auth::Credentials;
 use super::{
-    Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk, LogOptions,
-    Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
+    Capacity, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk,
+    LogOptions, Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 use crate::runtime::seal::Seal;
 
@@ -93,6 +93,10 @@ impl Runtime for DockerRuntime {
 
     async fn security(&self) -> Result<EngineSecurity, RuntimeError> {
         info::security(self).await
+    }
+
+    async fn features(&self) -> Result<EngineFeatures, RuntimeError> {
+        Ok(info::features(self))
     }
 
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
