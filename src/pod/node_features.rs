@@ -37,7 +37,7 @@ pub fn check(pod: &Pod, engine: &EngineInfo, features: &EngineFeatures) -> Resul
     if spec.host_users == Some(false) && !features.user_namespaces {
         return lacks(
             "a user namespace for the pod (hostUsers: false)",
-            "run it on a rootful Podman (podrun gives a pod no user namespace through the CRI)",
+            "run it on a rootful Podman, or through the CRI on a runtime that announces user namespaces (containerd 2.0+, CRI-O 1.30+)",
         );
     }
     if let Some(why) = strict_groups(pod, features) {

@@ -209,6 +209,7 @@ pub fn container_settings(pod: &Pod, c: &Container) -> (ContainerSettings, Vec<H
     let settings = ContainerSettings {
         user,
         group_add,
+        strict_groups: psc.supplemental_groups_policy.as_deref() == Some("Strict"),
         privileged: sc.privileged == Some(true),
         cap_add: sc.capabilities.iter().flat_map(|c| &c.add).cloned().collect(),
         cap_drop: sc.capabilities.iter().flat_map(|c| &c.drop).cloned().collect(),

@@ -247,6 +247,10 @@ pub struct ContainerSettings {
     /// `uid`, or `uid:gid`.
     pub user: Option<String>,
     pub group_add: Vec<String>,
+    /// `supplementalGroupsPolicy: Strict`: none of the image's /etc/group memberships. A CRI
+    /// runtime is told; Docker and Podman are given a `uid:gid` user, which they add none to
+    /// (`pod::node_features` refuses a container without a group there).
+    pub strict_groups: bool,
     pub privileged: bool,
     pub cap_add: Vec<String>,
     pub cap_drop: Vec<String>,

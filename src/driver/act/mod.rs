@@ -301,6 +301,7 @@ async fn run_step<R: Runtime>(
                     let range = crate::pod::userns::allocate(files, &desired.uid)
                         .map_err(|e| ("CreateContainerConfigError", e.into()))?;
                     net.user_namespace = Some(range);
+                    spec.labels.insert(labels::USER_NAMESPACE.to_owned(), format!("{}:{}", range.host_id, range.size));
                 }
             }
             if let (Some(setup), Role::Infra) = (setup, c.role) {

@@ -119,6 +119,11 @@ fn linux(
         }),
         readonly_rootfs: s.read_only_rootfs,
         supplemental_groups: s.group_add.iter().filter_map(|g| g.parse().ok()).collect(),
+        supplemental_groups_policy: if s.strict_groups {
+            api::SupplementalGroupsPolicy::Strict as i32
+        } else {
+            api::SupplementalGroupsPolicy::Merge as i32
+        },
         ..Default::default()
     };
     if let Some(user) = &s.user {
