@@ -317,7 +317,7 @@ impl DesiredPod {
                 let userns = self.manifest.spec.host_users == Some(false);
                 Namespaces::Join { infra_id: infra.id.clone(), pid: self.pid, ipc_host: self.network.ipc_host, userns }
             }
-            _ => Namespaces::Infra(self.network.clone()),
+            _ => Namespaces::Infra(Box::new(self.network.clone())),
         };
         let mut spec = CreateSpec {
             name: self.container_name(&c.name, attempt),

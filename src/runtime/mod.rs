@@ -166,7 +166,7 @@ pub enum Propagation {
 pub enum Namespaces {
     /// The infra container: creates the pod's network and IPC namespaces (shareable), and
     /// carries the pod's hostname, ports, /etc/hosts entries, DNS settings and sysctls.
-    Infra(PodNetwork),
+    Infra(Box<PodNetwork>),
     /// A pod member: joins the infra container's network (the engine copies its hostname,
     /// /etc/hosts and resolv.conf) and IPC namespaces.
     /// `userns`: joins the infra container's user namespace too (`hostUsers: false`).
@@ -790,7 +790,7 @@ mod tests {
             env: vec!["TOKEN=s3cr3t-value".into(), "EMPTY=".into()],
             working_dir: None,
             labels: BTreeMap::new(),
-            namespaces: Namespaces::Infra(PodNetwork::default()),
+            namespaces: Namespaces::Infra(Box::default()),
             stop_timeout: None,
             mounts: Vec::new(),
             settings: ContainerSettings::default(),
