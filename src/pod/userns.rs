@@ -80,6 +80,11 @@ pub fn allocate(files: &PodFiles, uid: &str) -> Result<IdRange, UsernsError> {
     let root = private_fs::ensure_private_dir(files.root()).map_err(UsernsError::State)?;
     let dir = root.join("userns");
     private_fs::private_subdir(&dir).map_err(UsernsError::State)?;
+    if let Some(n) = held(files, uid).first() {
+        if let Some(host_id) = range_start(*n, pool, &others) {
+            return Ok(IdRange { host_id, size: IDS_PER_POD });
+        }
+    }
     let count = pool.1 / u64::from(IDS_PER_POD);
     for n in 0..count {
         let Some(host_id) = range_start(n, pool, &others) else { continue };
@@ -103,14 +108,22 @@ fn is_gone(files: &PodFiles, holder: &[u8]) -> bool {
     crate::manifest::defaults::is_pod_uid(uid) && !files.pod_dir(uid).exists()
 }
 
-/// Frees the range the pod `uid` holds, if any.
+/// The ranges the pod `uid` holds, by number, lowest first.
+fn held(files: &PodFiles, uid: &str) -> Vec<u64> {
+    let Ok(entries) = std::fs::read_dir(dir(files)) else { return Vec::new() };
+    let mut found: Vec<u64> = entries
+        .flatten()
+        .filter(|e| private_fs::read_head(&e.path(), 256).ok().flatten().as_deref() == Some(uid.as_bytes()))
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .collect();
+    found.sort_unstable();
+    found
+}
+
+/// Frees the ranges the pod `uid` holds, if any.
 pub fn release(files: &PodFiles, uid: &str) {
-    let Ok(entries) = std::fs::read_dir(dir(files)) else { return };
-    for e in entries.flatten() {
-        let path = e.path();
-        if private_fs::read_head(&path, 256).ok().flatten().as_deref() == Some(uid.as_bytes()) {
-            let _ = std::fs::remove_file(&path);
-        }
+    for n in held(files, uid) {
+        let _ = std::fs::remove_file(dir(files).join(n.to_string()));
     }
 }
 
@@ -147,6 +160,10 @@ mod tests {
         let rb = allocate(&files, b).unwrap();
         assert_ne!(ra.host_id, rb.host_id);
         assert_eq!(allocate(&files, a).unwrap(), ra, "the same pod keeps its range");
+        // A lower range freed meanwhile does not move a pod that holds one.
+        release(&files, a);
+        assert_eq!(allocate(&files, b).unwrap(), rb, "b keeps its range, with a's free below it");
+        assert_eq!(allocate(&files, a).unwrap(), ra);
         release(&files, a);
         std::fs::remove_dir_all(files.pod_dir(a)).unwrap();
         let c = "00000000-0000-4000-8000-00000000000c";
