@@ -67,8 +67,7 @@ struct PodContext<'a> {
     /// The volumes that passed their own checks, by name: a mount of any other is "Not found",
     /// as in the API server.
     volumes: BTreeMap<&'a str, &'a Volume>,
-    /// False only under `hostUsers: false` (which is refused, but still decides what the
-    /// security context may say).
+    /// False only under `hostUsers: false` (which decides what the security context may say).
     host_users: bool,
     /// Every container's name, for resourceFieldRef.containerName.
     container_names: BTreeSet<&'a str>,

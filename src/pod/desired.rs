@@ -362,9 +362,10 @@ impl DesiredPod {
         }
         let namespaces = match (c.role, infra) {
             (Role::App | Role::Init, Some(infra)) => {
-                Namespaces::Join { infra_id: infra.id.clone(), pid: self.pid, ipc_host: self.network.ipc_host }
+                let userns = self.manifest.spec.host_users == Some(false);
+                Namespaces::Join { infra_id: infra.id.clone(), pid: self.pid, ipc_host: self.network.ipc_host, userns }
             }
-            _ => Namespaces::Infra(self.network.clone()),
+            _ => Namespaces::Infra(Box::new(self.network.clone())),
         };
         let mut spec = CreateSpec {
             name: self.container_name(&c.name, attempt),
@@ -502,7 +503,10 @@ mod tests {
         assert_eq!(a.env, vec!["A=x"]);
         let b = d.create_spec(&d.containers[1], 0, Some(&infra)).unwrap().0;
         assert_eq!(b.cmd, Some(vec![]), "command alone must drop the image CMD");
-        assert_eq!(b.namespaces, Namespaces::Join { infra_id: "infra".into(), pid: PidMode::Private, ipc_host: false });
+        assert_eq!(
+            b.namespaces,
+            Namespaces::Join { infra_id: "infra".into(), pid: PidMode::Private, ipc_host: false, userns: false }
+        );
     }
 
     #[test]

@@ -134,10 +134,10 @@ fn spec(name: &str, ns: &str, mounts: Vec<Mount>) -> CreateSpec {
         env: Vec::new(),
         working_dir: None,
         labels,
-        namespaces: Namespaces::Infra(crate::runtime::PodNetwork {
+        namespaces: Namespaces::Infra(Box::new(crate::runtime::PodNetwork {
             hostname: Some("e2e".into()),
             ..Default::default()
-        }),
+        })),
         stop_timeout: Some(1),
         mounts,
         settings: Default::default(),

@@ -163,7 +163,7 @@ impl PodFiles {
     }
 
     /// Makes the pod's directory (and the ones above it) private, checking each.
-    fn make_pod_dir(&self, uid: &str) -> Result<PathBuf, PrivateFsError> {
+    pub(super) fn make_pod_dir(&self, uid: &str) -> Result<PathBuf, PrivateFsError> {
         if !is_pod_uid(uid) {
             return Err(not_a_uid(uid));
         }
@@ -271,6 +271,7 @@ impl PodFiles {
             return;
         }
         remove_dir(&dir);
+        super::userns::release(self, uid);
     }
 }
 

@@ -18,6 +18,7 @@ pub mod qos;
 pub mod record;
 pub mod rootless;
 pub mod settings;
+pub mod userns;
 pub mod volumes;
 
 pub use desired::{DesiredContainer, DesiredPod, Hook, HttpHook, InfraRef, Role};

@@ -7,6 +7,29 @@
 use crate::manifest::types::Pod;
 use crate::runtime::{EngineFeatures, EngineInfo, Unsupported};
 
+use super::settings;
+
+/// What runs a pod with `supplementalGroupsPolicy: Strict`.
+const STRICT_WOULD: &str = "give each container a runAsGroup (Docker and Podman then add none of the image's \
+    /etc/group memberships), or run it through the CRI on a runtime that announces the supplemental groups \
+    policy (containerd 2.0+, CRI-O 1.31+)";
+
+/// Why the engine cannot hold the pod's containers to `supplementalGroupsPolicy: Strict`, in
+/// the kubelet's words (its admission's SupplementalGroupsPolicyNotSupported) and the first
+/// container it would fail for; None when it can, or the pod does not ask.
+fn strict_groups(pod: &Pod, features: &EngineFeatures) -> Option<String> {
+    let strict = pod.spec.security_context.as_ref().and_then(|s| s.supplemental_groups_policy.as_deref());
+    if strict != Some("Strict") || features.supplemental_groups_policy {
+        return None;
+    }
+    let not_here = "SupplementalGroupsPolicy=Strict is not supported in this node";
+    if !features.strict_groups_with_group {
+        return Some(not_here.to_owned());
+    }
+    let (path, _, _) = pod.spec.all_containers().find(|(_, c, _)| settings::run_as(pod, c).group.is_none())?;
+    Some(format!("{not_here}: {path} has no runAsGroup, and the engine would add the image's /etc/group memberships"))
+}
+
 /// The first node feature `pod` asks for that the engine cannot give.
 pub fn check(pod: &Pod, engine: &EngineInfo, features: &EngineFeatures) -> Result<(), Unsupported> {
     let spec = &pod.spec;
@@ -14,8 +37,11 @@ pub fn check(pod: &Pod, engine: &EngineInfo, features: &EngineFeatures) -> Resul
     if spec.host_users == Some(false) && !features.user_namespaces {
         return lacks(
             "a user namespace for the pod (hostUsers: false)",
-            "run it on Podman, or through the CRI on a runtime that announces user namespaces (containerd 2.0+, CRI-O 1.30+)",
+            "run it on a rootful Podman, or through the CRI on a runtime that announces user namespaces (containerd 2.0+, CRI-O 1.30+)",
         );
+    }
+    if let Some(why) = strict_groups(pod, features) {
+        return lacks(&format!("supplementalGroupsPolicy: Strict ({why})"), STRICT_WOULD);
     }
     if let Some(v) = spec.volumes.iter().find(|v| v.image.is_some()) {
         if !features.image_volumes {

@@ -101,6 +101,14 @@ pub fn prepare_pods(
         // admission refuses it.
         node.admit(&d.manifest).map_err(|e| refuse(e.to_string()))?;
         node_features::check(&d.manifest, env.engine, env.features).map_err(|e| refuse(e.to_string()))?;
+        if d.manifest.spec.host_users == Some(false) && !env.local_files {
+            // The pod's id range is recorded in the state directory of the engine's host.
+            return Err(refuse(
+                "spec.hostUsers: Unsupported value: false: the engine is on another host, where podrun cannot \
+                 record which ids the pod's user namespace takes"
+                    .to_owned(),
+            ));
+        }
         // dnsConfig adds to the host's resolver, which podrun can read only beside the engine.
         let spec = &d.manifest.spec;
         if spec.dns_policy != Some(DnsPolicy::None) && d.network.dns != DnsSettings::default() {

@@ -10,6 +10,9 @@
 //!   it): the engine's port forwarder, running as the user, cannot bind it.
 //! - a user or group id the engine's user namespace does not map (the user's /etc/subuid and
 //!   /etc/subgid ranges): the container cannot run as it.
+//! - `hostUsers: false`: the pod's user namespace would nest in the engine's, whose 65537 ids
+//!   (the user and one /etc/subuid range by convention) hold no 65536-id range per pod beside
+//!   the engine's own root, as the kubelet's mappings need.
 //!
 //! Warned and dropped, as Podman's own `kube play` does, because the pod runs, only without it:
 //! - cgroup limits (CPU and memory limits and requests) on a cgroup v1 host: an ordinary user
@@ -42,6 +45,7 @@ pub fn concerns(pod: &Pod) -> bool {
     let s = &pod.spec;
     let containers = || s.init_containers.iter().chain(&s.containers);
     s.host_network == Some(true)
+        || s.host_users == Some(false)
         || s.security_context.as_ref().is_some_and(|sc| {
             sc.run_as_user.is_some()
                 || sc.run_as_group.is_some()
@@ -80,6 +84,9 @@ pub fn check(
     let spec = &d.manifest.spec;
     if spec.host_network == Some(true) {
         return Err(RootlessError::HostNetwork);
+    }
+    if spec.host_users == Some(false) {
+        return Err(RootlessError::UserNamespace);
     }
     let containers = || {
         let init = spec.init_containers.iter().enumerate().map(|(i, c)| (format!("spec.initContainers[{i}]"), c));
@@ -155,6 +162,11 @@ pub enum RootlessError {
          the host's network namespace from its user namespace"
     )]
     HostNetwork,
+    #[error(
+        "spec.hostUsers: Unsupported value: false: the engine is rootless, and a user namespace for the pod would \
+         nest in the engine's, which maps too few ids for a 65536-id range per pod; run it on a rootful Podman"
+    )]
+    UserNamespace,
     #[error(
         "{field}: Invalid value: {port}: the engine is rootless, and an ordinary user cannot bind a host port \
          below {port_start} (net.ipv4.ip_unprivileged_port_start)"

@@ -85,6 +85,8 @@ pub fn pod_network(pod: &Pod, network: Option<&str>) -> PodNetwork {
             .iter()
             .chain(&spec.containers)
             .any(|c| c.security_context.as_ref().and_then(|s| s.privileged) == Some(true)),
+        // The pod's ids are allocated when its infra container is made (`pod::userns`).
+        user_namespace: None,
     }
 }
 
@@ -200,6 +202,7 @@ pub fn container_settings(pod: &Pod, c: &Container) -> (ContainerSettings, Vec<H
     let settings = ContainerSettings {
         user,
         group_add,
+        strict_groups: psc.supplemental_groups_policy.as_deref() == Some("Strict"),
         privileged: sc.privileged == Some(true),
         cap_add: sc.capabilities.iter().flat_map(|c| &c.add).cloned().collect(),
         cap_drop: sc.capabilities.iter().flat_map(|c| &c.drop).cloned().collect(),

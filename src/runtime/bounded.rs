@@ -253,7 +253,7 @@ mod tests {
             env: Vec::new(),
             working_dir: None,
             labels: BTreeMap::new(),
-            namespaces: crate::runtime::Namespaces::Infra(crate::runtime::PodNetwork::default()),
+            namespaces: crate::runtime::Namespaces::Infra(Box::default()),
             stop_timeout: None,
             mounts: Vec::new(),
             settings: crate::runtime::ContainerSettings::default(),

@@ -126,6 +126,9 @@ pub enum Unreachability {
 /// What the engine lacks for a request.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NotSupported {
+    /// A container of a pod in a user namespace of its own, whose sandbox records none.
+    #[error("the pod's sandbox has no user namespace for the container to join")]
+    NoUserNamespace,
     #[error(
         "the mount at {target} must be recursively read-only, which needs Docker API {}.{} (Engine 25) or later; \
          this engine speaks {}.{}",

@@ -17,6 +17,10 @@ pub struct EngineFeatures {
     pub image_volumes: bool,
     /// `supplementalGroupsPolicy: Strict` (the CRI's `RuntimeFeatures.supplemental_groups_policy`).
     pub supplemental_groups_policy: bool,
+    /// `supplementalGroupsPolicy: Strict` for a container with a runAsGroup: given `user:gid`,
+    /// the engine adds none of the user's /etc/group memberships (Docker, Podman: their lookup
+    /// of the image's /etc/group is only for a user given without a group).
+    pub strict_groups_with_group: bool,
     /// Pod-level resources: the pod's containers under a cgroup of the pod's own with its limits.
     pub pod_cgroup: bool,
     /// In-place resize: a running container's resources changed without a restart (Docker's
@@ -30,6 +34,7 @@ impl EngineFeatures {
         user_namespaces: false,
         image_volumes: false,
         supplemental_groups_policy: false,
+        strict_groups_with_group: false,
         pod_cgroup: false,
         update_resources: false,
     };

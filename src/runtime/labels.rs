@@ -28,6 +28,11 @@ pub const PRE_STOP: &str = "io.podrun.pre-stop";
 /// sidecars stop last, in reverse order (`driver::termination`), also without the manifest.
 pub const SIDECAR: &str = "io.podrun.sidecar";
 
+/// `HOST_ID:SIZE`: the ids of the pod's user namespace (`hostUsers: false`), on its infra
+/// container, so a later podrun puts a container it adds into the same mapping (a CRI runtime
+/// takes the mapping with each container).
+pub const USER_NAMESPACE: &str = "io.podrun.user-namespace";
+
 /// podrun's MAC over the engine name and the [`SEALED`] labels (see `runtime::seal`).
 pub const SEAL: &str = "io.podrun.seal";
 

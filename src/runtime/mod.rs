@@ -170,10 +170,19 @@ pub enum Propagation {
 pub enum Namespaces {
     /// The infra container: creates the pod's network and IPC namespaces (shareable), and
     /// carries the pod's hostname, ports, /etc/hosts entries, DNS settings and sysctls.
-    Infra(PodNetwork),
+    Infra(Box<PodNetwork>),
     /// A pod member: joins the infra container's network (the engine copies its hostname,
     /// /etc/hosts and resolv.conf) and IPC namespaces.
-    Join { infra_id: String, pid: PidMode, ipc_host: bool },
+    /// `userns`: joins the infra container's user namespace too (`hostUsers: false`).
+    Join { infra_id: String, pid: PidMode, ipc_host: bool, userns: bool },
+}
+
+/// The ids of a pod's own user namespace: container ids 0 to `size - 1` are host ids from
+/// `host_id` on, for users and groups alike (as the kubelet maps a pod, `pod::userns`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IdRange {
+    pub host_id: u32,
+    pub size: u32,
 }
 
 /// The pod-level settings that live on the infra container.
@@ -193,6 +202,8 @@ pub struct PodNetwork {
     /// Some member of the pod is privileged: a CRI runtime lets only a privileged sandbox
     /// hold one (the kubelet's determinePodSandboxPrivileged).
     pub privileged: bool,
+    /// A user namespace of the pod's own (`hostUsers: false`), which its containers join.
+    pub user_namespace: Option<IdRange>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -240,6 +251,10 @@ pub struct ContainerSettings {
     /// `uid`, or `uid:gid`.
     pub user: Option<String>,
     pub group_add: Vec<String>,
+    /// `supplementalGroupsPolicy: Strict`: none of the image's /etc/group memberships. A CRI
+    /// runtime is told; Docker and Podman are given a `uid:gid` user, which they add none to
+    /// (`pod::node_features` refuses a container without a group there).
+    pub strict_groups: bool,
     pub privileged: bool,
     pub cap_add: Vec<String>,
     pub cap_drop: Vec<String>,
@@ -781,7 +796,7 @@ mod tests {
             env: vec!["TOKEN=s3cr3t-value".into(), "EMPTY=".into()],
             working_dir: None,
             labels: BTreeMap::new(),
-            namespaces: Namespaces::Infra(PodNetwork::default()),
+            namespaces: Namespaces::Infra(Box::default()),
             stop_timeout: None,
             mounts: Vec::new(),
             settings: ContainerSettings::default(),

@@ -30,7 +30,7 @@ use crate::pod::volumes::VolumeSetup;
 use crate::pod::{DesiredPod, Hook, InfraRef, Role};
 use crate::report::{PodKey, Reporter};
 use crate::runtime::labels;
-use crate::runtime::{Mount, Observed, Runtime, RuntimeError, Selector, State};
+use crate::runtime::{CreateSpec, Mount, Namespaces, Observed, Runtime, RuntimeError, Selector, State};
 use crate::status::{Notes, Waiting};
 
 use hooks::run_hook;
@@ -81,6 +81,10 @@ enum StepError {
     Identity(#[from] IdentityError),
     #[error(transparent)]
     PostStart(hooks::HookError),
+    #[error(transparent)]
+    UserNamespace(#[from] crate::pod::userns::UsernsError),
+    #[error("a user namespace for the pod needs podrun's state directory on the engine's host")]
+    UserNamespaceElsewhere,
 }
 
 /// The least time the kubelet gives a stop signal, after a preStop hook used the grace period.
@@ -291,6 +295,20 @@ fn record(
     }
 }
 
+/// An infra container of a pod with `hostUsers: false` gets the pod's id range (allocated, or
+/// the one it holds), and a label saying which; other containers join its namespace.
+fn give_user_namespace(files: Option<&PodFiles>, desired: &DesiredPod, spec: &mut CreateSpec) -> Result<(), StepError> {
+    let Namespaces::Infra(net) = &mut spec.namespaces else { return Ok(()) };
+    if desired.manifest.spec.host_users != Some(false) {
+        return Ok(());
+    }
+    let files = files.ok_or(StepError::UserNamespaceElsewhere)?;
+    let range = crate::pod::userns::allocate(files, &desired.uid)?;
+    net.user_namespace = Some(range);
+    spec.labels.insert(labels::USER_NAMESPACE.to_owned(), format!("{}:{}", range.host_id, range.size));
+    Ok(())
+}
+
 /// Creates (if asked) and starts one container, then runs its postStart hook; returns its id.
 /// An error comes with the Kubernetes waiting reason for it.
 async fn run_step<R: Runtime>(
@@ -316,6 +334,7 @@ async fn run_step<R: Runtime>(
                 reporter.warning(&format!("{key}: {w}"));
             }
             resolve_user(rt, c, &mut spec).await?;
+            give_user_namespace(files, desired, &mut spec).map_err(|e| ("CreateContainerConfigError", e))?;
             if let (Some(setup), Role::Infra) = (setup, c.role) {
                 spec.mounts.extend(setup.infra_mounts());
             } else if let Some(setup) = setup {

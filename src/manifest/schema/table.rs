@@ -117,8 +117,8 @@ pub(super) static POD_SPEC: &[Field] = &[
     cluster_only("topologySpreadConstraints", Objects(TOPOLOGY_SPREAD_CONSTRAINT)),
     implemented("setHostnameAsFQDN", Scalar),
     implemented("os", Object(POD_OS)),
-    // `true` (the default) is what podrun does; `false` is refused.
-    refused("hostUsers", Scalar),
+    // `false`: a user namespace of the pod's own, on the engines that give one.
+    implemented("hostUsers", Scalar),
     implemented("schedulingGates", Objects(POD_SCHEDULING_GATE)),
     refused("resourceClaims", Objects(POD_RESOURCE_CLAIM)),
     // Pod-level limits need a pod cgroup, which podrun does not make yet: warned, not dropped
@@ -331,7 +331,7 @@ pub(super) static POD_SECURITY_CONTEXT: &[Field] = &[
     implemented("runAsGroup", Scalar),
     implemented("runAsNonRoot", Scalar),
     implemented("supplementalGroups", Scalars),
-    not_yet("supplementalGroupsPolicy", Scalar),
+    implemented("supplementalGroupsPolicy", Scalar),
     implemented("fsGroup", Scalar),
     implemented("sysctls", Objects(SYSCTL)),
     not_yet("fsGroupChangePolicy", Scalar),

@@ -40,6 +40,10 @@ pub struct PodSecurityContext {
     pub run_as_non_root: Option<bool>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub supplemental_groups: Vec<i64>,
+    /// `Merge` (the default: the groups of the user in the image's /etc/group as well) or
+    /// `Strict` (only runAsGroup, fsGroup and supplementalGroups).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "strict::opt_string")]
+    pub supplemental_groups_policy: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fs_group: Option<i64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

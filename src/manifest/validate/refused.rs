@@ -42,7 +42,6 @@ const STORAGE: &[&str] = &[
 /// A feature podrun refuses, and why, in words a user can act on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Feature {
-    UserNamespaces,
     ResourceClaims,
     EphemeralVolumes,
     ServiceAccountTokens,
@@ -58,9 +57,6 @@ impl Feature {
     fn why(self) -> String {
         let why = match self {
             Feature::Storage(source) => return storage_why(source),
-            Feature::UserNamespaces => {
-                "user namespaces (hostUsers: false) are not supported by podrun: the pod would run without one"
-            }
             Feature::ResourceClaims => {
                 "dynamic resource allocation (resourceClaims) is cluster-only: podrun has no scheduler or \
                  resource driver to allocate the devices"
@@ -122,9 +118,6 @@ fn storage_why(source: &str) -> String {
 pub(super) fn refuse(pod: &Pod, errors: &mut Vec<FieldError>) {
     let mut uses: Vec<(Feature, String)> = Vec::new();
     let spec = &pod.spec;
-    if spec.host_users == Some(false) {
-        uses.push((Feature::UserNamespaces, "spec.hostUsers".into()));
-    }
     if !spec.resource_claims.is_empty() {
         uses.push((Feature::ResourceClaims, "spec.resourceClaims".into()));
     }
@@ -240,7 +233,6 @@ apiVersion: v1
 kind: Pod
 metadata: {name: p}
 spec:
-  hostUsers: false
   resourceClaims: [{name: gpu, resourceClaimName: c}]
   initContainers:
   - name: side
@@ -267,7 +259,6 @@ spec:
         let ManifestError::Invalid { problems, .. } = &e else { panic!("{e}") };
         let lines: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
         let expect = [
-            ("spec.hostUsers", "user namespaces (hostUsers: false) are not supported by podrun"),
             ("spec.resourceClaims", "dynamic resource allocation (resourceClaims) is cluster-only"),
             ("spec.volumes[1].ephemeral", "ephemeral volumes are not supported by podrun"),
             ("spec.volumes[2].projected.sources[0].serviceAccountToken", "service account token projections"),
@@ -278,7 +269,7 @@ spec:
         for (line, (path, why)) in lines.iter().zip(expect) {
             assert!(line.starts_with(&format!("{path}: Forbidden: ")) && line.contains(why), "{line}");
         }
-        assert!(lines[1].ends_with("(also used at spec.containers[0].resources.claims)"), "{}", lines[1]);
+        assert!(lines[0].ends_with("(also used at spec.containers[0].resources.claims)"), "{}", lines[0]);
     }
 
     /// Every volume source of the API that podrun cannot provide, each refused at its path with

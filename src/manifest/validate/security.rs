@@ -11,6 +11,8 @@ use crate::manifest::types::{Pod, PodSpec, ProcMount, Profile, SecurityContext};
 const ID_RANGE_MSG: &str = "must be between 0 and 2147483647, inclusive";
 const PROFILE_TYPES: &[&str] = &["Localhost", "RuntimeDefault", "Unconfined"];
 const SYSCTL_MAX: usize = 253;
+/// `spec.securityContext.supplementalGroupsPolicy`, as the API server lists them.
+pub(crate) const SUPPLEMENTAL_GROUPS_POLICIES: &[&str] = &["Merge", "Strict"];
 const SYSCTL_MSG: &str = "must have at most 253 characters and match regex \
     ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$";
 /// `container.apparmor.security.beta.kubernetes.io/<container>: <profile>`.
@@ -72,6 +74,7 @@ pub(super) fn validate_pod_security(spec: &PodSpec, errors: &mut Vec<FieldError>
             "ShareProcessNamespace and HostPID cannot both be enabled",
         ));
     }
+    validate_host_users(spec, errors);
     let Some(sc) = &spec.security_context else { return };
     let path = "spec.securityContext";
     id(sc.fs_group, &format!("{path}.fsGroup"), errors);
@@ -79,6 +82,14 @@ pub(super) fn validate_pod_security(spec: &PodSpec, errors: &mut Vec<FieldError>
     id(sc.run_as_group, &format!("{path}.runAsGroup"), errors);
     for (i, g) in sc.supplemental_groups.iter().enumerate() {
         id(Some(*g), &format!("{path}.supplementalGroups[{i}]"), errors);
+    }
+    if let Some(policy) = sc.supplemental_groups_policy.as_deref().filter(|p| !SUPPLEMENTAL_GROUPS_POLICIES.contains(p))
+    {
+        errors.push(FieldError::unsupported(
+            format!("{path}.supplementalGroupsPolicy"),
+            policy,
+            SUPPLEMENTAL_GROUPS_POLICIES,
+        ));
     }
     let mut names = BTreeSet::new();
     for (i, s) in sc.sysctls.iter().enumerate() {
@@ -107,6 +118,22 @@ pub(super) fn validate_pod_security(spec: &PodSpec, errors: &mut Vec<FieldError>
     }
     if let Some(p) = &sc.app_armor_profile {
         app_armor(p, &format!("{path}.appArmorProfile"), errors);
+    }
+}
+
+/// The API server's validateHostUsers: a pod in a user namespace of its own shares none of
+/// the host's other namespaces (the paths' capitals are the API server's own).
+fn validate_host_users(spec: &PodSpec, errors: &mut Vec<FieldError>) {
+    if spec.host_users != Some(false) {
+        return;
+    }
+    let because = "when `hostUsers` is false";
+    for (set, path) in
+        [(spec.host_network, "spec.hostNetwork"), (spec.host_pid, "spec.HostPID"), (spec.host_ipc, "spec.HostIPC")]
+    {
+        if set == Some(true) {
+            errors.push(FieldError::forbidden(path, because));
+        }
     }
 }
 
@@ -335,6 +362,55 @@ mod tests {
         assert!(app_armor(profile("unconfined", None))[0].starts_with("a.type: Unsupported value: \"unconfined\""));
         assert!(
             app_armor(profile("Unconfined", Some("x")))[0].contains("can only be set when AppArmor type is Localhost")
+        );
+    }
+
+    #[test]
+    fn host_users_false_shares_no_host_namespace() {
+        let spec = |host: bool| PodSpec {
+            host_users: Some(false),
+            host_network: Some(host),
+            host_pid: Some(host),
+            host_ipc: Some(host),
+            ..Default::default()
+        };
+        let mut errors = Vec::new();
+        validate_pod_security(&spec(true), &mut errors);
+        assert_eq!(
+            strings(errors),
+            [
+                "spec.hostNetwork: Forbidden: when `hostUsers` is false",
+                "spec.HostPID: Forbidden: when `hostUsers` is false",
+                "spec.HostIPC: Forbidden: when `hostUsers` is false",
+            ]
+        );
+        let mut errors = Vec::new();
+        validate_pod_security(&spec(false), &mut errors);
+        validate_pod_security(&PodSpec { host_users: Some(true), ..spec(true) }, &mut errors);
+        assert_eq!(strings(errors), Vec::<String>::new());
+    }
+
+    #[test]
+    fn supplemental_groups_policy_is_merge_or_strict() {
+        let with = |policy: &str| {
+            let spec = PodSpec {
+                security_context: Some(PodSecurityContext {
+                    supplemental_groups_policy: Some(policy.into()),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            };
+            let mut errors = Vec::new();
+            validate_pod_security(&spec, &mut errors);
+            strings(errors)
+        };
+        assert_eq!(with("Merge"), Vec::<String>::new());
+        assert_eq!(with("Strict"), Vec::<String>::new());
+        assert_eq!(
+            with("strict"),
+            [
+                "spec.securityContext.supplementalGroupsPolicy: Unsupported value: \"strict\": supported values: \"Merge\", \"Strict\""
+            ]
         );
     }
 

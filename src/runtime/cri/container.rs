@@ -140,6 +140,11 @@ fn linux(
         }),
         readonly_rootfs: s.read_only_rootfs,
         supplemental_groups: s.group_add.iter().filter_map(|g| g.parse().ok()).collect(),
+        supplemental_groups_policy: if s.strict_groups {
+            api::SupplementalGroupsPolicy::Strict as i32
+        } else {
+            api::SupplementalGroupsPolicy::Merge as i32
+        },
         ..Default::default()
     };
     if let Some(user) = &s.user {
@@ -202,7 +207,7 @@ mod tests {
             env: vec!["A=1=2".into(), "B".into()],
             working_dir: None,
             labels: BTreeMap::new(),
-            namespaces: Namespaces::Join { infra_id: "s".into(), pid: PidMode::Infra, ipc_host: false },
+            namespaces: Namespaces::Join { infra_id: "s".into(), pid: PidMode::Infra, ipc_host: false, userns: false },
             stop_timeout: None,
             mounts: vec![
                 Mount::bind("/var/lib/podrun/x", "/data", true),

@@ -245,6 +245,19 @@ fn grace_secs(grace: Duration) -> i64 {
     i64::try_from(grace.as_secs() + u64::from(grace.subsec_nanos() > 0)).unwrap_or(i64::MAX)
 }
 
+/// The node features the runtime announces in its status, as the kubelet reads them: user
+/// namespaces from the default runtime handler's (the one podrun's sandboxes use, named ""),
+/// the supplemental groups policy from the runtime's own. A runtime older than these fields
+/// (containerd 1.6) announces neither.
+fn features_of(status: &api::StatusResponse) -> crate::runtime::EngineFeatures {
+    let default_handler = status.runtime_handlers.iter().find(|h| h.name.is_empty());
+    crate::runtime::EngineFeatures {
+        user_namespaces: default_handler.and_then(|h| h.features.as_ref()).is_some_and(|f| f.user_namespaces),
+        supplemental_groups_policy: status.features.as_ref().is_some_and(|f| f.supplemental_groups_policy),
+        ..crate::runtime::EngineFeatures::NONE
+    }
+}
+
 fn is_sandbox(c: &Observed) -> bool {
     c.label(labels::ROLE) == Some("infra")
 }
@@ -254,10 +267,18 @@ impl Runtime for CriRuntime {
         Ok(self.info.clone())
     }
 
-    async fn features(&self) -> Result<super::EngineFeatures, RuntimeError> {
-        Ok(super::EngineFeatures {
+    async fn features(&self) -> Result<crate::runtime::EngineFeatures, RuntimeError> {
+        let status = self
+            .channel
+            .runtime
+            .clone()
+            .status(api::StatusRequest { verbose: false })
+            .await
+            .map_err(|s| self.error("runtime status", s))?
+            .into_inner();
+        Ok(crate::runtime::EngineFeatures {
             image_volumes: container::mounts_images(&self.info.name, &self.info.version),
-            ..super::EngineFeatures::NONE
+            ..features_of(&status)
         })
     }
 
@@ -317,9 +338,20 @@ impl Runtime for CriRuntime {
                     .insert(id.clone(), sandbox::base(&spec.name, &labels_));
                 Ok(id)
             }
-            Namespaces::Join { infra_id, pid, ipc_host } => {
+            Namespaces::Join { infra_id, pid, ipc_host, userns } => {
                 let sandbox_config = self.sandbox_config(infra_id).await?;
-                let config = container::config(spec, labels_, *pid, *ipc_host, |v| self.volume_data(v))?;
+                let mut config = container::config(spec, labels_, *pid, *ipc_host, |v| self.volume_data(v))?;
+                if *userns {
+                    // The sandbox's mapping, which the runtime checks the container's against.
+                    let options =
+                        sandbox::user_namespace_of(&sandbox_config).ok_or_else(|| RuntimeError::Unsupported {
+                            what: format!("create container {}", spec.name),
+                            why: crate::runtime::NotSupported::NoUserNamespace,
+                        })?;
+                    let linux = config.linux.get_or_insert_with(Default::default);
+                    let security = linux.security_context.get_or_insert_with(Default::default);
+                    security.namespace_options.get_or_insert_with(Default::default).userns_options = Some(options);
+                }
                 self.channel
                     .runtime
                     .clone()
@@ -507,5 +539,35 @@ impl Runtime for CriRuntime {
         // CRI v1's GetContainerEvents is newer than the runtimes podrun meets (containerd 1.6
         // lacks it): the driver polls.
         futures_util::stream::empty().boxed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_are_read_from_the_default_handler_and_the_runtime() {
+        assert_eq!(
+            features_of(&api::StatusResponse::default()),
+            crate::runtime::EngineFeatures::NONE,
+            "containerd 1.6"
+        );
+        let handler = |name: &str, userns: bool| api::RuntimeHandler {
+            name: name.into(),
+            features: Some(api::RuntimeHandlerFeatures { recursive_read_only_mounts: true, user_namespaces: userns }),
+        };
+        let status = api::StatusResponse {
+            runtime_handlers: vec![handler("kata", false), handler("", true)],
+            features: Some(api::RuntimeFeatures {
+                supplemental_groups_policy: true,
+                user_namespaces_host_network: false,
+            }),
+            ..Default::default()
+        };
+        let f = features_of(&status);
+        assert!(f.user_namespaces && f.supplemental_groups_policy);
+        let other_only = api::StatusResponse { runtime_handlers: vec![handler("kata", true)], ..Default::default() };
+        assert!(!features_of(&other_only).user_namespaces, "only the default handler's count");
     }
 }

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::api;
 use super::paths;
-use crate::runtime::{labels, NetworkMode, PodNetwork};
+use crate::runtime::{labels, IdRange, NetworkMode, PodNetwork};
 
 /// Which of the kubelet's namespace modes (`api::NamespaceMode`).
 pub fn mode(node: bool, pod: bool) -> i32 {
@@ -58,6 +58,7 @@ pub fn config(
         network: mode(net.mode == NetworkMode::Host, true),
         pid: mode(net.pid_host, false),
         ipc: mode(net.ipc_host, true),
+        userns_options: net.user_namespace.map(user_namespace),
         ..Default::default()
     });
     // The pause program needs no privilege, as in the kubelet's sandbox.
@@ -85,7 +86,60 @@ pub fn base(name: &str, labels_: &BTreeMap<String, String>) -> api::PodSandboxCo
         log_directory: paths::pod_log_dir(&namespace, &pod, &uid).display().to_string(),
         labels: labels_.clone().into_iter().collect(),
         annotations: HashMap::from([(super::NAME_ANNOTATION.to_owned(), name.to_owned())]),
-        linux: Some(api::LinuxPodSandboxConfig { cgroup_parent: paths::cgroup_parent(&uid), ..Default::default() }),
+        linux: Some(api::LinuxPodSandboxConfig {
+            cgroup_parent: paths::cgroup_parent(&uid),
+            security_context: range_of(labels_).map(|r| api::LinuxSandboxSecurityContext {
+                namespace_options: Some(api::NamespaceOption {
+                    userns_options: Some(user_namespace(r)),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }),
+            ..Default::default()
+        }),
         ..Default::default()
+    }
+}
+
+/// The pod's user namespace as the kubelet asks for it: mode POD, one mapping of its range for
+/// users and groups alike (kuberuntime_sandbox_linux.go, userns_manager.go).
+pub fn user_namespace(r: IdRange) -> api::UserNamespace {
+    let map = api::IdMapping { host_id: r.host_id, container_id: 0, length: r.size };
+    api::UserNamespace { mode: api::NamespaceMode::Pod as i32, uids: vec![map], gids: vec![map] }
+}
+
+/// The user namespace range an infra container's labels record (`labels::USER_NAMESPACE`).
+fn range_of(labels_: &BTreeMap<String, String>) -> Option<IdRange> {
+    let (host, size) = labels_.get(labels::USER_NAMESPACE)?.split_once(':')?;
+    Some(IdRange { host_id: host.parse().ok()?, size: size.parse().ok()? })
+}
+
+/// The user namespace a sandbox's containers join, from its config.
+pub fn user_namespace_of(cfg: &api::PodSandboxConfig) -> Option<api::UserNamespace> {
+    cfg.linux.as_ref()?.security_context.as_ref()?.namespace_options.as_ref()?.userns_options.clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sandbox made now and one rebuilt from its labels by a later podrun give its containers
+    /// the same mapping: 65536 ids from the pod's range, for users and groups, in mode POD.
+    #[test]
+    fn the_pod_user_namespace_is_given_and_found_again_from_the_labels() {
+        let range = IdRange { host_id: 196_608, size: 65536 };
+        let mut labels_ = BTreeMap::from([(labels::POD_UID.to_owned(), "u".to_owned())]);
+        labels_.insert(labels::USER_NAMESPACE.to_owned(), "196608:65536".to_owned());
+        let net = PodNetwork { user_namespace: Some(range), ..Default::default() };
+        let made = config("s", &labels_, &net, false);
+        let want = user_namespace(range);
+        assert_eq!(want.mode, api::NamespaceMode::Pod as i32);
+        assert_eq!(want.uids, [api::IdMapping { host_id: 196_608, container_id: 0, length: 65536 }]);
+        assert_eq!(want.gids, want.uids);
+        assert_eq!(user_namespace_of(&made), Some(want.clone()));
+        assert_eq!(user_namespace_of(&base("s", &labels_)), Some(want));
+        labels_.remove(labels::USER_NAMESPACE);
+        assert_eq!(user_namespace_of(&base("s", &labels_)), None);
+        assert_eq!(user_namespace_of(&config("s", &labels_, &PodNetwork::default(), false)), None);
     }
 }

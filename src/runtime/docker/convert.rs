@@ -156,8 +156,17 @@ fn namespaces(body: &mut ContainerCreateBody, hc: &mut HostConfig, ns: &Namespac
             hc.dns_search = (!net.dns.searches.is_empty()).then(|| net.dns.searches.clone());
             hc.dns_options = (!net.dns.options.is_empty()).then(|| net.dns.options.clone());
             hc.sysctls = (!net.sysctls.is_empty()).then(|| net.sysctls.clone().into_iter().collect());
+            // Podman's automatic user namespace with podrun's mappings given: it then needs no
+            // /etc/subuid range of its own (`containers`), and the pod's range is podrun's.
+            hc.userns_mode = net.user_namespace.map(|r| {
+                let map = format!("0:{}:{}", r.host_id, r.size);
+                format!("auto:uidmapping={map},gidmapping={map}")
+            });
         }
-        Namespaces::Join { infra_id, pid, ipc_host } => {
+        Namespaces::Join { infra_id, pid, ipc_host, userns } => {
+            if *userns {
+                hc.userns_mode = Some(format!("container:{infra_id}"));
+            }
             hc.network_mode = Some(format!("container:{infra_id}"));
             // The pod's hostname. Docker gives a container that joins another's network that
             // container's hostname (and refuses a `container:` UTS mode); Podman gives it a UTS

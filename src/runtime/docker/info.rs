@@ -1,7 +1,24 @@
 //! What the engine is and can do: its versions, security, capacity and oom_score_adj floor.
 
 use super::{convert, raw, security, DockerRuntime};
-use crate::runtime::{BadAnswer, Capacity, Cause, EngineSecurity, OomFloor, Runtime, RuntimeError};
+use crate::runtime::{BadAnswer, Capacity, Cause, EngineFeatures, EngineSecurity, OomFloor, Runtime, RuntimeError};
+
+/// The node features the engine gives, by what it is. Podman gives a container a user namespace
+/// of explicit mappings (`UsernsMode: auto:uidmapping=...`, tried on 4.3) that the pod's others
+/// join; Docker has only its daemon-wide `userns-remap`, no namespace per container. Both run a
+/// `uid:gid` user without the image's /etc/group memberships (tried with `id` on Docker 20.10
+/// and Podman 4.3). Rootless Podman is refused user namespaces later, knowing it is rootless
+/// (`pod::rootless`).
+pub(super) fn features(rt: &DockerRuntime) -> EngineFeatures {
+    EngineFeatures {
+        user_namespaces: rt.engine == convert::Engine::Podman,
+        strict_groups_with_group: true,
+        // Podman's compatible API takes `type: image` at any version it speaks (a sub-path
+        // it ignores: see `pod/volumes`); Docker from API 1.48 (Engine 28.1).
+        image_volumes: rt.engine == convert::Engine::Podman || rt.api >= crate::runtime::IMAGE_MOUNT_API,
+        ..EngineFeatures::NONE
+    }
+}
 
 pub(super) async fn oom_score_floor(rt: &DockerRuntime) -> Option<OomFloor> {
     // The daemon is the peer of its unix socket; an engine elsewhere is not podrun's to read.

@@ -35,8 +35,8 @@ pub use self::context::Endpoint;
 use self::transport::Dialer;
 use super::auth::Credentials;
 use super::{
-    Capacity, CreateSpec, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk, LogOptions,
-    Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
+    Capacity, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk,
+    LogOptions, Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 use crate::runtime::seal::Seal;
 
@@ -88,15 +88,6 @@ impl Runtime for DockerRuntime {
         Ok(self.info.clone())
     }
 
-    async fn features(&self) -> Result<super::EngineFeatures, RuntimeError> {
-        Ok(super::EngineFeatures {
-            // Podman's compatible API takes `type: image` at any version it speaks (a sub-path
-            // it ignores: see `pod/volumes`); Docker from API 1.48 (Engine 28.1).
-            image_volumes: self.engine == convert::Engine::Podman || self.api >= super::IMAGE_MOUNT_API,
-            ..super::EngineFeatures::NONE
-        })
-    }
-
     async fn oom_score_floor(&self) -> Option<OomFloor> {
         info::oom_score_floor(self).await
     }
@@ -107,6 +98,10 @@ impl Runtime for DockerRuntime {
 
     async fn security(&self) -> Result<EngineSecurity, RuntimeError> {
         info::security(self).await
+    }
+
+    async fn features(&self) -> Result<EngineFeatures, RuntimeError> {
+        Ok(info::features(self))
     }
 
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
