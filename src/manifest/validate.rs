@@ -27,6 +27,7 @@ mod workload;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use config::{config_key_problems, validate_claim, validate_config_map, validate_secret, validate_secret_type};
+pub use resources::aggregate_requests;
 pub use unread::validate_unread;
 pub(crate) use workload::apps_selector_problems;
 

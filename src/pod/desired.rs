@@ -166,6 +166,8 @@ pub struct DesiredPod {
     pub host: PodFacts,
     /// Where the manifest came from (see `labels::SOURCE`), when it came from a file.
     pub source: Option<String>,
+    /// The pod's own cgroup, when it sets pod-level limits (`resources::pod_cgroup`).
+    pub pod_cgroup: Option<crate::runtime::PodCgroup>,
 }
 
 /// A short, stable hash of a value's JSON form (field order is fixed by the types, and maps are
@@ -186,6 +188,7 @@ fn sandbox_fields(pod: &Pod) -> serde_json::Value {
         "subdomain": s.subdomain, "hostAliases": s.host_aliases, "dnsPolicy": s.dns_policy,
         "dnsConfig": s.dns_config, "ports": ports,
         "sysctls": s.security_context.as_ref().map(|sc| &sc.sysctls),
+        "resources": s.resources,
     })
 }
 
@@ -238,6 +241,7 @@ impl DesiredPod {
             configs: Arc::new(ConfigStore::new()),
             host: PodFacts::default(),
             source: None,
+            pod_cgroup: super::resources::pod_cgroup(pod),
         }
     }
 
@@ -330,6 +334,7 @@ impl DesiredPod {
             stop_timeout: Some(self.grace_period_seconds),
             mounts: Vec::new(),
             settings: c.settings.clone(),
+            pod_cgroup: self.pod_cgroup.clone(),
         };
         let Some(m) = self.manifest_container(c) else { return Ok((spec, Vec::new())) };
         let facts = PodFacts {

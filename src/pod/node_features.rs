@@ -28,7 +28,7 @@ pub fn check(pod: &Pod, engine: &EngineInfo, features: &EngineFeatures) -> Resul
     if spec.resources.as_ref().is_some_and(|r| !r.limits.is_empty()) && !features.pod_cgroup {
         return lacks(
             "pod-level limits (spec.resources.limits)",
-            "run it on an engine podrun can give a pod cgroup of its own",
+            "run it with podrun as root on a rootful Docker or Podman on this host with the cgroupfs cgroup driver, or through the CRI",
         );
     }
     Ok(())

@@ -17,8 +17,9 @@ use futures_util::stream::BoxStream;
 use tokio::time::Instant;
 
 use super::{
-    auth, Capacity, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk, LogOptions,
-    LogRotation, Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
+    auth, Capacity, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed,
+    LogChunk, LogOptions, LogRotation, Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize,
+    Tmpfs, VolumeInfo,
 };
 
 /// `inner`, with its calls cut off at the deadline.
@@ -256,6 +257,7 @@ mod tests {
             stop_timeout: None,
             mounts: Vec::new(),
             settings: crate::runtime::ContainerSettings::default(),
+            pod_cgroup: None,
         };
         let start = Instant::now();
         assert_eq!(rt.create(&spec).await, Err(RuntimeError::Deadline { what: "create container c".into() }));

@@ -10,8 +10,9 @@ use super::auth::Credentials;
 use super::cri::CriRuntime;
 use super::docker::DockerRuntime;
 use super::{
-    Capacity, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk, LogOptions,
-    LogRotation, Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
+    Capacity, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk,
+    LogOptions, LogRotation, Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs,
+    VolumeInfo,
 };
 
 // One is made per command and passed by reference: its size costs nothing.

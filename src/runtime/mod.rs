@@ -12,15 +12,16 @@ pub mod cri;
 pub mod docker;
 pub mod engine;
 mod error;
-mod features;
 #[cfg(test)]
 pub mod fake;
+mod features;
 mod hyper_conn;
 pub mod infra_image;
 pub mod insecure_tls;
 pub mod labels;
 mod node_ip;
 mod oom_floor;
+pub mod pod_cgroup;
 pub mod registry;
 pub mod seal;
 
@@ -32,6 +33,7 @@ use futures_util::stream::BoxStream;
 
 pub use self::error::{BadAnswer, Cause, NotSupported, RuntimeError, Unreachability};
 pub use self::features::{EngineFeatures, Unsupported};
+pub use self::pod_cgroup::PodCgroup;
 
 /// What podrun asks the engine to create. Engine-neutral: the Docker implementation maps it.
 /// Its `Debug` leaves out the values of `env` (see [`EnvNames`]).
@@ -54,6 +56,9 @@ pub struct CreateSpec {
     /// What the container gets mounted, in order (host paths, tmpfs, named volumes).
     pub mounts: Vec<Mount>,
     pub settings: ContainerSettings,
+    /// The pod's own cgroup, when it has pod-level limits: every container of the pod goes
+    /// under it (see `pod_cgroup`), and the engine makes it with these limits.
+    pub pod_cgroup: Option<PodCgroup>,
 }
 
 impl std::fmt::Debug for CreateSpec {
@@ -70,6 +75,7 @@ impl std::fmt::Debug for CreateSpec {
             stop_timeout,
             mounts,
             settings,
+            pod_cgroup,
         } = self;
         f.debug_struct("CreateSpec")
             .field("name", name)
@@ -83,6 +89,7 @@ impl std::fmt::Debug for CreateSpec {
             .field("stop_timeout", stop_timeout)
             .field("mounts", mounts)
             .field("settings", settings)
+            .field("pod_cgroup", pod_cgroup)
             .finish()
     }
 }
@@ -779,6 +786,7 @@ mod tests {
             stop_timeout: None,
             mounts: Vec::new(),
             settings: ContainerSettings::default(),
+            pod_cgroup: None,
         };
         let shown = format!("{spec:?} {spec:#?}");
         assert!(!shown.contains("s3cr3t"), "{shown}");

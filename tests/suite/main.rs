@@ -29,6 +29,7 @@ mod e2e_node;
 mod e2e_podman;
 mod e2e_probes;
 mod e2e_remote;
+mod e2e_resources;
 mod e2e_run;
 mod e2e_sidecars;
 mod e2e_static;

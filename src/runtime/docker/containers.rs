@@ -103,6 +103,18 @@ pub(super) async fn create(rt: &DockerRuntime, spec: &CreateSpec) -> Result<Stri
             });
         }
     }
+    if let Some(limits) = &spec.pod_cgroup {
+        // The pod's cgroup, made (or its limits written again) before any container of it.
+        let uid = spec.labels.get(labels::POD_UID).map_or("", String::as_str);
+        crate::runtime::pod_cgroup::ensure(uid, limits).map_err(|e| RuntimeError::Client {
+            what: format!(
+                "create container {}: the pod's cgroup {}",
+                spec.name,
+                crate::runtime::pod_cgroup::parent(uid)
+            ),
+            source: crate::runtime::Cause(std::sync::Arc::new(e)),
+        })?;
+    }
     let opts = CreateContainerOptionsBuilder::default().name(&spec.name).build();
     let mut body = convert::create_body(spec, rt.engine);
     let mut labels = spec.labels.clone();
@@ -188,7 +200,13 @@ pub(super) async fn remove(rt: &DockerRuntime, c: &Observed) -> Result<(), Runti
     let opts = RemoveContainerOptionsBuilder::default().force(true).v(true).build();
     match rt.docker.remove_container(&c.id, Some(opts)).await {
         // 404: gone already; 409: a removal is already in progress.
-        Err(e) if matches!(DockerRuntime::status_of(&e), Some(404 | 409)) => Ok(()),
-        r => r.map_err(|e| rt.error(&format!("remove container {}", c.name), e)),
+        Err(e) if matches!(DockerRuntime::status_of(&e), Some(404 | 409)) => {}
+        r => r.map_err(|e| rt.error(&format!("remove container {}", c.name), e))?,
     }
+    // The pod's cgroup goes with its infra container, the last of the pod to go (rmdir: a
+    // cgroup still in use stays).
+    if c.label(labels::ROLE) == Some("infra") && rt.local_files() && crate::runtime::pod_cgroup::available() {
+        crate::runtime::pod_cgroup::remove(c.label(labels::POD_UID).unwrap_or_default());
+    }
+    Ok(())
 }

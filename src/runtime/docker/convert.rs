@@ -98,6 +98,10 @@ pub fn create_body(spec: &CreateSpec, engine: Engine) -> ContainerCreateBody {
     };
     namespaces(&mut body, &mut host_config, &spec.namespaces, engine);
     settings(&mut body, &mut host_config, &spec.settings);
+    if spec.pod_cgroup.is_some() {
+        let uid = spec.labels.get(crate::runtime::labels::POD_UID).map_or("", String::as_str);
+        host_config.cgroup_parent = Some(crate::runtime::pod_cgroup::parent(uid));
+    }
     mounts(&mut host_config, &spec.mounts);
     body.host_config = Some(host_config);
     body

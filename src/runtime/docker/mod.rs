@@ -95,6 +95,10 @@ impl Runtime for DockerRuntime {
         info::security(self).await
     }
 
+    async fn features(&self) -> Result<super::EngineFeatures, RuntimeError> {
+        Ok(super::EngineFeatures { pod_cgroup: info::pod_cgroup(self).await?, ..super::EngineFeatures::NONE })
+    }
+
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
         containers::list(self, sel).await
     }
