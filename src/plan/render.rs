@@ -35,6 +35,9 @@ fn action_lines(plan: &Plan) -> Vec<String> {
     for r in &plan.remove {
         lines.push(format!("remove container {}: {}", name_of(&r.container), r.reason));
     }
+    for c in &plan.resize {
+        lines.push(format!("resize container {} in place: its resources changed", name_of(c)));
+    }
     lines.extend(plan.infra.iter().map(|s| step_line(s, "infra container")));
     lines.extend(plan.init.iter().map(|s| step_line(s, "init container")));
     lines.extend(plan.apps.iter().map(|s| step_line(s, "container")));

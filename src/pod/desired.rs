@@ -137,6 +137,9 @@ pub struct DesiredContainer {
     pub run_as_non_root: bool,
     /// runAsUser and runAsGroup, which `identity::decide` settles against the image's USER.
     pub run_as: RunAs,
+    /// The resources (`cpu`, `memory`) whose change restarts it (resizePolicy RestartContainer);
+    /// a change of the others is applied in place.
+    pub restart_on_resize: Vec<String>,
     /// Where it is in the manifest: `spec.containers[1]`, `spec.initContainers[0]`.
     pub path: String,
     /// Its index in `initContainers` or `containers`.
@@ -168,6 +171,9 @@ pub struct DesiredPod {
     pub source: Option<String>,
     /// The pod's own cgroup, when it sets pod-level limits (`resources::pod_cgroup`).
     pub pod_cgroup: Option<crate::runtime::PodCgroup>,
+    /// Whether the engine changes a running container's resources in place
+    /// (`EngineFeatures::update_resources`); else a resize restarts the container.
+    pub resize_in_place: bool,
 }
 
 /// A short, stable hash of a value's JSON form (field order is fixed by the types, and maps are
@@ -223,6 +229,7 @@ impl DesiredPod {
             host_profiles: Vec::new(),
             run_as_non_root: false,
             run_as: RunAs::default(),
+            restart_on_resize: Vec::new(),
             path: String::new(),
             index: 0,
         };
@@ -242,6 +249,7 @@ impl DesiredPod {
             host: PodFacts::default(),
             source: None,
             pod_cgroup: super::resources::pod_cgroup(pod),
+            resize_in_place: false,
         }
     }
 
@@ -303,6 +311,9 @@ impl DesiredPod {
         }
         if c.sidecar {
             l.insert(labels::SIDECAR.to_owned(), c.index.to_string());
+        }
+        if c.role != Role::Infra {
+            l.insert(labels::RESOURCES.to_owned(), c.settings.resources_text());
         }
         if c.role == Role::Infra {
             for (k, v) in &self.manifest.metadata.labels {
@@ -393,8 +404,21 @@ fn container(pod: &Pod, index: usize, c: &Container, role: Role) -> DesiredConta
         role,
         image: c.image.clone(),
         pull_policy: c.image_pull_policy.unwrap_or(PullPolicy::IfNotPresent),
-        // The pod's securityContext, and the volumes it mounts, shape each container too.
-        spec_hash: spec_hash(&(c, &pod.spec.security_context, mounted_volumes(pod, c))),
+        // The pod's securityContext, and the volumes it mounts, shape each container too. Its
+        // resources are left out: a change of them is a resize (`plan::resize`), unless it
+        // changes the pod's QoS class, which makes a new container.
+        spec_hash: spec_hash(&(
+            &Container { resources: None, ..c.clone() },
+            &pod.spec.security_context,
+            mounted_volumes(pod, c),
+            super::qos::pod_qos(pod).as_str(),
+        )),
+        restart_on_resize: c
+            .resize_policy
+            .iter()
+            .filter(|p| p.restart_policy == "RestartContainer")
+            .map(|p| p.resource_name.clone())
+            .collect(),
         sidecar: role == Role::Init && c.restart_policy == Some(ContainerRestartPolicy::Always),
         post_start: lifecycle.post_start.as_ref().and_then(|h| Hook::from_handler(h, c, host_network)),
         pre_stop: lifecycle.pre_stop.as_ref().and_then(|h| Hook::from_handler(h, c, host_network)),

@@ -101,6 +101,7 @@ pub fn prepare_pods(
         // admission refuses it.
         node.admit(&d.manifest).map_err(|e| refuse(e.to_string()))?;
         node_features::check(&d.manifest, env.engine, env.features).map_err(|e| refuse(e.to_string()))?;
+        d.resize_in_place = env.features.update_resources;
         // dnsConfig adds to the host's resolver, which podrun can read only beside the engine.
         let spec = &d.manifest.spec;
         if spec.dns_policy != Some(DnsPolicy::None) && d.network.dns != DnsSettings::default() {

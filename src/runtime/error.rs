@@ -126,6 +126,8 @@ pub enum Unreachability {
 /// What the engine lacks for a request.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NotSupported {
+    #[error("the engine cannot change a running container's resources in place")]
+    Resize,
     #[error(
         "the mount at {target} must be recursively read-only, which needs Docker API {}.{} (Engine 25) or later; \
          this engine speaks {}.{}",

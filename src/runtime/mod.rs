@@ -262,6 +262,23 @@ pub struct ContainerSettings {
     pub stdin_once: bool,
 }
 
+impl ContainerSettings {
+    /// The CPU and memory a container was made with (or, as an engine reports them, has), as
+    /// the `labels::RESOURCES` label holds them: `cpu=QUOTA/PERIOD/SHARES,memory=LIMIT/RESERVATION`,
+    /// 0 for unset.
+    pub fn resources_text(&self) -> String {
+        resources_text(self.cpu, self.memory_limit, self.memory_reservation)
+    }
+}
+
+/// See [`ContainerSettings::resources_text`].
+pub fn resources_text(cpu: CpuSettings, memory_limit: Option<i64>, memory_reservation: Option<i64>) -> String {
+    let n = |v: Option<i64>| v.unwrap_or(0);
+    // A period without a quota limits nothing (and an engine may report its default).
+    let period = if n(cpu.quota) > 0 { n(cpu.period) } else { 0 };
+    format!("cpu={}/{}/{},memory={}/{}", n(cpu.quota), period, n(cpu.shares), n(memory_limit), n(memory_reservation))
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CpuSettings {
     /// CFS quota in microseconds per `period`.
@@ -671,6 +688,17 @@ pub trait Runtime: Send + Sync + 'static {
     fn kill(&self, c: &Observed) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// Removes a container podrun owns (killing it if it still runs). Gone already is Ok.
     fn remove(&self, c: &Observed) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// Sets the CPU and memory of a running container podrun owns, in place (an engine with
+    /// `EngineFeatures::update_resources`); any other engine refuses.
+    fn update_resources(
+        &self,
+        c: &Observed,
+        _settings: &ContainerSettings,
+    ) -> impl Future<Output = Result<(), RuntimeError>> + Send {
+        async move {
+            Err(RuntimeError::Unsupported { what: format!("resize container {}", c.name), why: NotSupported::Resize })
+        }
+    }
     /// Whether the engine runs on this host, so files podrun writes can be bind-mounted.
     fn local_files(&self) -> bool;
     /// The last `lines` lines of a container's output (stdout and stderr), as text.

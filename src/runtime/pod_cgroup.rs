@@ -124,8 +124,8 @@ pub fn ensure(uid: &str, limits: &PodCgroup) -> io::Result<()> {
 }
 
 /// Removes a pod's (empty) cgroup folders under every mounted hierarchy: rmdir only, which a
-/// cgroup in use refuses, and which never follows a link.
-pub fn remove(uid: &str) {
+/// cgroup in use refuses, and which never follows a link. Whether none is left.
+pub fn remove(uid: &str) -> bool {
     let rel = parent(uid);
     let rel = rel.trim_start_matches('/');
     let root = Path::new(MOUNT);
@@ -133,7 +133,7 @@ pub fn remove(uid: &str) {
     if let Ok(entries) = std::fs::read_dir(root) {
         dirs.extend(entries.flatten().filter(|e| e.file_type().is_ok_and(|t| t.is_dir())).map(|e| e.path().join(rel)));
     }
-    for dir in dirs {
+    for dir in &dirs {
         if !std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
             continue;
         }
@@ -147,6 +147,7 @@ pub fn remove(uid: &str) {
         }
         let _ = std::fs::remove_dir(&dir);
     }
+    !dirs.iter().any(|d| std::fs::symlink_metadata(d).is_ok())
 }
 
 #[cfg(test)]

@@ -104,3 +104,104 @@ fn e2e_resources_pod_level_limits_are_refused_on_rootless_podman() {
     assert!(err.contains("rootful Docker or Podman"), "{err}");
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
 }
+
+/// The resize pod of pod_resize.go, with busybox: Burstable, its memory limit `{limit}`.
+fn resize_pod(limit: &str, memory_policy: &str) -> String {
+    format!(
+        r#"apiVersion: v1
+kind: Pod
+metadata: {{name: rz}}
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: c
+    image: busybox:latest
+    command: [sh, -c, '{LOOP}']
+    resizePolicy:
+    - {{resourceName: cpu, restartPolicy: NotRequired}}
+    - {{resourceName: memory, restartPolicy: {memory_policy}}}
+    resources:
+      requests: {{cpu: 100m, memory: 32Mi}}
+      limits: {{cpu: 200m, memory: {limit}}}
+"#
+    )
+}
+
+/// The container's memory limit as its own cgroup shows it (v1, or v2's memory.max).
+fn memory_limit_seen(target: Target, ns: &Namespace) -> String {
+    let script = "cat /sys/fs/cgroup/memory/memory.limit_in_bytes 2>/dev/null || cat /sys/fs/cgroup/memory.max";
+    let out = target.podrun(&args(&["exec", "rz", "-n", ns.name(), "-c", "c", "--", "sh", "-c", script]));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    stdout(&out).trim().to_owned()
+}
+
+fn container_of(pod: &serde_json::Value) -> (String, u64) {
+    let st = &pod["status"]["containerStatuses"][0];
+    (st["containerID"].as_str().unwrap_or_default().to_owned(), st["restartCount"].as_u64().unwrap_or(99))
+}
+
+/// A re-apply with a new memory limit: resized in place where the engine can (the same
+/// container, no restart: pod_resize.go's "Burstable QoS pod, one container with cpu & memory
+/// requests + limits - increase memory limit"), restarted where it cannot or where the
+/// resizePolicy says RestartContainer; the container's cgroup has the new limit either way.
+fn a_new_memory_limit_is_applied(target: Target, test: &str, memory_policy: &str, in_place: bool) {
+    let ns = Namespace::for_target(target, test);
+    let apply = |limit: &str| {
+        let file = TempFile::new("rz.yaml", &resize_pod(limit, memory_policy));
+        let out = target.podrun(&args(&["apply", file.path(), "-n", ns.name(), "-o", "json", "--timeout", "90s"]));
+        assert_eq!(code(&out), 0, "on {}: {}", target.name(), stderr(&out));
+        (json(&out), stderr(&out))
+    };
+    let (before, _) = apply("64Mi");
+    assert_eq!(memory_limit_seen(target, &ns), "67108864");
+    let (id, restarts) = container_of(&before);
+    assert_eq!(restarts, 0);
+    let (after, log) = apply("96Mi");
+    let (new_id, new_restarts) = container_of(&after);
+    if in_place {
+        assert!(log.contains("resizing c in place"), "{log}");
+        assert_eq!((new_id.as_str(), new_restarts), (id.as_str(), 0), "the same container, not restarted");
+    } else {
+        assert_ne!(new_id, id, "restarted: {log}");
+        assert_eq!(new_restarts, 1, "restarted once: {log}");
+    }
+    assert_eq!(memory_limit_seen(target, &ns), "100663296", "the new limit");
+    let got = target.podrun(&args(&["get", "rz", "-n", ns.name(), "-o", "json"]));
+    assert_eq!(code(&got), 0, "{}", stderr(&got));
+    let got: serde_json::Value = serde_json::from_str(&stdout(&got)).expect("get -o json is JSON");
+    let st = &got["status"];
+    assert_eq!(st["qosClass"], "Burstable", "{st}");
+    let cs = &st["containerStatuses"][0];
+    assert_eq!(cs["resources"]["limits"]["memory"], "96Mi", "{cs}");
+    assert_eq!(cs["allocatedResources"]["memory"], "32Mi", "{cs}");
+    // Once applied, a third apply changes nothing.
+    let (again, log) = apply("96Mi");
+    assert_eq!(container_of(&again), container_of(&after), "{log}");
+    assert!(!log.contains("resizing"), "{log}");
+}
+
+#[test]
+fn e2e_resources_resize_in_place_on_docker() {
+    require_engine!();
+    a_new_memory_limit_is_applied(Target::Engine(None), "rz", "NotRequired", true);
+}
+
+#[test]
+fn e2e_resources_resize_policy_restart_container_on_docker() {
+    require_engine!();
+    a_new_memory_limit_is_applied(Target::Engine(None), "rz-restart", "RestartContainer", false);
+}
+
+#[test]
+fn e2e_resources_resize_restarts_on_podman() {
+    require_engine!();
+    require_podman!(host);
+    a_new_memory_limit_is_applied(Target::Engine(Some(&host)), "rz-podman", "NotRequired", false);
+}
+
+#[test]
+fn e2e_resources_resize_restarts_on_containerd() {
+    require_engine!();
+    require_cri!(endpoint);
+    a_new_memory_limit_is_applied(Target::Cri(&endpoint), "rz-cri", "NotRequired", false);
+}

@@ -145,7 +145,7 @@ macro_rules! container_fields {
             implemented("envFrom", Objects(ENV_FROM_SOURCE)),
             implemented("env", Objects(ENV_VAR)),
             implemented("resources", Object(RESOURCE_REQUIREMENTS)),
-            not_yet("resizePolicy", Objects(CONTAINER_RESIZE_POLICY)),
+            implemented("resizePolicy", Objects(CONTAINER_RESIZE_POLICY)),
             implemented("restartPolicy", Scalar),
             refused("restartPolicyRules", Objects(CONTAINER_RESTART_RULE)),
             implemented("volumeMounts", Objects(VOLUME_MOUNT)),

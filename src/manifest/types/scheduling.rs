@@ -1,9 +1,9 @@
 //! The scheduling fields of a pod spec (tolerations, affinity, topology spread, readiness and
-//! scheduling gates) and `resizePolicy`: podrun acts on none of them (a cluster's scheduler
-//! and kubelet do), and reads them only to check them as the API server does
+//! scheduling gates), on which podrun does not act (a cluster's scheduler does), and `resizePolicy`
+//! (which `pod::resize` reads); podrun reads them only to check them as the API server does
 //! (`validate/scheduling.rs`), from the document.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::LabelSelector;
 use crate::manifest::strict;
@@ -141,7 +141,7 @@ pub struct SchedulingGate {
     pub name: String,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerResizePolicy {
     #[serde(default, deserialize_with = "strict::string")]

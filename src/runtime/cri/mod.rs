@@ -213,7 +213,7 @@ impl CriRuntime {
         if std::fs::symlink_metadata(&logs).is_ok_and(|m| m.is_dir()) {
             let _ = std::fs::remove_dir_all(&logs);
         }
-        crate::runtime::pod_cgroup::remove(uid);
+        let _ = crate::runtime::pod_cgroup::remove(uid);
         Ok(())
     }
 }

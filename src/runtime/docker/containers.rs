@@ -194,6 +194,30 @@ pub(super) async fn kill(rt: &DockerRuntime, c: &Observed) -> Result<(), Runtime
     }
 }
 
+/// `POST /containers/{id}/update`: the container's CPU and memory, in place. Swap follows the
+/// memory limit as on create (twice it: the engine's default for a limit without a swap
+/// limit), or the engine refuses a limit above the swap it had.
+pub(super) async fn update_resources(
+    rt: &DockerRuntime,
+    c: &Observed,
+    s: &crate::runtime::ContainerSettings,
+) -> Result<(), RuntimeError> {
+    rt.ensure_owned("resize", c)?;
+    let body = bollard::models::ContainerUpdateBody {
+        cpu_shares: s.cpu.shares,
+        cpu_period: s.cpu.period,
+        cpu_quota: s.cpu.quota,
+        memory: s.memory_limit,
+        memory_swap: s.memory_limit.map(|m| m.saturating_mul(2)),
+        memory_reservation: s.memory_reservation,
+        ..Default::default()
+    };
+    rt.docker.update_container(&c.id, body).await.map_err(|e| rt.error(&format!("resize container {}", c.name), e))
+}
+
+/// How many times (100 ms apart) a pod's cgroup is tried for removal after its infra container.
+const CGROUP_LOOKS: u32 = 30;
+
 pub(super) async fn remove(rt: &DockerRuntime, c: &Observed) -> Result<(), RuntimeError> {
     rt.ensure_owned("remove", c)?;
     // v: anonymous volumes the image declared go with the container, or they would leak.
@@ -206,7 +230,14 @@ pub(super) async fn remove(rt: &DockerRuntime, c: &Observed) -> Result<(), Runti
     // The pod's cgroup goes with its infra container, the last of the pod to go (rmdir: a
     // cgroup still in use stays).
     if c.label(labels::ROLE) == Some("infra") && rt.local_files() && crate::runtime::pod_cgroup::available() {
-        crate::runtime::pod_cgroup::remove(c.label(labels::POD_UID).unwrap_or_default());
+        // Podman's conmon, in the pod's cgroup too, leaves it a moment after the removal.
+        let uid = c.label(labels::POD_UID).unwrap_or_default();
+        for _ in 0..CGROUP_LOOKS {
+            if crate::runtime::pod_cgroup::remove(uid) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
     Ok(())
 }

@@ -22,6 +22,15 @@ fn time(t: Option<String>) -> Option<String> {
 /// hostNetwork pod the node's IP as its pod IP and host IP.
 pub fn observed(c: ContainerInspectResponse, node_ip: impl FnOnce() -> Option<String>) -> Observed {
     let host_network = c.host_config.as_ref().and_then(|h| h.network_mode.as_deref()) == Some("host");
+    let resources_now = c.host_config.as_ref().map(|h| {
+        let positive = |v: Option<i64>| v.filter(|v| *v > 0);
+        let cpu = crate::runtime::CpuSettings {
+            quota: positive(h.cpu_quota),
+            period: positive(h.cpu_period),
+            shares: positive(h.cpu_shares),
+        };
+        crate::runtime::resources_text(cpu, positive(h.memory), positive(h.memory_reservation))
+    });
     let config = c.config.unwrap_or_default();
     let st = c.state.unwrap_or_default();
     let state = match st.status {
@@ -51,7 +60,13 @@ pub fn observed(c: ContainerInspectResponse, node_ip: impl FnOnce() -> Option<St
     Observed {
         id: c.id.unwrap_or_default(),
         name: c.name.unwrap_or_default().trim_start_matches('/').to_owned(),
-        labels: config.labels.unwrap_or_default().into_iter().collect(),
+        labels: {
+            let mut labels: std::collections::BTreeMap<String, String> =
+                config.labels.unwrap_or_default().into_iter().collect();
+            labels.remove(crate::runtime::labels::RESOURCES_NOW);
+            labels.extend(resources_now.map(|r| (crate::runtime::labels::RESOURCES_NOW.to_owned(), r)));
+            labels
+        },
         image: config.image.unwrap_or_default(),
         image_id: c.image.unwrap_or_default(),
         state,

@@ -96,7 +96,14 @@ impl Runtime for DockerRuntime {
     }
 
     async fn features(&self) -> Result<super::EngineFeatures, RuntimeError> {
-        Ok(super::EngineFeatures { pod_cgroup: info::pod_cgroup(self).await?, ..super::EngineFeatures::NONE })
+        Ok(super::EngineFeatures {
+            pod_cgroup: info::pod_cgroup(self).await?,
+            // Docker's container update (`docker update`). Podman 4.3's compat API has none, and
+            // its own (`podman update`) leaves what inspect reports as it was, so a resized
+            // container could not be told from one still to resize: a resize restarts it there.
+            update_resources: self.engine == convert::Engine::Docker,
+            ..super::EngineFeatures::NONE
+        })
     }
 
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
@@ -146,6 +153,10 @@ impl Runtime for DockerRuntime {
 
     fn local_files(&self) -> bool {
         self.endpoint.host.starts_with("unix://")
+    }
+
+    async fn update_resources(&self, c: &Observed, settings: &super::ContainerSettings) -> Result<(), RuntimeError> {
+        containers::update_resources(self, c, settings).await
     }
 
     async fn logs_tail(&self, id: &str, lines: usize) -> Result<String, RuntimeError> {
