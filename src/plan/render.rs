@@ -203,6 +203,7 @@ mod tests {
                 until: std::time::UNIX_EPOCH,
                 delay: Duration::from_secs(2),
             }],
+            resize: vec![observed("e")],
         };
         let later = Plan {
             images: vec![ImageNeed {
@@ -225,6 +226,7 @@ mod tests {
              \x20 use image here:1 for b (present; imagePullPolicy IfNotPresent)\n\
              \x20 stop container side\n\
              \x20 remove container a: its spec changed\n\
+             \x20 resize container e in place: its resources changed\n\
              \x20 create infra container POD: the pod has no infra container\n\
              \x20 start init container i (created, never started)\n\
              \x20 recreate container a: its spec changed\n\
