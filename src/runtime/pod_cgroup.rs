@@ -134,18 +134,18 @@ pub fn remove(uid: &str) -> bool {
         dirs.extend(entries.flatten().filter(|e| e.file_type().is_ok_and(|t| t.is_dir())).map(|e| e.path().join(rel)));
     }
     for dir in &dirs {
-        if !std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
+        if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
             continue;
         }
         // Children first (the engine's per-container folders, normally gone already).
-        if let Ok(children) = std::fs::read_dir(&dir) {
+        if let Ok(children) = std::fs::read_dir(dir) {
             for child in children.flatten() {
                 if child.file_type().is_ok_and(|t| t.is_dir()) {
                     let _ = std::fs::remove_dir(child.path());
                 }
             }
         }
-        let _ = std::fs::remove_dir(&dir);
+        let _ = std::fs::remove_dir(dir);
     }
     !dirs.iter().any(|d| std::fs::symlink_metadata(d).is_ok())
 }

@@ -28,7 +28,7 @@ fn json(out: &std::process::Output) -> serde_json::Value {
     v["items"][0].clone()
 }
 
-fn args<'a>(parts: &[&'a str]) -> Vec<String> {
+fn args(parts: &[&str]) -> Vec<String> {
     parts.iter().map(|s| (*s).to_owned()).collect()
 }
 
