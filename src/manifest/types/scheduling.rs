@@ -1,7 +1,8 @@
 //! The scheduling fields of a pod spec (tolerations, affinity, topology spread, readiness and
-//! scheduling gates), on which podrun does not act (a cluster's scheduler does), and `resizePolicy`
-//! (which `pod::resize` reads); podrun reads them only to check them as the API server does
-//! (`validate/scheduling.rs`), from the document.
+//! scheduling gates), on which podrun does not act (a cluster's scheduler does) and which it
+//! reads only to check them as the API server does (`validate/scheduling.rs`), from the
+//! document; and a container's `resizePolicy`, checked there too and kept on the container for
+//! the planner's in-place resize (`plan::resize`).
 
 use serde::{Deserialize, Serialize};
 
