@@ -30,6 +30,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub use checked_volumes::{check_volumes, CheckedMount, CheckedSource, CheckedSubPath, CheckedVolume, Medium};
 pub use config::{config_key_problems, validate_claim, validate_config_map, validate_secret, validate_secret_type};
+pub use resources::aggregate_requests;
 pub use unread::validate_unread;
 pub(crate) use workload::apps_selector_problems;
 

@@ -10,6 +10,7 @@
 
 pub mod backoff;
 pub mod render;
+pub mod resize;
 pub mod rollout;
 #[cfg(test)]
 mod tests;
@@ -94,12 +95,15 @@ pub struct Plan {
     pub apps: Vec<ContainerStep>,
     /// Restarts held back by the crash backoff.
     pub backoff: Vec<BackOff>,
+    /// Running containers whose resources are changed in place (`resize`).
+    pub resize: Vec<Observed>,
 }
 
 impl Plan {
     pub fn is_empty(&self) -> bool {
         self.stop.is_empty()
             && self.remove.is_empty()
+            && self.resize.is_empty()
             && self.infra.is_none()
             && self.init.is_empty()
             && self.apps.is_empty()
@@ -337,6 +341,16 @@ fn app_step(
         p.remove.push(remove(cur, "its spec changed"));
         // The replaced instance is gone; the kept dead one (if any) stays as lastState.
         return Some(create(c, inst, "its spec changed"));
+    }
+    if cur.is_running() && !ctx.unhealthy.contains(&cur.id) {
+        match resize::need(desired, c, cur) {
+            resize::Need::Nothing => {}
+            resize::Need::InPlace => p.resize.push(cur.clone()),
+            resize::Need::Restart(why) => {
+                p.remove.push(remove(cur, why));
+                return Some(create(c, inst, why));
+            }
+        }
     }
     match &cur.state {
         // The kubelet kills a container whose liveness probe failed and, unless the policy is

@@ -35,6 +35,9 @@ fn action_lines(plan: &Plan) -> Vec<String> {
     for r in &plan.remove {
         lines.push(format!("remove container {}: {}", name_of(&r.container), r.reason));
     }
+    for c in &plan.resize {
+        lines.push(format!("resize container {} in place: its resources changed", name_of(c)));
+    }
     lines.extend(plan.infra.iter().map(|s| step_line(s, "infra container")));
     lines.extend(plan.init.iter().map(|s| step_line(s, "init container")));
     lines.extend(plan.apps.iter().map(|s| step_line(s, "container")));
@@ -200,6 +203,7 @@ mod tests {
                 until: std::time::UNIX_EPOCH,
                 delay: Duration::from_secs(2),
             }],
+            resize: vec![observed("e")],
         };
         let later = Plan {
             images: vec![ImageNeed {
@@ -222,6 +226,7 @@ mod tests {
              \x20 use image here:1 for b (present; imagePullPolicy IfNotPresent)\n\
              \x20 stop container side\n\
              \x20 remove container a: its spec changed\n\
+             \x20 resize container e in place: its resources changed\n\
              \x20 create infra container POD: the pod has no infra container\n\
              \x20 start init container i (created, never started)\n\
              \x20 recreate container a: its spec changed\n\

@@ -137,6 +137,9 @@ pub struct DesiredContainer {
     pub run_as_non_root: bool,
     /// runAsUser and runAsGroup, which `identity::decide` settles against the image's USER.
     pub run_as: RunAs,
+    /// The resources (`cpu`, `memory`) whose change restarts it (resizePolicy RestartContainer);
+    /// a change of the others is applied in place.
+    pub restart_on_resize: Vec<String>,
     /// Where it is in the manifest: `spec.containers[1]`, `spec.initContainers[0]`.
     pub path: String,
     /// Its index in `initContainers` or `containers`.
@@ -166,6 +169,11 @@ pub struct DesiredPod {
     pub host: PodFacts,
     /// Where the manifest came from (see `labels::SOURCE`), when it came from a file.
     pub source: Option<String>,
+    /// The pod's own cgroup, when it sets pod-level limits (`resources::pod_cgroup`).
+    pub pod_cgroup: Option<crate::runtime::PodCgroup>,
+    /// Whether the engine changes a running container's resources in place
+    /// (`EngineFeatures::update_resources`); else a resize restarts the container.
+    pub resize_in_place: bool,
 }
 
 /// A short, stable hash of a value's JSON form (field order is fixed by the types, and maps are
@@ -186,6 +194,7 @@ fn sandbox_fields(pod: &Pod) -> serde_json::Value {
         "subdomain": s.subdomain, "hostAliases": s.host_aliases, "dnsPolicy": s.dns_policy,
         "dnsConfig": s.dns_config, "ports": ports,
         "sysctls": s.security_context.as_ref().map(|sc| &sc.sysctls),
+        "resources": s.resources,
     });
     // Only when set, so the pods of earlier podruns keep their hash (and their infra container).
     for (key, value) in [
@@ -230,6 +239,7 @@ impl DesiredPod {
             host_profiles: Vec::new(),
             run_as_non_root: false,
             run_as: RunAs::default(),
+            restart_on_resize: Vec::new(),
             path: String::new(),
             index: 0,
         };
@@ -248,6 +258,8 @@ impl DesiredPod {
             configs: Arc::new(ConfigStore::new()),
             host: PodFacts::default(),
             source: None,
+            pod_cgroup: super::resources::pod_cgroup(pod),
+            resize_in_place: false,
         }
     }
 
@@ -348,6 +360,9 @@ impl DesiredPod {
         if c.sidecar {
             l.insert(labels::SIDECAR.to_owned(), c.index.to_string());
         }
+        if c.role != Role::Infra {
+            l.insert(labels::RESOURCES.to_owned(), c.settings.resources_text());
+        }
         if c.role == Role::Infra {
             for (k, v) in &self.manifest.metadata.labels {
                 l.insert(format!("{}{k}", labels::POD_LABEL_PREFIX), v.clone());
@@ -379,6 +394,7 @@ impl DesiredPod {
             stop_timeout: Some(self.grace_period_seconds),
             mounts: Vec::new(),
             settings: c.settings.clone(),
+            pod_cgroup: self.pod_cgroup.clone(),
         };
         let Some(m) = self.manifest_container(c) else { return Ok((spec, Vec::new())) };
         let facts = PodFacts {
@@ -437,8 +453,21 @@ fn container(pod: &Pod, index: usize, c: &Container, role: Role) -> DesiredConta
         role,
         image: c.image.clone(),
         pull_policy: c.image_pull_policy.unwrap_or(PullPolicy::IfNotPresent),
-        // The pod's securityContext, and the volumes it mounts, shape each container too.
-        spec_hash: spec_hash(&(c, &pod.spec.security_context, mounted_volumes(pod, c))),
+        // The pod's securityContext, and the volumes it mounts, shape each container too. Its
+        // resources are left out: a change of them is a resize (`plan::resize`), unless it
+        // changes the pod's QoS class, which makes a new container.
+        spec_hash: spec_hash(&(
+            &Container { resources: None, ..c.clone() },
+            &pod.spec.security_context,
+            mounted_volumes(pod, c),
+            super::qos::pod_qos(pod).as_str(),
+        )),
+        restart_on_resize: c
+            .resize_policy
+            .iter()
+            .filter(|p| p.restart_policy == "RestartContainer")
+            .map(|p| p.resource_name.clone())
+            .collect(),
         sidecar: role == Role::Init && c.restart_policy == Some(ContainerRestartPolicy::Always),
         post_start: lifecycle.post_start.as_ref().and_then(|h| Hook::from_handler(h, c, host_network)),
         pre_stop: lifecycle.pre_stop.as_ref().and_then(|h| Hook::from_handler(h, c, host_network)),

@@ -141,6 +141,7 @@ fn spec(name: &str, ns: &str, mounts: Vec<Mount>) -> CreateSpec {
         stop_timeout: Some(1),
         mounts,
         settings: Default::default(),
+        pod_cgroup: None,
     }
 }
 

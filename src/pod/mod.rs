@@ -16,6 +16,7 @@ pub mod observed;
 pub mod prepare;
 pub mod qos;
 pub mod record;
+pub mod resources;
 pub mod rootless;
 pub mod settings;
 pub mod userns;

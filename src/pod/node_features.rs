@@ -54,8 +54,37 @@ pub fn check(pod: &Pod, engine: &EngineInfo, features: &EngineFeatures) -> Resul
     if spec.resources.as_ref().is_some_and(|r| !r.limits.is_empty()) && !features.pod_cgroup {
         return lacks(
             "pod-level limits (spec.resources.limits)",
-            "run it on an engine podrun can give a pod cgroup of its own",
+            "run it with podrun as root on a rootful Docker or Podman on this host with the cgroupfs cgroup driver, or through the CRI",
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::{load, LoadOptions, Source};
+
+    fn pod(yaml: &str) -> Pod {
+        let source = Source::from_text("t.yaml", &format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\n{yaml}"));
+        load(&source, &LoadOptions::default()).unwrap().pods.remove(0).pod
+    }
+
+    #[test]
+    fn pod_level_limits_need_a_pod_cgroup() {
+        let engine = EngineInfo { name: "Podman Engine".into(), version: "4.3.1".into(), api_version: "1.41".into() };
+        let limited = pod("spec:\n  resources: {limits: {memory: 48Mi}}\n  containers: [{name: c, image: x}]\n");
+        let refused = check(&limited, &engine, &EngineFeatures::NONE).unwrap_err().to_string();
+        assert!(
+            refused.starts_with(
+                "pod-level limits (spec.resources.limits) is not supported by Podman Engine 4.3.1: run it"
+            ),
+            "{refused}"
+        );
+        let cgroup = EngineFeatures { pod_cgroup: true, ..EngineFeatures::NONE };
+        assert_eq!(check(&limited, &engine, &cgroup), Ok(()));
+        // Requests alone need no cgroup of the pod's.
+        let requests = pod("spec:\n  resources: {requests: {cpu: 100m}}\n  containers: [{name: c, image: x}]\n");
+        assert_eq!(check(&requests, &engine, &EngineFeatures::NONE), Ok(()));
+    }
 }

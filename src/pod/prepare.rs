@@ -109,6 +109,7 @@ pub fn prepare_pods(
                     .to_owned(),
             ));
         }
+        d.resize_in_place = env.features.update_resources;
         // dnsConfig adds to the host's resolver, which podrun can read only beside the engine.
         let spec = &d.manifest.spec;
         if spec.dns_policy != Some(DnsPolicy::None) && d.network.dns != DnsSettings::default() {

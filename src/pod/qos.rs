@@ -1,6 +1,6 @@
 //! A pod's QoS class and its containers' OOM score adjustment, as the kubelet computes them:
-//! the class from the requests and limits of every container (pkg/apis/core/v1/helper/qos,
-//! ComputePodQOS), the score from the class, the container's memory request against the
+//! the class from the pod-level resources when the pod has them, else from the requests and
+//! limits of every container (pkg/apis/core/v1/helper/qos, ComputePodQOS), the score from the class, the container's memory request against the
 //! node's memory, and whether the pod is node-critical (pkg/kubelet/qos/policy.go,
 //! GetContainerOOMScoreAdjust). Every pod podrun runs is a static pod to the kubelet's eyes
 //! (a file source), so one whose priorityClassName is `system-node-critical` is node-critical
@@ -56,10 +56,42 @@ fn defaulted_requests(c: &Container) -> BTreeMap<String, String> {
     out
 }
 
-/// ComputePodQOS: BestEffort without any cpu or memory request or limit; Guaranteed when every
-/// container limits both cpu and memory and the pod's summed requests equal its summed
-/// limits; Burstable otherwise.
+/// The pod-level requests as the API server leaves them (defaultPodRequests): a supported
+/// resource the pod limits and does not request is requested at what its containers request
+/// together, or, when none of them requests it, at the pod's limit.
+pub fn pod_level_requests(pod: &Pod) -> BTreeMap<String, String> {
+    let Some(res) = &pod.spec.resources else { return BTreeMap::new() };
+    let mut out = res.requests.clone();
+    if res.limits.is_empty() {
+        return out;
+    }
+    for name in ["cpu", "memory"] {
+        let containers = crate::manifest::validate::aggregate_requests(&pod.spec, name);
+        if !out.contains_key(name) && !containers.is_zero() {
+            out.insert(name.to_owned(), containers.to_string());
+        }
+    }
+    for (name, limit) in &res.limits {
+        if matches!(name.as_str(), "cpu" | "memory") || name.starts_with("hugepages-") {
+            out.entry(name.clone()).or_insert_with(|| limit.clone());
+        }
+    }
+    out
+}
+
+/// ComputePodQOS: from the pod-level resources when the pod has them (its requests as the API
+/// server defaults them; Guaranteed only when it limits both cpu and memory at what it
+/// requests), else from the containers. BestEffort without any cpu or memory request or
+/// limit; Guaranteed when every container limits both cpu and memory and the pod's summed
+/// requests equal its summed limits; Burstable otherwise.
 pub fn pod_qos(pod: &Pod) -> QosClass {
+    if let Some(res) = &pod.spec.resources {
+        let requests: BTreeMap<String, Quantity> =
+            positive(&pod_level_requests(pod)).map(|(n, q)| (n.to_owned(), q)).collect();
+        let limits: BTreeMap<String, Quantity> = positive(&res.limits).map(|(n, q)| (n.to_owned(), q)).collect();
+        let guaranteed = res.limits.is_empty() || (limits.contains_key("cpu") && limits.contains_key("memory"));
+        return classify(&requests, &limits, guaranteed);
+    }
     let mut requests: BTreeMap<String, Quantity> = BTreeMap::new();
     let mut limits: BTreeMap<String, Quantity> = BTreeMap::new();
     let mut guaranteed = true;
@@ -83,6 +115,10 @@ pub fn pod_qos(pod: &Pod) -> QosClass {
             guaranteed = false;
         }
     }
+    classify(&requests, &limits, guaranteed)
+}
+
+fn classify(requests: &BTreeMap<String, Quantity>, limits: &BTreeMap<String, Quantity>, guaranteed: bool) -> QosClass {
     if requests.is_empty() && limits.is_empty() {
         return QosClass::BestEffort;
     }
@@ -164,6 +200,30 @@ mod tests {
         // Only cpu and memory count; a zero request is no request.
         let other = pod("metadata: {name: p}\nspec:\n  containers:\n  - {name: c, image: x, resources: {requests: {ephemeral-storage: 1Gi, cpu: '0'}}}\n");
         assert_eq!(pod_qos(&other), QosClass::BestEffort);
+    }
+
+    // qos_test.go's pod-level cases: the pod's resources decide, whatever its containers say.
+    #[test]
+    fn pod_level_resources_decide_the_class() {
+        let class = |res: &str, containers: &str| {
+            pod_qos(&pod(&format!("metadata: {{name: p}}\nspec:\n  resources: {res}\n  containers:\n{containers}")))
+        };
+        let plain = "  - {name: c, image: x}\n";
+        assert_eq!(class("{limits: {cpu: 500m, memory: 48Mi}}", plain), QosClass::Guaranteed);
+        assert_eq!(
+            class("{limits: {cpu: 500m, memory: 48Mi}, requests: {cpu: 500m, memory: 48Mi}}", plain),
+            QosClass::Guaranteed
+        );
+        assert_eq!(class("{limits: {memory: 48Mi}}", plain), QosClass::Burstable, "cpu unlimited");
+        assert_eq!(class("{requests: {cpu: 100m}}", plain), QosClass::Burstable);
+        assert_eq!(class("{limits: {cpu: 500m, memory: 48Mi}, requests: {cpu: 100m}}", plain), QosClass::Burstable);
+        assert_eq!(class("{}", plain), QosClass::BestEffort);
+        // A container's request becomes the pod's (defaultPodRequests): no longer at the limit.
+        let requesting = "  - {name: c, image: x, resources: {requests: {cpu: 100m}}}\n";
+        assert_eq!(class("{limits: {cpu: 500m, memory: 48Mi}}", requesting), QosClass::Burstable);
+        // Containers alone would make it Guaranteed; the pod's resources say Burstable.
+        let guaranteed = "  - {name: c, image: x, resources: {limits: {cpu: 100m, memory: 8Mi}}}\n";
+        assert_eq!(class("{requests: {memory: 8Mi}}", guaranteed), QosClass::Burstable);
     }
 
     #[test]

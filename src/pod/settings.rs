@@ -6,23 +6,8 @@
 
 use super::identity::{self, RunAs};
 use crate::manifest::hostname::PodHostname;
-use crate::manifest::quantity::Quantity;
 use crate::manifest::types::{Container, DnsPolicy, Pod, ProcMount, Profile, Protocol};
-use crate::runtime::{ContainerSettings, CpuSettings, DnsSettings, NetworkMode, PidMode, PodNetwork, PortBinding};
-
-/// The kubelet's CFS period, and its floor for quotas and shares.
-const CPU_PERIOD_US: i64 = 100_000;
-const MIN_QUOTA_US: i64 = 1000;
-const MIN_SHARES: i64 = 2;
-/// The kubelet's `MaxShares` (MilliCPUToShares clamps to it).
-const MAX_SHARES: i64 = 262_144;
-/// The kernel's largest CFS quota (`max_cfs_runtime`, 2^44-1 µs, about 175 million CPUs per
-/// 100 ms period); a larger one is EINVAL, so a limit beyond it is as good as none.
-const MAX_QUOTA_US: i64 = (1 << 44) - 1;
-
-fn clamp_i64(v: i128) -> i64 {
-    i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX })
-}
+use crate::runtime::{ContainerSettings, DnsSettings, NetworkMode, PidMode, PodNetwork, PortBinding};
 
 /// The annotation that carried a container's AppArmor profile before `appArmorProfile`.
 pub const APPARMOR_ANNOTATION_PREFIX: &str = "container.apparmor.security.beta.kubernetes.io/";
@@ -123,10 +108,6 @@ pub fn pid_mode(pod: &Pod) -> PidMode {
     }
 }
 
-fn quantity(map: &std::collections::BTreeMap<String, String>, key: &str) -> Option<Quantity> {
-    map.get(key).and_then(|q| Quantity::parse(q).ok())
-}
-
 /// The security, resource and terminal settings of one container, and the host profiles
 /// (seccomp files, AppArmor names) it needs, which the caller must check exist.
 pub fn container_settings(pod: &Pod, c: &Container) -> (ContainerSettings, Vec<HostProfile>) {
@@ -178,26 +159,7 @@ pub fn container_settings(pod: &Pod, c: &Container) -> (ContainerSettings, Vec<H
         _ => {}
     }
 
-    let res = c.resources.clone().unwrap_or_default();
-    // The kubelet's calculateLinuxResources, in millicores: a zero (or unset) limit sets no
-    // quota; shares come from the request, or from the limit when the request is zero. (The
-    // API server has already copied an unset request from the limit.)
-    let limit_milli = quantity(&res.limits, "cpu").map_or(0, |q| q.milli_ceil());
-    let request_milli = quantity(&res.requests, "cpu").map_or(limit_milli, |q| q.milli_ceil());
-    let shares_milli = if request_milli == 0 { limit_milli } else { request_milli };
-    let cpu = CpuSettings {
-        quota: (limit_milli > 0).then(|| {
-            let quota = limit_milli.saturating_mul(i128::from(CPU_PERIOD_US)) / 1000;
-            clamp_i64(quota.clamp(i128::from(MIN_QUOTA_US), i128::from(MAX_QUOTA_US)))
-        }),
-        period: (limit_milli > 0).then_some(CPU_PERIOD_US),
-        shares: Some(clamp_i64(
-            (shares_milli.saturating_mul(1024) / 1000).clamp(i128::from(MIN_SHARES), i128::from(MAX_SHARES)),
-        )),
-    };
-    // Validation keeps these within 64 bits; the clamp only makes sure nothing ever wraps.
-    let memory_limit = quantity(&res.limits, "memory").map(|q| clamp_i64(q.value_ceil()));
-    let memory_reservation = quantity(&res.requests, "memory").map(|q| clamp_i64(q.value_ceil()));
+    let (cpu, memory_limit, memory_reservation) = super::resources::container_resources(pod, c);
 
     let settings = ContainerSettings {
         user,
@@ -315,8 +277,10 @@ pub fn resolve_host_profiles(
 
 #[cfg(test)]
 mod tests {
+    use super::super::resources::{MAX_QUOTA_US, MAX_SHARES, MIN_SHARES};
     use super::*;
     use crate::manifest::{load, LoadOptions, Source};
+    use crate::runtime::CpuSettings;
 
     fn pod(yaml: &str) -> Pod {
         load(&Source::from_text("t.yaml", yaml), &LoadOptions::default()).unwrap().pods.remove(0).pod

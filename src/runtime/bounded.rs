@@ -98,6 +98,10 @@ impl<R: Runtime> Runtime for Bounded<R> {
         self.bound(|| "engine info".into(), self.inner.features()).await
     }
 
+    async fn update_resources(&self, c: &Observed, settings: &super::ContainerSettings) -> Result<(), RuntimeError> {
+        self.bound(|| format!("resize container {}", c.name), self.inner.update_resources(c, settings)).await
+    }
+
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
         self.bound(|| "list containers".into(), self.inner.list(sel)).await
     }
@@ -257,6 +261,7 @@ mod tests {
             stop_timeout: None,
             mounts: Vec::new(),
             settings: crate::runtime::ContainerSettings::default(),
+            pod_cgroup: None,
         };
         let start = Instant::now();
         assert_eq!(rt.create(&spec).await, Err(RuntimeError::Deadline { what: "create container c".into() }));

@@ -68,6 +68,9 @@ impl Runtime for Engine {
     async fn features(&self) -> Result<EngineFeatures, RuntimeError> {
         each!(self, rt => rt.features().await)
     }
+    async fn update_resources(&self, c: &Observed, settings: &super::ContainerSettings) -> Result<(), RuntimeError> {
+        each!(self, rt => rt.update_resources(c, settings).await)
+    }
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
         each!(self, rt => rt.list(sel).await)
     }

@@ -129,6 +129,8 @@ pub enum NotSupported {
     /// A container of a pod in a user namespace of its own, whose sandbox records none.
     #[error("the pod's sandbox has no user namespace for the container to join")]
     NoUserNamespace,
+    #[error("the engine cannot change a running container's resources in place")]
+    Resize,
     #[error(
         "the mount at {target} must be recursively read-only, which needs Docker API {}.{} (Engine 25) or later; \
          this engine speaks {}.{}",

@@ -76,6 +76,13 @@ pub const SOURCE: &str = "io.podrun.source";
 /// The pod's QoS class, on its infra container, for `get`, which has no manifest. Only
 /// reported (an unsealed label decides nothing), and not part of any spec hash.
 pub const QOS_CLASS: &str = "io.podrun.qos-class";
+/// The CPU and memory a container was created with (`ContainerSettings::resources_text`):
+/// what an in-place resize is measured against where the engine does not report them.
+pub const RESOURCES: &str = "io.podrun.resources";
+/// The CPU and memory the engine reports a container has now, in the same form: set by the
+/// engine layer on what it lists (never a label on the container), so a container resized in
+/// place, whose labels cannot change, is not resized again.
+pub const RESOURCES_NOW: &str = "io.podrun.resources-now";
 
 /// The annotation kubectl reads to choose a pod's default container.
 pub const DEFAULT_CONTAINER_ANNOTATION: &str = "kubectl.kubernetes.io/default-container";

@@ -21,6 +21,7 @@ pub mod insecure_tls;
 pub mod labels;
 mod node_ip;
 mod oom_floor;
+pub mod pod_cgroup;
 pub mod registry;
 pub mod seal;
 
@@ -32,6 +33,7 @@ use futures_util::stream::BoxStream;
 
 pub use self::error::{BadAnswer, Cause, NotSupported, RuntimeError, Unreachability};
 pub use self::features::{EngineFeatures, Unsupported};
+pub use self::pod_cgroup::PodCgroup;
 
 /// What podrun asks the engine to create. Engine-neutral: the Docker implementation maps it.
 /// Its `Debug` leaves out the values of `env` (see [`EnvNames`]).
@@ -54,6 +56,9 @@ pub struct CreateSpec {
     /// What the container gets mounted, in order (host paths, tmpfs, named volumes).
     pub mounts: Vec<Mount>,
     pub settings: ContainerSettings,
+    /// The pod's own cgroup, when it has pod-level limits: every container of the pod goes
+    /// under it (see `pod_cgroup`), and the engine makes it with these limits.
+    pub pod_cgroup: Option<PodCgroup>,
 }
 
 impl std::fmt::Debug for CreateSpec {
@@ -70,6 +75,7 @@ impl std::fmt::Debug for CreateSpec {
             stop_timeout,
             mounts,
             settings,
+            pod_cgroup,
         } = self;
         f.debug_struct("CreateSpec")
             .field("name", name)
@@ -83,6 +89,7 @@ impl std::fmt::Debug for CreateSpec {
             .field("stop_timeout", stop_timeout)
             .field("mounts", mounts)
             .field("settings", settings)
+            .field("pod_cgroup", pod_cgroup)
             .finish()
     }
 }
@@ -272,6 +279,23 @@ pub struct ContainerSettings {
     pub tty: bool,
     pub stdin: bool,
     pub stdin_once: bool,
+}
+
+impl ContainerSettings {
+    /// The CPU and memory a container was made with (or, as an engine reports them, has), as
+    /// the `labels::RESOURCES` label holds them: `cpu=QUOTA/PERIOD/SHARES,memory=LIMIT/RESERVATION`,
+    /// 0 for unset.
+    pub fn resources_text(&self) -> String {
+        resources_text(self.cpu, self.memory_limit, self.memory_reservation)
+    }
+}
+
+/// See [`ContainerSettings::resources_text`].
+pub fn resources_text(cpu: CpuSettings, memory_limit: Option<i64>, memory_reservation: Option<i64>) -> String {
+    let n = |v: Option<i64>| v.unwrap_or(0);
+    // A period without a quota limits nothing (and an engine may report its default).
+    let period = if n(cpu.quota) > 0 { n(cpu.period) } else { 0 };
+    format!("cpu={}/{}/{},memory={}/{}", n(cpu.quota), period, n(cpu.shares), n(memory_limit), n(memory_reservation))
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -685,6 +709,17 @@ pub trait Runtime: Send + Sync + 'static {
     fn kill(&self, c: &Observed) -> impl Future<Output = Result<(), RuntimeError>> + Send;
     /// Removes a container podrun owns (killing it if it still runs). Gone already is Ok.
     fn remove(&self, c: &Observed) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// Sets the CPU and memory of a running container podrun owns, in place (an engine with
+    /// `EngineFeatures::update_resources`); any other engine refuses.
+    fn update_resources(
+        &self,
+        c: &Observed,
+        _settings: &ContainerSettings,
+    ) -> impl Future<Output = Result<(), RuntimeError>> + Send {
+        async move {
+            Err(RuntimeError::Unsupported { what: format!("resize container {}", c.name), why: NotSupported::Resize })
+        }
+    }
     /// Whether the engine runs on this host, so files podrun writes can be bind-mounted.
     fn local_files(&self) -> bool;
     /// The last `lines` lines of a container's output (stdout and stderr), as text.
@@ -800,6 +835,7 @@ mod tests {
             stop_timeout: None,
             mounts: Vec::new(),
             settings: ContainerSettings::default(),
+            pod_cgroup: None,
         };
         let shown = format!("{spec:?} {spec:#?}");
         assert!(!shown.contains("s3cr3t"), "{shown}");

@@ -12,7 +12,9 @@ use crate::pod::observed::{attempt_of, Instances, PodObservation};
 use crate::pod::{DesiredContainer, DesiredPod};
 use crate::runtime::{Observed, State};
 
-use super::types::{ContainerState, ContainerStatus, Phase, PodStatus, Running, Terminated, Waiting};
+use super::types::{
+    ContainerResources, ContainerState, ContainerStatus, Phase, PodStatus, Running, Terminated, Waiting,
+};
 
 /// What the driver knows beyond what the engine shows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -130,6 +132,61 @@ fn capitalise(s: &str) -> String {
     cs.next().map(|f| f.to_uppercase().chain(cs).collect()).unwrap_or_default()
 }
 
+/// Bytes as the API server writes a quantity of them: in the largest binary unit that divides
+/// them (`96Mi`), else plain.
+fn bytes_quantity(b: i64) -> String {
+    for (shift, unit) in [(40, "Ti"), (30, "Gi"), (20, "Mi"), (10, "Ki")] {
+        if b > 0 && b % (1 << shift) == 0 {
+            return format!("{}{unit}", b >> shift);
+        }
+    }
+    b.to_string()
+}
+
+fn millicores(m: i64) -> String {
+    if m % 1000 == 0 {
+        (m / 1000).to_string()
+    } else {
+        format!("{m}m")
+    }
+}
+
+/// What a running (or created) container has of CPU and memory, as the engine reports it
+/// (else as it was created), in the API's terms: the kubelet's `resources` of a container
+/// status (in-place resize). Limits from the CFS quota and the memory limit, requests from the
+/// CPU shares (SharesToMilliCPU, rounded up) and the memory reservation.
+fn applied_resources(c: &Observed) -> Option<ContainerResources> {
+    use crate::runtime::labels;
+    if !matches!(c.state, State::Running { .. } | State::Created) {
+        return None;
+    }
+    let text = c.label(labels::RESOURCES_NOW).or_else(|| c.label(labels::RESOURCES))?;
+    let mut nums = BTreeMap::new();
+    for part in text.split(',') {
+        let (name, values) = part.split_once('=')?;
+        let values: Vec<i64> = values.split('/').map(str::parse).collect::<Result<_, _>>().ok()?;
+        nums.insert(name, values);
+    }
+    let (cpu, memory) = (nums.get("cpu")?, nums.get("memory")?);
+    let (quota, period, shares) = (*cpu.first()?, *cpu.get(1)?, *cpu.get(2)?);
+    let (limit, reservation) = (*memory.first()?, *memory.get(1)?);
+    let mut r = ContainerResources::default();
+    if quota > 0 && period > 0 {
+        r.limits.insert("cpu".into(), millicores(quota.saturating_mul(1000) / period));
+    }
+    if limit > 0 {
+        r.limits.insert("memory".into(), bytes_quantity(limit));
+    }
+    // Shares of 2 are the kubelet's floor: no request.
+    if shares > 2 {
+        r.requests.insert("cpu".into(), millicores((shares.saturating_mul(1000) + 1023) / 1024));
+    }
+    if reservation > 0 {
+        r.requests.insert("memory".into(), bytes_quantity(reservation));
+    }
+    Some(r)
+}
+
 pub(crate) fn container_status(
     name: &str,
     image: &str,
@@ -158,6 +215,8 @@ pub(crate) fn container_status(
         image_id: current.map(|c| image_id(&c.image_id)).unwrap_or_default(),
         container_id: current.map(container_id),
         started: running,
+        resources: current.and_then(applied_resources),
+        allocated_resources: current.and_then(applied_resources).map(|r| r.requests).filter(|r| !r.is_empty()),
     }
 }
 
@@ -385,6 +444,8 @@ mod tests {
             image_id: String::new(),
             container_id: None,
             started: false,
+            resources: None,
+            allocated_resources: None,
         }
     }
 

@@ -89,6 +89,22 @@ pub struct ContainerStatus {
     #[serde(rename = "containerID", skip_serializing_if = "Option::is_none")]
     pub container_id: Option<String>,
     pub started: bool,
+    /// The CPU and memory the running container has (in-place resize): absent while a resize
+    /// has not reached it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resources: Option<ContainerResources>,
+    /// The CPU and memory requests allocated to it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allocated_resources: Option<std::collections::BTreeMap<String, String>>,
+}
+
+/// A container's CPU and memory requests and limits, as its status reports them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ContainerResources {
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub limits: std::collections::BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub requests: std::collections::BTreeMap<String, String>,
 }
 
 /// Exactly one of the three is set, except in `lastState`, which is empty before a restart.

@@ -32,6 +32,7 @@ mod e2e_node_volumes;
 mod e2e_podman;
 mod e2e_probes;
 mod e2e_remote;
+mod e2e_resources;
 mod e2e_restart_rules;
 mod e2e_run;
 mod e2e_sidecars;

@@ -160,6 +160,7 @@ pub async fn act<R: Runtime>(scope: Scope<'_, R>, plan: &Plan, notes: &mut Notes
         return Ok(Acted::StillStopping(stopping));
     }
 
+    resize(scope, &plan.resize).await?;
     for r in &plan.remove {
         reporter.event(key, &format!("removing {} ({})", r.container.name, r.reason));
     }
@@ -177,6 +178,22 @@ pub async fn act<R: Runtime>(scope: Scope<'_, R>, plan: &Plan, notes: &mut Notes
     let (results, outcome) = tokio::join!(sweep, create_and_start(scope, plan, setup, notes));
     removed(results, reporter, key)?;
     outcome
+}
+
+/// Changes the resources of running containers in place (in-place resize); a failure is
+/// warned of and tried again at the next sync, as the kubelet retries a resize in progress.
+async fn resize<R: Runtime>(scope: Scope<'_, R>, resized: &[Observed]) -> Result<(), PodFailure> {
+    let Scope { rt, desired, reporter, key, .. } = scope;
+    for c in resized {
+        let Some(d) = c.label(labels::CONTAINER_NAME).and_then(|n| desired.find(n)) else { continue };
+        reporter.event(key, &format!("resizing {} in place ({})", d.name, d.settings.resources_text()));
+        match rt.update_resources(c, &d.settings).await {
+            Ok(()) => {}
+            Err(e) if fatal(&e) => return Err(PodFailure::Runtime(e)),
+            Err(e) => reporter.warning(&format!("{key}: {}", chain(&e))),
+        }
+    }
+    Ok(())
 }
 
 /// Warns of the removals that failed; an engine gone away ends the run.

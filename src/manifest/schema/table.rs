@@ -121,9 +121,8 @@ pub(super) static POD_SPEC: &[Field] = &[
     implemented("hostUsers", Scalar),
     implemented("schedulingGates", Objects(POD_SCHEDULING_GATE)),
     refused("resourceClaims", Objects(POD_RESOURCE_CLAIM)),
-    // Pod-level limits need a pod cgroup, which podrun does not make yet: warned, not dropped
-    // silently.
-    not_yet("resources", Object(RESOURCE_REQUIREMENTS)),
+    // Pod-level resources: the pod's own cgroup (pod/resources.rs), where the engine can give one.
+    implemented("resources", Object(RESOURCE_REQUIREMENTS)),
     implemented("hostnameOverride", Scalar),
     // Gang scheduling, alpha in v1.35 only (replaced by schedulingGroup in v1.36).
     cluster_only("workloadRef", Object(WORKLOAD_REFERENCE)),
@@ -146,7 +145,7 @@ macro_rules! container_fields {
             implemented("envFrom", Objects(ENV_FROM_SOURCE)),
             implemented("env", Objects(ENV_VAR)),
             implemented("resources", Object(RESOURCE_REQUIREMENTS)),
-            not_yet("resizePolicy", Objects(CONTAINER_RESIZE_POLICY)),
+            implemented("resizePolicy", Objects(CONTAINER_RESIZE_POLICY)),
             implemented("restartPolicy", Scalar),
             implemented("restartPolicyRules", Objects(CONTAINER_RESTART_RULE)),
             implemented("volumeMounts", Objects(VOLUME_MOUNT)),

@@ -252,6 +252,9 @@ pub struct Container {
     pub env_from: Vec<EnvFromSource>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resources: Option<ResourceRequirements>,
+    /// How a change of each resource is applied to the running container (in-place resize).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resize_policy: Vec<scheduling::ContainerResizePolicy>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volume_mounts: Vec<VolumeMount>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

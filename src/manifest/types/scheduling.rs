@@ -1,8 +1,9 @@
 //! The scheduling fields of a pod spec (tolerations, affinity, topology spread, readiness and
-//! scheduling gates, the pod's OS) and `resizePolicy`: podrun reads them to check them as the
-//! API server does (`validate/scheduling.rs`), from the document; of them only the OS and the
-//! scheduling gates concern the node, whose admission refuses a pod for another OS or one still
-//! gated (`pod/admission.rs`).
+//! scheduling gates, the pod's OS), which podrun reads to check them as the API server does
+//! (`validate/scheduling.rs`), from the document; of them only the OS and the scheduling gates
+//! concern the node, whose admission refuses a pod for another OS or one still gated
+//! (`pod/admission.rs`). And a container's `resizePolicy`, checked there too and kept on the
+//! container for the planner's in-place resize (`plan::resize`).
 
 use serde::{Deserialize, Serialize};
 
@@ -149,7 +150,7 @@ pub struct SchedulingGate {
     pub name: String,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerResizePolicy {
     #[serde(default, deserialize_with = "strict::string")]

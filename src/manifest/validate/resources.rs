@@ -176,7 +176,7 @@ fn request(c: &Container, resource: &str) -> Quantity {
 /// The pod's need of `resource` from its containers, as the scheduler adds it up: app
 /// containers and sidecars together, or one regular init container together with the sidecars
 /// started before it, whichever is more.
-fn aggregate_requests(spec: &PodSpec, resource: &str) -> Quantity {
+pub fn aggregate_requests(spec: &PodSpec, resource: &str) -> Quantity {
     let zero = Quantity::from_units(0);
     let mut sidecars = zero;
     let mut init_peak = zero;

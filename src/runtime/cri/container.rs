@@ -214,6 +214,7 @@ mod tests {
                 Mount::Volume { name: "v".into(), target: "/v".into(), read_only: false },
             ],
             settings: ContainerSettings { user: Some("1000:2000".into()), ..Default::default() },
+            pod_cgroup: None,
         }
     }
 

@@ -213,30 +213,8 @@ impl CriRuntime {
         if std::fs::symlink_metadata(&logs).is_ok_and(|m| m.is_dir()) {
             let _ = std::fs::remove_dir_all(&logs);
         }
-        remove_cgroup(&paths::cgroup_parent(uid));
+        let _ = crate::runtime::pod_cgroup::remove(uid);
         Ok(())
-    }
-}
-
-/// Removes a pod's (empty) cgroup folders under every mounted hierarchy: rmdir only, which a
-/// cgroup in use refuses, and which never follows a link.
-fn remove_cgroup(parent: &str) {
-    let rel = parent.trim_start_matches('/');
-    let root = Path::new("/sys/fs/cgroup");
-    let mut dirs = vec![root.join(rel)];
-    if let Ok(entries) = std::fs::read_dir(root) {
-        dirs.extend(entries.flatten().map(|e| e.path().join(rel)));
-    }
-    for dir in dirs {
-        // Children first (the runtime's per-container folders, normally gone already).
-        if let Ok(children) = std::fs::read_dir(&dir) {
-            for child in children.flatten() {
-                if child.file_type().is_ok_and(|t| t.is_dir()) {
-                    let _ = std::fs::remove_dir(child.path());
-                }
-            }
-        }
-        let _ = std::fs::remove_dir(&dir);
     }
 }
 
@@ -278,6 +256,9 @@ impl Runtime for CriRuntime {
             .into_inner();
         Ok(crate::runtime::EngineFeatures {
             image_volumes: container::mounts_images(&self.info.name, &self.info.version),
+            // Sandboxes go under a cgroupfs parent of podrun's, which podrun makes with the pod's
+            // limits as the kubelet makes its pod cgroups.
+            pod_cgroup: crate::runtime::pod_cgroup::available(),
             ..features_of(&status)
         })
     }
@@ -322,7 +303,23 @@ impl Runtime for CriRuntime {
         self.seal.stamp(Kind::Container, &spec.name, &mut labels_);
         match &spec.namespaces {
             Namespaces::Infra(net) => {
-                let config = sandbox::config(&spec.name, &labels_, net, net.privileged);
+                let mut config = sandbox::config(&spec.name, &labels_, net, net.privileged);
+                if let Some(limits) = &spec.pod_cgroup {
+                    // As the kubelet: the pod's cgroup made with its limits before the sandbox,
+                    // and the limits in the sandbox's config too (kuberuntime_sandbox_linux.go).
+                    let uid = spec.labels.get(labels::POD_UID).map_or("", String::as_str);
+                    crate::runtime::pod_cgroup::ensure(uid, limits).map_err(|e| RuntimeError::Client {
+                        what: format!("run pod sandbox {}: the pod's cgroup {}", spec.name, paths::cgroup_parent(uid)),
+                        source: Cause(std::sync::Arc::new(e)),
+                    })?;
+                    config.linux.get_or_insert_with(Default::default).resources = Some(api::LinuxContainerResources {
+                        cpu_period: limits.cpu.period.unwrap_or(0),
+                        cpu_quota: limits.cpu.quota.unwrap_or(0),
+                        cpu_shares: limits.cpu.shares.unwrap_or(0),
+                        memory_limit_in_bytes: limits.memory_limit.unwrap_or(0),
+                        ..Default::default()
+                    });
+                }
                 let id = self
                     .channel
                     .runtime

@@ -6,10 +6,6 @@ use std::path::{Path, PathBuf};
 /// The kubelet's pod log directory, so log shippers that read a node's pod logs find podrun's.
 pub const LOG_ROOT: &str = "/var/log/pods";
 
-/// Where a pod's cgroups go (cgroupfs): under podrun's own parent, one folder per pod, which
-/// podrun removes with the pod (the runtime leaves it behind).
-pub const CGROUP_ROOT: &str = "/podrun";
-
 /// `/var/log/pods/<namespace>_<pod>_<uid>`, as the kubelet lays it out. Namespace, name and
 /// uid are validated names (DNS labels and subdomains, a uid without `/`), so the three parts
 /// stay one path component.
@@ -22,9 +18,10 @@ pub fn container_log_path(container: &str, attempt: u32) -> String {
     format!("{}/{attempt}.log", component(container))
 }
 
-/// The cgroup parent of a pod's sandbox and containers.
+/// The cgroup parent of a pod's sandbox and containers (cgroupfs): the pod's own cgroup,
+/// which podrun removes with the pod (the runtime leaves it behind).
 pub fn cgroup_parent(uid: &str) -> String {
-    format!("{CGROUP_ROOT}/pod{}", component(uid))
+    crate::runtime::pod_cgroup::parent(uid)
 }
 
 /// `s` as one path component: a `/` or a leading `.` can never lead elsewhere, whatever a

@@ -112,6 +112,18 @@ pub(super) async fn create(rt: &DockerRuntime, spec: &CreateSpec) -> Result<Stri
             });
         }
     }
+    if let Some(limits) = &spec.pod_cgroup {
+        // The pod's cgroup, made (or its limits written again) before any container of it.
+        let uid = spec.labels.get(labels::POD_UID).map_or("", String::as_str);
+        crate::runtime::pod_cgroup::ensure(uid, limits).map_err(|e| RuntimeError::Client {
+            what: format!(
+                "create container {}: the pod's cgroup {}",
+                spec.name,
+                crate::runtime::pod_cgroup::parent(uid)
+            ),
+            source: crate::runtime::Cause(std::sync::Arc::new(e)),
+        })?;
+    }
     let opts = CreateContainerOptionsBuilder::default().name(&spec.name).build();
     let mut body = convert::create_body(spec, rt.engine);
     let mut labels = spec.labels.clone();
@@ -207,6 +219,30 @@ pub(super) async fn kill(rt: &DockerRuntime, c: &Observed) -> Result<(), Runtime
     }
 }
 
+/// `POST /containers/{id}/update`: the container's CPU and memory, in place. Swap follows the
+/// memory limit as on create (twice it: the engine's default for a limit without a swap
+/// limit), or the engine refuses a limit above the swap it had.
+pub(super) async fn update_resources(
+    rt: &DockerRuntime,
+    c: &Observed,
+    s: &crate::runtime::ContainerSettings,
+) -> Result<(), RuntimeError> {
+    rt.ensure_owned("resize", c)?;
+    let body = bollard::models::ContainerUpdateBody {
+        cpu_shares: s.cpu.shares,
+        cpu_period: s.cpu.period,
+        cpu_quota: s.cpu.quota,
+        memory: s.memory_limit,
+        memory_swap: s.memory_limit.map(|m| m.saturating_mul(2)),
+        memory_reservation: s.memory_reservation,
+        ..Default::default()
+    };
+    rt.docker.update_container(&c.id, body).await.map_err(|e| rt.error(&format!("resize container {}", c.name), e))
+}
+
+/// How many times (100 ms apart) a pod's cgroup is tried for removal after its infra container.
+const CGROUP_LOOKS: u32 = 30;
+
 pub(super) async fn remove(rt: &DockerRuntime, c: &Observed) -> Result<(), RuntimeError> {
     rt.ensure_owned("remove", c)?;
     // v: anonymous volumes the image declared go with the container, or they would leak.
@@ -216,8 +252,19 @@ pub(super) async fn remove(rt: &DockerRuntime, c: &Observed) -> Result<(), Runti
         Err(e) if matches!(DockerRuntime::status_of(&e), Some(404 | 409)) => Ok(()),
         r => r.map_err(|e| rt.error(&format!("remove container {}", c.name), e)),
     };
-    if removed.is_ok() {
-        rt.failed_starts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&c.id);
+    removed?;
+    rt.failed_starts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&c.id);
+    // The pod's cgroup goes with its infra container, the last of the pod to go (rmdir: a
+    // cgroup still in use stays).
+    if c.label(labels::ROLE) == Some("infra") && rt.local_files() && crate::runtime::pod_cgroup::available() {
+        // Podman's conmon, in the pod's cgroup too, leaves it a moment after the removal.
+        let uid = c.label(labels::POD_UID).unwrap_or_default();
+        for _ in 0..CGROUP_LOOKS {
+            if crate::runtime::pod_cgroup::remove(uid) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
-    removed
+    Ok(())
 }

@@ -29,6 +29,15 @@ pub fn start_error(message: String) -> State {
 /// hostNetwork pod the node's IP as its pod IP and host IP.
 pub fn observed(c: ContainerInspectResponse, node_ip: impl FnOnce() -> Option<String>) -> Observed {
     let host_network = c.host_config.as_ref().and_then(|h| h.network_mode.as_deref()) == Some("host");
+    let resources_now = c.host_config.as_ref().map(|h| {
+        let positive = |v: Option<i64>| v.filter(|v| *v > 0);
+        let cpu = crate::runtime::CpuSettings {
+            quota: positive(h.cpu_quota),
+            period: positive(h.cpu_period),
+            shares: positive(h.cpu_shares),
+        };
+        crate::runtime::resources_text(cpu, positive(h.memory), positive(h.memory_reservation))
+    });
     let config = c.config.unwrap_or_default();
     let st = c.state.unwrap_or_default();
     let state = match st.status {
@@ -62,7 +71,13 @@ pub fn observed(c: ContainerInspectResponse, node_ip: impl FnOnce() -> Option<St
     Observed {
         id: c.id.unwrap_or_default(),
         name: c.name.unwrap_or_default().trim_start_matches('/').to_owned(),
-        labels: config.labels.unwrap_or_default().into_iter().collect(),
+        labels: {
+            let mut labels: std::collections::BTreeMap<String, String> =
+                config.labels.unwrap_or_default().into_iter().collect();
+            labels.remove(crate::runtime::labels::RESOURCES_NOW);
+            labels.extend(resources_now.map(|r| (crate::runtime::labels::RESOURCES_NOW.to_owned(), r)));
+            labels
+        },
         image: config.image.unwrap_or_default(),
         image_id: c.image.unwrap_or_default(),
         state,
@@ -109,6 +124,10 @@ pub fn create_body(spec: &CreateSpec, engine: Engine) -> ContainerCreateBody {
     };
     namespaces(&mut body, &mut host_config, &spec.namespaces, engine);
     settings(&mut body, &mut host_config, &spec.settings);
+    if spec.pod_cgroup.is_some() {
+        let uid = spec.labels.get(crate::runtime::labels::POD_UID).map_or("", String::as_str);
+        host_config.cgroup_parent = Some(crate::runtime::pod_cgroup::parent(uid));
+    }
     mounts(&mut host_config, &spec.mounts, engine);
     body.host_config = Some(host_config);
     body

@@ -16,6 +16,10 @@ pub(super) fn features(rt: &DockerRuntime) -> EngineFeatures {
         // Podman's compatible API takes `type: image` at any version it speaks (a sub-path
         // it ignores: see `pod/volumes`); Docker from API 1.48 (Engine 28.1).
         image_volumes: rt.engine == convert::Engine::Podman || rt.api >= crate::runtime::IMAGE_MOUNT_API,
+        // Docker's container update (`docker update`). Podman 4.3's compat API has none, and
+        // its own (`podman update`) leaves what inspect reports as it was, so a resized
+        // container could not be told from one still to resize: a resize restarts it there.
+        update_resources: rt.engine == convert::Engine::Docker,
         ..EngineFeatures::NONE
     }
 }
@@ -43,6 +47,33 @@ pub(super) async fn capacity(rt: &DockerRuntime) -> Result<Option<Capacity>, Run
     let cpus = info.ncpu.and_then(|n| u64::try_from(n).ok()).unwrap_or(0);
     let memory = info.mem_total.and_then(|n| u64::try_from(n).ok()).unwrap_or(0);
     Ok(Some(Capacity { cpus, memory }))
+}
+
+/// Whether podrun can give the engine's pods a cgroup of their own: an engine on this host,
+/// run as root with the cgroupfs driver (a cgroup parent is then a path podrun makes), and
+/// podrun as root. Under systemd the parent would be a slice, and a rootless engine's cgroups
+/// are not root's to set.
+pub(super) async fn pod_cgroup(rt: &DockerRuntime) -> Result<bool, RuntimeError> {
+    if !rt.local_files() || !crate::runtime::pod_cgroup::available() {
+        return Ok(false);
+    }
+    match rt.engine {
+        convert::Engine::Docker => {
+            let info = rt.docker.info().await.map_err(|e| rt.error("engine info", e))?;
+            let cgroupfs = info.cgroup_driver == Some(bollard::models::SystemInfoCgroupDriverEnum::CGROUPFS);
+            Ok(cgroupfs && !security::of_docker(&info).rootless)
+        }
+        convert::Engine::Podman => {
+            let what = "engine info (/libpod/info)";
+            let body = raw::get(&rt.dialer, &rt.endpoint.to_string(), what, "/v4.0.0/libpod/info", 4 << 20).await?;
+            let info: serde_json::Value = serde_json::from_slice(&body).map_err(|e| RuntimeError::Protocol {
+                what: what.to_string(),
+                why: BadAnswer::NotJson(Cause(std::sync::Arc::new(e))),
+            })?;
+            let cgroupfs = info["host"]["cgroupManager"].as_str() == Some("cgroupfs");
+            Ok(cgroupfs && !security::of_podman(&info).rootless)
+        }
+    }
 }
 
 pub(super) async fn security(rt: &DockerRuntime) -> Result<EngineSecurity, RuntimeError> {

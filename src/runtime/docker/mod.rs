@@ -101,7 +101,7 @@ impl Runtime for DockerRuntime {
     }
 
     async fn features(&self) -> Result<EngineFeatures, RuntimeError> {
-        Ok(info::features(self))
+        Ok(EngineFeatures { pod_cgroup: info::pod_cgroup(self).await?, ..info::features(self) })
     }
 
     async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
@@ -151,6 +151,10 @@ impl Runtime for DockerRuntime {
 
     fn local_files(&self) -> bool {
         self.endpoint.host.starts_with("unix://")
+    }
+
+    async fn update_resources(&self, c: &Observed, settings: &super::ContainerSettings) -> Result<(), RuntimeError> {
+        containers::update_resources(self, c, settings).await
     }
 
     async fn logs_tail(&self, id: &str, lines: usize) -> Result<String, RuntimeError> {
