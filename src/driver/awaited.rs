@@ -119,6 +119,8 @@ mod tests {
             image_id: String::new(),
             container_id: None,
             started: true,
+            resources: None,
+            allocated_resources: None,
         }
     }
 

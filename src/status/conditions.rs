@@ -113,6 +113,8 @@ mod tests {
             name: "a".into(),
             ready: state.running.is_some(),
             started: state.running.is_some(),
+            resources: None,
+            allocated_resources: None,
             state,
             last_state: ContainerState::default(),
             restart_count: 0,

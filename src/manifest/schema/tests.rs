@@ -404,6 +404,7 @@ fn findings_follow_document_order() {
     let doc = yaml(
         r#"
 spec:
+  ephemeralContainers: [{name: e, image: b}]
   containers: [{name: a, image: b, startupProbe: {exec: {command: [x]}}, ttyy: true}]
   nodeName: n1
   volumes: [{name: v, emptyDir: {mode: 0700}}]
@@ -414,6 +415,7 @@ metadata:
     assert_eq!(
         check_pod(&doc),
         vec![
+            not_yet_at("spec.ephemeralContainers"),
             unknown("spec.containers[0].ttyy", Some("tty")),
             cluster_only_at("spec.nodeName"),
             gated_at("spec.volumes[0].emptyDir.mode", "EmptyDirVolumeMode"),
@@ -635,5 +637,15 @@ fn kubernetes_documentation_examples_have_no_unknown_fields() {
     files.sort();
     let problems = unknown_fields_in(&files, &not_yaml);
     assert!(files.len() >= 40, "only {} examples in {}", files.len(), dir.display());
+    // Examples that shipped with a field the API does not have, each found where it is.
+    let (known, problems): (Vec<String>, Vec<String>) = problems
+        .into_iter()
+        .partition(|p| KNOWN_UNKNOWN.iter().any(|(file, path)| p.starts_with(file) && p.contains(path)));
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert_eq!(known.len(), KNOWN_UNKNOWN.len(), "{known:?}");
 }
+
+/// The documentation's restart-all-containers.yaml wrote its rule as `onExit: {exitCodes: ..}`,
+/// which the API server refuses (kubernetes/website#54001 fixed the page); copies of it exist.
+const KNOWN_UNKNOWN: &[(&str, &str)] =
+    &[("pods__restart-policy__restart-all-containers.yaml", "restartPolicyRules[0].onExit")];
