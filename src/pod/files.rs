@@ -26,6 +26,8 @@ use crate::manifest::defaults::is_pod_uid;
 use crate::private_fs::{self, PrivateFsError};
 use crate::runtime::seal::{Seal, SealError};
 
+pub mod userns;
+
 /// The kubelet's limit for a termination message read from the file.
 pub const MAX_MESSAGE_BYTES: u64 = 4096;
 /// The directory of a pod's sub-path mount points (see `pod::volumes::subpath`), in its
@@ -271,7 +273,7 @@ impl PodFiles {
             return;
         }
         remove_dir(&dir);
-        super::userns::release(self, uid);
+        userns::release(self, uid);
     }
 }
 

@@ -19,7 +19,7 @@ pub mod record;
 pub mod resources;
 pub mod rootless;
 pub mod settings;
-pub mod userns;
+pub use files::userns;
 pub mod volumes;
 
 pub use desired::{DesiredContainer, DesiredPod, Hook, HttpHook, InfraRef, Role};

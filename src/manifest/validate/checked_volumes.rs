@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+pub use super::volumes::Medium;
 use super::volumes::{validate_mounts, validate_volumes};
 use super::{FieldError, PodContext};
 use crate::manifest::quantity::Quantity;
@@ -30,29 +31,6 @@ pub struct CheckedVolume<'a> {
     /// Its field path, `spec.volumes[i]`.
     pub field: String,
     pub source: CheckedSource<'a>,
-}
-
-/// An emptyDir's medium: the one list of them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Medium {
-    Disk,
-    Memory,
-    /// `HugePages` or `HugePages-<size>`, as written.
-    HugePages(String),
-}
-
-impl Medium {
-    /// The media the API server takes, for "supported values".
-    pub const NAMES: [&'static str; 3] = ["", "HugePages", "Memory"];
-
-    pub fn parse(medium: &str) -> Option<Medium> {
-        match medium {
-            "" => Some(Medium::Disk),
-            "Memory" => Some(Medium::Memory),
-            m if m == "HugePages" || m.starts_with("HugePages-") => Some(Medium::HugePages(m.to_owned())),
-            _ => None,
-        }
-    }
 }
 
 /// A volume's one source, checked: modes in range, paths inside the volume, names given.

@@ -6,7 +6,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::checked_volumes::Medium;
 use super::downward::{validate_field_selector, validate_resource_selector, VOLUME_FIELD_PATHS};
 use super::{is_dns1123_label, is_dns1123_subdomain, label_msg, FieldError, PodContext, ABSOLUTE_PATH_MSG};
 use crate::manifest::config_store::ConfigStore;
@@ -19,6 +18,29 @@ use crate::manifest::volume_paths::{
     file_mode as file_mode_of, has_backstep, is_reserved, mount_point, names_nothing, path_conflicts, PathConflict,
     FILE_MODE_MSG, MAX_NAME_BYTES, MAX_PATH_BYTES,
 };
+
+/// An emptyDir's medium: the one list of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Medium {
+    Disk,
+    Memory,
+    /// `HugePages` or `HugePages-<size>`, as written.
+    HugePages(String),
+}
+
+impl Medium {
+    /// The media the API server takes, for "supported values".
+    pub const NAMES: [&'static str; 3] = ["", "HugePages", "Memory"];
+
+    pub fn parse(medium: &str) -> Option<Medium> {
+        match medium {
+            "" => Some(Medium::Disk),
+            "Memory" => Some(Medium::Memory),
+            m if m == "HugePages" || m.starts_with("HugePages-") => Some(Medium::HugePages(m.to_owned())),
+            _ => None,
+        }
+    }
+}
 
 const CLAIM_NAME_MSG: &str =
     "must be a lowercase RFC 1123 subdomain, as the name of a PersistentVolumeClaim is (podrun names an engine volume \

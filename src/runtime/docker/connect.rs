@@ -46,42 +46,37 @@ impl DockerRuntime {
         // podrun's own needs a connection of its own: nothing over a unix socket or plain TCP,
         // a handshake over TLS, an ssh process over SSH; those two ask `/version` on bollard's
         // pooled connection instead, as does an answer without the headers (a proxy).
-        if matches!(dialer, Dialer::Unix(_) | Dialer::Tcp(_)) {
+        let identified = if matches!(dialer, Dialer::Unix(_) | Dialer::Tcp(_)) {
             let head = match tokio::time::timeout(CONNECT_TIMEOUT, raw::ping(&dialer, &endpoint.to_string())).await {
                 Err(_) => return Err(unreachable(no_answer())),
                 Ok(Err(RuntimeError::Unreachable { why, .. })) => return Err(unreachable(why)),
                 Ok(Err(_)) => None,
                 Ok(Ok(head)) => Some(head),
             };
-            if let Some((engine, info)) = head.as_ref().and_then(identify) {
-                let api = agreed_api(&info.api_version).ok_or_else(|| bad_api(&info.api_version))?;
-                return Ok(DockerRuntime {
-                    docker,
-                    endpoint: endpoint.clone(),
-                    dialer,
-                    engine,
-                    info,
-                    api,
-                    seal,
-                    failed_starts: Arc::default(),
-                });
-            }
-        }
-        let version = match tokio::time::timeout(CONNECT_TIMEOUT, docker.version()).await {
-            Err(_) => return Err(unreachable(no_answer())),
-            Ok(Err(e)) => return Err(failed(e).await),
-            Ok(Ok(version)) => version,
+            head.as_ref().and_then(identify)
+        } else {
+            None
         };
-        let engine = convert::Engine::of(&version);
-        let name = version
-            .components
-            .as_ref()
-            .and_then(|cs| cs.first())
-            .map(|c| c.name.clone())
-            .unwrap_or_else(|| "Engine".to_owned());
-        let api_version = version.api_version.unwrap_or_default();
-        let api = agreed_api(&api_version).ok_or_else(|| bad_api(&api_version))?;
-        let info = EngineInfo { name, version: version.version.unwrap_or_default(), api_version };
+        let (engine, info) = match identified {
+            Some(found) => found,
+            None => {
+                let version = match tokio::time::timeout(CONNECT_TIMEOUT, docker.version()).await {
+                    Err(_) => return Err(unreachable(no_answer())),
+                    Ok(Err(e)) => return Err(failed(e).await),
+                    Ok(Ok(version)) => version,
+                };
+                let engine = convert::Engine::of(&version);
+                let name = version
+                    .components
+                    .as_ref()
+                    .and_then(|cs| cs.first())
+                    .map(|c| c.name.clone())
+                    .unwrap_or_else(|| "Engine".to_owned());
+                let api_version = version.api_version.unwrap_or_default();
+                (engine, EngineInfo { name, version: version.version.unwrap_or_default(), api_version })
+            }
+        };
+        let api = agreed_api(&info.api_version).ok_or_else(|| bad_api(&info.api_version))?;
         Ok(DockerRuntime {
             docker,
             endpoint: endpoint.clone(),

@@ -18,6 +18,10 @@ use crate::runtime::{
     CreateSpec, Mount, NotSupported, Observed, Runtime, RuntimeError, Selector, State, RECURSIVE_READ_ONLY_API,
 };
 
+/// How many more times (200 ms apart) Podman is asked again to remove a container it could
+/// not remove yet (500).
+const PODMAN_REMOVE_TRIES: u32 = 10;
+
 /// After a refused create, how many more times (50 ms apart) the name's holder is looked for.
 const NAME_HOLDER_LOOKS: u32 = 20;
 
@@ -26,6 +30,12 @@ impl DockerRuntime {
         match decoded(|| self.docker.inspect_container(id, None)).await {
             Ok(c) => {
                 let mut c = convert::observed(c, || self.node_ip());
+                if self.engine != convert::Engine::Docker {
+                    // Podman's inspect says what it could give, not what was asked (a rootless
+                    // engine on cgroup v1 gives no limits at all): only what the container was
+                    // made with, podrun's label, tells whether the pod's resources changed.
+                    c.labels.remove(labels::RESOURCES_NOW);
+                }
                 if c.state == State::Created {
                     let failed = self.failed_starts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                     if let Some(message) = failed.get(&c.id) {
@@ -247,12 +257,28 @@ pub(super) async fn remove(rt: &DockerRuntime, c: &Observed) -> Result<(), Runti
     rt.ensure_owned("remove", c)?;
     // v: anonymous volumes the image declared go with the container, or they would leak.
     let opts = RemoveContainerOptionsBuilder::default().force(true).v(true).build();
-    let removed = match rt.docker.remove_container(&c.id, Some(opts)).await {
-        // 404: gone already; 409: a removal is already in progress.
-        Err(e) if matches!(DockerRuntime::status_of(&e), Some(404 | 409)) => Ok(()),
-        r => r.map_err(|e| rt.error(&format!("remove container {}", c.name), e)),
-    };
-    removed?;
+    let mut tries = 0;
+    loop {
+        match rt.docker.remove_container(&c.id, Some(opts.clone())).await {
+            // 404: gone already; 409: a removal is already in progress.
+            Err(e) if matches!(DockerRuntime::status_of(&e), Some(404 | 409)) => break,
+            // Podman unmounts a container's /dev/shm a moment after the last container sharing
+            // it (a pod's infra container's, in a user namespace of the pod's own) is gone, and
+            // answers 500 ("device or resource busy") to a removal in that moment.
+            Err(e)
+                if rt.engine == convert::Engine::Podman
+                    && DockerRuntime::status_of(&e) == Some(500)
+                    && tries < PODMAN_REMOVE_TRIES =>
+            {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            r => {
+                r.map_err(|e| rt.error(&format!("remove container {}", c.name), e))?;
+                break;
+            }
+        }
+    }
     rt.failed_starts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&c.id);
     // The pod's cgroup goes with its infra container, the last of the pod to go (rmdir: a
     // cgroup still in use stays).

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use crate::private_fs::{self, PrivateFsError};
 use crate::runtime::IdRange;
 
-use super::files::PodFiles;
+use super::PodFiles;
 
 /// The ids each pod gets (the kubelet's userNsLength).
 pub const IDS_PER_POD: u32 = 65536;
