@@ -2,11 +2,12 @@
 //! shuffled, deep nesting, big numbers, anchors and aliases, merge keys), must load or be
 //! refused with an error naming the file and a place, never panic, and finish.
 //!
-//! A few hundred cases run with the unit tests; more on demand:
-//! `PODRUN_FUZZ_CASES=100000 cargo test --release --lib fuzz`.
+//! A few hundred cases run with the unit tests, the same ones every time; more, drawn at random,
+//! on demand: `PODRUN_FUZZ_CASES=100000 cargo test --release --lib fuzz` (a failure prints the
+//! seed and mutations; keep it in `the_cases_found_before_stay_fixed`).
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::{Config, TestRng, TestRunner};
 
 use super::load::{load, LoadOptions, Source};
 use super::nesting;
@@ -226,10 +227,16 @@ fn check(text: &str) -> Result<(), TestCaseError> {
 
 #[test]
 fn fuzz_the_loader_with_damaged_manifests() {
-    let cases = std::env::var("PODRUN_FUZZ_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(300);
-    let config = Config { cases, failure_persistence: None, ..Config::default() };
+    // The test command's run is the same every time (a failure there is a change's, never
+    // luck's); asked for more cases, the fuzzer draws them at random.
+    let asked: Option<u32> = std::env::var("PODRUN_FUZZ_CASES").ok().and_then(|c| c.parse().ok());
+    let config = Config { cases: asked.unwrap_or(300), failure_persistence: None, ..Config::default() };
+    let mut runner = match asked {
+        Some(_) => TestRunner::new(config),
+        None => TestRunner::new_with_rng(config.clone(), TestRng::deterministic_rng(config.rng_algorithm)),
+    };
     let strategy = (0..SEEDS.len(), prop::collection::vec(mutation(), 1..6));
-    TestRunner::new(config)
+    runner
         .run(&strategy, |(seed, mutations)| {
             let mut text = SEEDS[seed].as_bytes().to_vec();
             for m in &mutations {
@@ -244,5 +251,47 @@ fn fuzz_the_loader_with_damaged_manifests() {
 fn the_seeds_load() {
     for seed in SEEDS {
         load(&Source::from_text("seed.yaml", seed), &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// Cases the fuzzer found, kept: a flow collection made a key by a `:` after it, a byte order
+/// mark starting a line, a `:` inside a plain scalar in a flow collection.
+#[test]
+fn the_cases_found_before_stay_fixed() {
+    let found: [(usize, Vec<Mutation>); 7] = [
+        (5, vec![Mutation::Insert { at: 11_868_338_746_842_211_123, snippet: 4 }]),
+        (5, vec![Mutation::Insert { at: 6_805_270_058_848_853_373, snippet: 4 }]),
+        (0, vec![Mutation::Insert { at: 11_883_796_869_082_651_461, snippet: 25 }]),
+        (
+            4,
+            vec![
+                Mutation::Insert { at: 15_546_975_202_163_449_135, snippet: 20 },
+                Mutation::Byte { at: 10_361_806_981_026_674_630, byte: b'\'' },
+            ],
+        ),
+        (5, vec![Mutation::Byte { at: 458_403_399_332_450_859, byte: b':' }]),
+        (
+            3,
+            vec![
+                Mutation::Number { at: 847_375_766_636_358_448, digits: 94 },
+                Mutation::Insert { at: 13_431_843_028_437_957_705, snippet: 25 },
+            ],
+        ),
+        (
+            3,
+            vec![
+                Mutation::Insert { at: 4_863_317_656_809_760_717, snippet: 4 },
+                Mutation::Number { at: 545_898_852_522_179_492, digits: 25 },
+                Mutation::Number { at: 27_356_159_619_831_581, digits: 15 },
+            ],
+        ),
+    ];
+    for (seed, mutations) in found {
+        let mut text = SEEDS[seed].as_bytes().to_vec();
+        for m in &mutations {
+            apply(&mut text, m);
+        }
+        let text = String::from_utf8_lossy(&text);
+        check(&text).unwrap_or_else(|e| panic!("{e}\n{text:?}"));
     }
 }

@@ -69,8 +69,16 @@ pub fn scan(text: &str, limit: usize) -> Result<Outline, TooDeep> {
     let mut line = 1;
     while start <= bytes.len() {
         let (end, next) = line_end(bytes, start);
-        s.line_start = start;
-        s.line(&bytes[start..end], line)?;
+        let raw = &bytes[start..end];
+        if let Some(rest) = raw.strip_prefix("\u{feff}".as_bytes()) {
+            // libyaml skips a byte order mark at a line's start as one column of indentation:
+            // a space in its place, offsets into the text kept.
+            s.line_start = start + 2;
+            s.line(&[b" ", rest].concat(), line)?;
+        } else {
+            s.line_start = start;
+            s.line(raw, line)?;
+        }
         if next > bytes.len() || next == start {
             break;
         }
@@ -132,6 +140,14 @@ struct Scan {
     block: Vec<Level>,
     /// `[`, `{`, or `p` for the single-pair mapping of `[a: b]`.
     flow: Vec<u8>,
+    /// The deepest each open flow level has reached inside it, beside `flow`.
+    flow_peaks: Vec<usize>,
+    /// The deepest the flow collection just closed reached, until the next token: a `: `
+    /// after it makes it a key, and the mapping that opens then holds all of it.
+    closed_peak: Option<usize>,
+    /// The last token was a quoted scalar: in flow context a `:` right after it is a value
+    /// indicator (`{"a":1}`), where after a plain one it is text (`{a :b}` is one scalar).
+    after_quote: bool,
     /// A quoted scalar that continues on the next line.
     quote: Option<u8>,
     block_scalar: Option<BlockScalar>,
@@ -201,7 +217,30 @@ impl Scan {
 
     fn push_flow(&mut self, c: u8, line: &[u8], ln: usize, i: usize) -> Result<(), TooDeep> {
         self.flow.push(c);
+        self.flow_peaks.push(self.depth());
         self.check(line, ln, i)
+    }
+
+    /// Closes the innermost flow level; the deepest it reached, handed to the one around it.
+    fn pop_flow(&mut self) -> usize {
+        self.flow.pop();
+        let peak = self.flow_peaks.pop().unwrap_or(0);
+        if let Some(outer) = self.flow_peaks.last_mut() {
+            *outer = (*outer).max(peak);
+        }
+        peak
+    }
+
+    /// A collection just closed became a key of a mapping that opened below it: it sits one
+    /// level deeper than it was counted (`[[a]: b]`, `{a: [b]}: c`).
+    fn key_was_a_collection(&mut self, line: &[u8], ln: usize, i: usize) -> Result<(), TooDeep> {
+        let Some(peak) = self.closed_peak.take() else { return Ok(()) };
+        let depth = peak + 1;
+        self.max_depth = self.max_depth.max(depth);
+        if depth > self.limit {
+            return Err(TooDeep { line: ln, column: column(line, i), limit: self.limit });
+        }
+        Ok(())
     }
 
     /// A mapping key starting at `col` (block context): a new mapping when more indented.
@@ -213,6 +252,8 @@ impl Scan {
     }
 
     fn line(&mut self, l: &[u8], ln: usize) -> Result<(), TooDeep> {
+        // An implicit key is written on one line.
+        self.closed_peak = None;
         let mut i = 0;
         if let Some(q) = self.quote {
             if self.document_marker(l) {
@@ -224,6 +265,7 @@ impl Scan {
                         self.quote = None;
                         i = end;
                         self.node_start = false;
+                        self.after_quote = true;
                     }
                     None => return Ok(()),
                 }
@@ -257,6 +299,8 @@ impl Scan {
             if self.document_marker(l) {
                 self.block.clear();
                 self.flow.clear();
+                self.flow_peaks.clear();
+                self.closed_peak = None;
                 self.plain_continues = false;
                 if l.starts_with(b"...") {
                     self.in_doc = false;
@@ -343,6 +387,9 @@ impl Scan {
             }
             // Block context.
             let next = l.get(i + 1);
+            if c != b':' {
+                self.closed_peak = None;
+            }
             match c {
                 b'-' if self.node_start && blank(next) => {
                     let kind = self.block.last().map(|t| (t.column, t.kind));
@@ -361,7 +408,12 @@ impl Scan {
                     i += 1;
                 }
                 b':' if blank(next) => {
+                    let before = self.block.len();
                     self.key(node_col.unwrap_or(i), l, ln)?;
+                    if self.block.len() > before {
+                        self.key_was_a_collection(l, ln, i)?;
+                    }
+                    self.closed_peak = None;
                     node_col = None;
                     self.node_start = true;
                     i += 1;
@@ -446,6 +498,8 @@ impl Scan {
         let c = l[i];
         let next = l.get(i + 1);
         let top = self.flow.last().copied();
+        let closed = self.closed_peak.take();
+        let json_key = std::mem::take(&mut self.after_quote) || closed.is_some();
         Ok(match c {
             b'[' | b'{' => {
                 self.push_flow(c, l, ln, i)?;
@@ -454,24 +508,26 @@ impl Scan {
             }
             b']' | b'}' => {
                 if top == Some(b'p') {
-                    self.flow.pop();
+                    self.pop_flow();
                 }
-                self.flow.pop();
+                self.closed_peak = Some(self.pop_flow());
                 self.node_start = false;
                 i + 1
             }
             b',' => {
                 if top == Some(b'p') {
-                    self.flow.pop();
+                    self.pop_flow();
                 }
                 self.node_start = true;
                 i + 1
             }
             // `:` is a value indicator before a blank or an indicator, and right after a quoted
             // key (`{"a":1}`); `?` an explicit key. In a sequence, either makes a pair.
-            b':' | b'?' if blank(next) || flow_indicator(next) || (c == b':' && !self.node_start) => {
+            b':' | b'?' if blank(next) || flow_indicator(next) || (c == b':' && json_key) => {
                 if top == Some(b'[') {
                     self.push_flow(b'p', l, ln, i)?;
+                    self.closed_peak = closed.filter(|_| c == b':');
+                    self.key_was_a_collection(l, ln, i)?;
                 }
                 self.node_start = true;
                 i + 1
@@ -479,7 +535,10 @@ impl Scan {
             b'"' | b'\'' if self.node_start => {
                 self.node_start = false;
                 match quote_end(l, i + 1, c) {
-                    Some(end) => end,
+                    Some(end) => {
+                        self.after_quote = true;
+                        end
+                    }
                     None => {
                         self.quote = Some(c);
                         l.len()
@@ -561,6 +620,18 @@ mod tests {
     }
 
     #[test]
+    fn a_collection_as_a_key_nests_below_its_mapping() {
+        assert_eq!(depth("{a: [b]}: c\n"), 3, "a block mapping around a flow key");
+        assert_eq!(depth("[[a]: b]\n"), 3, "a pair in a flow sequence around a flow key");
+        assert_eq!(depth("[{a: [b]}: c]\n"), 4);
+        assert_eq!(depth("- [[a]]\n- b: c\n"), 3, "a key on another line is another node");
+        assert_eq!(depth("{a :'b}\nc: [[d]]\n"), 3, "a colon inside a plain scalar opens no quote");
+        assert_eq!(depth("{\"a\":[b]}\n"), 2);
+        let deep = format!("{}{}: x\n", "[".repeat(100), "]".repeat(100));
+        assert_eq!(scan(&deep, MAX_DEPTH).unwrap_err(), TooDeep { line: 1, column: 201, limit: 100 });
+    }
+
+    #[test]
     fn quotes_comments_and_block_scalars_hide_brackets() {
         assert_eq!(depth("a: '[[[['\nb: \"{{\\\"[[\"\n"), 1);
         assert_eq!(depth("a: x # [[[[\n"), 1);
@@ -598,6 +669,11 @@ mod tests {
         let text = "a: !!int \"80\"\nb: [!!bool 'true', !!str \"5\", !!int \"8 0\"]\n";
         let outline = scan(text, MAX_DEPTH).unwrap();
         assert_eq!(unquote_tagged(text, &outline), "a: !!int  80 \nb: [!!bool  true , !!str \"5\", !!int \"8 0\"]\n");
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_a_lines_start_is_one_column_of_indentation() {
+        assert_eq!(depth("a:\n  b:\n\u{feff}   c: [d]\n"), 4);
     }
 
     #[test]

@@ -176,10 +176,13 @@ fn namespaces(body: &mut ContainerCreateBody, hc: &mut HostConfig, ns: &Namespac
             hc.dns_options = (!net.dns.options.is_empty()).then(|| net.dns.options.clone());
             hc.sysctls = (!net.sysctls.is_empty()).then(|| net.sysctls.clone().into_iter().collect());
             // Podman's automatic user namespace with podrun's mappings given: it then needs no
-            // /etc/subuid range of its own (`containers`), and the pod's range is podrun's.
+            // /etc/subuid range of its own (`containers`), and the pod's range is podrun's. The
+            // size is given too: without one, Podman 4.3 (containers/storage before 1.44) reads
+            // the image's layers for it while holding its layers lock, and deadlocks its whole
+            // storage against a container starting at the same time (podman#16062).
             hc.userns_mode = net.user_namespace.map(|r| {
                 let map = format!("0:{}:{}", r.host_id, r.size);
-                format!("auto:uidmapping={map},gidmapping={map}")
+                format!("auto:size={},uidmapping={map},gidmapping={map}", r.size)
             });
         }
         Namespaces::Join { infra_id, pid, ipc_host, userns } => {
@@ -301,6 +304,18 @@ mod tests {
         let State::Exited { exit_code: 128, error: Some(m), .. } = failed.state else { panic!("{failed:?}") };
         assert!(m.contains("/nope"));
         assert_eq!(observed(inspect(ContainerStateStatusEnum::CREATED, ""), || None).state, State::Created);
+    }
+
+    /// The size is given with the mappings: Podman 4.3 otherwise measures the image under its
+    /// layers lock (podman#16062).
+    #[test]
+    fn a_pods_user_namespace_is_podmans_automatic_one_with_its_size_and_mappings() {
+        let range = crate::runtime::IdRange { host_id: 131072, size: 65536 };
+        let net = crate::runtime::PodNetwork { user_namespace: Some(range), ..Default::default() };
+        let (mut body, mut hc) = (ContainerCreateBody::default(), HostConfig::default());
+        namespaces(&mut body, &mut hc, &Namespaces::Infra(Box::new(net)), Engine::Podman);
+        let mode = "auto:size=65536,uidmapping=0:131072:65536,gidmapping=0:131072:65536";
+        assert_eq!(hc.userns_mode.as_deref(), Some(mode));
     }
 
     #[test]

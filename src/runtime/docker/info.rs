@@ -4,7 +4,7 @@ use super::{convert, raw, security, DockerRuntime};
 use crate::runtime::{BadAnswer, Capacity, Cause, EngineFeatures, EngineSecurity, OomFloor, Runtime, RuntimeError};
 
 /// The node features the engine gives, by what it is. Podman gives a container a user namespace
-/// of explicit mappings (`UsernsMode: auto:uidmapping=...`, tried on 4.3) that the pod's others
+/// of explicit mappings (`UsernsMode: auto:size=...,uidmapping=...`, tried on 4.3) that the pod's others
 /// join; Docker has only its daemon-wide `userns-remap`, no namespace per container. Both run a
 /// `uid:gid` user without the image's /etc/group memberships (tried with `id` on Docker 20.10
 /// and Podman 4.3). Rootless Podman is refused user namespaces later, knowing it is rootless

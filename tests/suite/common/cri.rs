@@ -122,7 +122,9 @@ pub fn podrun_cri_fed(endpoint: &str, args: &[&str], feed: Feed, within: Duratio
 
 pub fn ctr(endpoint: &str, args: &[&str]) -> Output {
     let sock = endpoint.trim_start_matches("unix://");
-    Command::new("ctr").args(["--address", sock, "-n", "k8s.io"]).args(args).output().expect("run ctr")
+    let mut cmd = Command::new("ctr");
+    cmd.args(["--address", sock, "-n", "k8s.io"]).args(args);
+    super::bounded::output(&mut cmd, None, super::bounded::LIMIT)
 }
 
 /// A container (or sandbox) of the runtime, as containerd holds it.

@@ -8,14 +8,14 @@
 
 #[macro_use]
 pub mod require;
+pub mod bounded;
 pub mod cri;
 pub mod manifests;
 pub mod rust_source;
 pub mod skip_log;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
@@ -28,16 +28,11 @@ pub fn podrun(args: &[&str], stdin: Option<&str>) -> Output {
 
 pub fn podrun_env(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(PODRUN);
-    cmd.args(args).env("NO_COLOR", "1").stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.args(args).env("NO_COLOR", "1");
     for (k, v) in env {
         cmd.env(k, v);
     }
-    cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
-    let mut child = cmd.spawn().expect("run podrun");
-    if let Some(input) = stdin {
-        child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
-    }
-    child.wait_with_output().expect("wait for podrun")
+    bounded::output(&mut cmd, stdin.map(|s| s.as_bytes().to_vec()), bounded::LIMIT)
 }
 
 pub fn code(o: &Output) -> i32 {
@@ -82,7 +77,8 @@ pub fn docker_on(host: Option<&str>, args: &[&str]) -> Output {
     if let Some(host) = host {
         cmd.args(["-H", host]);
     }
-    cmd.args(args).output().expect("run the docker CLI")
+    cmd.args(args);
+    bounded::output(&mut cmd, None, bounded::LIMIT)
 }
 
 /// Whether end-to-end tests must run (PODRUN_E2E=required, as scripts/test sets it, or CI=true):
@@ -325,15 +321,13 @@ impl Rootless {
             format!("DOCKER_HOST={}", self.host),
         ];
         let staged: Vec<String> = args.iter().map(|a| self.stage(a)).collect();
-        Command::new("runuser")
-            .args(["-u", &self.user, "--", "env", "-u", "PODRUN_STATE_DIR", "-u", "XDG_STATE_HOME", "NO_COLOR=1"])
+        let mut cmd = Command::new("runuser");
+        cmd.args(["-u", &self.user, "--", "env", "-u", "PODRUN_STATE_DIR", "-u", "XDG_STATE_HOME", "NO_COLOR=1"])
             .args(&env)
             .arg(self.staged_podrun())
             .args(&staged)
-            .current_dir("/")
-            .stdin(Stdio::null())
-            .output()
-            .expect("run podrun as the rootless user")
+            .current_dir("/");
+        bounded::output(&mut cmd, None, bounded::LIMIT)
     }
 
     /// The podrun binary, copied once per test process.
