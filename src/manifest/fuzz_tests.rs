@@ -255,10 +255,11 @@ fn the_seeds_load() {
 }
 
 /// Cases the fuzzer found, kept: a flow collection made a key by a `:` after it, a byte order
-/// mark starting a line, a `:` inside a plain scalar in a flow collection.
+/// mark starting a line, a `:` inside a plain scalar in a flow collection, a `?` starting one.
 #[test]
 fn the_cases_found_before_stay_fixed() {
-    let found: [(usize, Vec<Mutation>); 7] = [
+    let found: [(usize, Vec<Mutation>); 8] = [
+        (0, vec![Mutation::Byte { at: 4_884_366_974_990_373_124, byte: b'?' }]),
         (5, vec![Mutation::Insert { at: 11_868_338_746_842_211_123, snippet: 4 }]),
         (5, vec![Mutation::Insert { at: 6_805_270_058_848_853_373, snippet: 4 }]),
         (0, vec![Mutation::Insert { at: 11_883_796_869_082_651_461, snippet: 25 }]),

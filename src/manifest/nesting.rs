@@ -145,9 +145,10 @@ struct Scan {
     /// The deepest the flow collection just closed reached, until the next token: a `: `
     /// after it makes it a key, and the mapping that opens then holds all of it.
     closed_peak: Option<usize>,
-    /// The last token was a quoted scalar: in flow context a `:` right after it is a value
-    /// indicator (`{"a":1}`), where after a plain one it is text (`{a :b}` is one scalar).
-    after_quote: bool,
+    /// The last flow token was a plain scalar that ended at a blank: libyaml reads on in it,
+    /// so a `:` or `?` next is text (`{a :b}` is one scalar), where at any other token's
+    /// start it is an indicator (`{"a":1}`, `[?a]`).
+    after_plain: bool,
     /// A quoted scalar that continues on the next line.
     quote: Option<u8>,
     block_scalar: Option<BlockScalar>,
@@ -265,7 +266,6 @@ impl Scan {
                         self.quote = None;
                         i = end;
                         self.node_start = false;
-                        self.after_quote = true;
                     }
                     None => return Ok(()),
                 }
@@ -499,7 +499,7 @@ impl Scan {
         let next = l.get(i + 1);
         let top = self.flow.last().copied();
         let closed = self.closed_peak.take();
-        let json_key = std::mem::take(&mut self.after_quote) || closed.is_some();
+        let after_plain = std::mem::take(&mut self.after_plain);
         Ok(match c {
             b'[' | b'{' => {
                 self.push_flow(c, l, ln, i)?;
@@ -523,7 +523,7 @@ impl Scan {
             }
             // `:` is a value indicator before a blank or an indicator, and right after a quoted
             // key (`{"a":1}`); `?` an explicit key. In a sequence, either makes a pair.
-            b':' | b'?' if blank(next) || flow_indicator(next) || (c == b':' && json_key) => {
+            b':' | b'?' if blank(next) || flow_indicator(next) || !after_plain => {
                 if top == Some(b'[') {
                     self.push_flow(b'p', l, ln, i)?;
                     self.closed_peak = closed.filter(|_| c == b':');
@@ -535,10 +535,7 @@ impl Scan {
             b'"' | b'\'' if self.node_start => {
                 self.node_start = false;
                 match quote_end(l, i + 1, c) {
-                    Some(end) => {
-                        self.after_quote = true;
-                        end
-                    }
+                    Some(end) => end,
                     None => {
                         self.quote = Some(c);
                         l.len()
@@ -563,7 +560,8 @@ impl Scan {
                     j += 1;
                 }
                 // A plain scalar that ends at a blank leaves `:` to the next round, which
-                // needs to know a key was written.
+                // needs to know a key was written, and that libyaml reads on past the blank.
+                self.after_plain = c != b'*';
                 j
             }
         })
@@ -627,6 +625,7 @@ mod tests {
         assert_eq!(depth("- [[a]]\n- b: c\n"), 3, "a key on another line is another node");
         assert_eq!(depth("{a :'b}\nc: [[d]]\n"), 3, "a colon inside a plain scalar opens no quote");
         assert_eq!(depth("{\"a\":[b]}\n"), 2);
+        assert_eq!(depth("[?h, -c]\n"), 2, "`?` starting a token in a flow sequence is a key");
         let deep = format!("{}{}: x\n", "[".repeat(100), "]".repeat(100));
         assert_eq!(scan(&deep, MAX_DEPTH).unwrap_err(), TooDeep { line: 1, column: 201, limit: 100 });
     }
