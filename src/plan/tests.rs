@@ -193,6 +193,9 @@ struct Case {
     /// The manifest the containers the engine shows were made from, when not `pod` (its spec
     /// changed since).
     made_from: Option<String>,
+    /// What the planned pod has beyond its manifest (what the engine can do), as the kubelet's
+    /// mutatePodFn.
+    mutate_pod: fn(&mut DesiredPod),
     /// What the engine shows, as podrun made it: container, attempt, state.
     seen: Vec<(&'static str, u32, State)>,
     /// What the engine shows beyond that (foreign labels, ids, seals), as the kubelet's
@@ -212,6 +215,7 @@ fn base(name: impl Into<String>) -> Case {
         name: name.into(),
         pod: two_apps("Always", ""),
         made_from: None,
+        mutate_pod: |_| {},
         seen: running_pod(),
         mutate_seen: |_| {},
         unhealthy: Vec::new(),
@@ -227,6 +231,7 @@ fn cases() -> Vec<Case> {
     cases.extend(init_cases());
     cases.extend(sidecar_cases());
     cases.extend(backoff_and_probe_cases());
+    cases.extend(resize_cases());
     cases
 }
 
@@ -648,10 +653,97 @@ fn backoff_and_probe_cases() -> Vec<Case> {
     cases
 }
 
+/// One app container `a` with `resources` and `resizePolicy`.
+fn resizable(resources: &str, policy: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: web}}\nspec:\n  containers:\n  - name: a\n    image: 'img:1'\n    resizePolicy: {policy}\n    resources: {resources}\n"
+    )
+}
+
+const BURSTABLE: &str = "{requests: {cpu: 100m, memory: 32Mi}, limits: {cpu: 200m, memory: 64Mi}}";
+const MEMORY_LIMIT_UP: &str = "{requests: {cpu: 100m, memory: 32Mi}, limits: {cpu: 200m, memory: 96Mi}}";
+const NOT_REQUIRED: &str =
+    "[{resourceName: cpu, restartPolicy: NotRequired}, {resourceName: memory, restartPolicy: NotRequired}]";
+const RESTART_MEMORY: &str = "[{resourceName: memory, restartPolicy: RestartContainer}]";
+
+/// In-place resize of a running [`BURSTABLE`] container, as computePodResizeAction decides it:
+/// resized in place, restarted, or left.
+fn resize_cases() -> Vec<Case> {
+    #[derive(Clone, Copy)]
+    enum Outcome {
+        Nothing,
+        InPlace,
+        Restart,
+    }
+    let rows = [
+        ("unchanged", BURSTABLE, "[]", true, Outcome::Nothing),
+        ("memory limit up", MEMORY_LIMIT_UP, NOT_REQUIRED, true, Outcome::InPlace),
+        (
+            "memory limit down (allowed under NotRequired since 1.33)",
+            "{requests: {cpu: 100m, memory: 32Mi}, limits: {cpu: 200m, memory: 48Mi}}",
+            "[]",
+            true,
+            Outcome::InPlace,
+        ),
+        (
+            "cpu request up",
+            "{requests: {cpu: 150m, memory: 32Mi}, limits: {cpu: 200m, memory: 64Mi}}",
+            "[]",
+            true,
+            Outcome::InPlace,
+        ),
+        ("memory under RestartContainer", MEMORY_LIMIT_UP, RESTART_MEMORY, true, Outcome::Restart),
+        (
+            "cpu under RestartContainer for memory only",
+            "{requests: {cpu: 150m, memory: 32Mi}, limits: {cpu: 300m, memory: 64Mi}}",
+            RESTART_MEMORY,
+            true,
+            Outcome::InPlace,
+        ),
+        (
+            "a cpu limit removed",
+            "{requests: {cpu: 100m, memory: 32Mi}, limits: {memory: 64Mi}}",
+            "[]",
+            true,
+            Outcome::Restart,
+        ),
+        ("an engine that cannot update", MEMORY_LIMIT_UP, "[]", false, Outcome::Restart),
+    ];
+    let mut cases: Vec<Case> = (rows.into_iter())
+        .map(|(what, after, policy, in_place, outcome)| Case {
+            pod: resizable(after, policy),
+            made_from: Some(resizable(BURSTABLE, policy)),
+            mutate_pod: if in_place { |d| d.resize_in_place = true } else { |_| {} },
+            seen: vec![("POD", 0, running()), ("a", 0, running())],
+            want: match outcome {
+                Outcome::Nothing => Actions::default(),
+                Outcome::InPlace => Actions { resize: ids(&["a-0"]), ..Actions::default() },
+                Outcome::Restart => Actions { remove: ids(&["a-0"]), ..restart_a() },
+            },
+            ..base(format!("resize: {what}"))
+        })
+        .collect();
+    // A container resized in place keeps its labels: once the engine reports the new
+    // resources, nothing more is done.
+    cases.push(Case {
+        pod: resizable(MEMORY_LIMIT_UP, "[]"),
+        made_from: Some(resizable(BURSTABLE, "[]")),
+        mutate_pod: |d| d.resize_in_place = true,
+        seen: vec![("POD", 0, running()), ("a", 0, running())],
+        mutate_seen: |seen| {
+            let now = desired(&resizable(MEMORY_LIMIT_UP, "[]")).containers[0].settings.resources_text();
+            seen[1].labels.insert(labels::RESOURCES_NOW.to_owned(), now);
+        },
+        ..base("resize: what the engine reports wins over the label")
+    });
+    cases
+}
+
 /// The plan of one case, at [`now`].
 fn plan_case(case: &Case) -> Plan {
-    let d = desired(&case.pod);
+    let mut d = desired(&case.pod);
     let made = case.made_from.as_deref().map_or_else(|| d.clone(), desired);
+    (case.mutate_pod)(&mut d);
     let mut seen: Vec<Observed> = case.seen.iter().map(|(n, a, s)| instance(&made, n, *a, s.clone())).collect();
     (case.mutate_seen)(&mut seen);
     let unhealthy: BTreeSet<String> = case.unhealthy.iter().map(|&s| s.to_owned()).collect();
@@ -688,6 +780,19 @@ fn the_planner_plans_every_case() {
 fn first_starts_are_progress_and_restarts_are_repairs() {
     assert!(!plan_case(&Case { seen: Vec::new(), ..base("an empty engine") }).is_repair());
     assert!(plan_case(&Case { seen: a_exited(1), ..base("a restart") }).is_repair());
+}
+
+/// A resize that changes the QoS class is no resize: the container's spec hash holds the
+/// class, so it is made anew.
+#[test]
+fn a_new_qos_class_makes_a_new_container() {
+    let guaranteed = "{requests: {cpu: 200m, memory: 64Mi}, limits: {cpu: 200m, memory: 64Mi}}";
+    let old = desired(&resizable(BURSTABLE, "[]"));
+    let new = desired(&resizable(guaranteed, "[]"));
+    assert_ne!(old.containers[0].spec_hash, new.containers[0].spec_hash);
+    let same_class =
+        desired(&resizable("{requests: {cpu: 100m, memory: 32Mi}, limits: {cpu: 300m, memory: 96Mi}}", "[]"));
+    assert_eq!(old.containers[0].spec_hash, same_class.containers[0].spec_hash);
 }
 
 /// What the cases take for granted of their pods: only Always makes a sidecar, and a sidecar's
