@@ -9,6 +9,7 @@
 //! created in one sync.
 
 pub mod backoff;
+mod init;
 pub mod render;
 pub mod resize;
 pub mod rollout;
@@ -203,7 +204,8 @@ pub fn plan(desired: &DesiredPod, obs: &PodObservation, ctx: &Context) -> Plan {
         }
     };
     let done = !fresh && apps_done(desired, obs);
-    if init_steps(desired, obs, ctx, fresh, done, &mut p) {
+    let init = init::InitPass { desired, obs, ctx, fresh, done };
+    if init.steps(&mut p) {
         for c in &desired.containers {
             let inst = obs.get(&c.name);
             if fresh {
@@ -221,112 +223,6 @@ pub fn plan(desired: &DesiredPod, obs: &PodObservation, ctx: &Context) -> Plan {
     }
     p.images = images_for(desired, &p);
     p
-}
-
-/// Plans the init containers, in order. Returns whether initialization is over, so the app
-/// containers may be started.
-fn init_steps(
-    desired: &DesiredPod,
-    obs: &PodObservation,
-    ctx: &Context,
-    fresh: bool,
-    done: bool,
-    p: &mut Plan,
-) -> bool {
-    // An app container created or running means the pod was initialized, whatever is left of
-    // its init containers (they may have been removed since): the kubelet does not run them
-    // again (computeInitContainerActions), only keeps its sidecars going. An exited app
-    // container does not say so: after a reboot every container has exited.
-    let initialized = !fresh
-        && desired.containers.iter().any(|c| {
-            obs.get(&c.name)
-                .current
-                .as_ref()
-                .is_some_and(|cur| matches!(cur.state, State::Created | State::Running { .. }))
-        });
-    for (i, c) in desired.init.iter().enumerate() {
-        let inst = obs.get(&c.name);
-        // A later init container that ran says this one ran to completion: the kubelet goes by
-        // the last one it sees, as the earlier ones may have been removed.
-        let ran_before =
-            initialized || (!fresh && desired.init[i + 1..].iter().any(|l| obs.get(&l.name).current.is_some()));
-        if ran_before && !c.sidecar {
-            continue;
-        }
-        // The next init container may start as soon as a sidecar has started: at once for a
-        // sidecar without a startup probe, only after its probe passed for one with (seen
-        // in a later sync, through `not_started`).
-        let started_once_running = c.sidecar && desired.manifest_container(c).is_none_or(|m| m.startup_probe.is_none());
-        let current = if fresh { None } else { inst.current.as_ref() };
-        let Some(cur) = current else {
-            p.init.push(create(
-                c,
-                inst,
-                if fresh { "the pod is being created" } else { "the container does not exist" },
-            ));
-            if started_once_running || ran_before {
-                continue;
-            }
-            return false;
-        };
-        // A sidecar whose spec changed is restarted with the new one, alone.
-        let changed = c.sidecar && cur.label(labels::SPEC_HASH) != Some(c.spec_hash.as_str());
-        if changed && matches!(cur.state, State::Running { .. } | State::Created) {
-            p.remove.push(remove(cur, "its spec changed"));
-            p.init.push(create(c, inst, "its spec changed"));
-            if started_once_running || ran_before {
-                continue;
-            }
-            return false;
-        }
-        match (&cur.state, c.sidecar) {
-            (State::Created, _) => {
-                p.init.push(start(c, cur));
-                if !started_once_running && !ran_before {
-                    return false;
-                }
-            }
-            (State::Running { .. }, true) => {
-                // A sidecar restarts whatever the pod's policy.
-                if ctx.unhealthy.contains(&cur.id) {
-                    p.stop.push(cur.clone());
-                    p.remove.extend(inst.previous.iter().map(|prev| remove(prev, "an older instance")));
-                    p.init.push(create(c, inst, "liveness probe failed"));
-                }
-                // The next init container starts once this sidecar has started: its startup
-                // probe, if it has one, passed.
-                if ctx.not_started.contains(&cur.id) && !ran_before {
-                    return false;
-                }
-            }
-            (State::Running { .. }, false) => return false,
-            (State::Exited { .. } | State::Dead, true) => {
-                if !done {
-                    if let Some(step) = restart(c, inst, cur, ctx, p) {
-                        p.init.push(step);
-                    }
-                }
-            }
-            (State::Exited { exit_code: 0, .. }, false) => {}
-            (State::Exited { .. } | State::Dead, false) => {
-                // A failed init container: if its restart policy (its own, else the pod's) or
-                // a rule does not restart it, the pod has failed (the verdict says so);
-                // otherwise it is retried, and nothing after it starts meanwhile.
-                if desired.restarts_after(c, exit_code(cur).unwrap_or(1)) {
-                    if let Some(step) = restart(c, inst, cur, ctx, p) {
-                        p.init.push(step);
-                    }
-                }
-                return false;
-            }
-            (State::Other(_), sidecar) => {
-                if !sidecar {
-                    return false;
-                }
-            }
-        }
-    }
-    true
 }
 
 fn app_step(

@@ -67,7 +67,3 @@ pub fn need(desired: &DesiredPod, c: &DesiredContainer, cur: &Observed) -> Need 
     }
     Need::InPlace
 }
-
-#[cfg(test)]
-#[path = "resize_tests.rs"]
-mod tests;

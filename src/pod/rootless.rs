@@ -29,7 +29,7 @@
 
 use std::os::unix::fs::MetadataExt;
 
-use crate::manifest::types::Pod;
+use crate::manifest::types::{Container, Pod, PodSpec};
 use crate::runtime::{CpuSettings, EngineSecurity};
 
 use super::DesiredPod;
@@ -81,18 +81,34 @@ pub fn check(
     if !sec.rootless {
         return Ok(Vec::new());
     }
-    let spec = &d.manifest.spec;
+    refuse(&d.manifest, sec, port_start)?;
+    let mut warnings = Vec::new();
+    if sec.cgroup_version == Some(1) {
+        warnings.extend(drop_cgroup_limits(d));
+    }
+    warnings.extend(drop_fs_group(&mut d.manifest.spec));
+    if local {
+        warnings.extend(foreign_host_paths(&d.manifest.spec));
+    }
+    Ok(warnings)
+}
+
+/// The pod's containers, init containers first, each with its field path.
+fn containers_at(spec: &PodSpec) -> impl Iterator<Item = (String, &Container)> {
+    let init = spec.init_containers.iter().enumerate().map(|(i, c)| (format!("spec.initContainers[{i}]"), c));
+    init.chain(spec.containers.iter().enumerate().map(|(i, c)| (format!("spec.containers[{i}]"), c)))
+}
+
+/// What the pod asks for that could never start under a rootless engine.
+fn refuse(pod: &Pod, sec: &EngineSecurity, port_start: i64) -> Result<(), RootlessError> {
+    let spec = &pod.spec;
     if spec.host_network == Some(true) {
         return Err(RootlessError::HostNetwork);
     }
     if spec.host_users == Some(false) {
         return Err(RootlessError::UserNamespace);
     }
-    let containers = || {
-        let init = spec.init_containers.iter().enumerate().map(|(i, c)| (format!("spec.initContainers[{i}]"), c));
-        init.chain(spec.containers.iter().enumerate().map(|(i, c)| (format!("spec.containers[{i}]"), c)))
-    };
-    for (path, c) in containers() {
+    for (path, c) in containers_at(spec) {
         for (j, p) in c.ports.iter().enumerate() {
             if let Some(h) = p.host_port.filter(|&h| h > 0 && h < port_start) {
                 return Err(RootlessError::LowHostPort {
@@ -103,55 +119,63 @@ pub fn check(
             }
         }
     }
-    check_ids(&d.manifest, sec)?;
+    check_ids(pod, sec)
+}
 
+/// Drops every container's CPU and memory limits and requests (a rootless engine on a cgroup v1
+/// host ignores them), and says which the manifest asked for.
+fn drop_cgroup_limits(d: &mut DesiredPod) -> Option<String> {
+    // Named by what the manifest asks for; dropped everywhere (a container without
+    // resources gets the lowest CPU shares, as from a kubelet).
+    let asked: Vec<String> = containers_at(&d.manifest.spec)
+        .filter(|(_, c)| c.resources.as_ref().is_some_and(|r| !r.limits.is_empty() || !r.requests.is_empty()))
+        .map(|(path, _)| format!("{path}.resources"))
+        .collect();
+    for c in d.init.iter_mut().chain(&mut d.containers) {
+        let s = &mut c.settings;
+        (s.cpu, s.memory_limit, s.memory_reservation) = (CpuSettings::default(), None, None);
+    }
+    (!asked.is_empty()).then(|| {
+        format!(
+            "{}: not enforced: the engine is rootless on a cgroup v1 host, where an ordinary user cannot set \
+             CPU and memory limits; the containers run without them",
+            asked.join(", ")
+        )
+    })
+}
+
+/// Drops `fsGroup`'s ownership of volume files (the containers keep the group), and says so
+/// when the pod has volumes.
+fn drop_fs_group(spec: &mut PodSpec) -> Option<String> {
+    let group = spec.security_context.as_mut().and_then(|sc| sc.fs_group.take())?;
+    (!spec.volumes.is_empty()).then(|| {
+        format!(
+            "spec.securityContext.fsGroup: volume files are not given group {group}: the engine is rootless, and \
+             its user namespace's groups are not podrun's to give; the containers still have the group"
+        )
+    })
+}
+
+/// The hostPath volumes owned by another user than podrun's, which the containers see as
+/// owned by nobody.
+fn foreign_host_paths(spec: &PodSpec) -> Vec<String> {
     let mut warnings = Vec::new();
-    if sec.cgroup_version == Some(1) {
-        // Named by what the manifest asks for; dropped everywhere (a container without
-        // resources gets the lowest CPU shares, as from a kubelet).
-        let asked: Vec<String> = containers()
-            .filter(|(_, c)| c.resources.as_ref().is_some_and(|r| !r.limits.is_empty() || !r.requests.is_empty()))
-            .map(|(path, _)| format!("{path}.resources"))
-            .collect();
-        for c in d.init.iter_mut().chain(&mut d.containers) {
-            let s = &mut c.settings;
-            (s.cpu, s.memory_limit, s.memory_reservation) = (CpuSettings::default(), None, None);
-        }
-        if !asked.is_empty() {
-            warnings.push(format!(
-                "{}: not enforced: the engine is rootless on a cgroup v1 host, where an ordinary user cannot set \
-                 CPU and memory limits; the containers run without them",
-                asked.join(", ")
-            ));
-        }
-    }
-    let spec = &mut d.manifest.spec;
-    if let Some(group) = spec.security_context.as_mut().and_then(|sc| sc.fs_group.take()) {
-        if !spec.volumes.is_empty() {
-            warnings.push(format!(
-                "spec.securityContext.fsGroup: volume files are not given group {group}: the engine is rootless, and \
-                 its user namespace's groups are not podrun's to give; the containers still have the group"
-            ));
-        }
-    }
-    if local {
-        let me = std::fs::metadata("/proc/self").map(|m| m.uid()).ok();
-        for (i, v) in spec.volumes.iter().enumerate() {
-            let Some(hp) = &v.host_path else { continue };
-            let owner = std::fs::metadata(&hp.path).map(|m| m.uid()).ok();
-            if let (Some(owner), Some(me)) = (owner, me) {
-                if owner == me {
-                    continue;
-                }
-                warnings.push(format!(
-                    "spec.volumes[{i}].hostPath: {} belongs to uid {owner}, not to podrun's user ({me}): in a rootless \
-                     engine's containers it shows as owned by nobody, open only as its permissions allow others",
-                    hp.path
-                ));
+    let me = std::fs::metadata("/proc/self").map(|m| m.uid()).ok();
+    for (i, v) in spec.volumes.iter().enumerate() {
+        let Some(hp) = &v.host_path else { continue };
+        let owner = std::fs::metadata(&hp.path).map(|m| m.uid()).ok();
+        if let (Some(owner), Some(me)) = (owner, me) {
+            if owner == me {
+                continue;
             }
+            warnings.push(format!(
+                "spec.volumes[{i}].hostPath: {} belongs to uid {owner}, not to podrun's user ({me}): in a rootless \
+                 engine's containers it shows as owned by nobody, open only as its permissions allow others",
+                hp.path
+            ));
         }
     }
-    Ok(warnings)
+    warnings
 }
 
 /// What a rootless engine cannot give a pod, at its field.
@@ -192,8 +216,7 @@ fn check_ids(pod: &Pod, sec: &EngineSecurity) -> Result<(), RootlessError> {
             ids.push((format!("spec.securityContext.supplementalGroups[{i}]"), g, sec.gids, "subgid"));
         }
     }
-    let init = spec.init_containers.iter().enumerate().map(|(i, c)| (format!("spec.initContainers[{i}]"), c));
-    for (path, c) in init.chain(spec.containers.iter().enumerate().map(|(i, c)| (format!("spec.containers[{i}]"), c))) {
+    for (path, c) in containers_at(spec) {
         let Some(sc) = &c.security_context else { continue };
         ids.extend(sc.run_as_user.map(|u| (format!("{path}.securityContext.runAsUser"), u, sec.uids, "subuid")));
         ids.extend(sc.run_as_group.map(|g| (format!("{path}.securityContext.runAsGroup"), g, sec.gids, "subgid")));
