@@ -2,12 +2,12 @@
 //! defaulted Pods, and the ConfigMaps, Secrets and claims beside them. Every problem names the
 //! file and a line:column (YAML) or a field path.
 //!
-//! Pods come from Pod documents and from the pod templates of workloads (`workload.rs`);
+//! Pods come from Pod documents and from the pod templates of workloads (`template_pod.rs`);
 //! `List`s are read item by item (`documents.rs`). Nothing is half-loaded: any error fails the
 //! whole load, before anything could be created; the load still reads every document of every
 //! source, so that the error names each bad one. Unknown fields are placed in the text
-//! (`locate.rs`), and dropped from the typed reading under `--validate=warn|ignore`
-//! (`prune.rs`).
+//! (`yaml/locate.rs`), and dropped from the typed reading under `--validate=warn|ignore`
+//! (`yaml/drop_unknown.rs`).
 
 mod documents;
 mod error;
@@ -22,16 +22,16 @@ use std::collections::{BTreeMap, HashMap};
 use serde::de::DeserializeSeed;
 use serde_yaml::Value;
 
-use crate::manifest::budget::{self, Budgeted};
 use crate::manifest::defaults;
-use crate::manifest::locate;
-use crate::manifest::merge;
-use crate::manifest::nesting;
-use crate::manifest::trail::{Place, Trail};
+use crate::manifest::template_pod;
 use crate::manifest::types::{ConfigMap, ObjectMeta, PersistentVolumeClaim, Pod, Secret};
 use crate::manifest::types::{Workload, WorkloadKind};
 use crate::manifest::validate::{self, FieldError};
-use crate::manifest::workload;
+use crate::manifest::yaml::budget::{self, Budgeted};
+use crate::manifest::yaml::locate;
+use crate::manifest::yaml::merge;
+use crate::manifest::yaml::nesting;
+use crate::manifest::yaml::trail::{Place, Trail};
 use documents::{sort_findings, Checked, Classifier, Early, Plan, PlanSeed, Typed};
 
 pub use error::{DocRef, ManifestError};
@@ -112,7 +112,7 @@ struct Loader<'o> {
     kinds: Vec<Option<WorkloadKind>>,
 }
 
-/// Documents of one text read again, for the places of unknown keys (`locate.rs`): a second
+/// Documents of one text read again, for the places of unknown keys (`yaml/locate.rs`): a second
 /// reader, moved on only as far as a document that needs it, so each document is read again
 /// once at most.
 struct Rereader<'t> {
@@ -161,7 +161,7 @@ impl Loader<'_> {
         let mut errors: Vec<(usize, ManifestError)> = Vec::new();
 
         // First pass: generic values, for the kind and the schema walk, a document at a time;
-        // aliases may not make more values than the text holds plus an allowance (`budget.rs`).
+        // aliases may not make more values than the text holds plus an allowance (`yaml/budget.rs`).
         let mut budget = budget::for_text(&source.text);
         let many = outline.nonempty_docs > 1;
         let mut classifier =
@@ -270,7 +270,7 @@ impl Loader<'_> {
             }
             if kind.is_some() {
                 for e in &mut problems {
-                    e.path = workload::workload_path(&e.path);
+                    e.path = template_pod::workload_path(&e.path);
                 }
             }
             errors.push(ManifestError::Invalid {
@@ -321,12 +321,12 @@ impl Loader<'_> {
         let what = what(workload.as_ref().map(|(k, _)| *k), &ns, &pod.metadata.name);
         let warns = match &workload {
             None => warns,
-            Some(_) => warns.iter().map(|w| workload::workload_path(w)).collect(),
+            Some(_) => warns.iter().map(|w| template_pod::workload_path(w)).collect(),
         };
         self.out.warnings.extend(warns.into_iter().map(|w| format!("{doc}: {w}")));
         if let Some((_, own)) = workload {
             for p in &mut problems {
-                p.path = workload::workload_path(&p.path);
+                p.path = template_pod::workload_path(&p.path);
             }
             problems.splice(0..0, own);
         }
@@ -350,7 +350,7 @@ impl Loader<'_> {
         doc: &DocRef,
         early: Vec<FieldError>,
     ) -> Result<(), ManifestError> {
-        let t = workload::template_pod(kind, w);
+        let t = template_pod::template_pod(kind, w);
         self.out.warnings.extend(t.warnings.iter().map(|w| format!("{doc}: {w}")));
         let loaded = self.finish_pod(t.pod, doc.clone(), Some((kind, t.problems)), early)?;
         for claim in t.claims {

@@ -214,7 +214,7 @@ impl<'de, 't> Visitor<'de> for KeySeed<'t, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::trail::of_prefix;
+    use crate::manifest::yaml::trail::of_prefix;
 
     fn at(text: &str, trails: &[&str]) -> Vec<Option<(usize, usize)>> {
         let trails: Vec<Trail> = trails.iter().map(|t| parse(t)).collect();
