@@ -679,6 +679,7 @@ mod tests {
         assert_eq!(depth("{a :'b}\nc: [[d]]\n"), 3, "a colon inside a plain scalar opens no quote");
         assert_eq!(depth("{\"a\":[b]}\n"), 2);
         assert_eq!(depth("[?h, -c]\n"), 2, "`?` starting a token in a flow sequence is a key");
+        assert_eq!(depth("[sh,?-c]\n"), 2);
         let deep = format!("{}{}: x\n", "[".repeat(100), "]".repeat(100));
         assert_eq!(scan(&deep, MAX_DEPTH).unwrap_err(), TooDeep { line: 1, column: 201, limit: 100 });
     }
