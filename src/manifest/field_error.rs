@@ -3,11 +3,11 @@
 
 use std::fmt;
 
-use super::trail::Place;
+use super::yaml::trail::Place;
 use crate::escape::Escaped;
 
 /// One problem, at a Kubernetes field path such as `spec.containers[1].name`, and where the
-/// text says it when that is known (an unknown key, found by `locate.rs`). Displayed escaped
+/// text says it when that is known (an unknown key, found by `yaml/locate.rs`). Displayed escaped
 /// (`crate::escape`): a path may hold a map's key (`data[key]`), and a message a value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRng, TestRunner};
 
 use super::load::{load, LoadOptions, Source};
-use super::nesting;
+use super::yaml::nesting;
 
 /// Seeds: the manifests the project ships, and ones of each kind the loader reads.
 const SEEDS: &[&str] = &[

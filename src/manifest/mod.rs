@@ -1,7 +1,6 @@
 //! The manifest layer: reading, checking and defaulting Kubernetes YAML. Knows nothing of engines.
 
 mod base64_data;
-mod budget;
 pub mod config_store;
 pub mod defaults;
 pub mod expansion;
@@ -10,21 +9,15 @@ mod field_error;
 mod fuzz_tests;
 pub mod hostname;
 pub mod image;
-pub mod input;
 pub mod load;
-mod locate;
-mod merge;
 pub mod names;
-pub mod nesting;
-mod prune;
 pub mod quantity;
 pub mod schema;
-mod strict;
-pub mod trail;
+pub mod template_pod;
 pub mod types;
 pub mod validate;
 pub mod volume_paths;
-pub mod workload;
+pub mod yaml;
 
 pub use field_error::FieldProblem;
 

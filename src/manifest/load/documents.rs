@@ -15,12 +15,12 @@ use serde_yaml::Value;
 
 use super::error::{DocRef, ManifestError};
 use super::options::{FieldValidation, LoadOptions};
-use crate::manifest::prune;
 use crate::manifest::schema::{self, Finding};
-use crate::manifest::trail::{Place, Step, Trail, Tree};
 use crate::manifest::types::{ConfigMap, PersistentVolumeClaim, Pod, Secret};
 use crate::manifest::types::{Workload, WorkloadKind};
 use crate::manifest::validate::{self, FieldError};
+use crate::manifest::yaml::drop_unknown;
+use crate::manifest::yaml::trail::{Place, Step, Trail, Tree};
 
 /// The kinds podrun reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,7 +83,7 @@ pub(crate) enum Typed {
 }
 
 /// What the schema walk found in one object, to be reported once the unknown keys of its
-/// document are placed in the text (`locate.rs`, a pass over the whole document).
+/// document are placed in the text (`yaml/locate.rs`, a pass over the whole document).
 #[derive(Debug)]
 pub(crate) struct Checked {
     pub doc: DocRef,
@@ -365,11 +365,11 @@ impl<'de> DeserializeSeed<'de> for PlanSeed<'_> {
             Plan::Object(kind, doc, unknown) => (*kind, doc.clone(), unknown),
         };
         let typed = match kind {
-            Kind::Pod => Typed::Pod(prune::read(d, unknown)?),
-            Kind::ConfigMap => Typed::ConfigMap(prune::read(d, unknown)?),
-            Kind::Secret => Typed::Secret(prune::read(d, unknown)?),
-            Kind::Claim => Typed::Claim(prune::read(d, unknown)?),
-            Kind::Workload(w) => Typed::Workload(w, prune::read(d, unknown)?),
+            Kind::Pod => Typed::Pod(drop_unknown::read(d, unknown)?),
+            Kind::ConfigMap => Typed::ConfigMap(drop_unknown::read(d, unknown)?),
+            Kind::Secret => Typed::Secret(drop_unknown::read(d, unknown)?),
+            Kind::Claim => Typed::Claim(drop_unknown::read(d, unknown)?),
+            Kind::Workload(w) => Typed::Workload(w, drop_unknown::read(d, unknown)?),
         };
         self.out.push((doc, typed));
         Ok(())

@@ -4,10 +4,10 @@
 use std::fmt;
 
 use crate::escape::Escaped;
-use crate::manifest::budget;
 use crate::manifest::config_store::ConfigError;
-use crate::manifest::strict;
 use crate::manifest::validate::FieldError;
+use crate::manifest::yaml::budget;
+use crate::manifest::yaml::strict;
 
 /// A document within a file: `pod.yaml`, `pod.yaml (document 2)` when there are several, and
 /// `pods.yaml (items[3])` for an item of a `List`. File names are displayed escaped, here and

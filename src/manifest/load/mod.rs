@@ -2,12 +2,12 @@
 //! defaulted Pods, and the ConfigMaps, Secrets and claims beside them. Every problem names the
 //! file and a line:column (YAML) or a field path.
 //!
-//! Pods come from Pod documents and from the pod templates of workloads (`workload.rs`);
+//! Pods come from Pod documents and from the pod templates of workloads (`template_pod.rs`);
 //! `List`s are read item by item (`documents.rs`). Nothing is half-loaded: any error fails the
 //! whole load, before anything could be created; the load still reads every document of every
 //! source, so that the error names each bad one. Unknown fields are placed in the text
-//! (`locate.rs`), and dropped from the typed reading under `--validate=warn|ignore`
-//! (`prune.rs`).
+//! (`yaml/locate.rs`), and dropped from the typed reading under `--validate=warn|ignore`
+//! (`yaml/drop_unknown.rs`).
 
 mod documents;
 mod error;
@@ -22,16 +22,16 @@ use std::collections::{BTreeMap, HashMap};
 use serde::de::DeserializeSeed;
 use serde_yaml::Value;
 
-use crate::manifest::budget::{self, Budgeted};
 use crate::manifest::defaults;
-use crate::manifest::locate;
-use crate::manifest::merge;
-use crate::manifest::nesting;
-use crate::manifest::trail::{Place, Trail};
+use crate::manifest::template_pod;
 use crate::manifest::types::{ConfigMap, ObjectMeta, PersistentVolumeClaim, Pod, Secret};
 use crate::manifest::types::{Workload, WorkloadKind};
 use crate::manifest::validate::{self, FieldError};
-use crate::manifest::workload;
+use crate::manifest::yaml::budget::{self, Budgeted};
+use crate::manifest::yaml::locate;
+use crate::manifest::yaml::merge;
+use crate::manifest::yaml::nesting;
+use crate::manifest::yaml::trail::{Place, Trail};
 use documents::{sort_findings, Checked, Classifier, Early, Plan, PlanSeed, Typed};
 
 pub use error::{DocRef, ManifestError};
@@ -70,6 +70,21 @@ pub(crate) fn what_object(kind: &str, namespace: Option<&str>, name: &str) -> St
         (_, "") => kind.to_owned(),
         (ns, n) => format!("{kind} {:?}", format!("{ns}/{n}")),
     }
+}
+
+/// One document after the first pass: its plan, the document itself where merge keys changed
+/// it (the second pass must then read the merged value, not the text), and what the schema
+/// walk found, to be said with what the typed reading finds.
+type DocPlan = (Plan, Option<Value>, Early);
+
+/// A document whose merge keys cannot be applied, as the error naming its object.
+fn merge_failed(value: &Value, e: merge::MergeError, doc: DocRef, namespace: Option<&str>) -> ManifestError {
+    let kind = value.get("kind").and_then(Value::as_str).filter(|k| !k.is_empty()).unwrap_or("object");
+    let meta = |key: &str| value.get("metadata").and_then(|m| m.get(key)).and_then(Value::as_str);
+    let ns = meta("namespace").or(namespace);
+    let what = what_object(kind, ns, meta("name").unwrap_or_default());
+    let problems = vec![FieldError::new(e.path, merge::MergeError::MESSAGE)];
+    ManifestError::Invalid { doc, what, problems }
 }
 
 /// Problems of objects, each as one error.
@@ -112,7 +127,7 @@ struct Loader<'o> {
     kinds: Vec<Option<WorkloadKind>>,
 }
 
-/// Documents of one text read again, for the places of unknown keys (`locate.rs`): a second
+/// Documents of one text read again, for the places of unknown keys (`yaml/locate.rs`): a second
 /// reader, moved on only as far as a document that needs it, so each document is read again
 /// once at most.
 struct Rereader<'t> {
@@ -159,18 +174,34 @@ impl Loader<'_> {
         let text = nesting::unquote_tagged(&source.text, &outline);
         // Each with its document's index: the second pass finds its own after the first's.
         let mut errors: Vec<(usize, ManifestError)> = Vec::new();
-
-        // First pass: generic values, for the kind and the schema walk, a document at a time;
-        // aliases may not make more values than the text holds plus an allowance (`budget.rs`).
-        let mut budget = budget::for_text(&source.text);
         let many = outline.nonempty_docs > 1;
+        let plans = self.plan_documents(source, &text, config_only, many, &located, &mut errors)?;
+        self.read_typed(&text, plans, &located, &mut errors);
+        errors.sort_by_key(|(i, _)| *i);
+        self.errors.extend(errors.into_iter().map(|(_, e)| e));
+        Ok(())
+    }
+
+    /// The first pass over `text` (the text of `source`, its tagged keys unquoted): generic
+    /// values, for the kind and the schema walk, a document at a time, each document's plan
+    /// for the second. Problems of a document join `errors`; a syntax error ends the source.
+    fn plan_documents(
+        &mut self,
+        source: &Source,
+        text: &str,
+        config_only: bool,
+        many: bool,
+        located: &impl Fn(usize, &serde_yaml::Error) -> ManifestError,
+        errors: &mut Vec<(usize, ManifestError)>,
+    ) -> Result<Vec<DocPlan>, ManifestError> {
+        let file = source.name.as_str();
+        // Aliases may not make more values than the text holds plus an allowance (`yaml/budget.rs`).
+        let mut budget = budget::for_text(&source.text);
         let mut classifier =
             Classifier { config_only, warnings: &mut self.out.warnings, namespace: self.opts.namespace.as_deref() };
-        let mut again = Rereader { text: &text, docs: None };
-        // A plan per document, and the document itself where merge keys changed it: the
-        // second pass must then read the merged value, not the text.
+        let mut again = Rereader { text, docs: None };
         let mut plans = Vec::new();
-        for (i, doc) in serde_yaml::Deserializer::from_str(&text).enumerate() {
+        for (i, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
             // Stop at the first error: serde_yaml's document iterator repeats a syntax error forever.
             let mut value = Budgeted { left: &mut budget }.deserialize(doc).map_err(|e| located(i, &e))?;
             if value.is_null() {
@@ -181,12 +212,7 @@ impl Loader<'_> {
             let merged = match merge::apply(&mut value) {
                 Ok(merged) => merged,
                 Err(e) => {
-                    let kind = value.get("kind").and_then(Value::as_str).filter(|k| !k.is_empty()).unwrap_or("object");
-                    let meta = |key: &str| value.get("metadata").and_then(|m| m.get(key)).and_then(Value::as_str);
-                    let ns = meta("namespace").or(self.opts.namespace.as_deref());
-                    let what = what_object(kind, ns, meta("name").unwrap_or_default());
-                    let problems = vec![FieldError::new(e.path, merge::MergeError::MESSAGE)];
-                    errors.push((i, ManifestError::Invalid { doc, what, problems }));
+                    errors.push((i, merge_failed(&value, e, doc, self.opts.namespace.as_deref())));
                     plans.push((Plan::Skip, None, Vec::new()));
                     continue;
                 }
@@ -212,11 +238,20 @@ impl Loader<'_> {
             errors.extend(invalid_all(now).map(|e| (i, e)));
             plans.push((plan, merged.then_some(value), early));
         }
+        Ok(plans)
+    }
 
-        // Second pass: typed, straight from the text, so type errors carry a line and column;
-        // each document's objects are checked as soon as they are read.
+    /// The second pass: typed, straight from the text, so type errors carry a line and column;
+    /// each document's objects are checked as soon as they are read.
+    fn read_typed(
+        &mut self,
+        text: &str,
+        plans: Vec<DocPlan>,
+        located: &impl Fn(usize, &serde_yaml::Error) -> ManifestError,
+        errors: &mut Vec<(usize, ManifestError)>,
+    ) {
         let mut typed = Vec::new();
-        let docs = serde_yaml::Deserializer::from_str(&text);
+        let docs = serde_yaml::Deserializer::from_str(text);
         for (i, (d, (plan, merged, mut early))) in docs.zip(plans).enumerate() {
             let seed = PlanSeed { plan: &plan, out: &mut typed };
             let read = match merged {
@@ -253,9 +288,6 @@ impl Loader<'_> {
                 }
             }
         }
-        errors.sort_by_key(|(i, _)| *i);
-        self.errors.extend(errors.into_iter().map(|(_, e)| e));
-        Ok(())
     }
 
     fn finish(self, sources: &[Source]) -> Result<Loaded, ManifestError> {
@@ -270,7 +302,7 @@ impl Loader<'_> {
             }
             if kind.is_some() {
                 for e in &mut problems {
-                    e.path = workload::workload_path(&e.path);
+                    e.path = template_pod::workload_path(&e.path);
                 }
             }
             errors.push(ManifestError::Invalid {
@@ -321,12 +353,12 @@ impl Loader<'_> {
         let what = what(workload.as_ref().map(|(k, _)| *k), &ns, &pod.metadata.name);
         let warns = match &workload {
             None => warns,
-            Some(_) => warns.iter().map(|w| workload::workload_path(w)).collect(),
+            Some(_) => warns.iter().map(|w| template_pod::workload_path(w)).collect(),
         };
         self.out.warnings.extend(warns.into_iter().map(|w| format!("{doc}: {w}")));
         if let Some((_, own)) = workload {
             for p in &mut problems {
-                p.path = workload::workload_path(&p.path);
+                p.path = template_pod::workload_path(&p.path);
             }
             problems.splice(0..0, own);
         }
@@ -350,7 +382,7 @@ impl Loader<'_> {
         doc: &DocRef,
         early: Vec<FieldError>,
     ) -> Result<(), ManifestError> {
-        let t = workload::template_pod(kind, w);
+        let t = template_pod::template_pod(kind, w);
         self.out.warnings.extend(t.warnings.iter().map(|w| format!("{doc}: {w}")));
         let loaded = self.finish_pod(t.pod, doc.clone(), Some((kind, t.problems)), early)?;
         for claim in t.claims {

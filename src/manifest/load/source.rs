@@ -2,7 +2,7 @@
 //! kubectl decodes it.
 
 use super::error::ManifestError;
-use crate::manifest::input;
+use crate::manifest::yaml::input;
 
 /// Where a manifest came from and what it says.
 #[derive(Debug, Clone)]

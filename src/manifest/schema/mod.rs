@@ -28,8 +28,8 @@ mod table;
 
 use serde_yaml::Value;
 
-use crate::manifest::trail::{self, key_text, untagged, Step, Trail};
 use crate::manifest::validate::FieldError;
+use crate::manifest::yaml::trail::{self, key_text, untagged, Step, Trail};
 pub use field::Support;
 use field::{Field, Shape};
 #[cfg(test)]
@@ -43,7 +43,7 @@ pub enum Finding {
     /// The key is not a field of the Pod schema at this place. `suggestion` is the sibling
     /// field it most likely meant, if one is close enough; `trail` leads to the key from the
     /// value walked (the prefix of [`check_pod_template`] included), for `locate.rs` to place
-    /// it in the text and `prune.rs` to drop it.
+    /// it in the text and `yaml/drop_unknown.rs` to drop it.
     Unknown { path: String, suggestion: Option<String>, trail: Trail },
     /// A Kubernetes field podrun does not implement yet.
     NotYet { path: String },

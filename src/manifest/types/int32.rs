@@ -9,7 +9,7 @@ use std::fmt;
 
 use serde::de::{self, Deserializer, Visitor};
 
-use crate::manifest::strict;
+use crate::manifest::yaml::strict;
 
 const EXPECTED: &str = "an int32 (a whole number from -2147483648 to 2147483647)";
 

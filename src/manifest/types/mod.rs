@@ -25,7 +25,7 @@ pub use security::*;
 pub use volume::*;
 pub use workload::*;
 
-use super::strict;
+use crate::manifest::yaml::strict;
 
 /// A Pod as podrun understands it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -9,7 +9,7 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::ExecAction;
-use crate::manifest::strict;
+use crate::manifest::yaml::strict;
 
 /// One probe. Exactly one handler must be set (checked by validation).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::LabelSelector;
-use crate::manifest::strict;
+use crate::manifest::yaml::strict;
 
 /// The OS a pod is for (`PodOS`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

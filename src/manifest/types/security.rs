@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::manifest::strict;
+use crate::manifest::yaml::strict;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

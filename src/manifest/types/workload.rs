@@ -7,7 +7,7 @@ use std::fmt;
 use serde::Deserialize;
 
 use super::{IntOrString, LabelSelector, ObjectMeta, PodSpec};
-use crate::manifest::strict;
+use crate::manifest::yaml::strict;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkloadKind {

@@ -13,8 +13,8 @@ use super::raw::{child, field, Text};
 use super::FieldError;
 use crate::manifest::names::{dns1123_label_problems, dns_subdomain_problems};
 use crate::manifest::quantity::Quantity;
-use crate::manifest::strict;
 use crate::manifest::types::LabelSelector;
+use crate::manifest::yaml::strict;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]

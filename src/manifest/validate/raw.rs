@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_yaml::Value;
 
 use super::FieldError;
-use crate::manifest::strict;
+use crate::manifest::yaml::strict;
 
 /// A string field's value: only a string, as the API server takes it (`strict.rs`).
 #[derive(Debug, Deserialize)]

@@ -12,8 +12,8 @@ use super::raw::{field, get, Text};
 use super::scheduling::{check_pod_spec, Owner};
 use super::workload::check_workload;
 use super::FieldError;
-use crate::manifest::strict;
 use crate::manifest::types::WorkloadKind;
+use crate::manifest::yaml::strict;
 
 /// Every problem the API server would find in `doc`'s unread fields, at the document's paths.
 pub fn validate_unread(doc: &Value) -> Vec<FieldError> {

@@ -25,8 +25,8 @@ use super::scheduling::{check_pod_spec, Owner};
 use super::FieldError;
 use crate::manifest::names::{dns1123_label_problems, dns_subdomain_problems, regex_error};
 use crate::manifest::types::{
-    IntOrString, LabelSelector, Ordinals, PodFailurePolicy, RetentionPolicy, RollingUpdate, Strategy, SuccessPolicy,
-    WorkloadKind,
+    IntOrString, LabelSelector, OnExitCodes, Ordinals, PodFailurePolicy, RetentionPolicy, RollingUpdate, Strategy,
+    SuccessPolicy, WorkloadKind,
 };
 
 const NEGATIVE: &str = "must be greater than or equal to 0";
@@ -332,6 +332,49 @@ fn too_many(path: &str, actual: usize, max: usize) -> FieldError {
 /// `validateJobSpec`, `ValidateJobSpec`'s selector rules and `validateGeneratedSelector`
 /// (after `SetDefaults_Job`), and the name an Indexed Job's last pod would get.
 fn check_job(spec: &Value, name: &str, template: Option<&Value>, errors: &mut Vec<FieldError>) {
+    let counts = job_counts(spec, errors);
+    if let Some(managed_by) = field::<Text>(spec, "managedBy", "spec", errors) {
+        check_domain_prefixed_path(&managed_by.0, "spec.managedBy", errors);
+        if managed_by.0.len() > 63 {
+            errors.push(FieldError::new("spec.managedBy", "Too long: may not be more than 63 bytes"));
+        }
+    }
+    let indexed = check_completion_mode(spec, name, counts, errors);
+    let failure_policy = field::<PodFailurePolicy>(spec, "podFailurePolicy", "spec", errors);
+    if let Some(fp) = &failure_policy {
+        check_pod_failure_policy(fp, counts.per_index.is_some(), template, errors);
+    }
+    if let Some(sp) = field::<SuccessPolicy>(spec, "successPolicy", "spec", errors) {
+        if !indexed {
+            errors.push(FieldError::new("spec.successPolicy", "Invalid value: requires indexed completion mode"));
+        } else {
+            check_success_policy(&sp, counts.completions.unwrap_or(0), errors);
+        }
+    }
+    check_pod_replacement_policy(spec, failure_policy.is_some(), errors);
+    let restart = template.and_then(|t| get(t, "restartPolicy")).and_then(Value::as_str);
+    if failure_policy.is_some() && restart == Some("OnFailure") {
+        errors.push(FieldError::invalid(
+            "spec.template.spec.restartPolicy",
+            "OnFailure",
+            "only \"Never\" is supported when podFailurePolicy is specified",
+        ));
+    }
+    check_job_selector(spec, name, errors);
+}
+
+/// A Job's counts, which its other rules compare with each other.
+#[derive(Clone, Copy)]
+struct JobCounts {
+    parallelism: Option<i32>,
+    /// With `SetDefaults_Job`'s default.
+    completions: Option<i32>,
+    per_index: Option<i64>,
+    max_failed: Option<i64>,
+}
+
+/// A Job's counts and limits, each checked on its own.
+fn job_counts(spec: &Value, errors: &mut Vec<FieldError>) -> JobCounts {
     let parallelism = field::<i32>(spec, "parallelism", "spec", errors);
     let completions = field::<i32>(spec, "completions", "spec", errors);
     // Unset both, both are 1; an unset parallelism alone is 1.
@@ -345,73 +388,72 @@ fn check_job(spec: &Value, name: &str, template: Option<&Value>, errors: &mut Ve
     if max_failed.is_some() && per_index.is_none() {
         errors.push(FieldError::required_because("spec.backoffLimitPerIndex", "when maxFailedIndexes is specified"));
     }
-    if let Some(managed_by) = field::<Text>(spec, "managedBy", "spec", errors) {
-        check_domain_prefixed_path(&managed_by.0, "spec.managedBy", errors);
-        if managed_by.0.len() > 63 {
-            errors.push(FieldError::new("spec.managedBy", "Too long: may not be more than 63 bytes"));
-        }
-    }
+    JobCounts { parallelism, completions, per_index, max_failed }
+}
+
+/// `completionMode` and the rules that depend on it; whether the Job is Indexed.
+fn check_completion_mode(spec: &Value, name: &str, counts: JobCounts, errors: &mut Vec<FieldError>) -> bool {
     let mode = field::<Text>(spec, "completionMode", "spec", errors).map(|m| m.0);
     let indexed = mode.as_deref() == Some("Indexed");
     if let Some(mode) = mode.as_deref().filter(|m| !matches!(*m, "NonIndexed" | "Indexed")) {
         errors.push(FieldError::unsupported("spec.completionMode", mode, &["NonIndexed", "Indexed"]));
     }
     if indexed {
-        if completions.is_none() {
-            errors.push(FieldError::required_because("spec.completions", "when completion mode is Indexed"));
-        }
-        if let Some(p) = parallelism.filter(|p| *p > 100_000) {
-            errors.push(FieldError::invalid_raw(
-                "spec.parallelism",
-                p,
-                "must be less than or equal to 100000 when completion mode is Indexed",
-            ));
-        }
-        if let (Some(c), Some(m)) = (completions, max_failed) {
-            if m > i64::from(c) {
-                errors.push(FieldError::invalid_raw(
-                    "spec.maxFailedIndexes",
-                    m,
-                    "must be less than or equal to completions",
-                ));
-            }
-        }
-        if let Some(m) = max_failed.filter(|m| *m > 100_000) {
-            errors.push(FieldError::invalid_raw("spec.maxFailedIndexes", m, "must be less than or equal to 100000"));
-        }
-        if let Some(c) = completions.filter(|c| *c > 0) {
-            // The controller names the last pod's hostname `<name>-<completions-1>`.
-            let last = format!("{name}-{}", c - 1);
-            if !dns1123_label_problems(&last).is_empty() {
-                errors.push(FieldError::invalid(
-                    "metadata.name",
-                    name,
-                    &format!("will not able to create pod with invalid DNS label: {last}"),
-                ));
-            }
-        }
+        check_indexed_job(name, counts, errors);
     } else {
-        if let Some(b) = per_index {
+        if let Some(b) = counts.per_index {
             errors.push(FieldError::invalid_raw("spec.backoffLimitPerIndex", b, "requires indexed completion mode"));
         }
-        if let Some(m) = max_failed {
+        if let Some(m) = counts.max_failed {
             errors.push(FieldError::invalid_raw("spec.maxFailedIndexes", m, "requires indexed completion mode"));
         }
     }
-    let failure_policy = field::<PodFailurePolicy>(spec, "podFailurePolicy", "spec", errors);
-    if let Some(fp) = &failure_policy {
-        check_pod_failure_policy(fp, per_index.is_some(), template, errors);
+    indexed
+}
+
+/// The limits of an Indexed Job, and the name its last pod would get.
+fn check_indexed_job(name: &str, counts: JobCounts, errors: &mut Vec<FieldError>) {
+    let JobCounts { parallelism, completions, max_failed, .. } = counts;
+    if completions.is_none() {
+        errors.push(FieldError::required_because("spec.completions", "when completion mode is Indexed"));
     }
-    if let Some(sp) = field::<SuccessPolicy>(spec, "successPolicy", "spec", errors) {
-        if !indexed {
-            errors.push(FieldError::new("spec.successPolicy", "Invalid value: requires indexed completion mode"));
-        } else {
-            check_success_policy(&sp, completions.unwrap_or(0), errors);
+    if let Some(p) = parallelism.filter(|p| *p > 100_000) {
+        errors.push(FieldError::invalid_raw(
+            "spec.parallelism",
+            p,
+            "must be less than or equal to 100000 when completion mode is Indexed",
+        ));
+    }
+    if let (Some(c), Some(m)) = (completions, max_failed) {
+        if m > i64::from(c) {
+            errors.push(FieldError::invalid_raw(
+                "spec.maxFailedIndexes",
+                m,
+                "must be less than or equal to completions",
+            ));
         }
     }
+    if let Some(m) = max_failed.filter(|m| *m > 100_000) {
+        errors.push(FieldError::invalid_raw("spec.maxFailedIndexes", m, "must be less than or equal to 100000"));
+    }
+    if let Some(c) = completions.filter(|c| *c > 0) {
+        // The controller names the last pod's hostname `<name>-<completions-1>`.
+        let last = format!("{name}-{}", c - 1);
+        if !dns1123_label_problems(&last).is_empty() {
+            errors.push(FieldError::invalid(
+                "metadata.name",
+                name,
+                &format!("will not able to create pod with invalid DNS label: {last}"),
+            ));
+        }
+    }
+}
+
+/// `podReplacementPolicy`: only `Failed` with a pod failure policy.
+fn check_pod_replacement_policy(spec: &Value, failure_policy: bool, errors: &mut Vec<FieldError>) {
     if let Some(policy) = field::<Text>(spec, "podReplacementPolicy", "spec", errors) {
         let p = "spec.podReplacementPolicy";
-        if failure_policy.is_some() {
+        if failure_policy {
             if policy.0 != "Failed" {
                 errors.push(FieldError::unsupported(p, &policy.0, &["Failed"]));
             }
@@ -419,15 +461,6 @@ fn check_job(spec: &Value, name: &str, template: Option<&Value>, errors: &mut Ve
             errors.push(FieldError::unsupported(p, &policy.0, &["Failed", "TerminatingOrFailed"]));
         }
     }
-    let restart = template.and_then(|t| get(t, "restartPolicy")).and_then(Value::as_str);
-    if failure_policy.is_some() && restart == Some("OnFailure") {
-        errors.push(FieldError::invalid(
-            "spec.template.spec.restartPolicy",
-            "OnFailure",
-            "only \"Never\" is supported when podFailurePolicy is specified",
-        ));
-    }
-    check_job_selector(spec, name, errors);
 }
 
 /// `IsDomainPrefixedPath`.
@@ -471,56 +504,9 @@ fn check_pod_failure_policy(
         .collect();
     for (i, rule) in fp.rules.iter().enumerate() {
         let p = format!("{rules_path}[{i}]");
-        let actions = ["Count", "FailIndex", "FailJob", "Ignore"];
-        match rule.action.as_str() {
-            "" => errors.push(FieldError::required_because(
-                format!("{p}.action"),
-                "valid values: [\"Count\" \"FailIndex\" \"FailJob\" \"Ignore\"]",
-            )),
-            "FailIndex" if !per_index => errors.push(FieldError::invalid(
-                format!("{p}.action"),
-                "FailIndex",
-                "requires the backoffLimitPerIndex to be set",
-            )),
-            a if !actions.contains(&a) => errors.push(FieldError::unsupported(format!("{p}.action"), a, &actions)),
-            _ => {}
-        }
+        check_rule_action(&rule.action, &p, per_index, errors);
         if let Some(ec) = &rule.on_exit_codes {
-            let ep = format!("{p}.onExitCodes");
-            match ec.operator.as_str() {
-                "" => errors
-                    .push(FieldError::required_because(format!("{ep}.operator"), "valid values: [\"In\" \"NotIn\"]")),
-                "In" | "NotIn" => {}
-                other => errors.push(FieldError::unsupported(format!("{ep}.operator"), other, &["In", "NotIn"])),
-            }
-            if let Some(c) = ec.container_name.as_deref().filter(|c| !names.contains(c)) {
-                errors.push(FieldError::invalid(
-                    format!("{ep}.containerName"),
-                    c,
-                    "must be one of the container or initContainer names in the pod template",
-                ));
-            }
-            let values = ec.values.as_deref().unwrap_or_default();
-            let vp = format!("{ep}.values");
-            if values.is_empty() {
-                let shown = if ec.values.is_some() { "[]" } else { "null" };
-                errors.push(FieldError::new(&vp, format!("Invalid value: {shown}: at least one value is required")));
-            } else if values.len() > 255 {
-                errors.push(too_many(&vp, values.len(), 255));
-            }
-            let mut seen = Vec::new();
-            for (j, v) in values.iter().enumerate() {
-                if ec.operator == "In" && *v == 0 {
-                    errors.push(FieldError::invalid_raw(format!("{vp}[{j}]"), v, "must not be 0 for the In operator"));
-                }
-                if seen.contains(v) {
-                    errors.push(FieldError::new(format!("{vp}[{j}]"), format!("Duplicate value: {v}")));
-                }
-                seen.push(*v);
-            }
-            if values.windows(2).any(|w| w[0] > w[1]) {
-                errors.push(FieldError::new(&vp, format!("Invalid value: {}: must be ordered", json(values))));
-            }
+            check_on_exit_codes(ec, &format!("{p}.onExitCodes"), &names, errors);
         }
         if rule.on_pod_conditions.len() > 20 {
             errors.push(too_many(&format!("{p}.onPodConditions"), rule.on_pod_conditions.len(), 20));
@@ -543,6 +529,61 @@ fn check_pod_failure_policy(
             )),
             _ => {}
         }
+    }
+}
+
+/// A pod failure policy rule's `action`, at rule path `p`.
+fn check_rule_action(action: &str, p: &str, per_index: bool, errors: &mut Vec<FieldError>) {
+    let actions = ["Count", "FailIndex", "FailJob", "Ignore"];
+    match action {
+        "" => errors.push(FieldError::required_because(
+            format!("{p}.action"),
+            "valid values: [\"Count\" \"FailIndex\" \"FailJob\" \"Ignore\"]",
+        )),
+        "FailIndex" if !per_index => errors.push(FieldError::invalid(
+            format!("{p}.action"),
+            "FailIndex",
+            "requires the backoffLimitPerIndex to be set",
+        )),
+        a if !actions.contains(&a) => errors.push(FieldError::unsupported(format!("{p}.action"), a, &actions)),
+        _ => {}
+    }
+}
+
+/// A pod failure policy rule's `onExitCodes`, at `ep`; `names` are the template's containers.
+fn check_on_exit_codes(ec: &OnExitCodes, ep: &str, names: &[&str], errors: &mut Vec<FieldError>) {
+    match ec.operator.as_str() {
+        "" => errors.push(FieldError::required_because(format!("{ep}.operator"), "valid values: [\"In\" \"NotIn\"]")),
+        "In" | "NotIn" => {}
+        other => errors.push(FieldError::unsupported(format!("{ep}.operator"), other, &["In", "NotIn"])),
+    }
+    if let Some(c) = ec.container_name.as_deref().filter(|c| !names.contains(c)) {
+        errors.push(FieldError::invalid(
+            format!("{ep}.containerName"),
+            c,
+            "must be one of the container or initContainer names in the pod template",
+        ));
+    }
+    let values = ec.values.as_deref().unwrap_or_default();
+    let vp = format!("{ep}.values");
+    if values.is_empty() {
+        let shown = if ec.values.is_some() { "[]" } else { "null" };
+        errors.push(FieldError::new(&vp, format!("Invalid value: {shown}: at least one value is required")));
+    } else if values.len() > 255 {
+        errors.push(too_many(&vp, values.len(), 255));
+    }
+    let mut seen = Vec::new();
+    for (j, v) in values.iter().enumerate() {
+        if ec.operator == "In" && *v == 0 {
+            errors.push(FieldError::invalid_raw(format!("{vp}[{j}]"), v, "must not be 0 for the In operator"));
+        }
+        if seen.contains(v) {
+            errors.push(FieldError::new(format!("{vp}[{j}]"), format!("Duplicate value: {v}")));
+        }
+        seen.push(*v);
+    }
+    if values.windows(2).any(|w| w[0] > w[1]) {
+        errors.push(FieldError::new(&vp, format!("Invalid value: {}: must be ordered", json(values))));
     }
 }
 

@@ -155,7 +155,7 @@ impl Visitor<'_> for Base64Seed<'_> {
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
         // The error names the key and the offset, never the value (it may be a secret).
-        match super::base64_data::decode_base64(v) {
+        match crate::manifest::base64_data::decode_base64(v) {
             Ok(_) => Ok(v.to_owned()),
             Err(at) => Err(E::custom(format!("{}[{}]: {BASE64_ERROR} {at}", self.field, self.key))),
         }

@@ -234,8 +234,8 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<'_, A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::trail::Trail;
     use crate::manifest::types::Pod;
+    use crate::manifest::yaml::trail::Trail;
 
     fn drop_tree(trails: &[Trail]) -> Tree<()> {
         let mut tree = Tree::new();

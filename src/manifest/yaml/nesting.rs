@@ -271,70 +271,96 @@ impl Scan {
                 }
             }
         }
-        if let (Some(bs), true) = (self.block_scalar, self.quote.is_none() && i == 0) {
-            let ind = l.iter().take_while(|b| **b == b' ').count();
-            if ind == l.len() {
-                return Ok(());
-            }
-            let needed = (bs.parent + 1).max(1) as usize;
-            match bs.indent {
-                Some(n) if ind >= n => return Ok(()),
-                None if ind >= needed => {
-                    self.block_scalar = Some(BlockScalar { indent: Some(ind), ..bs });
-                    return Ok(());
-                }
-                _ => self.block_scalar = None,
-            }
+        if self.quote.is_none() && i == 0 && self.in_block_scalar(l) {
+            return Ok(());
         }
         if self.flow.is_empty() && i == 0 {
-            let ind = l.iter().take_while(|b| **b == b' ').count();
-            let rest = &l[ind..];
-            if rest.iter().all(|b| matches!(b, b' ' | b'\t')) {
-                return Ok(()); // blank lines do not end a plain scalar
-            }
-            if rest.first() == Some(&b'#') {
-                self.plain_continues = false;
-                return Ok(());
-            }
-            if self.document_marker(l) {
-                self.block.clear();
-                self.flow.clear();
-                self.flow_peaks.clear();
-                self.closed_peak = None;
-                self.plain_continues = false;
-                if l.starts_with(b"...") {
-                    self.in_doc = false;
-                    return Ok(());
-                }
-                self.in_doc = false;
-                self.content(ln);
-                i = 3;
-                self.node_start = true;
-            } else if ind == 0 && rest.first() == Some(&b'%') {
-                return Ok(()); // a directive
-            } else {
-                self.content(ln);
-                if self.plain_continues && ind as isize > self.top_column() {
-                    // A continuation line of a plain scalar: text, indicators included.
-                    return self.plain_rest(l, ind);
-                }
-                self.plain_continues = false;
-                while self.block.last().is_some_and(|t| t.column > ind) {
-                    self.block.pop();
-                }
-                let entry = rest.first() == Some(&b'-') && blank(rest.get(1));
-                if let Some(t) = self.block.last() {
-                    if t.kind == Kind::IndentlessSeq && t.column == ind && !entry {
-                        self.block.pop();
-                    }
-                }
-                i = ind;
-                self.node_start = true;
+            match self.block_line_start(l, ln)? {
+                Some(start) => i = start,
+                None => return Ok(()),
             }
         } else if !self.flow.is_empty() {
             self.content(ln);
         }
         self.tokens(l, ln, i)
+    }
+
+    /// Whether line `l` is text of the block scalar being skipped; a line that is not ends it.
+    fn in_block_scalar(&mut self, l: &[u8]) -> bool {
+        let Some(bs) = self.block_scalar else { return false };
+        let ind = l.iter().take_while(|b| **b == b' ').count();
+        if ind == l.len() {
+            return true;
+        }
+        let needed = (bs.parent + 1).max(1) as usize;
+        match bs.indent {
+            Some(n) if ind >= n => true,
+            None if ind >= needed => {
+                self.block_scalar = Some(BlockScalar { indent: Some(ind), ..bs });
+                true
+            }
+            _ => {
+                self.block_scalar = None;
+                false
+            }
+        }
+    }
+
+    /// The start of a line in block context, outside any scalar: blank lines, comments,
+    /// document markers, directives, the continuation of a plain scalar, and the block
+    /// collections the line's indentation closes. Where its tokens start, or `None` when
+    /// nothing more on it counts.
+    fn block_line_start(&mut self, l: &[u8], ln: usize) -> Result<Option<usize>, TooDeep> {
+        let ind = l.iter().take_while(|b| **b == b' ').count();
+        let rest = &l[ind..];
+        if rest.iter().all(|b| matches!(b, b' ' | b'\t')) {
+            return Ok(None); // blank lines do not end a plain scalar
+        }
+        if rest.first() == Some(&b'#') {
+            self.plain_continues = false;
+            return Ok(None);
+        }
+        if self.document_marker(l) {
+            return Ok(self.document_start(l, ln));
+        }
+        if ind == 0 && rest.first() == Some(&b'%') {
+            return Ok(None); // a directive
+        }
+        self.content(ln);
+        if self.plain_continues && ind as isize > self.top_column() {
+            // A continuation line of a plain scalar: text, indicators included.
+            return self.plain_rest(l, ind).map(|()| None);
+        }
+        self.plain_continues = false;
+        while self.block.last().is_some_and(|t| t.column > ind) {
+            self.block.pop();
+        }
+        let entry = rest.first() == Some(&b'-') && blank(rest.get(1));
+        if let Some(t) = self.block.last() {
+            if t.kind == Kind::IndentlessSeq && t.column == ind && !entry {
+                self.block.pop();
+            }
+        }
+        self.node_start = true;
+        Ok(Some(ind))
+    }
+
+    /// A document marker line (`---`, `...`): every collection ends there, and `---` starts a
+    /// document, whose first node may follow on the line (from the returned offset).
+    fn document_start(&mut self, l: &[u8], ln: usize) -> Option<usize> {
+        self.block.clear();
+        self.flow.clear();
+        self.flow_peaks.clear();
+        self.closed_peak = None;
+        self.plain_continues = false;
+        if l.starts_with(b"...") {
+            self.in_doc = false;
+            return None;
+        }
+        self.in_doc = false;
+        self.content(ln);
+        self.node_start = true;
+        Some(3)
     }
 
     /// Notes the quotes of `!!int "80"` when the tag `l[i..end]` is one of the core scalar types.
@@ -385,112 +411,139 @@ impl Scan {
                 i = self.flow_token(l, ln, i)?;
                 continue;
             }
-            // Block context.
-            let next = l.get(i + 1);
-            if c != b':' {
-                self.closed_peak = None;
-            }
-            match c {
-                b'-' if self.node_start && blank(next) => {
-                    let kind = self.block.last().map(|t| (t.column, t.kind));
-                    match kind {
-                        Some((col, _)) if col > i => {}
-                        Some((col, Kind::Map)) if col == i => self.push_block(i, Kind::IndentlessSeq, l, ln)?,
-                        Some((col, _)) if col == i => {}
-                        _ => self.push_block(i, Kind::Seq, l, ln)?,
-                    }
-                    node_col = None;
-                    i += 1;
-                }
-                b'?' if self.node_start && blank(next) => {
-                    self.key(i, l, ln)?;
-                    node_col = None;
-                    i += 1;
-                }
-                b':' if blank(next) => {
-                    let before = self.block.len();
-                    self.key(node_col.unwrap_or(i), l, ln)?;
-                    if self.block.len() > before {
-                        self.key_was_a_collection(l, ln, i)?;
-                    }
-                    self.closed_peak = None;
-                    node_col = None;
-                    self.node_start = true;
-                    i += 1;
-                }
-                b'[' | b'{' if self.node_start => {
-                    node_col.get_or_insert(i);
-                    self.push_flow(c, l, ln, i)?;
-                    self.node_start = true;
-                    i += 1;
-                }
-                b'"' | b'\'' if self.node_start => {
-                    node_col.get_or_insert(i);
-                    self.node_start = false;
-                    match quote_end(l, i + 1, c) {
-                        Some(end) => i = end,
-                        None => {
-                            self.quote = Some(c);
-                            return Ok(());
-                        }
-                    }
-                }
-                b'|' | b'>' if self.node_start => {
-                    self.block_scalar = Some(BlockScalar { parent: self.top_column(), indent: None });
-                    let mut j = i + 1;
-                    while let Some(&d) = l.get(j) {
-                        match d {
-                            b'1'..=b'9' => {
-                                let parent = self.top_column().max(0) as usize;
-                                let m = (d - b'0') as usize;
-                                let indent = if self.top_column() >= 0 { parent + m } else { m };
-                                self.block_scalar =
-                                    Some(BlockScalar { parent: self.top_column(), indent: Some(indent) });
-                            }
-                            b'+' | b'-' => {}
-                            _ => break,
-                        }
-                        j += 1;
-                    }
-                    self.plain_continues = false;
-                    return Ok(()); // the header's line holds nothing more than a comment
-                }
-                b'&' | b'!' if self.node_start => {
-                    node_col.get_or_insert(i);
-                    let end = skip_property(l, i);
-                    self.tagged_quote(l, i, end);
-                    i = end;
-                }
-                b'*' if self.node_start => {
-                    node_col.get_or_insert(i);
-                    self.node_start = false;
-                    i = skip_property(l, i);
-                }
-                _ if self.node_start => {
-                    // A plain scalar: to `: `, ` #` or the end of the line.
-                    node_col.get_or_insert(i);
-                    self.node_start = false;
-                    let mut j = i;
-                    loop {
-                        match l.get(j) {
-                            None => {
-                                self.plain_continues = true;
-                                return Ok(());
-                            }
-                            Some(b':') if blank(l.get(j + 1)) => break,
-                            Some(b'#') if j > i && matches!(l[j - 1], b' ' | b'\t') => break,
-                            _ => j += 1,
-                        }
-                    }
-                    i = j;
-                }
-                _ => {
-                    // Something libyaml refuses here (`"a" b`); the parse ends there.
-                    return Ok(());
-                }
+            match self.block_token(l, ln, i, &mut node_col)? {
+                Some(next) => i = next,
+                None => return Ok(()),
             }
         }
         Ok(())
+    }
+
+    /// One token in block context; returns where the next one starts, or `None` when nothing
+    /// more on the line counts. `node_col`: the column of the node being written.
+    fn block_token(
+        &mut self,
+        l: &[u8],
+        ln: usize,
+        i: usize,
+        node_col: &mut Option<usize>,
+    ) -> Result<Option<usize>, TooDeep> {
+        let c = l[i];
+        let next = l.get(i + 1);
+        if c != b':' {
+            self.closed_peak = None;
+        }
+        Ok(match c {
+            b'-' if self.node_start && blank(next) => {
+                self.sequence_entry(l, ln, i)?;
+                *node_col = None;
+                Some(i + 1)
+            }
+            b'?' if self.node_start && blank(next) => {
+                self.key(i, l, ln)?;
+                *node_col = None;
+                Some(i + 1)
+            }
+            b':' if blank(next) => {
+                let before = self.block.len();
+                self.key(node_col.unwrap_or(i), l, ln)?;
+                if self.block.len() > before {
+                    self.key_was_a_collection(l, ln, i)?;
+                }
+                self.closed_peak = None;
+                *node_col = None;
+                self.node_start = true;
+                Some(i + 1)
+            }
+            b'[' | b'{' if self.node_start => {
+                node_col.get_or_insert(i);
+                self.push_flow(c, l, ln, i)?;
+                self.node_start = true;
+                Some(i + 1)
+            }
+            b'"' | b'\'' if self.node_start => {
+                node_col.get_or_insert(i);
+                self.node_start = false;
+                let end = quote_end(l, i + 1, c);
+                if end.is_none() {
+                    self.quote = Some(c);
+                }
+                end
+            }
+            b'|' | b'>' if self.node_start => {
+                self.block_scalar_header(l, i);
+                self.plain_continues = false;
+                None // the header's line holds nothing more than a comment
+            }
+            b'&' | b'!' if self.node_start => {
+                node_col.get_or_insert(i);
+                let end = skip_property(l, i);
+                self.tagged_quote(l, i, end);
+                Some(end)
+            }
+            b'*' if self.node_start => {
+                node_col.get_or_insert(i);
+                self.node_start = false;
+                Some(skip_property(l, i))
+            }
+            _ if self.node_start => {
+                node_col.get_or_insert(i);
+                self.node_start = false;
+                self.block_plain(l, i)
+            }
+            // Something libyaml refuses here (`"a" b`); the parse ends there.
+            _ => None,
+        })
+    }
+
+    /// A block sequence entry (`- `) at `i`: a new sequence when more indented than the
+    /// collection around it, or an indentless one at its mapping's own column.
+    fn sequence_entry(&mut self, l: &[u8], ln: usize, i: usize) -> Result<(), TooDeep> {
+        let kind = self.block.last().map(|t| (t.column, t.kind));
+        match kind {
+            Some((col, _)) if col > i => {}
+            Some((col, Kind::Map)) if col == i => self.push_block(i, Kind::IndentlessSeq, l, ln)?,
+            Some((col, _)) if col == i => {}
+            _ => self.push_block(i, Kind::Seq, l, ln)?,
+        }
+        Ok(())
+    }
+
+    /// A block scalar's header (`|`, `>2-`) at `i`: the lines after it are skipped, to the
+    /// indentation it gives or its first line sets.
+    fn block_scalar_header(&mut self, l: &[u8], i: usize) {
+        self.block_scalar = Some(BlockScalar { parent: self.top_column(), indent: None });
+        let mut j = i + 1;
+        while let Some(&d) = l.get(j) {
+            match d {
+                b'1'..=b'9' => {
+                    let parent = self.top_column().max(0) as usize;
+                    let m = (d - b'0') as usize;
+                    let indent = if self.top_column() >= 0 { parent + m } else { m };
+                    self.block_scalar = Some(BlockScalar { parent: self.top_column(), indent: Some(indent) });
+                }
+                b'+' | b'-' => {}
+                _ => break,
+            }
+            j += 1;
+        }
+    }
+
+    /// A plain scalar in block context from `i`: to `: `, ` #` or the end of the line, where
+    /// the next line may continue it (then `None`).
+    fn block_plain(&mut self, l: &[u8], i: usize) -> Option<usize> {
+        let mut j = i;
+        loop {
+            match l.get(j) {
+                None => {
+                    self.plain_continues = true;
+                    return None;
+                }
+                Some(b':') if blank(l.get(j + 1)) => return Some(j),
+                Some(b'#') if j > i && matches!(l[j - 1], b' ' | b'\t') => return Some(j),
+                _ => j += 1,
+            }
+        }
     }
 
     /// One token in flow context; returns where the next one starts.

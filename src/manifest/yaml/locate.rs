@@ -33,7 +33,11 @@ pub fn keys<'de, D: Deserializer<'de>>(doc: D, trails: &[Trail]) -> Vec<Option<P
 }
 
 /// The place serde_yaml gives an error, from its `Debug` form (`Error("...", line: 6, column:
-/// 31)`), which always shows it (its `Display` leaves out line 1, column 1).
+/// 31)`), which always shows it (its `Display` leaves out line 1, column 1). Not from
+/// `serde_yaml::Error::location`: the walk catches the error inside serde's `Visitor` methods,
+/// where its type is a generic `MapAccess`'s `A::Error`, which can be neither named nor
+/// downcast (it need not be `'static`, and the crate has no unsafe code); letting it rise to
+/// `keys`, where its type is known, would end the pass at each key found.
 fn place_of(error: &impl fmt::Debug) -> Option<Place> {
     let text = format!("{error:?}");
     let rest = &text[text.rfind(", line: ")? + ", line: ".len()..];
@@ -214,7 +218,7 @@ impl<'de, 't> Visitor<'de> for KeySeed<'t, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::trail::of_prefix;
+    use crate::manifest::yaml::trail::of_prefix;
 
     fn at(text: &str, trails: &[&str]) -> Vec<Option<(usize, usize)>> {
         let trails: Vec<Trail> = trails.iter().map(|t| parse(t)).collect();

@@ -1,6 +1,6 @@
 //! A place in a YAML document as the steps from its root (`spec`, `containers`, `0`, `comand`),
 //! and where it is in the text (line and column). The schema walk records the steps of what it
-//! finds; `locate.rs` turns steps into places, `prune.rs` drops what the steps name.
+//! finds; `locate.rs` turns steps into places, `drop_unknown.rs` drops what the steps name.
 
 use std::fmt;
 
