@@ -47,3 +47,4 @@ mod engine_caps;
 mod folder_cycles;
 mod layers;
 mod package_deb;
+mod shape;
