@@ -18,7 +18,7 @@ use crate::pod::files::PodFiles;
 use crate::pod::volumes;
 use crate::report::{self, PodKey, ReportOptions};
 use crate::runtime::labels;
-use crate::runtime::{Observed, Runtime, Selector};
+use crate::runtime::{ContainerRuntime, Observed, Runtime, Selector, VolumeRuntime};
 use crate::status::listing;
 
 /// The pods to delete: from a manifest when TARGET is an existing file (or -) or directory,
