@@ -3,13 +3,12 @@
 //! only module that speaks the CRI. The infra container is the pod sandbox, with the runtime's
 //! own sandbox image; errors are told apart by gRPC status code.
 
-#[allow(clippy::all, clippy::pedantic, missing_docs, rustdoc::all)]
-pub mod api;
 mod channel;
 mod container;
 pub mod endpoint;
 mod errors;
 mod exec;
+mod generated;
 mod images;
 pub mod logs;
 mod observe;
@@ -31,6 +30,7 @@ use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 
 use self::channel::Channel;
+pub use self::generated::api;
 use super::auth::Credentials;
 use super::seal::{Kind, Seal};
 use super::{
