@@ -16,7 +16,7 @@ use super::{
 };
 
 /// What the engine is and what its host gives: its versions, its rights, the node features it
-/// supports (the CRI's `Version`, `Status` and `RuntimeConfig`).
+/// supports (the CRI's `Version` and `Status`).
 pub trait NodeRuntime: Send + Sync {
     /// The engine's name and versions (a connected Docker runtime read them on connecting).
     fn info(&self) -> impl Future<Output = Result<EngineInfo, RuntimeError>> + Send;
@@ -69,7 +69,7 @@ pub trait ImageRuntime: Send + Sync {
 }
 
 /// The containers podrun makes, a pod's infra container among them (the CRI's container calls,
-/// `ExecSync` and `GetContainerEvents`; with the Docker API, `docker cp`'s archives too). A pod's
+/// `ExecSync` and `GetContainerEvents`, and the archives `docker cp` reads and writes). A pod's
 /// sandbox is its infra container (`Namespaces::Infra`): a CRI runtime makes it with
 /// `RunPodSandbox` inside `create`, so there is no sandbox trait of its own.
 pub trait ContainerRuntime: Send + Sync {
