@@ -1,7 +1,7 @@
 //! The CRI floor of `scripts/bench`: the bare CRI v1 sequence a pod needs, with nothing
 //! around it (no image checks, no waiting for "running", no observation), as the least any
 //! tool driving that runtime must do. It uses podrun's generated messages, included from
-//! `src/runtime/cri/api.rs` (the library keeps them private), over a channel of its own as
+//! `src/runtime/cri/generated/api.rs` (the library keeps them private), over a channel of its own as
 //! podrun's is: hyper's HTTP/2 client on the runtime's unix socket, one connection.
 //!
 //! ```text
@@ -33,7 +33,7 @@ use anyhow::{bail, Context as _, Result};
 use futures_util::future::try_join_all;
 
 #[allow(dead_code, clippy::all, clippy::pedantic, missing_docs, rustdoc::all)]
-#[path = "../src/runtime/cri/api.rs"]
+#[path = "../src/runtime/cri/generated/api.rs"]
 mod api;
 
 type Client = api::runtime_service_client::RuntimeServiceClient<channel::Http>;

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::manifest::types::{LabelSelector, LabelSelectorRequirement};
 use crate::manifest::FieldValidation;
 
 const ABOUT: &str = "Run a Kubernetes Pod manifest once on the local container engine";
@@ -633,18 +634,28 @@ fn parse_log_size(s: &str) -> Result<u64, FlagError> {
     u64::try_from(q.value_ceil()).ok().filter(|&n| n > 0).ok_or(FlagError::LogSize)
 }
 
-/// `-l KEY=VALUE[,KEY=VALUE]`: every pair must match.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LabelSelector(pub Vec<(String, String)>);
-
+/// `-l KEY=VALUE[,KEY=VALUE]`: every pair must match. A key said twice must hold both values
+/// (so no pod matches, as with kubectl's `-l`): the second goes beside the label map as a
+/// requirement.
 fn parse_selector(s: &str) -> Result<LabelSelector, FlagError> {
-    s.split(',')
-        .map(|term| match term.split_once('=') {
-            Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_owned(), v.trim().to_owned())),
-            _ => Err(FlagError::Selector(term.to_owned())),
-        })
-        .collect::<Result<_, _>>()
-        .map(LabelSelector)
+    let mut selector = LabelSelector::default();
+    for term in s.split(',') {
+        let Some((k, v)) = term.split_once('=').filter(|(k, _)| !k.trim().is_empty()) else {
+            return Err(FlagError::Selector(term.to_owned()));
+        };
+        let (key, value) = (k.trim().to_owned(), v.trim().to_owned());
+        match selector.match_labels.get(&key) {
+            Some(first) if *first != value => selector.match_expressions.push(LabelSelectorRequirement {
+                key,
+                operator: "In".to_owned(),
+                values: vec![value],
+            }),
+            _ => {
+                selector.match_labels.insert(key, value);
+            }
+        }
+    }
+    Ok(selector)
 }
 
 fn parse_backoff(s: &str) -> Result<f64, FlagError> {
@@ -661,6 +672,23 @@ mod docs_tests;
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn delete_selectors_require_every_pair() {
+        let selected = |flag: &str, labels: &[(&str, &str)]| {
+            let selector = parse_selector(flag).unwrap();
+            let labels = labels.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+            selector.matches(&labels) == Some(true)
+        };
+        assert!(selected(" app = x ,tier=front", &[("app", "x"), ("tier", "front"), ("other", "y")]));
+        assert!(!selected("app=x,tier=front", &[("app", "x")]));
+        assert!(selected("app=x,app=x", &[("app", "x")]));
+        assert!(!selected("app=x,app=y", &[("app", "x")]), "a key said twice holds both values");
+        assert!(!selected("app=x,app=y", &[("app", "y")]), "a key said twice holds both values");
+        for bad in ["app", "=x", " =x", "app=x,", "app=x,,tier=y"] {
+            assert!(parse_selector(bad).is_err(), "{bad:?} taken");
+        }
+    }
 
     #[test]
     fn the_cli_is_consistent() {

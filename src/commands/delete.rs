@@ -1,5 +1,6 @@
 //! `podrun delete`: stop and remove what podrun created for a pod, found by its labels.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -10,13 +11,14 @@ use crate::driver;
 use crate::error_chain::chain;
 use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
+use crate::manifest::types::LabelSelector;
 use crate::manifest::validate::is_dns1123_subdomain;
 use crate::manifest::{FieldValidation, LoadOptions};
 use crate::pod::files::PodFiles;
 use crate::pod::volumes;
 use crate::report::{self, PodKey, ReportOptions};
 use crate::runtime::labels;
-use crate::runtime::{Observed, Runtime, Selector};
+use crate::runtime::{ContainerRuntime, Observed, Runtime, Selector, VolumeRuntime};
 use crate::status::listing;
 
 /// The pods to delete: from a manifest when TARGET is an existing file (or -) or directory,
@@ -63,10 +65,15 @@ fn targets(args: &DeleteArgs) -> anyhow::Result<(Vec<PodKey>, Vec<String>)> {
     Ok((vec![PodKey { namespace, name }], Vec::new()))
 }
 
-/// Whether a pod's infra container carries every `KEY=VALUE` of the selector among the pod's
-/// labels (`io.podrun.pod-label.KEY`).
-fn matches(infra: &Observed, selector: &[(String, String)]) -> bool {
-    selector.iter().all(|(k, v)| infra.label(&format!("{}{k}", labels::POD_LABEL_PREFIX)) == Some(v.as_str()))
+/// Whether the labels a pod's infra container carries for the pod (`io.podrun.pod-label.KEY`)
+/// are selected.
+fn matches(infra: &Observed, selector: &LabelSelector) -> bool {
+    let pod_labels: BTreeMap<String, String> = infra
+        .labels
+        .iter()
+        .filter_map(|(k, v)| Some((k.strip_prefix(labels::POD_LABEL_PREFIX)?.to_owned(), v.clone())))
+        .collect();
+    selector.matches(&pod_labels) == Some(true)
 }
 
 /// The pods of the namespace podrun runs (`--all`), or those whose labels match (`-l`), found
@@ -75,7 +82,7 @@ fn matches(infra: &Observed, selector: &[(String, String)]) -> bool {
 fn pods_in_engine(
     observed: &[Observed],
     namespace: &str,
-    selector: Option<&[(String, String)]>,
+    selector: Option<&LabelSelector>,
     kept: fn(&Observed) -> bool,
 ) -> Vec<PodKey> {
     let mut names: Vec<String> = observed
@@ -106,7 +113,7 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     };
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     let (rt, files) = super::connect(cli).await?;
-    let selector = args.selector.as_ref().map(|s| s.0.as_slice());
+    let selector = args.selector.as_ref();
     // By engine: the containers of the namespace, listed once, say which pods are meant.
     let (pods, in_namespace) = if by_engine {
         let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
@@ -227,13 +234,17 @@ mod tests {
             // Without its infra container a pod has no labels to match.
             container("c", "c", &[]),
         ];
-        let names = |sel: Option<&[(String, String)]>| -> Vec<String> {
+        let selector = |pairs: &[(&str, &str)]| LabelSelector {
+            match_labels: pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect(),
+            match_expressions: Vec::new(),
+        };
+        let names = |sel: Option<&LabelSelector>| -> Vec<String> {
             pods_in_engine(&observed, "ns", sel, Observed::is_owned).into_iter().map(|p| p.name).collect()
         };
         assert_eq!(names(None), ["a", "b", "c"]);
-        let app_x = [("app".to_owned(), "x".to_owned())];
+        let app_x = selector(&[("app", "x")]);
         assert_eq!(names(Some(&app_x)), ["a"]);
-        let both = [("app".to_owned(), "x".to_owned()), ("tier".to_owned(), "back".to_owned())];
+        let both = selector(&[("app", "x"), ("tier", "back")]);
         assert!(names(Some(&both)).is_empty());
         assert!(pods_in_engine(&observed, "other", None, Observed::is_owned).is_empty());
         // Those podrun leaves alone are found the same way, apart.
@@ -244,7 +255,7 @@ mod tests {
         let mut all = observed.clone();
         all.extend(foreign);
         assert_eq!(pods_in_engine(&all, "ns", None, Observed::is_owned).len(), 3, "d is not podrun's");
-        let left = |sel: Option<&[(String, String)]>| -> Vec<String> {
+        let left = |sel: Option<&LabelSelector>| -> Vec<String> {
             pods_in_engine(&all, "ns", sel, Observed::is_unverified).into_iter().map(|p| p.name).collect()
         };
         assert_eq!(left(None), ["d"]);

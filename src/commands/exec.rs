@@ -16,7 +16,9 @@ use crate::exit;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::report::output::{self, OutputError};
 use crate::report::{self, ReportOptions};
-use crate::runtime::{ExecRequest, ExecSession, LogChunk, LogStream, Observed, Runtime, RuntimeError, State};
+use crate::runtime::{
+    ExecRequest, ExecSession, LogChunk, LogStream, Observed, Runtime, RuntimeError, State, StreamingRuntime,
+};
 use crate::status::listing::ListedPod;
 use crate::tty::{self, RawMode};
 

@@ -17,7 +17,7 @@ use crate::pod::observed::attempt_of;
 use crate::pod::volumes;
 use crate::report::{self, output, ReportOptions, Reporter};
 use crate::runtime::labels;
-use crate::runtime::{Observed, Runtime, Selector, State};
+use crate::runtime::{ContainerRuntime, Observed, Runtime, Selector, State};
 
 /// What `podrun gc` keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

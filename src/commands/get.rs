@@ -13,7 +13,7 @@ use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::pod::files::PodFiles;
 use crate::pod::observed::attempt_of;
 use crate::report::{self, output, ReportOptions};
-use crate::runtime::{Runtime, Selector, State};
+use crate::runtime::{ContainerRuntime, Selector, State};
 use crate::status::listing::{self, ListedPod};
 use crate::status::Notes;
 

@@ -9,7 +9,7 @@ use crate::escape::Escaped;
 use crate::exit;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::report::{self, output, ReportOptions};
-use crate::runtime::{LineSplitter, LogChunk, LogOptions, LogStream, Observed, Runtime, RuntimeError};
+use crate::runtime::{LineSplitter, LogChunk, LogOptions, LogRuntime, LogStream, Observed, RuntimeError};
 use crate::status::listing::ListedPod;
 
 use super::Refusal;

@@ -15,7 +15,7 @@ use crate::pod::files::PodFiles;
 use crate::runtime::cri::{endpoint as cri_endpoint, CriRuntime};
 use crate::runtime::docker::{context, DockerRuntime};
 use crate::runtime::engine::Engine;
-use crate::runtime::{Runtime, RuntimeError, Selector};
+use crate::runtime::{NodeRuntime, Runtime, RuntimeError, Selector};
 use crate::status::listing::{self, ListedPod};
 
 /// Runs the command `cli` names; Ok is the exit code.

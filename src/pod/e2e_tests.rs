@@ -24,7 +24,10 @@ use crate::pod::volumes::{self, plan_volumes};
 use crate::runtime::docker::DockerRuntime;
 use crate::runtime::infra_image;
 use crate::runtime::labels;
-use crate::runtime::{CreateSpec, Mount, Namespaces, Propagation, Runtime, RuntimeError, Selector, State};
+use crate::runtime::{
+    ContainerRuntime, CreateSpec, ImageRuntime, Mount, Namespaces, NodeRuntime, Propagation, RuntimeError, Selector,
+    State, VolumeRuntime,
+};
 
 const IMAGE: &str = "busybox:1.28";
 

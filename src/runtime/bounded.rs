@@ -17,9 +17,9 @@ use futures_util::stream::BoxStream;
 use tokio::time::Instant;
 
 use super::{
-    auth, Capacity, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed,
-    LogChunk, LogOptions, LogRotation, Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize,
-    Tmpfs, VolumeInfo,
+    auth, Capacity, ContainerRuntime, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession,
+    Followed, ImageRuntime, LogChunk, LogOptions, LogRotation, LogRuntime, NodeRuntime, Observed, OomFloor,
+    PullProgress, Runtime, RuntimeError, Selector, StreamingRuntime, TermSize, Tmpfs, VolumeInfo, VolumeRuntime,
 };
 
 /// `inner`, with its calls cut off at the deadline.
@@ -77,7 +77,7 @@ impl<R: Runtime> Bounded<R> {
     }
 }
 
-impl<R: Runtime> Runtime for Bounded<R> {
+impl<R: Runtime> NodeRuntime for Bounded<R> {
     async fn info(&self) -> Result<EngineInfo, RuntimeError> {
         self.bound(|| "engine info".into(), self.inner.info()).await
     }
@@ -98,14 +98,12 @@ impl<R: Runtime> Runtime for Bounded<R> {
         self.bound(|| "engine info".into(), self.inner.features()).await
     }
 
-    async fn update_resources(&self, c: &Observed, settings: &super::ContainerSettings) -> Result<(), RuntimeError> {
-        self.bound(|| format!("resize container {}", c.name), self.inner.update_resources(c, settings)).await
+    fn local_files(&self) -> bool {
+        self.inner.local_files()
     }
+}
 
-    async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
-        self.bound(|| "list containers".into(), self.inner.list(sel)).await
-    }
-
+impl<R: Runtime> ImageRuntime for Bounded<R> {
     async fn image_present(&self, image: &str) -> Result<bool, RuntimeError> {
         self.bound(|| format!("inspect image {image}"), self.inner.image_present(image)).await
     }
@@ -126,6 +124,20 @@ impl<R: Runtime> Runtime for Bounded<R> {
 
     async fn load_image(&self, image: &str, archive: Vec<u8>) -> Result<(), RuntimeError> {
         self.bound_by(self.deadline(), || format!("load image {image}"), self.inner.load_image(image, archive)).await
+    }
+
+    async fn ensure_own_infra_image(&self) -> Result<bool, RuntimeError> {
+        self.bound(|| "the runtime's sandbox image".into(), self.inner.ensure_own_infra_image()).await
+    }
+}
+
+impl<R: Runtime> ContainerRuntime for Bounded<R> {
+    async fn update_resources(&self, c: &Observed, settings: &super::ContainerSettings) -> Result<(), RuntimeError> {
+        self.bound(|| format!("resize container {}", c.name), self.inner.update_resources(c, settings)).await
+    }
+
+    async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
+        self.bound(|| "list containers".into(), self.inner.list(sel)).await
     }
 
     async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
@@ -149,14 +161,24 @@ impl<R: Runtime> Runtime for Bounded<R> {
         self.bound(|| format!("remove container {}", c.name), self.inner.remove(c)).await
     }
 
-    async fn ensure_own_infra_image(&self) -> Result<bool, RuntimeError> {
-        self.bound(|| "the runtime's sandbox image".into(), self.inner.ensure_own_infra_image()).await
+    async fn exec(&self, id: &str, cmd: &[String], timeout: Option<Duration>) -> Result<i64, RuntimeError> {
+        self.bound(|| format!("exec in container {id}"), self.inner.exec(id, cmd, timeout)).await
     }
 
-    fn local_files(&self) -> bool {
-        self.inner.local_files()
+    async fn put_archive(&self, id: &str, path: &str, tar: Vec<u8>) -> Result<(), RuntimeError> {
+        self.bound(|| format!("copy to container {id}"), self.inner.put_archive(id, path, tar)).await
     }
 
+    async fn get_archive(&self, id: &str, path: &str, max_bytes: usize) -> Result<Option<Vec<u8>>, RuntimeError> {
+        self.bound(|| format!("copy from container {id}"), self.inner.get_archive(id, path, max_bytes)).await
+    }
+
+    fn changes(&self, sel: &Selector) -> BoxStream<'static, ()> {
+        self.inner.changes(sel)
+    }
+}
+
+impl<R: Runtime> LogRuntime for Bounded<R> {
     async fn logs_tail(&self, id: &str, lines: usize) -> Result<String, RuntimeError> {
         self.bound(|| format!("logs of container {id}"), self.inner.logs_tail(id, lines)).await
     }
@@ -172,11 +194,9 @@ impl<R: Runtime> Runtime for Bounded<R> {
     async fn rotate_log(&self, c: &Observed, policy: LogRotation) -> Result<bool, RuntimeError> {
         self.bound(|| format!("rotate the log of container {}", c.name), self.inner.rotate_log(c, policy)).await
     }
+}
 
-    async fn exec(&self, id: &str, cmd: &[String], timeout: Option<Duration>) -> Result<i64, RuntimeError> {
-        self.bound(|| format!("exec in container {id}"), self.inner.exec(id, cmd, timeout)).await
-    }
-
+impl<R: Runtime> StreamingRuntime for Bounded<R> {
     async fn exec_attach(&self, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {
         self.bound(|| format!("exec in container {id}"), self.inner.exec_attach(id, req)).await
     }
@@ -188,7 +208,9 @@ impl<R: Runtime> Runtime for Bounded<R> {
     async fn exec_exit_code(&self, exec_id: &str) -> Result<Option<i64>, RuntimeError> {
         self.bound(|| format!("inspect exec {exec_id}"), self.inner.exec_exit_code(exec_id)).await
     }
+}
 
+impl<R: Runtime> VolumeRuntime for Bounded<R> {
     async fn ensure_volume(
         &self,
         name: &str,
@@ -206,20 +228,8 @@ impl<R: Runtime> Runtime for Bounded<R> {
         self.bound(|| format!("inspect volume {name}"), self.inner.volume_mountpoint(name)).await
     }
 
-    async fn put_archive(&self, id: &str, path: &str, tar: Vec<u8>) -> Result<(), RuntimeError> {
-        self.bound(|| format!("copy to container {id}"), self.inner.put_archive(id, path, tar)).await
-    }
-
-    async fn get_archive(&self, id: &str, path: &str, max_bytes: usize) -> Result<Option<Vec<u8>>, RuntimeError> {
-        self.bound(|| format!("copy from container {id}"), self.inner.get_archive(id, path, max_bytes)).await
-    }
-
     async fn remove_volume(&self, name: &str) -> Result<(), RuntimeError> {
         self.bound(|| format!("remove volume {name}"), self.inner.remove_volume(name)).await
-    }
-
-    fn changes(&self, sel: &Selector) -> BoxStream<'static, ()> {
-        self.inner.changes(sel)
     }
 }
 

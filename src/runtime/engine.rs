@@ -10,9 +10,9 @@ use super::auth::Credentials;
 use super::cri::CriRuntime;
 use super::docker::DockerRuntime;
 use super::{
-    Capacity, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk,
-    LogOptions, LogRotation, Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs,
-    VolumeInfo,
+    Capacity, ContainerRuntime, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession,
+    Followed, ImageRuntime, LogChunk, LogOptions, LogRotation, LogRuntime, NodeRuntime, Observed, OomFloor,
+    PullProgress, RuntimeError, Selector, StreamingRuntime, TermSize, Tmpfs, VolumeInfo, VolumeRuntime,
 };
 
 // One is made per command and passed by reference: its size costs nothing.
@@ -52,7 +52,7 @@ macro_rules! each {
     };
 }
 
-impl Runtime for Engine {
+impl NodeRuntime for Engine {
     async fn info(&self) -> Result<EngineInfo, RuntimeError> {
         each!(self, rt => rt.info().await)
     }
@@ -68,12 +68,12 @@ impl Runtime for Engine {
     async fn features(&self) -> Result<EngineFeatures, RuntimeError> {
         each!(self, rt => rt.features().await)
     }
-    async fn update_resources(&self, c: &Observed, settings: &super::ContainerSettings) -> Result<(), RuntimeError> {
-        each!(self, rt => rt.update_resources(c, settings).await)
+    fn local_files(&self) -> bool {
+        each!(self, rt => rt.local_files())
     }
-    async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
-        each!(self, rt => rt.list(sel).await)
-    }
+}
+
+impl ImageRuntime for Engine {
     async fn image_present(&self, image: &str) -> Result<bool, RuntimeError> {
         each!(self, rt => rt.image_present(image).await)
     }
@@ -94,6 +94,15 @@ impl Runtime for Engine {
     async fn load_image(&self, image: &str, archive: Vec<u8>) -> Result<(), RuntimeError> {
         each!(self, rt => rt.load_image(image, archive).await)
     }
+}
+
+impl ContainerRuntime for Engine {
+    async fn update_resources(&self, c: &Observed, settings: &super::ContainerSettings) -> Result<(), RuntimeError> {
+        each!(self, rt => rt.update_resources(c, settings).await)
+    }
+    async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
+        each!(self, rt => rt.list(sel).await)
+    }
     async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
         each!(self, rt => rt.create(spec).await)
     }
@@ -109,9 +118,21 @@ impl Runtime for Engine {
     async fn remove(&self, c: &Observed) -> Result<(), RuntimeError> {
         each!(self, rt => rt.remove(c).await)
     }
-    fn local_files(&self) -> bool {
-        each!(self, rt => rt.local_files())
+    async fn exec(&self, id: &str, cmd: &[String], timeout: Option<Duration>) -> Result<i64, RuntimeError> {
+        each!(self, rt => rt.exec(id, cmd, timeout).await)
     }
+    async fn put_archive(&self, id: &str, path: &str, tar: Vec<u8>) -> Result<(), RuntimeError> {
+        each!(self, rt => rt.put_archive(id, path, tar).await)
+    }
+    async fn get_archive(&self, id: &str, path: &str, max_bytes: usize) -> Result<Option<Vec<u8>>, RuntimeError> {
+        each!(self, rt => rt.get_archive(id, path, max_bytes).await)
+    }
+    fn changes(&self, sel: &Selector) -> BoxStream<'static, ()> {
+        each!(self, rt => rt.changes(sel))
+    }
+}
+
+impl LogRuntime for Engine {
     async fn logs_tail(&self, id: &str, lines: usize) -> Result<String, RuntimeError> {
         each!(self, rt => rt.logs_tail(id, lines).await)
     }
@@ -124,9 +145,9 @@ impl Runtime for Engine {
     async fn rotate_log(&self, c: &Observed, policy: LogRotation) -> Result<bool, RuntimeError> {
         each!(self, rt => rt.rotate_log(c, policy).await)
     }
-    async fn exec(&self, id: &str, cmd: &[String], timeout: Option<Duration>) -> Result<i64, RuntimeError> {
-        each!(self, rt => rt.exec(id, cmd, timeout).await)
-    }
+}
+
+impl StreamingRuntime for Engine {
     async fn exec_attach(&self, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {
         each!(self, rt => rt.exec_attach(id, req).await)
     }
@@ -136,6 +157,9 @@ impl Runtime for Engine {
     async fn exec_exit_code(&self, exec_id: &str) -> Result<Option<i64>, RuntimeError> {
         each!(self, rt => rt.exec_exit_code(exec_id).await)
     }
+}
+
+impl VolumeRuntime for Engine {
     async fn ensure_volume(
         &self,
         name: &str,
@@ -150,16 +174,7 @@ impl Runtime for Engine {
     async fn volume_mountpoint(&self, name: &str) -> Result<String, RuntimeError> {
         each!(self, rt => rt.volume_mountpoint(name).await)
     }
-    async fn put_archive(&self, id: &str, path: &str, tar: Vec<u8>) -> Result<(), RuntimeError> {
-        each!(self, rt => rt.put_archive(id, path, tar).await)
-    }
-    async fn get_archive(&self, id: &str, path: &str, max_bytes: usize) -> Result<Option<Vec<u8>>, RuntimeError> {
-        each!(self, rt => rt.get_archive(id, path, max_bytes).await)
-    }
     async fn remove_volume(&self, name: &str) -> Result<(), RuntimeError> {
         each!(self, rt => rt.remove_volume(name).await)
-    }
-    fn changes(&self, sel: &Selector) -> BoxStream<'static, ()> {
-        each!(self, rt => rt.changes(sel))
     }
 }

@@ -14,8 +14,8 @@ use crate::runtime::labels;
 use crate::runtime::seal::{Kind, Seal};
 
 use super::{
-    CreateSpec, EngineInfo, ExecRequest, ExecSession, LogChunk, LogStream, Observed, Runtime, RuntimeError, Selector,
-    State, TermSize,
+    ContainerRuntime, CreateSpec, EngineInfo, ExecRequest, ExecSession, ImageRuntime, LogChunk, LogRuntime, LogStream,
+    NodeRuntime, Observed, RuntimeError, Selector, State, StreamingRuntime, TermSize, VolumeRuntime,
 };
 
 #[derive(Debug, Default)]
@@ -410,26 +410,18 @@ impl FakeRuntime {
     }
 }
 
-impl Runtime for FakeRuntime {
+impl NodeRuntime for FakeRuntime {
     async fn info(&self) -> Result<EngineInfo, RuntimeError> {
         self.check(Call::Info)?;
         Ok(EngineInfo { name: "fake".into(), version: "0".into(), api_version: "0".into() })
     }
 
-    async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
-        self.check(Call::List)?;
-        let inner = self.lock();
-        Ok(inner
-            .containers
-            .values()
-            .filter(|c| c.label(labels::MANAGED) == Some(labels::MANAGED_VALUE))
-            .filter(|c| sel.namespace.as_deref().is_none_or(|ns| c.label(labels::POD_NAMESPACE) == Some(ns)))
-            .filter(|c| sel.pod.as_deref().is_none_or(|p| c.label(labels::POD_NAME) == Some(p)))
-            .cloned()
-            .map(with_seal_checked)
-            .collect())
+    fn local_files(&self) -> bool {
+        false
     }
+}
 
+impl ImageRuntime for FakeRuntime {
     async fn image_present(&self, image: &str) -> Result<bool, RuntimeError> {
         self.check(Call::ImagePresent { image: image.to_owned() })?;
         Ok(self.lock().images.contains(image))
@@ -466,6 +458,22 @@ impl Runtime for FakeRuntime {
         self.check(Call::Load { image: image.to_owned() })?;
         self.lock().images.insert(image.to_owned());
         Ok(())
+    }
+}
+
+impl ContainerRuntime for FakeRuntime {
+    async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
+        self.check(Call::List)?;
+        let inner = self.lock();
+        Ok(inner
+            .containers
+            .values()
+            .filter(|c| c.label(labels::MANAGED) == Some(labels::MANAGED_VALUE))
+            .filter(|c| sel.namespace.as_deref().is_none_or(|ns| c.label(labels::POD_NAMESPACE) == Some(ns)))
+            .filter(|c| sel.pod.as_deref().is_none_or(|p| c.label(labels::POD_NAME) == Some(p)))
+            .cloned()
+            .map(with_seal_checked)
+            .collect())
     }
 
     async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
@@ -539,95 +547,10 @@ impl Runtime for FakeRuntime {
         Ok(())
     }
 
-    fn local_files(&self) -> bool {
-        false
-    }
-
-    async fn logs_tail(&self, id: &str, _lines: usize) -> Result<String, RuntimeError> {
-        self.check(Call::Logs { id: id.to_owned() })?;
-        Ok(String::new())
-    }
-
     async fn exec(&self, id: &str, cmd: &[String], _timeout: Option<Duration>) -> Result<i64, RuntimeError> {
         self.check(Call::Exec { id: id.to_owned(), cmd: cmd.to_vec() })?;
         let code = cmd.first().map_or(0, |c| if c == "false" { 1 } else { 0 });
         Ok(code)
-    }
-
-    /// `echo ARGS` prints its arguments, `false` exits 1, anything else exits 0 silently.
-    async fn exec_attach(&self, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {
-        self.check(Call::ExecAttach { id: id.to_owned(), cmd: req.cmd.clone() })?;
-        let mut inner = self.lock();
-        let c = inner.containers.get(id).ok_or_else(|| RuntimeError::NotFound { what: id.to_owned() })?;
-        if !c.is_running() {
-            return Err(RuntimeError::Conflict { what: format!("exec in container {id}") });
-        }
-        let exec_id = format!("exec{}", inner.execs.len());
-        let code = i64::from(req.cmd.first().is_some_and(|c| c == "false"));
-        inner.execs.insert(exec_id.clone(), code);
-        let out = match req.cmd.split_first() {
-            Some((c, args)) if c == "echo" => {
-                vec![Ok(LogChunk { stream: LogStream::Stdout, bytes: format!("{}\n", args.join(" ")).into_bytes() })]
-            }
-            _ => Vec::new(),
-        };
-        let input: Option<std::pin::Pin<Box<dyn tokio::io::AsyncWrite + Send>>> =
-            req.stdin.then(|| Box::pin(tokio::io::sink()) as _);
-        Ok(ExecSession { id: exec_id, output: futures_util::stream::iter(out).boxed(), input })
-    }
-
-    async fn exec_resize(&self, exec_id: &str, size: TermSize) -> Result<(), RuntimeError> {
-        self.check(Call::ExecResize { exec_id: exec_id.to_owned(), cols: size.cols, rows: size.rows })
-    }
-
-    async fn exec_exit_code(&self, exec_id: &str) -> Result<Option<i64>, RuntimeError> {
-        self.check(Call::ExecExitCode { exec_id: exec_id.to_owned() })?;
-        Ok(self.lock().execs.get(exec_id).copied())
-    }
-
-    async fn ensure_volume(
-        &self,
-        name: &str,
-        labels: &BTreeMap<String, String>,
-        tmpfs: Option<&super::Tmpfs>,
-    ) -> Result<(), RuntimeError> {
-        self.check(Call::EnsureVolume { name: name.to_owned(), tmpfs: tmpfs.is_some() })?;
-        // Like the engine: an existing volume keeps its labels.
-        let mut inner = self.lock();
-        if !inner.volumes.contains_key(name) {
-            let mut labels = labels.clone();
-            seal().stamp(Kind::Volume, name, &mut labels);
-            inner.volumes.insert(name.to_owned(), labels);
-            if let Some(t) = tmpfs {
-                inner.tmpfs_volumes.insert(name.to_owned(), *t);
-            }
-        }
-        Ok(())
-    }
-
-    async fn list_volumes(&self, label_filters: &[String]) -> Result<Vec<super::VolumeInfo>, RuntimeError> {
-        self.check(Call::ListVolumes)?;
-        let matches = |l: &BTreeMap<String, String>| {
-            label_filters.iter().all(|f| match f.split_once('=') {
-                Some((k, v)) => l.get(k).is_some_and(|x| x == v),
-                None => l.contains_key(f),
-            })
-        };
-        Ok(self
-            .lock()
-            .volumes
-            .iter()
-            .filter(|(n, l)| matches(l) && seal().verify(Kind::Volume, n, l))
-            .map(|(n, l)| super::VolumeInfo { name: n.clone(), labels: l.clone(), created: None })
-            .collect())
-    }
-
-    async fn volume_mountpoint(&self, name: &str) -> Result<String, RuntimeError> {
-        self.check(Call::VolumeMountpoint { name: name.to_owned() })?;
-        if !self.lock().volumes.contains_key(name) {
-            return Err(RuntimeError::NotFound { what: format!("volume {name}") });
-        }
-        Ok(format!("/engine/volumes/{name}/_data"))
     }
 
     async fn put_archive(&self, id: &str, path: &str, tar: Vec<u8>) -> Result<(), RuntimeError> {
@@ -691,37 +614,6 @@ impl Runtime for FakeRuntime {
         Ok(Some(out))
     }
 
-    async fn remove_volume(&self, name: &str) -> Result<(), RuntimeError> {
-        self.check(Call::RemoveVolume { name: name.to_owned() })?;
-        let mut inner = self.lock();
-        match inner.volumes.get(name) {
-            None => Ok(()),
-            Some(l) if !seal().verify(Kind::Volume, name, l) => {
-                Err(RuntimeError::VolumeNotOwned { name: name.to_owned() })
-            }
-            Some(_) => {
-                inner.volumes.remove(name);
-                Ok(())
-            }
-        }
-    }
-
-    fn logs_follow(&self, _id: &str) -> futures_util::stream::BoxStream<'static, super::Followed> {
-        // Fake containers write nothing.
-        futures_util::stream::empty().boxed()
-    }
-
-    fn logs(
-        &self,
-        id: &str,
-        _opts: &super::LogOptions,
-    ) -> futures_util::stream::BoxStream<'static, Result<super::LogChunk, RuntimeError>> {
-        // Fake containers write nothing; one that does not exist is an error, as in the engine.
-        let found = self.lock().containers.contains_key(id);
-        let what = format!("logs of container {id}");
-        futures_util::stream::iter((!found).then_some(Err(RuntimeError::NotFound { what }))).boxed()
-    }
-
     fn changes(&self, _sel: &Selector) -> futures_util::stream::BoxStream<'static, ()> {
         self.lock().subscriptions += 1;
         // No events: the driver must work by polling alone.
@@ -758,6 +650,124 @@ impl Runtime for FakeRuntime {
         }
         self.lock().containers.remove(&c.id);
         Ok(())
+    }
+}
+
+impl LogRuntime for FakeRuntime {
+    async fn logs_tail(&self, id: &str, _lines: usize) -> Result<String, RuntimeError> {
+        self.check(Call::Logs { id: id.to_owned() })?;
+        Ok(String::new())
+    }
+
+    fn logs_follow(&self, _id: &str) -> futures_util::stream::BoxStream<'static, super::Followed> {
+        // Fake containers write nothing.
+        futures_util::stream::empty().boxed()
+    }
+
+    fn logs(
+        &self,
+        id: &str,
+        _opts: &super::LogOptions,
+    ) -> futures_util::stream::BoxStream<'static, Result<super::LogChunk, RuntimeError>> {
+        // Fake containers write nothing; one that does not exist is an error, as in the engine.
+        let found = self.lock().containers.contains_key(id);
+        let what = format!("logs of container {id}");
+        futures_util::stream::iter((!found).then_some(Err(RuntimeError::NotFound { what }))).boxed()
+    }
+}
+
+impl StreamingRuntime for FakeRuntime {
+    /// `echo ARGS` prints its arguments, `false` exits 1, anything else exits 0 silently.
+    async fn exec_attach(&self, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {
+        self.check(Call::ExecAttach { id: id.to_owned(), cmd: req.cmd.clone() })?;
+        let mut inner = self.lock();
+        let c = inner.containers.get(id).ok_or_else(|| RuntimeError::NotFound { what: id.to_owned() })?;
+        if !c.is_running() {
+            return Err(RuntimeError::Conflict { what: format!("exec in container {id}") });
+        }
+        let exec_id = format!("exec{}", inner.execs.len());
+        let code = i64::from(req.cmd.first().is_some_and(|c| c == "false"));
+        inner.execs.insert(exec_id.clone(), code);
+        let out = match req.cmd.split_first() {
+            Some((c, args)) if c == "echo" => {
+                vec![Ok(LogChunk { stream: LogStream::Stdout, bytes: format!("{}\n", args.join(" ")).into_bytes() })]
+            }
+            _ => Vec::new(),
+        };
+        let input: Option<std::pin::Pin<Box<dyn tokio::io::AsyncWrite + Send>>> =
+            req.stdin.then(|| Box::pin(tokio::io::sink()) as _);
+        Ok(ExecSession { id: exec_id, output: futures_util::stream::iter(out).boxed(), input })
+    }
+
+    async fn exec_resize(&self, exec_id: &str, size: TermSize) -> Result<(), RuntimeError> {
+        self.check(Call::ExecResize { exec_id: exec_id.to_owned(), cols: size.cols, rows: size.rows })
+    }
+
+    async fn exec_exit_code(&self, exec_id: &str) -> Result<Option<i64>, RuntimeError> {
+        self.check(Call::ExecExitCode { exec_id: exec_id.to_owned() })?;
+        Ok(self.lock().execs.get(exec_id).copied())
+    }
+}
+
+impl VolumeRuntime for FakeRuntime {
+    async fn ensure_volume(
+        &self,
+        name: &str,
+        labels: &BTreeMap<String, String>,
+        tmpfs: Option<&super::Tmpfs>,
+    ) -> Result<(), RuntimeError> {
+        self.check(Call::EnsureVolume { name: name.to_owned(), tmpfs: tmpfs.is_some() })?;
+        // Like the engine: an existing volume keeps its labels.
+        let mut inner = self.lock();
+        if !inner.volumes.contains_key(name) {
+            let mut labels = labels.clone();
+            seal().stamp(Kind::Volume, name, &mut labels);
+            inner.volumes.insert(name.to_owned(), labels);
+            if let Some(t) = tmpfs {
+                inner.tmpfs_volumes.insert(name.to_owned(), *t);
+            }
+        }
+        Ok(())
+    }
+
+    async fn list_volumes(&self, label_filters: &[String]) -> Result<Vec<super::VolumeInfo>, RuntimeError> {
+        self.check(Call::ListVolumes)?;
+        let matches = |l: &BTreeMap<String, String>| {
+            label_filters.iter().all(|f| match f.split_once('=') {
+                Some((k, v)) => l.get(k).is_some_and(|x| x == v),
+                None => l.contains_key(f),
+            })
+        };
+        Ok(self
+            .lock()
+            .volumes
+            .iter()
+            .filter(|(n, l)| matches(l) && seal().verify(Kind::Volume, n, l))
+            .map(|(n, l)| super::VolumeInfo { name: n.clone(), labels: l.clone(), created: None })
+            .collect())
+    }
+
+    async fn volume_mountpoint(&self, name: &str) -> Result<String, RuntimeError> {
+        self.check(Call::VolumeMountpoint { name: name.to_owned() })?;
+        if !self.lock().volumes.contains_key(name) {
+            return Err(RuntimeError::NotFound { what: format!("volume {name}") });
+        }
+        Ok(format!("/engine/volumes/{name}/_data"))
+    }
+
+    async fn remove_volume(&self, name: &str) -> Result<(), RuntimeError> {
+        self.check(Call::RemoveVolume { name: name.to_owned() })?;
+        let mut inner = self.lock();
+        match inner.volumes.get(name) {
+            None => Ok(()),
+            Some(l) if !seal().verify(Kind::Volume, name, l) => {
+                Err(RuntimeError::VolumeNotOwned { name: name.to_owned() })
+            }
+            Some(_) => {
+                inner.volumes.remove(name);
+                Ok(())
+            }
+        }
     }
 }
 

@@ -1,4 +1,5 @@
-//! The container engine behind one trait, in podrun's own types.
+//! The container engine behind one trait, in podrun's own types: `Runtime`, made of one part
+//! per kind of call as the CRI groups them (`services`).
 //!
 //! `docker` speaks to Docker Engine (or Podman's Docker-compatible API), `cri` to containerd or
 //! CRI-O through the CRI; `engine` is either, chosen when podrun connects; `fake` is a
@@ -24,16 +25,18 @@ mod oom_floor;
 pub mod pod_cgroup;
 pub mod registry;
 pub mod seal;
+mod services;
 
 use std::collections::BTreeMap;
-use std::future::Future;
-use std::time::Duration;
 
 use futures_util::stream::BoxStream;
 
 pub use self::error::{BadAnswer, Cause, NotSupported, RuntimeError, Unreachability};
 pub use self::features::{EngineFeatures, Unsupported};
 pub use self::pod_cgroup::PodCgroup;
+pub use self::services::{
+    ContainerRuntime, ImageRuntime, LogRuntime, NodeRuntime, Runtime, StreamingRuntime, VolumeRuntime,
+};
 
 /// What podrun asks the engine to create. Engine-neutral: the Docker implementation maps it.
 /// Its `Debug` leaves out the values of `env` (see [`EnvNames`]).
@@ -651,161 +654,6 @@ pub struct EngineSecurity {
     /// when it says: a process cannot run as an id outside it.
     pub uids: Option<u64>,
     pub gids: Option<u64>,
-}
-
-/// The container engine. Every call is one engine round trip or a short sequence of them.
-pub trait Runtime: Send + Sync + 'static {
-    /// The engine's name and versions (a connected Docker runtime read them on connecting).
-    fn info(&self) -> impl Future<Output = Result<EngineInfo, RuntimeError>> + Send;
-    /// Whether the engine is rootless, and what follows from that. A separate request from
-    /// `info`, made only when a pod asks for something it decides (Podman takes over half a
-    /// second to answer it). An engine that does not say is taken for a rootful one.
-    fn security(&self) -> impl Future<Output = Result<EngineSecurity, RuntimeError>> + Send {
-        async { Ok(EngineSecurity::default()) }
-    }
-    /// The lowest oom_score_adj the engine can give a container, when it cannot give any.
-    /// None: any score.
-    fn oom_score_floor(&self) -> impl Future<Output = Option<OomFloor>> + Send {
-        async { None }
-    }
-    /// The engine host's CPUs and bytes of memory, for admitting pods, when that host is not
-    /// this one (None: this host's, which podrun reads itself).
-    fn capacity(&self) -> impl Future<Output = Result<Option<Capacity>, RuntimeError>> + Send {
-        async { Ok(None) }
-    }
-    /// The node features the engine can give a pod (user namespaces, image volumes, ...): none
-    /// unless the engine is known to give them. Asked once, before pods are prepared.
-    fn features(&self) -> impl Future<Output = Result<EngineFeatures, RuntimeError>> + Send {
-        async { Ok(EngineFeatures::NONE) }
-    }
-    /// The containers with podrun's labels matching `sel`, with their state (one list call plus
-    /// inspects); `sealed` says which podrun made (only those are ever touched).
-    fn list(&self, sel: &Selector) -> impl Future<Output = Result<Vec<Observed>, RuntimeError>> + Send;
-    fn image_present(&self, image: &str) -> impl Future<Output = Result<bool, RuntimeError>> + Send;
-    /// The USER an image runs as (`""` for root by default).
-    fn image_user(&self, image: &str) -> impl Future<Output = Result<String, RuntimeError>> + Send;
-    /// Pulls `image`, reporting progress as it goes. A registry that answered "no such image"
-    /// is `ImageNotFound`; one that gave no answer at all is `RegistryUnreachable`.
-    fn pull_image(
-        &self,
-        image: &str,
-        credentials: Option<&auth::Credentials>,
-        progress: &(dyn Fn(PullProgress) + Send + Sync),
-    ) -> impl Future<Output = Result<(), RuntimeError>> + Send;
-    /// Makes the engine's own infra image present when the engine brings one (a CRI runtime's
-    /// sandbox image, pulled if absent): true then, and podrun's own infra image is neither
-    /// loaded nor pulled. False for an engine that runs podrun's.
-    fn ensure_own_infra_image(&self) -> impl Future<Output = Result<bool, RuntimeError>> + Send {
-        async { Ok(false) }
-    }
-    /// Loads the image `image` from a `docker save` archive that names it (`docker load`).
-    fn load_image(&self, image: &str, archive: Vec<u8>) -> impl Future<Output = Result<(), RuntimeError>> + Send;
-    /// Returns the new container's id. A name already taken is `Conflict`.
-    fn create(&self, spec: &CreateSpec) -> impl Future<Output = Result<String, RuntimeError>> + Send;
-    fn start(&self, id: &str) -> impl Future<Output = Result<(), RuntimeError>> + Send;
-    /// Stop signal, then SIGKILL after `grace`. Refuses containers podrun does not own.
-    fn stop(&self, c: &Observed, grace: Duration) -> impl Future<Output = Result<(), RuntimeError>> + Send;
-    /// SIGKILL, at once. Refuses containers podrun does not own.
-    fn kill(&self, c: &Observed) -> impl Future<Output = Result<(), RuntimeError>> + Send;
-    /// Removes a container podrun owns (killing it if it still runs). Gone already is Ok.
-    fn remove(&self, c: &Observed) -> impl Future<Output = Result<(), RuntimeError>> + Send;
-    /// Sets the CPU and memory of a running container podrun owns, in place (an engine with
-    /// `EngineFeatures::update_resources`); any other engine refuses.
-    fn update_resources(
-        &self,
-        c: &Observed,
-        _settings: &ContainerSettings,
-    ) -> impl Future<Output = Result<(), RuntimeError>> + Send {
-        async move {
-            Err(RuntimeError::Unsupported { what: format!("resize container {}", c.name), why: NotSupported::Resize })
-        }
-    }
-    /// Whether the engine runs on this host, so files podrun writes can be bind-mounted.
-    fn local_files(&self) -> bool;
-    /// The last `lines` lines of a container's output (stdout and stderr), as text.
-    fn logs_tail(&self, id: &str, lines: usize) -> impl Future<Output = Result<String, RuntimeError>> + Send;
-    /// A container's output (stdout and stderr) from its start, line by line, following it as
-    /// it is written (and `Followed::Skipped` while output already given is read again). The
-    /// stream ends when the container stops (or is removed, or the engine goes away: a broken
-    /// stream just ends, it never errors); an unfinished last line is given when it ends.
-    fn logs_follow(&self, id: &str) -> BoxStream<'static, Followed>;
-    /// A container's output as `opts` selects it, chunk by chunk (dead containers too, as
-    /// long as they exist). Unlike `logs_follow` a failure is an item of the stream (a
-    /// container that does not exist is `NotFound`), since the user asked for these logs.
-    fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>>;
-    /// Rotates the log of container `c`, of podrun's, as the kubelet does, when the engine writes
-    /// it where podrun asked (a CRI runtime): once it reached `policy.max_size`, the oldest
-    /// rotated files are removed, it is renamed `<log>.<timestamp>` and the engine is told to
-    /// write a new one. True when it was rotated. An engine that keeps its own logs (the Docker
-    /// API) does nothing.
-    fn rotate_log(
-        &self,
-        _c: &Observed,
-        _policy: LogRotation,
-    ) -> impl Future<Output = Result<bool, RuntimeError>> + Send {
-        async { Ok(false) }
-    }
-    /// Runs `cmd` in a running container and returns its exit code. The caller bounds the call
-    /// (a probe by its timeout, a hook by the grace period) and gives the bound as `timeout`: a
-    /// CRI runtime kills the command at it, and on the Docker API a call dropped before the
-    /// command ended kills the command when podrun can prove which process it is (see
-    /// `docker::exec_end`), so timed-out probes do not pile up in the container.
-    fn exec(
-        &self,
-        id: &str,
-        cmd: &[String],
-        timeout: Option<Duration>,
-    ) -> impl Future<Output = Result<i64, RuntimeError>> + Send;
-    /// Starts `req` in a running container, attached to its output (and input, when asked).
-    /// A container that is not running is `Conflict`; one that does not exist, `NotFound`.
-    fn exec_attach(
-        &self,
-        id: &str,
-        req: &ExecRequest,
-    ) -> impl Future<Output = Result<ExecSession, RuntimeError>> + Send;
-    /// Resizes the terminal of an exec started with `tty`.
-    fn exec_resize(&self, exec_id: &str, size: TermSize) -> impl Future<Output = Result<(), RuntimeError>> + Send;
-    /// The exit code of an exec once its command has ended; `None` while it runs.
-    fn exec_exit_code(&self, exec_id: &str) -> impl Future<Output = Result<Option<i64>, RuntimeError>> + Send;
-    /// Creates the named volume `name` with `labels` (and, with `tmpfs`, backed by a tmpfs of
-    /// the engine's host: its content never reaches a disk) when it does not exist. An existing
-    /// one is kept as it is (its labels and data untouched), so this is safe to call on every
-    /// apply.
-    fn ensure_volume(
-        &self,
-        name: &str,
-        labels: &BTreeMap<String, String>,
-        tmpfs: Option<&Tmpfs>,
-    ) -> impl Future<Output = Result<(), RuntimeError>> + Send;
-    /// podrun's named volumes (those with its seal) carrying every label of `label_filters`
-    /// (`key=value`).
-    fn list_volumes(
-        &self,
-        label_filters: &[String],
-    ) -> impl Future<Output = Result<Vec<VolumeInfo>, RuntimeError>> + Send;
-    /// Where the engine keeps the named volume `name` on its own host (a path only the engine
-    /// can use, as the source of a bind mount).
-    fn volume_mountpoint(&self, name: &str) -> impl Future<Output = Result<String, RuntimeError>> + Send;
-    /// Extracts the tar archive `tar` into the directory `path` of container `id` (running or
-    /// not; its volumes included), as `docker cp` does. What exists is replaced, except that
-    /// a directory entry over a directory keeps its content and takes the entry's mode.
-    fn put_archive(&self, id: &str, path: &str, tar: Vec<u8>) -> impl Future<Output = Result<(), RuntimeError>> + Send;
-    /// A tar archive of `path` in container `id` (running or not), at most `max_bytes` of it
-    /// (the rest is cut off); `None` when the path does not exist. A symbolic link is archived
-    /// as the link, not followed.
-    fn get_archive(
-        &self,
-        id: &str,
-        path: &str,
-        max_bytes: usize,
-    ) -> impl Future<Output = Result<Option<Vec<u8>>, RuntimeError>> + Send;
-    /// Removes the named volume `name` if podrun created it (its seal, see `seal`);
-    /// one podrun did not create is refused. Gone already is Ok; one still in use is an error.
-    fn remove_volume(&self, name: &str) -> impl Future<Output = Result<(), RuntimeError>> + Send;
-    /// A tick for every lifecycle event (create, start, die, destroy, oom) of a container
-    /// matching `sel`, so the driver sees a crash or an exit at once instead of at its next
-    /// poll. The stream may end at any time (the driver then polls); it never errors.
-    fn changes(&self, sel: &Selector) -> BoxStream<'static, ()>;
 }
 
 #[cfg(test)]

@@ -228,12 +228,7 @@ fn status(
     record: Option<&PodRecord>,
     notes: &Notes,
 ) -> PodStatus {
-    let mut notes = notes.clone();
-    if let Some(r) = record {
-        for (id, m) in &r.messages {
-            notes.messages.entry(id.clone()).or_insert_with(|| m.clone());
-        }
-    }
+    let notes = with_recorded_messages(notes, record);
     // podrun creates app containers only once initialization is over, so any app container
     // means the pod is initialized (sidecars may still run: they are init containers too).
     let initialized = init.is_empty() || containers.iter().any(|(_, i)| i.current.is_some());
@@ -268,19 +263,13 @@ fn status(
     let nothing = |all: &[(String, Instances)]| all.iter().all(|(_, i)| i.current.is_none());
     let phase = if infra.current.is_none() && nothing(init) && nothing(containers) {
         Phase::Unknown
-    } else if init_failed {
-        Phase::Failed
-    } else if !initialized {
-        Phase::Pending
     } else {
-        // The restart policy is in the manifest only. Once podrun has exited nothing restarts a
-        // dead container, so a dead one is final: Never's rules say what the pod ended as.
-        phase(&container_statuses, |_, _| false)
+        phase_seen(init_failed, initialized, &container_statuses)
     };
     let host_ip = infra_running.and_then(|c| c.gateway.clone());
     let sidecars: Vec<bool> =
         init.iter().map(|(name, inst)| is_sidecar(inst) || recorded(name).is_some_and(|c| c.sidecar)).collect();
-    let mut st = PodStatus::assemble(
+    let st = PodStatus::assemble(
         phase,
         initialized,
         pod_ip,
@@ -297,6 +286,36 @@ fn status(
             .filter(|q| ["Guaranteed", "Burstable", "BestEffort"].contains(q)),
     )
     .with_sandbox(infra_running.is_some());
+    with_record(st, record)
+}
+
+/// `notes` with the messages the pod's record keeps (those `notes` has win).
+fn with_recorded_messages(notes: &Notes, record: Option<&PodRecord>) -> Notes {
+    let mut notes = notes.clone();
+    if let Some(r) = record {
+        for (id, m) in &r.messages {
+            notes.messages.entry(id.clone()).or_insert_with(|| m.clone());
+        }
+    }
+    notes
+}
+
+/// The phase of a pod with a container: as its containers' states say once podrun has exited.
+fn phase_seen(init_failed: bool, initialized: bool, container_statuses: &[ContainerStatus]) -> Phase {
+    if init_failed {
+        Phase::Failed
+    } else if !initialized {
+        Phase::Pending
+    } else {
+        // The restart policy is in the manifest only. Once podrun has exited nothing restarts a
+        // dead container, so a dead one is final: Never's rules say what the pod ended as.
+        phase(container_statuses, |_, _| false)
+    }
+}
+
+/// `st` with what the pod's record keeps: when each condition took its status, the
+/// generation, and the pod's own failure.
+fn with_record(mut st: PodStatus, record: Option<&PodRecord>) -> PodStatus {
     // When each condition took its status: as recorded while it stays, else the engine's best.
     st = st
         .with_transitions(record.map_or(&[], |r| r.conditions.as_slice()), super::conditions::engine_time)

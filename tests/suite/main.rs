@@ -10,6 +10,7 @@ mod common;
 
 mod cli;
 mod cli_pipes;
+mod cri_gen;
 mod e2e_apply;
 mod e2e_context;
 mod e2e_corpus;

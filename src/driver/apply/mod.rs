@@ -37,7 +37,7 @@ use crate::pod::{prepare, DesiredPod};
 use crate::report::logs::{self, LogPod, LogStreamer};
 use crate::report::{self, output, summary, Format, ReportOptions, Reporter};
 use crate::runtime::bounded::Bounded;
-use crate::runtime::{LogRotation, Runtime, RuntimeError, Selector};
+use crate::runtime::{LogRotation, NodeRuntime, Runtime, RuntimeError, Selector};
 use crate::sd_notify;
 use crate::status::WaitFor;
 

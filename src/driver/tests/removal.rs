@@ -1,6 +1,7 @@
 //! Deleting a pod, and runs that meet a removal or a name held by a container podrun did not make.
 
 use super::*;
+use crate::runtime::ContainerRuntime;
 
 #[tokio::test(start_paused = true)]
 async fn delete_removes_apps_then_infra_and_only_owned_containers() {

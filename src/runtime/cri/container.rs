@@ -161,10 +161,22 @@ fn linux(
         security.masked_paths = MASKED_PATHS.iter().map(|p| (*p).to_owned()).collect();
         security.readonly_paths = READONLY_PATHS.iter().map(|p| (*p).to_owned()).collect();
     }
+    apply_security_opts(name, &s.security_opt, &mut security)?;
+    Ok(api::LinuxContainerConfig { resources: Some(resources), security_context: Some(security) })
+}
+
+/// The container's `security_opt` (Docker's words: no-new-privileges, seccomp, apparmor) put in
+/// its security context. A Localhost seccomp profile is refused (see
+/// `NotSupported::CriLocalhostSeccomp`).
+fn apply_security_opts(
+    name: &str,
+    security_opt: &[String],
+    security: &mut api::LinuxContainerSecurityContext,
+) -> Result<(), RuntimeError> {
     // Without a word from the pod, podrun gives the runtime's default profile, as the Docker
     // engine does; the CRI's own default would be none at all.
     let mut seccomp = api::security_profile::ProfileType::RuntimeDefault;
-    for opt in &s.security_opt {
+    for opt in security_opt {
         match opt.split_once(['=', ':']) {
             Some(("no-new-privileges", "true")) => security.no_new_privs = true,
             Some(("seccomp", "unconfined")) => seccomp = api::security_profile::ProfileType::Unconfined,
@@ -190,7 +202,7 @@ fn linux(
         }
     }
     security.seccomp = Some(api::SecurityProfile { profile_type: seccomp as i32, localhost_ref: String::new() });
-    Ok(api::LinuxContainerConfig { resources: Some(resources), security_context: Some(security) })
+    Ok(())
 }
 
 #[cfg(test)]

@@ -3,13 +3,12 @@
 //! only module that speaks the CRI. The infra container is the pod sandbox, with the runtime's
 //! own sandbox image; errors are told apart by gRPC status code.
 
-#[allow(clippy::all, clippy::pedantic, missing_docs, rustdoc::all)]
-pub mod api;
 mod channel;
 mod container;
 pub mod endpoint;
 mod errors;
 mod exec;
+mod generated;
 mod images;
 pub mod logs;
 mod observe;
@@ -31,12 +30,13 @@ use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 
 use self::channel::Channel;
+pub use self::generated::api;
 use super::auth::Credentials;
 use super::seal::{Kind, Seal};
 use super::{
-    labels, Cause, CreateSpec, EngineInfo, ExecRequest, ExecSession, Followed, LogChunk, LogLine, LogOptions,
-    LogRotation, LogStream, Namespaces, NotSupported, Observed, PullProgress, Runtime, RuntimeError, Selector,
-    TermSize, Tmpfs, Unreachability, VolumeInfo,
+    labels, Cause, ContainerRuntime, CreateSpec, EngineInfo, ExecRequest, ExecSession, Followed, ImageRuntime,
+    LogChunk, LogLine, LogOptions, LogRotation, LogRuntime, LogStream, Namespaces, NodeRuntime, NotSupported, Observed,
+    PullProgress, RuntimeError, Selector, StreamingRuntime, TermSize, Tmpfs, Unreachability, VolumeInfo, VolumeRuntime,
 };
 
 /// The sandbox annotation holding podrun's name of the infra container, which its seal covers
@@ -240,7 +240,7 @@ fn is_sandbox(c: &Observed) -> bool {
     c.label(labels::ROLE) == Some("infra")
 }
 
-impl Runtime for CriRuntime {
+impl NodeRuntime for CriRuntime {
     async fn info(&self) -> Result<EngineInfo, RuntimeError> {
         Ok(self.info.clone())
     }
@@ -263,10 +263,13 @@ impl Runtime for CriRuntime {
         })
     }
 
-    async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
-        observe::list(self, sel).await
+    fn local_files(&self) -> bool {
+        // The socket is a unix one, on this host.
+        true
     }
+}
 
+impl ImageRuntime for CriRuntime {
     async fn image_present(&self, image: &str) -> Result<bool, RuntimeError> {
         Ok(images::status(self, image).await?.is_some())
     }
@@ -296,6 +299,12 @@ impl Runtime for CriRuntime {
     async fn ensure_own_infra_image(&self) -> Result<bool, RuntimeError> {
         images::ensure_sandbox_image(self).await?;
         Ok(true)
+    }
+}
+
+impl ContainerRuntime for CriRuntime {
+    async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
+        observe::list(self, sel).await
     }
 
     async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
@@ -435,11 +444,32 @@ impl Runtime for CriRuntime {
         }
     }
 
-    fn local_files(&self) -> bool {
-        // The socket is a unix one, on this host.
-        true
+    async fn exec(&self, id: &str, cmd: &[String], timeout: Option<Duration>) -> Result<i64, RuntimeError> {
+        Ok(i64::from(exec::run(self, id, cmd, timeout).await?.exit_code))
     }
 
+    async fn put_archive(&self, id: &str, _path: &str, _tar: Vec<u8>) -> Result<(), RuntimeError> {
+        Err(RuntimeError::Unsupported {
+            what: format!("copy to container {id}"),
+            why: NotSupported::Cri("copy files into a container"),
+        })
+    }
+
+    async fn get_archive(&self, id: &str, _path: &str, _max_bytes: usize) -> Result<Option<Vec<u8>>, RuntimeError> {
+        Err(RuntimeError::Unsupported {
+            what: format!("copy from container {id}"),
+            why: NotSupported::Cri("copy files out of a container"),
+        })
+    }
+
+    fn changes(&self, _sel: &Selector) -> BoxStream<'static, ()> {
+        // CRI v1's GetContainerEvents is newer than the runtimes podrun meets (containerd 1.6
+        // lacks it): the driver polls.
+        futures_util::stream::empty().boxed()
+    }
+}
+
+impl LogRuntime for CriRuntime {
     async fn logs_tail(&self, id: &str, lines: usize) -> Result<String, RuntimeError> {
         let opts = LogOptions { tail: Some(lines), ..Default::default() };
         let mut chunks = self.logs_stream(id, &opts);
@@ -479,11 +509,9 @@ impl Runtime for CriRuntime {
     async fn rotate_log(&self, c: &Observed, policy: LogRotation) -> Result<bool, RuntimeError> {
         rotate::rotate(self, c, policy).await
     }
+}
 
-    async fn exec(&self, id: &str, cmd: &[String], timeout: Option<Duration>) -> Result<i64, RuntimeError> {
-        Ok(i64::from(exec::run(self, id, cmd, timeout).await?.exit_code))
-    }
-
+impl StreamingRuntime for CriRuntime {
     async fn exec_attach(&self, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {
         exec::attach(self, id, req).await
     }
@@ -496,7 +524,9 @@ impl Runtime for CriRuntime {
     async fn exec_exit_code(&self, exec_id: &str) -> Result<Option<i64>, RuntimeError> {
         Ok(self.execs.exit(exec_id))
     }
+}
 
+impl VolumeRuntime for CriRuntime {
     async fn ensure_volume(
         &self,
         name: &str,
@@ -514,28 +544,8 @@ impl Runtime for CriRuntime {
         Ok(self.volume_data(name))
     }
 
-    async fn put_archive(&self, id: &str, _path: &str, _tar: Vec<u8>) -> Result<(), RuntimeError> {
-        Err(RuntimeError::Unsupported {
-            what: format!("copy to container {id}"),
-            why: NotSupported::Cri("copy files into a container"),
-        })
-    }
-
-    async fn get_archive(&self, id: &str, _path: &str, _max_bytes: usize) -> Result<Option<Vec<u8>>, RuntimeError> {
-        Err(RuntimeError::Unsupported {
-            what: format!("copy from container {id}"),
-            why: NotSupported::Cri("copy files out of a container"),
-        })
-    }
-
     async fn remove_volume(&self, name: &str) -> Result<(), RuntimeError> {
         volumes::remove(self, name)
-    }
-
-    fn changes(&self, _sel: &Selector) -> BoxStream<'static, ()> {
-        // CRI v1's GetContainerEvents is newer than the runtimes podrun meets (containerd 1.6
-        // lacks it): the driver polls.
-        futures_util::stream::empty().boxed()
     }
 }
 

@@ -15,7 +15,7 @@ use crate::runtime::concurrency::bounded;
 use crate::runtime::labels;
 use crate::runtime::seal::Kind;
 use crate::runtime::{
-    CreateSpec, Mount, NotSupported, Observed, Runtime, RuntimeError, Selector, State, RECURSIVE_READ_ONLY_API,
+    CreateSpec, Mount, NodeRuntime, NotSupported, Observed, RuntimeError, Selector, State, RECURSIVE_READ_ONLY_API,
 };
 
 /// How many more times (200 ms apart) Podman is asked again to remove a container it could

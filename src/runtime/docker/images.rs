@@ -9,7 +9,7 @@ use super::progress::LayerProgress;
 use super::DockerRuntime;
 use crate::manifest::image::pull_reference;
 use crate::runtime::auth::Credentials;
-use crate::runtime::{registry, BadAnswer, PullProgress, Runtime, RuntimeError};
+use crate::runtime::{registry, BadAnswer, ImageRuntime, PullProgress, RuntimeError};
 
 pub(super) async fn image_present(rt: &DockerRuntime, image: &str) -> Result<bool, RuntimeError> {
     match rt.docker.inspect_image(image).await {

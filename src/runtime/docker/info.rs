@@ -1,7 +1,7 @@
 //! What the engine is and can do: its versions, security, capacity and oom_score_adj floor.
 
 use super::{convert, raw, security, DockerRuntime};
-use crate::runtime::{BadAnswer, Capacity, Cause, EngineFeatures, EngineSecurity, OomFloor, Runtime, RuntimeError};
+use crate::runtime::{BadAnswer, Capacity, Cause, EngineFeatures, EngineSecurity, NodeRuntime, OomFloor, RuntimeError};
 
 /// The node features the engine gives, by what it is. Podman gives a container a user namespace
 /// of explicit mappings (`UsernsMode: auto:size=...,uidmapping=...`, tried on 4.3) that the pod's others

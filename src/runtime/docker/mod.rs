@@ -35,8 +35,9 @@ pub use self::context::Endpoint;
 use self::transport::Dialer;
 use super::auth::Credentials;
 use super::{
-    Capacity, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession, Followed, LogChunk,
-    LogOptions, Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
+    Capacity, ContainerRuntime, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession,
+    Followed, ImageRuntime, LogChunk, LogOptions, LogRuntime, NodeRuntime, Observed, OomFloor, PullProgress,
+    RuntimeError, Selector, StreamingRuntime, TermSize, Tmpfs, VolumeInfo, VolumeRuntime,
 };
 use crate::runtime::seal::Seal;
 
@@ -81,8 +82,8 @@ impl DockerRuntime {
     }
 }
 
-/// Each call is answered in the file of its resource.
-impl Runtime for DockerRuntime {
+/// Each call, of every part of the `Runtime` seam, is answered in the file of its resource.
+impl NodeRuntime for DockerRuntime {
     /// As the engine answered when podrun connected (every command connects anew).
     async fn info(&self) -> Result<EngineInfo, RuntimeError> {
         Ok(self.info.clone())
@@ -104,10 +105,12 @@ impl Runtime for DockerRuntime {
         Ok(EngineFeatures { pod_cgroup: info::pod_cgroup(self).await?, ..info::features(self) })
     }
 
-    async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
-        containers::list(self, sel).await
+    fn local_files(&self) -> bool {
+        self.endpoint.host.starts_with("unix://")
     }
+}
 
+impl ImageRuntime for DockerRuntime {
     async fn image_present(&self, image: &str) -> Result<bool, RuntimeError> {
         images::image_present(self, image).await
     }
@@ -127,6 +130,12 @@ impl Runtime for DockerRuntime {
 
     async fn load_image(&self, image: &str, archive: Vec<u8>) -> Result<(), RuntimeError> {
         images::load_image(self, image, archive).await
+    }
+}
+
+impl ContainerRuntime for DockerRuntime {
+    async fn list(&self, sel: &Selector) -> Result<Vec<Observed>, RuntimeError> {
+        containers::list(self, sel).await
     }
 
     async fn create(&self, spec: &CreateSpec) -> Result<String, RuntimeError> {
@@ -149,14 +158,30 @@ impl Runtime for DockerRuntime {
         containers::remove(self, c).await
     }
 
-    fn local_files(&self) -> bool {
-        self.endpoint.host.starts_with("unix://")
-    }
-
     async fn update_resources(&self, c: &Observed, settings: &super::ContainerSettings) -> Result<(), RuntimeError> {
         containers::update_resources(self, c, settings).await
     }
 
+    async fn exec(&self, id: &str, cmd: &[String], _timeout: Option<Duration>) -> Result<i64, RuntimeError> {
+        // The Docker API has no timeout for an exec: the caller's bound ends the call, and
+        // the call's end the command (`exec_end`).
+        exec::exec(self, id, cmd).await
+    }
+
+    async fn put_archive(&self, id: &str, path: &str, tar: Vec<u8>) -> Result<(), RuntimeError> {
+        archive::put_archive(self, id, path, tar).await
+    }
+
+    async fn get_archive(&self, id: &str, path: &str, max_bytes: usize) -> Result<Option<Vec<u8>>, RuntimeError> {
+        archive::get_archive(self, id, path, max_bytes).await
+    }
+
+    fn changes(&self, sel: &Selector) -> BoxStream<'static, ()> {
+        events::changes(self, sel)
+    }
+}
+
+impl LogRuntime for DockerRuntime {
     async fn logs_tail(&self, id: &str, lines: usize) -> Result<String, RuntimeError> {
         logs::logs_tail(self, id, lines).await
     }
@@ -168,13 +193,9 @@ impl Runtime for DockerRuntime {
     fn logs(&self, id: &str, opts: &LogOptions) -> BoxStream<'static, Result<LogChunk, RuntimeError>> {
         self.log_chunks(id, opts)
     }
+}
 
-    async fn exec(&self, id: &str, cmd: &[String], _timeout: Option<Duration>) -> Result<i64, RuntimeError> {
-        // The Docker API has no timeout for an exec: the caller's bound ends the call, and
-        // the call's end the command (`exec_end`).
-        exec::exec(self, id, cmd).await
-    }
-
+impl StreamingRuntime for DockerRuntime {
     async fn exec_attach(&self, id: &str, req: &ExecRequest) -> Result<ExecSession, RuntimeError> {
         exec::exec_attach(self, id, req).await
     }
@@ -186,7 +207,9 @@ impl Runtime for DockerRuntime {
     async fn exec_exit_code(&self, exec_id: &str) -> Result<Option<i64>, RuntimeError> {
         exec::exec_exit_code(self, exec_id).await
     }
+}
 
+impl VolumeRuntime for DockerRuntime {
     async fn ensure_volume(
         &self,
         name: &str,
@@ -204,19 +227,7 @@ impl Runtime for DockerRuntime {
         volumes::volume_mountpoint(self, name).await
     }
 
-    async fn put_archive(&self, id: &str, path: &str, tar: Vec<u8>) -> Result<(), RuntimeError> {
-        archive::put_archive(self, id, path, tar).await
-    }
-
-    async fn get_archive(&self, id: &str, path: &str, max_bytes: usize) -> Result<Option<Vec<u8>>, RuntimeError> {
-        archive::get_archive(self, id, path, max_bytes).await
-    }
-
     async fn remove_volume(&self, name: &str) -> Result<(), RuntimeError> {
         volumes::remove_volume(self, name).await
-    }
-
-    fn changes(&self, sel: &Selector) -> BoxStream<'static, ()> {
-        events::changes(self, sel)
     }
 }
