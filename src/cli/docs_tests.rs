@@ -155,7 +155,7 @@ fn every_flag_is_documented_in_docs_commands_md_and_every_documented_flag_exists
     }
     assert!(
         problems.is_empty(),
-        "{DOCS} is out of date with the command line (src/cli.rs):\n  {}",
+        "{DOCS} is out of date with the command line (src/cli/mod.rs):\n  {}",
         problems.join("\n  ")
     );
 }

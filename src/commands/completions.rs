@@ -1,5 +1,5 @@
 //! `podrun completions SHELL` and `podrun man`: the shell completion scripts and the roff man
-//! page, generated from the command line definition in `cli.rs` so they never disagree with it.
+//! page, generated from the command line definition in `cli/mod.rs` so they never disagree with it.
 //!
 //! Both are deterministic (no date, no environment), which lets the copies committed under
 //! `completions/` be checked against the binary by the tests.
