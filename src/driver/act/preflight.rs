@@ -4,6 +4,7 @@
 use crate::driver::PodFailure;
 use crate::plan::{Plan, Step};
 use crate::pod::files::PodFiles;
+use crate::pod::finished_spec::env_of;
 use crate::pod::identity::{self, IdentityError, ImageUser};
 use crate::pod::volumes::VolumeSetup;
 use crate::pod::DesiredPod;
@@ -11,7 +12,7 @@ use crate::runtime::{Runtime, RuntimeError};
 use crate::status::outcome::ConfigCause;
 
 use super::volume_setup::volumes_for;
-use super::{env_of, fatal, StepError};
+use super::{fatal, StepError};
 
 /// Checks, before anything is created, what would make a container's creation fail for good
 /// (its configuration against the image): such a pod fails at once, with nothing half-made.
