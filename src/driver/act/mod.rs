@@ -30,7 +30,7 @@ use crate::pod::{DesiredPod, Hook, InfraRef};
 use crate::report::{PodKey, Reporter};
 use crate::runtime::labels;
 use crate::runtime::{CreateSpec, Observed, Runtime, RuntimeError, Selector, State};
-use crate::status::{Notes, Waiting};
+use crate::status::{Notes, Reason, Waiting};
 
 use hooks::run_hook;
 use images::ensure_images;
@@ -53,8 +53,8 @@ pub enum Acted {
     StillStopping(Vec<(String, Duration)>),
 }
 
-fn note(notes: &mut Notes, container: &str, reason: &str, message: String) {
-    notes.waiting.insert(container.to_owned(), Waiting { reason: reason.to_owned(), message: Some(message) });
+fn note(notes: &mut Notes, container: &str, reason: Reason, message: String) {
+    notes.waiting.insert(container.to_owned(), Waiting { reason: reason.as_str().to_owned(), message: Some(message) });
 }
 
 /// Why starting one container failed: the engine's error, or what the container's
@@ -289,7 +289,7 @@ fn after_each_post_start<'a>(desired: &DesiredPod, steps: &'a [ContainerStep]) -
 
 /// Notes a step's outcome against its container. Returns whether it succeeded.
 fn record(
-    r: Result<String, (&'static str, StepError)>,
+    r: Result<String, (Reason, StepError)>,
     step: &ContainerStep,
     notes: &mut Notes,
     outcome: &mut Acted,
@@ -317,25 +317,25 @@ async fn run_step<R: Runtime>(
     step: &ContainerStep,
     infra: Option<&InfraRef>,
     setup: Option<&VolumeSetup>,
-) -> Result<String, (&'static str, StepError)> {
+) -> Result<String, (Reason, StepError)> {
     let c = scope
         .desired
         .find(&step.container)
-        .ok_or_else(|| ("CreateContainerError", StepError::NoContainer(step.container.clone())))?;
+        .ok_or_else(|| (Reason::CreateContainerError, StepError::NoContainer(step.container.clone())))?;
     let id = match &step.step {
         Step::Create { attempt, reason } => {
             scope.reporter.event(scope.key, &format!("creating {} ({reason})", step.container));
             let member = Member { desired: scope.desired, container: c, attempt: *attempt, infra };
             let spec = container_spec(scope, member, setup).await?;
-            scope.created.create(spec).await.map_err(|e| ("CreateContainerError", e.into()))?
+            scope.created.create(spec).await.map_err(|e| (Reason::CreateContainerError, e.into()))?
         }
         Step::Start { id, attempt } => {
             let member = Member { desired: scope.desired, container: c, attempt: *attempt, infra };
-            mount_sub_paths_again(setup, member).map_err(|e| ("CreateContainerConfigError", e.into()))?;
+            mount_sub_paths_again(setup, member).map_err(|e| (Reason::CreateContainerConfigError, e.into()))?;
             id.clone()
         }
     };
-    scope.rt.start(&id).await.map_err(|e| ("RunContainerError", e.into()))?;
+    scope.rt.start(&id).await.map_err(|e| (Reason::RunContainerError, e.into()))?;
     if let Some(hook) = &c.post_start {
         post_start(scope, &step.container, &id, hook, infra).await?;
     }
@@ -348,22 +348,22 @@ async fn container_spec<R: Runtime>(
     scope: Scope<'_, R>,
     member: Member<'_>,
     setup: Option<&VolumeSetup>,
-) -> Result<CreateSpec, (&'static str, StepError)> {
+) -> Result<CreateSpec, (Reason, StepError)> {
     let Scope { rt, desired, files, reporter, key, .. } = scope;
     let Member { container: c, attempt, infra, .. } = member;
     let env_files = env_files::read_env_files(rt, desired, c, setup, infra)
         .await
-        .map_err(|e| ("CreateContainerConfigError", e.into()))?;
+        .map_err(|e| (Reason::CreateContainerConfigError, e.into()))?;
     let (mut spec, warnings) = desired
         .create_spec_with_files(c, attempt, infra, &env_files)
-        .map_err(|e| ("CreateContainerConfigError", e.into()))?;
+        .map_err(|e| (Reason::CreateContainerConfigError, e.into()))?;
     for w in warnings {
         reporter.warning(&format!("{key}: {w}"));
     }
     resolve_user(rt, c, &mut spec).await?;
     finish_spec(rt, Prepared { files, setup }, member, &mut spec)
         .await
-        .map_err(|e| ("CreateContainerConfigError", e.into()))?;
+        .map_err(|e| (Reason::CreateContainerConfigError, e.into()))?;
     Ok(spec)
 }
 
@@ -377,7 +377,7 @@ async fn post_start<R: Runtime>(
     id: &str,
     hook: &Hook,
     infra: Option<&InfraRef>,
-) -> Result<(), (&'static str, StepError)> {
+) -> Result<(), (Reason, StepError)> {
     let Scope { rt, desired, reporter, key, .. } = scope;
     let this = || async {
         rt.list(&Selector::pod(&desired.namespace, &desired.name))
@@ -395,7 +395,7 @@ async fn post_start<R: Runtime>(
         if let Some(o) = this().await {
             let _ = rt.kill(&o).await;
         }
-        return Err(("PostStartHookError", StepError::PostStart(e)));
+        return Err((Reason::PostStartHookError, StepError::PostStart(e)));
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ use crate::pod::volumes::VolumeSetup;
 use crate::pod::DesiredPod;
 use crate::runtime::{Runtime, RuntimeError};
 use crate::status::outcome::ConfigCause;
+use crate::status::Reason;
 
 use super::volume_setup::volumes_for;
 use super::{fatal, StepError};
@@ -84,12 +85,12 @@ pub(super) enum UserError {
 }
 
 /// Met while a container is being created, it is a step's error, with the kubelet's reason.
-impl From<UserError> for (&'static str, StepError) {
+impl From<UserError> for (Reason, StepError) {
     fn from(e: UserError) -> Self {
         let e = match e {
             UserError::Image(e) => StepError::Runtime(e),
             UserError::Identity(e) => StepError::Identity(e),
         };
-        ("CreateContainerConfigError", e)
+        (Reason::CreateContainerConfigError, e)
     }
 }
