@@ -24,7 +24,7 @@ pub(super) async fn preflight<R: Runtime>(
     files: Option<&PodFiles>,
 ) -> Result<Option<VolumeSetup>, PodFailure> {
     // A start of a container created earlier needs the volumes too: its sub-paths are mounted
-    // again (see `run_step`).
+    // again (`pod::finished_spec::mount_sub_paths_again`).
     let steps = plan.infra.iter().chain(&plan.init).chain(&plan.apps);
     if steps.clone().next().is_none() {
         return Ok(None);
