@@ -16,9 +16,9 @@ use crate::manifest::validate::is_dns1123_subdomain;
 use crate::manifest::{FieldValidation, LoadOptions};
 use crate::pod::files::PodFiles;
 use crate::pod::volumes;
-use crate::report::{self, PodKey, ReportOptions};
+use crate::report::{self, PodKey, ReportOptions, Reporter};
 use crate::runtime::labels;
-use crate::runtime::{ContainerRuntime, Observed, Runtime, Selector, VolumeRuntime};
+use crate::runtime::{ContainerRuntime, Observed, Runtime, RuntimeError, Selector, VolumeRuntime};
 use crate::status::listing;
 
 /// The pods to delete: from a manifest when TARGET is an existing file (or -) or directory,
@@ -139,15 +139,7 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     let mut code = exit::SUCCESS;
     // Claims outlive their pods, as PersistentVolumeClaims do, unless asked.
     if args.delete_volumes && results.iter().all(Result::is_ok) {
-        for v in &claims {
-            match rt.remove_volume(v).await {
-                Ok(()) => reporter.event(&pods[0], &format!("removed volume {v}")),
-                Err(e) => {
-                    reporter.warning(&format!("volume {v}: {}", chain(&e)));
-                    code = exit::for_runtime(&e);
-                }
-            }
-        }
+        code = remove_claims(&rt, &claims, &pods[0], &*reporter).await;
     }
     let left = match in_namespace {
         Some((namespace, observed)) => {
@@ -159,6 +151,34 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     for w in listing::unverified_report(&left, &PodFiles::default_root()) {
         reporter.warning(&w);
     }
+    Ok(tell_deleted(&pods, results, &left, &*reporter, code))
+}
+
+/// Removes the engine volumes of the pods' claims (`pod` names them in events); the exit code
+/// of the last that failed, else success.
+async fn remove_claims<R: Runtime>(rt: &R, claims: &[String], pod: &PodKey, reporter: &dyn Reporter) -> u8 {
+    let mut code = exit::SUCCESS;
+    for v in claims {
+        match rt.remove_volume(v).await {
+            Ok(()) => reporter.event(pod, &format!("removed volume {v}")),
+            Err(e) => {
+                reporter.warning(&format!("volume {v}: {}", chain(&e)));
+                code = exit::for_runtime(&e);
+            }
+        }
+    }
+    code
+}
+
+/// Says what became of each pod, and the exit code: `code` so far, else the first failure's,
+/// else NOT_OWNED where containers podrun may not delete are `left`.
+fn tell_deleted(
+    pods: &[PodKey],
+    results: Vec<Result<usize, RuntimeError>>,
+    left: &[Observed],
+    reporter: &dyn Reporter,
+    mut code: u8,
+) -> u8 {
     for (pod, r) in pods.iter().zip(results) {
         match r {
             // Said above: what is there is not podrun's to delete.
@@ -177,7 +197,7 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     if !left.is_empty() && code == exit::SUCCESS {
         code = exit::NOT_OWNED;
     }
-    Ok(code)
+    code
 }
 
 fn key_of(c: &Observed) -> PodKey {

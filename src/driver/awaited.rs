@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::status::{PodStatus, WaitFor};
+use crate::status::{PodStatus, Reason, WaitFor};
 
 use super::PodFailure;
 
@@ -46,7 +46,7 @@ fn ended(st: PodStatus, wait_for: WaitFor, retries: u32, start: Instant, detail:
     // Out of retries while an image could not be pulled: the image is what is missing (exit 4).
     let pulling = st.all().find_map(|c| {
         let w = c.state.waiting.as_ref()?;
-        (w.reason == "ErrImagePull" || w.reason == "ImagePullBackOff").then_some((c, w))
+        Reason::named(&w.reason).is_some_and(Reason::is_pull_failing).then_some((c, w))
     });
     if let Some((c, w)) = pulling {
         let failure = PodFailure::Image {

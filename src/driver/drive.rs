@@ -58,24 +58,49 @@ struct Run<'a, R> {
     start: Instant,
     notes: Notes,
     status: Option<PodStatus>,
-    delay: Duration,
-    repairs: u32,
-    synced: bool,
     // Probes run while this run lasts: the prober's workers end when it is dropped.
     prober: prober::Prober,
+    retries: Retries,
+    once: Once,
+    signs: DeletionSigns,
+    reported: Reported,
+}
+
+/// The run's budget of repairs and its backoff.
+struct Retries {
+    /// Repairs and retries so far, against `--retries`.
+    repairs: u32,
+    /// The wait before the next retry after a failure.
+    delay: Duration,
+    /// Work held back until then.
     hold_until: Option<Instant>,
-    refreshed: bool,
-    // The repair that takes up a pod the engine lost is not the pod's failure: not counted.
+    /// The repair that takes up a pod the engine lost is not the pod's failure: not counted.
     after_outage: bool,
-    // What `podrun get` will read of this pod: the one on disk first (it has the pod's start).
-    kept: Option<PodRecord>,
-    // The pod's infra container as the last look saw it, unless this run removes it itself.
-    infra_seen: Option<String>,
-    // The last whole-pod removal's sign before this run: a new one is a deletion (`deleted`).
-    sign_at_start: Option<Deletion>,
-    // Containers with the pod's labels that podrun may not touch were said once this run.
+}
+
+/// What a run does once.
+struct Once {
+    /// A plan was acted on (`--wait-for none` is then done).
+    synced: bool,
+    /// The volumes' files were brought up to date (`refresh_volumes`), or made fresh.
+    refreshed: bool,
+    /// Containers with the pod's labels that podrun may not touch were said.
     told_unverified: bool,
-    // The pod's generation (`pod::record::generation`) and its conditions as last reported.
+}
+
+/// What says the pod was deleted under the run (`deleted`).
+struct DeletionSigns {
+    /// The pod's infra container as the last look saw it, unless this run removes it itself.
+    infra_seen: Option<String>,
+    /// The last whole-pod removal's sign before this run: a new one is a deletion.
+    sign_at_start: Option<Deletion>,
+}
+
+/// What `podrun get` will read of this pod.
+struct Reported {
+    /// The record: the one on disk first (it has the pod's start).
+    record: Option<PodRecord>,
+    /// The pod's generation (`pod::record::generation`) and its conditions as last reported.
     generation: i64,
     transitions: Vec<RecordedCondition>,
 }
@@ -117,26 +142,21 @@ impl<'a, R: Runtime> Run<'a, R> {
             start: Instant::now(),
             notes: Notes::new(),
             status: None,
-            delay: opts.retry_delay,
-            repairs: 0,
-            synced: false,
             prober: prober::Prober::new(),
-            hold_until: None,
-            refreshed: false,
-            after_outage: false,
-            kept,
-            infra_seen: None,
-            sign_at_start: opts.files.as_ref().and_then(|f| f.deletion(&desired.uid)),
-            told_unverified: false,
-            generation,
-            transitions,
+            retries: Retries { repairs: 0, delay: opts.retry_delay, hold_until: None, after_outage: false },
+            once: Once { synced: false, refreshed: false, told_unverified: false },
+            signs: DeletionSigns {
+                infra_seen: None,
+                sign_at_start: opts.files.as_ref().and_then(|f| f.deletion(&desired.uid)),
+            },
+            reported: Reported { record: kept, generation, transitions },
         }
     }
 
     /// The status with its generation and its conditions' transition times (`record::stamp`).
     fn stamped(&mut self, st: PodStatus) -> PodStatus {
-        let st = record::stamp(st, &self.transitions, Some(self.generation), crate::clock::now());
-        self.transitions = st.recorded_conditions();
+        let st = record::stamp(st, &self.reported.transitions, Some(self.reported.generation), crate::clock::now());
+        self.reported.transitions = st.recorded_conditions();
         st
     }
 
@@ -165,12 +185,12 @@ impl<'a, R: Runtime> Run<'a, R> {
             if let Some(outcome) = self.deletion(&observed, interrupt).await {
                 return (self.status, outcome);
             }
-            self.infra_seen = obs.infra.current.as_ref().map(|c| c.id.clone());
+            self.signs.infra_seen = obs.infra.current.as_ref().map(|c| c.id.clone());
             let Assessed { plan, st, deadline } = self.assess(&obs).await;
             if record::past_deadline(deadline, &st, crate::clock::now()) {
                 return self.stop_past_deadline(&observed, st).await;
             }
-            keep_record(self.files(), self.desired, &obs, &self.notes, &st, &mut self.kept);
+            keep_record(self.files(), self.desired, &obs, &self.notes, &st, &mut self.reported.record);
             self.reporter.status(&self.key, &st);
             self.refresh_volumes(&obs).await;
             if let Some(outcome) = self.verdict(&obs, &plan, &st, looked_at) {
@@ -178,16 +198,16 @@ impl<'a, R: Runtime> Run<'a, R> {
             }
             let now = Instant::now();
             if now >= self.opts.deadline {
-                return not_converged(st, self.wait_for, self.repairs, self.start);
+                return not_converged(st, self.wait_for, self.retries.repairs, self.start);
             }
-            if !plan.is_empty() && self.hold_until.is_none_or(|t| now >= t) {
+            if !plan.is_empty() && self.retries.hold_until.is_none_or(|t| now >= t) {
                 match self.act(&obs, &plan, st, interrupt).await {
                     Some(end) => return end,
                     None => continue,
                 }
             }
             if plan.is_empty() {
-                self.after_outage = false;
+                self.retries.after_outage = false;
             }
             self.status = Some(st.clone());
             if let Some(sig) = self.wait(now, &plan, &st, deadline, looked_at, interrupt).await {
@@ -207,8 +227,8 @@ impl<'a, R: Runtime> Run<'a, R> {
         match listed {
             Ok(observed) => {
                 self.engine.answered();
-                if !self.told_unverified && observed.iter().any(Observed::is_unverified) {
-                    self.told_unverified = true;
+                if !self.once.told_unverified && observed.iter().any(Observed::is_unverified) {
+                    self.once.told_unverified = true;
                     for w in crate::status::listing::unverified_report(&observed, &PodFiles::default_root()) {
                         self.reporter.warning(&w);
                     }
@@ -217,9 +237,9 @@ impl<'a, R: Runtime> Run<'a, R> {
             }
             Err(e) => {
                 self.engine.ride_out(&**self.rt, e, true, self.reporter, interrupt).await?;
-                self.after_outage = true;
+                self.retries.after_outage = true;
                 // An engine back from an outage may have lost the pod: that is no deletion.
-                self.infra_seen = None;
+                self.signs.infra_seen = None;
                 Ok(None)
             }
         }
@@ -233,9 +253,9 @@ impl<'a, R: Runtime> Run<'a, R> {
         if self.wait_for == WaitFor::Forever {
             return None;
         }
-        let removal = deleted::begun_since(self.files(), &self.desired.uid, self.sign_at_start.as_ref());
+        let removal = deleted::begun_since(self.files(), &self.desired.uid, self.signs.sign_at_start.as_ref());
         let sign = removal.map(|d| deleted::Sign::Removal(d.id)).or_else(|| {
-            self.infra_seen.take_if(|id| !observed.iter().any(|c| c.id == *id)).map(deleted::Sign::InfraGone)
+            self.signs.infra_seen.take_if(|id| !observed.iter().any(|c| c.id == *id)).map(deleted::Sign::InfraGone)
         })?;
         self.reporter.event(&self.key, &format!("the pod was deleted: {}", sign.describe()));
         let settled = self.created.settled(SETTLE);
@@ -275,7 +295,7 @@ impl<'a, R: Runtime> Run<'a, R> {
         let plan = plan::plan(self.desired, obs, &ctx);
         let st = status::compute(self.desired, obs, &self.notes, &plan);
         let st = self.stamped(st);
-        let began = self.kept.as_ref().and_then(|r| r.start_time.clone()).or_else(|| st.start_time.clone());
+        let began = self.reported.record.as_ref().and_then(|r| r.start_time.clone()).or_else(|| st.start_time.clone());
         let deadline = record::deadline_at(self.desired, began.as_deref());
         Assessed { plan, st, deadline }
     }
@@ -297,7 +317,7 @@ impl<'a, R: Runtime> Run<'a, R> {
                 let st = status::compute(desired, &obs, &self.notes, &plan::Plan::default());
                 let st = self.stamped(st);
                 let exceeded = record::deadline_exceeded(st.clone());
-                keep_record(self.files(), desired, &obs, &self.notes, &exceeded, &mut self.kept);
+                keep_record(self.files(), desired, &obs, &self.notes, &exceeded, &mut self.reported.record);
                 st
             }
             Err(_) => st,
@@ -311,10 +331,10 @@ impl<'a, R: Runtime> Run<'a, R> {
     /// a running pod's volumes follow the manifests and the ConfigMaps and Secrets.
     async fn refresh_volumes(&mut self, obs: &PodObservation) {
         let Some(infra) = obs.infra.current.as_ref().filter(|c| c.is_running()) else { return };
-        if self.refreshed {
+        if self.once.refreshed {
             return;
         }
-        self.refreshed = true;
+        self.once.refreshed = true;
         match act::refresh_volumes(&**self.rt, self.desired, self.files(), &infra.id).await {
             Ok(()) => {}
             Err(PodFailure::Runtime(e)) if outage::away(&e, false) => {}
@@ -341,7 +361,7 @@ impl<'a, R: Runtime> Run<'a, R> {
                 Some(Err(PodFailure::ContainerFailed { container, description }))
             }
             // --wait-for none: created and started (the first sync did it, or nothing was to do).
-            Verdict::Pending if wait_for == WaitFor::None && (self.synced || plan.is_empty()) => Some(Ok(())),
+            Verdict::Pending if wait_for == WaitFor::None && (self.once.synced || plan.is_empty()) => Some(Ok(())),
             Verdict::Done | Verdict::Pending => None,
         }
     }
@@ -354,23 +374,11 @@ impl<'a, R: Runtime> Run<'a, R> {
         st: PodStatus,
         interrupt: &mut Interrupt,
     ) -> Option<End> {
-        // Repairs (restarts, replacements) and retries after a failure use up the budget;
-        // a container's first start does not, however many init containers come first.
-        let taking_up = std::mem::take(&mut self.after_outage);
-        if (plan.is_repair() || self.hold_until.is_some()) && !taking_up {
-            self.repairs += 1;
-            if self.repairs > self.opts.retries {
-                return Some(not_converged(st, self.wait_for, self.opts.retries, self.start));
-            }
+        if self.out_of_repairs(plan) {
+            return Some(not_converged(st, self.wait_for, self.opts.retries, self.start));
         }
         tracing::debug!(pod = %self.key, ?plan, "acting");
-        self.synced = true;
-        if plan.remove.iter().any(|r| self.infra_seen.as_ref() == Some(&r.container.id)) {
-            self.infra_seen = None;
-        }
-        // Creating containers prepares the volumes (act's preflight): nothing left to refresh.
-        self.refreshed |=
-            plan.infra.iter().chain(&plan.init).chain(&plan.apps).any(|s| matches!(s.step, plan::Step::Create { .. }));
+        self.note_acting(plan);
         let scope = act::Scope {
             rt: &**self.rt,
             desired: self.desired,
@@ -387,48 +395,74 @@ impl<'a, R: Runtime> Run<'a, R> {
         };
         match acted {
             // Look again at once: a started pod is usually done now.
-            Ok(act::Acted::Clean) => self.hold_until = None,
+            Ok(act::Acted::Clean) => self.retries.hold_until = None,
             // Something failed (and was noted): retry after the backoff delay.
             // The deadline came while the engine was stopping containers within their grace.
             Ok(act::Acted::StillStopping(stopping)) => {
-                return Some(still_stopping(st, &stopping, self.wait_for, self.repairs, self.start));
+                return Some(still_stopping(st, &stopping, self.wait_for, self.retries.repairs, self.start));
             }
             Ok(act::Acted::WithErrors) => {
-                self.hold_until = Some(Instant::now() + self.delay);
-                self.delay = self.delay.mul_f64(self.opts.backoff.max(1.0));
+                self.retries.hold_until = Some(Instant::now() + self.retries.delay);
+                self.retries.delay = self.retries.delay.mul_f64(self.opts.backoff.max(1.0));
             }
             Err(PodFailure::Runtime(e)) if outage::away(&e, false) => {
                 let back = self.engine.ride_out(&**self.rt, e, false, self.reporter, interrupt).await;
                 self.status = Some(st);
-                self.infra_seen = None;
+                self.signs.infra_seen = None;
                 match back {
-                    Ok(()) => self.after_outage = true,
+                    Ok(()) => self.retries.after_outage = true,
                     Err(failure) => return Some((self.status.take(), Err(failure))),
                 }
                 return None;
             }
-            Err(PodFailure::Config { container, cause, .. }) => {
+            Err(failure) => return Some(self.failed(failure, obs, plan).await),
+        }
+        self.status = Some(st);
+        None
+    }
+
+    /// Whether `plan` takes one repair more than the budget has. Repairs (restarts,
+    /// replacements) and retries after a failure use it up; a container's first start does
+    /// not, however many init containers come first.
+    fn out_of_repairs(&mut self, plan: &plan::Plan) -> bool {
+        let taking_up = std::mem::take(&mut self.retries.after_outage);
+        if (plan.is_repair() || self.retries.hold_until.is_some()) && !taking_up {
+            self.retries.repairs += 1;
+            return self.retries.repairs > self.opts.retries;
+        }
+        false
+    }
+
+    /// What acting on `plan` settles before it is done.
+    fn note_acting(&mut self, plan: &plan::Plan) {
+        self.once.synced = true;
+        if plan.remove.iter().any(|r| self.signs.infra_seen.as_ref() == Some(&r.container.id)) {
+            self.signs.infra_seen = None;
+        }
+        // Creating containers prepares the volumes (act's preflight): nothing left to refresh.
+        self.once.refreshed |=
+            plan.infra.iter().chain(&plan.init).chain(&plan.apps).any(|s| matches!(s.step, plan::Step::Create { .. }));
+    }
+
+    /// The end of a run whose action failed for good: a refusal (exit 2) first undoes what
+    /// this run made (`undo_before_refusal`); the status is reported as the engine now shows it.
+    async fn failed(&mut self, failure: PodFailure, obs: &PodObservation, plan: &plan::Plan) -> End {
+        let (st, failure) = match failure {
+            PodFailure::Config { container, cause, .. } => {
                 let after = self.undo_before_refusal().await;
-                let failure = PodFailure::Config { container, cause, after };
                 let st = match self.rt.list(&self.sel).await {
                     Ok(now) => {
                         status::compute(self.desired, &PodObservation::new(self.desired, &now), &self.notes, plan)
                     }
                     Err(_) => status::compute(self.desired, obs, &self.notes, plan),
                 };
-                let st = self.stamped(st);
-                self.reporter.status(&self.key, &st);
-                return Some((Some(st), Err(failure)));
+                (st, PodFailure::Config { container, cause, after })
             }
-            Err(failure) => {
-                let st = status::compute(self.desired, obs, &self.notes, plan);
-                let st = self.stamped(st);
-                self.reporter.status(&self.key, &st);
-                return Some((Some(st), Err(failure)));
-            }
-        }
-        self.status = Some(st);
-        None
+            failure => (status::compute(self.desired, obs, &self.notes, plan), failure),
+        };
+        let st = self.stamped(st);
+        self.reporter.status(&self.key, &st);
+        (Some(st), Err(failure))
     }
 
     /// Waits for held-back work (a retry after a failure, a restart in backoff), or for an
@@ -446,7 +480,7 @@ impl<'a, R: Runtime> Run<'a, R> {
         let poll = if self.wait_for == WaitFor::Forever && self.engine.events_alive { SUPERVISE_POLL } else { POLL };
         let mut wake = now + poll;
         if !plan.is_empty() {
-            wake = self.hold_until.unwrap_or(now);
+            wake = self.retries.hold_until.unwrap_or(now);
         }
         // From the look, as the verdict counts: a container up long enough by now but not at
         // the look gets another look at once.

@@ -9,6 +9,7 @@ pub mod downward;
 mod e2e_tests;
 pub mod env;
 pub mod files;
+pub mod finished_spec;
 pub mod hosts;
 pub mod identity;
 pub mod node_features;

@@ -76,105 +76,13 @@ pub fn prepare_pods(
     env: &Environment,
     warn: &mut dyn FnMut(String),
 ) -> Result<Vec<DesiredPod>, PrepareError> {
-    let host = PodFacts::of_host();
-    // The node is the engine's host: this one, or the one the engine reports.
-    let (cpus, memory) = env.capacity.map_or((host.host_cpus, host.host_memory), |c| (c.cpus, c.memory));
-    let kernel = if env.local_files { admission::kernel_release() } else { None };
-    let node = Admission::new(cpus, memory, kernel, &env.allowed_unsafe_sysctls);
-    let port_start = rootless::unprivileged_port_start(env.local_files);
-    let host_resolv = std::sync::OnceLock::new();
+    let node = Node::of(env);
     let mut pods = Vec::new();
     let mut raised = Vec::new();
     for p in loaded {
-        let mut d = DesiredPod::from_loaded(p, env.infra_image, env.network);
-        d.host = host.clone();
-        d.configs = env.configs.clone();
-        let (namespace, name) = (d.namespace.clone(), d.name.clone());
-        let key = format!("{namespace}/{name}");
-        let refuse = |message: String| PrepareError {
-            doc: p.doc.to_string(),
-            namespace: namespace.clone(),
-            name: name.clone(),
-            message,
-        };
-        // What the node refuses although the API server accepted it, as the kubelet's
-        // admission refuses it.
-        node.admit(&d.manifest).map_err(|e| refuse(e.to_string()))?;
-        node_features::check(&d.manifest, env.engine, env.features).map_err(|e| refuse(e.to_string()))?;
-        if d.manifest.spec.host_users == Some(false) && !env.local_files {
-            // The pod's id range is recorded in the state directory of the engine's host.
-            return Err(refuse(
-                "spec.hostUsers: Unsupported value: false: the engine is on another host, where podrun cannot \
-                 record which ids the pod's user namespace takes"
-                    .to_owned(),
-            ));
-        }
-        d.resize_in_place = env.features.update_resources;
-        // dnsConfig adds to the host's resolver, which podrun can read only beside the engine.
-        let spec = &d.manifest.spec;
-        if spec.dns_policy != Some(DnsPolicy::None) && d.network.dns != DnsSettings::default() {
-            match host_resolv.get_or_init(ResolvConf::of_host) {
-                Some(host_rc) if env.local_files => {
-                    let (merged, dns_warnings) =
-                        dns::add_to_host(host_rc, &d.network.dns, spec.host_network == Some(true));
-                    for w in dns_warnings {
-                        warn(format!("pod {key}: {w}"));
-                    }
-                    d.network.dns = merged;
-                }
-                _ => warn(format!(
-                    "pod {key}: spec.dnsConfig replaces the engine's resolver lists instead of adding to them: \
-                     the host's resolv.conf cannot be read here"
-                )),
-            }
-        }
-        if let Some(security) = &env.security {
-            // Before the volumes are planned: a rootless engine drops fsGroup's ownership.
-            for w in
-                rootless::check(&mut d, security, port_start, env.local_files).map_err(|e| refuse(e.to_string()))?
-            {
-                warn(format!("{key}: {w}"));
-            }
-        }
-        if !env.seccomp_default {
-            let unset: Vec<bool> = (d.init.iter().chain(&d.containers))
-                .map(|c| d.manifest_container(c).is_some_and(|m| settings::names_no_seccomp_profile(&d.manifest, m)))
-                .collect();
-            for (c, unset) in d.init.iter_mut().chain(&mut d.containers).zip(unset) {
-                if unset {
-                    c.settings.security_opt.push(settings::UNCONFINED.to_owned());
-                }
-            }
-        }
-        if oom_scores(&mut d, env.oom_score_floor.map(OomFloor::score)) {
-            raised.push(key.clone());
-        }
-        if let Some(policy) = env.pull {
-            for c in d.init.iter_mut().chain(&mut d.containers) {
-                c.pull_policy = policy;
-            }
-        }
-        if env.local_files {
-            let root = PodFiles::default_root();
-            settings::resolve_host_profiles(&mut d.init, &root)
-                .and_then(|()| settings::resolve_host_profiles(&mut d.containers, &root))
-                .map_err(|e| refuse(e.to_string()))?;
-        }
-        // Volumes are checked now, against the engine too, so a pod that can never get its
-        // volumes is refused before anything is created.
-        // Planning is pure: an engine that keeps the volumes itself gets the same checks.
-        if !d.manifest.spec.volumes.is_empty() {
-            let refuse = |e: volumes::VolumeError| refuse(e.to_string());
-            let mut setup =
-                volumes::plan_volumes(&d.manifest, &PodFiles::new(PodFiles::default_root()), &d.configs, &d.host)
-                    .map_err(refuse)?;
-            if !env.local_files {
-                setup = setup.on_engine();
-            }
-            setup.check_engine(env.engine).map_err(refuse)?;
-            for w in setup.warnings() {
-                warn(format!("{key}: {w}"));
-            }
+        let (d, oom_raised) = prepare_pod(p, env, &node, warn)?;
+        if oom_raised {
+            raised.push(format!("{}/{}", d.namespace, d.name));
         }
         pods.push(d);
     }
@@ -188,6 +96,147 @@ pub fn prepare_pods(
         ));
     }
     Ok(pods)
+}
+
+/// What every pod is prepared against: the node (the engine's host) and what it admits.
+struct Node {
+    host: PodFacts,
+    admission: Admission,
+    port_start: i64,
+    /// The host's resolver, read once if a pod needs it.
+    host_resolv: std::sync::OnceLock<Option<ResolvConf>>,
+}
+
+impl Node {
+    fn of(env: &Environment) -> Node {
+        let host = PodFacts::of_host();
+        // The node is the engine's host: this one, or the one the engine reports.
+        let (cpus, memory) = env.capacity.map_or((host.host_cpus, host.host_memory), |c| (c.cpus, c.memory));
+        let kernel = if env.local_files { admission::kernel_release() } else { None };
+        let admission = Admission::new(cpus, memory, kernel, &env.allowed_unsafe_sysctls);
+        let port_start = rootless::unprivileged_port_start(env.local_files);
+        Node { host, admission, port_start, host_resolv: std::sync::OnceLock::new() }
+    }
+}
+
+/// One pod prepared, or refused; and whether its containers' OOM scores were raised to the
+/// engine's floor.
+fn prepare_pod(
+    p: &LoadedPod,
+    env: &Environment,
+    node: &Node,
+    warn: &mut dyn FnMut(String),
+) -> Result<(DesiredPod, bool), PrepareError> {
+    let mut d = DesiredPod::from_loaded(p, env.infra_image, env.network);
+    d.host = node.host.clone();
+    d.configs = env.configs.clone();
+    let (namespace, name) = (d.namespace.clone(), d.name.clone());
+    let key = format!("{namespace}/{name}");
+    let refuse = |message: String| PrepareError {
+        doc: p.doc.to_string(),
+        namespace: namespace.clone(),
+        name: name.clone(),
+        message,
+    };
+    admit(&d, env, node).map_err(&refuse)?;
+    d.resize_in_place = env.features.update_resources;
+    add_host_resolver(&mut d, env, node, &key, warn);
+    if let Some(security) = &env.security {
+        // Before the volumes are planned: a rootless engine drops fsGroup's ownership.
+        for w in
+            rootless::check(&mut d, security, node.port_start, env.local_files).map_err(|e| refuse(e.to_string()))?
+        {
+            warn(format!("{key}: {w}"));
+        }
+    }
+    if !env.seccomp_default {
+        unconfined_where_unset(&mut d);
+    }
+    let raised = oom_scores(&mut d, env.oom_score_floor.map(OomFloor::score));
+    if let Some(policy) = env.pull {
+        for c in d.init.iter_mut().chain(&mut d.containers) {
+            c.pull_policy = policy;
+        }
+    }
+    if env.local_files {
+        let root = PodFiles::default_root();
+        settings::resolve_host_profiles(&mut d.init, &root)
+            .and_then(|()| settings::resolve_host_profiles(&mut d.containers, &root))
+            .map_err(|e| refuse(e.to_string()))?;
+    }
+    check_volumes(&d, env, &key, warn).map_err(|e| refuse(e.to_string()))?;
+    Ok((d, raised))
+}
+
+/// What the node refuses although the API server accepted it, as the kubelet's admission
+/// refuses it; and what the engine cannot give.
+fn admit(d: &DesiredPod, env: &Environment, node: &Node) -> Result<(), String> {
+    node.admission.admit(&d.manifest).map_err(|e| e.to_string())?;
+    node_features::check(&d.manifest, env.engine, env.features).map_err(|e| e.to_string())?;
+    if d.manifest.spec.host_users == Some(false) && !env.local_files {
+        // The pod's id range is recorded in the state directory of the engine's host.
+        return Err("spec.hostUsers: Unsupported value: false: the engine is on another host, where podrun cannot \
+                    record which ids the pod's user namespace takes"
+            .to_owned());
+    }
+    Ok(())
+}
+
+/// dnsConfig adds to the host's resolver, which podrun can read only beside the engine.
+fn add_host_resolver(d: &mut DesiredPod, env: &Environment, node: &Node, key: &str, warn: &mut dyn FnMut(String)) {
+    let spec = &d.manifest.spec;
+    if spec.dns_policy == Some(DnsPolicy::None) || d.network.dns == DnsSettings::default() {
+        return;
+    }
+    match node.host_resolv.get_or_init(ResolvConf::of_host) {
+        Some(host_rc) if env.local_files => {
+            let (merged, dns_warnings) = dns::add_to_host(host_rc, &d.network.dns, spec.host_network == Some(true));
+            for w in dns_warnings {
+                warn(format!("pod {key}: {w}"));
+            }
+            d.network.dns = merged;
+        }
+        _ => warn(format!(
+            "pod {key}: spec.dnsConfig replaces the engine's resolver lists instead of adding to them: \
+             the host's resolv.conf cannot be read here"
+        )),
+    }
+}
+
+/// Without `--seccomp-default`, a container that names no seccomp profile runs Unconfined,
+/// as under the kubelet's default.
+fn unconfined_where_unset(d: &mut DesiredPod) {
+    let unset: Vec<bool> = (d.init.iter().chain(&d.containers))
+        .map(|c| d.manifest_container(c).is_some_and(|m| settings::names_no_seccomp_profile(&d.manifest, m)))
+        .collect();
+    for (c, unset) in d.init.iter_mut().chain(&mut d.containers).zip(unset) {
+        if unset {
+            c.settings.security_opt.push(settings::UNCONFINED.to_owned());
+        }
+    }
+}
+
+/// Volumes are checked now, against the engine too, so a pod that can never get its volumes
+/// is refused before anything is created. Planning is pure: an engine that keeps the volumes
+/// itself gets the same checks.
+fn check_volumes(
+    d: &DesiredPod,
+    env: &Environment,
+    key: &str,
+    warn: &mut dyn FnMut(String),
+) -> Result<(), volumes::VolumeError> {
+    if d.manifest.spec.volumes.is_empty() {
+        return Ok(());
+    }
+    let mut setup = volumes::plan_volumes(&d.manifest, &PodFiles::new(PodFiles::default_root()), &d.configs, &d.host)?;
+    if !env.local_files {
+        setup = setup.on_engine();
+    }
+    setup.check_engine(env.engine)?;
+    for w in setup.warnings() {
+        warn(format!("{key}: {w}"));
+    }
+    Ok(())
 }
 
 /// Each container's OOM score adjustment as the kubelet gives it (`qos`), the node's memory

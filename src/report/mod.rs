@@ -16,7 +16,7 @@ use crate::escape::Escaped;
 use crate::pod::DesiredPod;
 use crate::runtime::PullProgress;
 use crate::status::outcome::PodResult;
-use crate::status::PodStatus;
+use crate::status::{PodStatus, Reason};
 
 /// A pod's name as people write it: `namespace/name` (displayed escaped, as every name podrun
 /// prints: see `crate::escape`).
@@ -98,17 +98,22 @@ pub fn reporter(opts: ReportOptions) -> Arc<dyn Reporter> {
 
 /// Colours for states, applied only where the stream's colours are on.
 pub(crate) fn state_style(summary: &str) -> console::Style {
-    match summary {
-        "Running" | "Completed" => console::Style::new().green(),
-        "Error"
-        | "OOMKilled"
-        | "StartError"
-        | "CrashLoopBackOff"
-        | "ErrImagePull"
-        | "ErrImageNeverPull"
-        | "ImagePullBackOff"
-        | "CreateContainerError"
-        | "RunContainerError" => console::Style::new().red(),
+    if summary == "Running" {
+        return console::Style::new().green();
+    }
+    match Reason::named(summary) {
+        Some(Reason::Completed) => console::Style::new().green(),
+        Some(
+            Reason::Error
+            | Reason::OOMKilled
+            | Reason::StartError
+            | Reason::CrashLoopBackOff
+            | Reason::ErrImagePull
+            | Reason::ErrImageNeverPull
+            | Reason::ImagePullBackOff
+            | Reason::CreateContainerError
+            | Reason::RunContainerError,
+        ) => console::Style::new().red(),
         _ => console::Style::new().yellow(),
     }
 }

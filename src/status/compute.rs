@@ -12,6 +12,7 @@ use crate::pod::observed::{attempt_of, Instances, PodObservation};
 use crate::pod::{DesiredContainer, DesiredPod};
 use crate::runtime::{Observed, State};
 
+use super::reason::Reason;
 use super::types::{
     ContainerResources, ContainerState, ContainerStatus, Phase, PodStatus, Running, Terminated, Waiting,
 };
@@ -70,7 +71,7 @@ fn terminated(c: &Observed, messages: &BTreeMap<String, String>) -> Option<Termi
         return match c.state {
             State::Dead => Some(Terminated {
                 exit_code: 137,
-                reason: "Error".into(),
+                reason: Reason::Error.as_str().into(),
                 message: Some("the engine reports the container dead".into()),
                 started_at: None,
                 finished_at: None,
@@ -80,20 +81,20 @@ fn terminated(c: &Observed, messages: &BTreeMap<String, String>) -> Option<Termi
         };
     };
     let reason = if *oom_killed {
-        "OOMKilled"
+        Reason::OOMKilled
     } else if error.is_some() {
         // The runtime could not start it (containerd's CRI says StartError, exit code 128).
-        "StartError"
+        Reason::StartError
     } else if *exit_code == 0 {
-        "Completed"
+        Reason::Completed
     } else {
-        "Error"
+        Reason::Error
     };
     // The container's own termination message, else why the engine could not run it.
     let message = messages.get(&c.id).filter(|m| !m.is_empty()).cloned().or_else(|| error.clone());
     Some(Terminated {
         exit_code: *exit_code,
-        reason: reason.into(),
+        reason: reason.as_str().into(),
         message,
         started_at: started_at.clone(),
         finished_at: finished_at.clone(),
@@ -116,7 +117,7 @@ fn state_of(
 ) -> ContainerState {
     let Some(c) = current else { return waiting(note, default) };
     match &c.state {
-        State::Created => waiting(note, "ContainerCreating"),
+        State::Created => waiting(note, Reason::ContainerCreating.as_str()),
         State::Running { started_at } => {
             ContainerState { running: Some(Running { started_at: started_at.clone() }), ..Default::default() }
         }
@@ -202,7 +203,7 @@ pub(crate) fn container_status(
         // Waiting out the crash backoff: the exit that caused it becomes the last state.
         last = state.terminated.take();
         let message = format!("back-off {} restarting failed container={name}", humantime::format_duration(b.delay));
-        state = ContainerState::waiting("CrashLoopBackOff", Some(message));
+        state = ContainerState::waiting(Reason::CrashLoopBackOff.as_str(), Some(message));
     }
     let running = state.running.is_some();
     ContainerStatus {
@@ -245,9 +246,9 @@ pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes, plan: 
         .init
         .iter()
         .enumerate()
-        .map(|(i, c)| status_of(c, if i == 0 { "ContainerCreating" } else { "PodInitializing" }))
+        .map(|(i, c)| status_of(c, if i == 0 { Reason::ContainerCreating } else { Reason::PodInitializing }.as_str()))
         .collect();
-    let app_default = if initialized { "ContainerCreating" } else { "PodInitializing" };
+    let app_default = if initialized { Reason::ContainerCreating } else { Reason::PodInitializing }.as_str();
     let container_statuses: Vec<ContainerStatus> =
         desired.containers.iter().map(|c| status_of(c, app_default)).collect();
     let infra = obs.infra.current.as_ref().filter(|c| c.is_running());

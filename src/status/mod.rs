@@ -4,7 +4,9 @@ pub mod compute;
 pub mod conditions;
 pub mod listing;
 pub mod outcome;
+pub mod reason;
 pub mod types;
 
 pub use compute::{compute, verdict, Notes, ProbeState, Verdict, WaitFor};
+pub use reason::Reason;
 pub use types::*;

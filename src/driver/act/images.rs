@@ -11,7 +11,7 @@ use crate::plan::ImageNeed;
 use crate::pod::DesiredPod;
 use crate::report::{PodKey, PullEvent, Reporter};
 use crate::runtime::{auth, infra_image, PullProgress, Runtime, RuntimeError};
-use crate::status::Notes;
+use crate::status::{Notes, Reason};
 
 use super::{fatal, note, Scope};
 
@@ -48,13 +48,13 @@ pub(super) async fn ensure_images<R: Runtime>(
             return Err(PodFailure::Runtime(e));
         }
         let (reason, message, for_good) = match &e {
-            never @ RuntimeError::ImageNeverPull { .. } => ("ErrImageNeverPull", never.to_string(), true),
-            RuntimeError::ImageNotFound { detail, .. } => ("ErrImagePull", format!("not found: {detail}"), true),
+            never @ RuntimeError::ImageNeverPull { .. } => (Reason::ErrImageNeverPull, never.to_string(), true),
+            RuntimeError::ImageNotFound { detail, .. } => (Reason::ErrImagePull, format!("not found: {detail}"), true),
             RuntimeError::RegistryUnreachable { detail, .. } => {
-                ("ErrImagePull", format!("registry unreachable: {detail}"), false)
+                (Reason::ErrImagePull, format!("registry unreachable: {detail}"), false)
             }
-            RuntimeError::Image { detail, .. } => ("ErrImagePull", detail.clone(), false),
-            other => ("ErrImagePull", chain(other), false),
+            RuntimeError::Image { detail, .. } => (Reason::ErrImagePull, detail.clone(), false),
+            other => (Reason::ErrImagePull, chain(other), false),
         };
         if for_good {
             for c in &need.containers {
@@ -63,7 +63,7 @@ pub(super) async fn ensure_images<R: Runtime>(
             return Err(PodFailure::Image {
                 container: need.containers.join(", "),
                 image: need.image.clone(),
-                reason: reason.to_owned(),
+                reason: reason.as_str().to_owned(),
                 message,
             });
         }
@@ -71,8 +71,8 @@ pub(super) async fn ensure_images<R: Runtime>(
         // to try again.
         for c in &need.containers {
             let again =
-                notes.waiting.get(c).is_some_and(|w| w.reason == "ErrImagePull" || w.reason == "ImagePullBackOff");
-            note(notes, c, if again { "ImagePullBackOff" } else { reason }, message.clone());
+                notes.waiting.get(c).and_then(|w| Reason::named(&w.reason)).is_some_and(Reason::is_pull_failing);
+            note(notes, c, if again { Reason::ImagePullBackOff } else { reason }, message.clone());
         }
         all = false;
     }

@@ -7,7 +7,6 @@
 mod env_files;
 mod hooks;
 mod images;
-mod mounts;
 mod preflight;
 mod teardown;
 mod volume_setup;
@@ -24,18 +23,17 @@ use crate::error_chain::chain;
 use crate::plan::{ContainerStep, Plan, Step};
 use crate::pod::env::EnvError;
 use crate::pod::files::PodFiles;
+use crate::pod::finished_spec::{finish_spec, mount_sub_paths_again, Member, Prepared, SpecError};
 use crate::pod::identity::IdentityError;
-use crate::pod::volumes::VolumeError;
 use crate::pod::volumes::VolumeSetup;
-use crate::pod::{DesiredPod, Hook, InfraRef, Role};
+use crate::pod::{DesiredPod, Hook, InfraRef};
 use crate::report::{PodKey, Reporter};
 use crate::runtime::labels;
-use crate::runtime::{CreateSpec, Mount, Namespaces, Observed, Runtime, RuntimeError, Selector, State};
-use crate::status::{Notes, Waiting};
+use crate::runtime::{CreateSpec, Observed, Runtime, RuntimeError, Selector, State};
+use crate::status::{Notes, Reason, Waiting};
 
 use hooks::run_hook;
 use images::ensure_images;
-use mounts::{engine_termination_log, etc_hosts_mount};
 use preflight::{preflight, resolve_user};
 use teardown::{stop, stop_and_remove};
 
@@ -55,8 +53,8 @@ pub enum Acted {
     StillStopping(Vec<(String, Duration)>),
 }
 
-fn note(notes: &mut Notes, container: &str, reason: &str, message: String) {
-    notes.waiting.insert(container.to_owned(), Waiting { reason: reason.to_owned(), message: Some(message) });
+fn note(notes: &mut Notes, container: &str, reason: Reason, message: String) {
+    notes.waiting.insert(container.to_owned(), Waiting { reason: reason.as_str().to_owned(), message: Some(message) });
 }
 
 /// Why starting one container failed: the engine's error, or what the container's
@@ -70,21 +68,21 @@ enum StepError {
     #[error(transparent)]
     Env(#[from] EnvError),
     #[error(transparent)]
-    Volume(#[from] VolumeError),
-    #[error("termination-log file")]
-    TerminationLog(#[source] std::io::Error),
-    #[error("termination-log file")]
-    TerminationLogFile(#[source] crate::private_fs::PrivateFsError),
-    #[error("/etc/hosts file")]
-    EtcHosts(#[source] crate::private_fs::PrivateFsError),
+    Spec(SpecError),
     #[error(transparent)]
     Identity(#[from] IdentityError),
     #[error(transparent)]
     PostStart(hooks::HookError),
-    #[error(transparent)]
-    UserNamespace(#[from] crate::pod::userns::UsernsError),
-    #[error("a user namespace for the pod needs podrun's state directory on the engine's host")]
-    UserNamespaceElsewhere,
+}
+
+/// The engine's errors stay the engine's: one that is gone or silent ends the run.
+impl From<SpecError> for StepError {
+    fn from(e: SpecError) -> Self {
+        match e {
+            SpecError::Runtime(e) => StepError::Runtime(e),
+            other => StepError::Spec(other),
+        }
+    }
 }
 
 /// The least time the kubelet gives a stop signal, after a preStop hook used the grace period.
@@ -291,7 +289,7 @@ fn after_each_post_start<'a>(desired: &DesiredPod, steps: &'a [ContainerStep]) -
 
 /// Notes a step's outcome against its container. Returns whether it succeeded.
 fn record(
-    r: Result<String, (&'static str, StepError)>,
+    r: Result<String, (Reason, StepError)>,
     step: &ContainerStep,
     notes: &mut Notes,
     outcome: &mut Acted,
@@ -312,20 +310,6 @@ fn record(
     }
 }
 
-/// An infra container of a pod with `hostUsers: false` gets the pod's id range (allocated, or
-/// the one it holds), and a label saying which; other containers join its namespace.
-fn give_user_namespace(files: Option<&PodFiles>, desired: &DesiredPod, spec: &mut CreateSpec) -> Result<(), StepError> {
-    let Namespaces::Infra(net) = &mut spec.namespaces else { return Ok(()) };
-    if desired.manifest.spec.host_users != Some(false) {
-        return Ok(());
-    }
-    let files = files.ok_or(StepError::UserNamespaceElsewhere)?;
-    let range = crate::pod::userns::allocate(files, &desired.uid)?;
-    net.user_namespace = Some(range);
-    spec.labels.insert(labels::USER_NAMESPACE.to_owned(), format!("{}:{}", range.host_id, range.size));
-    Ok(())
-}
-
 /// Creates (if asked) and starts one container, then runs its postStart hook; returns its id.
 /// An error comes with the Kubernetes waiting reason for it.
 async fn run_step<R: Runtime>(
@@ -333,80 +317,54 @@ async fn run_step<R: Runtime>(
     step: &ContainerStep,
     infra: Option<&InfraRef>,
     setup: Option<&VolumeSetup>,
-) -> Result<String, (&'static str, StepError)> {
-    let Scope { rt, desired, files, reporter, key, .. } = scope;
-    let c = desired
+) -> Result<String, (Reason, StepError)> {
+    let c = scope
+        .desired
         .find(&step.container)
-        .ok_or_else(|| ("CreateContainerError", StepError::NoContainer(step.container.clone())))?;
+        .ok_or_else(|| (Reason::CreateContainerError, StepError::NoContainer(step.container.clone())))?;
     let id = match &step.step {
         Step::Create { attempt, reason } => {
-            reporter.event(key, &format!("creating {} ({reason})", step.container));
-            let env_files = env_files::read_env_files(rt, desired, c, setup, infra)
-                .await
-                .map_err(|e| ("CreateContainerConfigError", e.into()))?;
-            let (mut spec, warnings) = desired
-                .create_spec_with_files(c, *attempt, infra, &env_files)
-                .map_err(|e| ("CreateContainerConfigError", e.into()))?;
-            for w in warnings {
-                reporter.warning(&format!("{key}: {w}"));
-            }
-            resolve_user(rt, c, &mut spec).await?;
-            give_user_namespace(files, desired, &mut spec).map_err(|e| ("CreateContainerConfigError", e))?;
-            if let (Some(setup), Role::Infra) = (setup, c.role) {
-                spec.mounts.extend(setup.infra_mounts());
-            } else if let Some(setup) = setup {
-                let mounts =
-                    setup.mounts_for(&c.name, &env_of(&spec)).map_err(|e| ("CreateContainerConfigError", e.into()))?;
-                spec.mounts.extend(mounts);
-            }
-            // A volume mounted at the termination message path takes its place.
-            let taken = spec.mounts.iter().any(|m| m.target() == c.termination_message_path);
-            if let (Some(files), Role::Init | Role::App, false) = (files, c.role, taken) {
-                let path = files
-                    .prepare_termination_log(&desired.uid, &c.name, *attempt)
-                    .map_err(|e| ("CreateContainerConfigError", StepError::TerminationLogFile(e)))?;
-                spec.mounts.push(Mount::bind(path.to_string_lossy(), c.termination_message_path.clone(), false));
-            } else if let (Some(setup), Some(infra), Role::Init | Role::App, false) = (setup, infra, c.role, taken) {
-                let _ = setup;
-                let log = engine_termination_log(rt, &desired.uid, &infra.id, &c.name, *attempt)
-                    .await
-                    .map_err(|e| ("CreateContainerConfigError", e))?;
-                // rslave: Docker refuses a private bind of a path under its own root (where the
-                // volume is), for fear of holding mounts there.
-                spec.mounts.push(Mount::Bind {
-                    source: log,
-                    target: c.termination_message_path.clone(),
-                    read_only: false,
-                    propagation: crate::runtime::Propagation::HostToContainer,
-                    recursive_read_only: false,
-                });
-            }
-            if let (Some(files), Role::Init | Role::App) = (files, c.role) {
-                if let Some(m) = etc_hosts_mount(files, desired, infra, &spec.mounts)
-                    .map_err(|e| ("CreateContainerConfigError", StepError::EtcHosts(e)))?
-                {
-                    spec.mounts.push(m);
-                }
-            }
-            scope.created.create(spec).await.map_err(|e| ("CreateContainerError", e.into()))?
+            scope.reporter.event(scope.key, &format!("creating {} ({reason})", step.container));
+            let member = Member { desired: scope.desired, container: c, attempt: *attempt, infra };
+            let spec = container_spec(scope, member, setup).await?;
+            scope.created.create(spec).await.map_err(|e| (Reason::CreateContainerError, e.into()))?
         }
         Step::Start { id, attempt } => {
-            // Created by an earlier run, which may have been stopped right there: its sub-paths
-            // are opened and mounted again (the same mount points its mounts name), so what
-            // it gets is what they are now, checked, whatever happened to them meanwhile.
-            if let (Some(setup), Role::Init | Role::App) = (setup, c.role) {
-                let (spec, _) =
-                    desired.create_spec(c, *attempt, infra).map_err(|e| ("CreateContainerConfigError", e.into()))?;
-                setup.mounts_for(&c.name, &env_of(&spec)).map_err(|e| ("CreateContainerConfigError", e.into()))?;
-            }
+            let member = Member { desired: scope.desired, container: c, attempt: *attempt, infra };
+            mount_sub_paths_again(setup, member).map_err(|e| (Reason::CreateContainerConfigError, e.into()))?;
             id.clone()
         }
     };
-    rt.start(&id).await.map_err(|e| ("RunContainerError", e.into()))?;
+    scope.rt.start(&id).await.map_err(|e| (Reason::RunContainerError, e.into()))?;
     if let Some(hook) = &c.post_start {
         post_start(scope, &step.container, &id, hook, infra).await?;
     }
     Ok(id)
+}
+
+/// The spec a member is created with: built from the manifest with its env files, run as
+/// the user its image settles, and finished by the pod layer with what the pod prepared.
+async fn container_spec<R: Runtime>(
+    scope: Scope<'_, R>,
+    member: Member<'_>,
+    setup: Option<&VolumeSetup>,
+) -> Result<CreateSpec, (Reason, StepError)> {
+    let Scope { rt, desired, files, reporter, key, .. } = scope;
+    let Member { container: c, attempt, infra, .. } = member;
+    let env_files = env_files::read_env_files(rt, desired, c, setup, infra)
+        .await
+        .map_err(|e| (Reason::CreateContainerConfigError, e.into()))?;
+    let (mut spec, warnings) = desired
+        .create_spec_with_files(c, attempt, infra, &env_files)
+        .map_err(|e| (Reason::CreateContainerConfigError, e.into()))?;
+    for w in warnings {
+        reporter.warning(&format!("{key}: {w}"));
+    }
+    resolve_user(rt, c, &mut spec).await?;
+    finish_spec(rt, Prepared { files, setup }, member, &mut spec)
+        .await
+        .map_err(|e| (Reason::CreateContainerConfigError, e.into()))?;
+    Ok(spec)
 }
 
 /// Runs the postStart hook of the container `id` (`name`) just started. The kubelet kills a
@@ -419,7 +377,7 @@ async fn post_start<R: Runtime>(
     id: &str,
     hook: &Hook,
     infra: Option<&InfraRef>,
-) -> Result<(), (&'static str, StepError)> {
+) -> Result<(), (Reason, StepError)> {
     let Scope { rt, desired, reporter, key, .. } = scope;
     let this = || async {
         rt.list(&Selector::pod(&desired.namespace, &desired.name))
@@ -437,14 +395,9 @@ async fn post_start<R: Runtime>(
         if let Some(o) = this().await {
             let _ = rt.kill(&o).await;
         }
-        return Err(("PostStartHookError", StepError::PostStart(e)));
+        return Err((Reason::PostStartHookError, StepError::PostStart(e)));
     }
     Ok(())
-}
-
-/// A container's environment as `subPathExpr` expands against it: `NAME`, value, in order.
-fn env_of(spec: &crate::runtime::CreateSpec) -> Vec<(String, String)> {
-    spec.env.iter().filter_map(|e| e.split_once('=')).map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
 }
 
 async fn current_infra<R: Runtime>(rt: &R, desired: &DesiredPod) -> Result<Option<InfraRef>, PodFailure> {

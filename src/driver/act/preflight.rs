@@ -4,14 +4,16 @@
 use crate::driver::PodFailure;
 use crate::plan::{Plan, Step};
 use crate::pod::files::PodFiles;
+use crate::pod::finished_spec::env_of;
 use crate::pod::identity::{self, IdentityError, ImageUser};
 use crate::pod::volumes::VolumeSetup;
 use crate::pod::DesiredPod;
 use crate::runtime::{Runtime, RuntimeError};
 use crate::status::outcome::ConfigCause;
+use crate::status::Reason;
 
 use super::volume_setup::volumes_for;
-use super::{env_of, fatal, StepError};
+use super::{fatal, StepError};
 
 /// Checks, before anything is created, what would make a container's creation fail for good
 /// (its configuration against the image): such a pod fails at once, with nothing half-made.
@@ -22,7 +24,7 @@ pub(super) async fn preflight<R: Runtime>(
     files: Option<&PodFiles>,
 ) -> Result<Option<VolumeSetup>, PodFailure> {
     // A start of a container created earlier needs the volumes too: its sub-paths are mounted
-    // again (see `run_step`).
+    // again (`pod::finished_spec::mount_sub_paths_again`).
     let steps = plan.infra.iter().chain(&plan.init).chain(&plan.apps);
     if steps.clone().next().is_none() {
         return Ok(None);
@@ -83,12 +85,12 @@ pub(super) enum UserError {
 }
 
 /// Met while a container is being created, it is a step's error, with the kubelet's reason.
-impl From<UserError> for (&'static str, StepError) {
+impl From<UserError> for (Reason, StepError) {
     fn from(e: UserError) -> Self {
         let e = match e {
             UserError::Image(e) => StepError::Runtime(e),
             UserError::Identity(e) => StepError::Identity(e),
         };
-        ("CreateContainerConfigError", e)
+        (Reason::CreateContainerConfigError, e)
     }
 }

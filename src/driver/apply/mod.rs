@@ -10,6 +10,7 @@ mod dry_run;
 mod engine;
 mod error;
 mod exit_code_from;
+mod mode;
 mod prune;
 mod supervision;
 
@@ -25,21 +26,22 @@ use tokio::time::Instant;
 
 pub use error::ApplyError;
 
-use crate::driver::manifests;
 use crate::driver::manifests::listing::{self, Listing};
-use crate::driver::manifests::static_dir::{self, Skipped};
+use crate::driver::manifests::static_dir::Skipped;
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodFailure, PodResult};
 use crate::exit;
 use crate::manifest::types::PullPolicy;
 use crate::manifest::{LoadOptions, Loaded};
 use crate::pod::files::PodFiles;
-use crate::pod::{prepare, DesiredPod};
+use crate::pod::DesiredPod;
 use crate::report::logs::{self, LogPod, LogStreamer};
 use crate::report::{self, output, summary, Format, ReportOptions, Reporter};
 use crate::runtime::bounded::Bounded;
 use crate::runtime::{LogRotation, NodeRuntime, Runtime, RuntimeError, Selector};
 use crate::sd_notify;
 use crate::status::WaitFor;
+
+use mode::Mode;
 
 /// How long past `--timeout` an engine call may still run: the drivers end at the deadline on
 /// their own, after one last look, which a working engine answers in milliseconds.
@@ -116,37 +118,33 @@ where
             exit::UsageError::Said("--prune needs manifest files or directories, not standard input".into()).into()
         );
     }
-    // Under --supervise, SIGHUP, SIGINT and SIGTERM are listened to before anything else, once
-    // for the life of the process (tokio's handlers, once set, stay): a default action would
-    // end podrun, and a signal sent while a pass runs is for the supervision after it.
-    let mut signals = if opts.supervise { Some((signal(SignalKind::hangup())?, Interrupt::listen()?)) } else { None };
+    match Mode::of(opts) {
+        // Without supervision a pass never starts over: the first ends podrun.
+        Mode::Once => loop {
+            if let Pass::Ended(code) = pass(opts, Mode::Once, connect(), None, &AtomicBool::new(false)).await? {
+                return Ok(code);
+            }
+        },
+        Mode::Supervise => supervised(opts, connect).await,
+    }
+}
+
+/// `apply --supervise`: passes, each supervising its pods until podrun ends or starts over.
+async fn supervised<R, E, C>(opts: &ApplyOptions, mut connect: impl FnMut() -> C) -> Result<u8, ApplyError<E>>
+where
+    R: Runtime + 'static,
+    C: Future<Output = Result<(R, Option<PodFiles>), E>>,
+{
+    // SIGHUP, SIGINT and SIGTERM are listened to before anything else, once for the life of
+    // the process (tokio's handlers, once set, stay): a default action would end podrun, and a
+    // signal sent while a pass runs is for the supervision after it.
+    let mut signals = (signal(SignalKind::hangup())?, Interrupt::listen()?);
     let mut started_over = false;
     loop {
-        let driving = AtomicBool::new(false);
-        let ended = match signals.as_mut() {
-            Some(signals) => {
-                let mut stop = signals.1.clone();
-                let pass = pass(opts, connect(), Some(signals), &driving);
-                tokio::pin!(pass);
-                tokio::select! {
-                    r = &mut pass => r?,
-                    // Before the drivers run (loading, connecting) a signal ends the pass at
-                    // once, as its default action would have; drivers stop on it themselves.
-                    sig = stop.wait() => {
-                        let grace = if driving.load(Ordering::Relaxed) { STOP_GRACE } else { Duration::ZERO };
-                        match tokio::time::timeout(grace, &mut pass).await {
-                            Ok(r) => r?,
-                            Err(_) => Pass::Ended(u8::try_from(128 + sig).unwrap_or(exit::INTERNAL)),
-                        }
-                    }
-                }
-            }
-            None => pass(opts, connect(), None, &driving).await?,
-        };
-        match ended {
+        match supervised_pass(opts, connect(), &mut signals).await? {
             // SIGINT or SIGTERM while supervision started over: its normal end, as between
             // passes (the first pass's own is the 130 or 143 of any apply).
-            Pass::Ended(_) if started_over && signals.as_ref().is_some_and(|(_, i)| i.fired().is_some()) => {
+            Pass::Ended(_) if started_over && signals.1.fired().is_some() => {
                 sd_notify::notify("STOPPING=1");
                 return Ok(exit::SUCCESS);
             }
@@ -156,10 +154,49 @@ where
     }
 }
 
-/// One pass: load, drive, report, and under `--supervise` supervise until the end or a start
-/// over.
+/// One pass under supervision. Before the drivers run (loading, connecting) a signal ends the
+/// pass at once, as its default action would have; drivers stop on it themselves.
+async fn supervised_pass<R, E, C>(
+    opts: &ApplyOptions,
+    connect: C,
+    signals: &mut (Signal, Interrupt),
+) -> Result<Pass, ApplyError<E>>
+where
+    R: Runtime + 'static,
+    C: Future<Output = Result<(R, Option<PodFiles>), E>>,
+{
+    let driving = AtomicBool::new(false);
+    let mut stop = signals.1.clone();
+    let pass = pass(opts, Mode::Supervise, connect, Some(signals), &driving);
+    tokio::pin!(pass);
+    tokio::select! {
+        r = &mut pass => r,
+        sig = stop.wait() => {
+            let grace = if driving.load(Ordering::Relaxed) { STOP_GRACE } else { Duration::ZERO };
+            match tokio::time::timeout(grace, &mut pass).await {
+                Ok(r) => r,
+                Err(_) => Ok(Pass::Ended(u8::try_from(128 + sig).unwrap_or(exit::INTERNAL))),
+            }
+        }
+    }
+}
+
+/// What the shared phases of a pass made ready: the manifests read, the engine reached, the
+/// pods prepared (those left out under supervision in `skipped`).
+struct Ready<R> {
+    listing: Listing,
+    loaded: Loaded,
+    skipped: Vec<Skipped>,
+    pods: Vec<DesiredPod>,
+    rt: Arc<Bounded<R>>,
+    files: Option<PodFiles>,
+}
+
+/// One pass: read and prepare, drive, report, and under `--supervise` supervise until the end
+/// or a start over.
 async fn pass<R, E, C>(
     opts: &ApplyOptions,
+    mode: Mode,
     connect: C,
     signals: Option<&mut (Signal, Interrupt)>,
     driving: &AtomicBool,
@@ -170,36 +207,15 @@ where
 {
     let deadline = Instant::now() + opts.timeout;
     // Taken before reading, so a change made while the first pass runs is seen afterwards.
-    let fingerprint = if opts.supervise { supervision::Fingerprint::of(&opts.paths, &opts.configs) } else { None };
+    let fingerprint =
+        if mode == Mode::Supervise { supervision::Fingerprint::of(&opts.paths, &opts.configs) } else { None };
 
     // Live lines redraw in place; log lines written to the same terminal beside them would
     // tear the display, so with --logs on a terminal progress comes as plain lines.
     let logs_on_term = opts.logs && console::Term::stdout().is_term();
     let live = console::Term::stderr().is_term() && !logs_on_term;
     let reporter = report::reporter(ReportOptions { quiet: opts.quiet, verbose: opts.verbose, live });
-    let (listing, loaded, mut skipped) = read(opts, &*reporter)?;
-
-    // Every engine call ends by the deadline, connecting too: a frozen engine cannot hold
-    // podrun past --timeout.
-    let bound = deadline + ENGINE_GRACE;
-    let (connected, files) = tokio::time::timeout_at(bound, connect)
-        .await
-        .map_err(|_| RuntimeError::Deadline { what: "connect to the engine".into() })?
-        .map_err(ApplyError::Connect)?;
-    let rt = Arc::new(Bounded::new(connected, Some(bound)));
-    let engine = engine::Engine::ask(&*rt, &loaded).await?;
-    let env = engine.environment(opts, rt.local_files(), &loaded);
-    let pods = if opts.supervise {
-        let (pods, unprepared) = static_dir::prepare_each(&loaded.pods, &env, &mut |w| reporter.warning(&w));
-        skipped.extend(unprepared);
-        pods
-    } else {
-        prepare::prepare_pods(&loaded.pods, &env, &mut |w| reporter.warning(&w)).map_err(exit::UsageError::from)?
-    };
-    for s in &skipped {
-        reporter.warning(&s.describe());
-    }
-    let pods = with_sources(pods, &loaded, &listing);
+    let Ready { listing, loaded, skipped, pods, rt, files } = ready(opts, mode, connect, deadline, &*reporter).await?;
     if opts.dry_run {
         return dry_run::dry_run(&*rt, &pods, opts.crash, opts.quiet).await.map(Pass::Ended);
     }
@@ -218,16 +234,7 @@ where
         rt.set_deadline(None);
     }
     clean_up(&*rt, opts, &results, drive.files.as_ref(), &*reporter).await;
-    let pruned = if !opts.prune {
-        exit::SUCCESS
-    } else if skipped.is_empty() {
-        let namespace = opts.load.namespace.as_deref();
-        prune::prune(&*rt, &loaded.pods, &listing.sources(), namespace, drive.files.as_ref(), &*reporter).await
-    } else {
-        // A manifest being written may name pods that run now: none is deleted on its account.
-        reporter.warning("--prune: nothing pruned while a manifest is left out");
-        exit::SUCCESS
-    };
+    let pruned = prune_after(&*rt, opts, &loaded, &listing, &skipped, drive.files.as_ref(), &*reporter).await;
     reporter.finish();
 
     print_summary(&results, opts);
@@ -248,18 +255,74 @@ where
     Ok(Pass::Ended(code))
 }
 
-/// Lists and loads the manifests, and says what the user should hear of them.
-fn read<E>(opts: &ApplyOptions, reporter: &dyn Reporter) -> Result<(Listing, Loaded, Vec<Skipped>), ApplyError<E>> {
-    let listing = listing::list(&opts.paths, opts.supervise)?;
+/// The shared phases of a pass: the manifests read and loaded, the engine reached (within the
+/// deadline), asked what preparation needs, and the pods prepared, as `mode` loads and
+/// prepares them.
+async fn ready<R, E, C>(
+    opts: &ApplyOptions,
+    mode: Mode,
+    connect: C,
+    deadline: Instant,
+    reporter: &dyn Reporter,
+) -> Result<Ready<R>, ApplyError<E>>
+where
+    R: Runtime + 'static,
+    C: Future<Output = Result<(R, Option<PodFiles>), E>>,
+{
+    let (listing, loaded, mut skipped) = read(opts, mode, reporter)?;
+    // Every engine call ends by the deadline, connecting too: a frozen engine cannot hold
+    // podrun past --timeout.
+    let bound = deadline + ENGINE_GRACE;
+    let (connected, files) = tokio::time::timeout_at(bound, connect)
+        .await
+        .map_err(|_| RuntimeError::Deadline { what: "connect to the engine".into() })?
+        .map_err(ApplyError::Connect)?;
+    let rt = Arc::new(Bounded::new(connected, Some(bound)));
+    let engine = engine::Engine::ask(&*rt, &loaded).await?;
+    let env = engine.environment(opts, rt.local_files(), &loaded);
+    let (pods, unprepared) = mode.prepare(&loaded.pods, &env, &mut |w| reporter.warning(&w))?;
+    skipped.extend(unprepared);
+    for s in &skipped {
+        reporter.warning(&s.describe());
+    }
+    let pods = with_sources(pods, &loaded, &listing);
+    Ok(Ready { listing, loaded, skipped, pods, rt, files })
+}
+
+/// `--prune`, once the drivers are done: the pods no manifest names anymore are removed. Its
+/// exit code, success when not asked.
+async fn prune_after<R: Runtime>(
+    rt: &R,
+    opts: &ApplyOptions,
+    loaded: &Loaded,
+    listing: &Listing,
+    skipped: &[Skipped],
+    files: Option<&PodFiles>,
+    reporter: &dyn Reporter,
+) -> u8 {
+    if !opts.prune {
+        exit::SUCCESS
+    } else if skipped.is_empty() {
+        let namespace = opts.load.namespace.as_deref();
+        prune::prune(rt, &loaded.pods, &listing.sources(), namespace, files, reporter).await
+    } else {
+        // A manifest being written may name pods that run now: none is deleted on its account.
+        reporter.warning("--prune: nothing pruned while a manifest is left out");
+        exit::SUCCESS
+    }
+}
+
+/// Lists and loads the manifests as `mode` loads them, and says what the user should hear of
+/// them.
+fn read<E>(
+    opts: &ApplyOptions,
+    mode: Mode,
+    reporter: &dyn Reporter,
+) -> Result<(Listing, Loaded, Vec<Skipped>), ApplyError<E>> {
+    let listing = listing::list(&opts.paths, mode == Mode::Supervise)?;
     listing.tell(&|w| reporter.warning(w));
     let files = &listing.files;
-    // Supervising, a manifest that does not load is left out and the others run; otherwise
-    // nothing runs unless everything loads.
-    let (loaded, skipped) = if opts.supervise {
-        static_dir::load_each(files, &opts.configs, &opts.load)?
-    } else {
-        (manifests::load(files, &opts.configs, &opts.load)?, Vec::new())
-    };
+    let (loaded, skipped) = mode.load(files, &opts.configs, &opts.load)?;
     if let Some(name) = &opts.exit_code_from {
         exit_code_from::check(name, &loaded.pods)?;
     }

@@ -20,17 +20,18 @@ use std::time::Duration;
 use tokio::signal::unix::Signal;
 
 use crate::driver::manifests;
-use crate::driver::manifests::static_dir::{self, Skipped};
+use crate::driver::manifests::static_dir::Skipped;
 use crate::driver::manifests::watch::{self, Stamps};
 use crate::driver::{log_rotation, supervise, DriveOptions, Interrupt, PodResult};
 use crate::error_chain::chain;
 use crate::exit;
-use crate::report::{self, ReportOptions};
+use crate::report::{self, ReportOptions, Reporter};
 use crate::runtime::{Runtime, Selector};
 use crate::sd_notify;
 use crate::status::outcome::SIGHUP;
 
 use super::engine::Engine;
+use super::mode::Mode;
 use super::ApplyError;
 use super::ApplyOptions;
 use super::Pass;
@@ -89,15 +90,7 @@ pub(super) async fn run<R: Runtime>(
     hangup: &mut Signal,
     mut interrupt: Interrupt,
 ) -> Pass {
-    let failed = results.iter().filter(|r| r.outcome.is_err()).count();
-    let supervised = results.iter().filter(|r| supervise::needs_supervision(r)).count();
-    let mut status = format!("{supervised} of {} pods supervised; {failed} failed their first pass", results.len());
-    if !skipped.is_empty() {
-        status.push_str(&format!("; {} manifests skipped", skipped.len()));
-    }
-    sd_notify::notify(&format!("READY=1\nSTATUS={status}"));
-    let reporter = report::reporter(ReportOptions { quiet: opts.quiet, verbose: opts.verbose, live: false });
-    reporter.note(&format!("supervising: {status}"));
+    let reporter = announce(&results, skipped, opts);
     // The drivers stop on SIGINT and SIGTERM, and when podrun starts over.
     let (stop, drivers) = interrupt.stoppable();
     let selectors = results.iter().map(|r| Selector::pod(&r.desired.namespace, &r.desired.name)).collect();
@@ -105,16 +98,8 @@ pub(super) async fn run<R: Runtime>(
     // Ends with supervision, however that ends.
     let _rotation = AbortOnDrop(tokio::spawn(rotation));
     let pods = supervise::supervise(rt.clone(), results, supervise::forever(first_pass), reporter.clone(), drivers);
-    let mut pods = tokio::spawn(pods);
-    let mut pods_ended = false;
-
-    let mut seen = seen;
-    // What this podrun applied, and the bad manifests already said (the first pass said its own).
-    let applied = seen.as_ref().map(|f| f.without(&left_out(skipped))).unwrap_or_default();
-    let mut reported = Stamps::new();
-    if let Some(f) = &seen {
-        watch::newly_bad(&mut reported, &f.0, &left_out(skipped));
-    }
+    let mut pods = Pods { task: tokio::spawn(pods), ended: false };
+    let mut watch = Watch::new(seen, skipped);
     let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + CHECK_EVERY, CHECK_EVERY);
     loop {
         let asked = tokio::select! {
@@ -122,16 +107,16 @@ pub(super) async fn run<R: Runtime>(
                 sd_notify::notify("STOPPING=1");
                 // The drivers stop where they are on the same signal; their last look is short.
                 // (A task that ended already must not be polled again: tokio panics.)
-                if !pods_ended {
-                    let _ = tokio::time::timeout(Duration::from_secs(5), &mut pods).await;
+                if !pods.ended {
+                    let _ = tokio::time::timeout(Duration::from_secs(5), &mut pods.task).await;
                 }
                 // Asked to stop: the normal end of supervision, not a failure.
                 reporter.note(&format!("{}: supervision ends; the pods keep running", crate::status::outcome::signal_name(sig)));
                 reporter.finish();
                 return Pass::Ended(exit::SUCCESS);
             }
-            ended = &mut pods, if !pods_ended => {
-                pods_ended = true;
+            ended = &mut pods.task, if !pods.ended => {
+                pods.ended = true;
                 // A pod past its active deadline has failed for good (the kubelet never runs
                 // it again): supervision ends with the container-failure code, as apply's.
                 if matches!(ended, Ok(true)) {
@@ -144,43 +129,99 @@ pub(super) async fn run<R: Runtime>(
             _ = hangup.recv() => true,
             _ = tick.tick() => false,
         };
-        let now = Fingerprint::of(&opts.paths, &opts.configs);
-        if !asked && (seen.is_none() || now == seen) {
-            continue;
-        }
-        seen.clone_from(&now);
-        let skipped = match check(&*rt, opts).await {
-            Ok(skipped) => skipped,
-            Err(e) => {
-                reporter.warning(&format!(
-                    "the manifests changed but do not load; the pods stay as they are: {}",
-                    chain(&e)
-                ));
-                continue;
-            }
-        };
-        let bad = left_out(&skipped);
-        let now = now.map(|f| f.0).unwrap_or_default();
-        if !asked && !watch::starts_over(&applied, &now, &bad) {
-            let new: BTreeSet<PathBuf> = watch::newly_bad(&mut reported, &now, &bad).into_iter().collect();
-            for s in skipped.iter().filter(|s| new.contains(&PathBuf::from(&s.file))) {
-                reporter.warning(&format!("{}; the pods stay as they are", s.describe()));
-            }
+        if !watch.starts_over(&*rt, opts, asked, &*reporter).await {
             continue;
         }
         let why = if asked { "SIGHUP" } else { "the manifests changed" };
         reporter.note(&format!("{why}: applying them again"));
         sd_notify::notify(&format!("RELOADING=1\nSTATUS={why}: applying them again"));
         stop.fire(SIGHUP);
-        if !pods_ended {
+        if !pods.ended {
             // Stopped where they are, as on SIGTERM; one that does not stop within the bound is
             // dropped where it waits (the next pass finds its pod as the engine shows it).
-            if tokio::time::timeout(Duration::from_secs(5), &mut pods).await.is_err() {
-                pods.abort();
+            if tokio::time::timeout(Duration::from_secs(5), &mut pods.task).await.is_err() {
+                pods.task.abort();
             }
         }
         reporter.finish();
         return Pass::StartOver;
+    }
+}
+
+/// Tells systemd (READY) and the user what supervision starts with; the reporter for the rest
+/// of it.
+fn announce(results: &[PodResult], skipped: &[Skipped], opts: &ApplyOptions) -> Arc<dyn Reporter> {
+    let failed = results.iter().filter(|r| r.outcome.is_err()).count();
+    let supervised = results.iter().filter(|r| supervise::needs_supervision(r)).count();
+    let mut status = format!("{supervised} of {} pods supervised; {failed} failed their first pass", results.len());
+    if !skipped.is_empty() {
+        status.push_str(&format!("; {} manifests skipped", skipped.len()));
+    }
+    sd_notify::notify(&format!("READY=1\nSTATUS={status}"));
+    let reporter = report::reporter(ReportOptions { quiet: opts.quiet, verbose: opts.verbose, live: false });
+    reporter.note(&format!("supervising: {status}"));
+    reporter
+}
+
+/// The task supervising the pods, and whether it ended (a task that ended must not be polled
+/// again).
+struct Pods {
+    task: tokio::task::JoinHandle<bool>,
+    ended: bool,
+}
+
+/// The manifests as supervision watches them: as last seen, as this podrun applied them, and
+/// the bad ones already said (the first pass said its own).
+struct Watch {
+    seen: Option<Fingerprint>,
+    applied: Stamps,
+    reported: Stamps,
+}
+
+impl Watch {
+    fn new(seen: Option<Fingerprint>, skipped: &[Skipped]) -> Watch {
+        let applied = seen.as_ref().map(|f| f.without(&left_out(skipped))).unwrap_or_default();
+        let mut reported = Stamps::new();
+        if let Some(f) = &seen {
+            watch::newly_bad(&mut reported, &f.0, &left_out(skipped));
+        }
+        Watch { seen, applied, reported }
+    }
+
+    /// Whether podrun starts over: asked to (SIGHUP), or a manifest that loads was added or
+    /// changed, or one was removed. A manifest newly bad is said, and changes nothing.
+    async fn starts_over<R: Runtime>(
+        &mut self,
+        rt: &R,
+        opts: &ApplyOptions,
+        asked: bool,
+        reporter: &dyn Reporter,
+    ) -> bool {
+        let now = Fingerprint::of(&opts.paths, &opts.configs);
+        if !asked && (self.seen.is_none() || now == self.seen) {
+            return false;
+        }
+        self.seen.clone_from(&now);
+        let skipped = match check(rt, opts).await {
+            Ok(skipped) => skipped,
+            Err(e) => {
+                reporter.warning(&format!(
+                    "the manifests changed but do not load; the pods stay as they are: {}",
+                    chain(&e)
+                ));
+                return false;
+            }
+        };
+        let bad = left_out(&skipped);
+        let now = now.map(|f| f.0).unwrap_or_default();
+        if !asked && !watch::starts_over(&self.applied, &now, &bad) {
+            let new: BTreeSet<PathBuf> = watch::newly_bad(&mut self.reported, &now, &bad).into_iter().collect();
+            for s in skipped.iter().filter(|s| new.contains(&PathBuf::from(&s.file))) {
+                reporter.warning(&format!("{}; the pods stay as they are", s.describe()));
+            }
+            return false;
+        }
+        true
     }
 }
 
@@ -199,10 +240,10 @@ impl Drop for AbortOnDrop {
 /// that podrun, which shows them once.
 async fn check<R: Runtime>(rt: &R, opts: &ApplyOptions) -> Result<Vec<Skipped>, ApplyError<Infallible>> {
     let files = manifests::expand_paths(&opts.paths, true)?;
-    let (loaded, mut skipped) = static_dir::load_each(&files, &opts.configs, &opts.load)?;
+    let (loaded, mut skipped) = Mode::Supervise.load(&files, &opts.configs, &opts.load)?;
     let engine = Engine::ask(rt, &loaded).await?;
     let env = engine.environment(opts, rt.local_files(), &loaded);
-    skipped.extend(static_dir::prepare_each(&loaded.pods, &env, &mut |_| {}).1);
+    skipped.extend(Mode::Supervise.prepare(&loaded.pods, &env, &mut |_| {})?.1);
     Ok(skipped)
 }
 
