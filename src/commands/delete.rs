@@ -18,7 +18,7 @@ use crate::pod::files::PodFiles;
 use crate::pod::volumes;
 use crate::report::{self, PodKey, ReportOptions, Reporter};
 use crate::runtime::labels;
-use crate::runtime::{ContainerRuntime, Observed, Runtime, RuntimeError, Selector, VolumeRuntime};
+use crate::runtime::{ContainerRuntime, Observed, Runtime, RuntimeError, Selector};
 use crate::status::listing;
 
 /// The pods to delete: from a manifest when TARGET is an existing file (or -) or directory,

@@ -106,7 +106,8 @@ fn functions_fit_a_screen() {
 
 #[test]
 fn the_measure_finds_a_functions_end_at_its_indentation() {
-    let text = "fn a() {\n    let x = 1;\n}\n\nimpl B {\n    pub(crate) async fn c(&self) {\n        {\n        }\n    }\n}\n\
+    let text =
+        "fn a() {\n    let x = 1;\n}\n\nimpl B {\n    pub(crate) async fn c(&self) {\n        {\n        }\n    }\n}\n\
                 #[cfg(test)]\nmod tests {\n    fn long() {\n    }\n}\nfn d() {}\n";
     let lines = without_test_modules(text);
     let starts: Vec<_> = lines.iter().filter_map(|l| function_start(l)).collect();
