@@ -19,7 +19,7 @@ use crate::pod::volumes;
 use crate::report::{self, PodKey, ReportOptions, Reporter};
 use crate::runtime::labels;
 use crate::runtime::{ContainerRuntime, Observed, Runtime, RuntimeError, Selector};
-use crate::status::listing;
+use crate::status::engine_pods;
 
 /// The pods to delete: from a manifest when TARGET is an existing file (or -) or directory,
 /// else by name;
@@ -148,7 +148,7 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
         }
         None => left_alone(&rt, &pods).await,
     };
-    for w in listing::unverified_report(&left, &PodFiles::default_root()) {
+    for w in engine_pods::unverified_report(&left, &PodFiles::default_root()) {
         reporter.warning(&w);
     }
     Ok(tell_deleted(&pods, results, &left, &*reporter, code))

@@ -19,7 +19,7 @@ use crate::report::{self, ReportOptions};
 use crate::runtime::{
     ExecRequest, ExecSession, LogChunk, LogStream, Observed, Runtime, RuntimeError, State, StreamingRuntime,
 };
-use crate::status::listing::ListedPod;
+use crate::status::engine_pods::ListedPod;
 use crate::tty::{self, RawMode};
 
 use super::Refusal;
@@ -240,7 +240,7 @@ mod tests {
     use super::*;
     use crate::runtime::fake::FakeRuntime;
     use crate::runtime::labels;
-    use crate::status::listing;
+    use crate::status::engine_pods;
     use std::collections::BTreeMap;
 
     fn container(pod: &str, name: &str, role: &str, running: bool, extra: &[(&str, &str)]) -> Observed {
@@ -281,7 +281,7 @@ mod tests {
         let mut all = vec![container("web", "POD", "infra", true, &extra)];
         all.extend(apps.iter().map(|(n, running)| container("web", n, "app", *running, &[])));
         all.push(container("web", "setup", "init", false, &[]));
-        listing::group(all).remove(0)
+        engine_pods::group(all).remove(0)
     }
 
     #[test]

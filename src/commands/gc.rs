@@ -173,7 +173,7 @@ pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     let policy = Policy { max_dead: args.max_dead, min_age: args.min_age };
     let observed = rt.list(&Selector::default()).await?;
-    for w in crate::status::listing::unverified_report(&observed, &PodFiles::default_root()) {
+    for w in crate::status::engine_pods::unverified_report(&observed, &PodFiles::default_root()) {
         reporter.warning(&w);
     }
     let now = SystemTime::now();

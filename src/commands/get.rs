@@ -14,7 +14,7 @@ use crate::pod::files::PodFiles;
 use crate::pod::observed::attempt_of;
 use crate::report::{self, output, ReportOptions};
 use crate::runtime::{ContainerRuntime, Selector, State};
-use crate::status::listing::{self, ListedPod};
+use crate::status::engine_pods::{self, ListedPod};
 use crate::status::Notes;
 
 pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
@@ -27,10 +27,10 @@ pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
     let sel = Selector { namespace: (!args.all_namespaces).then(|| namespace.clone()), pod: one };
     let (rt, files) = super::connect(cli).await?;
     let observed = rt.list(&sel).await?;
-    for w in listing::unverified_report(&observed, &PodFiles::default_root()) {
+    for w in engine_pods::unverified_report(&observed, &PodFiles::default_root()) {
         reporter.warning(&w);
     }
-    let (pods, missing) = named(listing::group(observed), &args.pods);
+    let (pods, missing) = named(engine_pods::group(observed), &args.pods);
     let pods: Vec<ListedPod> = pods.into_iter().map(|p| with_files(p, files.as_ref())).collect();
     if args.pods.len() == 1 && !missing.is_empty() {
         // As kubectl: one pod asked for and not there is an error, with nothing on stdout.
@@ -148,13 +148,13 @@ fn table(pods: &[ListedPod], namespaces: bool, wide: bool, now: SystemTime) -> S
         let age = p
             .started_at()
             .and_then(parse_time)
-            .map(|t| listing::human_age(now.duration_since(t).unwrap_or_default()))
+            .map(|t| engine_pods::human_age(now.duration_since(t).unwrap_or_default()))
             .unwrap_or_else(|| "<unknown>".into());
         let mut row = vec![
             p.name.clone(),
-            listing::display_ready(st, &p.sidecars()),
-            listing::display_status(st),
-            listing::restarts(st, &p.sidecars()).to_string(),
+            engine_pods::display_ready(st, &p.sidecars()),
+            engine_pods::display_status(st),
+            engine_pods::restarts(st, &p.sidecars()).to_string(),
             age,
         ];
         if namespaces {
@@ -218,7 +218,7 @@ mod tests {
 
     #[test]
     fn the_table_has_kubectls_columns() {
-        let pods = listing::group(vec![infra("ns")]);
+        let pods = engine_pods::group(vec![infra("ns")]);
         let now = parse_time("2024-01-01T00:05:00Z").unwrap_or(SystemTime::UNIX_EPOCH) + Duration::ZERO;
         let t = table(&pods, true, true, now);
         let lines: Vec<&str> = t.lines().collect();
@@ -238,7 +238,7 @@ mod tests {
 
     #[test]
     fn named_pods_come_in_the_order_asked_with_the_missing_ones_apart() {
-        let pods = listing::group(vec![
+        let pods = engine_pods::group(vec![
             infra_of("ns", "a", "u1", "2024-01-01T00:00:00Z"),
             infra_of("ns", "b", "u2", "2024-01-01T00:00:00Z"),
             infra_of("ns", "b", "u3", "2024-01-02T00:00:00Z"),

@@ -10,7 +10,7 @@ use crate::exit;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::report::{self, output, ReportOptions};
 use crate::runtime::{LineSplitter, LogChunk, LogOptions, LogRuntime, LogStream, Observed, RuntimeError};
-use crate::status::listing::ListedPod;
+use crate::status::engine_pods::ListedPod;
 
 use super::Refusal;
 

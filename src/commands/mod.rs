@@ -16,7 +16,7 @@ use crate::runtime::cri::{endpoint as cri_endpoint, CriRuntime};
 use crate::runtime::docker::{context, DockerRuntime};
 use crate::runtime::engine::Engine;
 use crate::runtime::{NodeRuntime, Runtime, RuntimeError, Selector};
-use crate::status::listing::{self, ListedPod};
+use crate::status::engine_pods::{self, ListedPod};
 
 /// Runs the command `cli` names; Ok is the exit code.
 ///
@@ -91,7 +91,7 @@ pub(crate) async fn find_pod(
     namespace: &str,
     name: &str,
 ) -> Result<Option<ListedPod>, RuntimeError> {
-    let pods = listing::group(rt.list(&Selector::pod(namespace, name)).await?);
+    let pods = engine_pods::group(rt.list(&Selector::pod(namespace, name)).await?);
     Ok(pods.into_iter().max_by(|a, b| a.started_at().cmp(&b.started_at())))
 }
 

@@ -229,7 +229,7 @@ impl<'a, R: Runtime> Run<'a, R> {
                 self.engine.answered();
                 if !self.once.told_unverified && observed.iter().any(Observed::is_unverified) {
                     self.once.told_unverified = true;
-                    for w in crate::status::listing::unverified_report(&observed, &PodFiles::default_root()) {
+                    for w in crate::status::engine_pods::unverified_report(&observed, &PodFiles::default_root()) {
                         self.reporter.warning(&w);
                     }
                 }

@@ -2,7 +2,7 @@
 
 pub mod compute;
 pub mod conditions;
-pub mod listing;
+pub mod engine_pods;
 pub mod outcome;
 pub mod reason;
 pub mod types;

@@ -54,9 +54,25 @@ fn pod_level_limits_make_a_pod_cgroup(target: Target, test: &str) {
     assert_eq!(pod["status"]["qosClass"], "Guaranteed", "from the pod's own resources: {}", pod["status"]);
     let state = &pod["status"]["containerStatuses"][0]["state"]["terminated"];
     assert_eq!(state["exitCode"], 137, "killed by the kernel's OOM killer, on {}: {state}", target.name());
-    // Podman 4.3 on cgroup v1 does not tell an OOM kill from another SIGKILL.
-    if target.name() != "podman" {
-        assert_eq!(state["reason"], "OOMKilled", "on {}: {state}", target.name());
+    // The kernel's own count: the pod's memory limit was reached (v1 counts it in the pod's
+    // cgroup as `memory.failcnt`, v2 as `max` in `memory.events`; the kill itself is counted in
+    // the container's cgroup, gone with the container).
+    let unified = std::path::Path::new("/sys/fs/cgroup/cgroup.controllers").exists();
+    let hits = pod_cgroup_file(&uid, ("memory", "memory.failcnt"), "memory.events").and_then(|t| {
+        if unified {
+            t.lines().find_map(|l| l.strip_prefix("max ")?.trim().parse::<u64>().ok())
+        } else {
+            t.parse::<u64>().ok()
+        }
+    });
+    assert!(hits.is_some_and(|n| n >= 1), "the pod's memory limit was reached, on {}: {hits:?}", target.name());
+    // Podman 4.3 on cgroup v1 does not tell an OOM kill from another SIGKILL; Docker 20.10 tells
+    // it from its shim's OOM event, which a container that dies this fast can outrun (its exit
+    // is then all Docker records, reason Error, as a kubelet on cri-dockerd would show too).
+    match target.name() {
+        "podman" => {}
+        "docker" => assert!(matches!(state["reason"].as_str(), Some("OOMKilled" | "Error")), "on docker: {state}"),
+        _ => assert_eq!(state["reason"], "OOMKilled", "on {}: {state}", target.name()),
     }
     let logs = target.podrun(&args(&["logs", "plr", "-n", ns.name()]));
     assert!(stdout(&logs).contains(&format!("/podrun/pod{uid}/")), "under the pod's cgroup: {}", stdout(&logs));
