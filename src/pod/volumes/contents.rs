@@ -54,6 +54,22 @@ pub(super) struct Keys<'a> {
     pub(super) optional: bool,
 }
 
+impl<'a> Keys<'a> {
+    pub(super) fn config_map(name: &'a str, items: &'a [KeyToPath], optional: Option<bool>) -> Self {
+        Keys { kind: "ConfigMap", name_field: "name", name, items, optional: optional.unwrap_or(false) }
+    }
+
+    /// `name_field`: `secretName` in a secret volume, `name` in a projection.
+    pub(super) fn secret(
+        name_field: &'static str,
+        name: &'a str,
+        items: &'a [KeyToPath],
+        optional: Option<bool>,
+    ) -> Self {
+        Keys { kind: "Secret", name_field, name, items, optional: optional.unwrap_or(false) }
+    }
+}
+
 pub(super) fn key_files(
     ctx: &Ctx,
     field: &str,

@@ -395,23 +395,11 @@ fn plan_source(ctx: &Ctx, v: &CheckedVolume) -> Result<PlannedSource, VolumeErro
         }
         CheckedSource::EmptyDir { medium, size_limit } => return plan_empty_dir(ctx, v, medium, *size_limit),
         CheckedSource::ConfigMap { source: cm, default_mode } => {
-            let keys = Keys {
-                kind: "ConfigMap",
-                name_field: "name",
-                name: &cm.name,
-                items: &cm.items,
-                optional: cm.optional.unwrap_or(false),
-            };
+            let keys = Keys::config_map(&cm.name, &cm.items, cm.optional);
             key_files(ctx, &format!("{field}.configMap"), &keys, *default_mode, &mut files)?;
         }
         CheckedSource::Secret { source: s, default_mode } => {
-            let keys = Keys {
-                kind: "Secret",
-                name_field: "secretName",
-                name: &s.secret_name,
-                items: &s.items,
-                optional: s.optional.unwrap_or(false),
-            };
+            let keys = Keys::secret("secretName", &s.secret_name, &s.items, s.optional);
             key_files(ctx, &format!("{field}.secret"), &keys, *default_mode, &mut files)?;
         }
         CheckedSource::DownwardApi { source: d, default_mode } => {
@@ -455,22 +443,10 @@ fn projected_files(
     for (k, src) in p.sources.iter().enumerate() {
         let sf = format!("{f}.sources[{k}]");
         if let Some(cm) = &src.config_map {
-            let keys = Keys {
-                kind: "ConfigMap",
-                name_field: "name",
-                name: &cm.name,
-                items: &cm.items,
-                optional: cm.optional.unwrap_or(false),
-            };
+            let keys = Keys::config_map(&cm.name, &cm.items, cm.optional);
             key_files(ctx, &format!("{sf}.configMap"), &keys, default_mode, files)?;
         } else if let Some(s) = &src.secret {
-            let keys = Keys {
-                kind: "Secret",
-                name_field: "name",
-                name: &s.name,
-                items: &s.items,
-                optional: s.optional.unwrap_or(false),
-            };
+            let keys = Keys::secret("name", &s.name, &s.items, s.optional);
             key_files(ctx, &format!("{sf}.secret"), &keys, default_mode, files)?;
         } else if let Some(d) = &src.downward_api {
             downward_files(ctx, &format!("{sf}.downwardAPI"), &d.items, default_mode, files)?;
