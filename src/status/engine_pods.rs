@@ -12,6 +12,7 @@ use crate::runtime::labels;
 use crate::runtime::{Observed, State};
 
 use super::compute::{container_status, phase};
+use super::reason::Reason;
 use super::{ContainerStatus, Notes, Phase, PodStatus};
 
 /// One pod found in the engine, with its containers sorted out and its status.
@@ -249,8 +250,9 @@ fn status(
         }
         st
     };
-    let init_container_statuses: Vec<ContainerStatus> = init.iter().map(|c| status_of(c, "PodInitializing")).collect();
-    let app_default = if initialized { "ContainerCreating" } else { "PodInitializing" };
+    let init_container_statuses: Vec<ContainerStatus> =
+        init.iter().map(|c| status_of(c, Reason::PodInitializing.as_str())).collect();
+    let app_default = if initialized { Reason::ContainerCreating } else { Reason::PodInitializing }.as_str();
     let container_statuses: Vec<ContainerStatus> = containers.iter().map(|c| status_of(c, app_default)).collect();
     // A regular init container that failed: nothing retries it once podrun has exited, so
     // the pod has failed, as under restartPolicy Never (kubelet_pods.go: getPhase).
@@ -350,7 +352,7 @@ pub fn display_status(st: &PodStatus) -> String {
             // A sidecar (an init container that keeps running): it does not hold the pod back.
             continue;
         } else if let Some(w) =
-            c.state.waiting.as_ref().filter(|w| !w.reason.is_empty() && w.reason != "PodInitializing")
+            c.state.waiting.as_ref().filter(|w| !w.reason.is_empty() && w.reason != Reason::PodInitializing.as_str())
         {
             reason = format!("Init:{}", w.reason);
         } else {
@@ -370,7 +372,7 @@ pub fn display_status(st: &PodStatus) -> String {
                 has_running = true;
             }
         }
-        if reason == "Completed" && has_running {
+        if reason == Reason::Completed.as_str() && has_running {
             let ready = st.conditions.iter().any(|c| c.type_ == "Ready" && c.status == "True");
             reason = if ready { "Running" } else { "NotReady" }.to_owned();
         }
