@@ -35,7 +35,8 @@ pub fn output(cmd: &mut Command, stdin: Option<Vec<u8>>, within: Duration) -> Ou
     Output { status, stdout: out.join().expect("stdout"), stderr: err.join().expect("stderr") }
 }
 
-fn drain(mut from: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+/// Reads `from` to its end on a thread of its own.
+pub fn drain(mut from: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
     std::thread::spawn(move || {
         let mut buf = Vec::new();
         let _ = from.read_to_end(&mut buf);
@@ -43,7 +44,8 @@ fn drain(mut from: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
     })
 }
 
-fn wait(child: &mut Child, within: Duration) -> Option<std::process::ExitStatus> {
+/// `child`'s exit status, or `None` once `within` has passed with it still running.
+pub fn wait(child: &mut Child, within: Duration) -> Option<std::process::ExitStatus> {
     let deadline = Instant::now() + within;
     let mut pause = Duration::from_millis(1);
     loop {

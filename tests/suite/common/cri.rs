@@ -3,10 +3,10 @@
 //! (`ctr`) for the containers and their labels, and the log files the runtime writes.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::{Command, Output, Stdio};
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::{e2e_required, podrun_env, require};
 
@@ -92,26 +92,12 @@ pub fn podrun_cri_fed(endpoint: &str, args: &[&str], feed: Feed, within: Duratio
             None
         }
     };
-    let read = |mut from: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = from.read_to_end(&mut buf);
-            buf
-        })
-    };
-    let out = read(Box::new(child.stdout.take().expect("stdout")));
-    let err = read(Box::new(child.stderr.take().expect("stderr")));
-    let deadline = Instant::now() + within;
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for podrun") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("podrun {args:?} did not end within {within:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
+    let out = super::bounded::drain(child.stdout.take().expect("stdout"));
+    let err = super::bounded::drain(child.stderr.take().expect("stderr"));
+    let Some(status) = super::bounded::wait(&mut child, within) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("podrun {args:?} did not end within {within:?}");
     };
     drop(held);
     if let Some(feeder) = feeder {
