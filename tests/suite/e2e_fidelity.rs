@@ -367,9 +367,11 @@ fn e2e_a_flipping_symbolic_link_never_gets_a_sub_path_out_of_its_volume() {
                 refused += 1;
             }
             // The flipper also removes the directory podrun mounted (a rename over an empty
-            // one), and then the engine cannot start the victim: it is tried again until the
-            // deadline.
+            // one), and then the engine cannot start the victim: a start failure is a
+            // termination (StartError, as the kubelet records it), restarted with backoff until
+            // the deadline (exit 5) or until the retries run out, a crash loop (exit 6).
             5 => unsettled += 1,
+            6 if stderr(&out).contains("StartError") => unsettled += 1,
             c => panic!("round {round}: exit {c}: {}", stderr(&out)),
         }
         // Whatever the outcome, a victim that runs never sees the canary.
