@@ -54,34 +54,47 @@ pub(crate) async fn connect(cli: &Cli) -> anyhow::Result<(Engine, Option<PodFile
         key: cli.tlskey.as_deref(),
         cert_path: None,
     };
-    let cri = cli.runtime_endpoint.clone().filter(|e| !e.is_empty());
-    let docker = match &cri {
-        Some(_) => None,
-        None => Some(context::resolve_with_tls(cli.context.as_deref(), cli.host.as_deref(), tls)?),
-    };
-    let cri = cri.or_else(|| {
-        let named = cli.host.is_some()
-            || cli.context.is_some()
-            || ["DOCKER_HOST", "DOCKER_CONTEXT"].iter().any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty()))
-            || docker.as_ref().is_some_and(|d| d.host != crate::runtime::docker::DEFAULT_HOST || d.context.is_some());
-        let docker_socket = crate::runtime::docker::DEFAULT_HOST.trim_start_matches("unix://");
-        (!named && cri_endpoint::discover(&[docker_socket]).is_none())
-            .then(|| cri_endpoint::discover(cri_endpoint::DISCOVERY))
-            .flatten()
-    });
+    let chosen = choose_engine(cli, tls)?;
     let (files, seal) = PodFiles::open(&PodFiles::default_root())?;
-    let rt = match (cri, docker) {
-        (Some(endpoint), _) => Engine::Cri(CriRuntime::connect(&endpoint, seal, &PodFiles::default_root()).await?),
-        (None, Some(endpoint)) => Engine::Docker(DockerRuntime::connect(&endpoint, seal).await?),
-        (None, None) => Engine::Docker(
-            DockerRuntime::connect(&context::resolve_with_tls(cli.context.as_deref(), cli.host.as_deref(), tls)?, seal)
-                .await?,
-        ),
+    let rt = match chosen {
+        Chosen::Cri(endpoint) => Engine::Cri(CriRuntime::connect(&endpoint, seal, &PodFiles::default_root()).await?),
+        Chosen::Docker(endpoint) => Engine::Docker(DockerRuntime::connect(&endpoint, seal).await?),
     };
     let info = rt.info().await?;
     tracing::debug!(endpoint = %rt.endpoint(), engine = %info.name, version = %info.version, api = %info.api_version, "connected");
     let files = rt.local_files().then(|| files.for_engine(&rt.address()));
     Ok((rt, files))
+}
+
+/// The engine to connect to: a CRI endpoint, else a Docker API endpoint. With no engine named
+/// anywhere and no Docker socket, the first CRI runtime socket found, else (as root) the system
+/// Podman service's socket: on a node with CRI-O or containerd and Podman beside it (as RHEL's
+/// nodes are), the runtime the node runs wins over a Podman socket that only waits for a client.
+fn choose_engine(cli: &Cli, tls: context::TlsOptions) -> anyhow::Result<Chosen> {
+    if let Some(cri) = cli.runtime_endpoint.clone().filter(|e| !e.is_empty()) {
+        return Ok(Chosen::Cri(cri));
+    }
+    let docker = context::resolve_with_tls(cli.context.as_deref(), cli.host.as_deref(), tls)?;
+    let named = cli.host.is_some()
+        || cli.context.is_some()
+        || ["DOCKER_HOST", "DOCKER_CONTEXT"].iter().any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty()))
+        || docker.host != crate::runtime::docker::DEFAULT_HOST
+        || docker.context.is_some();
+    let docker_socket = crate::runtime::docker::DEFAULT_HOST.trim_start_matches("unix://");
+    if named || cri_endpoint::discover(&[docker_socket]).is_some() {
+        return Ok(Chosen::Docker(docker));
+    }
+    if let Some(cri) = cri_endpoint::discover(cri_endpoint::DISCOVERY) {
+        return Ok(Chosen::Cri(cri));
+    }
+    let root = rustix::process::geteuid().is_root();
+    Ok(Chosen::Docker(context::system_podman(docker, root, |p| cri_endpoint::discover(&[p]).is_some())))
+}
+
+/// A CRI runtime's endpoint, or a Docker API engine's.
+enum Chosen {
+    Cri(String),
+    Docker(context::Endpoint),
 }
 
 /// The pod named `name` in `namespace`, as the engine shows it. An earlier pod of the same name

@@ -237,6 +237,20 @@ pub fn user_podman(
     }
 }
 
+/// The system Podman service's socket (`podman.socket` of root), where Podman's packages put it.
+pub const SYSTEM_PODMAN_SOCKET: &str = "/run/podman/podman.sock";
+
+/// The default endpoint, or, for root, the system Podman service when its socket is there. The
+/// caller asks only when nothing named an engine and neither Docker's nor a CRI runtime's socket
+/// is there. Another user cannot use root's Podman, so for them the default stays (and its
+/// error names Docker's socket).
+pub fn system_podman(endpoint: Endpoint, root: bool, socket_exists: impl Fn(&str) -> bool) -> Endpoint {
+    if root && endpoint.host == DEFAULT_HOST && endpoint.context.is_none() && socket_exists(SYSTEM_PODMAN_SOCKET) {
+        return Endpoint { host: format!("unix://{SYSTEM_PODMAN_SOCKET}"), context: None, tls: None };
+    }
+    endpoint
+}
+
 /// Where a context name came from, for the error when it names no context.
 enum Origin {
     Flag,
@@ -673,6 +687,21 @@ mod tests {
         assert_eq!(ok(Sources { docker_host: Some("unix:///d.sock"), ..s }).tls, None);
         assert_eq!(ok(Sources { docker_host: Some("ssh://h"), ..s }).tls, None);
         assert_eq!(ok(Sources { tls: TlsOptions::default(), ..s }).tls, None);
+    }
+
+    #[test]
+    fn without_docker_or_a_cri_runtime_root_finds_the_system_podman() {
+        let default = Endpoint::host(DEFAULT_HOST);
+        let podman = Endpoint::host("unix:///run/podman/podman.sock");
+        assert_eq!(system_podman(default.clone(), true, |p| p == SYSTEM_PODMAN_SOCKET), podman);
+        // Not there, or not root (root's socket is not theirs): the default, named in the error.
+        assert_eq!(system_podman(default.clone(), true, |_| false), default);
+        assert_eq!(system_podman(default.clone(), false, |_| true), default);
+        // An endpoint found otherwise (the user's rootless Podman, a context) stays.
+        let user = Endpoint::host("unix:///run/user/0/podman/podman.sock");
+        assert_eq!(system_podman(user.clone(), true, |_| true), user);
+        let ctx = in_context(DEFAULT_HOST, "mine");
+        assert_eq!(system_podman(ctx.clone(), true, |_| true), ctx);
     }
 
     #[test]
