@@ -25,4 +25,12 @@ pub use field_error::FieldProblem;
 pub const KUBERNETES_VERSION: &str = "1.37";
 #[cfg(test)]
 pub use load::load;
+
+/// The one Pod of `body` (YAML after `metadata`, named `p`), loaded and defaulted as `apply`
+/// loads it, for the unit tests of the layers above.
+#[cfg(test)]
+pub fn test_pod(body: &str) -> types::Pod {
+    let source = Source::from_text("t.yaml", &format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\n{body}"));
+    load(&source, &LoadOptions::default()).unwrap().pods.remove(0).pod
+}
 pub use load::{load_all, FieldValidation, LoadOptions, Loaded, LoadedPod, ManifestError, Source};

@@ -270,8 +270,7 @@ mod tests {
     use crate::manifest::{load, LoadOptions, Source};
 
     fn pod(spec: &str) -> Pod {
-        let yaml = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n{spec}");
-        load(&Source::from_text("p.yaml", &yaml), &LoadOptions::default()).unwrap().pods.remove(0).pod
+        crate::manifest::test_pod(&format!("spec:\n{spec}"))
     }
 
     fn sysctl_pod(name: &str) -> Pod {

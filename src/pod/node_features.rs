@@ -63,12 +63,8 @@ pub fn check(pod: &Pod, engine: &EngineInfo, features: &EngineFeatures) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::{load, LoadOptions, Source};
 
-    fn pod(yaml: &str) -> Pod {
-        let source = Source::from_text("t.yaml", &format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\n{yaml}"));
-        load(&source, &LoadOptions::default()).unwrap().pods.remove(0).pod
-    }
+    use crate::manifest::test_pod as pod;
 
     #[test]
     fn pod_level_limits_need_a_pod_cgroup() {

@@ -86,12 +86,8 @@ pub fn pod_cgroup(pod: &Pod) -> Option<PodCgroup> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::{load, LoadOptions, Source};
 
-    fn pod(yaml: &str) -> Pod {
-        let source = Source::from_text("t.yaml", &format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\n{yaml}"));
-        load(&source, &LoadOptions::default()).unwrap().pods.remove(0).pod
-    }
+    use crate::manifest::test_pod as pod;
 
     // pod_level_resources.go: the pod cgroup gets the pod's limits; a container without
     // limits of its own runs with the pod's (getCPULimit, getMemoryLimit).
