@@ -18,6 +18,7 @@ mod record;
 pub mod signals;
 pub mod supervise;
 mod termination;
+pub mod wait;
 #[cfg(test)]
 mod tests;
 
