@@ -797,6 +797,24 @@ mod tests {
     }
 
     #[test]
+    fn wait_takes_pods_or_a_selection_and_apply_s_deadline() {
+        let cli = Cli::parse_from(["podrun", "wait", "a", "b", "--for", "ready"]);
+        let Command::Wait(w) = cli.command else { panic!("not wait") };
+        assert_eq!(w.pods, ["a", "b"]);
+        assert_eq!(
+            (w.wait_for, w.timeout, w.output),
+            (Some(WaitUntilArg::Ready), Duration::from_secs(300), OutputArg::Text)
+        );
+        let cli = Cli::parse_from(["podrun", "wait", "-l", "app=web", "-n", "ns", "--timeout", "90s"]);
+        let Command::Wait(w) = cli.command else { panic!("not wait") };
+        assert!(w.pods.is_empty() && !w.all && w.selector.is_some() && w.wait_for.is_none());
+        assert_eq!((w.namespace.as_deref(), w.timeout), (Some("ns"), Duration::from_secs(90)));
+        let cli = Cli::parse_from(["podrun", "wait", "--all", "--for", "complete", "-o", "json"]);
+        let Command::Wait(w) = cli.command else { panic!("not wait") };
+        assert!(w.all && w.wait_for == Some(WaitUntilArg::Complete) && w.output == OutputArg::Json);
+    }
+
+    #[test]
     fn validate_takes_several_files_and_configs() {
         let cli =
             Cli::parse_from(["podrun", "validate", "a.yaml", "b.yaml", "--config", "c.yaml", "--config", "d.yaml"]);
@@ -856,6 +874,12 @@ mod tests {
             vec!["podrun", "logs"],
             vec!["podrun", "logs", "p", "-c", "a", "--all-containers"],
             vec!["podrun", "logs", "p", "--since", "soon"],
+            vec!["podrun", "wait"],
+            vec!["podrun", "wait", "p", "--all"],
+            vec!["podrun", "wait", "p", "-l", "app=x"],
+            vec!["podrun", "wait", "--all", "-l", "app=x"],
+            vec!["podrun", "wait", "p", "--for", "none"],
+            vec!["podrun", "wait", "p", "--timeout", "soon"],
         ] {
             assert!(Cli::try_parse_from(&args).is_err(), "{args:?}");
         }

@@ -18,9 +18,9 @@ mod record;
 pub mod signals;
 pub mod supervise;
 mod termination;
-pub mod wait;
 #[cfg(test)]
 mod tests;
+pub mod wait;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

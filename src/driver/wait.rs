@@ -88,7 +88,7 @@ pub fn find(observed: &[crate::runtime::Observed], key: &PodKey, files: Option<&
 
 /// What a look at the pod came to.
 enum Look {
-    Seen(ListedPod),
+    Seen(Box<ListedPod>),
     /// The engine was away and is back: look again.
     Again,
     Gone(String),
@@ -116,7 +116,8 @@ async fn wait_one<R: Runtime>(
     let watched = Watched { key: key.clone(), uid: first.uid.clone(), removal_at_start };
     let mut engine = outage::EngineLink::new(rt, key.clone(), Some(opts.deadline));
     engine.answered();
-    let wait_for = opts.wait_for.unwrap_or_else(|| WaitFor::default_for(first.restart_policy.unwrap_or(RestartPolicy::Always)));
+    let wait_for =
+        opts.wait_for.unwrap_or_else(|| WaitFor::default_for(first.restart_policy.unwrap_or(RestartPolicy::Always)));
     let (start, mut poll, mut pod) = (Instant::now(), FIRST_POLL, first);
     loop {
         reporter.status(&key, &pod.status);
@@ -143,9 +144,11 @@ async fn wait_one<R: Runtime>(
             sig = interrupt.wait() => return Waited { key, pod: Some(pod), outcome: Err(PodFailure::Interrupted(sig)) },
         }
         match look(rt, &watched, opts, &mut engine, reporter, interrupt).await {
-            Look::Seen(now) => pod = now,
+            Look::Seen(now) => pod = *now,
             Look::Again => {}
-            Look::Gone(by) => return Waited { key, pod: Some(pod), outcome: Err(PodFailure::Deleted { by, removed: 0 }) },
+            Look::Gone(by) => {
+                return Waited { key, pod: Some(pod), outcome: Err(PodFailure::Deleted { by, removed: 0 }) }
+            }
             Look::Ended(outcome) => return Waited { key, pod: Some(pod), outcome },
         }
     }
@@ -181,7 +184,7 @@ async fn look<R: Runtime>(
         return Look::Gone(deleted::Sign::Removal(d.id).describe());
     }
     match find(&observed, key, opts.files.as_ref()) {
-        Some(pod) => Look::Seen(pod),
+        Some(pod) => Look::Seen(Box::new(pod)),
         None => Look::Gone("none of its containers is left".to_owned()),
     }
 }

@@ -80,7 +80,13 @@ mod tests {
     }
 
     fn exited(code: i64) -> State {
-        State::Exited { exit_code: code, started_at: Some(UP.into()), finished_at: None, oom_killed: false, error: None }
+        State::Exited {
+            exit_code: code,
+            started_at: Some(UP.into()),
+            finished_at: None,
+            oom_killed: false,
+            error: None,
+        }
     }
 
     fn record(policy: RestartPolicy, probed: bool, ready: Option<bool>) -> PodRecord {

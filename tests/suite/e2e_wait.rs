@@ -158,14 +158,16 @@ fn every_state(target: Target, ns: &Namespace) {
     // -l selects by the pods' labels; --all takes the namespace's pods, the failed one too.
     let o = waited(target, ns, &["-l", "app=wait,which=done", "--for", "complete", "-o", "json"], 0);
     let list: serde_json::Value = serde_json::from_slice(&o.stdout).expect("a JSON List");
-    let names: Vec<&str> = list["items"].as_array().unwrap().iter().filter_map(|p| p["metadata"]["name"].as_str()).collect();
+    let names: Vec<&str> =
+        list["items"].as_array().unwrap().iter().filter_map(|p| p["metadata"]["name"].as_str()).collect();
     assert_eq!(names, ["done"]);
     assert_eq!(list["items"][0]["status"]["phase"], "Succeeded");
     // Each pod is waited for to its own end, as apply's are (`up` until the deadline); the first
     // that failed, in order, gives the exit code.
     let o = waited(target, ns, &["--all", "--for", "complete", "--timeout", "3s", "-o", "json"], 6);
     let list: serde_json::Value = serde_json::from_slice(&o.stdout).expect("a JSON List");
-    let names: Vec<&str> = list["items"].as_array().unwrap().iter().filter_map(|p| p["metadata"]["name"].as_str()).collect();
+    let names: Vec<&str> =
+        list["items"].as_array().unwrap().iter().filter_map(|p| p["metadata"]["name"].as_str()).collect();
     assert_eq!(names, ["bad", "done", "up"]);
     assert!(stderr(&o).contains("pod ") && stderr(&o).contains("/up: not complete after"), "{}", stderr(&o));
 
