@@ -15,8 +15,9 @@ use tokio::time::Instant;
 use crate::manifest::types::RestartPolicy;
 use crate::pod::deletion::Deletion;
 use crate::pod::files::PodFiles;
-use crate::report::{PodKey, Reporter};
-use crate::runtime::{Runtime, Selector};
+use crate::report::{Ended, PodKey, Reporter};
+use crate::runtime::labels;
+use crate::runtime::{Observed, Runtime, Selector};
 use crate::status::engine_pods::{self, ListedPod};
 use crate::status::{waited, Uptime, Verdict, WaitFor};
 
@@ -60,7 +61,7 @@ pub async fn wait_all<R: Runtime>(
         let (rt, reporter, mut interrupt) = (rt.clone(), reporter.clone(), interrupt.clone());
         async move {
             let waited = wait_one(&*rt, pod, opts, &*reporter, &mut interrupt).await;
-            reporter.done(&crate::report::Ended {
+            reporter.done(&Ended {
                 key: waited.key.clone(),
                 status: waited.pod.as_ref().map(|p| &p.status),
                 outcome: &waited.outcome,
@@ -71,14 +72,14 @@ pub async fn wait_all<R: Runtime>(
     join_all(waits).await
 }
 
-/// The pod named `name` in `namespace` among `observed`, as `get` shows it: the newest of that
-/// name (an earlier one may linger beside it), with podrun's files read.
-pub fn find(observed: &[crate::runtime::Observed], key: &PodKey, files: Option<&PodFiles>) -> Option<ListedPod> {
+/// The pod `key` names among `observed`, as `get` shows it: the newest of that name (an
+/// earlier one may linger beside it), with podrun's files read.
+pub fn find(observed: &[Observed], key: &PodKey, files: Option<&PodFiles>) -> Option<ListedPod> {
     let mine = observed
         .iter()
         .filter(|c| {
-            c.label(crate::runtime::labels::POD_NAMESPACE) == Some(key.namespace.as_str())
-                && c.label(crate::runtime::labels::POD_NAME) == Some(key.name.as_str())
+            c.label(labels::POD_NAMESPACE) == Some(key.namespace.as_str())
+                && c.label(labels::POD_NAME) == Some(key.name.as_str())
         })
         .cloned()
         .collect();
