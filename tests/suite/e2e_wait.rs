@@ -28,24 +28,24 @@ spec:
     )
 }
 
-/// A pod whose readiness probe passes once the container has been up for about 4 s.
-const READY_LATER: &str = concat!(
-    r#"apiVersion: v1
+/// A pod whose readiness probe passes once the container has been up for `after` seconds.
+fn ready_later(after: u32) -> String {
+    format!(
+        r#"apiVersion: v1
 kind: Pod
-metadata: {name: later}
+metadata: {{name: later}}
 spec:
   terminationGracePeriodSeconds: 1
   containers:
   - name: app
     image: busybox
-    command: [sh, -c, 'sleep 4; touch /tmp/ok; "#,
-    loop_sh!(),
-    r#"']
+    command: [sh, -c, 'sleep {after}; touch /tmp/ok; {LOOP}']
     readinessProbe:
-      exec: {command: [cat, /tmp/ok]}
+      exec: {{command: [cat, /tmp/ok]}}
       periodSeconds: 1
 "#
-);
+    )
+}
 
 fn run(target: Target, args: &[&str]) -> Output {
     target.podrun(&args.iter().map(|a| (*a).to_owned()).collect::<Vec<_>>())
@@ -195,9 +195,18 @@ fn deleted_and_interrupted(target: Target, ns: &Namespace) {
 }
 
 /// Readiness as podrun's prober says it: an `apply --supervise` runs the probe, and wait sees
-/// the pod turn ready; once that podrun has gone, its last word stands.
+/// the pod turn ready; once that podrun has gone, its last word stands. After a one-shot apply
+/// that left the pod unready, nothing probes it: it stays unready for wait, as for get.
 fn ready_when_the_probe_passes(target: Target, ns: &Namespace) {
-    let f = TempFile::new("later.yaml", READY_LATER);
+    applied(target, ns, &ready_later(6), 0);
+    // Past the time the probe would pass, were anything probing.
+    std::thread::sleep(Duration::from_secs(8));
+    let o = waited(target, ns, &["later", "--for", "ready", "--timeout", "2s"], 5);
+    assert!(stderr(&o).contains("not ready after") && stderr(&o).contains("app: Running, not ready"), "{}", stderr(&o));
+    let o = run(target, &["delete", "later", "-n", ns.name()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+
+    let f = TempFile::new("later.yaml", &ready_later(4));
     let supervisor = Killed(spawn(target, &["apply", f.path(), "-n", ns.name(), "--supervise"], Stdio::null()));
     wait_until("the pod to be there", Duration::from_secs(60), || {
         let o = run(target, &["get", "later", "-n", ns.name()]);
