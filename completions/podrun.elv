@@ -39,6 +39,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand validate 'Check manifests as apply would, without a container engine'
             cand delete 'Stop and remove the containers podrun created for a pod'
             cand get 'List the pods podrun runs, as `kubectl get pods` does'
+            cand wait 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
             cand logs 'Print a container''s output, as `kubectl logs` does'
             cand exec 'Run a command in a container of a pod, as `kubectl exec` does'
             cand gc 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does'
@@ -179,6 +180,34 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'podrun;wait'= {
+            cand -l 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
+            cand --selector 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
+            cand -n 'Namespace of the pods [default: default]'
+            cand --namespace 'Namespace of the pods [default: default]'
+            cand --for 'What to wait for [default: as apply, running under restartPolicy Always, complete otherwise]'
+            cand --timeout 'Overall deadline (e.g. 90s, 5m)'
+            cand -o 'Output format of the result on stdout (json: the List of Pod objects `get -o json` gives)'
+            cand --output 'Output format of the result on stdout (json: the List of Pod objects `get -o json` gives)'
+            cand -H 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]'
+            cand --host 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]'
+            cand --runtime-endpoint 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd''s and CRI-O''s sockets found]'
+            cand --context 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config''s currentContext, unless --host or DOCKER_HOST is given]'
+            cand --tlscacert 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]'
+            cand --tlscert 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]'
+            cand --tlskey 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]'
+            cand --all 'Every pod podrun runs in the namespace (-n, default: default)'
+            cand --tls 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+            cand --tlsverify 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
+            cand -q 'Show only warnings and errors (and `-o json` output)'
+            cand --quiet 'Show only warnings and errors (and `-o json` output)'
+            cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand --verbose 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'podrun;logs'= {
             cand -c 'The container [default: the pod''s default container]'
             cand --container 'The container [default: the pod''s default container]'
@@ -303,6 +332,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand validate 'Check manifests as apply would, without a container engine'
             cand delete 'Stop and remove the containers podrun created for a pod'
             cand get 'List the pods podrun runs, as `kubectl get pods` does'
+            cand wait 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
             cand logs 'Print a container''s output, as `kubectl logs` does'
             cand exec 'Run a command in a container of a pod, as `kubectl exec` does'
             cand gc 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does'
@@ -317,6 +347,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
         &'podrun;help;delete'= {
         }
         &'podrun;help;get'= {
+        }
+        &'podrun;help;wait'= {
         }
         &'podrun;help;logs'= {
         }

@@ -124,6 +124,19 @@ With POD only that pod, with several only those (exit 1 when one does not exist)
 `-o yaml` give the Pod object for one POD, as `kubectl get pod POD -o json` does, and a
 Kubernetes List of Pod objects otherwise, as `apply -o json` does.")]
     Get(GetArgs),
+    /// Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does
+    #[command(long_about = "\
+Wait until pods podrun already runs (applied earlier, or kept by `apply --supervise`) are
+running, ready or complete, as `kubectl wait` and `docker compose wait` do, and exit with
+apply's exit codes: 0 when every pod got there, 6 when a container failed for good, 5 at the
+--timeout, 7 when a pod was deleted meanwhile, 130/143 on SIGINT/SIGTERM. Nothing is created,
+started, restarted or deleted: the pods are only looked at, as `podrun get` reads them.
+
+POD names the pods; --all takes every pod of the namespace and -l those whose labels match.
+A POD podrun does not run is an error at once, with kubectl's words (exit 1, nothing waited
+for); so is a selector that matches no pod. Without --for, each pod is waited for as apply
+waits for it: running under restartPolicy Always, complete otherwise.")]
+    Wait(WaitArgs),
     /// Print a container's output, as `kubectl logs` does
     #[command(long_about = "\
 Print the output of a container of a pod podrun runs: its stdout on stdout and its stderr on
@@ -491,6 +504,50 @@ pub enum GetOutputArg {
 }
 
 #[derive(Debug, Args)]
+pub struct WaitArgs {
+    /// The pods to wait for
+    #[arg(value_name = "POD", required_unless_present_any = ["all", "selector"], conflicts_with_all = ["all", "selector"])]
+    pub pods: Vec<String>,
+
+    /// Every pod podrun runs in the namespace (-n, default: default)
+    #[arg(long, conflicts_with = "selector")]
+    pub all: bool,
+
+    /// Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)
+    #[arg(short = 'l', long, value_name = "SELECTOR", value_parser = parse_selector)]
+    pub selector: Option<LabelSelector>,
+
+    /// Namespace of the pods [default: default]
+    #[arg(short, long, value_name = "NS", value_parser = parse_namespace)]
+    pub namespace: Option<String>,
+
+    /// What to wait for [default: as apply, running under restartPolicy Always, complete
+    /// otherwise]
+    #[arg(long = "for", value_enum, value_name = "WHAT")]
+    pub wait_for: Option<WaitUntilArg>,
+
+    /// Overall deadline (e.g. 90s, 5m)
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_duration)]
+    pub timeout: Duration,
+
+    /// Output format of the result on stdout (json: the List of Pod objects `get -o json` gives)
+    #[arg(short, long, value_enum, default_value = "text", value_name = "FORMAT")]
+    pub output: OutputArg,
+}
+
+/// What `podrun wait --for` waits for: `--wait-for`'s states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WaitUntilArg {
+    /// Every container running (or completed with exit 0 where it is not restarted)
+    Running,
+    /// Every container ready: its readiness probe passes, as podrun's prober last said (running,
+    /// without one)
+    Ready,
+    /// Every container terminated for good; success when all exited 0
+    Complete,
+}
+
+#[derive(Debug, Args)]
 pub struct LogsArgs {
     /// The pod
     #[arg(value_name = "POD")]
@@ -740,6 +797,24 @@ mod tests {
     }
 
     #[test]
+    fn wait_takes_pods_or_a_selection_and_apply_s_deadline() {
+        let cli = Cli::parse_from(["podrun", "wait", "a", "b", "--for", "ready"]);
+        let Command::Wait(w) = cli.command else { panic!("not wait") };
+        assert_eq!(w.pods, ["a", "b"]);
+        assert_eq!(
+            (w.wait_for, w.timeout, w.output),
+            (Some(WaitUntilArg::Ready), Duration::from_secs(300), OutputArg::Text)
+        );
+        let cli = Cli::parse_from(["podrun", "wait", "-l", "app=web", "-n", "ns", "--timeout", "90s"]);
+        let Command::Wait(w) = cli.command else { panic!("not wait") };
+        assert!(w.pods.is_empty() && !w.all && w.selector.is_some() && w.wait_for.is_none());
+        assert_eq!((w.namespace.as_deref(), w.timeout), (Some("ns"), Duration::from_secs(90)));
+        let cli = Cli::parse_from(["podrun", "wait", "--all", "--for", "complete", "-o", "json"]);
+        let Command::Wait(w) = cli.command else { panic!("not wait") };
+        assert!(w.all && w.wait_for == Some(WaitUntilArg::Complete) && w.output == OutputArg::Json);
+    }
+
+    #[test]
     fn validate_takes_several_files_and_configs() {
         let cli =
             Cli::parse_from(["podrun", "validate", "a.yaml", "b.yaml", "--config", "c.yaml", "--config", "d.yaml"]);
@@ -799,6 +874,12 @@ mod tests {
             vec!["podrun", "logs"],
             vec!["podrun", "logs", "p", "-c", "a", "--all-containers"],
             vec!["podrun", "logs", "p", "--since", "soon"],
+            vec!["podrun", "wait"],
+            vec!["podrun", "wait", "p", "--all"],
+            vec!["podrun", "wait", "p", "-l", "app=x"],
+            vec!["podrun", "wait", "--all", "-l", "app=x"],
+            vec!["podrun", "wait", "p", "--for", "none"],
+            vec!["podrun", "wait", "p", "--timeout", "soon"],
         ] {
             assert!(Cli::try_parse_from(&args).is_err(), "{args:?}");
         }
@@ -806,7 +887,8 @@ mod tests {
 
     #[test]
     fn namespaces_are_dns_1123_labels_for_every_command() {
-        let commands: [&[&str]; 6] = [
+        let commands: [&[&str]; 7] = [
+            &["wait", "p"],
             &["apply", "x"],
             &["validate", "x"],
             &["delete", "p"],

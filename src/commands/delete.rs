@@ -79,7 +79,7 @@ fn matches(infra: &Observed, selector: &LabelSelector) -> bool {
 /// The pods of the namespace podrun runs (`--all`), or those whose labels match (`-l`), found
 /// by their containers (those `kept` keeps: podrun's own, or those it leaves alone). A pod's
 /// labels live on its infra container, so `-l` finds only pods that have one.
-fn pods_in_engine(
+pub(crate) fn pods_in_engine(
     observed: &[Observed],
     namespace: &str,
     selector: Option<&LabelSelector>,

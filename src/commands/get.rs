@@ -11,11 +11,9 @@ use crate::escape::escape;
 use crate::exit;
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::pod::files::PodFiles;
-use crate::pod::observed::attempt_of;
 use crate::report::{self, output, ReportOptions};
-use crate::runtime::{ContainerRuntime, Selector, State};
+use crate::runtime::{ContainerRuntime, Selector};
 use crate::status::engine_pods::{self, ListedPod};
-use crate::status::Notes;
 
 pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
@@ -31,7 +29,7 @@ pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
         reporter.warning(&w);
     }
     let (pods, missing) = named(engine_pods::group(observed), &args.pods);
-    let pods: Vec<ListedPod> = pods.into_iter().map(|p| with_files(p, files.as_ref())).collect();
+    let pods: Vec<ListedPod> = pods.into_iter().map(|p| p.with_files(files.as_ref())).collect();
     if args.pods.len() == 1 && !missing.is_empty() {
         // As kubectl: one pod asked for and not there is an error, with nothing on stdout.
         reporter.say(&super::pod_not_found(&args.pods[0]));
@@ -82,23 +80,6 @@ fn named(pods: Vec<ListedPod>, names: &[String]) -> (Vec<ListedPod>, Vec<String>
     (found, missing)
 }
 
-/// A listed pod with what podrun keeps of it on the host, where the engine is local: the
-/// record its last run left (`pod::record`), and the termination messages its terminated
-/// containers wrote (as `apply` reads them).
-fn with_files(p: ListedPod, files: Option<&PodFiles>) -> ListedPod {
-    let Some(files) = files else { return p };
-    let mut notes = Notes::new();
-    for (name, inst) in p.init.iter().chain(&p.containers) {
-        for o in inst.current.iter().chain(&inst.previous).filter(|o| matches!(o.state, State::Exited { .. })) {
-            if let Some(m) = files.read_termination_log(&p.uid, name, attempt_of(o)).filter(|m| !m.is_empty()) {
-                notes.messages.insert(o.id.clone(), m);
-            }
-        }
-    }
-    let record = files.read_record(&p.uid);
-    p.with_record(record.as_ref(), &notes)
-}
-
 /// The Pod object of a listed pod: what the labels and the engine tell, in the API's shape.
 fn pod_object(p: &ListedPod) -> Value {
     let spec = |cs: &[(String, crate::pod::observed::Instances)]| -> Vec<Value> {
@@ -124,7 +105,7 @@ fn pod_object(p: &ListedPod) -> Value {
 }
 
 /// The same `List` shape as `apply -o json` (see `report::summary::list`).
-fn list(pods: &[ListedPod]) -> Value {
+pub(crate) fn list(pods: &[ListedPod]) -> Value {
     json!({
         "apiVersion": "v1",
         "kind": "List",

@@ -8,6 +8,7 @@ pub mod gc;
 pub mod get;
 pub mod logs;
 pub mod validate;
+pub mod wait;
 
 use crate::cli::{Cli, Command};
 use crate::exit::UsageError;
@@ -31,6 +32,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Delete(args) => delete::run(&cli, args).await,
         Command::Gc(args) => gc::run(&cli, args).await,
         Command::Get(args) => get::run(&cli, args).await,
+        Command::Wait(args) => wait::run(&cli, args).await,
         Command::Logs(args) => logs::run(&cli, args).await,
         Command::Exec(args) => exec::run(&cli, args).await,
         Command::Completions { shell } => completions::completions(*shell),

@@ -20,6 +20,7 @@ pub mod supervise;
 mod termination;
 #[cfg(test)]
 mod tests;
+pub mod wait;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -12,10 +12,9 @@ use std::time::Duration;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::escape::{escape, escape_lines};
-use crate::status::outcome::PodResult;
 use crate::status::PodStatus;
 
-use super::{bytes, outcome_line, state_style, PodKey, PullEvent, Reporter};
+use super::{bytes, outcome_line, state_style, Ended, PodKey, PullEvent, Reporter};
 
 /// The most columns a name or an image takes on a live line; longer ones end in `…`.
 const VALUE_WIDTH: usize = 64;
@@ -123,16 +122,15 @@ impl Reporter for Live {
         }
     }
 
-    fn done(&self, result: &PodResult) {
-        let key = PodKey::of(&result.desired);
+    fn done(&self, ended: &Ended<'_>) {
         let bars = self.bars.lock().unwrap_or_else(|e| e.into_inner());
         for ((pod, _), bar) in bars.iter() {
-            if *pod == key {
+            if *pod == ended.key {
                 bar.finish();
             }
         }
-        let line = outcome_line(result);
-        let styled = if result.outcome.is_ok() { console::style(line).green() } else { console::style(line).red() };
+        let line = outcome_line(ended);
+        let styled = if ended.outcome.is_ok() { console::style(line).green() } else { console::style(line).red() };
         self.println(&styled.to_string());
     }
 

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use crate::escape::Escaped;
 use crate::pod::DesiredPod;
 use crate::runtime::PullProgress;
-use crate::status::outcome::PodResult;
+use crate::status::outcome::{PodFailure, PodResult};
 use crate::status::{PodStatus, Reason};
 
 /// A pod's name as people write it: `namespace/name` (displayed escaped, as every name podrun
@@ -50,8 +50,8 @@ pub trait Reporter: Send + Sync {
     fn pull(&self, pod: &PodKey, image: &str, event: PullEvent);
     /// The pod's status as just observed; implementations show what changed.
     fn status(&self, pod: &PodKey, status: &PodStatus);
-    /// One pod's run is over.
-    fn done(&self, result: &PodResult);
+    /// One pod's run (or wait) is over.
+    fn done(&self, ended: &Ended<'_>);
     /// All runs are over: clear any live display before the summary is printed.
     fn finish(&self);
     /// A line on standard error as it is, whatever `--quiet` says: the words kubectl has for a
@@ -118,12 +118,27 @@ pub(crate) fn state_style(summary: &str) -> console::Style {
     }
 }
 
+/// The end of one pod's run (`apply`) or wait (`podrun wait`), as the reporter and the
+/// summary show it: the pod, its last status, and the outcome.
+#[derive(Debug, Clone)]
+pub struct Ended<'a> {
+    pub key: PodKey,
+    pub status: Option<&'a PodStatus>,
+    pub outcome: &'a Result<(), PodFailure>,
+}
+
+impl<'a> From<&'a PodResult> for Ended<'a> {
+    fn from(r: &'a PodResult) -> Self {
+        Ended { key: PodKey::of(&r.desired), status: r.status.as_ref(), outcome: &r.outcome }
+    }
+}
+
 /// One line for the end of a pod's run, escaped.
-pub(crate) fn outcome_line(r: &PodResult) -> String {
-    let key = PodKey::of(&r.desired);
-    match &r.outcome {
+pub(crate) fn outcome_line(r: &Ended<'_>) -> String {
+    let key = &r.key;
+    match r.outcome {
         Ok(()) => {
-            let phase = r.status.as_ref().map(|s| format!("{:?}", s.phase)).unwrap_or_default();
+            let phase = r.status.map(|s| format!("{:?}", s.phase)).unwrap_or_default();
             format!("pod {key}: ok ({phase})")
         }
         Err(e) => format!("pod {key}: {}", Escaped(e)),

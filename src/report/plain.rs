@@ -7,10 +7,9 @@ use std::sync::Mutex;
 use std::time::SystemTime;
 
 use crate::escape::{escape, escape_lines};
-use crate::status::outcome::PodResult;
 use crate::status::PodStatus;
 
-use super::{bytes, outcome_line, output, PodKey, PullEvent, Reporter};
+use super::{bytes, outcome_line, output, Ended, PodKey, PullEvent, Reporter};
 
 pub struct Plain {
     quiet: bool,
@@ -85,9 +84,9 @@ impl Reporter for Plain {
         }
     }
 
-    fn done(&self, result: &PodResult) {
-        if !self.quiet || result.outcome.is_err() {
-            self.line(&outcome_line(result));
+    fn done(&self, ended: &Ended<'_>) {
+        if !self.quiet || ended.outcome.is_err() {
+            self.line(&outcome_line(ended));
         }
     }
 

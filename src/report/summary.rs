@@ -9,7 +9,7 @@ use crate::escape::escape;
 use crate::status::outcome::PodResult;
 use crate::status::Phase;
 
-use super::{state_style, Format, PodKey};
+use super::{state_style, Ended, Format};
 
 pub fn render(results: &[PodResult], format: Format, colour: bool) -> String {
     match format {
@@ -18,7 +18,21 @@ pub fn render(results: &[PodResult], format: Format, colour: bool) -> String {
             s.push('\n');
             s
         }
-        Format::Text => table(results, colour),
+        Format::Text => table(&results.iter().map(Ended::from).collect::<Vec<_>>(), colour),
+    }
+}
+
+/// The same for pods podrun waited on (`podrun wait`), whose manifests it does not have: in
+/// JSON `objects` (their List of Pod objects, as `podrun get -o json` gives them), in text the
+/// table apply prints.
+pub fn render_ended(ended: &[Ended<'_>], objects: &Value, format: Format, colour: bool) -> String {
+    match format {
+        Format::Json => {
+            let mut s = json(objects);
+            s.push('\n');
+            s
+        }
+        Format::Text => table(ended, colour),
     }
 }
 
@@ -65,12 +79,12 @@ pub fn list(results: &[PodResult]) -> Value {
     })
 }
 
-fn table(results: &[PodResult], colour: bool) -> String {
+fn table(results: &[Ended<'_>], colour: bool) -> String {
     let mut rows = vec![["POD", "CONTAINER", "STATE", "RESTARTS", "POD IP"].map(String::from).to_vec()];
     let mut summaries = vec![String::new()];
     for r in results {
-        let key = PodKey::of(&r.desired).to_string();
-        let Some(st) = &r.status else {
+        let key = r.key.to_string();
+        let Some(st) = r.status else {
             rows.push(vec![key, "-".into(), "Unknown".into(), "-".into(), "-".into()]);
             summaries.push("Unknown".into());
             continue;

@@ -360,9 +360,10 @@ pub enum Verdict {
     Failed { container: String, state: Box<ContainerState> },
 }
 
-/// The exit code of an app container that has terminated and will not be restarted.
-fn final_exit(desired: &DesiredPod, c: &DesiredContainer, s: &ContainerStatus) -> Option<i64> {
-    s.state.terminated.as_ref().map(|t| t.exit_code).filter(|&code| !desired.restarts_after(c, code))
+/// The exit code of an app container that has terminated and will not be restarted
+/// (`restarts(code)`: whether it is restarted after exiting with `code`).
+fn final_exit(s: &ContainerStatus, restarts: impl Fn(i64) -> bool) -> Option<i64> {
+    s.state.terminated.as_ref().map(|t| t.exit_code).filter(|&code| !restarts(code))
 }
 
 /// A container must have been up for `min_uptime` (`--min-uptime`, 200 ms by default) before
@@ -398,24 +399,46 @@ pub fn verdict(
     if let Some(s) = init_failure(desired, &status.init_container_statuses) {
         return Verdict::Failed { container: s.name.clone(), state: Box::new(s.state.clone()) };
     }
-    let apps = || desired.containers.iter().zip(&status.container_statuses);
+    let restarts = |i: usize, code| desired.containers.get(i).is_some_and(|c| desired.restarts_after(c, code));
+    judge(status, infra_running, wait_for, Uptime { min: min_uptime, now }, restarts)
+}
+
+/// How long a container must have been up to count as running (`--min-uptime`), as of `now`.
+#[derive(Debug, Clone, Copy)]
+pub struct Uptime {
+    pub min: Duration,
+    pub now: SystemTime,
+}
+
+/// The verdict on the app containers (`verdict`'s rules once init containers are done with):
+/// `restarts(i, code)` says whether the `i`th is restarted after exiting with `code`. Also
+/// for pods podrun does not drive (`podrun wait`), whose rules come from their record.
+pub fn judge(
+    status: &PodStatus,
+    infra_running: bool,
+    wait_for: WaitFor,
+    uptime: Uptime,
+    restarts: impl Fn(usize, i64) -> bool,
+) -> Verdict {
+    let apps = || status.container_statuses.iter().enumerate();
+    let final_of = |i: usize, s: &ContainerStatus| final_exit(s, |code| restarts(i, code));
     // A container that failed for good ends a run with a goal; a supervised pod (no goal) is
     // kept as a kubelet keeps it, its other containers going (one whose own policy is Never
     // may fail in a pod that runs on).
-    for (c, s) in apps().filter(|_| wait_for != WaitFor::Forever) {
-        if final_exit(desired, c, s).is_some_and(|code| code != 0) {
+    for (i, s) in apps().filter(|_| wait_for != WaitFor::Forever) {
+        if final_of(i, s).is_some_and(|code| code != 0) {
             return Verdict::Failed { container: s.name.clone(), state: Box::new(s.state.clone()) };
         }
     }
     let done = match wait_for {
         WaitFor::Running => {
             infra_running
-                && apps().all(|(c, s)| {
-                    let stable = stable_at(s, min_uptime).is_none_or(|t| t <= now);
-                    (s.state.running.is_some() && stable) || final_exit(desired, c, s) == Some(0)
+                && apps().all(|(i, s)| {
+                    let stable = stable_at(s, uptime.min).is_none_or(|t| t <= uptime.now);
+                    (s.state.running.is_some() && stable) || final_of(i, s) == Some(0)
                 })
         }
-        WaitFor::Complete => apps().all(|(c, s)| final_exit(desired, c, s).is_some()),
+        WaitFor::Complete => apps().all(|(i, s)| final_of(i, s).is_some()),
         // The pod's Ready condition: its sidecars count too.
         WaitFor::Ready => infra_running && status.is_ready(),
         // The driver returns after its first sync; until then, nothing is done.

@@ -6,6 +6,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::manifest::types::RestartPolicy;
+use crate::pod::files::PodFiles;
 use crate::pod::observed::{attempt_of, Instances};
 use crate::pod::record::{PodRecord, RecordedContainer};
 use crate::runtime::labels;
@@ -28,6 +30,8 @@ pub struct ListedPod {
     /// App containers, by name (the manifest's order is not known without the manifest).
     pub containers: Vec<(String, Instances)>,
     pub status: PodStatus,
+    /// The pod's restartPolicy, as its record keeps it (`with_record`); unknown without one.
+    pub restart_policy: Option<RestartPolicy>,
 }
 
 /// Whether the instances are a sidecar's (its sealed label says so).
@@ -105,7 +109,27 @@ impl ListedPod {
             order(&r.containers, &mut self.containers);
         }
         self.status = status(&self.infra, &self.init, &self.containers, record, notes);
+        self.restart_policy = record.map(|r| r.restart_policy);
         self
+    }
+
+    /// The pod with what podrun keeps of it on the host, where the engine is local (`files`):
+    /// the record its last run left (`pod::record`), and the termination messages its
+    /// terminated containers wrote (as `apply` reads them). As `podrun get` and `podrun wait`
+    /// read a pod.
+    #[must_use]
+    pub fn with_files(self, files: Option<&PodFiles>) -> ListedPod {
+        let Some(files) = files else { return self };
+        let mut notes = Notes::new();
+        for (name, inst) in self.init.iter().chain(&self.containers) {
+            for o in inst.current.iter().chain(&inst.previous).filter(|o| matches!(o.state, State::Exited { .. })) {
+                if let Some(m) = files.read_termination_log(&self.uid, name, attempt_of(o)).filter(|m| !m.is_empty()) {
+                    notes.messages.insert(o.id.clone(), m);
+                }
+            }
+        }
+        let record = files.read_record(&self.uid);
+        self.with_record(record.as_ref(), &notes)
     }
 
     /// When the pod started: its infra container's start (RFC 3339), as the kubelet's
@@ -215,7 +239,7 @@ pub fn group(observed: Vec<Observed>) -> Vec<ListedPod> {
                 key(a).cmp(&key(b)).then_with(|| an.cmp(bn))
             });
             let status = status(&infra, &init, &containers, None, &Notes::new());
-            ListedPod { namespace, name, uid, infra, init, containers, status }
+            ListedPod { namespace, name, uid, infra, init, containers, status, restart_policy: None }
         })
         .collect()
 }

@@ -6,7 +6,8 @@ pub mod engine_pods;
 pub mod outcome;
 pub mod reason;
 pub mod types;
+pub mod waited;
 
-pub use compute::{compute, verdict, Notes, ProbeState, Verdict, WaitFor};
+pub use compute::{compute, verdict, Notes, ProbeState, Uptime, Verdict, WaitFor};
 pub use reason::Reason;
 pub use types::*;

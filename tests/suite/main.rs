@@ -45,6 +45,7 @@ mod e2e_sync;
 mod e2e_toolbox;
 mod e2e_userns;
 mod e2e_volume_life;
+mod e2e_wait;
 mod engine_caps;
 mod folder_cycles;
 mod layers;

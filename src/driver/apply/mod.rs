@@ -374,7 +374,7 @@ async fn drive_all<R: Runtime + 'static>(
         let drive = drive.clone();
         async move {
             let result = driver::run_pod(rt, desired, drive, reporter.clone(), interrupt).await;
-            reporter.done(&result);
+            reporter.done(&(&result).into());
             result
         }
     });

@@ -43,7 +43,7 @@ impl Reporter for Recorder {
         }
     }
     fn status(&self, _pod: &PodKey, _status: &PodStatus) {}
-    fn done(&self, _result: &PodResult) {}
+    fn done(&self, _ended: &crate::report::Ended<'_>) {}
     fn finish(&self) {}
     fn say(&self, line: &str) {
         self.events.lock().unwrap().push(format!("say {line}"));
