@@ -38,7 +38,7 @@ pub enum PodFailure {
     /// also a `source` a chain printer would repeat (as with `Runtime`).
     #[error("container {container:?} cannot be configured: {}{after}", Chain(.cause))]
     Config { container: String, cause: ConfigCause, after: String },
-    #[error("not {goal} after {retries} retries and {elapsed}: {detail}")]
+    #[error("not {goal} after {}{elapsed}: {detail}", retries_said(*.retries))]
     NotConverged { goal: &'static str, retries: u32, elapsed: String, detail: String, crash_loop: bool },
     /// The pod was active longer than its activeDeadlineSeconds: its containers were killed.
     #[error("the pod was active longer than its activeDeadlineSeconds ({seconds}s): DeadlineExceeded")]
@@ -53,6 +53,15 @@ pub enum PodFailure {
     /// What this run still had of the pod is removed.
     #[error("deleted while this run went on ({by}){}", removed_note(*.removed))]
     Deleted { by: String, removed: usize },
+}
+
+/// "N retries and ", or nothing when no sync was retried (`podrun wait`, which only looks).
+fn retries_said(retries: u32) -> String {
+    if retries == 0 {
+        String::new()
+    } else {
+        format!("{retries} retries and ")
+    }
 }
 
 /// Why a container cannot be configured, as the error that said so.
