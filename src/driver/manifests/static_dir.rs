@@ -10,6 +10,8 @@ use crate::manifest::{self, LoadOptions, Loaded, LoadedPod, ManifestError, Sourc
 use crate::pod::prepare::{self, Environment, PrepareError};
 use crate::pod::DesiredPod;
 
+use super::remote::read_source;
+
 /// Why a manifest file was left out.
 #[derive(Debug, thiserror::Error)]
 pub enum Unusable {
@@ -45,11 +47,11 @@ pub fn load_each(
     configs: &[String],
     opts: &LoadOptions,
 ) -> Result<(Loaded, Vec<Skipped>), ManifestError> {
-    let config_sources = configs.iter().map(|p| Source::read(p)).collect::<Result<Vec<_>, _>>()?;
+    let config_sources = configs.iter().map(|p| read_source(p)).collect::<Result<Vec<_>, _>>()?;
     let mut good = Vec::new();
     let mut skipped = Vec::new();
     for f in files {
-        match Source::read(f).and_then(|s| alone(&s, &config_sources, opts).map(|()| s)) {
+        match read_source(f).and_then(|s| alone(&s, &config_sources, opts).map(|()| s)) {
             Ok(s) => good.push(s),
             Err(e) => skipped.push(Skipped { file: f.clone(), why: Unusable::Load(e) }),
         }

@@ -1,0 +1,125 @@
+//! Manifests from `http://` and `https://` URLs, as a kubelet reads its `--manifest-url`: each
+//! URL given to apply, validate or delete is fetched (`fetch`) before the manifests load, and
+//! its answer is then read as a file's text would be, under the URL's name (as given, its
+//! password hidden: `address::shown`), so an error names the URL, line and column as it names
+//! a file's; the listing names it so too, and the store below is keyed by that name.
+//!
+//! The last good answer of each URL is kept for the life of the process, across supervision's
+//! start-overs: under `apply --supervise` a URL that cannot be read now (no answer, a 404, too
+//! large) keeps serving its last good answer, so its pods stay as they were, as a kubelet
+//! keeps its last good pod list; why is said once per change of reason. A URL that was never
+//! read has no manifest: one-shot commands stop there (exit 2), supervision leaves it out as it
+//! leaves out a file that does not load, and reads it again every 20 s.
+
+pub mod address;
+pub mod fetch;
+pub mod header;
+
+use std::collections::BTreeMap;
+use std::sync::{LazyLock, Mutex, MutexGuard};
+
+use crate::error_chain::chain;
+use crate::manifest::yaml::input::MAX_INPUT_BYTES;
+use crate::manifest::{ManifestError, Source};
+
+pub use address::is_url;
+pub use header::Header;
+
+/// What is known of one URL source.
+#[derive(Debug, Default)]
+struct Known {
+    /// Its last good answer.
+    good: Option<Source>,
+    /// Why the last read failed, if it did (and that read's error, for a source never read).
+    failing: Option<Failure>,
+}
+
+#[derive(Debug, Clone)]
+enum Failure {
+    TooLarge,
+    Other(String),
+}
+
+impl Failure {
+    fn reason(&self) -> String {
+        match self {
+            Failure::TooLarge => format!("larger than {} MiB, the most podrun reads from one input", MAX_INPUT_BYTES >> 20),
+            Failure::Other(why) => why.clone(),
+        }
+    }
+}
+
+/// Every URL source read by this process, by the name it goes by (`address::shown`).
+static KNOWN: LazyLock<Mutex<BTreeMap<String, Known>>> = LazyLock::new(Mutex::default);
+
+fn known() -> MutexGuard<'static, BTreeMap<String, Known>> {
+    // Each update is one insert or assignment: a panic elsewhere leaves the map whole.
+    KNOWN.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Reads every URL among `args` again, in turn. A read that fails keeps the last good answer;
+/// `warn` hears why when a source that has one fails, or fails for another reason than before
+/// (a source never read is said by the load that leaves it out).
+pub async fn refresh(args: &[String], headers: &[Header], warn: &dyn Fn(&str)) {
+    for arg in args.iter().filter(|a| is_url(a)) {
+        let result = read(arg, headers).await;
+        let mut known = known();
+        let entry = known.entry(address::shown(arg)).or_default();
+        match result {
+            Ok(source) => {
+                entry.good = Some(source);
+                entry.failing = None;
+            }
+            Err(failure) => {
+                let said_before = entry.failing.as_ref().map(Failure::reason);
+                let reason = failure.reason();
+                if said_before.as_ref() != Some(&reason) && (entry.good.is_some() || said_before.is_some()) {
+                    let kept = if entry.good.is_some() { "its last good version stays" } else { "still left out" };
+                    warn(&format!("{}: cannot be read ({reason}); {kept}", address::shown(arg)));
+                }
+                entry.failing = Some(failure);
+            }
+        }
+    }
+}
+
+/// One read of the URL `arg`, as the source podrun loads.
+async fn read(arg: &str, headers: &[Header]) -> Result<Source, Failure> {
+    let url = address::parse(arg).map_err(|e| Failure::Other(e.to_string()))?;
+    match fetch::get(&url, headers, MAX_INPUT_BYTES).await {
+        Ok(bytes) => Ok(Source::decode(address::shown(arg), bytes)),
+        Err(fetch::FetchError::TooLarge(_)) => Err(Failure::TooLarge),
+        Err(e) => Err(Failure::Other(chain(&e))),
+    }
+}
+
+/// The source of the URL named `name` (see `address::shown`) as last read: its last good
+/// answer, or why it has none. None when `name` is not a URL.
+pub fn source(name: &str) -> Option<Result<Source, ManifestError>> {
+    if !is_url(name) {
+        return None;
+    }
+    let known = known();
+    let entry = known.get(name);
+    let file = name.to_owned();
+    Some(match (entry.and_then(|k| k.good.clone()), entry.and_then(|k| k.failing.clone())) {
+        (Some(good), _) => Ok(good),
+        (None, Some(Failure::TooLarge)) => Err(ManifestError::TooLarge { file, cap_mib: MAX_INPUT_BYTES >> 20 }),
+        (None, Some(Failure::Other(why))) => Err(ManifestError::Read { file, source: std::io::Error::other(why) }),
+        (None, None) => Err(ManifestError::Read { file, source: std::io::Error::other("not fetched") }),
+    })
+}
+
+/// What the last good answer of the URL named `name` looks like from outside, for
+/// supervision's watch: its length and a hash of its text; zeros while it has none.
+pub fn stamp(name: &str) -> (u64, u64) {
+    known()
+        .get(name)
+        .and_then(|k| k.good.as_ref())
+        .map_or((0, 0), |s| (s.text.len() as u64, crate::fnv::fnv1a64(s.text.as_bytes())))
+}
+
+/// Reads a listed manifest: a URL from what `refresh` read, else the file (or `-`).
+pub fn read_source(name: &str) -> Result<Source, ManifestError> {
+    source(name).unwrap_or_else(|| Source::read(name))
+}
