@@ -114,7 +114,7 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     } else {
         let headers = remote::header::parse_all(&args.headers)?;
         let given: Vec<String> = args.filename.iter().chain(&args.target).cloned().collect();
-        remote::refresh(&given, &headers, &|_| {}).await;
+        remote::refresh(&given, &headers, None, &|_| {}).await;
         targets(args)?
     };
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });

@@ -18,7 +18,7 @@ pub async fn run(cli: &Cli, args: &ValidateArgs) -> anyhow::Result<u8> {
     let headers = remote::header::parse_all(&args.manifest.headers)?;
     let paths = args.manifest.paths();
     let sources: Vec<String> = paths.iter().chain(&args.configs).cloned().collect();
-    remote::refresh(&sources, &headers, &|w| reporter.warning(w)).await;
+    remote::refresh(&sources, &headers, None, &|w| reporter.warning(w)).await;
     let listing = driver::manifests::listing::list(&paths, false)?;
     listing.tell(&|w| reporter.warning(w));
     // An invalid manifest is an error here, naming every bad one, which main reports and maps

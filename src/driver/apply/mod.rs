@@ -215,7 +215,8 @@ where
     let live = console::Term::stderr().is_term() && !logs_on_term;
     let reporter = report::reporter(ReportOptions { quiet: opts.quiet, verbose: opts.verbose, live });
     let sources: Vec<String> = opts.paths.iter().chain(&opts.configs).cloned().collect();
-    manifests::remote::refresh(&sources, &opts.headers, &|w| reporter.warning(w)).await;
+    let check = |s: &_| manifests::static_dir::loads(s, &opts.configs, &opts.load);
+    manifests::remote::refresh(&sources, &opts.headers, Some(&check), &|w| reporter.warning(w)).await;
     // Taken before reading, so a change made while the first pass runs is seen afterwards.
     let fingerprint =
         if mode == Mode::Supervise { supervision::Fingerprint::of(&opts.paths, &opts.configs) } else { None };

@@ -209,7 +209,8 @@ impl Watch {
         // the pass that starts over reads them.
         if !asked {
             let sources: Vec<String> = opts.paths.iter().chain(&opts.configs).cloned().collect();
-            remote::refresh(&sources, &opts.headers, &|w| reporter.warning(w)).await;
+            let check = |s: &_| manifests::static_dir::loads(s, &opts.configs, &opts.load);
+            remote::refresh(&sources, &opts.headers, Some(&check), &|w| reporter.warning(w)).await;
         }
         let now = Fingerprint::of(&opts.paths, &opts.configs);
         if !asked && (self.seen.is_none() || now == self.seen) {

@@ -74,6 +74,16 @@ pub fn load_each(
     Ok((together(&kept, &config_sources, opts)?, skipped))
 }
 
+/// Whether `s` loads on its own with the `--config` files: a new answer of a URL source must,
+/// to replace the last good one (`remote::refresh`).
+///
+/// # Errors
+/// Why it does not (or a `--config` file that does not load).
+pub fn loads(s: &Source, configs: &[String], opts: &LoadOptions) -> Result<(), ManifestError> {
+    let config_sources = configs.iter().map(|p| read_source(p)).collect::<Result<Vec<_>, _>>()?;
+    alone(s, &config_sources, opts)
+}
+
 /// Whether `s` loads on its own. A file without a Pod is fine when it holds other objects (the
 /// ConfigMaps of other files' pods); one with nothing at all is a manifest being written.
 fn alone(s: &Source, configs: &[Source], opts: &LoadOptions) -> Result<(), ManifestError> {

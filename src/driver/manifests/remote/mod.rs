@@ -6,8 +6,9 @@
 //!
 //! The last good answer of each URL is kept for the life of the process, across supervision's
 //! start-overs: under `apply --supervise` a URL that cannot be read now (no answer, a 404, too
-//! large) keeps serving its last good answer, so its pods stay as they were, as a kubelet
-//! keeps its last good pod list; why is said once per change of reason. A URL that was never
+//! large), or whose new answer does not load, keeps serving its last good answer, so its pods
+//! stay as they were, as a kubelet keeps its last good pod list; why is said once per change
+//! of reason. A URL that was never
 //! read has no manifest: one-shot commands stop there (exit 2), supervision leaves it out as it
 //! leaves out a file that does not load, and reads it again every 20 s.
 
@@ -37,17 +38,29 @@ struct Known {
 #[derive(Debug, Clone)]
 enum Failure {
     TooLarge,
-    Other(String),
+    Unreadable(String),
+    /// Read, but it does not load (said only while a last good answer stands in for it).
+    DoesNotLoad(String),
 }
 
 impl Failure {
     fn reason(&self) -> String {
         match self {
-            Failure::TooLarge => format!("larger than {} MiB, the most podrun reads from one input", MAX_INPUT_BYTES >> 20),
-            Failure::Other(why) => why.clone(),
+            Failure::TooLarge => {
+                format!(
+                    "cannot be read: larger than {} MiB, the most podrun reads from one input",
+                    MAX_INPUT_BYTES >> 20
+                )
+            }
+            Failure::Unreadable(why) => format!("cannot be read: {why}"),
+            Failure::DoesNotLoad(why) => format!("its new version does not load: {why}"),
         }
     }
 }
+
+/// Whether a new answer loads, to replace a last good one (supervision's check); without one,
+/// any answer that could be read replaces it, and the load says what is wrong with it.
+pub type Check<'a> = &'a dyn Fn(&Source) -> Result<(), ManifestError>;
 
 /// Every URL source read by this process, by the name it goes by (`address::shown`).
 static KNOWN: LazyLock<Mutex<BTreeMap<String, Known>>> = LazyLock::new(Mutex::default);
@@ -57,14 +70,24 @@ fn known() -> MutexGuard<'static, BTreeMap<String, Known>> {
     KNOWN.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Reads every URL among `args` again, in turn. A read that fails keeps the last good answer;
-/// `warn` hears why when a source that has one fails, or fails for another reason than before
-/// (a source never read is said by the load that leaves it out).
-pub async fn refresh(args: &[String], headers: &[Header], warn: &dyn Fn(&str)) {
+/// Reads every URL among `args` again, in turn. A read that fails, or (with `check`) an
+/// answer that does not load, keeps the last good answer; `warn` hears why when a source that
+/// has one fails, or fails for another reason than before (a source never read is said by the
+/// load that leaves it out).
+pub async fn refresh(args: &[String], headers: &[Header], check: Option<Check<'_>>, warn: &dyn Fn(&str)) {
     for arg in args.iter().filter(|a| is_url(a)) {
+        let name = address::shown(arg);
         let result = read(arg, headers).await;
+        let had_good = known().get(&name).is_some_and(|k| k.good.is_some());
+        let result = match (result, check) {
+            (Ok(source), Some(check)) if had_good => match check(&source) {
+                Ok(()) => Ok(source),
+                Err(e) => Err(Failure::DoesNotLoad(chain(&e))),
+            },
+            (result, _) => result,
+        };
         let mut known = known();
-        let entry = known.entry(address::shown(arg)).or_default();
+        let entry = known.entry(name.clone()).or_default();
         match result {
             Ok(source) => {
                 entry.good = Some(source);
@@ -75,7 +98,7 @@ pub async fn refresh(args: &[String], headers: &[Header], warn: &dyn Fn(&str)) {
                 let reason = failure.reason();
                 if said_before.as_ref() != Some(&reason) && (entry.good.is_some() || said_before.is_some()) {
                     let kept = if entry.good.is_some() { "its last good version stays" } else { "still left out" };
-                    warn(&format!("{}: cannot be read ({reason}); {kept}", address::shown(arg)));
+                    warn(&format!("{name}: {reason}; {kept}"));
                 }
                 entry.failing = Some(failure);
             }
@@ -85,11 +108,11 @@ pub async fn refresh(args: &[String], headers: &[Header], warn: &dyn Fn(&str)) {
 
 /// One read of the URL `arg`, as the source podrun loads.
 async fn read(arg: &str, headers: &[Header]) -> Result<Source, Failure> {
-    let url = address::parse(arg).map_err(|e| Failure::Other(e.to_string()))?;
+    let url = address::parse(arg).map_err(|e| Failure::Unreadable(e.to_string()))?;
     match fetch::get(&url, headers, MAX_INPUT_BYTES).await {
         Ok(bytes) => Ok(Source::decode(address::shown(arg), bytes)),
         Err(fetch::FetchError::TooLarge(_)) => Err(Failure::TooLarge),
-        Err(e) => Err(Failure::Other(chain(&e))),
+        Err(e) => Err(Failure::Unreadable(chain(&e))),
     }
 }
 
@@ -105,7 +128,9 @@ pub fn source(name: &str) -> Option<Result<Source, ManifestError>> {
     Some(match (entry.and_then(|k| k.good.clone()), entry.and_then(|k| k.failing.clone())) {
         (Some(good), _) => Ok(good),
         (None, Some(Failure::TooLarge)) => Err(ManifestError::TooLarge { file, cap_mib: MAX_INPUT_BYTES >> 20 }),
-        (None, Some(Failure::Other(why))) => Err(ManifestError::Read { file, source: std::io::Error::other(why) }),
+        (None, Some(Failure::Unreadable(why) | Failure::DoesNotLoad(why))) => {
+            Err(ManifestError::Read { file, source: std::io::Error::other(why) })
+        }
         (None, None) => Err(ManifestError::Read { file, source: std::io::Error::other("not fetched") }),
     })
 }
