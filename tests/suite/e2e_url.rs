@@ -7,7 +7,7 @@
 //! does not load, keeps the last good version running, said once.
 
 use std::process::Output;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::common::url_server::{Answer, Certs, Server};
 use crate::common::*;
@@ -163,4 +163,134 @@ fn e2e_url_a_slow_answer_ends_at_the_time_limit() {
     refused(&ns, &server.url("/slow.yaml"), "/nonexistent", "cannot read: no complete answer within 30s");
     // Figure for docs/performance.md, not an assert: the limit is 30 s.
     eprintln!("a slow URL source ended after {:?}", started.elapsed());
+}
+
+/// `podrun apply URL --supervise --prune` in the background, as systemd runs it
+/// (NOTIFY_SOCKET); killed when dropped, its scratch directory removed.
+struct Supervisor {
+    child: Killed,
+    notify: std::os::unix::net::UnixDatagram,
+    dir: std::path::PathBuf,
+}
+
+impl Supervisor {
+    fn start(url: &str, ns: &Namespace) -> Supervisor {
+        let dir = std::env::temp_dir().join(format!("podrun-url-sup-{}-{}", std::process::id(), ns.name()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        let notify = std::os::unix::net::UnixDatagram::bind(dir.join("notify.sock")).expect("bind");
+        notify.set_read_timeout(Some(Duration::from_secs(90))).expect("timeout");
+        let header = format!("Authorization: {TOKEN}");
+        let child = std::process::Command::new(PODRUN)
+            .args(["apply", url, "-n", ns.name(), "--supervise", "--prune", "-v", "--header", &header])
+            .env("NO_COLOR", "1")
+            .env("NOTIFY_SOCKET", dir.join("notify.sock"))
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(dir.join("podrun.log")).expect("log"))
+            .spawn()
+            .expect("run podrun");
+        Supervisor { child: Killed(child), notify, dir }
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.join("podrun.log")).unwrap_or_default()
+    }
+
+    /// The STATUS of the next READY=1 (each within the socket's 90 s read timeout).
+    fn ready(&self) -> String {
+        let mut buf = [0u8; 512];
+        for _ in 0..100 {
+            let n = self.notify.recv(&mut buf).unwrap_or_else(|e| panic!("no word to systemd: {e}\n{}", self.log()));
+            if let Some(rest) = String::from_utf8_lossy(&buf[..n]).strip_prefix("READY=1\n") {
+                return rest.to_owned();
+            }
+        }
+        panic!("no READY=1 in 100 messages:\n{}", self.log())
+    }
+
+    /// Waits (90 s at most: a 20 s re-read and a pass) for `text` in the log.
+    fn wait_said(&mut self, text: &str) {
+        wait_until(&format!("podrun says {text:?}"), Duration::from_secs(90), || {
+            let log = self.log();
+            assert!(self.child.0.try_wait().expect("wait").is_none(), "podrun ended: {log}");
+            if log.contains(text) {
+                Ok(())
+            } else {
+                Err(log)
+            }
+        });
+    }
+
+    fn signal(&self, sig: &str) {
+        let status = std::process::Command::new("kill").args([sig, &self.child.0.id().to_string()]).status();
+        assert!(status.expect("kill").success());
+    }
+}
+
+impl Drop for Supervisor {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The pods of `ns`, by their containers' labels.
+fn pods_of(ns: &Namespace) -> Vec<String> {
+    let mut v: Vec<String> = ns
+        .containers()
+        .iter()
+        .map(|(id, _)| ns.inspect(id, "{{index .Config.Labels \"io.kubernetes.pod.name\"}}"))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Under `--supervise`: the document re-read every 20 s (no SIGHUP) applies a change and prunes
+/// the pod that left it; a 404 and then a document that does not load keep the last good
+/// version running (said once each, a SIGHUP in between changing nothing); a fixed document is
+/// applied again.
+#[test]
+fn e2e_url_supervise_applies_changes_and_keeps_the_last_good_version() {
+    require_engine!();
+    let ns = Namespace::new("url-supervise");
+    let server = Server::start(None);
+    let guarded = |body: String| Answer::Guarded { header: format!("authorization: {}", TOKEN.to_lowercase()), body };
+    server.set("/pods.yaml", guarded(format!("{}---\n{}", pod("a"), pod("b"))));
+    let mut sup = Supervisor::start(&server.url("/pods.yaml"), &ns);
+    let status = sup.ready();
+    assert!(status.contains("STATUS=2 of 2 pods supervised"), "{status}\n{}", sup.log());
+    assert_eq!(pods_of(&ns), ["a", "b"]);
+
+    // Changed: seen by the 20 s re-read; b left the document and is pruned.
+    server.set("/pods.yaml", guarded(pod("a")));
+    let status = sup.ready();
+    assert!(status.contains("STATUS=1 of 1 pods supervised"), "{status}\n{}", sup.log());
+    wait_until("b pruned", Duration::from_secs(30), || if pods_of(&ns) == ["a"] { Ok(()) } else { Err(ns.containers()) });
+
+    // Not found: a is kept, and why is said once, also across a start-over.
+    server.set("/pods.yaml", Answer::Status(404));
+    let said = "pods.yaml: cannot be read: the server answered 404 Not Found; its last good version stays";
+    sup.wait_said(said);
+    sup.signal("-HUP");
+    let status = sup.ready();
+    assert!(status.contains("STATUS=1 of 1 pods supervised"), "the last good version: {status}\n{}", sup.log());
+    assert_eq!(sup.log().matches(said).count(), 1, "said once:\n{}", sup.log());
+
+    // Read, but it does not load: a stays, supervised.
+    server.set("/pods.yaml", guarded("apiVersion: v1\nkind: Pod\nmetadata: {name: a\n".into()));
+    sup.signal("-HUP");
+    let status = sup.ready();
+    assert!(status.contains("STATUS=1 of 1 pods supervised"), "{status}\n{}", sup.log());
+    assert!(sup.log().contains("pods.yaml: its new version does not load: "), "{}", sup.log());
+
+    // Mended, with a new pod.
+    server.set("/pods.yaml", guarded(format!("{}---\n{}", pod("a"), pod("c"))));
+    let status = sup.ready();
+    assert!(status.contains("STATUS=2 of 2 pods supervised"), "{status}\n{}", sup.log());
+    assert_eq!(pods_of(&ns), ["a", "c"]);
+    assert!(!sup.log().contains("s3cret-token"), "the header's value was printed:\n{}", sup.log());
+    sup.signal("-TERM");
+    let ended = wait_until("podrun stops", Duration::from_secs(30), || sup.child.0.try_wait().expect("wait").ok_or(()));
+    assert_eq!(ended.code(), Some(0), "{}", sup.log());
 }
