@@ -135,11 +135,17 @@ fn e2e_url_sources_that_cannot_be_read_exit_2_naming_the_url_and_create_nothing(
     refused(&ns, &plain.url("/huge.yaml"), &ca, "larger than 64 MiB, the most podrun reads from one input");
     refused(&ns, &plain.url("/bad.yaml"), &ca, &format!("{}:4:1: ", plain.url("/bad.yaml")));
     refused(&ns, &tls.url("/down"), &ca, "podrun does not leave TLS for plain HTTP");
+    let https_to_plain = format!("https://127.0.0.1:{}/pod.yaml", plain.port);
+    refused(&ns, &https_to_plain, &ca, "the server does not speak TLS on this port");
     refused(
         &ns,
         &tls.url("/pod.yaml"),
         &certs.ca(false),
-        &format!("{}: cannot read: TLS with 127.0.0.1:", tls.url("/pod.yaml")),
+        &format!(
+            "{}: cannot read: TLS with 127.0.0.1:{}: the server's certificate is not signed by a CA podrun trusts",
+            tls.url("/pod.yaml"),
+            tls.port
+        ),
     );
     // The same with the CA that signed it: read, and the pod runs (the refusals above were
     // the certificate's, not the server's).
@@ -266,7 +272,11 @@ fn e2e_url_supervise_applies_changes_and_keeps_the_last_good_version() {
     server.set("/pods.yaml", guarded(pod("a")));
     let status = sup.ready();
     assert!(status.contains("STATUS=1 of 1 pods supervised"), "{status}\n{}", sup.log());
-    wait_until("b pruned", Duration::from_secs(30), || if pods_of(&ns) == ["a"] { Ok(()) } else { Err(ns.containers()) });
+    wait_until(
+        "b pruned",
+        Duration::from_secs(30),
+        || if pods_of(&ns) == ["a"] { Ok(()) } else { Err(ns.containers()) },
+    );
 
     // Not found: a is kept, and why is said once, also across a start-over.
     server.set("/pods.yaml", Answer::Status(404));

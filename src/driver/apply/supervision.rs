@@ -137,7 +137,13 @@ pub(super) async fn run<R: Runtime>(
             _ = hangup.recv() => true,
             _ = tick.tick() => false,
         };
-        if !watch.starts_over(&*rt, opts, asked, &*reporter).await {
+        // A URL source is read within its time limit; SIGTERM does not wait for it.
+        let mut during = interrupt.clone();
+        let starts_over = tokio::select! {
+            s = watch.starts_over(&*rt, opts, asked, &*reporter) => s,
+            _ = during.wait() => false,
+        };
+        if !starts_over {
             continue;
         }
         let why = if asked { "SIGHUP" } else { "the manifests changed" };

@@ -193,6 +193,11 @@ fn serve(mut s: impl Read + Write, (routes, heads, stop): &Shared) {
     let mut byte = [0u8; 1];
     while !head.ends_with(b"\r\n\r\n") && head.len() < 64 * 1024 {
         match s.read(&mut byte) {
+            // Not a request (a TLS handshake on the plain port): answered as web servers do.
+            Ok(1) if head.is_empty() && !byte[0].is_ascii_uppercase() => {
+                let _ = s.write_all(b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+                return;
+            }
             Ok(1) => head.push(byte[0]),
             _ => return,
         }

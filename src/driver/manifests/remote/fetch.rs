@@ -46,8 +46,8 @@ pub enum FetchError {
     Trust(#[source] TlsError),
     #[error("cannot connect to {0}")]
     Connect(String, #[source] std::io::Error),
-    #[error("TLS with {0}")]
-    Tls(String, #[source] std::io::Error),
+    #[error("TLS with {0}: {1}")]
+    Tls(String, String),
     #[error("HTTP")]
     Http(#[source] hyper::Error),
     #[error("the request")]
@@ -115,10 +115,30 @@ async fn request(
     let tcp = TcpStream::connect((host.as_str(), port)).await.map_err(|e| FetchError::Connect(at.clone(), e))?;
     if url.scheme() == "https" {
         let name = server_name(url)?;
-        let stream = TlsConnector::from(tls.clone()).connect(name, tcp).await.map_err(|e| FetchError::Tls(at, e))?;
+        let stream = TlsConnector::from(tls.clone())
+            .connect(name, tcp)
+            .await
+            .map_err(|e| FetchError::Tls(at, tls_failure(&e)))?;
         exchange(stream, req).await
     } else {
         exchange(tcp, req).await
+    }
+}
+
+/// Why a TLS handshake failed, in words, as far as rustls says.
+fn tls_failure(e: &std::io::Error) -> String {
+    use rustls::{CertificateError as C, Error as E};
+    let Some(tls) = e.get_ref().and_then(|i| i.downcast_ref::<E>()) else { return e.to_string() };
+    match tls {
+        E::InvalidCertificate(C::UnknownIssuer | C::BadSignature) => {
+            "the server's certificate is not signed by a CA podrun trusts (the system's, or SSL_CERT_FILE's)".into()
+        }
+        E::InvalidCertificate(C::NotValidForName | C::NotValidForNameContext { .. }) => {
+            "the server's certificate is not valid for the host in the URL".into()
+        }
+        E::InvalidCertificate(C::Expired | C::ExpiredContext { .. }) => "the server's certificate has expired".into(),
+        E::InvalidMessage(_) | E::InappropriateMessage { .. } => "the server does not speak TLS on this port".into(),
+        other => other.to_string(),
     }
 }
 
@@ -235,5 +255,15 @@ mod tests {
         assert_eq!(dial(&Url::parse("http://h.example:8080/p").unwrap()).unwrap(), ("h.example".to_owned(), 8080));
         assert!(matches!(server_name(&Url::parse("https://127.0.0.1/").unwrap()), Ok(ServerName::IpAddress(_))));
         assert!(is_redirect(StatusCode::TEMPORARY_REDIRECT) && !is_redirect(StatusCode::NOT_MODIFIED));
+    }
+
+    #[test]
+    fn a_refused_certificate_is_said_in_words() {
+        let io = |e: rustls::Error| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
+        let unknown = rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer);
+        assert!(tls_failure(&io(unknown)).contains("not signed by a CA podrun trusts"));
+        let plain = rustls::Error::InvalidMessage(rustls::InvalidMessage::InvalidContentType);
+        assert_eq!(tls_failure(&io(plain)), "the server does not speak TLS on this port");
+        assert_eq!(tls_failure(&std::io::Error::other("reset")), "reset");
     }
 }
