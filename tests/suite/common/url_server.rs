@@ -177,10 +177,11 @@ fn accept_loop(listener: &TcpListener, tls: Option<&Arc<rustls::ServerConfig>>, 
             let _ = tcp.set_read_timeout(Some(Duration::from_secs(10)));
             let _ = tcp.set_write_timeout(Some(Duration::from_secs(10)));
             match tls {
-                Some(config) => match rustls::ServerConnection::new(config) {
-                    Ok(conn) => serve(rustls::StreamOwned::new(conn, tcp), &shared),
-                    Err(_) => {}
-                },
+                Some(config) => {
+                    if let Ok(conn) = rustls::ServerConnection::new(config) {
+                        serve(rustls::StreamOwned::new(conn, tcp), &shared);
+                    }
+                }
                 None => serve(tcp, &shared),
             }
         });

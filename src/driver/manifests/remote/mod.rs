@@ -148,3 +148,59 @@ pub fn stamp(name: &str) -> (u64, u64) {
 pub fn read_source(name: &str) -> Result<Source, ManifestError> {
     source(name).unwrap_or_else(|| Source::read(name))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// A loopback server answering each connection with the next of `answers` (status, body).
+    async fn serve(answers: Vec<(u16, &'static str)>) -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://127.0.0.1:{}/pods.yaml", listener.local_addr().unwrap().port());
+        tokio::spawn(async move {
+            for (status, body) in answers {
+                let (mut s, _) = listener.accept().await.unwrap();
+                let mut buf = [0u8; 4096];
+                let _ = s.read(&mut buf).await;
+                let head =
+                    format!("HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+                let _ = s.write_all(format!("{head}{body}").as_bytes()).await;
+            }
+        });
+        url
+    }
+
+    #[tokio::test]
+    async fn the_last_good_answer_stays_and_each_new_reason_is_said_once() {
+        let url = serve(vec![(200, "a: 1\n"), (404, ""), (404, ""), (500, ""), (200, "bad"), (200, "a: 2\n")]).await;
+        let said = RefCell::new(Vec::new());
+        let warn = |w: &str| said.borrow_mut().push(w.to_owned());
+        let check =
+            |s: &Source| if s.text == "bad" { Err(ManifestError::NoPod { file: s.name.clone() }) } else { Ok(()) };
+        let args = [url.clone()];
+        let text = || source(&url).unwrap().unwrap().text;
+        for _ in 0..5 {
+            refresh(&args, &[], Some(&check), &warn).await;
+            assert_eq!(text(), "a: 1\n", "the last good answer: {:?}", said.borrow());
+        }
+        let said = said.take();
+        assert_eq!(said.len(), 3, "404 once, 500, the bad answer: {said:?}");
+        assert!(said[0].ends_with("cannot be read: the server answered 404 Not Found; its last good version stays"));
+        assert!(said[2].contains("its new version does not load: "), "{said:?}");
+        refresh(&args, &[], Some(&check), &|w| panic!("{w}")).await;
+        assert_eq!(text(), "a: 2\n", "mended");
+        assert_ne!(stamp(&url), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn a_url_never_read_is_an_error_naming_it() {
+        let url = serve(vec![(404, "")]).await;
+        refresh(std::slice::from_ref(&url), &[], None, &|w| panic!("said by the load: {w}")).await;
+        let e = crate::error_chain::chain(&source(&url).unwrap().unwrap_err());
+        assert_eq!(e, format!("{url}: cannot read: the server answered 404 Not Found"));
+        assert_eq!(stamp(&url), (0, 0));
+        assert!(source("pod.yaml").is_none(), "a path is not a URL source");
+    }
+}
