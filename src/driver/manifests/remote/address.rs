@@ -25,6 +25,8 @@ pub enum AddressError {
     Downgrade(String),
     #[error("no host in the URL")]
     NoHost,
+    #[error("{0:?} is not a host name TLS can check a certificate for")]
+    ServerName(String),
 }
 
 /// Whether a manifest argument is a URL rather than a path (`http://` or `https://`, any case).

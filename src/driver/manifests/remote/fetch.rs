@@ -64,18 +64,17 @@ pub enum FetchError {
 
 /// The body of `url`'s answer, at most `cap` bytes.
 pub async fn get(url: &Url, headers: &[Header], cap: u64) -> Result<Vec<u8>, FetchError> {
-    let tls = TlsClient::new(&TlsFiles { verify: true, ..TlsFiles::default() }).map_err(FetchError::Trust)?;
-    tokio::time::timeout(TIME_LIMIT, follow(url, headers, cap, &tls.config)).await.map_err(|_| FetchError::TimedOut)?
+    tokio::time::timeout(TIME_LIMIT, follow(url, headers, cap)).await.map_err(|_| FetchError::TimedOut)?
 }
 
 /// Requests `first`, and where its redirects lead.
-async fn follow(first: &Url, headers: &[Header], cap: u64, tls: &Arc<ClientConfig>) -> Result<Vec<u8>, FetchError> {
+async fn follow(first: &Url, headers: &[Header], cap: u64) -> Result<Vec<u8>, FetchError> {
     let mut url = first.clone();
     for _ in 0..=MAX_REDIRECTS {
         let keep_all = address::keeps_sensitive_headers(first, &url);
         let sent = headers.iter().filter(|h| keep_all || !address::SENSITIVE.contains(&h.name.as_str()));
         // The connection lives until its answer is read or given up.
-        let (answer, _connection) = request(&url, sent, tls).await?;
+        let (answer, _connection) = request(&url, sent).await?;
         let status = answer.status();
         if status.is_success() {
             return body(answer.into_body(), cap).await;
@@ -98,7 +97,6 @@ fn is_redirect(s: StatusCode) -> bool {
 async fn request(
     url: &Url,
     headers: impl Iterator<Item = &Header>,
-    tls: &Arc<ClientConfig>,
 ) -> Result<(Response<Incoming>, Connection), FetchError> {
     let mut req = Request::get(address::target(url))
         .header(header::HOST, address::authority(url))
@@ -115,14 +113,19 @@ async fn request(
     let tcp = TcpStream::connect((host.as_str(), port)).await.map_err(|e| FetchError::Connect(at.clone(), e))?;
     if url.scheme() == "https" {
         let name = server_name(url)?;
-        let stream = TlsConnector::from(tls.clone())
-            .connect(name, tcp)
-            .await
-            .map_err(|e| FetchError::Tls(at, tls_failure(&e)))?;
+        let stream =
+            TlsConnector::from(trust()?).connect(name, tcp).await.map_err(|e| FetchError::Tls(at, tls_failure(&e)))?;
         exchange(stream, req).await
     } else {
         exchange(tcp, req).await
     }
+}
+
+/// The client configuration of HTTPS: the system's CAs, read at each use (the bundle may be
+/// renewed while supervision runs), and only for HTTPS (plain HTTP works without a bundle).
+fn trust() -> Result<Arc<ClientConfig>, FetchError> {
+    let client = TlsClient::new(&TlsFiles { verify: true, ..TlsFiles::default() }).map_err(FetchError::Trust)?;
+    Ok(client.config)
 }
 
 /// Why a TLS handshake failed, in words, as far as rustls says.
@@ -191,7 +194,7 @@ fn dial(url: &Url) -> Result<(String, u16), AddressError> {
 
 fn server_name(url: &Url) -> Result<ServerName<'static>, AddressError> {
     Ok(match url.host().ok_or(AddressError::NoHost)? {
-        Host::Domain(d) => ServerName::try_from(d.to_owned()).map_err(|_| AddressError::NoHost)?,
+        Host::Domain(d) => ServerName::try_from(d.to_owned()).map_err(|_| AddressError::ServerName(d.to_owned()))?,
         Host::Ipv4(ip) => ServerName::IpAddress(std::net::IpAddr::V4(ip).into()),
         Host::Ipv6(ip) => ServerName::IpAddress(std::net::IpAddr::V6(ip).into()),
     })
@@ -199,7 +202,7 @@ fn server_name(url: &Url) -> Result<ServerName<'static>, AddressError> {
 
 /// The task driving a connection, ended when this is dropped: a server that stalls is not
 /// left holding a task after its read timed out.
-pub struct Connection(tokio::task::JoinHandle<Result<(), hyper::Error>>);
+struct Connection(tokio::task::JoinHandle<Result<(), hyper::Error>>);
 
 impl Drop for Connection {
     fn drop(&mut self) {
