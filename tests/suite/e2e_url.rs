@@ -305,3 +305,26 @@ fn e2e_url_supervise_applies_changes_and_keeps_the_last_good_version() {
     let ended = wait_until("podrun stops", Duration::from_secs(30), || sup.child.0.try_wait().expect("wait").ok_or(()));
     assert_eq!(ended.code(), Some(0), "{}", sup.log());
 }
+
+/// Under `--supervise` a URL that does not answer at the first pass is left out, as a file
+/// that does not load is, and its pods start when it answers (the 20 s re-read).
+#[test]
+fn e2e_url_supervise_starts_the_pods_of_a_url_that_answers_later() {
+    require_engine!();
+    let ns = Namespace::new("url-later");
+    let server = Server::start(None);
+    let mut sup = Supervisor::start(&server.url("/later.yaml"), &ns);
+    let status = sup.ready();
+    assert!(
+        status.contains("STATUS=0 of 0 pods supervised; 0 failed their first pass; 1 manifests skipped"),
+        "{status}"
+    );
+    sup.wait_said("later.yaml: cannot read: the server answered 404 Not Found");
+    server.set("/later.yaml", Answer::Body(pod("late")));
+    let status = sup.ready();
+    assert!(status.contains("STATUS=1 of 1 pods supervised"), "{status}\n{}", sup.log());
+    assert_eq!(pods_of(&ns), ["late"]);
+    sup.signal("-TERM");
+    let ended = wait_until("podrun stops", Duration::from_secs(30), || sup.child.0.try_wait().expect("wait").ok_or(()));
+    assert_eq!(ended.code(), Some(0), "{}", sup.log());
+}
