@@ -21,10 +21,11 @@ fn pod(name: &str) -> String {
     )
 }
 
-/// podrun on an engine (`engine`: the flags naming it), trusting `ca`.
+/// podrun on an engine (`engine`: the flags naming it), trusting `ca`, logging all it logs (a
+/// header's value must not be among it).
 fn run(engine: &[&str], args: &[&str], ca: &str) -> Output {
     let all: Vec<&str> = engine.iter().chain(args).copied().collect();
-    podrun_env(&all, None, &[("SSL_CERT_FILE", ca)])
+    podrun_env(&all, None, &[("SSL_CERT_FILE", ca), ("PODRUN_LOG", "trace")])
 }
 
 /// Fails unless `out` exited 0; and whatever it exited, its output never shows the token.
@@ -168,7 +169,7 @@ fn e2e_url_a_slow_answer_ends_at_the_time_limit() {
     server.set("/slow.yaml", Answer::Slow);
     let started = Instant::now();
     refused(&ns, &server.url("/slow.yaml"), "/nonexistent", "cannot read: no complete answer within 30s");
-    // Figure for docs/performance.md, not an assert: the limit is 30 s.
+    // A figure, not an assert: the limit is 30 s.
     eprintln!("a slow URL source ended after {:?}", started.elapsed());
 }
 
