@@ -133,6 +133,12 @@ fn e2e_url_sources_that_cannot_be_read_exit_2_naming_the_url_and_create_nothing(
     let missing = format!("http://user:pw-s3cret@127.0.0.1:{}/missing.yaml", plain.port);
     let shown = format!("http://user:xxxxx@127.0.0.1:{}/missing.yaml", plain.port);
     refused(&ns, &missing, &ca, &format!("{shown}: cannot read: the server answered 404 Not Found"));
+    // The URL's user and password went as basic authentication (heads are kept lower case).
+    assert!(
+        plain.heads().iter().any(|h| h.contains("authorization: basic dxnlcjpwdy1zm2nyzxq=")),
+        "{:?}",
+        plain.heads()
+    );
     refused(&ns, &plain.url("/loop"), &ca, &format!("{}: cannot read: stopped after 10 redirects", plain.url("/loop")));
     refused(&ns, &plain.url("/huge.yaml"), &ca, "larger than 64 MiB, the most podrun reads from one input");
     refused(&ns, &plain.url("/bad.yaml"), &ca, &format!("{}:4:1: ", plain.url("/bad.yaml")));

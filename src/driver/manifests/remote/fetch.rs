@@ -98,14 +98,19 @@ async fn request(
     url: &Url,
     headers: impl Iterator<Item = &Header>,
 ) -> Result<(Response<Incoming>, Connection), FetchError> {
-    let mut req = Request::get(address::target(url))
-        .header(header::HOST, address::authority(url))
-        .header(header::USER_AGENT, USER_AGENT);
-    if let Some(auth) = basic_auth(url) {
-        req = req.header(header::AUTHORIZATION, auth);
-    }
+    let mut req = Request::get(address::target(url)).header(header::HOST, address::authority(url));
     for h in headers {
         req = req.header(&h.name, &h.value);
+    }
+    // The flags' User-Agent and Authorization win over podrun's own and the URL's user, as
+    // in Go's client.
+    let given = |name| req.headers_ref().is_some_and(|h| h.contains_key(name));
+    let (agent, auth) = (!given(header::USER_AGENT), !given(header::AUTHORIZATION));
+    if agent {
+        req = req.header(header::USER_AGENT, USER_AGENT);
+    }
+    if let Some(basic) = basic_auth(url).filter(|_| auth) {
+        req = req.header(header::AUTHORIZATION, basic);
     }
     let req = req.body(String::new()).map_err(FetchError::Request)?;
     let (host, port) = dial(url)?;
