@@ -54,6 +54,7 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
         'podrun;apply' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file (as kubectl takes it)')
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file (as kubectl takes it)')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'An HTTP header sent with every request for a URL manifest, as the kubelet''s --manifest-url-header (repeatable; the value is never printed)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for pods whose manifest names none')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for pods whose manifest names none')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Overall deadline (e.g. 90s, 5m)')
@@ -106,6 +107,7 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
         'podrun;validate' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file (as kubectl takes it)')
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file (as kubectl takes it)')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'An HTTP header sent with every request for a URL manifest, as the kubelet''s --manifest-url-header (repeatable; the value is never printed)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'A file of ConfigMaps and Secrets the pods refer to (repeatable)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for pods whose manifest names none')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for pods whose manifest names none')
@@ -140,6 +142,7 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the pod [default: the manifest''s, or default]')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the pod [default: the manifest''s, or default]')
             [CompletionResult]::new('--grace-period', '--grace-period', [CompletionResultType]::ParameterName, 'Seconds to wait after SIGTERM before SIGKILL [default: the pod''s terminationGracePeriodSeconds]')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'An HTTP header sent with every request for a URL manifest (repeatable; the value is never printed)')
             [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]')
             [CompletionResult]::new('--runtime-endpoint', '--runtime-endpoint', [CompletionResultType]::ParameterName, 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd''s and CRI-O''s sockets found]')

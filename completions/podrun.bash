@@ -131,7 +131,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__apply)
-            opts="-f -n -o -H -q -v -h -V --filename --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --min-uptime --cleanup-on-failure --rm --logs --exit-code-from --wait-for --output --network --infra-image --pull --strict --seccomp-default --allowed-unsafe-sysctls --validate --config --prune --dry-run --supervise --container-log-max-size --container-log-max-files --container-log-monitor-interval --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
+            opts="-f -n -o -H -q -v -h -V --filename --header --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --min-uptime --cleanup-on-failure --rm --logs --exit-code-from --wait-for --output --network --infra-image --pull --strict --seccomp-default --allowed-unsafe-sysctls --validate --config --prune --dry-run --supervise --container-log-max-size --container-log-max-files --container-log-monitor-interval --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -142,6 +142,10 @@ _podrun() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -311,7 +315,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__delete)
-            opts="-l -f -n -H -q -v -h -V --all --selector --force --wait --filename --namespace --grace-period --delete-volumes --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
+            opts="-l -f -n -H -q -v -h -V --all --selector --force --wait --filename --namespace --grace-period --delete-volumes --header --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -346,6 +350,10 @@ _podrun() {
                     return 0
                     ;;
                 --grace-period)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -827,7 +835,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__validate)
-            opts="-f -n -H -q -v -h -V --filename --config --namespace --pull --strict --validate --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
+            opts="-f -n -H -q -v -h -V --filename --header --config --namespace --pull --strict --validate --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -838,6 +846,10 @@ _podrun() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -50,6 +50,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
         &'podrun;apply'= {
             cand -f 'Manifest file (as kubectl takes it)'
             cand --filename 'Manifest file (as kubectl takes it)'
+            cand --header 'An HTTP header sent with every request for a URL manifest, as the kubelet''s --manifest-url-header (repeatable; the value is never printed)'
             cand -n 'Namespace for pods whose manifest names none'
             cand --namespace 'Namespace for pods whose manifest names none'
             cand --timeout 'Overall deadline (e.g. 90s, 5m)'
@@ -101,6 +102,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
         &'podrun;validate'= {
             cand -f 'Manifest file (as kubectl takes it)'
             cand --filename 'Manifest file (as kubectl takes it)'
+            cand --header 'An HTTP header sent with every request for a URL manifest, as the kubelet''s --manifest-url-header (repeatable; the value is never printed)'
             cand --config 'A file of ConfigMaps and Secrets the pods refer to (repeatable)'
             cand -n 'Namespace for pods whose manifest names none'
             cand --namespace 'Namespace for pods whose manifest names none'
@@ -134,6 +136,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand -n 'Namespace of the pod [default: the manifest''s, or default]'
             cand --namespace 'Namespace of the pod [default: the manifest''s, or default]'
             cand --grace-period 'Seconds to wait after SIGTERM before SIGKILL [default: the pod''s terminationGracePeriodSeconds]'
+            cand --header 'An HTTP header sent with every request for a URL manifest (repeatable; the value is never printed)'
             cand -H 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]'
             cand --host 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]'
             cand --runtime-endpoint 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd''s and CRI-O''s sockets found]'

@@ -48,6 +48,7 @@ complete -c podrun -n "__fish_podrun_needs_command" -f -a "completions" -d 'Prin
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s f -l filename -d 'Manifest file (as kubectl takes it)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l header -d 'An HTTP header sent with every request for a URL manifest, as the kubelet\'s --manifest-url-header (repeatable; the value is never printed)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s n -l namespace -d 'Namespace for pods whose manifest names none' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l timeout -d 'Overall deadline (e.g. 90s, 5m)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l retries -d 'How many times to repair the pod (restart, recreate) after the first sync' -r
@@ -97,6 +98,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -s v -l verbose -d 
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s f -l filename -d 'Manifest file (as kubectl takes it)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -l header -d 'An HTTP header sent with every request for a URL manifest, as the kubelet\'s --manifest-url-header (repeatable; the value is never printed)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l config -d 'A file of ConfigMaps and Secrets the pods refer to (repeatable)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s n -l namespace -d 'Namespace for pods whose manifest names none' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l pull -d 'Override every container\'s imagePullPolicy for this run: always (Always), missing (IfNotPresent) or never (Never)' -r -f -a "always\t''
@@ -124,6 +126,7 @@ false\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s f -l filename -d 'Manifest file whose pods to delete' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s n -l namespace -d 'Namespace of the pod [default: the manifest\'s, or default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l grace-period -d 'Seconds to wait after SIGTERM before SIGKILL [default: the pod\'s terminationGracePeriodSeconds]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -l header -d 'An HTTP header sent with every request for a URL manifest (repeatable; the value is never printed)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r

@@ -188,14 +188,20 @@ Print the man page, podrun(1) with every command and option, in roff on stdout, 
 /// Where the manifests come from: positional FILEs (or directories), or `-f FILE`.
 #[derive(Debug, Args)]
 pub struct ManifestArgs {
-    /// Manifest files with one or more YAML documents, - for standard input, or directories
-    /// (every *.yaml, *.yml and *.json file in them, sorted; not recursive)
+    /// Manifest files with one or more YAML documents, - for standard input, directories
+    /// (every *.yaml, *.yml and *.json file in them, sorted; not recursive), or http:// and
+    /// https:// URLs
     #[arg(value_name = "FILE", required_unless_present = "filename", conflicts_with = "filename")]
     pub files: Vec<String>,
 
     /// Manifest file (as kubectl takes it)
     #[arg(short = 'f', long = "filename", value_name = "FILE")]
     pub filename: Option<String>,
+
+    /// An HTTP header sent with every request for a URL manifest, as the kubelet's
+    /// --manifest-url-header (repeatable; the value is never printed)
+    #[arg(long = "header", value_name = "NAME:VALUE")]
+    pub headers: Vec<String>,
 }
 
 impl ManifestArgs {
@@ -415,7 +421,8 @@ impl From<ValidateArg> for FieldValidation {
 
 #[derive(Debug, Args)]
 pub struct DeleteArgs {
-    /// Manifest file (or -), a directory of manifests (as apply takes it), or the name of a pod
+    /// Manifest file (or -), a directory of manifests (as apply takes it), an http:// or
+    /// https:// URL of one, or the name of a pod
     #[arg(
         value_name = "TARGET",
         required_unless_present_any = ["filename", "all", "selector"],
@@ -458,6 +465,11 @@ pub struct DeleteArgs {
     /// as a claim outlives its pod)
     #[arg(long)]
     pub delete_volumes: bool,
+
+    /// An HTTP header sent with every request for a URL manifest (repeatable; the value is
+    /// never printed)
+    #[arg(long = "header", value_name = "NAME:VALUE")]
+    pub headers: Vec<String>,
 }
 
 #[derive(Debug, Args)]

@@ -2,6 +2,7 @@
 
 use crate::cli::{ApplyArgs, Cli, OutputArg, PullArg, WaitForArg};
 use crate::driver::apply::{self, ApplyOptions};
+use crate::driver::manifests::remote::header;
 use crate::driver::CrashBackoff;
 use crate::exit::UsageError;
 use crate::manifest::types::PullPolicy;
@@ -19,7 +20,8 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         }
         Ok::<_, anyhow::Error>((rt, files))
     };
-    apply::run(&options(cli, args), connect).await.map_err(apply::ApplyError::into_cause)
+    let opts = ApplyOptions { headers: header::parse_all(&args.manifest.headers)?, ..options(cli, args) };
+    apply::run(&opts, connect).await.map_err(apply::ApplyError::into_cause)
 }
 
 /// Refuses the flags a CRI runtime has nothing for, before anything is made.
@@ -42,6 +44,7 @@ fn docker_only(args: &ApplyArgs) -> Result<(), UsageError> {
 fn options(cli: &Cli, args: &ApplyArgs) -> ApplyOptions {
     ApplyOptions {
         paths: args.manifest.paths(),
+        headers: Vec::new(),
         configs: args.configs.clone(),
         load: LoadOptions {
             namespace: args.namespace.clone(),

@@ -8,6 +8,7 @@ use futures_util::future::join_all;
 
 use crate::cli::{Cli, DeleteArgs};
 use crate::driver;
+use crate::driver::manifests::remote;
 use crate::error_chain::chain;
 use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
@@ -21,13 +22,15 @@ use crate::runtime::labels;
 use crate::runtime::{ContainerRuntime, Observed, Runtime, RuntimeError, Selector};
 use crate::status::engine_pods;
 
-/// The pods to delete: from a manifest when TARGET is an existing file (or -) or directory,
-/// else by name;
+/// The pods to delete: from a manifest when TARGET is an existing file (or -), a directory or
+/// a URL (read by `remote::refresh` before), else by name;
 /// with the engine volumes of their persistentVolumeClaims (known from a manifest only).
 fn targets(args: &DeleteArgs) -> anyhow::Result<(Vec<PodKey>, Vec<String>)> {
     let file = match (&args.filename, &args.target) {
         (Some(f), _) => Some(f.as_str()),
-        (None, Some(t)) if t == "-" || Path::new(t).is_file() || Path::new(t).is_dir() => Some(t.as_str()),
+        (None, Some(t)) if t == "-" || remote::is_url(t) || Path::new(t).is_file() || Path::new(t).is_dir() => {
+            Some(t.as_str())
+        }
         _ => None,
     };
     if let Some(file) = file {
@@ -109,6 +112,9 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
         }
         (Vec::new(), Vec::new())
     } else {
+        let headers = remote::header::parse_all(&args.headers)?;
+        let given: Vec<String> = args.filename.iter().chain(&args.target).cloned().collect();
+        remote::refresh(&given, &headers, None, &|_| {}).await;
         targets(args)?
     };
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });

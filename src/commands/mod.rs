@@ -28,7 +28,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
     context::check_flags(cli.context.as_deref(), cli.host.as_deref())?;
     match &cli.command {
         Command::Apply(args) => apply::run(&cli, args).await,
-        Command::Validate(args) => validate::run(&cli, args),
+        Command::Validate(args) => validate::run(&cli, args).await,
         Command::Delete(args) => delete::run(&cli, args).await,
         Command::Gc(args) => gc::run(&cli, args).await,
         Command::Get(args) => get::run(&cli, args).await,

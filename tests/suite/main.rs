@@ -43,6 +43,7 @@ mod e2e_status;
 mod e2e_streams;
 mod e2e_sync;
 mod e2e_toolbox;
+mod e2e_url;
 mod e2e_userns;
 mod e2e_volume_life;
 mod e2e_wait;

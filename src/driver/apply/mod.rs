@@ -26,6 +26,7 @@ use tokio::time::Instant;
 
 pub use error::ApplyError;
 
+use crate::driver::manifests;
 use crate::driver::manifests::listing::{self, Listing};
 use crate::driver::manifests::static_dir::Skipped;
 use crate::driver::{self, CrashBackoff, DriveOptions, Interrupt, PodFailure, PodResult};
@@ -58,8 +59,10 @@ const STOP_GRACE: Duration = Duration::from_secs(10);
 /// What apply was asked to do, from its flags.
 #[derive(Debug, Clone)]
 pub struct ApplyOptions {
-    /// The manifest files and directories, `-` for standard input.
+    /// The manifest files, directories and URLs, `-` for standard input.
     pub paths: Vec<String>,
+    /// `--header`: sent with every request for a URL source.
+    pub headers: Vec<manifests::remote::Header>,
     /// `--config` files of ConfigMaps and Secrets.
     pub configs: Vec<String>,
     pub load: LoadOptions,
@@ -206,15 +209,18 @@ where
     C: Future<Output = Result<(R, Option<PodFiles>), E>>,
 {
     let deadline = Instant::now() + opts.timeout;
-    // Taken before reading, so a change made while the first pass runs is seen afterwards.
-    let fingerprint =
-        if mode == Mode::Supervise { supervision::Fingerprint::of(&opts.paths, &opts.configs) } else { None };
-
     // Live lines redraw in place; log lines written to the same terminal beside them would
     // tear the display, so with --logs on a terminal progress comes as plain lines.
     let logs_on_term = opts.logs && console::Term::stdout().is_term();
     let live = console::Term::stderr().is_term() && !logs_on_term;
     let reporter = report::reporter(ReportOptions { quiet: opts.quiet, verbose: opts.verbose, live });
+    let sources: Vec<String> = opts.paths.iter().chain(&opts.configs).cloned().collect();
+    let check = |s: &_| manifests::static_dir::loads(s, &opts.configs, &opts.load);
+    manifests::remote::refresh(&sources, &opts.headers, Some(&check), &|w| reporter.warning(w)).await;
+    // Taken before reading, so a change made while the first pass runs is seen afterwards.
+    let fingerprint =
+        if mode == Mode::Supervise { supervision::Fingerprint::of(&opts.paths, &opts.configs) } else { None };
+
     let Ready { listing, loaded, skipped, pods, rt, files } = ready(opts, mode, connect, deadline, &*reporter).await?;
     if opts.dry_run {
         return dry_run::dry_run(&*rt, &pods, opts.crash, opts.quiet).await.map(Pass::Ended);

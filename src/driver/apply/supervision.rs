@@ -1,6 +1,7 @@
 //! `apply --supervise` after the first pass: tells systemd podrun is ready, keeps the pods (see
 //! `driver::supervise`), and watches the manifests as a kubelet watches its static pod
-//! directory: every 20 s, and at once on SIGHUP (`systemctl reload`). When a manifest that
+//! directory: every 20 s, and at once on SIGHUP (`systemctl reload`); a URL source is read
+//! again at the same times (`manifests::remote`), and its answer stands for its file. When a manifest that
 //! loads was added or changed, or one was removed, podrun starts over: the drivers stop as on
 //! SIGTERM, and the same process runs apply again with its arguments, whose first pass applies
 //! the new set (with `--prune`, removing pods whose manifest is gone) and supervision goes on.
@@ -20,6 +21,7 @@ use std::time::Duration;
 use tokio::signal::unix::Signal;
 
 use crate::driver::manifests;
+use crate::driver::manifests::remote;
 use crate::driver::manifests::static_dir::Skipped;
 use crate::driver::manifests::watch::{self, Stamps};
 use crate::driver::{log_rotation, supervise, DriveOptions, Interrupt, PodResult};
@@ -40,7 +42,8 @@ use super::Pass;
 const CHECK_EVERY: Duration = Duration::from_secs(20);
 
 /// What the manifests look like from outside: each file's path, size, modification time and
-/// inode (directories expanded as apply expands them). A change in any means "read them again".
+/// inode (directories expanded as apply expands them), each URL's last good answer's length and
+/// hash. A change in any means "read them again".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fingerprint(Stamps);
 
@@ -51,11 +54,16 @@ impl Fingerprint {
             return None;
         }
         let mut files = manifests::expand_paths(paths, true).ok()?;
-        files.extend(configs.iter().cloned());
+        files.extend(configs.iter().map(|c| remote::address::shown(c)));
         Some(Fingerprint(
             files
                 .into_iter()
                 .map(|f| {
+                    if remote::is_url(&f) {
+                        // The last good answer's length and hash: what a URL source has to show.
+                        let (len, hash) = remote::stamp(&f);
+                        return (PathBuf::from(f), (len, None, hash));
+                    }
                     let meta = std::fs::metadata(&f).ok();
                     let size = meta.as_ref().map_or(0, std::fs::Metadata::len);
                     let inode = meta.as_ref().map_or(0, std::os::unix::fs::MetadataExt::ino);
@@ -129,7 +137,13 @@ pub(super) async fn run<R: Runtime>(
             _ = hangup.recv() => true,
             _ = tick.tick() => false,
         };
-        if !watch.starts_over(&*rt, opts, asked, &*reporter).await {
+        // A URL source is read within its time limit; SIGTERM does not wait for it.
+        let mut during = interrupt.clone();
+        let starts_over = tokio::select! {
+            s = watch.starts_over(&*rt, opts, asked, &*reporter) => s,
+            _ = during.wait() => false,
+        };
+        if !starts_over {
             continue;
         }
         let why = if asked { "SIGHUP" } else { "the manifests changed" };
@@ -197,6 +211,13 @@ impl Watch {
         asked: bool,
         reporter: &dyn Reporter,
     ) -> bool {
+        // URL sources are read again now, as the kubelet's http source is every 20 s; on SIGHUP
+        // the pass that starts over reads them.
+        if !asked {
+            let sources: Vec<String> = opts.paths.iter().chain(&opts.configs).cloned().collect();
+            let check = |s: &_| manifests::static_dir::loads(s, &opts.configs, &opts.load);
+            remote::refresh(&sources, &opts.headers, Some(&check), &|w| reporter.warning(w)).await;
+        }
         let now = Fingerprint::of(&opts.paths, &opts.configs);
         if !asked && (self.seen.is_none() || now == self.seen) {
             return false;

@@ -49,13 +49,19 @@ pub struct Listing {
 }
 
 /// The manifest files `paths` name: a directory stands for its manifests (see [`classify`]),
-/// sorted by name; files and `-` stand for themselves. A directory without one is an error,
+/// sorted by name; files, URLs and `-` stand for themselves. A directory without one is an error,
 /// unless `empty_ok`: a static pod directory watched by `apply --supervise` may be empty yet,
 /// as a kubelet's may (its pods come when their manifests do).
 pub fn list(paths: &[String], empty_ok: bool) -> Result<Listing, UsageError> {
     let mut out = Listing { roots: paths.to_vec(), ..Listing::default() };
     for p in paths {
         let path = Path::new(p);
+        if super::remote::is_url(p) {
+            let name = super::remote::address::shown(p);
+            out.files.push(name.clone());
+            out.given.insert(name.clone(), name);
+            continue;
+        }
         if p == "-" || !path.is_dir() {
             out.files.push(p.clone());
             out.given.insert(p.clone(), p.clone());
@@ -109,8 +115,12 @@ impl Listing {
     }
 }
 
-/// `given` made canonical, or as given; none for standard input.
+/// `given` made canonical, or as given; none for standard input. A URL is itself, its password
+/// hidden (the label is readable by anyone who may inspect containers).
 fn canonical(given: &str) -> Option<String> {
+    if super::remote::is_url(given) {
+        return Some(super::remote::address::shown(given));
+    }
     (given != "-")
         .then(|| std::fs::canonicalize(given).map_or_else(|_| given.to_owned(), |p| p.to_string_lossy().into_owned()))
 }

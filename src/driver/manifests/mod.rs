@@ -1,13 +1,15 @@
 //! The manifest files a command reads: which files of a directory are manifests (`listing`),
-//! loading them all or nothing (`load`), loading a static pod directory file by file
-//! (`static_dir`), and when a watched one calls for podrun to start over (`watch`).
+//! manifests read from URLs (`remote`), loading them all or nothing (`load`), loading a static
+//! pod directory file by file (`static_dir`), and when a watched one calls for podrun to start
+//! over (`watch`).
 
 pub mod listing;
+pub mod remote;
 pub mod static_dir;
 pub mod watch;
 
 use crate::exit::UsageError;
-use crate::manifest::{self, LoadOptions, Loaded, ManifestError, Source};
+use crate::manifest::{self, LoadOptions, Loaded, ManifestError};
 
 /// Why manifests did not load.
 #[derive(Debug, thiserror::Error)]
@@ -28,7 +30,8 @@ impl LoadError {
     }
 }
 
-/// Reads and loads manifests and `--config` files, as apply, validate and delete do.
+/// Reads and loads manifests and `--config` files, as apply, validate and delete do (URLs
+/// among them as `remote::refresh` last read them).
 ///
 /// # Errors
 /// `UsageError` for `-` given twice; else the `ManifestError` naming every bad manifest.
@@ -46,7 +49,7 @@ pub fn load(files: &[String], configs: &[String], opts: &LoadOptions) -> Result<
     let mut read = |paths: &[String]| {
         let mut sources = Vec::with_capacity(paths.len());
         for p in paths {
-            match Source::read(p) {
+            match remote::read_source(p) {
                 Ok(s) => sources.push(s),
                 Err(e) => errors.push(e),
             }

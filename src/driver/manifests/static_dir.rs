@@ -10,6 +10,8 @@ use crate::manifest::{self, LoadOptions, Loaded, LoadedPod, ManifestError, Sourc
 use crate::pod::prepare::{self, Environment, PrepareError};
 use crate::pod::DesiredPod;
 
+use super::remote::read_source;
+
 /// Why a manifest file was left out.
 #[derive(Debug, thiserror::Error)]
 pub enum Unusable {
@@ -45,11 +47,11 @@ pub fn load_each(
     configs: &[String],
     opts: &LoadOptions,
 ) -> Result<(Loaded, Vec<Skipped>), ManifestError> {
-    let config_sources = configs.iter().map(|p| Source::read(p)).collect::<Result<Vec<_>, _>>()?;
+    let config_sources = configs.iter().map(|p| read_source(p)).collect::<Result<Vec<_>, _>>()?;
     let mut good = Vec::new();
     let mut skipped = Vec::new();
     for f in files {
-        match Source::read(f).and_then(|s| alone(&s, &config_sources, opts).map(|()| s)) {
+        match read_source(f).and_then(|s| alone(&s, &config_sources, opts).map(|()| s)) {
             Ok(s) => good.push(s),
             Err(e) => skipped.push(Skipped { file: f.clone(), why: Unusable::Load(e) }),
         }
@@ -70,6 +72,16 @@ pub fn load_each(
     }
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
     Ok((together(&kept, &config_sources, opts)?, skipped))
+}
+
+/// Whether `s` loads on its own with the `--config` files: a new answer of a URL source must,
+/// to replace the last good one (`remote::refresh`).
+///
+/// # Errors
+/// Why it does not (or a `--config` file that does not load).
+pub fn loads(s: &Source, configs: &[String], opts: &LoadOptions) -> Result<(), ManifestError> {
+    let config_sources = configs.iter().map(|p| read_source(p)).collect::<Result<Vec<_>, _>>()?;
+    alone(s, &config_sources, opts)
 }
 
 /// Whether `s` loads on its own. A file without a Pod is fine when it holds other objects (the

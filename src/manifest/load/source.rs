@@ -1,5 +1,5 @@
 //! Where a manifest comes from: a file or standard input, read with a cap and decoded as
-//! kubectl decodes it.
+//! kubectl decodes it (or bytes read elsewhere, from a URL, decoded the same way).
 
 use super::error::ManifestError;
 use crate::manifest::yaml::input;
@@ -29,13 +29,18 @@ impl Source {
             input::ReadError::Io(source) => ManifestError::Read { file: name.clone(), source },
             input::ReadError::TooLarge => ManifestError::TooLarge { file: name.clone(), cap_mib: cap >> 20 },
         })?;
+        Ok(Source::decode(name, bytes))
+    }
+
+    /// The manifest `bytes` hold, read from `name`, decoded as a file's are.
+    pub fn decode(name: String, bytes: Vec<u8>) -> Source {
         let (text, invalid) = input::decode(bytes);
         let warning = invalid.map(|(line, column)| {
             format!(
                 "{name}:{line}:{column}: not UTF-8 text; read with U+FFFD in place of the bytes that are not, as kubectl reads it"
             )
         });
-        Ok(Source { name, text, warning })
+        Source { name, text, warning }
     }
 
     #[cfg(test)]

@@ -13,6 +13,7 @@ pub mod cri;
 pub mod manifests;
 pub mod rust_source;
 pub mod skip_log;
+pub mod url_server;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
