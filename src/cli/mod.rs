@@ -338,6 +338,20 @@ pub struct ApplyArgs {
     /// rotation, as the kubelet's containerLogMonitorInterval
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_interval, requires = "supervise")]
     pub container_log_monitor_interval: Duration,
+
+    /// Under --supervise, every INTERVAL the images of containers pulled Always are pulled
+    /// again, and a container whose image moved is restarted on it (rolled back when it fails
+    /// within --auto-update-settle); `off` (the default) leaves them, as a kubelet does. At
+    /// least 1s
+    #[arg(long, value_name = "INTERVAL", env = "PODRUN_AUTO_UPDATE", value_parser = parse_auto_update)]
+    pub auto_update: Option<Duration>,
+
+    /// How long a container updated by --auto-update must start, run without restarting and
+    /// (with a readiness probe) be ready before its update counts; else it is rolled back. At
+    /// least 1s
+    #[arg(long, value_name = "DURATION", env = "PODRUN_AUTO_UPDATE_SETTLE", default_value = "60s",
+          value_parser = parse_auto_update_settle)]
+    pub auto_update_settle: Duration,
 }
 
 #[derive(Debug, Args)]
@@ -603,6 +617,8 @@ enum FlagError {
     LogSize,
     #[error("must be longer than 0 (e.g. 10s)")]
     ZeroInterval,
+    #[error("must be `off` or a duration of at least 1s (e.g. 1h)")]
+    AutoUpdate,
 }
 
 /// `-n`: a namespace, as the API server checks one (`ValidateNamespaceName`, a DNS-1123
@@ -626,6 +642,19 @@ fn parse_duration(s: &str) -> Result<Duration, FlagError> {
 
 fn parse_interval(s: &str) -> Result<Duration, FlagError> {
     Some(parse_duration(s)?).filter(|d| !d.is_zero()).ok_or(FlagError::ZeroInterval)
+}
+
+/// `--auto-update`: `off` (Duration::ZERO), or an interval no shorter than the floor, since
+/// each check asks the registry.
+fn parse_auto_update(s: &str) -> Result<Duration, FlagError> {
+    if s == "off" {
+        return Ok(Duration::ZERO);
+    }
+    parse_auto_update_settle(s)
+}
+
+fn parse_auto_update_settle(s: &str) -> Result<Duration, FlagError> {
+    parse_duration(s).ok().filter(|d| *d >= crate::driver::auto_update::FLOOR).ok_or(FlagError::AutoUpdate)
 }
 
 /// `--container-log-max-size`: a quantity, as the kubelet takes it, of at least one byte.

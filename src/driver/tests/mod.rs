@@ -69,6 +69,7 @@ fn opts(retries: u32) -> DriveOptions {
         files: None,
         min_uptime: Duration::from_millis(200),
         pulls: Arc::new(super::pulls::Pulls::new()),
+        updates: Arc::default(),
     }
 }
 
