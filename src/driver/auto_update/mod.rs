@@ -145,26 +145,29 @@ impl<R: Runtime> Checker<R> {
     }
 
     /// Pulls `image` as the pod's pulls do (its imagePullSecrets); a failure is said once
-    /// until a pull of it succeeds again. Whether it was pulled.
+    /// until a pull of it succeeds again. Whether the image under the reference is to be
+    /// compared: pulled, or the registry unreachable, where the local image serves as it
+    /// serves the driver (an image loaded or tagged on an offline host is taken up).
     async fn pull(&mut self, pod: &DesiredPod, key: &PodKey, image: &str) -> bool {
         let credentials = super::act::credentials_for(pod, image, &*self.reporter, key).await;
-        match self.rt.pull_image(image, credentials.as_ref(), &|_| {}).await {
+        let e = match self.rt.pull_image(image, credentials.as_ref(), &|_| {}).await {
             Ok(()) => {
                 self.failing.retain(|i| i != image);
-                true
+                return true;
             }
-            Err(e) => {
-                if !self.failing.iter().any(|i| i == image) {
-                    self.failing.push(image.to_owned());
-                    self.reporter.warning(&format!(
-                        "pod {key}: auto-update: image {}: {}; the containers stay as they are",
-                        escape(image),
-                        crate::error_chain::chain(&e)
-                    ));
-                }
-                false
-            }
+            Err(e) => e,
+        };
+        let offline = matches!(e, RuntimeError::RegistryUnreachable { .. });
+        if !self.failing.iter().any(|i| i == image) {
+            self.failing.push(image.to_owned());
+            let then = if offline { "the local image is compared" } else { "the containers stay as they are" };
+            self.reporter.warning(&format!(
+                "pod {key}: auto-update: image {}: {}; {then}",
+                escape(image),
+                crate::error_chain::chain(&e)
+            ));
         }
+        offline
     }
 
     /// Judges the pod's updates being settled, and rolls back those that failed.
