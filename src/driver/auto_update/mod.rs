@@ -205,6 +205,18 @@ impl<R: Runtime> Checker<R> {
     /// Pins the container of `w` back to the image it ran, replaces its instance now, and says
     /// so.
     async fn roll_back(&self, pod: &DesiredPod, w: &Watch, why: &str) {
+        if matches!(self.rt.image_identity(&w.from).await, Ok(None)) {
+            self.reporter.warning(&format!(
+                "pod {}: container {}: the update of image {} to {} failed ({}), and the image before, {}, is gone: no rollback",
+                PodKey::of(pod),
+                escape(&w.container),
+                escape(&w.image),
+                escape(&w.to),
+                escape(why),
+                escape(&w.from)
+            ));
+            return;
+        }
         let observed = self.look(pod).await.unwrap_or_default();
         let obs = PodObservation::new(pod, &observed);
         let instance = obs.get(&w.container).current.as_ref().map(|o| o.id.clone());

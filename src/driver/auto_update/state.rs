@@ -100,3 +100,27 @@ impl Updates {
         self.lock().replace.remove(instance);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pins_replacements_and_failed_images_are_kept_and_the_drivers_woken() {
+        let u = Updates::new(true);
+        let mut woken = u.subscribe();
+        assert_eq!(u.pinned("uid", "a"), None, "made from its reference until updated");
+        u.pin(("uid", "a"), "sha256:new", Some("id1"), None);
+        assert!(woken.has_changed().unwrap(), "the drivers look at once");
+        woken.mark_unchanged();
+        assert_eq!(u.pinned("uid", "a").as_deref(), Some("sha256:new"));
+        assert_eq!(u.pinned("uid", "b"), None);
+        assert!(u.replacements().contains("id1"));
+        u.pin(("uid", "a"), "sha256:old", Some("id2"), Some("sha256:new"));
+        assert!(woken.has_changed().unwrap());
+        assert_eq!(u.pinned("uid", "a").as_deref(), Some("sha256:old"), "rolled back");
+        assert!(u.is_bad("sha256:new") && !u.is_bad("sha256:old"));
+        u.replaced("id1");
+        assert_eq!(u.replacements().into_iter().collect::<Vec<_>>(), ["id2"]);
+    }
+}
