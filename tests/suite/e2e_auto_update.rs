@@ -75,10 +75,16 @@ impl Drop for Images<'_> {
         }
         match self.target {
             Target::Cri(endpoint) => {
+                // The tag, the digests (`repo@sha256:...`) and the ids the runtime named them by.
+                let repo = self.reference.rsplit_once(':').unwrap().0;
                 let listed = cri::ctr(endpoint, &["images", "ls", "-q"]);
                 let refs: Vec<String> = stdout(&listed)
                     .lines()
-                    .filter(|r| r.contains(&self.reference) || self.ids.iter().any(|id| r.contains(id.as_str())))
+                    .filter(|r| {
+                        r.starts_with(&format!("{repo}:"))
+                            || r.starts_with(&format!("{repo}@"))
+                            || self.ids.iter().any(|id| r == id)
+                    })
                     .map(str::to_owned)
                     .collect();
                 for r in refs {
