@@ -49,7 +49,9 @@ pub fn targets(pod: &DesiredPod) -> impl Iterator<Item = &DesiredContainer> {
 
 /// Keeps the images of `pods` current until dropped (it runs beside their supervision).
 pub async fn keep_current<R: Runtime>(rt: Arc<R>, pods: Vec<DesiredPod>, au: AutoUpdate, reporter: Arc<dyn Reporter>) {
-    let mut checker = Checker { rt, au, reporter, watches: Vec::new(), failing: Vec::new() };
+    // The updates being settled when podrun started over are settled on.
+    let watches = au.state.take_watches();
+    let mut checker = Checker { rt, au, reporter, watches, failing: Vec::new() };
     let mut next_check = Instant::now() + checker.au.every;
     let mut tick = tokio::time::interval(JUDGE_EVERY.min(checker.au.every));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -75,6 +77,13 @@ struct Checker<R> {
     watches: Vec<Watch>,
     /// The references whose last pull failed (said once, until one succeeds).
     failing: Vec<String>,
+}
+
+impl<R> Drop for Checker<R> {
+    /// Stopped with the supervision (podrun starting over): the next checker takes them up.
+    fn drop(&mut self) {
+        self.au.state.keep_watches(std::mem::take(&mut self.watches));
+    }
 }
 
 impl<R: Runtime> Checker<R> {

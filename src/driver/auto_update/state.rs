@@ -35,6 +35,8 @@ struct Inner {
     statuses: BTreeMap<String, PodStatus>,
     /// Image ids that failed after an update: never updated to again.
     bad: BTreeSet<String>,
+    /// The updates being settled when the checker last stopped (podrun started over).
+    watches: Vec<super::Watch>,
 }
 
 impl Default for Updates {
@@ -93,6 +95,15 @@ impl Updates {
         inner.bad.extend(failed.map(str::to_owned));
         drop(inner);
         self.wake.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    /// The updates a stopped checker was settling, for the next one.
+    pub(super) fn take_watches(&self) -> Vec<super::Watch> {
+        std::mem::take(&mut self.lock().watches)
+    }
+
+    pub(super) fn keep_watches(&self, watches: Vec<super::Watch>) {
+        self.lock().watches = watches;
     }
 
     /// The replacement of `instance` is done with (the instance is gone).
