@@ -357,6 +357,20 @@ pub struct ApplyArgs {
     /// rotation, as the kubelet's containerLogMonitorInterval
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_interval, requires = "supervise")]
     pub container_log_monitor_interval: Duration,
+
+    /// Under --supervise, every INTERVAL the images of containers pulled Always are pulled
+    /// again, and a container whose image moved is restarted on it (rolled back when it fails
+    /// within --auto-update-settle); `off` (the default) leaves them, as a kubelet does. At
+    /// least 1s
+    #[arg(long, value_name = "INTERVAL", env = "PODRUN_AUTO_UPDATE", value_parser = parse_auto_update)]
+    pub auto_update: Option<Duration>,
+
+    /// How long a container updated by --auto-update must start, run without restarting and
+    /// (with a readiness probe) be ready before its update counts; else it is rolled back. At
+    /// least 1s
+    #[arg(long, value_name = "DURATION", env = "PODRUN_AUTO_UPDATE_SETTLE", default_value = "60s",
+          value_parser = parse_auto_update_settle)]
+    pub auto_update_settle: Duration,
 }
 
 #[derive(Debug, Args)]
@@ -672,6 +686,8 @@ enum FlagError {
     LogSize,
     #[error("must be longer than 0 (e.g. 10s)")]
     ZeroInterval,
+    #[error("must be a duration of at least 1s (e.g. 1h), or `off` for --auto-update")]
+    AutoUpdate,
 }
 
 /// `-n`: a namespace, as the API server checks one (`ValidateNamespaceName`, a DNS-1123
@@ -695,6 +711,24 @@ fn parse_duration(s: &str) -> Result<Duration, FlagError> {
 
 fn parse_interval(s: &str) -> Result<Duration, FlagError> {
     Some(parse_duration(s)?).filter(|d| !d.is_zero()).ok_or(FlagError::ZeroInterval)
+}
+
+/// `--auto-update`: `off` (Duration::ZERO), or an interval no shorter than the floor, since
+/// each check asks the registry.
+/// Empty is off too: an environment file's `PODRUN_AUTO_UPDATE=`.
+fn parse_auto_update(s: &str) -> Result<Duration, FlagError> {
+    if s == "off" || s.is_empty() {
+        return Ok(Duration::ZERO);
+    }
+    parse_auto_update_settle(s)
+}
+
+/// `--auto-update-settle`: empty is the default (an environment file's setting left blank).
+fn parse_auto_update_settle(s: &str) -> Result<Duration, FlagError> {
+    if s.is_empty() {
+        return Ok(Duration::from_secs(60));
+    }
+    parse_duration(s).ok().filter(|d| *d >= crate::driver::auto_update::FLOOR).ok_or(FlagError::AutoUpdate)
 }
 
 /// `--container-log-max-size`: a quantity, as the kubelet takes it, of at least one byte.
@@ -762,6 +796,32 @@ mod tests {
     #[test]
     fn the_cli_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn auto_update_is_off_unless_asked_and_has_a_floor() {
+        let of = |extra: &[&str]| {
+            let args = ["podrun", "apply", "p.yaml", "--supervise"].into_iter().chain(extra.iter().copied());
+            Cli::try_parse_from(args).map(|cli| match cli.command {
+                Command::Apply(a) => (a.auto_update, a.auto_update_settle),
+                _ => panic!("not apply"),
+            })
+        };
+        let minute = Duration::from_secs(60);
+        if std::env::var_os("PODRUN_AUTO_UPDATE").is_none() && std::env::var_os("PODRUN_AUTO_UPDATE_SETTLE").is_none() {
+            assert_eq!(of(&[]).unwrap(), (None, minute), "off by default, as a kubelet");
+        }
+        assert_eq!(of(&["--auto-update", "1h"]).unwrap().0, Some(Duration::from_secs(3600)));
+        assert_eq!(of(&["--auto-update", "off"]).unwrap().0, Some(Duration::ZERO));
+        assert_eq!(of(&["--auto-update", "", "--auto-update-settle", ""]).unwrap(), (Some(Duration::ZERO), minute));
+        assert_eq!(
+            of(&["--auto-update", "1s", "--auto-update-settle", "5s"]).unwrap(),
+            (Some(Duration::from_secs(1)), Duration::from_secs(5))
+        );
+        for bad in ["0s", "500ms", "soon"] {
+            assert!(of(&["--auto-update", bad]).is_err(), "{bad:?} taken");
+            assert!(of(&["--auto-update-settle", bad]).is_err(), "{bad:?} taken");
+        }
     }
 
     #[test]

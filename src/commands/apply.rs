@@ -1,8 +1,11 @@
 //! `podrun apply`: its flags as `driver::apply`'s options, and the run they ask for.
 
+use std::sync::Arc;
+
 use crate::cli::{ApplyArgs, Cli, OutputArg, PullArg, WaitForArg};
 use crate::driver::apply::{self, ApplyOptions};
 use crate::driver::manifests::remote::header;
+use crate::driver::auto_update::{AutoUpdate, Updates};
 use crate::driver::CrashBackoff;
 use crate::exit::UsageError;
 use crate::manifest::types::PullPolicy;
@@ -88,6 +91,11 @@ fn options(cli: &Cli, args: &ApplyArgs) -> ApplyOptions {
             max_files: args.container_log_max_files as usize,
         },
         log_monitor: args.container_log_monitor_interval,
+        auto_update: args.auto_update.filter(|d| !d.is_zero()).map(|every| AutoUpdate {
+            every,
+            settle: args.auto_update_settle,
+            state: Arc::new(Updates::new(true)),
+        }),
         quiet: cli.quiet,
         verbose: cli.verbose > 0,
     }

@@ -64,6 +64,8 @@ struct Run<'a, R> {
     once: Once,
     signs: DeletionSigns,
     reported: Reported,
+    /// Ticks when `--auto-update` asks for an instance to be replaced.
+    updated: tokio::sync::watch::Receiver<u64>,
 }
 
 /// The run's budget of repairs and its backoff.
@@ -150,6 +152,7 @@ impl<'a, R: Runtime> Run<'a, R> {
                 sign_at_start: opts.files.as_ref().and_then(|f| f.deletion(&desired.uid)),
             },
             reported: Reported { record: kept, generation, transitions },
+            updated: opts.updates.subscribe(),
         }
     }
 
@@ -192,6 +195,7 @@ impl<'a, R: Runtime> Run<'a, R> {
             }
             keep_record(self.files(), self.desired, &obs, &self.notes, &st, &mut self.reported.record);
             self.reporter.status(&self.key, &st);
+            self.opts.updates.seen(&self.desired.uid, &st);
             self.refresh_volumes(&obs).await;
             if let Some(outcome) = self.verdict(&obs, &plan, &st, looked_at) {
                 return (Some(st), outcome);
@@ -286,11 +290,13 @@ impl<'a, R: Runtime> Run<'a, R> {
             }
         }
         let not_started = not_started(self.desired, obs, &self.notes);
+        let replace = self.opts.updates.replacements();
         let ctx = plan::Context {
             now: crate::clock::now(),
             crash: self.opts.crash,
             unhealthy: &unhealthy,
             not_started: &not_started,
+            replace: &replace,
         };
         let plan = plan::plan(self.desired, obs, &ctx);
         let st = status::compute(self.desired, obs, &self.notes, &plan);
@@ -386,6 +392,7 @@ impl<'a, R: Runtime> Run<'a, R> {
             reporter: self.reporter,
             key: &self.key,
             pulls: &self.opts.pulls,
+            updates: &self.opts.updates,
             infra: obs.infra.current.as_ref(),
             created: self.created,
         };
@@ -498,6 +505,7 @@ impl<'a, R: Runtime> Run<'a, R> {
                 }
             }
             () = self.prober.changed() => {}
+            Ok(()) = self.updated.changed() => {}
             sig = interrupt.wait() => return Some(sig),
         }
         None

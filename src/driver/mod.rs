@@ -4,6 +4,7 @@
 
 mod act;
 pub mod apply;
+pub mod auto_update;
 mod awaited;
 mod creations;
 mod deleted;
@@ -67,6 +68,8 @@ pub struct DriveOptions {
     pub min_uptime: Duration,
     /// The run's image pulls, shared by its pods.
     pub pulls: Arc<pulls::Pulls>,
+    /// What `--auto-update` shares with the drivers (empty without it).
+    pub updates: Arc<auto_update::Updates>,
 }
 
 /// Runs one pod to its goal. Never returns early on a transient engine error: a failed action
@@ -101,7 +104,13 @@ async fn look<R: Runtime>(rt: &R, desired: &DesiredPod, opts: &DriveOptions) -> 
     let observed = rt.list(&Selector::pod(&desired.namespace, &desired.name)).await.ok()?;
     let obs = PodObservation::new(desired, &observed);
     let healthy = BTreeSet::new();
-    let ctx = plan::Context { now: crate::clock::now(), crash: opts.crash, unhealthy: &healthy, not_started: &healthy };
+    let ctx = plan::Context {
+        now: crate::clock::now(),
+        crash: opts.crash,
+        unhealthy: &healthy,
+        not_started: &healthy,
+        replace: &healthy,
+    };
     let plan = plan::plan(desired, &obs, &ctx);
     let st = status::compute(desired, &obs, &Notes::new(), &plan);
     let kept = opts.files.as_ref().and_then(|f| f.read_record(&desired.uid));

@@ -38,6 +38,10 @@ pub struct Context<'a> {
     /// Running container instances (by id) whose startup probe has not passed yet: a sidecar
     /// among them holds back the init containers after it.
     pub not_started: &'a BTreeSet<String>,
+    /// App container instances (by id) the driver asks to have replaced for a reason the
+    /// kubelet does not have: `--auto-update` found their image moved, or is rolling it back.
+    /// Replaced as a changed spec is (stopped with their hooks and grace, made again).
+    pub replace: &'a BTreeSet<String>,
 }
 
 /// Stop (with the pod's grace period) and remove a container.
@@ -233,10 +237,15 @@ fn app_step(
     p: &mut Plan,
 ) -> Option<ContainerStep> {
     let Some(cur) = &inst.current else { return Some(create(c, inst, "the container does not exist")) };
-    if cur.label(labels::SPEC_HASH) != Some(c.spec_hash.as_str()) {
-        p.remove.push(remove(cur, "its spec changed"));
+    let why = if cur.label(labels::SPEC_HASH) != Some(c.spec_hash.as_str()) {
+        Some("its spec changed")
+    } else {
+        ctx.replace.contains(&cur.id).then_some("its image was updated")
+    };
+    if let Some(why) = why {
+        p.remove.push(remove(cur, why));
         // The replaced instance is gone; the kept dead one (if any) stays as lastState.
-        return Some(create(c, inst, "its spec changed"));
+        return Some(create(c, inst, why));
     }
     if cur.is_running() && !ctx.unhealthy.contains(&cur.id) {
         match resize::need(desired, c, cur) {

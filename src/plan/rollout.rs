@@ -102,8 +102,13 @@ mod tests {
             "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  initContainers:\n  - {name: i1, image: 'a:1'}\n  - {name: side, image: 's:1', restartPolicy: Always}\n  - {name: i2, image: 'b:1'}\n  containers:\n  - {name: app, image: 'c:1'}\n  - {name: two, image: 'c:1'}\n",
         );
         let none = BTreeSet::new();
-        let ctx =
-            Context { now: SystemTime::now(), crash: CrashBackoff::default(), unhealthy: &none, not_started: &none };
+        let ctx = Context {
+            now: SystemTime::now(),
+            crash: CrashBackoff::default(),
+            unhealthy: &none,
+            not_started: &none,
+            replace: &none,
+        };
         let plans = rollout(&d, &[], &ctx);
         let steps: Vec<Vec<String>> = plans.iter().map(names).collect();
         assert_eq!(steps, [vec!["POD", "i1"], vec!["side", "i2"], vec!["app", "two"]]);

@@ -205,6 +205,8 @@ struct Case {
     unhealthy: Vec<&'static str>,
     /// Running instances whose startup probe has not passed yet.
     not_started: Vec<&'static str>,
+    /// Instances the driver asks to have replaced (an image `--auto-update` moved).
+    replace: Vec<&'static str>,
     crash: CrashBackoff,
     want: Actions,
 }
@@ -220,6 +222,7 @@ fn base(name: impl Into<String>) -> Case {
         mutate_seen: |_| {},
         unhealthy: Vec::new(),
         not_started: Vec::new(),
+        replace: Vec::new(),
         crash: CrashBackoff::default(),
         want: Actions::default(),
     }
@@ -625,6 +628,18 @@ fn backoff_and_probe_cases() -> Vec<Case> {
             ..base("a failed liveness probe kills the container, restarted unless the policy is Never")
         },
         Case {
+            replace: vec!["a-0"],
+            want: Actions { remove: ids(&["a-0"]), ..restart_a() },
+            ..base("an instance the driver asks to replace (its image moved) is replaced as a changed spec")
+        },
+        Case {
+            pod: two_apps("Never", ""),
+            replace: vec!["a-0"],
+            want: Actions { remove: ids(&["a-0"]), ..restart_a() },
+            ..base("a replaced instance is made again whatever the restart policy, as a changed spec")
+        },
+        Case { replace: vec!["a-9"], ..base("a replacement asked for an instance gone already changes nothing") },
+        Case {
             pod: two_apps("Never", ""),
             unhealthy: vec!["a-0"],
             want: Actions { stop: ids(&["a-0"]), ..Actions::default() },
@@ -748,7 +763,9 @@ fn plan_case(case: &Case) -> Plan {
     (case.mutate_seen)(&mut seen);
     let unhealthy: BTreeSet<String> = case.unhealthy.iter().map(|&s| s.to_owned()).collect();
     let not_started: BTreeSet<String> = case.not_started.iter().map(|&s| s.to_owned()).collect();
-    let ctx = Context { now: now(), crash: case.crash, unhealthy: &unhealthy, not_started: &not_started };
+    let replace: BTreeSet<String> = case.replace.iter().map(|&s| s.to_owned()).collect();
+    let ctx =
+        Context { now: now(), crash: case.crash, unhealthy: &unhealthy, not_started: &not_started, replace: &replace };
     plan(&d, &PodObservation::new(&d, &seen), &ctx)
 }
 

@@ -108,6 +108,10 @@ impl<R: Runtime> ImageRuntime for Bounded<R> {
         self.bound(|| format!("inspect image {image}"), self.inner.image_present(image)).await
     }
 
+    async fn image_identity(&self, image: &str) -> Result<Option<super::ImageIdentity>, RuntimeError> {
+        self.bound(|| format!("inspect image {image}"), self.inner.image_identity(image)).await
+    }
+
     async fn image_user(&self, image: &str) -> Result<String, RuntimeError> {
         self.bound(|| format!("inspect image {image}"), self.inner.image_user(image)).await
     }

@@ -77,6 +77,9 @@ impl ImageRuntime for Engine {
     async fn image_present(&self, image: &str) -> Result<bool, RuntimeError> {
         each!(self, rt => rt.image_present(image).await)
     }
+    async fn image_identity(&self, image: &str) -> Result<Option<super::ImageIdentity>, RuntimeError> {
+        each!(self, rt => rt.image_identity(image).await)
+    }
     async fn image_user(&self, image: &str) -> Result<String, RuntimeError> {
         each!(self, rt => rt.image_user(image).await)
     }

@@ -51,6 +51,8 @@ struct Inner {
     stops: Vec<(String, Duration)>,
     /// How long a pull takes.
     pull_time: Duration,
+    /// Reference -> the id it names now, for an image moved under its tag (`move_image`).
+    image_ids: BTreeMap<String, String>,
 }
 
 /// One entry of a fake container's file system, as a tar archive put it there.
@@ -284,6 +286,14 @@ impl FakeRuntime {
         self
     }
 
+    /// The reference `image` names the image `id` from now on (a new image pushed under its tag).
+    pub fn move_image(&self, image: &str, id: &str) {
+        let mut inner = self.lock();
+        inner.image_ids.insert(image.to_owned(), id.to_owned());
+        // Present by its id too, as an engine has it.
+        inner.images.insert(id.to_owned());
+    }
+
     /// Every pull takes this long (after it is recorded), so pulls can overlap.
     pub fn with_pull_time(self, time: Duration) -> Self {
         self.lock().pull_time = time;
@@ -307,6 +317,16 @@ impl FakeRuntime {
     pub fn exits_on_start(self, container: &str, code: i64) -> Self {
         self.lock().exits_on_start.insert(container.to_owned(), code);
         self
+    }
+
+    /// From now on container `container` exits with `code` as soon as it starts (None: no
+    /// longer).
+    pub fn set_exits_on_start(&self, container: &str, code: Option<i64>) {
+        let mut inner = self.lock();
+        match code {
+            Some(code) => inner.exits_on_start.insert(container.to_owned(), code),
+            None => inner.exits_on_start.remove(container),
+        };
     }
 
     pub fn unreachable(self) -> Self {
@@ -427,6 +447,21 @@ impl ImageRuntime for FakeRuntime {
         Ok(self.lock().images.contains(image))
     }
 
+    async fn image_identity(&self, image: &str) -> Result<Option<super::ImageIdentity>, RuntimeError> {
+        self.check(Call::ImagePresent { image: image.to_owned() })?;
+        let inner = self.lock();
+        // An image moved to a new id by `move_image`, else the id its containers carry.
+        let id = inner.image_ids.get(image).cloned().unwrap_or_else(|| {
+            if image.starts_with("sha256:") {
+                image.to_owned()
+            } else {
+                format!("sha256:{image}")
+            }
+        });
+        Ok((inner.images.contains(image) || image.starts_with("sha256:"))
+            .then(|| super::ImageIdentity { id, digests: Vec::new() }))
+    }
+
     async fn image_user(&self, image: &str) -> Result<String, RuntimeError> {
         self.check(Call::ImageUser { image: image.to_owned() })?;
         Ok(String::new())
@@ -490,7 +525,9 @@ impl ContainerRuntime for FakeRuntime {
                 RuntimeError::NameTaken { what: spec.name.clone(), name: spec.name.clone() }
             });
         }
-        if !inner.images.contains(&spec.image) {
+        // An image id `sha256:NAME` names the image NAME, as the fake's containers show it.
+        let by_id = spec.image.strip_prefix("sha256:").is_some_and(|i| inner.images.contains(i));
+        if !inner.images.contains(&spec.image) && !by_id {
             return Err(RuntimeError::Engine { what: spec.name.clone(), status: 404, message: "no such image".into() });
         }
         inner.next_id += 1;
@@ -502,7 +539,13 @@ impl ContainerRuntime for FakeRuntime {
             name: spec.name.clone(),
             labels,
             image: spec.image.clone(),
-            image_id: format!("sha256:{}", spec.image),
+            image_id: inner.image_ids.get(&spec.image).cloned().unwrap_or_else(|| {
+                if spec.image.starts_with("sha256:") {
+                    spec.image.clone()
+                } else {
+                    format!("sha256:{}", spec.image)
+                }
+            }),
             state: State::Created,
             ip: matches!(spec.namespaces, super::Namespaces::Infra { .. }).then(|| "10.0.0.2".to_owned()),
             gateway: matches!(spec.namespaces, super::Namespaces::Infra { .. }).then(|| "10.0.0.1".to_owned()),

@@ -309,6 +309,22 @@ pub struct CpuSettings {
     pub shares: Option<i64>,
 }
 
+/// Which image a reference names now, as the engine knows it: its id and its registry digests
+/// (`repo@sha256:...`), either of which a container's `Observed::image_id` may give.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImageIdentity {
+    /// The engine's image id (`sha256:...`): the config digest, the same on every engine.
+    pub id: String,
+    pub digests: Vec<String>,
+}
+
+impl ImageIdentity {
+    /// Whether a container whose image is `image_id` (an id or a registry digest) runs this one.
+    pub fn is(&self, image_id: &str) -> bool {
+        !image_id.is_empty() && (self.id == image_id || self.digests.iter().any(|d| d == image_id))
+    }
+}
+
 /// A container as observed in the engine, reduced to what podrun decides on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Observed {

@@ -11,8 +11,8 @@ use futures_util::stream::BoxStream;
 use super::auth;
 use super::{
     Capacity, ContainerSettings, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession,
-    Followed, LogChunk, LogOptions, LogRotation, NotSupported, Observed, OomFloor, PullProgress, RuntimeError,
-    Selector, TermSize, Tmpfs, VolumeInfo,
+    Followed, ImageIdentity, LogChunk, LogOptions, LogRotation, NotSupported, Observed, OomFloor, PullProgress,
+    RuntimeError, Selector, TermSize, Tmpfs, VolumeInfo,
 };
 
 /// What the engine is and what its host gives: its versions, its rights, the node features it
@@ -48,6 +48,9 @@ pub trait NodeRuntime: Send + Sync {
 /// The engine's images (the CRI's ImageService).
 pub trait ImageRuntime: Send + Sync {
     fn image_present(&self, image: &str) -> impl Future<Output = Result<bool, RuntimeError>> + Send;
+    /// The image `image` names now (a reference, an id or a digest), or None when the engine
+    /// has none of that name.
+    fn image_identity(&self, image: &str) -> impl Future<Output = Result<Option<ImageIdentity>, RuntimeError>> + Send;
     /// The USER an image runs as (`""` for root by default).
     fn image_user(&self, image: &str) -> impl Future<Output = Result<String, RuntimeError>> + Send;
     /// Pulls `image`, reporting progress as it goes. A registry that answered "no such image"

@@ -258,11 +258,12 @@ fn status(
     // means the pod is initialized (sidecars may still run: they are init containers too).
     let initialized = init.is_empty() || containers.iter().any(|(_, i)| i.current.is_some());
     let recorded = |name: &str| record.and_then(|r| r.container(name));
+    // The image as the manifest names it, as the driver recorded it: a container made from
+    // an image id (`--auto-update` pins one) shows the reference, not the id.
     let image = |name: &str, i: &Instances| {
-        i.current
-            .as_ref()
+        recorded(name)
             .map(|c| c.image.clone())
-            .or_else(|| recorded(name).map(|c| c.image.clone()))
+            .or_else(|| i.current.as_ref().map(|c| c.image.clone()))
             .unwrap_or_default()
     };
     let status_of = |(name, inst): &(String, Instances), default: &str| {

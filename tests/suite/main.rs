@@ -12,6 +12,7 @@ mod cli;
 mod cli_pipes;
 mod cri_gen;
 mod e2e_apply;
+mod e2e_auto_update;
 mod e2e_boot_unit;
 mod e2e_context;
 mod e2e_corpus;

@@ -127,7 +127,7 @@ pub(super) async fn ensure_image<R: Runtime>(
 /// Credentials for pulling `image`, as the kubelet and Docker find them: the pod's
 /// imagePullSecrets first, then the user's Docker config (and its credential helpers). A
 /// problem with either is a warning, and the pull goes on anonymously. Never logged.
-pub(super) async fn credentials_for(
+pub(in crate::driver) async fn credentials_for(
     desired: &DesiredPod,
     image: &str,
     reporter: &dyn Reporter,

@@ -33,6 +33,7 @@ use crate::runtime::{CreateSpec, Observed, Runtime, RuntimeError, Selector, Stat
 use crate::status::{Notes, Reason, Waiting};
 
 use hooks::run_hook;
+pub(super) use images::credentials_for;
 use images::ensure_images;
 use preflight::{preflight, resolve_user};
 use teardown::{stop, stop_and_remove};
@@ -108,6 +109,8 @@ pub struct Scope<'a, R> {
     pub key: &'a PodKey,
     /// The run's pulls, shared with its other pods.
     pub pulls: &'a Pulls,
+    /// The images `--auto-update` pinned containers to.
+    pub updates: &'a crate::driver::auto_update::Updates,
     /// The pod's infra container as the look before this plan saw it.
     pub infra: Option<&'a Observed>,
     /// What the run has created (for --cleanup-on-failure): every create goes through it.
@@ -359,6 +362,9 @@ async fn container_spec<R: Runtime>(
         .map_err(|e| (Reason::CreateContainerConfigError, e.into()))?;
     for w in warnings {
         reporter.warning(&format!("{key}: {w}"));
+    }
+    if let Some(image_id) = scope.updates.pinned(&desired.uid, &c.name) {
+        spec.image = image_id;
     }
     resolve_user(rt, c, &mut spec).await?;
     finish_spec(rt, Prepared { files, setup }, member, &mut spec)

@@ -21,7 +21,7 @@ pub(super) async fn dry_run<R: Runtime, C>(
     quiet: bool,
 ) -> Result<u8, ApplyError<C>> {
     let none = BTreeSet::new();
-    let ctx = plan::Context { now: crate::clock::now(), crash, unhealthy: &none, not_started: &none };
+    let ctx = plan::Context { now: crate::clock::now(), crash, unhealthy: &none, not_started: &none, replace: &none };
     let mut out = String::new();
     for d in pods {
         let observed = rt.list(&Selector::pod(&d.namespace, &d.name)).await?;

@@ -93,6 +93,8 @@ pub struct ApplyOptions {
     pub log_rotation: LogRotation,
     /// How often `--supervise` looks at the logs for rotation.
     pub log_monitor: Duration,
+    /// `--auto-update`: under `--supervise`, the images kept current.
+    pub auto_update: Option<driver::auto_update::AutoUpdate>,
     pub quiet: bool,
     pub verbose: bool,
 }
@@ -424,6 +426,7 @@ fn drive_options(opts: &ApplyOptions, deadline: Instant, files: Option<PodFiles>
         files,
         min_uptime: opts.min_uptime,
         pulls: Arc::new(driver::pulls::Pulls::new()),
+        updates: opts.auto_update.as_ref().map_or_else(Arc::default, |a| a.state.clone()),
     }
 }
 

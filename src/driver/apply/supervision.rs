@@ -24,7 +24,7 @@ use crate::driver::manifests;
 use crate::driver::manifests::remote;
 use crate::driver::manifests::static_dir::Skipped;
 use crate::driver::manifests::watch::{self, Stamps};
-use crate::driver::{log_rotation, supervise, DriveOptions, Interrupt, PodResult};
+use crate::driver::{auto_update, log_rotation, supervise, DriveOptions, Interrupt, PodResult};
 use crate::error_chain::chain;
 use crate::exit;
 use crate::report::{self, ReportOptions, Reporter};
@@ -105,6 +105,11 @@ pub(super) async fn run<R: Runtime>(
     let rotation = log_rotation::rotate(rt.clone(), selectors, opts.log_rotation, opts.log_monitor, reporter.clone());
     // Ends with supervision, however that ends.
     let _rotation = AbortOnDrop(tokio::spawn(rotation));
+    let kept: Vec<_> = results.iter().filter(|r| supervise::needs_supervision(r)).map(|r| r.desired.clone()).collect();
+    let _updates = opts
+        .auto_update
+        .clone()
+        .map(|au| AbortOnDrop(tokio::spawn(auto_update::keep_current(rt.clone(), kept, au, reporter.clone()))));
     let pods = supervise::supervise(rt.clone(), results, supervise::forever(first_pass), reporter.clone(), drivers);
     let mut pods = Pods { task: tokio::spawn(pods), ended: false };
     let mut watch = Watch::new(seen, skipped);

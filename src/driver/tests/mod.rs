@@ -1,6 +1,7 @@
 //! The driver against the recording fake runtime: what it calls, in what order, and how each
 //! run ends. Time is paused, so backoff waits cost nothing.
 
+mod auto_update;
 mod deadlines;
 mod engine_away;
 mod hooks;
@@ -69,6 +70,7 @@ fn opts(retries: u32) -> DriveOptions {
         files: None,
         min_uptime: Duration::from_millis(200),
         pulls: Arc::new(super::pulls::Pulls::new()),
+        updates: Arc::default(),
     }
 }
 

@@ -278,6 +278,12 @@ impl ImageRuntime for CriRuntime {
         images::image_user(self, image).await
     }
 
+    async fn image_identity(&self, image: &str) -> Result<Option<crate::runtime::ImageIdentity>, RuntimeError> {
+        Ok(images::status(self, image)
+            .await?
+            .map(|img| crate::runtime::ImageIdentity { id: img.id, digests: img.repo_digests }))
+    }
+
     async fn pull_image(
         &self,
         image: &str,

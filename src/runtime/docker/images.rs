@@ -9,12 +9,21 @@ use super::progress::LayerProgress;
 use super::DockerRuntime;
 use crate::manifest::image::pull_reference;
 use crate::runtime::auth::Credentials;
-use crate::runtime::{registry, BadAnswer, ImageRuntime, PullProgress, RuntimeError};
+use crate::runtime::{registry, BadAnswer, ImageIdentity, ImageRuntime, PullProgress, RuntimeError};
 
 pub(super) async fn image_present(rt: &DockerRuntime, image: &str) -> Result<bool, RuntimeError> {
     match rt.docker.inspect_image(image).await {
         Ok(_) => Ok(true),
         Err(e) if DockerRuntime::status_of(&e) == Some(404) => Ok(false),
+        Err(e) => Err(rt.error(&format!("inspect image {image}"), e)),
+    }
+}
+
+/// The image `image` names now; None when the engine has none of that name.
+pub(super) async fn image_identity(rt: &DockerRuntime, image: &str) -> Result<Option<ImageIdentity>, RuntimeError> {
+    match rt.docker.inspect_image(image).await {
+        Ok(img) => Ok(img.id.map(|id| ImageIdentity { id, digests: img.repo_digests.unwrap_or_default() })),
+        Err(e) if DockerRuntime::status_of(&e) == Some(404) => Ok(None),
         Err(e) => Err(rt.error(&format!("inspect image {image}"), e)),
     }
 }

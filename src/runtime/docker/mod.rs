@@ -119,6 +119,10 @@ impl ImageRuntime for DockerRuntime {
         images::image_user(self, image).await
     }
 
+    async fn image_identity(&self, image: &str) -> Result<Option<crate::runtime::ImageIdentity>, RuntimeError> {
+        images::image_identity(self, image).await
+    }
+
     async fn pull_image(
         &self,
         image: &str,
