@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use crate::cli::{ApplyArgs, Cli, OutputArg, PullArg, WaitForArg};
 use crate::driver::apply::{self, ApplyOptions};
-use crate::driver::manifests::remote::header;
 use crate::driver::auto_update::{AutoUpdate, Updates};
+use crate::driver::manifests::remote::header;
 use crate::driver::CrashBackoff;
 use crate::exit::UsageError;
 use crate::manifest::types::PullPolicy;
