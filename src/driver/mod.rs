@@ -14,6 +14,7 @@ pub mod manifests;
 mod messages;
 pub mod outage;
 mod prober;
+mod pull_credentials;
 pub mod pulls;
 mod record;
 pub mod signals;

@@ -8,12 +8,12 @@ use crate::driver::PodFailure;
 use crate::error_chain::chain;
 use crate::manifest::types::PullPolicy;
 use crate::plan::ImageNeed;
-use crate::pod::DesiredPod;
-use crate::report::{PodKey, PullEvent, Reporter};
-use crate::runtime::{auth, infra_image, PullProgress, Runtime, RuntimeError};
+use crate::report::PullEvent;
+use crate::runtime::{infra_image, PullProgress, Runtime, RuntimeError};
 use crate::status::{Notes, Reason};
 
 use super::{fatal, note, Scope};
+use crate::driver::pull_credentials::credentials_for;
 
 /// Makes every needed image present, concurrently, before anything is created: podrun leaves
 /// no half-created pod behind a missing image. Returns whether all are there. An image that
@@ -120,45 +120,6 @@ pub(super) async fn ensure_image<R: Runtime>(
                     Err(e)
                 }
             }
-        }
-    }
-}
-
-/// Credentials for pulling `image`, as the kubelet and Docker find them: the pod's
-/// imagePullSecrets first, then the user's Docker config (and its credential helpers). A
-/// problem with either is a warning, and the pull goes on anonymously. Never logged.
-pub(in crate::driver) async fn credentials_for(
-    desired: &DesiredPod,
-    image: &str,
-    reporter: &dyn Reporter,
-    key: &PodKey,
-) -> Option<auth::Credentials> {
-    let (configs, namespace) = (&desired.configs, desired.namespace.as_str());
-    let secrets: Vec<auth::PullSecret> = (desired.manifest.spec.image_pull_secrets.iter())
-        .map(|r| auth::PullSecret {
-            name: &r.name,
-            found: configs.secret(namespace, &r.name).map(|data| auth::SecretData {
-                type_: configs.secret_type(namespace, &r.name),
-                data: data.iter().map(|(key, value)| (key.as_str(), value.0.as_slice())).collect(),
-            }),
-        })
-        .collect();
-    match auth::from_pull_secrets(image, &secrets, namespace) {
-        Ok((found, warnings)) => {
-            for w in warnings {
-                reporter.warning(&format!("{key}: {w}"));
-            }
-            if found.is_some() {
-                return found;
-            }
-        }
-        Err(e) => reporter.warning(&format!("{key}: {}", chain(&e))),
-    }
-    match auth::from_docker_config(image).await {
-        Ok(found) => found,
-        Err(e) => {
-            reporter.warning(&format!("{key}: docker config: {}", chain(&e)));
-            None
         }
     }
 }

@@ -33,7 +33,6 @@ use crate::runtime::{CreateSpec, Observed, Runtime, RuntimeError, Selector, Stat
 use crate::status::{Notes, Reason, Waiting};
 
 use hooks::run_hook;
-pub(super) use images::credentials_for;
 use images::ensure_images;
 use preflight::{preflight, resolve_user};
 use teardown::{stop, stop_and_remove};
