@@ -137,9 +137,10 @@ impl Supervisor {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
-    /// Waits up to a minute until `text` is said `times` times, podrun staying up meanwhile.
+    /// Waits up to two minutes (a loaded CI machine) until `text` is said `times` times, podrun
+    /// staying up meanwhile.
     fn wait_said(&mut self, text: &str, times: usize) {
-        wait_until(&format!("podrun says {text:?} {times} times"), Duration::from_secs(60), || {
+        wait_until(&format!("podrun says {text:?} {times} times"), Duration::from_secs(120), || {
             let log = self.log();
             assert!(self.child.try_wait().unwrap().is_none(), "podrun ended: {log}");
             if log.matches(text).count() >= times {
