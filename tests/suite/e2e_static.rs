@@ -41,17 +41,6 @@ fn sleeper(name: &str, command: &str) -> String {
     )
 }
 
-fn pods_of(ns: &Namespace) -> Vec<String> {
-    let mut v: Vec<String> = ns
-        .containers()
-        .iter()
-        .map(|(id, _)| ns.inspect(id, "{{index .Config.Labels \"io.kubernetes.pod.name\"}}"))
-        .collect();
-    v.sort();
-    v.dedup();
-    v
-}
-
 #[test]
 fn e2e_apply_dir_runs_every_pod_and_prune_deletes_the_removed_one() {
     require_engine!();
@@ -62,13 +51,13 @@ fn e2e_apply_dir_runs_every_pod_and_prune_deletes_the_removed_one() {
     dir.write("notes.txt", "not a manifest");
     let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--timeout", "60s"], None);
     succeeded(&out);
-    assert_eq!(pods_of(&ns), ["alpha", "beta"]);
+    assert_eq!(ns.pod_names(), ["alpha", "beta"]);
     assert_eq!(ns.running(), 4);
 
     dir.remove("b.yml");
     let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--prune", "--timeout", "60s"], None);
     succeeded(&out);
-    assert_eq!(pods_of(&ns), ["alpha"]);
+    assert_eq!(ns.pod_names(), ["alpha"]);
     assert_eq!(ns.running(), 2);
 
     let out = podrun(&["delete", dir.path(), "-n", ns.name(), "--grace-period", "0"], None);
@@ -296,7 +285,7 @@ fn e2e_supervise_applies_changed_manifests_on_sighup() {
     let status = sup.ready();
     assert!(status.contains("STATUS=1 of 1 pods supervised"), "{status}");
     assert_eq!(sup.child.id(), pid, "the same process, started over");
-    wait_for(&ns, "b alone", &|| pods_of(&ns) == ["b"]);
+    wait_for(&ns, "b alone", &|| ns.pod_names() == ["b"]);
     assert_eq!(ns.running(), 2, "{:?}", ns.containers());
 
     // A manifest that does not load: reported, nothing changes, podrun goes on.
@@ -304,7 +293,7 @@ fn e2e_supervise_applies_changed_manifests_on_sighup() {
     sup.signal("-HUP");
     sup.wait_said("c.yaml");
     assert!(sup.child.try_wait().unwrap().is_none(), "still supervising");
-    assert_eq!(pods_of(&ns), ["b"]);
+    assert_eq!(ns.pod_names(), ["b"]);
     sup.signal("-TERM");
     assert_eq!(sup.exit_code(), Some(0));
 }
@@ -331,7 +320,7 @@ fn e2e_supervise_drops_unknown_fields_as_a_kubelets_file_source() {
     sup.signal("-HUP");
     let status = sup.ready();
     assert!(status.contains("STATUS=2 of 2 pods supervised"), "the reread drops them too: {status}\n{}", sup.log());
-    wait_for(&ns, "a and b", &|| pods_of(&ns) == ["a", "b"]);
+    wait_for(&ns, "a and b", &|| ns.pod_names() == ["a", "b"]);
     assert!(!sup.log().contains("skipped"), "{}", sup.log());
     sup.signal("-TERM");
     assert_eq!(sup.exit_code(), Some(0));
@@ -360,7 +349,7 @@ fn e2e_supervise_starts_from_an_empty_directory() {
     sup.signal("-HUP");
     let status = sup.ready();
     assert!(status.contains("STATUS=0 of 0 pods supervised"), "{status}");
-    wait_for(&ns, "a pruned", &|| pods_of(&ns).is_empty());
+    wait_for(&ns, "a pruned", &|| ns.pod_names().is_empty());
 
     sup.signal("-TERM");
     assert_eq!(sup.exit_code(), Some(0));
@@ -391,7 +380,7 @@ fn e2e_supervise_survives_sighup_during_its_first_pass_and_rereads_at_once() {
     let second = sup.ready();
     assert!(second.contains("STATUS=2 of 2 pods supervised"), "{second}");
     assert!(at.elapsed() < std::time::Duration::from_secs(15), "not at once: {:?}", at.elapsed());
-    wait_for(&ns, "a and b", &|| pods_of(&ns) == ["a", "b"]);
+    wait_for(&ns, "a and b", &|| ns.pod_names() == ["a", "b"]);
     sup.signal("-TERM");
     assert_eq!(sup.exit_code(), Some(0));
 }
@@ -481,7 +470,7 @@ fn e2e_supervise_leaves_out_a_half_written_manifest_until_it_is_fixed() {
         "{status}"
     );
     sup.wait_said("b.yaml: skipped until it changes (it does not load): ");
-    wait_for(&ns, "a and c", &|| pods_of(&ns) == ["a", "c"] && ns.running() == 4);
+    wait_for(&ns, "a and c", &|| ns.pod_names() == ["a", "c"] && ns.running() == 4);
 
     // a turns bad: said once, nothing restarted, its pod stays.
     dir.write(
@@ -489,7 +478,7 @@ fn e2e_supervise_leaves_out_a_half_written_manifest_until_it_is_fixed() {
         "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n  - name: main\n    imag",
     );
     sup.wait_said("a.yaml: skipped until it changes (it does not load): ");
-    assert_eq!(pods_of(&ns), ["a", "c"]);
+    assert_eq!(ns.pod_names(), ["a", "c"]);
     assert_eq!(ns.running(), 4, "{:?}", ns.containers());
 
     dir.write("a.yaml", &sleeper("a", LOOP));
@@ -498,7 +487,7 @@ fn e2e_supervise_leaves_out_a_half_written_manifest_until_it_is_fixed() {
     let status = sup.ready();
     assert!(status.contains("STATUS=3 of 3 pods supervised; 0 failed their first pass"), "{status}");
     assert!(!status.contains("skipped"), "{status}");
-    wait_for(&ns, "a, b and c", &|| pods_of(&ns) == ["a", "b", "c"] && ns.running() == 6);
+    wait_for(&ns, "a, b and c", &|| ns.pod_names() == ["a", "b", "c"] && ns.running() == 6);
     sup.signal("-TERM");
     assert_eq!(sup.exit_code(), Some(0));
 }
@@ -519,7 +508,7 @@ fn e2e_apply_dir_skips_hidden_files_and_names_that_are_not_utf8() {
     let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--timeout", "60s"], None);
     succeeded(&out);
     assert!(stderr(&out).contains("caf\u{FFFD}.yaml: skipped: the file name is not UTF-8"), "{}", stderr(&out));
-    assert_eq!(pods_of(&ns), ["a"]);
+    assert_eq!(ns.pod_names(), ["a"]);
     let out = podrun(&["delete", dir.path(), "-n", ns.name(), "--grace-period", "0"], None);
     succeeded(&out);
 }
@@ -616,13 +605,13 @@ fn e2e_prune_leaves_a_pod_applied_by_hand_alone() {
     succeeded(&out);
     let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--prune", "--timeout", "60s"], None);
     succeeded(&out);
-    assert_eq!(pods_of(&ns), ["a", "manual"]);
+    assert_eq!(ns.pod_names(), ["a", "manual"]);
 
     dir.remove("a.yaml");
     dir.write("b.yaml", &sleeper("b", LOOP));
     let out = podrun(&["apply", dir.path(), "-n", ns.name(), "--prune", "--timeout", "60s"], None);
     succeeded(&out);
-    assert_eq!(pods_of(&ns), ["b", "manual"], "a pruned, manual left alone");
+    assert_eq!(ns.pod_names(), ["b", "manual"], "a pruned, manual left alone");
     assert_eq!(ns.running(), 4);
     for target in [dir.path(), manual.as_str()] {
         let out = podrun(&["delete", target, "-n", ns.name(), "--grace-period", "0"], None);

@@ -248,18 +248,6 @@ impl Drop for Supervisor {
     }
 }
 
-/// The pods of `ns`, by their containers' labels.
-fn pods_of(ns: &Namespace) -> Vec<String> {
-    let mut v: Vec<String> = ns
-        .containers()
-        .iter()
-        .map(|(id, _)| ns.inspect(id, "{{index .Config.Labels \"io.kubernetes.pod.name\"}}"))
-        .collect();
-    v.sort();
-    v.dedup();
-    v
-}
-
 /// Under `--supervise`: the document re-read every 20 s (no SIGHUP) applies a change and prunes
 /// the pod that left it; a 404 and then a document that does not load keep the last good
 /// version running (said once each, a SIGHUP in between changing nothing); a fixed document is
@@ -274,17 +262,19 @@ fn e2e_url_supervise_applies_changes_and_keeps_the_last_good_version() {
     let mut sup = Supervisor::start(&server.url("/pods.yaml"), &ns);
     let status = sup.ready();
     assert!(status.contains("STATUS=2 of 2 pods supervised"), "{status}\n{}", sup.log());
-    assert_eq!(pods_of(&ns), ["a", "b"]);
+    assert_eq!(ns.pod_names(), ["a", "b"]);
 
     // Changed: seen by the 20 s re-read; b left the document and is pruned.
     server.set("/pods.yaml", guarded(pod("a")));
     let status = sup.ready();
     assert!(status.contains("STATUS=1 of 1 pods supervised"), "{status}\n{}", sup.log());
-    wait_until(
-        "b pruned",
-        Duration::from_secs(30),
-        || if pods_of(&ns) == ["a"] { Ok(()) } else { Err(ns.containers()) },
-    );
+    wait_until("b pruned", Duration::from_secs(30), || {
+        if ns.pod_names() == ["a"] {
+            Ok(())
+        } else {
+            Err(ns.containers())
+        }
+    });
 
     // Not found: a is kept, and why is said once, also across a start-over.
     server.set("/pods.yaml", Answer::Status(404));
@@ -306,7 +296,7 @@ fn e2e_url_supervise_applies_changes_and_keeps_the_last_good_version() {
     server.set("/pods.yaml", guarded(format!("{}---\n{}", pod("a"), pod("c"))));
     let status = sup.ready();
     assert!(status.contains("STATUS=2 of 2 pods supervised"), "{status}\n{}", sup.log());
-    assert_eq!(pods_of(&ns), ["a", "c"]);
+    assert_eq!(ns.pod_names(), ["a", "c"]);
     assert!(!sup.log().contains("s3cret-token"), "the header's value was printed:\n{}", sup.log());
     sup.signal("-TERM");
     let ended = wait_until("podrun stops", Duration::from_secs(30), || sup.child.0.try_wait().expect("wait").ok_or(()));
@@ -330,7 +320,7 @@ fn e2e_url_supervise_starts_the_pods_of_a_url_that_answers_later() {
     server.set("/later.yaml", Answer::Body(pod("late")));
     let status = sup.ready();
     assert!(status.contains("STATUS=1 of 1 pods supervised"), "{status}\n{}", sup.log());
-    assert_eq!(pods_of(&ns), ["late"]);
+    assert_eq!(ns.pod_names(), ["late"]);
     sup.signal("-TERM");
     let ended = wait_until("podrun stops", Duration::from_secs(30), || sup.child.0.try_wait().expect("wait").ok_or(()));
     assert_eq!(ended.code(), Some(0), "{}", sup.log());

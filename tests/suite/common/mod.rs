@@ -172,6 +172,15 @@ impl Namespace {
         docker_on(self.host.as_deref(), args)
     }
 
+    /// The names of the pods in this namespace, by their containers' labels, sorted.
+    pub fn pod_names(&self) -> Vec<String> {
+        let label = "{{index .Config.Labels \"io.kubernetes.pod.name\"}}";
+        let mut v: Vec<String> = self.containers().iter().map(|(id, _)| self.inspect(id, label)).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
     /// Ids of the containers in this namespace (podrun's own only), with their names.
     pub fn containers(&self) -> Vec<(String, String)> {
         if let Some(endpoint) = &self.cri {
