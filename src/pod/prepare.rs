@@ -232,7 +232,7 @@ fn check_volumes(
     if !env.local_files {
         setup = setup.on_engine();
     }
-    setup.check_engine(env.engine)?;
+    setup.check_engine(env.engine, env.features)?;
     for w in setup.warnings() {
         warn(format!("{key}: {w}"));
     }
