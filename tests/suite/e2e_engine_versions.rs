@@ -115,7 +115,8 @@ fn enabled(target: Target, test: &str) {
     }
     let err = stderr(&o);
     assert_eq!(code(&o), 2, "{}: {err}", target.name());
-    let says = format!("recursiveReadOnly: Unsupported value: \"Enabled\": the container engine ({}", engine_words(target));
+    let says =
+        format!("recursiveReadOnly: Unsupported value: \"Enabled\": the container engine ({}", engine_words(target));
     assert!(err.contains(&says) && err.contains("Docker Engine 25"), "{}: {err}", target.name());
     assert!(ns.containers().is_empty(), "{}: nothing made: {:?}", target.name(), ns.containers());
 }

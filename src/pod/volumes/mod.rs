@@ -603,13 +603,20 @@ impl VolumeSetup {
         out
     }
 
-    /// Fits the mounts to the engine, as the kubelet fits them to its runtime handler:
-    /// `recursiveReadOnly: IfPossible` becomes recursive where the engine can make it so
-    /// (`EngineFeatures::recursive_read_only`), and `Enabled` is refused where it cannot (it
-    /// would silently be read-only only at the top).
-    /// Podman's Docker-compatible API ignores an image mount's sub-path (it mounts the whole
+    /// `recursiveReadOnly: IfPossible` made recursive when the engine `can` (the kubelet's
+    /// resolveRecursiveReadOnly), else left a plain read-only mount.
+    pub fn recursive_if_possible(&mut self, can: bool) {
+        for m in self.mounts.values_mut().flatten().filter(|m| can && m.recursive_if_possible) {
+            m.recursive_read_only = true;
+        }
+    }
+
+    /// Refuses what the engine cannot do, as the kubelet refuses what its runtime handler
+    /// cannot: `recursiveReadOnly: Enabled` where the engine cannot make a mount recursively
+    /// read-only (`EngineFeatures::recursive_read_only`; it would silently be read-only only at
+    /// the top). Podman's Docker-compatible API ignores an image mount's sub-path (it mounts the whole
     /// image), so a sub-path of an image volume is refused there.
-    pub fn check_engine(&mut self, engine: &EngineInfo, features: &EngineFeatures) -> Result<(), VolumeError> {
+    pub fn check_engine(&self, engine: &EngineInfo, features: &EngineFeatures) -> Result<(), VolumeError> {
         let podman = engine.name.starts_with("Podman");
         for m in self.mounts.values().flatten().filter(|m| podman && m.sub_path != SubPath::None) {
             if matches!(self.volumes[m.volume].source, PlannedSource::Image { .. }) {
@@ -619,10 +626,9 @@ impl VolumeSetup {
             }
         }
         if features.recursive_read_only {
-            for m in self.mounts.values_mut().flatten().filter(|m| m.recursive_if_possible) {
-                m.recursive_read_only = true;
-            }
-        } else if let Some(m) = self.mounts.values().flatten().find(|m| m.recursive_read_only) {
+            return Ok(());
+        }
+        if let Some(m) = self.mounts.values().flatten().find(|m| m.recursive_read_only) {
             return Err(unsupported(
                 format!("{}.recursiveReadOnly", m.field),
                 Unable::RecursiveReadOnly {

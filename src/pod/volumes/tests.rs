@@ -662,6 +662,7 @@ fn propagation_and_recursive_read_only() {
     // IfPossible is recursive where the engine can make it so, as Enabled is.
     let rro = EngineFeatures { recursive_read_only: true, ..EngineFeatures::NONE };
     setup.check_engine(&engine, &rro).unwrap();
+    setup.recursive_if_possible(true);
     assert_eq!(
         props(&setup),
         vec![
@@ -674,6 +675,7 @@ fn propagation_and_recursive_read_only() {
     // Without Enabled, an engine that cannot gives IfPossible a plain read-only mount.
     let mut setup = plan(&s, &spec.replace("recursiveReadOnly: Enabled", "recursiveReadOnly: Disabled")).unwrap();
     setup.check_engine(&engine, &EngineFeatures::NONE).unwrap();
+    setup.recursive_if_possible(false);
     assert_eq!(props(&setup)[2..], [(Propagation::Private, true, false), (Propagation::Private, true, false)]);
     let e = plan_err(&spec.replace("privileged: true", "privileged: false"));
     assert_eq!(
@@ -741,7 +743,7 @@ fn image_volumes_are_engine_mounts_of_the_image() {
         "{name: i, image: {reference: \"alpine:3\"}}, {name: l, image: {reference: alpine, pullPolicy: Never}}",
         "{name: i, mountPath: /i, readOnly: false}, {name: l, mountPath: /l, subPathExpr: $(D)}",
     );
-    let mut setup = plan(&s, &spec).unwrap();
+    let setup = plan(&s, &spec).unwrap();
     let policies: Vec<_> = (setup.volumes().iter())
         .map(|v| match &v.source {
             PlannedSource::Image { reference, pull_policy } => (reference.as_str(), *pull_policy),

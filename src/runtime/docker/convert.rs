@@ -265,16 +265,21 @@ fn mount(m: &Mount, engine: Engine) -> DockerMount {
             source: Some(source.clone()),
             target: Some(target.clone()),
             read_only: Some(*read_only),
-            bind_options: Some(MountBindOptions {
-                propagation: Some(match propagation {
-                    // Recursive, as the kubelet's CRI runtimes make every propagation mode.
-                    Propagation::Private => MountBindOptionsPropagationEnum::RPRIVATE,
-                    Propagation::HostToContainer => MountBindOptionsPropagationEnum::RSLAVE,
-                    Propagation::Bidirectional => MountBindOptionsPropagationEnum::RSHARED,
-                }),
-                // Known to API 1.44 and later only; `DockerRuntime::create` refuses it before.
-                read_only_force_recursive: recursive_read_only.then_some(true),
-                ..Default::default()
+            // Podman 5's compatible API makes any bind with BindOptions non-recursive (its
+            // submounts left out; 4.3 kept them), and rprivate is its default: a private bind
+            // goes without them there.
+            bind_options: (engine == Engine::Docker || *propagation != Propagation::Private).then(|| {
+                MountBindOptions {
+                    propagation: Some(match propagation {
+                        // Recursive, as the kubelet's CRI runtimes make every propagation mode.
+                        Propagation::Private => MountBindOptionsPropagationEnum::RPRIVATE,
+                        Propagation::HostToContainer => MountBindOptionsPropagationEnum::RSLAVE,
+                        Propagation::Bidirectional => MountBindOptionsPropagationEnum::RSHARED,
+                    }),
+                    // Known to API 1.44 and later only; `DockerRuntime::create` refuses it before.
+                    read_only_force_recursive: recursive_read_only.then_some(true),
+                    ..Default::default()
+                }
             }),
             ..Default::default()
         },
@@ -351,8 +356,25 @@ mod tests {
         non_recursive_read_only(&mut hc);
         let json = serde_json::to_value(&hc.mounts).unwrap();
         assert_eq!(json[0]["BindOptions"], serde_json::json!({"Propagation": "rprivate"}));
-        assert_eq!(json[1]["BindOptions"], serde_json::json!({"Propagation": "rprivate", "ReadOnlyNonRecursive": true}));
-        assert_eq!(json[2]["BindOptions"], serde_json::json!({"Propagation": "rprivate", "ReadOnlyForceRecursive": true}));
+        assert_eq!(
+            json[1]["BindOptions"],
+            serde_json::json!({"Propagation": "rprivate", "ReadOnlyNonRecursive": true})
+        );
+        assert_eq!(
+            json[2]["BindOptions"],
+            serde_json::json!({"Propagation": "rprivate", "ReadOnlyForceRecursive": true})
+        );
+        let slave = Mount::Bind {
+            source: "/h".into(),
+            target: "/s".into(),
+            read_only: false,
+            propagation: Propagation::HostToContainer,
+            recursive_read_only: false,
+        };
+        mounts(&mut hc, &[Mount::bind("/h", "/ro", true), slave], Engine::Podman);
+        let json = serde_json::to_value(&hc.mounts).unwrap();
+        assert_eq!(json[0].get("BindOptions"), None, "Podman 5 would leave the submounts out");
+        assert_eq!(json[1]["BindOptions"], serde_json::json!({"Propagation": "rslave"}));
     }
 
     #[test]
