@@ -174,6 +174,9 @@ pub struct DesiredPod {
     /// Whether the engine changes a running container's resources in place
     /// (`EngineFeatures::update_resources`); else a resize restarts the container.
     pub resize_in_place: bool,
+    /// Whether the engine makes mounts recursively read-only
+    /// (`EngineFeatures::recursive_read_only`): `recursiveReadOnly: IfPossible` is then recursive.
+    pub recursive_read_only: bool,
 }
 
 /// A short, stable hash of a value's JSON form (field order is fixed by the types, and maps are
@@ -260,6 +263,7 @@ impl DesiredPod {
             source: None,
             pod_cgroup: super::resources::pod_cgroup(pod),
             resize_in_place: false,
+            recursive_read_only: false,
         }
     }
 

@@ -334,7 +334,7 @@ async fn planned_pod_volumes_in_a_real_container() {
 
     made.pod_volumes = Some((files.clone(), uid.clone()));
     let setup = plan_volumes(&pod, &files, &configs, &PodFacts::default()).unwrap();
-    setup.check_engine(&rt.info().await.unwrap()).unwrap();
+    setup.check_engine(&rt.info().await.unwrap(), &rt.features().await.unwrap()).unwrap();
     volumes::prepare(&setup).unwrap();
     for v in setup.named_volumes() {
         made.volumes.push(v.name.clone());

@@ -140,6 +140,7 @@ fn prepare_pod(
     };
     admit(&d, env, node).map_err(&refuse)?;
     d.resize_in_place = env.features.update_resources;
+    d.recursive_read_only = env.features.recursive_read_only;
     add_host_resolver(&mut d, env, node, &key, warn);
     if let Some(security) = &env.security {
         // Before the volumes are planned: a rootless engine drops fsGroup's ownership.
@@ -232,7 +233,7 @@ fn check_volumes(
     if !env.local_files {
         setup = setup.on_engine();
     }
-    setup.check_engine(env.engine)?;
+    setup.check_engine(env.engine, env.features)?;
     for w in setup.warnings() {
         warn(format!("{key}: {w}"));
     }

@@ -26,6 +26,9 @@ pub struct EngineFeatures {
     /// In-place resize: a running container's resources changed without a restart (Docker's
     /// container update, the CRI's UpdateContainerResources).
     pub update_resources: bool,
+    /// `recursiveReadOnly`: a read-only mount read-only all the way down, submounts included
+    /// (Docker API 1.44+, a CRI runtime handler announcing `recursive_read_only_mounts`).
+    pub recursive_read_only: bool,
 }
 
 impl EngineFeatures {
@@ -37,6 +40,7 @@ impl EngineFeatures {
         strict_groups_with_group: false,
         pod_cgroup: false,
         update_resources: false,
+        recursive_read_only: false,
     };
 }
 

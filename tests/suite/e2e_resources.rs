@@ -116,7 +116,11 @@ fn e2e_resources_pod_level_limits_are_refused_on_rootless_podman() {
     let out = target.podrun(&args(&["apply", file.path(), "-n", ns.name(), "--timeout", "60s"]));
     assert_ne!(code(&out), 0, "{}", stderr(&out));
     let err = stderr(&out);
-    assert!(err.contains("pod-level limits (spec.resources.limits) is not supported by Podman Engine 4."), "{err}");
+    let says = format!(
+        "pod-level limits (spec.resources.limits) is not supported by Podman Engine {}:",
+        engine_version(Some(&user.host))
+    );
+    assert!(err.contains(&says), "{err}");
     assert!(err.contains("rootful Docker or Podman"), "{err}");
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
 }

@@ -77,11 +77,11 @@ fn userns_refused(target: Target, test: &str, says: &[&str]) {
 #[test]
 fn e2e_userns_refused_on_docker_naming_it() {
     require_engine!();
-    userns_refused(
-        Target::Engine(None),
-        "userns-docker",
-        &["a user namespace for the pod (hostUsers: false) is not supported by Docker Engine 20.10", "Podman"],
+    let says = format!(
+        "a user namespace for the pod (hostUsers: false) is not supported by Docker Engine {}:",
+        engine_version(None)
     );
+    userns_refused(Target::Engine(None), "userns-docker", &[&says, "Podman"]);
 }
 
 #[test]

@@ -18,6 +18,7 @@ mod e2e_context;
 mod e2e_corpus;
 mod e2e_cri;
 mod e2e_engine_restart;
+mod e2e_engine_versions;
 mod e2e_engine_volumes;
 mod e2e_env_files;
 mod e2e_escapes;

@@ -33,6 +33,7 @@ pub(super) async fn volumes_for<R: Runtime>(
     if on_engine {
         setup = setup.on_engine();
     }
+    setup.recursive_if_possible(desired.recursive_read_only);
     volumes::prepare(&setup).map_err(|e| config(e.into()))?;
     let named = setup.named_volumes().into_iter().map(|v| (v.name, v.labels, None));
     let own = setup.engine_volumes(&desired.namespace, &desired.name).into_iter().map(|v| (v.name, v.labels, v.tmpfs));

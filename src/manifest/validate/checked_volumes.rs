@@ -88,8 +88,10 @@ pub struct CheckedMount<'a> {
     pub read_only: bool,
     pub sub_path: CheckedSubPath<'a>,
     pub propagation: MountPropagation,
-    /// `recursiveReadOnly: Enabled` (IfPossible is a plain read-only mount on every engine).
+    /// `recursiveReadOnly: Enabled`: recursive, or refused where the engine cannot.
     pub recursive_read_only: bool,
+    /// `recursiveReadOnly: IfPossible`: recursive where the engine can, else plain read-only.
+    pub recursive_if_possible: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,5 +210,6 @@ fn mount<'a>(m: &'a VolumeMount, container: &str, j: usize, privileged: bool) ->
         sub_path,
         propagation,
         recursive_read_only: m.recursive_read_only == Some(RecursiveReadOnly::Enabled),
+        recursive_if_possible: m.recursive_read_only == Some(RecursiveReadOnly::IfPossible),
     }
 }

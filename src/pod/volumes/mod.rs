@@ -54,7 +54,7 @@ use crate::manifest::types::{
 use crate::manifest::validate::{
     check_volumes, CheckedMount, CheckedSource, CheckedSubPath, CheckedVolume, FieldError, Medium,
 };
-use crate::runtime::{parse_api_version, EngineInfo, Mount, Propagation, RECURSIVE_READ_ONLY_API};
+use crate::runtime::{EngineFeatures, EngineInfo, Mount, Propagation, RECURSIVE_READ_ONLY_API};
 
 use super::downward::{self, PodFacts};
 use super::env::expand;
@@ -184,8 +184,9 @@ pub enum Unable {
     HugePages { medium: String },
     #[error(
         "Unsupported value: \"Enabled\": the container engine ({engine} {version}, API {api}) cannot make a mount \
-         recursively read-only, which needs API {}.{} (Docker Engine 25) or later; IfPossible gives a plain \
-         read-only mount",
+         recursively read-only: run it on Docker Engine 25 or later (API {}.{}), or through the CRI on a runtime \
+         that announces recursive read-only mounts (containerd 2.0+, CRI-O 1.30+); IfPossible gives a plain \
+         read-only mount where the engine cannot",
         RECURSIVE_READ_ONLY_API.0,
         RECURSIVE_READ_ONLY_API.1
     )]
@@ -293,6 +294,8 @@ struct PlannedMount {
     sub_path: SubPath,
     propagation: Propagation,
     recursive_read_only: bool,
+    /// `recursiveReadOnly: IfPossible`: made recursive by `check_engine` where the engine can.
+    recursive_if_possible: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -600,11 +603,20 @@ impl VolumeSetup {
         out
     }
 
-    /// Refuses what the engine cannot do: a recursively read-only mount needs API 1.44
-    /// (Docker Engine 25); older engines would silently make it read-only only at the top.
-    /// Podman's Docker-compatible API ignores an image mount's sub-path (it mounts the whole
+    /// `recursiveReadOnly: IfPossible` made recursive when the engine `can` (the kubelet's
+    /// resolveRecursiveReadOnly), else left a plain read-only mount.
+    pub fn recursive_if_possible(&mut self, can: bool) {
+        for m in self.mounts.values_mut().flatten().filter(|m| can && m.recursive_if_possible) {
+            m.recursive_read_only = true;
+        }
+    }
+
+    /// Refuses what the engine cannot do, as the kubelet refuses what its runtime handler
+    /// cannot: `recursiveReadOnly: Enabled` where the engine cannot make a mount recursively
+    /// read-only (`EngineFeatures::recursive_read_only`; it would silently be read-only only at
+    /// the top). Podman's Docker-compatible API ignores an image mount's sub-path (it mounts the whole
     /// image), so a sub-path of an image volume is refused there.
-    pub fn check_engine(&self, engine: &EngineInfo) -> Result<(), VolumeError> {
+    pub fn check_engine(&self, engine: &EngineInfo, features: &EngineFeatures) -> Result<(), VolumeError> {
         let podman = engine.name.starts_with("Podman");
         for m in self.mounts.values().flatten().filter(|m| podman && m.sub_path != SubPath::None) {
             if matches!(self.volumes[m.volume].source, PlannedSource::Image { .. }) {
@@ -613,18 +625,18 @@ impl VolumeSetup {
                 return Err(unsupported(format!("{}.{which}", m.field), Unable::ImageSubPath { engine, version }));
             }
         }
-        let api = parse_api_version(&engine.api_version);
-        for m in self.mounts.values().flatten().filter(|m| m.recursive_read_only) {
-            if api.is_none_or(|v| v < RECURSIVE_READ_ONLY_API) {
-                return Err(unsupported(
-                    format!("{}.recursiveReadOnly", m.field),
-                    Unable::RecursiveReadOnly {
-                        engine: engine.name.clone(),
-                        version: engine.version.clone(),
-                        api: engine.api_version.clone(),
-                    },
-                ));
-            }
+        if features.recursive_read_only {
+            return Ok(());
+        }
+        if let Some(m) = self.mounts.values().flatten().find(|m| m.recursive_read_only) {
+            return Err(unsupported(
+                format!("{}.recursiveReadOnly", m.field),
+                Unable::RecursiveReadOnly {
+                    engine: escape(&engine.name).into_owned(),
+                    version: escape(&engine.version).into_owned(),
+                    api: escape(&engine.api_version).into_owned(),
+                },
+            ));
         }
         Ok(())
     }

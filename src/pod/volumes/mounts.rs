@@ -54,6 +54,7 @@ pub(super) fn plan_mounts(
             sub_path,
             propagation,
             recursive_read_only: m.recursive_read_only,
+            recursive_if_possible: m.recursive_if_possible,
         });
     }
     Ok(out)

@@ -641,33 +641,42 @@ fn propagation_and_recursive_read_only() {
                 HostToContainer}\n    - {name: h, mountPath: /b, mountPropagation: Bidirectional}\n    - {name: h, \
                 mountPath: /c, readOnly: true, recursiveReadOnly: IfPossible}\n    - {name: h, mountPath: /d, readOnly: \
                 true, recursiveReadOnly: Enabled}\n";
-    let setup = plan(&s, spec).unwrap();
-    let m = setup.mounts_for("c", &[]).unwrap();
-    let props: Vec<(Propagation, bool, bool)> = m
-        .iter()
-        .map(|m| match m {
-            Mount::Bind { propagation, read_only, recursive_read_only, .. } => {
-                (*propagation, *read_only, *recursive_read_only)
-            }
-            other @ (Mount::Volume { .. } | Mount::Image { .. }) => panic!("{other:?}"),
-        })
-        .collect();
-    assert_eq!(
-        props,
-        vec![
-            (Propagation::HostToContainer, false, false),
-            (Propagation::Bidirectional, false, false),
-            (Propagation::Private, true, false),
-            (Propagation::Private, true, true),
-        ]
-    );
-    let engine = |api: &str| EngineInfo { name: "Engine".into(), version: "x".into(), api_version: api.into() };
-    let e = setup.check_engine(&engine("1.41")).unwrap_err().to_string();
+    let props = |setup: &VolumeSetup| -> Vec<(Propagation, bool, bool)> {
+        let m = setup.mounts_for("c", &[]).unwrap();
+        m.iter()
+            .map(|m| match m {
+                Mount::Bind { propagation, read_only, recursive_read_only, .. } => {
+                    (*propagation, *read_only, *recursive_read_only)
+                }
+                other @ (Mount::Volume { .. } | Mount::Image { .. }) => panic!("{other:?}"),
+            })
+            .collect()
+    };
+    let engine = EngineInfo { name: "Engine".into(), version: "x".into(), api_version: "1.41".into() };
+    let mut setup = plan(&s, spec).unwrap();
+    let e = setup.check_engine(&engine, &EngineFeatures::NONE).unwrap_err().to_string();
     assert!(
         e.starts_with("spec.containers[0].volumeMounts[3].recursiveReadOnly: Unsupported value: \"Enabled\""),
         "{e}"
     );
-    setup.check_engine(&engine("1.44")).unwrap();
+    // IfPossible is recursive where the engine can make it so, as Enabled is.
+    let rro = EngineFeatures { recursive_read_only: true, ..EngineFeatures::NONE };
+    setup.check_engine(&engine, &rro).unwrap();
+    setup.recursive_if_possible(true);
+    assert_eq!(
+        props(&setup),
+        vec![
+            (Propagation::HostToContainer, false, false),
+            (Propagation::Bidirectional, false, false),
+            (Propagation::Private, true, true),
+            (Propagation::Private, true, true),
+        ]
+    );
+    // Without Enabled, an engine that cannot gives IfPossible a plain read-only mount.
+    let mut setup = plan(&s, &spec.replace("recursiveReadOnly: Enabled", "recursiveReadOnly: Disabled")).unwrap();
+    setup.check_engine(&engine, &EngineFeatures::NONE).unwrap();
+    setup.recursive_if_possible(false);
+    assert_eq!(props(&setup)[2..], [(Propagation::Private, true, false), (Propagation::Private, true, false)]);
     let e = plan_err(&spec.replace("privileged: true", "privileged: false"));
     assert_eq!(
         e,
@@ -754,8 +763,8 @@ fn image_volumes_are_engine_mounts_of_the_image() {
     let e = setup.mounts_for("c", &bad).unwrap_err().to_string();
     assert!(e.starts_with("spec.containers[0].volumeMounts[1].subPathExpr:"), "{e}");
     let engine = |name: &str| EngineInfo { name: name.into(), version: "4.3.1".into(), api_version: "1.41".into() };
-    setup.check_engine(&engine("Docker Engine")).unwrap();
-    let e = setup.check_engine(&engine("Podman Engine")).unwrap_err().to_string();
+    setup.check_engine(&engine("Docker Engine"), &EngineFeatures::NONE).unwrap();
+    let e = setup.check_engine(&engine("Podman Engine"), &EngineFeatures::NONE).unwrap_err().to_string();
     assert_eq!(
         e,
         "spec.containers[0].volumeMounts[1].subPathExpr: not supported by Podman Engine 4.3.1: its Docker-compatible \

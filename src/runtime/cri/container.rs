@@ -66,10 +66,12 @@ pub fn config(
 
 fn mount(m: &Mount, volume_path: &impl Fn(&str) -> String) -> api::Mount {
     match m {
-        Mount::Bind { source, target, read_only, propagation, .. } => api::Mount {
+        Mount::Bind { source, target, read_only, propagation, recursive_read_only } => api::Mount {
             container_path: target.clone(),
             host_path: source.clone(),
             readonly: *read_only,
+            // Only where the runtime handler announces it (`features_of`): the kubelet's check.
+            recursive_read_only: *recursive_read_only,
             propagation: match propagation {
                 Propagation::Private => api::MountPropagation::PropagationPrivate as i32,
                 Propagation::HostToContainer => api::MountPropagation::PropagationHostToContainer as i32,

@@ -226,11 +226,13 @@ fn grace_secs(grace: Duration) -> i64 {
 /// The node features the runtime announces in its status, as the kubelet reads them: user
 /// namespaces from the default runtime handler's (the one podrun's sandboxes use, named ""),
 /// the supplemental groups policy from the runtime's own. A runtime older than these fields
-/// (containerd 1.6) announces neither.
+/// (containerd 1.6 and 1.7) announces none of them.
 fn features_of(status: &api::StatusResponse) -> crate::runtime::EngineFeatures {
     let default_handler = status.runtime_handlers.iter().find(|h| h.name.is_empty());
+    let handler = default_handler.and_then(|h| h.features.as_ref());
     crate::runtime::EngineFeatures {
-        user_namespaces: default_handler.and_then(|h| h.features.as_ref()).is_some_and(|f| f.user_namespaces),
+        user_namespaces: handler.is_some_and(|f| f.user_namespaces),
+        recursive_read_only: handler.is_some_and(|f| f.recursive_read_only_mounts),
         supplemental_groups_policy: status.features.as_ref().is_some_and(|f| f.supplemental_groups_policy),
         ..crate::runtime::EngineFeatures::NONE
     }
@@ -564,7 +566,7 @@ mod tests {
         assert_eq!(
             features_of(&api::StatusResponse::default()),
             crate::runtime::EngineFeatures::NONE,
-            "containerd 1.6"
+            "containerd 1.6 and 1.7"
         );
         let handler = |name: &str, userns: bool| api::RuntimeHandler {
             name: name.into(),
@@ -579,8 +581,9 @@ mod tests {
             ..Default::default()
         };
         let f = features_of(&status);
-        assert!(f.user_namespaces && f.supplemental_groups_policy);
+        assert!(f.user_namespaces && f.supplemental_groups_policy && f.recursive_read_only);
         let other_only = api::StatusResponse { runtime_handlers: vec![handler("kata", true)], ..Default::default() };
-        assert!(!features_of(&other_only).user_namespaces, "only the default handler's count");
+        let f = features_of(&other_only);
+        assert!(!f.user_namespaces && !f.recursive_read_only, "only the default handler's count");
     }
 }

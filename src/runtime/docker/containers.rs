@@ -135,7 +135,7 @@ pub(super) async fn create(rt: &DockerRuntime, spec: &CreateSpec) -> Result<Stri
         })?;
     }
     let opts = CreateContainerOptionsBuilder::default().name(&spec.name).build();
-    let mut body = convert::create_body(spec, rt.engine);
+    let mut body = convert::create_body(spec, rt.engine, rt.api);
     let mut labels = spec.labels.clone();
     rt.seal.stamp(Kind::Container, &spec.name, &mut labels);
     body.labels = Some(labels.into_iter().collect());

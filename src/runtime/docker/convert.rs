@@ -110,7 +110,8 @@ impl Engine {
     }
 }
 
-pub fn create_body(spec: &CreateSpec, engine: Engine) -> ContainerCreateBody {
+/// The body of a container create; `api` is the API version podrun speaks with the engine.
+pub fn create_body(spec: &CreateSpec, engine: Engine, api: (usize, usize)) -> ContainerCreateBody {
     let mut host_config = HostConfig::default();
     let mut body = ContainerCreateBody {
         image: Some(spec.image.clone()),
@@ -129,6 +130,9 @@ pub fn create_body(spec: &CreateSpec, engine: Engine) -> ContainerCreateBody {
         host_config.cgroup_parent = Some(crate::runtime::pod_cgroup::parent(uid));
     }
     mounts(&mut host_config, &spec.mounts, engine);
+    if engine == Engine::Docker && api >= crate::runtime::RECURSIVE_READ_ONLY_API {
+        non_recursive_read_only(&mut host_config);
+    }
     body.host_config = Some(host_config);
     body
 }
@@ -240,6 +244,20 @@ pub fn mounts(host_config: &mut HostConfig, mounts: &[Mount], engine: Engine) {
     host_config.mounts = Some(mounts.iter().map(|m| mount(m, engine)).collect());
 }
 
+/// From API 1.44 (Engine 25) Docker makes a read-only bind mount read-only all the way down
+/// unless told not to; a Kubernetes `readOnly` mount without `recursiveReadOnly` is read-only
+/// at the top only (its submounts keep their own modes), as older engines made it.
+fn non_recursive_read_only(host_config: &mut HostConfig) {
+    for m in host_config.mounts.iter_mut().flatten() {
+        if m.typ != Some(MountType::BIND) || m.read_only != Some(true) {
+            continue;
+        }
+        if let Some(options) = m.bind_options.as_mut().filter(|o| o.read_only_force_recursive != Some(true)) {
+            options.read_only_non_recursive = Some(true);
+        }
+    }
+}
+
 fn mount(m: &Mount, engine: Engine) -> DockerMount {
     match m {
         Mount::Bind { source, target, read_only, propagation, recursive_read_only } => DockerMount {
@@ -247,16 +265,21 @@ fn mount(m: &Mount, engine: Engine) -> DockerMount {
             source: Some(source.clone()),
             target: Some(target.clone()),
             read_only: Some(*read_only),
-            bind_options: Some(MountBindOptions {
-                propagation: Some(match propagation {
-                    // Recursive, as the kubelet's CRI runtimes make every propagation mode.
-                    Propagation::Private => MountBindOptionsPropagationEnum::RPRIVATE,
-                    Propagation::HostToContainer => MountBindOptionsPropagationEnum::RSLAVE,
-                    Propagation::Bidirectional => MountBindOptionsPropagationEnum::RSHARED,
-                }),
-                // Known to API 1.44 and later only; `DockerRuntime::create` refuses it before.
-                read_only_force_recursive: recursive_read_only.then_some(true),
-                ..Default::default()
+            // Podman 5's compatible API makes any bind with BindOptions non-recursive (its
+            // submounts left out; 4.3 kept them), and rprivate is its default: a private bind
+            // goes without them there.
+            bind_options: (engine == Engine::Docker || *propagation != Propagation::Private).then(|| {
+                MountBindOptions {
+                    propagation: Some(match propagation {
+                        // Recursive, as the kubelet's CRI runtimes make every propagation mode.
+                        Propagation::Private => MountBindOptionsPropagationEnum::RPRIVATE,
+                        Propagation::HostToContainer => MountBindOptionsPropagationEnum::RSLAVE,
+                        Propagation::Bidirectional => MountBindOptionsPropagationEnum::RSHARED,
+                    }),
+                    // Known to API 1.44 and later only; `DockerRuntime::create` refuses it before.
+                    read_only_force_recursive: recursive_read_only.then_some(true),
+                    ..Default::default()
+                }
             }),
             ..Default::default()
         },
@@ -316,6 +339,42 @@ mod tests {
         namespaces(&mut body, &mut hc, &Namespaces::Infra(Box::new(net)), Engine::Podman);
         let mode = "auto:size=65536,uidmapping=0:131072:65536,gidmapping=0:131072:65536";
         assert_eq!(hc.userns_mode.as_deref(), Some(mode));
+    }
+
+    #[test]
+    fn read_only_binds_stay_non_recursive_unless_asked() {
+        let mut hc = HostConfig::default();
+        let rro = Mount::Bind {
+            source: "/h".into(),
+            target: "/r".into(),
+            read_only: true,
+            propagation: Propagation::Private,
+            recursive_read_only: true,
+        };
+        let binds = [Mount::bind("/h", "/w", false), Mount::bind("/h", "/ro", true), rro];
+        mounts(&mut hc, &binds, Engine::Docker);
+        non_recursive_read_only(&mut hc);
+        let json = serde_json::to_value(&hc.mounts).unwrap();
+        assert_eq!(json[0]["BindOptions"], serde_json::json!({"Propagation": "rprivate"}));
+        assert_eq!(
+            json[1]["BindOptions"],
+            serde_json::json!({"Propagation": "rprivate", "ReadOnlyNonRecursive": true})
+        );
+        assert_eq!(
+            json[2]["BindOptions"],
+            serde_json::json!({"Propagation": "rprivate", "ReadOnlyForceRecursive": true})
+        );
+        let slave = Mount::Bind {
+            source: "/h".into(),
+            target: "/s".into(),
+            read_only: false,
+            propagation: Propagation::HostToContainer,
+            recursive_read_only: false,
+        };
+        mounts(&mut hc, &[Mount::bind("/h", "/ro", true), slave], Engine::Podman);
+        let json = serde_json::to_value(&hc.mounts).unwrap();
+        assert_eq!(json[0].get("BindOptions"), None, "Podman 5 would leave the submounts out");
+        assert_eq!(json[1]["BindOptions"], serde_json::json!({"Propagation": "rslave"}));
     }
 
     #[test]

@@ -20,6 +20,9 @@ pub(super) fn features(rt: &DockerRuntime) -> EngineFeatures {
         // its own (`podman update`) leaves what inspect reports as it was, so a resized
         // container could not be told from one still to resize: a resize restarts it there.
         update_resources: rt.engine == convert::Engine::Docker,
+        // Docker from API 1.44 (Engine 25). Podman's compatible API speaks 1.41 and has no
+        // such mount option (tried on 4.3 and 5.4).
+        recursive_read_only: rt.engine == convert::Engine::Docker && rt.api >= crate::runtime::RECURSIVE_READ_ONLY_API,
         ..EngineFeatures::NONE
     }
 }

@@ -113,6 +113,23 @@ pub fn ctr(endpoint: &str, args: &[&str]) -> Output {
     super::bounded::output(&mut cmd, None, super::bounded::LIMIT)
 }
 
+/// The version the containerd at `endpoint` says it is (`1.7.24~ds1`), as podrun names it in
+/// a refusal: tests ask it rather than assume one release.
+pub fn containerd_version(endpoint: &str) -> String {
+    let out = ctr(endpoint, &["version"]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let server = text.split("Server:").nth(1).unwrap_or_default();
+    let version = server.lines().find_map(|l| l.trim().strip_prefix("Version:")).map(str::trim);
+    version.unwrap_or_else(|| panic!("no server version from ctr version: {out:?}")).to_owned()
+}
+
+/// Whether the containerd at `endpoint` is at least `major.minor`.
+pub fn containerd_at_least(endpoint: &str, major: u32, minor: u32) -> bool {
+    let v = containerd_version(endpoint);
+    let mut parts = v.split(|c: char| !c.is_ascii_digit()).map(|p| p.parse::<u32>().unwrap_or(0));
+    (parts.next().unwrap_or(0), parts.next().unwrap_or(0)) >= (major, minor)
+}
+
 /// A container (or sandbox) of the runtime, as containerd holds it.
 #[derive(Debug, Clone)]
 pub struct CriContainer {

@@ -82,6 +82,22 @@ pub fn docker_on(host: Option<&str>, args: &[&str]) -> Output {
     bounded::output(&mut cmd, None, bounded::LIMIT)
 }
 
+/// The version the engine at `host` (DOCKER_HOST's when None) says it is, as podrun names it
+/// in a refusal (`20.10.24+dfsg1`, `5.4.2`): tests ask it rather than assume one release.
+pub fn engine_version(host: Option<&str>) -> String {
+    let out = docker_on(host, &["version", "--format", "{{.Server.Version}}"]);
+    assert!(out.status.success(), "docker version: {out:?}");
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// The API version the engine at `host` speaks (`(1, 45)` for Docker 26.1).
+pub fn engine_api(host: Option<&str>) -> (u32, u32) {
+    let out = docker_on(host, &["version", "--format", "{{.Server.APIVersion}}"]);
+    let text = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    let (major, minor) = text.split_once('.').unwrap_or_else(|| panic!("docker version: {out:?}"));
+    (major.parse().expect("API major"), minor.parse().expect("API minor"))
+}
+
 /// Whether end-to-end tests must run (PODRUN_E2E=required, as scripts/test sets it, or CI=true):
 /// then whatever they need and do not find is a failure, never a skip.
 pub fn e2e_required() -> bool {
@@ -383,6 +399,12 @@ impl Rootless {
 /// `require_rootless!`.
 pub fn rootless(test: &str) -> Option<Rootless> {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    // A pass that leaves rootless Podman out on purpose (scripts/test's Debian 13 pass: the
+    // rootless suites run once, on the host's Podman).
+    if var("PODRUN_ROOTLESS_HOST").as_deref() == Some("none") {
+        require::log_skip(test, "rootless Podman is not in this pass (PODRUN_ROOTLESS_HOST=none)");
+        return None;
+    }
     let (Some(user), Some(host), Some(runtime_dir)) =
         (var("PODRUN_ROOTLESS_USER"), var("PODRUN_ROOTLESS_HOST"), var("PODRUN_ROOTLESS_RUNTIME_DIR"))
     else {
