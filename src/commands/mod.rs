@@ -106,8 +106,7 @@ pub(crate) async fn find_pod(
     namespace: &str,
     name: &str,
 ) -> Result<Option<ListedPod>, RuntimeError> {
-    let pods = engine_pods::group(rt.list(&Selector::pod(namespace, name)).await?);
-    Ok(pods.into_iter().max_by(|a, b| a.started_at().cmp(&b.started_at())))
+    Ok(engine_pods::newest(rt.list(&Selector::pod(namespace, name)).await?))
 }
 
 /// What kubectl prints for a pod that does not exist.

@@ -1,5 +1,7 @@
 //! `podrun wait`: the pods its arguments name (by name, `--all`, `-l`), found in the engine as
-//! `get` finds them, waited for by `driver::wait`, with apply's report and exit codes.
+//! `get` finds them, waited for by `driver::wait`, with apply's report and exit codes. Missing
+//! pods and empty selections answer as `kubectl wait` does
+//! (`staging/src/k8s.io/kubectl/pkg/cmd/wait/wait.go`): NotFound, or no matching resources, exit 1.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -27,7 +27,7 @@ use super::messages::read_messages;
 use super::{act, deleted, outage, prober, record, DriveOptions, Interrupt, PodFailure, SETTLE};
 
 /// When nothing is to be done but wait, how often to look without an event.
-const POLL: Duration = Duration::from_secs(2);
+pub(super) const POLL: Duration = Duration::from_secs(2);
 /// The same under `apply --supervise`, while the engine's events come: they say when to look.
 const SUPERVISE_POLL: Duration = Duration::from_secs(30);
 

@@ -22,11 +22,11 @@ use crate::status::engine_pods::{self, ListedPod};
 use crate::status::{waited, Uptime, Verdict, WaitFor};
 
 use super::awaited::not_converged;
+use super::drive::POLL as MAX_POLL;
 use super::{deleted, outage, Interrupt, PodFailure};
 
-/// The first wait between looks; it doubles up to `MAX_POLL`, the driver's own poll.
+/// The first wait between looks; it doubles up to the driver's own poll.
 const FIRST_POLL: Duration = Duration::from_millis(250);
-const MAX_POLL: Duration = Duration::from_secs(2);
 /// How long a container must have been up to count as running: apply's `--min-uptime` default.
 pub const MIN_UPTIME: Duration = Duration::from_millis(200);
 
@@ -83,8 +83,7 @@ pub fn find(observed: &[Observed], key: &PodKey, files: Option<&PodFiles>) -> Op
         })
         .cloned()
         .collect();
-    let newest = engine_pods::group(mine).into_iter().max_by(|a, b| a.started_at().cmp(&b.started_at()))?;
-    Some(newest.with_files(files))
+    Some(engine_pods::newest(mine)?.with_files(files))
 }
 
 /// What a look at the pod came to.

@@ -204,6 +204,12 @@ pub fn unverified_report(observed: &[Observed], state_dir: &Path) -> Vec<String>
     lines
 }
 
+/// The newest pod among `observed` (containers of one pod name): an earlier pod of the same
+/// name may linger beside the current one, and the current one wins.
+pub fn newest(observed: Vec<Observed>) -> Option<ListedPod> {
+    group(observed).into_iter().max_by(|a, b| a.started_at().cmp(&b.started_at()))
+}
+
 /// Groups podrun's containers into pods (by namespace, name and uid: an earlier pod of the same
 /// name not yet removed is a pod of its own), sorted by namespace and name, each with a status
 /// computed from its containers alone. Containers without podrun's labels are ignored.

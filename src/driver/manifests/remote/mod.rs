@@ -1,4 +1,5 @@
-//! Manifests from `http://` and `https://` URLs, as a kubelet reads its `--manifest-url`: each
+//! Manifests from `http://` and `https://` URLs, as a kubelet reads its `--manifest-url`
+//! (`pkg/kubelet/config/http.go`, `sourceURL`, re-read every `--http-check-frequency`, 20 s): each
 //! URL given to apply, validate or delete is fetched (`fetch`) before the manifests load, and
 //! its answer is then read as a file's text would be, under the URL's name (as given, its
 //! password hidden: `address::shown`), so an error names the URL, line and column as it names
