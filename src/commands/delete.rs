@@ -135,9 +135,12 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     let grace = if args.force { Some(Duration::ZERO) } else { args.grace_period.map(Duration::from_secs) };
     let wait = args.wait;
     let results = join_all(pods.iter().map(|p| {
-        let (rt, files) = (&rt, &files);
+        let (rt, files, reporter) = (&rt, &files, &reporter);
         async move {
             let sel = Selector::pod(&p.namespace, &p.name);
+            if wait {
+                say_stopping(rt, &sel, grace, p, &**reporter).await;
+            }
             driver::remove_pod_with(rt, &sel, grace, wait, None, files.as_ref()).await
         }
     }))
@@ -158,6 +161,21 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
         reporter.warning(&w);
     }
     Ok(tell_deleted(&pods, results, &left, &*reporter, code))
+}
+
+/// Says that the pod's removal waits out a grace period, when one of its containers runs: a
+/// delete may take that long, and should not look stuck meanwhile. The removal itself says
+/// when it is done.
+async fn say_stopping<R: Runtime>(
+    rt: &R,
+    sel: &Selector,
+    grace: Option<Duration>,
+    pod: &PodKey,
+    reporter: &dyn Reporter,
+) {
+    if let Some(g) = rt.list(sel).await.ok().and_then(|listed| driver::stop_wait(&listed, grace)) {
+        reporter.event(pod, &format!("stopping (grace period {}s)...", g.as_secs()));
+    }
 }
 
 /// Removes the engine volumes of the pods' claims (`pod` names them in events); the exit code

@@ -134,7 +134,7 @@ fn table(pods: &[ListedPod], namespaces: bool, wide: bool, now: SystemTime) -> S
         let mut row = vec![
             p.name.clone(),
             engine_pods::display_ready(st, &p.sidecars()),
-            engine_pods::display_status(st),
+            engine_pods::display_status(st, &p.sidecars()),
             engine_pods::restarts(st, &p.sidecars()).to_string(),
             age,
         ];

@@ -52,7 +52,7 @@ pub async fn run(cli: &Cli, args: &WaitArgs) -> anyhow::Result<u8> {
     let opts = WaitOptions { wait_for: args.wait_for.map(wait_for), deadline, files };
     let waited = wait::wait_all(&rt, pods, &opts, &reporter, &interrupt).await;
     reporter.finish();
-    print_summary(&waited, args.output, cli.quiet);
+    print_summary(&waited, args.output, cli.quiet, args.wait_for == Some(WaitUntilArg::Ready));
     // The first failing pod, in the order asked, decides the exit code, as in apply.
     Ok(waited.iter().find_map(|w| w.outcome.as_ref().err()).map_or(exit::SUCCESS, exit::for_pod))
 }
@@ -103,7 +103,7 @@ fn targets(
 
 /// The summary of every pod on stdout, as apply prints it (always in JSON; in text unless
 /// `--quiet`).
-fn print_summary(waited: &[Waited], format: OutputArg, quiet: bool) {
+fn print_summary(waited: &[Waited], format: OutputArg, quiet: bool, ready: bool) {
     let format = match format {
         OutputArg::Text => Format::Text,
         OutputArg::Json => Format::Json,
@@ -113,10 +113,16 @@ fn print_summary(waited: &[Waited], format: OutputArg, quiet: bool) {
     }
     let ended: Vec<Ended<'_>> = waited
         .iter()
-        .map(|w| Ended { key: w.key.clone(), status: w.pod.as_ref().map(|p| &p.status), outcome: &w.outcome })
+        .map(|w| Ended {
+            key: w.key.clone(),
+            status: w.pod.as_ref().map(|p| &p.status),
+            outcome: &w.outcome,
+            failed: &w.failed,
+        })
         .collect();
     let pods: Vec<ListedPod> = waited.iter().filter_map(|w| w.pod.clone()).collect();
     let colour = console::Term::stdout().is_term() && console::colors_enabled();
     // A closed or full stdout is recorded, and ends podrun (141, or 1): see `output`.
-    let _ = output::print(&summary::render_ended(&ended, &super::get::list(&pods), format, colour));
+    let how = summary::Table { colour, ready };
+    let _ = output::print(&summary::render_ended(&ended, &super::get::list(&pods), format, how));
 }

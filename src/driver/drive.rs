@@ -40,8 +40,14 @@ pub(super) async fn drive<R: Runtime>(
     mut interrupt: Interrupt,
     created: &Creations<R>,
 ) -> super::PodResult {
-    let (status, outcome) = Run::new(&rt, &desired, &opts, &*reporter, created).turns(&mut interrupt).await;
-    super::PodResult { desired, status, outcome, created: Vec::new() }
+    let run = Run::new(&rt, &desired, &opts, &*reporter, created);
+    let probes = run.prober.failures();
+    let (status, outcome) = run.turns(&mut interrupt).await;
+    // The failure is certain: what the containers that failed it said is read now, before
+    // anything removes them.
+    let said = probes.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let failed = super::explain::explain(&*rt, status.as_ref(), &outcome, &said).await;
+    super::PodResult { desired, status, outcome, created: Vec::new(), failed }
 }
 
 /// One pod's run, as each turn of the loop leaves it for the next.

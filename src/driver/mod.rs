@@ -9,6 +9,7 @@ mod awaited;
 mod creations;
 mod deleted;
 mod drive;
+mod explain;
 pub mod log_rotation;
 pub mod manifests;
 mod messages;
@@ -39,7 +40,7 @@ use crate::runtime::{Runtime, Selector};
 use crate::status::{self, Notes, PodStatus, WaitFor};
 
 pub use crate::status::outcome::{PodFailure, PodResult};
-pub use act::{ensure_infra_image, remove_engine_volumes, remove_pod, remove_pod_with};
+pub use act::{ensure_infra_image, remove_engine_volumes, remove_pod, remove_pod_with, stop_wait};
 pub use plan::CrashBackoff;
 pub use signals::Interrupt;
 

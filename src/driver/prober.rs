@@ -29,7 +29,13 @@ pub struct Prober {
     results: Arc<Mutex<ProbeResults>>,
     workers: Mutex<HashMap<String, JoinHandle<()>>>,
     changed: Arc<Notify>,
+    failures: Failures,
 }
+
+/// What each instance's probes said when they last failed (`readiness probe failed: ...`), by
+/// engine id, for the report of a failed run. Kept apart from the results, as a failure that
+/// changes nothing the planner reads must not wake the driver.
+pub type Failures = Arc<Mutex<BTreeMap<String, String>>>;
 
 impl Drop for Prober {
     fn drop(&mut self) {
@@ -50,6 +56,11 @@ impl Prober {
 
     pub fn results(&self) -> ProbeResults {
         self.results.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// What the probes said when they last failed; it outlasts the prober.
+    pub fn failures(&self) -> Failures {
+        self.failures.clone()
     }
 
     /// Resolves when a probe result changed.
@@ -80,6 +91,7 @@ impl Prober {
                 started_at: started_at(cur),
                 results: self.results.clone(),
                 changed: self.changed.clone(),
+                failures: self.failures.clone(),
             };
             workers.insert(cur.id.clone(), tokio::spawn(worker.run()));
         }
@@ -115,6 +127,7 @@ struct Worker<R> {
     started_at: SystemTime,
     results: Arc<Mutex<ProbeResults>>,
     changed: Arc<Notify>,
+    failures: Failures,
 }
 
 /// A probe's numbers with the API's defaults.
@@ -171,6 +184,11 @@ impl<R: Runtime> Worker<R> {
                     tracing::warn!("container {}: {kind} probe warning: {why}", self.container.name);
                 }
                 Outcome::Success
+            }
+            Outcome::Failure(why) => {
+                let said = format!("{kind} probe failed: {why}");
+                self.failures.lock().unwrap_or_else(|e| e.into_inner()).insert(self.id.clone(), said);
+                Outcome::Failure(why)
             }
             other => other,
         }

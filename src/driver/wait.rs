@@ -5,6 +5,7 @@
 //! 250 ms and doubles up to 2 s; an engine that goes away is waited for within the deadline,
 //! and SIGINT or SIGTERM end the wait, as they end apply.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,6 +20,7 @@ use crate::report::{Ended, PodKey, Reporter};
 use crate::runtime::labels;
 use crate::runtime::{Observed, Runtime, Selector};
 use crate::status::engine_pods::{self, ListedPod};
+use crate::status::failed::FailedContainer;
 use crate::status::{waited, Uptime, Verdict, WaitFor};
 
 use super::awaited::not_converged;
@@ -47,6 +49,8 @@ pub struct Waited {
     pub key: PodKey,
     pub pod: Option<ListedPod>,
     pub outcome: Result<(), PodFailure>,
+    /// On a failure, each container that failed the wait, with its last output.
+    pub failed: Vec<FailedContainer>,
 }
 
 /// Waits for every pod of `pods` (each found before: see `find`) concurrently.
@@ -60,11 +64,15 @@ pub async fn wait_all<R: Runtime>(
     let waits = pods.into_iter().map(|pod| {
         let (rt, reporter, mut interrupt) = (rt.clone(), reporter.clone(), interrupt.clone());
         async move {
-            let waited = wait_one(&*rt, pod, opts, &*reporter, &mut interrupt).await;
+            let mut waited = wait_one(&*rt, pod, opts, &*reporter, &mut interrupt).await;
+            // Nothing probes beside a wait: the containers' output says why they failed.
+            let st = waited.pod.as_ref().map(|p| &p.status);
+            waited.failed = super::explain::explain(&*rt, st, &waited.outcome, &BTreeMap::new()).await;
             reporter.done(&Ended {
                 key: waited.key.clone(),
                 status: waited.pod.as_ref().map(|p| &p.status),
                 outcome: &waited.outcome,
+                failed: &waited.failed,
             });
             waited
         }
@@ -134,22 +142,27 @@ async fn wait_one<R: Runtime>(
             Verdict::Pending => None,
         };
         if let Some(outcome) = outcome {
-            return Waited { key, pod: Some(pod), outcome };
+            return Waited { key, pod: Some(pod), outcome, failed: Vec::new() };
         }
         let wake = (Instant::now() + poll).min(opts.deadline);
         poll = (poll * 2).min(MAX_POLL);
         tokio::select! {
             () = tokio::time::sleep_until(wake) => {}
             ev = engine.changes.next(), if engine.events_alive => engine.events_alive = ev.is_some(),
-            sig = interrupt.wait() => return Waited { key, pod: Some(pod), outcome: Err(PodFailure::Interrupted(sig)) },
+            sig = interrupt.wait() => return Waited { key, pod: Some(pod), outcome: Err(PodFailure::Interrupted(sig)), failed: Vec::new() },
         }
         match look(rt, &watched, opts, &mut engine, reporter, interrupt).await {
             Look::Seen(now) => pod = *now,
             Look::Again => {}
             Look::Gone(by) => {
-                return Waited { key, pod: Some(pod), outcome: Err(PodFailure::Deleted { by, removed: 0 }) }
+                return Waited {
+                    key,
+                    pod: Some(pod),
+                    outcome: Err(PodFailure::Deleted { by, removed: 0 }),
+                    failed: Vec::new(),
+                }
             }
-            Look::Ended(outcome) => return Waited { key, pod: Some(pod), outcome },
+            Look::Ended(outcome) => return Waited { key, pod: Some(pod), outcome, failed: Vec::new() },
         }
     }
 }

@@ -14,7 +14,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::escape::{escape, escape_lines};
 use crate::status::PodStatus;
 
-use super::{bytes, outcome_line, state_style, Ended, PodKey, PullEvent, Reporter};
+use super::{bytes, failed_mark, failure_lines, outcome_line, state_style, Ended, PodKey, PullEvent, Reporter};
 
 /// The most columns a name or an image takes on a live line; longer ones end in `…`.
 const VALUE_WIDTH: usize = 64;
@@ -122,16 +122,44 @@ impl Reporter for Live {
         }
     }
 
+    /// The pod's live lines become fixed lines, each container marked by how it ended, then
+    /// the pod's line, then on a failure why: in that order, once.
     fn done(&self, ended: &Ended<'_>) {
-        let bars = self.bars.lock().unwrap_or_else(|e| e.into_inner());
-        for ((pod, _), bar) in bars.iter() {
-            if *pod == ended.key {
-                bar.finish();
+        let mut bars = self.bars.lock().unwrap_or_else(|e| e.into_inner());
+        let mut lines = Vec::new();
+        for c in ended.status.into_iter().flat_map(PodStatus::all) {
+            if let Some(bar) = bars.remove(&(ended.key.clone(), c.name.clone())) {
+                bar.finish_and_clear();
+                self.multi.remove(&bar);
             }
+            let mark = if failed_mark(ended, c) {
+                console::style("✗").red().bold()
+            } else if c.state.running.is_some() || c.state.terminated.is_some() {
+                console::style("✓").green()
+            } else {
+                console::style("·").yellow()
+            };
+            let mut text = state_style(&c.state.summary()).apply_to(escape(&c.describe())).to_string();
+            if c.restart_count > 0 {
+                text.push_str(&format!("  restarts: {}", c.restart_count));
+            }
+            lines.push(format!("{mark} {}/{} {text}", short(&ended.key.to_string()), short(&c.name)));
         }
+        // Containers the last status did not show (the pod was not seen) are just ended.
+        bars.retain(|(pod, _), bar| {
+            let mine = *pod == ended.key;
+            if mine {
+                bar.finish_and_clear();
+            }
+            !mine
+        });
+        drop(bars);
         let line = outcome_line(ended);
-        let styled = if ended.outcome.is_ok() { console::style(line).green() } else { console::style(line).red() };
-        self.println(&styled.to_string());
+        lines.push(
+            if ended.outcome.is_ok() { console::style(line).green() } else { console::style(line).red() }.to_string(),
+        );
+        lines.extend(failure_lines(ended));
+        self.println(&lines.join("\n"));
     }
 
     fn finish(&self) {

@@ -3,6 +3,7 @@
 //! result goes to stdout, as a table or, with `-o json`, as a Kubernetes `List` of Pods.
 //! `output` is the one writer of stdout and stderr, for every command.
 
+mod explained;
 mod live;
 pub mod logs;
 pub mod output;
@@ -15,6 +16,7 @@ use std::sync::Arc;
 use crate::escape::Escaped;
 use crate::pod::DesiredPod;
 use crate::runtime::PullProgress;
+use crate::status::failed::FailedContainer;
 use crate::status::outcome::{PodFailure, PodResult};
 use crate::status::{PodStatus, Reason};
 
@@ -98,24 +100,31 @@ pub fn reporter(opts: ReportOptions) -> Arc<dyn Reporter> {
 
 /// Colours for states, applied only where the stream's colours are on.
 pub(crate) fn state_style(summary: &str) -> console::Style {
-    if summary == "Running" {
-        return console::Style::new().green();
+    if summary == "Running" || Reason::named(summary) == Some(Reason::Completed) {
+        console::Style::new().green()
+    } else if is_failing(summary) {
+        console::Style::new().red()
+    } else {
+        console::Style::new().yellow()
     }
-    match Reason::named(summary) {
-        Some(Reason::Completed) => console::Style::new().green(),
+}
+
+/// Whether a container's one-word state is a failure.
+fn is_failing(summary: &str) -> bool {
+    matches!(
+        Reason::named(summary),
         Some(
             Reason::Error
-            | Reason::OOMKilled
-            | Reason::StartError
-            | Reason::CrashLoopBackOff
-            | Reason::ErrImagePull
-            | Reason::ErrImageNeverPull
-            | Reason::ImagePullBackOff
-            | Reason::CreateContainerError
-            | Reason::RunContainerError,
-        ) => console::Style::new().red(),
-        _ => console::Style::new().yellow(),
-    }
+                | Reason::OOMKilled
+                | Reason::StartError
+                | Reason::CrashLoopBackOff
+                | Reason::ErrImagePull
+                | Reason::ErrImageNeverPull
+                | Reason::ImagePullBackOff
+                | Reason::CreateContainerError
+                | Reason::RunContainerError,
+        )
+    )
 }
 
 /// The end of one pod's run (`apply`) or wait (`podrun wait`), as the reporter and the
@@ -125,11 +134,13 @@ pub struct Ended<'a> {
     pub key: PodKey,
     pub status: Option<&'a PodStatus>,
     pub outcome: &'a Result<(), PodFailure>,
+    /// On a failure, each container that failed it, with its last output.
+    pub failed: &'a [FailedContainer],
 }
 
 impl<'a> From<&'a PodResult> for Ended<'a> {
     fn from(r: &'a PodResult) -> Self {
-        Ended { key: PodKey::of(&r.desired), status: r.status.as_ref(), outcome: &r.outcome }
+        Ended { key: PodKey::of(&r.desired), status: r.status.as_ref(), outcome: &r.outcome, failed: &r.failed }
     }
 }
 
@@ -143,4 +154,16 @@ pub(crate) fn outcome_line(r: &Ended<'_>) -> String {
         }
         Err(e) => format!("pod {key}: {}", Escaped(e)),
     }
+}
+
+/// What follows the pod's line on a failure: each container that failed, and why (escaped).
+pub(crate) fn failure_lines(r: &Ended<'_>) -> Vec<String> {
+    explained::lines(&r.key, r.failed)
+}
+
+/// Whether a container's state is a failure of the run: its mark on the final lines.
+pub(crate) fn failed_mark(r: &Ended<'_>, c: &crate::status::ContainerStatus) -> bool {
+    r.failed.iter().any(|f| f.name == c.name)
+        || c.state.terminated.as_ref().is_some_and(|t| t.exit_code != 0)
+        || is_failing(&c.state.summary())
 }

@@ -9,7 +9,7 @@ use std::time::SystemTime;
 use crate::escape::{escape, escape_lines};
 use crate::status::PodStatus;
 
-use super::{bytes, outcome_line, output, Ended, PodKey, PullEvent, Reporter};
+use super::{bytes, failure_lines, outcome_line, output, Ended, PodKey, PullEvent, Reporter};
 
 pub struct Plain {
     quiet: bool,
@@ -87,6 +87,9 @@ impl Reporter for Plain {
     fn done(&self, ended: &Ended<'_>) {
         if !self.quiet || ended.outcome.is_err() {
             self.line(&outcome_line(ended));
+            for line in failure_lines(ended) {
+                output::eprintln(&line);
+            }
         }
     }
 

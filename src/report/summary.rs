@@ -11,28 +11,35 @@ use crate::status::Phase;
 
 use super::{state_style, Ended, Format};
 
-pub fn render(results: &[PodResult], format: Format, colour: bool) -> String {
+/// How the table is drawn: in colour, and with a READY column (when readiness was waited for).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Table {
+    pub colour: bool,
+    pub ready: bool,
+}
+
+pub fn render(results: &[PodResult], format: Format, how: Table) -> String {
     match format {
         Format::Json => {
             let mut s = json(&list(results));
             s.push('\n');
             s
         }
-        Format::Text => table(&results.iter().map(Ended::from).collect::<Vec<_>>(), colour),
+        Format::Text => table(&results.iter().map(Ended::from).collect::<Vec<_>>(), how),
     }
 }
 
 /// The same for pods podrun waited on (`podrun wait`), whose manifests it does not have: in
 /// JSON `objects` (their List of Pod objects, as `podrun get -o json` gives them), in text the
 /// table apply prints.
-pub fn render_ended(ended: &[Ended<'_>], objects: &Value, format: Format, colour: bool) -> String {
+pub fn render_ended(ended: &[Ended<'_>], objects: &Value, format: Format, how: Table) -> String {
     match format {
         Format::Json => {
             let mut s = json(objects);
             s.push('\n');
             s
         }
-        Format::Text => table(ended, colour),
+        Format::Text => table(ended, how),
     }
 }
 
@@ -79,31 +86,46 @@ pub fn list(results: &[PodResult]) -> Value {
     })
 }
 
-fn table(results: &[Ended<'_>], colour: bool) -> String {
-    let mut rows = vec![["POD", "CONTAINER", "STATE", "RESTARTS", "POD IP"].map(String::from).to_vec()];
+/// A row per container: its pod, name, state (coloured by `state_style`), whether it is ready
+/// (kubectl's `ready`, under `how.ready`), restarts and the pod's IP.
+fn table(results: &[Ended<'_>], how: Table) -> String {
+    let mut header = vec!["POD", "CONTAINER", "STATE", "RESTARTS", "POD IP"];
+    if how.ready {
+        header.insert(3, "READY");
+    }
+    let mut rows = vec![header.into_iter().map(String::from).collect::<Vec<_>>()];
     let mut summaries = vec![String::new()];
     for r in results {
         let key = r.key.to_string();
         let Some(st) = r.status else {
-            rows.push(vec![key, "-".into(), "Unknown".into(), "-".into(), "-".into()]);
+            let mut row = vec![key, "-".into(), "Unknown".into(), "-".into(), "-".into()];
+            if how.ready {
+                row.insert(3, "-".into());
+            }
+            rows.push(row);
             summaries.push("Unknown".into());
             continue;
         };
         let ip = st.pod_ip.as_deref().map_or_else(|| "-".into(), |ip| escape(ip).into_owned());
         for c in st.all() {
             let (name, state) = (escape(&c.name).into_owned(), escape(&c.describe()).into_owned());
-            rows.push(vec![key.clone(), name, state, c.restart_count.to_string(), ip.clone()]);
+            let mut row = vec![key.clone(), name, state, c.restart_count.to_string(), ip.clone()];
+            if how.ready {
+                row.insert(3, c.ready.to_string());
+            }
+            rows.push(row);
             summaries.push(c.state.summary());
         }
     }
+    let columns = rows[0].len();
     let widths: Vec<usize> =
-        (0..5).map(|i| rows.iter().map(|r| console::measure_text_width(&r[i])).max().unwrap_or(0)).collect();
+        (0..columns).map(|i| rows.iter().map(|r| console::measure_text_width(&r[i])).max().unwrap_or(0)).collect();
     let mut out = String::new();
     for (row, summary) in rows.iter().zip(&summaries) {
         let mut line = String::new();
         for (i, cell) in row.iter().enumerate() {
             let pad = widths[i] - console::measure_text_width(cell);
-            let text = if i == 2 && colour && !summary.is_empty() {
+            let text = if i == 2 && how.colour && !summary.is_empty() {
                 state_style(summary).force_styling(true).apply_to(cell).to_string()
             } else {
                 cell.clone()
@@ -122,6 +144,36 @@ fn table(results: &[Ended<'_>], colour: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::status::{ContainerState, ContainerStatus, PodStatus, Running};
+
+    #[test]
+    fn readiness_waited_for_has_its_column() {
+        let c = |name: &str, ready: bool| ContainerStatus {
+            name: name.into(),
+            state: ContainerState { running: Some(Running { started_at: None }), ..Default::default() },
+            last_state: ContainerState::default(),
+            ready,
+            restart_count: 0,
+            image: "busybox".into(),
+            image_id: String::new(),
+            container_id: None,
+            started: true,
+            resources: None,
+            allocated_resources: None,
+        };
+        let st =
+            PodStatus::assemble(Phase::Running, true, None, None, (vec![], &[]), vec![c("web", true), c("db", false)]);
+        let key = super::super::PodKey { namespace: "ns".into(), name: "p".into() };
+        let ended = [Ended { key, status: Some(&st), outcome: &Ok(()), failed: &[] }];
+        let text = table(&ended, Table { colour: false, ready: true });
+        assert_eq!(
+            text,
+            "POD    CONTAINER   STATE                READY   RESTARTS   POD IP\n\
+             ns/p   web         Running              true    0          -\n\
+             ns/p   db          Running, not ready   false   0          -\n"
+        );
+        assert!(!table(&ended, Table::default()).contains("READY"));
+    }
 
     #[test]
     fn json_is_exact_and_holds_no_control_character_raw() {

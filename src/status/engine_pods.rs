@@ -362,33 +362,35 @@ fn with_record(mut st: PodStatus, record: Option<&PodRecord>) -> PodStatus {
     st
 }
 
-/// The STATUS column of `kubectl get pods` (kubectl's printPod): the phase, or the reason of
-/// the first unfinished init container, or of the last app container that is not running.
-pub fn display_status(st: &PodStatus) -> String {
+/// The STATUS column of `kubectl get pods`, by the rules of kubectl's printPod
+/// (pkg/printers/internalversion/printers.go): the pod's reason, else its phase; overridden by
+/// the first init container that has not completed (a started sidecar, `sidecars`, does not
+/// hold the pod back), and once initialized by the app containers' reasons, the first
+/// container's winning; `Completed` beside a ready running container reads `Running` (or
+/// `NotReady` without the pod's Ready condition).
+pub fn display_status(st: &PodStatus, sidecars: &[bool]) -> String {
     let mut reason = st.reason.clone().unwrap_or_else(|| format!("{:?}", st.phase));
     let initialized = st.conditions.iter().any(|c| c.type_ == "Initialized" && c.status == "True");
     let mut initializing = false;
     let n = st.init_container_statuses.len();
     for (i, c) in st.init_container_statuses.iter().enumerate() {
-        if let Some(t) = &c.state.terminated {
-            if t.exit_code == 0 {
-                continue;
-            }
-            reason = if t.reason.is_empty() {
+        let sidecar = sidecars.get(i).copied().unwrap_or(false);
+        if c.state.terminated.as_ref().is_some_and(|t| t.exit_code == 0) || (sidecar && c.started) {
+            continue;
+        }
+        reason = if let Some(t) = &c.state.terminated {
+            if t.reason.is_empty() {
                 format!("Init:ExitCode:{}", t.exit_code)
             } else {
                 format!("Init:{}", t.reason)
-            };
-        } else if c.state.running.is_some() && initialized {
-            // A sidecar (an init container that keeps running): it does not hold the pod back.
-            continue;
+            }
         } else if let Some(w) =
             c.state.waiting.as_ref().filter(|w| !w.reason.is_empty() && w.reason != Reason::PodInitializing.as_str())
         {
-            reason = format!("Init:{}", w.reason);
+            format!("Init:{}", w.reason)
         } else {
-            reason = format!("Init:{i}/{n}");
-        }
+            format!("Init:{i}/{n}")
+        };
         initializing = true;
         break;
     }
@@ -404,8 +406,7 @@ pub fn display_status(st: &PodStatus) -> String {
             }
         }
         if reason == Reason::Completed.as_str() && has_running {
-            let ready = st.conditions.iter().any(|c| c.type_ == "Ready" && c.status == "True");
-            reason = if ready { "Running" } else { "NotReady" }.to_owned();
+            reason = if st.is_ready() { "Running" } else { "NotReady" }.to_owned();
         }
     }
     reason
@@ -588,7 +589,7 @@ mod tests {
         assert_eq!(st.container_statuses[0].restart_count, 2);
         assert!(st.container_statuses[0].last_state.terminated.is_some());
         assert_eq!(
-            (display_ready(st, &[]), display_status(st), restarts(st, &[])),
+            (display_ready(st, &[]), display_status(st, &[]), restarts(st, &[])),
             ("2/2".into(), "Running".into(), 2)
         );
         // A pod with only its infra container has nothing to show but its phase.
@@ -619,7 +620,8 @@ mod tests {
     #[test]
     fn the_status_column_names_the_telling_reason() {
         let t = "2024-01-01T00:00:00Z";
-        let pod = |cs: Vec<Observed>| group(cs).pop().map(|p| display_status(&p.status)).unwrap_or_default();
+        let pod =
+            |cs: Vec<Observed>| group(cs).pop().map(|p| display_status(&p.status, &p.sidecars())).unwrap_or_default();
         let infra = || c("ns", "p", "POD", "infra", 0, running(t));
         assert_eq!(pod(vec![infra(), c("ns", "p", "a", "app", 1, exited(1))]), "Error");
         assert_eq!(pod(vec![infra(), c("ns", "p", "a", "app", 0, exited(0))]), "Completed");
@@ -632,10 +634,9 @@ mod tests {
         assert_eq!(pod(vec![infra(), c("ns", "p", "i", "init", 0, running(t))]), "Init:0/1");
         assert_eq!(pod(vec![infra(), c("ns", "p", "i", "init", 0, exited(2))]), "Init:Error");
         // A sidecar still running does not hold the pod back.
-        assert_eq!(
-            pod(vec![infra(), c("ns", "p", "i", "init", 0, running(t)), c("ns", "p", "a", "app", 0, running(t))]),
-            "Running"
-        );
+        let mut side = c("ns", "p", "i", "init", 0, running(t));
+        side.labels.insert(labels::SIDECAR.to_owned(), "1".to_owned());
+        assert_eq!(pod(vec![infra(), side, c("ns", "p", "a", "app", 0, running(t))]), "Running");
     }
 
     #[test]
@@ -676,7 +677,7 @@ mod tests {
             .map(|s| (s.name.as_str(), s.state.waiting.as_ref().map_or("", |w| w.reason.as_str())))
             .collect();
         assert_eq!(waiting, [("b", "PodInitializing"), ("a", "PodInitializing")]);
-        assert_eq!(display_status(&p.status), "Init:Error");
+        assert_eq!(display_status(&p.status, &[]), "Init:Error");
         // The record's generation is observed, and a condition whose status stayed keeps its time.
         assert_eq!(p.status.observed_generation, Some(2));
         let ready = p.status.conditions.iter().find(|c| c.type_ == "Ready").expect("Ready");

@@ -2,7 +2,10 @@
 
 pub mod compute;
 pub mod conditions;
+#[cfg(test)]
+mod display_status_cases;
 pub mod engine_pods;
+pub mod failed;
 pub mod outcome;
 pub mod reason;
 pub mod types;

@@ -9,6 +9,7 @@ use crate::pod::identity::IdentityError;
 use crate::pod::volumes::VolumeError;
 use crate::pod::DesiredPod;
 use crate::runtime::RuntimeError;
+use crate::status::failed::FailedContainer;
 use crate::status::PodStatus;
 
 pub const SIGHUP: i32 = 1;
@@ -115,4 +116,6 @@ pub struct PodResult {
     pub outcome: Result<(), PodFailure>,
     /// Ids of the containers this run created.
     pub created: Vec<String>,
+    /// On a failure, each container that failed the run, with its last output.
+    pub failed: Vec<FailedContainer>,
 }

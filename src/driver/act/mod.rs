@@ -38,7 +38,7 @@ use preflight::{preflight, resolve_user};
 use teardown::{stop, stop_and_remove};
 
 pub use images::ensure_infra_image;
-pub use teardown::{remove_engine_volumes, remove_pod, remove_pod_with, stop_pod};
+pub use teardown::{remove_engine_volumes, remove_pod, remove_pod_with, stop_pod, stop_wait};
 pub use volume_setup::refresh_volumes;
 
 /// How a round of actions went, short of a failure that ends the run.

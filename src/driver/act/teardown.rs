@@ -41,6 +41,18 @@ pub(super) fn grace_of(c: &Observed, grace_override: Option<Duration>) -> Durati
     })
 }
 
+/// How long removing a pod may wait for its running containers to stop: the longest grace
+/// period among those podrun made (`grace_override` where given), or `None` when none of
+/// them runs or none has a grace period to wait out.
+pub fn stop_wait(observed: &[Observed], grace_override: Option<Duration>) -> Option<Duration> {
+    observed
+        .iter()
+        .filter(|c| c.is_owned() && c.is_running())
+        .map(|c| grace_of(c, grace_override))
+        .max()
+        .filter(|g| !g.is_zero())
+}
+
 /// Stops a running container the kubelet's way: its preStop hook (recorded in a label, so it
 /// runs even when the manifest no longer has the container) inside the grace period, then the
 /// stop signal, then SIGKILL when the rest of the grace period runs out.

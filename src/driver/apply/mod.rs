@@ -436,6 +436,7 @@ fn print_summary(results: &[PodResult], opts: &ApplyOptions) {
         let colour = console::Term::stdout().is_term() && console::colors_enabled();
         // A closed or full stdout is recorded, and ends podrun (141, or 1) once the pods are
         // settled: their work is never cut short for it.
-        let _ = output::print(&summary::render(results, opts.output, colour));
+        let how = summary::Table { colour, ready: opts.wait_for == Some(WaitFor::Ready) };
+        let _ = output::print(&summary::render(results, opts.output, how));
     }
 }

@@ -10,7 +10,7 @@ use crate::manifest::LoadedPod;
 use crate::pod::files::PodFiles;
 use crate::report::{PodKey, Reporter};
 use crate::runtime::labels;
-use crate::runtime::{Runtime, Selector};
+use crate::runtime::{Observed, Runtime, Selector};
 
 /// `--prune`: deletes podrun's pods, in the namespaces the manifests use (and -n), that came
 /// from the same directories or files (`sources`, see `labels::SOURCE`) and that none of the
@@ -48,6 +48,11 @@ pub(super) async fn prune<R: Runtime>(
             .collect();
         for name in names {
             let key = PodKey { namespace: ns.to_owned(), name: name.to_owned() };
+            let pod: Vec<Observed> =
+                listed.iter().filter(|c| c.label(labels::POD_NAME) == Some(name)).cloned().collect();
+            if let Some(g) = driver::stop_wait(&pod, None) {
+                reporter.event(&key, &format!("stopping (grace period {}s)...", g.as_secs()));
+            }
             match driver::remove_pod(rt, &Selector::pod(ns, name), None, None, files).await {
                 Ok(n) => reporter.event(&key, &format!("pruned: no manifest names it anymore ({n} containers)")),
                 Err(e) => {
