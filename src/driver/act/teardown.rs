@@ -43,11 +43,12 @@ pub(super) fn grace_of(c: &Observed, grace_override: Option<Duration>) -> Durati
 
 /// How long removing a pod may wait for its running containers to stop: the longest grace
 /// period among those podrun made (`grace_override` where given), or `None` when none of
-/// them runs or none has a grace period to wait out.
+/// them runs or none has a grace period to wait out. The infra container stops at once.
 pub fn stop_wait(observed: &[Observed], grace_override: Option<Duration>) -> Option<Duration> {
     observed
         .iter()
         .filter(|c| c.is_owned() && c.is_running())
+        .filter(|c| c.label(labels::CONTAINER_NAME) != Some(labels::INFRA_CONTAINER_NAME))
         .map(|c| grace_of(c, grace_override))
         .max()
         .filter(|g| !g.is_zero())
