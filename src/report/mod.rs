@@ -167,3 +167,64 @@ pub(crate) fn failed_mark(r: &Ended<'_>, c: &crate::status::ContainerStatus) -> 
         || c.state.terminated.as_ref().is_some_and(|t| t.exit_code != 0)
         || is_failing(&c.state.summary())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::status::{ContainerState, ContainerStatus, Phase, Running, Terminated};
+
+    fn c(name: &str, state: ContainerState) -> ContainerStatus {
+        ContainerStatus {
+            name: name.into(),
+            state,
+            last_state: ContainerState::default(),
+            ready: false,
+            restart_count: 0,
+            image: "busybox".into(),
+            image_id: String::new(),
+            container_id: None,
+            started: true,
+            resources: None,
+            allocated_resources: None,
+        }
+    }
+
+    fn exited(code: i64) -> ContainerState {
+        let reason = if code == 0 { "Completed" } else { "Error" };
+        ContainerState {
+            terminated: Some(Terminated {
+                exit_code: code,
+                reason: reason.into(),
+                message: None,
+                started_at: None,
+                finished_at: None,
+                container_id: None,
+            }),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_failed_container_never_gets_the_success_mark() {
+        let running = ContainerState { running: Some(Running { started_at: None }), ..Default::default() };
+        let (fails, ok, up, pull) = (
+            c("fails", exited(1)),
+            c("ok", exited(0)),
+            c("up", running),
+            c("pull", ContainerState::waiting("ImagePullBackOff", None)),
+        );
+        let st = PodStatus::assemble(Phase::Failed, true, None, None, (vec![], &[]), vec![]);
+        let outcome = Err(PodFailure::ContainerFailed { container: "fails".into(), description: String::new() });
+        let ended = Ended {
+            key: PodKey { namespace: "ns".into(), name: "p".into() },
+            status: Some(&st),
+            outcome: &outcome,
+            failed: &[],
+        };
+        assert!(failed_mark(&ended, &fails));
+        assert!(failed_mark(&ended, &pull));
+        assert!(!failed_mark(&ended, &ok));
+        assert!(!failed_mark(&ended, &up));
+        assert_eq!(outcome_line(&ended), "pod ns/p: container \"fails\" failed: ");
+    }
+}
