@@ -135,7 +135,8 @@ started, restarted or deleted: the pods are only looked at, as `podrun get` read
 POD names the pods; --all takes every pod of the namespace and -l those whose labels match.
 A POD podrun does not run is an error at once, with kubectl's words (exit 1, nothing waited
 for); so is a selector that matches no pod. Without --for, each pod is waited for as apply
-waits for it: running under restartPolicy Always, complete otherwise.")]
+waits for it: each container by its restart policy (its own, else the pod's), running when
+every exit is restarted, complete otherwise.")]
     Wait(WaitArgs),
     /// Print a container's output, as `kubectl logs` does
     #[command(long_about = "\
@@ -274,7 +275,8 @@ pub struct ApplyArgs {
     #[arg(long, value_name = "CONTAINER")]
     pub exit_code_from: Option<String>,
 
-    /// What to wait for [default: running under restartPolicy Always, complete otherwise]
+    /// What to wait for [default: each container by its restart policy (its own, else the
+    /// pod's): running when every exit is restarted, complete otherwise]
     #[arg(long, value_enum, value_name = "WHAT")]
     pub wait_for: Option<WaitForArg>,
 
@@ -547,8 +549,8 @@ pub struct WaitArgs {
     #[arg(short, long, value_name = "NS", value_parser = parse_namespace)]
     pub namespace: Option<String>,
 
-    /// What to wait for [default: as apply, running under restartPolicy Always, complete
-    /// otherwise]
+    /// What to wait for [default: as apply, each container by its restart policy: running
+    /// when every exit is restarted, complete otherwise]
     #[arg(long = "for", value_enum, value_name = "WHAT")]
     pub wait_for: Option<WaitUntilArg>,
 

@@ -123,7 +123,7 @@ impl<'a, R: Runtime> Run<'a, R> {
         created: &'a Creations<R>,
     ) -> Self {
         let key = PodKey::of(desired);
-        let wait_for = opts.wait_for.unwrap_or_else(|| WaitFor::default_for(desired.restart_policy));
+        let wait_for = opts.wait_for.unwrap_or_else(|| WaitFor::default_for(&desired.apps_restarting_always()));
         // Subscribe before the first look, so nothing that happens after it is missed.
         // Supervising for good, there is no deadline to speak of: an outage is waited out.
         let outage_until = (wait_for != WaitFor::Forever).then_some(opts.deadline);
@@ -202,7 +202,13 @@ impl<'a, R: Runtime> Run<'a, R> {
             }
             let now = Instant::now();
             if now >= self.opts.deadline {
-                return not_converged(st, self.wait_for, self.retries.repairs, self.start);
+                return not_converged(
+                    st,
+                    self.wait_for,
+                    &self.desired.apps_restarting_always(),
+                    self.retries.repairs,
+                    self.start,
+                );
             }
             if !plan.is_empty() && self.retries.hold_until.is_none_or(|t| now >= t) {
                 match self.act(&obs, &plan, st, interrupt).await {
@@ -381,7 +387,13 @@ impl<'a, R: Runtime> Run<'a, R> {
         interrupt: &mut Interrupt,
     ) -> Option<End> {
         if self.out_of_repairs(plan) {
-            return Some(not_converged(st, self.wait_for, self.opts.retries, self.start));
+            return Some(not_converged(
+                st,
+                self.wait_for,
+                &self.desired.apps_restarting_always(),
+                self.opts.retries,
+                self.start,
+            ));
         }
         tracing::debug!(pod = %self.key, ?plan, "acting");
         self.note_acting(plan);

@@ -6,6 +6,8 @@ pub mod engine_pods;
 pub mod outcome;
 pub mod reason;
 pub mod types;
+#[cfg(test)]
+mod verdict_cases;
 pub mod waited;
 
 pub use compute::{compute, verdict, Notes, ProbeState, Uptime, Verdict, WaitFor};
