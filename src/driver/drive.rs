@@ -24,7 +24,7 @@ use crate::status::{self, Notes, PodStatus, Verdict, WaitFor};
 use super::awaited::{not_converged, still_stopping, End};
 use super::creations::Creations;
 use super::messages::read_messages;
-use super::{act, deleted, outage, prober, record, DriveOptions, Interrupt, PodFailure, SETTLE};
+use super::{abort, act, deleted, outage, prober, record, DriveOptions, Interrupt, PodFailure, SETTLE};
 
 /// When nothing is to be done but wait, how often to look without an event.
 pub(super) const POLL: Duration = Duration::from_secs(2);
@@ -197,6 +197,9 @@ impl<'a, R: Runtime> Run<'a, R> {
             self.reporter.status(&self.key, &st);
             self.opts.updates.seen(&self.desired.uid, &st);
             self.refresh_volumes(&obs).await;
+            if let Some(ended) = self.ended_for_good(&st) {
+                return self.abort(&observed, st, ended).await;
+            }
             if let Some(outcome) = self.verdict(&obs, &plan, &st, looked_at) {
                 return (Some(st), outcome);
             }
@@ -337,6 +340,54 @@ impl<'a, R: Runtime> Run<'a, R> {
         let st = record::deadline_exceeded(after);
         self.reporter.status(key, &st);
         (Some(st), Err(PodFailure::DeadlineExceeded { seconds }))
+    }
+
+    /// Under `--abort-on-container-exit`: the app container that has terminated for good.
+    fn ended_for_good(&self, st: &PodStatus) -> Option<abort::Ended> {
+        let desired = self.desired;
+        self.opts
+            .abort_on_exit
+            .then(|| {
+                abort::first_ended(st, |i, code| {
+                    desired.containers.get(i).is_some_and(|c| desired.restarts_after(c, code))
+                })
+            })
+            .flatten()
+    }
+
+    /// Ends the run on `ended`'s exit, as compose's `--abort-on-container-exit` does: the
+    /// pod's other containers are stopped as a deletion stops them (preStop, the stop signal,
+    /// SIGKILL after the grace period), and the run's outcome is that container's.
+    async fn abort(&mut self, observed: &[Observed], st: PodStatus, ended: abort::Ended) -> End {
+        let key = &self.key.clone();
+        let said = format!(
+            "{} exited with code {}: aborting on container exit, stopping the other containers",
+            ended.container, ended.exit_code
+        );
+        self.reporter.event(key, &said);
+        if let Err(e) = act::stop_pod(&**self.rt, observed).await {
+            self.reporter.warning(&format!("{key}: {}", chain(&e)));
+        }
+        let after = match self.rt.list(&self.sel).await {
+            Ok(now) => {
+                let obs = PodObservation::new(self.desired, &now);
+                read_messages(&**self.rt, self.desired, &obs, self.files(), &mut self.notes).await;
+                let st = status::compute(self.desired, &obs, &self.notes, &plan::Plan::default());
+                let st = self.stamped(st);
+                keep_record(self.files(), self.desired, &obs, &self.notes, &st, &mut self.reported.record);
+                st
+            }
+            Err(_) => st,
+        };
+        self.reporter.status(key, &after);
+        let state = after.container_statuses.iter().find(|c| c.name == ended.container).map(|c| c.state.describe());
+        let outcome = if ended.exit_code == 0 {
+            Ok(())
+        } else {
+            let description = state.unwrap_or_else(|| format!("exit code {}", ended.exit_code));
+            Err(PodFailure::ContainerFailed { container: ended.container, description })
+        };
+        (Some(after), outcome)
     }
 
     /// Once per run (an apply, a re-apply, a changed manifest under --supervise): the files of

@@ -34,137 +34,94 @@ struct Case {
 
 const PENDING: Option<&str> = Some("");
 
+fn case(
+    name: &'static str,
+    policy: &'static str,
+    own: [&'static str; 2],
+    seen: [Seen; 2],
+    goal: WaitFor,
+    want: Option<&'static str>,
+) -> Case {
+    Case { name, policy, own, sidecar: false, seen, goal, want }
+}
+
+const ALWAYS: &str = ", restartPolicy: Always";
+const NEVER: &str = ", restartPolicy: Never";
+const ON_FAILURE: &str = ", restartPolicy: OnFailure";
+
 fn cases() -> Vec<Case> {
+    [pod_policy_cases(), own_policy_cases(), rule_cases()].into_iter().flatten().collect()
+}
+
+/// The pod's restartPolicy alone: one goal for every container.
+fn pod_policy_cases() -> Vec<Case> {
     use Seen::{BackOff, Exited, Up};
-    let case = |name, policy, own, seen, goal, want| Case { name, policy, own, sidecar: false, seen, goal, want };
+    use WaitFor::{Complete, Running};
     vec![
-        case("Always pod, both up: running", "Always", ["", ""], [Up, Up], WaitFor::Running, None),
-        case("Always pod, a restarting: not yet", "Always", ["", ""], [BackOff(1), Up], WaitFor::Running, PENDING),
-        case("Never pod, both exited 0: complete", "Never", ["", ""], [Exited(0), Exited(0)], WaitFor::Complete, None),
-        case("Never pod, b up: not yet", "Never", ["", ""], [Exited(0), Up], WaitFor::Complete, PENDING),
-        case("Never pod, a exited 1: failed", "Never", ["", ""], [Exited(1), Up], WaitFor::Complete, Some("a")),
+        case("Always pod, both up: running", "Always", ["", ""], [Up, Up], Running, None),
+        case("Always pod, a restarting: not yet", "Always", ["", ""], [BackOff(1), Up], Running, PENDING),
+        case("Never pod, both exited 0: complete", "Never", ["", ""], [Exited(0), Exited(0)], Complete, None),
+        case("Never pod, b up: not yet", "Never", ["", ""], [Exited(0), Up], Complete, PENDING),
+        case("Never pod, a exited 1: failed", "Never", ["", ""], [Exited(1), Up], Complete, Some("a")),
+        case("OnFailure pod, a exited 1: restarted", "OnFailure", ["", ""], [Exited(1), Exited(0)], Complete, PENDING),
+        case("OnFailure pod, both exited 0", "OnFailure", ["", ""], [Exited(0), Exited(0)], Complete, None),
+        // A native sidecar is an init container: the goal is the app containers'.
+        Case {
+            sidecar: true,
+            ..case("Never pod, a sidecar", "Never", ["", ""], [Exited(0), Exited(0)], Complete, None)
+        },
+    ]
+}
+
+/// A container's own restartPolicy (e2e: "should restart container on container-level
+/// restart policy Always" in a Never pod, and Never in an Always pod).
+fn own_policy_cases() -> Vec<Case> {
+    use Seen::{Exited, Up};
+    use WaitFor::{Each, Running};
+    vec![
+        case("Never pod, Always a up, b exited 0: each done", "Never", [ALWAYS, ""], [Up, Exited(0)], Each, None),
+        case("Never pod, Always a up, b up: b to end", "Never", [ALWAYS, ""], [Up, Up], Each, PENDING),
+        case("Never pod, Always a exited 0: restarted", "Never", [ALWAYS, ""], [Exited(0), Exited(0)], Each, PENDING),
+        case("Never pod, Always a up, b exited 1: failed", "Never", [ALWAYS, ""], [Up, Exited(1)], Each, Some("b")),
+        case("Never pod, both Always, up: running", "Never", [ALWAYS, ALWAYS], [Up, Up], Running, None),
+        case("Always pod, Never a exited 0, b up", "Always", [NEVER, ""], [Exited(0), Up], Each, None),
+        case("Always pod, Never a exited 2: failed", "Always", [NEVER, ""], [Exited(2), Up], Each, Some("a")),
+        case("Always pod, OnFailure a exited 3: restarted", "Always", [ON_FAILURE, ""], [Exited(3), Up], Each, PENDING),
+    ]
+}
+
+/// restartPolicyRules (e2e: "should restart container on rule match", "should not restart
+/// container on rule mismatch"): 42 restarts, 1 ends.
+fn rule_cases() -> Vec<Case> {
+    use Seen::{BackOff, Exited, Up};
+    use WaitFor::{Complete, Each};
+    vec![
         case(
-            "OnFailure pod, a exited 1: restarted",
-            "OnFailure",
-            ["", ""],
-            [Exited(1), Exited(0)],
-            WaitFor::Complete,
-            PENDING,
-        ),
-        case("OnFailure pod, both exited 0", "OnFailure", ["", ""], [Exited(0), Exited(0)], WaitFor::Complete, None),
-        // A Never pod with an Always container (e2e: "should restart container with
-        // restartPolicy Always in a Never pod"): a runs for good, b ends.
-        case(
-            "Never pod, Always a up, b exited 0: each done",
-            "Never",
-            [", restartPolicy: Always", ""],
-            [Up, Exited(0)],
-            WaitFor::Each,
-            None,
-        ),
-        case(
-            "Never pod, Always a up, b up: b to end",
-            "Never",
-            [", restartPolicy: Always", ""],
-            [Up, Up],
-            WaitFor::Each,
-            PENDING,
-        ),
-        case(
-            "Never pod, Always a exited 0: restarted",
-            "Never",
-            [", restartPolicy: Always", ""],
-            [Exited(0), Exited(0)],
-            WaitFor::Each,
-            PENDING,
-        ),
-        case(
-            "Never pod, Always a up, b exited 1: failed",
-            "Never",
-            [", restartPolicy: Always", ""],
-            [Up, Exited(1)],
-            WaitFor::Each,
-            Some("b"),
-        ),
-        case(
-            "Never pod, both Always, up: running",
-            "Never",
-            [", restartPolicy: Always", ", restartPolicy: Always"],
-            [Up, Up],
-            WaitFor::Running,
-            None,
-        ),
-        // An Always pod with a Never container: a ends, b runs.
-        case(
-            "Always pod, Never a exited 0, b up",
-            "Always",
-            [", restartPolicy: Never", ""],
-            [Exited(0), Up],
-            WaitFor::Each,
-            None,
-        ),
-        case(
-            "Always pod, Never a exited 2: failed",
-            "Always",
-            [", restartPolicy: Never", ""],
-            [Exited(2), Up],
-            WaitFor::Each,
-            Some("a"),
-        ),
-        case(
-            "Always pod, OnFailure a exited 3: restarted",
-            "Always",
-            [", restartPolicy: OnFailure", ""],
-            [Exited(3), Up],
-            WaitFor::Each,
-            PENDING,
-        ),
-        // Rules (e2e: "should restart on a matching exit code"): 42 restarts, 1 ends.
-        case(
-            "rule In [42] on a Never a, exit 42: restarted",
+            "rule In [42], exit 42: restarted",
             "Never",
             [RULE_42_NEVER, ""],
             [Exited(42), Exited(0)],
-            WaitFor::Complete,
+            Complete,
             PENDING,
         ),
         case(
-            "rule In [42] on a Never a, backing off: restarted",
+            "rule In [42], backing off: restarted",
             "Never",
             [RULE_42_NEVER, ""],
             [BackOff(42), Exited(0)],
-            WaitFor::Complete,
+            Complete,
             PENDING,
         ),
-        case(
-            "rule In [42] on a Never a, exit 1: failed",
-            "Never",
-            [RULE_42_NEVER, ""],
-            [Exited(1), Exited(0)],
-            WaitFor::Complete,
-            Some("a"),
-        ),
+        case("rule In [42], exit 1: failed", "Never", [RULE_42_NEVER, ""], [Exited(1), Exited(0)], Complete, Some("a")),
         // OnFailure with a rule that restarts 0 too: every exit is restarted.
         case(
             "OnFailure a with rule In [0]: runs for good",
             "Never",
             [RULE_0_ON_FAILURE, ""],
             [Up, Exited(0)],
-            WaitFor::Each,
+            Each,
             None,
         ),
-        // A native sidecar is an init container: the goal is the app containers'.
-        Case {
-            sidecar: true,
-            ..case(
-                "Never pod with a sidecar, both exited 0",
-                "Never",
-                ["", ""],
-                [Exited(0), Exited(0)],
-                WaitFor::Complete,
-                None,
-            )
-        },
     ]
 }
 

@@ -71,6 +71,7 @@ fn opts(retries: u32) -> DriveOptions {
         min_uptime: Duration::from_millis(200),
         pulls: Arc::new(super::pulls::Pulls::new()),
         updates: Arc::default(),
+        abort_on_exit: false,
     }
 }
 
