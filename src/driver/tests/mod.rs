@@ -1,6 +1,7 @@
 //! The driver against the recording fake runtime: what it calls, in what order, and how each
 //! run ends. Time is paused, so backoff waits cost nothing.
 
+mod abort;
 mod auto_update;
 mod deadlines;
 mod engine_away;
