@@ -174,6 +174,18 @@ mod tests {
     }
 
     #[test]
+    fn a_containers_own_restart_policy_is_asked_first_and_an_old_record_has_the_pods() {
+        let old = PodRecord::from_json(r#"{"restartPolicy":"Never","containers":[{"name":"a","image":"i"}]}"#)
+            .expect("a record from before each container's policy was kept reads");
+        assert!(!old.restarts_after("a", 1) && !old.restarts_always("a"), "the pod's Never");
+        let mut r = old.clone();
+        r.containers[0].restart_policy = Some(ContainerRestartPolicy::Always);
+        assert!(r.restarts_after("a", 1) && r.restarts_always("a"), "its own Always");
+        assert_eq!(PodRecord::from_json(&r.to_json()), Some(r.clone()));
+        assert!(!r.restarts_always("unknown"), "a container the record does not name: the pod's");
+    }
+
+    #[test]
     fn generation_is_one_then_grows_with_each_changed_spec() {
         assert_eq!(generation(None, "a"), 1);
         let mut r = PodRecord::from_json(r#"{"restartPolicy":"Never"}"#).expect("an old record reads");
