@@ -57,8 +57,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l backoff -d 'Fact
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l crash-backoff -d 'Wait before restarting a crashed container the second time; it doubles each restart (the first restart is immediate)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l crash-backoff-max -d 'The longest wait between restarts of a crashing container' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l min-uptime -d 'How long a container must have been up (from its start as the engine records it) before it counts as running; a container restarted after a crash must stay up five times as long. 0 counts a container as running as soon as the engine says it runs' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l exit-code-from -d 'Exit with this container\'s exit code (its last termination) once the run ends successfully or this container failed; implies --wait-for complete' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l wait-for -d 'What to wait for [default: running under restartPolicy Always, complete otherwise]' -r -f -a "running\t'Every container running (or completed with exit 0 where it is not restarted)'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l exit-code-from -d 'Exit with this container\'s exit code (its last termination) once the run ends successfully or this container failed; implies --abort-on-container-exit' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l wait-for -d 'What to wait for [default: each container by its restart policy (its own, else the pod\'s): running when every exit is restarted, complete otherwise]' -r -f -a "running\t'Every container running (or completed with exit 0 where it is not restarted)'
 complete\t'Every container terminated for good; success when all exited 0'
 ready\t'Every container ready: its readiness probe passes (running, without one)'
 none\t'Nothing: create and start the pod, then return'"
@@ -88,6 +88,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlskey -d 'Clien
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l cleanup-on-failure -d 'Remove what this run created when the pod fails or the run is interrupted'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l rm -d 'Remove the pods (their containers and podrun\'s files for them) when podrun exits: after completion, failure or interrupt'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l logs -d 'Show the containers\' output (init containers too) on stdout while waiting, each line prefixed with its container\'s name'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l abort-on-container-exit -d 'Once an app container has terminated for good (its restart policy will not start it again), stop the pod\'s other containers within their grace periods and exit with that container\'s exit code, as `docker compose up --abort-on-container-exit`; implies --wait-for complete. The manifest must hold one pod'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l strict -d 'Refuse Kubernetes fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l seccomp-default -d 'Run containers for which neither the pod nor the container sets a seccompProfile under the engine\'s default profile (RuntimeDefault), as a kubelet with seccompDefault does; without it they run Unconfined, as under a kubelet\'s default settings'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l prune -d 'After applying, delete podrun\'s pods that no longer have a manifest among the given files or directories, in the namespaces those manifests use (and -n); never others'
@@ -163,7 +164,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand get" -s h -l help -d 'Prin
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s l -l selector -d 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s n -l namespace -d 'Namespace of the pods [default: default]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand wait" -l for -d 'What to wait for [default: as apply, running under restartPolicy Always, complete otherwise]' -r -f -a "running\t'Every container running (or completed with exit 0 where it is not restarted)'
+complete -c podrun -n "__fish_podrun_using_subcommand wait" -l for -d 'What to wait for [default: as apply, each container by its restart policy: running when every exit is restarted, complete otherwise]' -r -f -a "running\t'Every container running (or completed with exit 0 where it is not restarted)'
 ready\t'Every container ready: its readiness probe passes, as podrun\'s prober last said (running, without one)'
 complete\t'Every container terminated for good; success when all exited 0'"
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -l timeout -d 'Overall deadline (e.g. 90s, 5m)' -r

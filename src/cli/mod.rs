@@ -135,7 +135,8 @@ started, restarted or deleted: the pods are only looked at, as `podrun get` read
 POD names the pods; --all takes every pod of the namespace and -l those whose labels match.
 A POD podrun does not run is an error at once, with kubectl's words (exit 1, nothing waited
 for); so is a selector that matches no pod. Without --for, each pod is waited for as apply
-waits for it: running under restartPolicy Always, complete otherwise.")]
+waits for it: each container by its restart policy (its own, else the pod's), running when
+every exit is restarted, complete otherwise.")]
     Wait(WaitArgs),
     /// Print a container's output, as `kubectl logs` does
     #[command(long_about = "\
@@ -270,11 +271,19 @@ pub struct ApplyArgs {
     pub logs: bool,
 
     /// Exit with this container's exit code (its last termination) once the run ends
-    /// successfully or this container failed; implies --wait-for complete
+    /// successfully or this container failed; implies --abort-on-container-exit
     #[arg(long, value_name = "CONTAINER")]
     pub exit_code_from: Option<String>,
 
-    /// What to wait for [default: running under restartPolicy Always, complete otherwise]
+    /// Once an app container has terminated for good (its restart policy will not start it
+    /// again), stop the pod's other containers within their grace periods and exit with that
+    /// container's exit code, as `docker compose up --abort-on-container-exit`; implies
+    /// --wait-for complete. The manifest must hold one pod
+    #[arg(long)]
+    pub abort_on_container_exit: bool,
+
+    /// What to wait for [default: each container by its restart policy (its own, else the
+    /// pod's): running when every exit is restarted, complete otherwise]
     #[arg(long, value_enum, value_name = "WHAT")]
     pub wait_for: Option<WaitForArg>,
 
@@ -332,14 +341,17 @@ pub struct ApplyArgs {
 
     /// Print what apply would do to each pod (containers to create, recreate, start, stop or
     /// remove, images to pull) and change nothing
-    #[arg(long, conflicts_with_all = ["prune", "rm", "logs", "exit_code_from"])]
+    #[arg(long, conflicts_with_all = ["prune", "rm", "logs", "exit_code_from", "abort_on_container_exit"])]
     pub dry_run: bool,
 
     /// After the first pass, stay and keep repairing the pods as a kubelet does (restarts with
     /// CrashLoopBackOff, lost containers recreated), until SIGINT or SIGTERM (then exit 0,
     /// leaving the pods running). Tells systemd when the first pass is done (Type=notify).
     /// Changed manifests are applied again (checked every 20 s, and on SIGHUP)
-    #[arg(long, conflicts_with_all = ["dry_run", "rm", "logs", "exit_code_from", "cleanup_on_failure"])]
+    #[arg(
+        long,
+        conflicts_with_all = ["dry_run", "rm", "logs", "exit_code_from", "abort_on_container_exit", "cleanup_on_failure"]
+    )]
     pub supervise: bool,
 
     /// Under --supervise on a CRI runtime, a container's log is rotated once it is this large
@@ -547,8 +559,8 @@ pub struct WaitArgs {
     #[arg(short, long, value_name = "NS", value_parser = parse_namespace)]
     pub namespace: Option<String>,
 
-    /// What to wait for [default: as apply, running under restartPolicy Always, complete
-    /// otherwise]
+    /// What to wait for [default: as apply, each container by its restart policy: running
+    /// when every exit is restarted, complete otherwise]
     #[arg(long = "for", value_enum, value_name = "WHAT")]
     pub wait_for: Option<WaitUntilArg>,
 
@@ -866,6 +878,11 @@ mod tests {
         let Command::Apply(a) = cli.command else { panic!("not apply") };
         assert!(a.rm && a.logs);
         assert_eq!(a.exit_code_from.as_deref(), Some("app"));
+        assert!(!a.abort_on_container_exit, "implied by --exit-code-from, not set");
+        let cli = Cli::parse_from(["podrun", "apply", "x", "--abort-on-container-exit"]);
+        let Command::Apply(a) = cli.command else { panic!("not apply") };
+        assert!(a.abort_on_container_exit);
+        assert!(Cli::try_parse_from(["podrun", "apply", "x", "--abort-on-container-exit", "--supervise"]).is_err());
     }
 
     #[test]

@@ -70,6 +70,7 @@ fn options(cli: &Cli, args: &ApplyArgs) -> ApplyOptions {
         rm: args.rm,
         logs: args.logs,
         exit_code_from: args.exit_code_from.clone(),
+        abort_on_container_exit: args.abort_on_container_exit || args.exit_code_from.is_some(),
         output: match args.output {
             OutputArg::Text => Format::Text,
             OutputArg::Json => Format::Json,

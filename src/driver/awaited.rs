@@ -18,8 +18,15 @@ pub(super) type End = (Option<PodStatus>, Result<(), PodFailure>);
 pub const STILL_RUNNING: &str = "still running; waiting for completion";
 
 /// The run did not get the pod to its goal in time: what it was waiting for.
-pub(super) fn not_converged(st: PodStatus, wait_for: WaitFor, retries: u32, start: Instant) -> End {
-    let detail = blockers(&st, wait_for);
+/// `restarting_always`: whether each app container is restarted after every exit.
+pub(super) fn not_converged(
+    st: PodStatus,
+    wait_for: WaitFor,
+    restarting_always: &[bool],
+    retries: u32,
+    start: Instant,
+) -> End {
+    let detail = blockers(&st, wait_for, restarting_always);
     ended(st, wait_for, retries, start, detail)
 }
 
@@ -66,6 +73,7 @@ fn goal(w: WaitFor) -> &'static str {
     match w {
         WaitFor::Running => "running",
         WaitFor::Complete => "complete",
+        WaitFor::Each => "running or complete",
         WaitFor::Ready => "ready",
         WaitFor::None => "created",
         WaitFor::Forever => "supervised",
@@ -74,13 +82,16 @@ fn goal(w: WaitFor) -> &'static str {
 
 /// A one-line account of the containers that keep the pod from its goal: those not running,
 /// and, waiting for completion, those that run; waiting for readiness, those not ready.
-fn blockers(status: &PodStatus, wait_for: WaitFor) -> String {
+fn blockers(status: &PodStatus, wait_for: WaitFor, restarting_always: &[bool]) -> String {
+    let completing = |i: usize| !restarting_always.get(i).copied().unwrap_or(false);
     let parts: Vec<String> = status
         .container_statuses
         .iter()
-        .filter_map(|c| match (&c.state.running, wait_for) {
+        .enumerate()
+        .filter_map(|(i, c)| match (&c.state.running, wait_for) {
             (None, _) => Some(format!("{}: {}", c.name, c.state.describe())),
             (Some(_), WaitFor::Complete) => Some(format!("{}: {STILL_RUNNING}", c.name)),
+            (Some(_), WaitFor::Each) if completing(i) => Some(format!("{}: {STILL_RUNNING}", c.name)),
             (Some(_), WaitFor::Ready) if !c.ready => Some(format!("{}: {}", c.name, c.describe())),
             _ => None,
         })
@@ -130,11 +141,20 @@ mod tests {
 
     #[test]
     fn a_running_container_is_what_completion_and_readiness_wait_for() {
-        assert_eq!(blockers(&pod(running(true), true), WaitFor::Complete), "c: still running; waiting for completion");
-        assert_eq!(blockers(&pod(running(false), true), WaitFor::Ready), "c: Running, not ready");
+        assert_eq!(
+            blockers(&pod(running(true), true), WaitFor::Complete, &[]),
+            "c: still running; waiting for completion"
+        );
+        assert_eq!(blockers(&pod(running(false), true), WaitFor::Ready, &[]), "c: Running, not ready");
+        let each = |always| blockers(&pod(running(true), true), WaitFor::Each, &[always]);
+        assert_eq!(each(false), "c: still running; waiting for completion", "a container that ends, running");
+        assert!(!each(true).contains(STILL_RUNNING), "a container that runs for good, running");
         let waiting = ContainerStatus { state: ContainerState::waiting("ErrImagePull", None), ..running(false) };
-        assert_eq!(blockers(&pod(waiting, true), WaitFor::Running), "c: Waiting: ErrImagePull");
-        assert_eq!(blockers(&pod(running(true), false), WaitFor::Running), "the pod's infra container is not running");
+        assert_eq!(blockers(&pod(waiting, true), WaitFor::Running, &[]), "c: Waiting: ErrImagePull");
+        assert_eq!(
+            blockers(&pod(running(true), false), WaitFor::Running, &[]),
+            "the pod's infra container is not running"
+        );
     }
 
     #[test]

@@ -24,7 +24,7 @@ use crate::status::{self, Notes, PodStatus, Verdict, WaitFor};
 use super::awaited::{not_converged, still_stopping, End};
 use super::creations::Creations;
 use super::messages::read_messages;
-use super::{act, deleted, outage, prober, record, DriveOptions, Interrupt, PodFailure, SETTLE};
+use super::{abort, act, deleted, outage, prober, record, DriveOptions, Interrupt, PodFailure, SETTLE};
 
 /// When nothing is to be done but wait, how often to look without an event.
 pub(super) const POLL: Duration = Duration::from_secs(2);
@@ -129,7 +129,7 @@ impl<'a, R: Runtime> Run<'a, R> {
         created: &'a Creations<R>,
     ) -> Self {
         let key = PodKey::of(desired);
-        let wait_for = opts.wait_for.unwrap_or_else(|| WaitFor::default_for(desired.restart_policy));
+        let wait_for = opts.wait_for.unwrap_or_else(|| WaitFor::default_for(&desired.apps_restarting_always()));
         // Subscribe before the first look, so nothing that happens after it is missed.
         // Supervising for good, there is no deadline to speak of: an outage is waited out.
         let outage_until = (wait_for != WaitFor::Forever).then_some(opts.deadline);
@@ -203,12 +203,21 @@ impl<'a, R: Runtime> Run<'a, R> {
             self.reporter.status(&self.key, &st);
             self.opts.updates.seen(&self.desired.uid, &st);
             self.refresh_volumes(&obs).await;
+            if let Some(ended) = self.ended_for_good(&st) {
+                return self.abort(&observed, st, ended).await;
+            }
             if let Some(outcome) = self.verdict(&obs, &plan, &st, looked_at) {
                 return (Some(st), outcome);
             }
             let now = Instant::now();
             if now >= self.opts.deadline {
-                return not_converged(st, self.wait_for, self.retries.repairs, self.start);
+                return not_converged(
+                    st,
+                    self.wait_for,
+                    &self.desired.apps_restarting_always(),
+                    self.retries.repairs,
+                    self.start,
+                );
             }
             if !plan.is_empty() && self.retries.hold_until.is_none_or(|t| now >= t) {
                 match self.act(&obs, &plan, st, interrupt).await {
@@ -339,6 +348,54 @@ impl<'a, R: Runtime> Run<'a, R> {
         (Some(st), Err(PodFailure::DeadlineExceeded { seconds }))
     }
 
+    /// Under `--abort-on-container-exit`: the app container that has terminated for good.
+    fn ended_for_good(&self, st: &PodStatus) -> Option<abort::Ended> {
+        let desired = self.desired;
+        self.opts
+            .abort_on_exit
+            .then(|| {
+                abort::first_ended(st, |i, code| {
+                    desired.containers.get(i).is_some_and(|c| desired.restarts_after(c, code))
+                })
+            })
+            .flatten()
+    }
+
+    /// Ends the run on `ended`'s exit, as compose's `--abort-on-container-exit` does: the
+    /// pod's other containers are stopped as a deletion stops them (preStop, the stop signal,
+    /// SIGKILL after the grace period), and the run's outcome is that container's.
+    async fn abort(&mut self, observed: &[Observed], st: PodStatus, ended: abort::Ended) -> End {
+        let key = &self.key.clone();
+        let said = format!(
+            "{} exited with code {}: aborting on container exit, stopping the other containers",
+            ended.container, ended.exit_code
+        );
+        self.reporter.event(key, &said);
+        if let Err(e) = act::stop_pod(&**self.rt, observed).await {
+            self.reporter.warning(&format!("{key}: {}", chain(&e)));
+        }
+        let after = match self.rt.list(&self.sel).await {
+            Ok(now) => {
+                let obs = PodObservation::new(self.desired, &now);
+                read_messages(&**self.rt, self.desired, &obs, self.files(), &mut self.notes).await;
+                let st = status::compute(self.desired, &obs, &self.notes, &plan::Plan::default());
+                let st = self.stamped(st);
+                keep_record(self.files(), self.desired, &obs, &self.notes, &st, &mut self.reported.record);
+                st
+            }
+            Err(_) => st,
+        };
+        self.reporter.status(key, &after);
+        let state = after.container_statuses.iter().find(|c| c.name == ended.container).map(|c| c.state.describe());
+        let outcome = if ended.exit_code == 0 {
+            Ok(())
+        } else {
+            let description = state.unwrap_or_else(|| format!("exit code {}", ended.exit_code));
+            Err(PodFailure::ContainerFailed { container: ended.container, description })
+        };
+        (Some(after), outcome)
+    }
+
     /// Once per run (an apply, a re-apply, a changed manifest under --supervise): the files of
     /// a running pod's volumes follow the manifests and the ConfigMaps and Secrets.
     async fn refresh_volumes(&mut self, obs: &PodObservation) {
@@ -387,7 +444,13 @@ impl<'a, R: Runtime> Run<'a, R> {
         interrupt: &mut Interrupt,
     ) -> Option<End> {
         if self.out_of_repairs(plan) {
-            return Some(not_converged(st, self.wait_for, self.opts.retries, self.start));
+            return Some(not_converged(
+                st,
+                self.wait_for,
+                &self.desired.apps_restarting_always(),
+                self.opts.retries,
+                self.start,
+            ));
         }
         tracing::debug!(pod = %self.key, ?plan, "acting");
         self.note_acting(plan);

@@ -2,6 +2,7 @@
 //! budget runs out. It owns the deadline, the backoff between repairs, and interruption; the
 //! planner decides what to do, the runtime does it, the reporter shows it.
 
+mod abort;
 mod act;
 pub mod apply;
 pub mod auto_update;
@@ -72,6 +73,9 @@ pub struct DriveOptions {
     pub pulls: Arc<pulls::Pulls>,
     /// What `--auto-update` shares with the drivers (empty without it).
     pub updates: Arc<auto_update::Updates>,
+    /// `--abort-on-container-exit`: the run ends once an app container has terminated for
+    /// good, the others stopped within their grace periods (`abort`).
+    pub abort_on_exit: bool,
 }
 
 /// Runs one pod to its goal. Never returns early on a transient engine error: a failed action

@@ -29,6 +29,8 @@ pub fn record_of(
         image: c.image.clone(),
         probed: desired.manifest_container(c).is_some_and(|m| m.readiness_probe.is_some() || m.startup_probe.is_some()),
         sidecar: c.sidecar,
+        restart_policy: desired.manifest_container(c).and_then(|m| m.restart_policy),
+        restart_policy_rules: desired.manifest_container(c).map(|m| m.restart_policy_rules.clone()).unwrap_or_default(),
     };
     let init_containers: Vec<RecordedContainer> = desired.init.iter().map(recorded).collect();
     let containers: Vec<RecordedContainer> = desired.containers.iter().map(recorded).collect();

@@ -47,6 +47,7 @@ pub fn forever(first_pass: &DriveOptions) -> DriveOptions {
         retries: u32::MAX,
         // Far enough never to come, near enough not to overflow the clock.
         deadline: Instant::now() + Duration::from_secs(100 * 365 * 24 * 3600),
+        abort_on_exit: false,
         ..first_pass.clone()
     }
 }

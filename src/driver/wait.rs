@@ -13,7 +13,6 @@ use futures_util::future::join_all;
 use futures_util::StreamExt;
 use tokio::time::Instant;
 
-use crate::manifest::types::RestartPolicy;
 use crate::pod::deletion::Deletion;
 use crate::pod::files::PodFiles;
 use crate::report::{Ended, PodKey, Reporter};
@@ -124,8 +123,7 @@ async fn wait_one<R: Runtime>(
     let watched = Watched { key: key.clone(), uid: first.uid.clone(), removal_at_start };
     let mut engine = outage::EngineLink::new(rt, key.clone(), Some(opts.deadline));
     engine.answered();
-    let wait_for =
-        opts.wait_for.unwrap_or_else(|| WaitFor::default_for(first.restart_policy.unwrap_or(RestartPolicy::Always)));
+    let wait_for = opts.wait_for.unwrap_or_else(|| waited::default_for(&first));
     let (start, mut poll, mut pod) = (Instant::now(), FIRST_POLL, first);
     loop {
         reporter.status(&key, &pod.status);
@@ -136,7 +134,8 @@ async fn wait_one<R: Runtime>(
                 Some(Err(PodFailure::ContainerFailed { container, description: state.describe() }))
             }
             Verdict::Pending if Instant::now() >= opts.deadline => {
-                let (_, outcome) = not_converged(pod.status.clone(), wait_for, 0, start);
+                let (_, outcome) =
+                    not_converged(pod.status.clone(), wait_for, &waited::restarting_always(&pod), 0, start);
                 Some(outcome)
             }
             Verdict::Pending => None,

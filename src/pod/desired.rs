@@ -287,6 +287,16 @@ impl DesiredPod {
         }
     }
 
+    /// Whether every exit of `c` is followed by a restart (`OwnRestart::restarts_always`).
+    pub fn restarts_always(&self, c: &DesiredContainer) -> bool {
+        self.manifest_container(c).map(Container::own_restart).unwrap_or_default().restarts_always(self.restart_policy)
+    }
+
+    /// Whether each app container, in order, is restarted after every exit.
+    pub fn apps_restarting_always(&self) -> Vec<bool> {
+        self.containers.iter().map(|c| self.restarts_always(c)).collect()
+    }
+
     /// Whether `c` may ever be restarted after an exit (util.go: IsContainerRestartable).
     pub fn may_restart(&self, c: &DesiredContainer) -> bool {
         match self.manifest_container(c) {

@@ -2,7 +2,8 @@
 //! files on the host (`record.json`): `podrun get` has no manifest and runs no probes, and reads
 //! it to report the pod as the kubelet's status manager would. It holds the manifest's
 //! containers (app containers are listed before they exist, waiting `PodInitializing`), the
-//! restart policy, the last readiness podrun's probes gave each probed container instance (once
+//! restart policy (the pod's, and each container's own with its rules, which `podrun wait`
+//! judges by), the last readiness podrun's probes gave each probed container instance (once
 //! nothing probes, nothing else may claim readiness), the termination messages podrun read, and
 //! the pod's own failure (`DeadlineExceeded`) with its start.
 
@@ -10,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::manifest::types::RestartPolicy;
+use crate::manifest::types::{ContainerRestartPolicy, ContainerRestartRule, OwnRestart, RestartPolicy};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -72,7 +73,7 @@ pub fn generation(earlier: Option<&PodRecord>, digest: &str) -> i64 {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RecordedContainer {
     pub name: String,
@@ -83,11 +84,40 @@ pub struct RecordedContainer {
     /// An init container that keeps running beside the app containers.
     #[serde(default)]
     pub sidecar: bool,
+    /// Its own restartPolicy and restartPolicyRules, when the manifest gave them: with the
+    /// pod's restartPolicy, whether an exit is followed by a restart (`OwnRestart`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<ContainerRestartPolicy>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restart_policy_rules: Vec<ContainerRestartRule>,
+}
+
+impl RecordedContainer {
+    /// What decides whether the container is restarted after an exit, as the manifest said.
+    pub fn own_restart(&self) -> OwnRestart<'_> {
+        OwnRestart { policy: self.restart_policy, rules: &self.restart_policy_rules }
+    }
 }
 
 impl PodRecord {
     pub fn container(&self, name: &str) -> Option<&RecordedContainer> {
         self.init_containers.iter().chain(&self.containers).find(|c| c.name == name)
+    }
+
+    /// Whether the container named `name` is restarted after it exited with `exit_code`: by
+    /// its own settings as recorded (none in a record from before they were kept), else the
+    /// pod's restartPolicy.
+    pub fn restarts_after(&self, name: &str, exit_code: i64) -> bool {
+        self.own_restart(name).restarts_after(self.restart_policy, exit_code)
+    }
+
+    /// Whether every exit of the container named `name` is followed by a restart.
+    pub fn restarts_always(&self, name: &str) -> bool {
+        self.own_restart(name).restarts_always(self.restart_policy)
+    }
+
+    fn own_restart(&self, name: &str) -> OwnRestart<'_> {
+        self.container(name).map(RecordedContainer::own_restart).unwrap_or_default()
     }
 
     pub fn to_json(&self) -> String {
@@ -114,12 +144,16 @@ mod tests {
                 image: "busybox".into(),
                 probed: false,
                 sidecar: false,
+                restart_policy: None,
+                restart_policy_rules: Vec::new(),
             }],
             containers: vec![RecordedContainer {
                 name: "a".into(),
                 image: "busybox".into(),
                 probed: true,
                 sidecar: false,
+                restart_policy: Some(ContainerRestartPolicy::Always),
+                restart_policy_rules: Vec::new(),
             }],
             ready: BTreeMap::from([("id1".into(), false)]),
             messages: BTreeMap::from([("id0".into(), "bye".into())]),
@@ -137,6 +171,18 @@ mod tests {
         assert_eq!(PodRecord::from_json(&r.to_json()), Some(r.clone()));
         assert_eq!(r.container("a").map(|c| c.probed), Some(true));
         assert_eq!(PodRecord::from_json("{not json"), None);
+    }
+
+    #[test]
+    fn a_containers_own_restart_policy_is_asked_first_and_an_old_record_has_the_pods() {
+        let old = PodRecord::from_json(r#"{"restartPolicy":"Never","containers":[{"name":"a","image":"i"}]}"#)
+            .expect("a record from before each container's policy was kept reads");
+        assert!(!old.restarts_after("a", 1) && !old.restarts_always("a"), "the pod's Never");
+        let mut r = old.clone();
+        r.containers[0].restart_policy = Some(ContainerRestartPolicy::Always);
+        assert!(r.restarts_after("a", 1) && r.restarts_always("a"), "its own Always");
+        assert_eq!(PodRecord::from_json(&r.to_json()), Some(r.clone()));
+        assert!(!r.restarts_always("unknown"), "a container the record does not name: the pod's");
     }
 
     #[test]

@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
 
 use crate::clock::parse_time;
-use crate::manifest::types::RestartPolicy;
 use crate::plan::{BackOff, Plan};
 use crate::pod::observed::{attempt_of, Instances, PodObservation};
 use crate::pod::{DesiredContainer, DesiredPod};
@@ -331,6 +330,9 @@ pub enum WaitFor {
     Running,
     /// Every app container terminated for good.
     Complete,
+    /// Each app container as its restart policy makes it: running where every exit is followed
+    /// by a restart, terminated for good elsewhere (the default for a pod with both).
+    Each,
     /// Every app container ready: its readiness probe passes (running, without one).
     Ready,
     /// Nothing: the pod is created and started, and podrun returns.
@@ -341,11 +343,14 @@ pub enum WaitFor {
 }
 
 impl WaitFor {
-    /// Running under restartPolicy Always, complete under OnFailure and Never.
-    pub fn default_for(policy: RestartPolicy) -> WaitFor {
-        match policy {
-            RestartPolicy::Always => WaitFor::Running,
-            RestartPolicy::OnFailure | RestartPolicy::Never => WaitFor::Complete,
+    /// What each container will do, by its effective restart policy (`restarts_always`: for
+    /// each app container, whether every exit is followed by a restart): running when all
+    /// run for good, complete when none does, each its own way in a pod with both.
+    pub fn default_for(restarts_always: &[bool]) -> WaitFor {
+        match (restarts_always.iter().all(|a| *a), restarts_always.iter().any(|a| *a)) {
+            (true, _) => WaitFor::Running,
+            (false, false) => WaitFor::Complete,
+            (false, true) => WaitFor::Each,
         }
     }
 }
@@ -400,7 +405,15 @@ pub fn verdict(
         return Verdict::Failed { container: s.name.clone(), state: Box::new(s.state.clone()) };
     }
     let restarts = |i: usize, code| desired.containers.get(i).is_some_and(|c| desired.restarts_after(c, code));
-    judge(status, infra_running, wait_for, Uptime { min: min_uptime, now }, restarts)
+    let rules = Restarts { after: &restarts, always: &desired.apps_restarting_always() };
+    judge(status, infra_running, wait_for, Uptime { min: min_uptime, now }, &rules)
+}
+
+/// How the app containers (in the status's order) are restarted: `after(i, code)`, whether
+/// the `i`th is restarted after exiting with `code`; `always[i]`, whether after every exit.
+pub struct Restarts<'a> {
+    pub after: &'a dyn Fn(usize, i64) -> bool,
+    pub always: &'a [bool],
 }
 
 /// How long a container must have been up to count as running (`--min-uptime`), as of `now`.
@@ -410,18 +423,18 @@ pub struct Uptime {
     pub now: SystemTime,
 }
 
-/// The verdict on the app containers (`verdict`'s rules once init containers are done with):
-/// `restarts(i, code)` says whether the `i`th is restarted after exiting with `code`. Also
-/// for pods podrun does not drive (`podrun wait`), whose rules come from their record.
+/// The verdict on the app containers (`verdict`'s rules once init containers are done with),
+/// restarted as `restarts` says. Also for pods podrun does not drive (`podrun wait`), whose
+/// rules come from their record.
 pub fn judge(
     status: &PodStatus,
     infra_running: bool,
     wait_for: WaitFor,
     uptime: Uptime,
-    restarts: impl Fn(usize, i64) -> bool,
+    restarts: &Restarts,
 ) -> Verdict {
     let apps = || status.container_statuses.iter().enumerate();
-    let final_of = |i: usize, s: &ContainerStatus| final_exit(s, |code| restarts(i, code));
+    let final_of = |i: usize, s: &ContainerStatus| final_exit(s, |code| (restarts.after)(i, code));
     // A container that failed for good ends a run with a goal; a supervised pod (no goal) is
     // kept as a kubelet keeps it, its other containers going (one whose own policy is Never
     // may fail in a pod that runs on).
@@ -430,15 +443,20 @@ pub fn judge(
             return Verdict::Failed { container: s.name.clone(), state: Box::new(s.state.clone()) };
         }
     }
+    let running = |i: usize, s: &ContainerStatus| {
+        let stable = stable_at(s, uptime.min).is_none_or(|t| t <= uptime.now);
+        infra_running && ((s.state.running.is_some() && stable) || final_of(i, s) == Some(0))
+    };
     let done = match wait_for {
-        WaitFor::Running => {
-            infra_running
-                && apps().all(|(i, s)| {
-                    let stable = stable_at(s, uptime.min).is_none_or(|t| t <= uptime.now);
-                    (s.state.running.is_some() && stable) || final_of(i, s) == Some(0)
-                })
-        }
+        WaitFor::Running => infra_running && apps().all(|(i, s)| running(i, s)),
         WaitFor::Complete => apps().all(|(i, s)| final_of(i, s).is_some()),
+        WaitFor::Each => apps().all(|(i, s)| {
+            if restarts.always.get(i).copied().unwrap_or(false) {
+                running(i, s)
+            } else {
+                final_of(i, s).is_some()
+            }
+        }),
         // The pod's Ready condition: its sidecars count too.
         WaitFor::Ready => infra_running && status.is_ready(),
         // The driver returns after its first sync; until then, nothing is done.
@@ -493,7 +511,7 @@ mod tests {
 
     #[test]
     fn phase_follows_get_phase() {
-        use RestartPolicy::*;
+        use crate::manifest::types::RestartPolicy::*;
         let w = || ContainerState::waiting("ContainerCreating", None);
         let cases = [
             (Always, vec![running(), w()], Phase::Pending),

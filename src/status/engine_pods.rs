@@ -32,6 +32,8 @@ pub struct ListedPod {
     pub status: PodStatus,
     /// The pod's restartPolicy, as its record keeps it (`with_record`); unknown without one.
     pub restart_policy: Option<RestartPolicy>,
+    /// The record its last run left (`with_record`): each container's own restart settings.
+    pub record: Option<PodRecord>,
 }
 
 /// Whether the instances are a sidecar's (its sealed label says so).
@@ -110,6 +112,7 @@ impl ListedPod {
         }
         self.status = status(&self.infra, &self.init, &self.containers, record, notes);
         self.restart_policy = record.map(|r| r.restart_policy);
+        self.record = record.cloned();
         self
     }
 
@@ -245,7 +248,7 @@ pub fn group(observed: Vec<Observed>) -> Vec<ListedPod> {
                 key(a).cmp(&key(b)).then_with(|| an.cmp(bn))
             });
             let status = status(&infra, &init, &containers, None, &Notes::new());
-            ListedPod { namespace, name, uid, infra, init, containers, status, restart_policy: None }
+            ListedPod { namespace, name, uid, infra, init, containers, status, restart_policy: None, record: None }
         })
         .collect()
 }
@@ -646,7 +649,7 @@ mod tests {
             name: name.into(),
             image: "busybox:1.28".into(),
             probed,
-            sidecar: false,
+            ..RecordedContainer::default()
         };
         let record = PodRecord {
             restart_policy: crate::manifest::types::RestartPolicy::Never,

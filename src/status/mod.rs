@@ -9,6 +9,8 @@ pub mod failed;
 pub mod outcome;
 pub mod reason;
 pub mod types;
+#[cfg(test)]
+mod verdict_cases;
 pub mod waited;
 
 pub use compute::{compute, verdict, Notes, ProbeState, Uptime, Verdict, WaitFor};

@@ -3,9 +3,10 @@
 //! for it to be. The rules are `compute::judge`'s, apply's own; what apply takes from the
 //! manifest comes from the record here:
 //!
-//! - The restart policy is the record's. A container it restarts is not final: an
-//!   `apply --supervise` keeping the pod restarts it, and without one the wait ends at its
-//!   deadline. One it does not restart has ended for good, and a failure ends the wait at once,
+//! - The restart policy is the record's: each container's own policy and rules, else the
+//!   pod's; unless told, `wait` waits for what apply waits for by them (`default_for`). A
+//!   container it restarts is not final: an `apply --supervise` keeping the pod restarts it,
+//!   and without one the wait ends at its deadline. One it does not restart has ended for good, and a failure ends the wait at once,
 //!   as it ends apply. Without a record (an engine on another host) the policy is unknown, and
 //!   a dead container is final, as `get` counts it: nothing restarts it once podrun has exited.
 //! - Readiness is the pod's Ready condition as `get` computes it: a container with a readiness
@@ -13,19 +14,38 @@
 //!   `apply` or `apply --supervise` that runs the probes); once no podrun probes it, the last
 //!   word stands. A container without such a probe is ready while it runs.
 
-use crate::manifest::types::RestartPolicy;
-
-use super::compute::{judge, Uptime};
+use super::compute::{judge, Restarts, Uptime};
 use super::engine_pods::ListedPod;
 use super::{Verdict, WaitFor};
 
+/// Whether the container named `name` is restarted after it exited with `code`, as the
+/// record says; without a record nothing restarts it.
+fn restarts_after(pod: &ListedPod, name: &str, code: i64) -> bool {
+    pod.record.as_ref().is_some_and(|r| r.restarts_after(name, code))
+}
+
+/// Whether each app container (in the status's order) is restarted after every exit, as the
+/// record says; none is without a record.
+pub fn restarting_always(pod: &ListedPod) -> Vec<bool> {
+    let always = |name: &str| pod.record.as_ref().is_some_and(|r| r.restarts_always(name));
+    pod.status.container_statuses.iter().map(|s| always(&s.name)).collect()
+}
+
+/// What `wait` waits for when not told: what apply waits for (`WaitFor::default_for`), by
+/// each container's restart policy as recorded; running without a record.
+pub fn default_for(pod: &ListedPod) -> WaitFor {
+    if pod.record.is_none() {
+        return WaitFor::Running;
+    }
+    WaitFor::default_for(&restarting_always(pod))
+}
+
 /// The verdict on `pod` for `wait_for`.
 pub fn verdict(pod: &ListedPod, wait_for: WaitFor, uptime: Uptime) -> Verdict {
-    let policy = pod.restart_policy.unwrap_or(RestartPolicy::Never);
     let st = &pod.status;
     let regular_inits = st.init_container_statuses.iter().zip(pod.sidecars()).filter(|(_, sidecar)| !sidecar);
     for (s, _) in regular_inits {
-        if s.state.terminated.as_ref().is_some_and(|t| t.exit_code != 0 && !policy.restarts_after(t.exit_code)) {
+        if s.state.terminated.as_ref().is_some_and(|t| t.exit_code != 0 && !restarts_after(pod, &s.name, t.exit_code)) {
             return Verdict::Failed { container: s.name.clone(), state: Box::new(s.state.clone()) };
         }
     }
@@ -34,7 +54,10 @@ pub fn verdict(pod: &ListedPod, wait_for: WaitFor, uptime: Uptime) -> Verdict {
         return Verdict::Pending;
     }
     let infra_running = pod.infra.current.as_ref().is_some_and(crate::runtime::Observed::is_running);
-    judge(st, infra_running, wait_for, uptime, |_, code| policy.restarts_after(code))
+    let name = |i: usize| st.container_statuses.get(i).map_or("", |s| s.name.as_str());
+    let after = |i: usize, code| restarts_after(pod, name(i), code);
+    let always = restarting_always(pod);
+    judge(st, infra_running, wait_for, uptime, &Restarts { after: &after, always: &always })
 }
 
 #[cfg(test)]
@@ -42,6 +65,7 @@ mod tests {
     use std::time::{Duration, SystemTime};
 
     use super::*;
+    use crate::manifest::types::{ContainerRestartPolicy, RestartPolicy};
     use crate::pod::record::{PodRecord, RecordedContainer};
     use crate::runtime::labels;
     use crate::runtime::{Observed, State};
@@ -90,7 +114,7 @@ mod tests {
     }
 
     fn record(policy: RestartPolicy, probed: bool, ready: Option<bool>) -> PodRecord {
-        let c = RecordedContainer { name: "app".into(), image: "img".into(), probed, sidecar: false };
+        let c = RecordedContainer { name: "app".into(), image: "img".into(), probed, ..RecordedContainer::default() };
         PodRecord {
             restart_policy: policy,
             init_containers: vec![],
@@ -159,6 +183,43 @@ mod tests {
         assert_eq!(judged(exited(0), Some(&always), WaitFor::Complete), Verdict::Pending);
         assert_eq!(judged(exited(3), Some(&on_failure), WaitFor::Complete), Verdict::Pending);
         assert_eq!(judged(exited(0), Some(&on_failure), WaitFor::Complete), Verdict::Done);
+    }
+
+    /// A Never pod whose `app` has its own restartPolicy Always, beside `job`, which ends.
+    fn mixed(app: State, job: State) -> (WaitFor, Verdict) {
+        let mut rec = record(RestartPolicy::Never, false, None);
+        rec.containers[0].restart_policy = Some(ContainerRestartPolicy::Always);
+        rec.containers.push(RecordedContainer {
+            name: "job".into(),
+            image: "img".into(),
+            ..RecordedContainer::default()
+        });
+        let pod = group(vec![
+            container("POD", "infra", running()),
+            container("app", "app", app),
+            container("job", "app", job),
+        ])
+        .remove(0)
+        .with_record(Some(&rec), &Notes::new());
+        let now = crate::clock::parse_time(UP).unwrap_or(SystemTime::UNIX_EPOCH) + Duration::from_secs(60);
+        let wait_for = default_for(&pod);
+        (wait_for, verdict(&pod, wait_for, Uptime { min: Duration::from_millis(200), now }))
+    }
+
+    #[test]
+    fn a_mixed_pod_is_waited_for_each_container_as_its_own_policy_says() {
+        assert_eq!(mixed(running(), exited(0)), (WaitFor::Each, Verdict::Done), "app runs, job completed");
+        assert_eq!(mixed(running(), running()), (WaitFor::Each, Verdict::Pending), "job still to complete");
+        assert_eq!(mixed(exited(0), exited(0)).1, Verdict::Pending, "app is restarted: Never is the pod's, not its");
+        assert!(matches!(mixed(running(), exited(1)).1, Verdict::Failed { container, .. } if container == "job"));
+    }
+
+    #[test]
+    fn without_a_record_wait_waits_for_running() {
+        let pod = group(vec![container("POD", "infra", running()), container("app", "app", running())]).remove(0);
+        assert_eq!(default_for(&pod), WaitFor::Running);
+        let never = record(RestartPolicy::Never, false, None);
+        assert_eq!(default_for(&pod.with_record(Some(&never), &Notes::new())), WaitFor::Complete);
     }
 
     #[test]

@@ -37,7 +37,7 @@ fn e2e_a_completing_pod_with_rm_exits_0_and_leaves_nothing() {
 }
 
 #[test]
-fn e2e_exit_code_from_an_unknown_container_or_several_pods_is_a_usage_error() {
+fn e2e_exit_code_from_an_unknown_container_or_either_flag_with_several_pods_is_a_usage_error() {
     require_engine!();
     let ns = Namespace::new("run-usage");
     let state = StateDir::new("run-usage");
@@ -45,8 +45,10 @@ fn e2e_exit_code_from_an_unknown_container_or_several_pods_is_a_usage_error() {
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert!(stderr(&out).contains("nope"), "{}", stderr(&out));
     let two = format!("{JOB}---\n{}", JOB.replace("name: job", "name: job2"));
-    let out = state.apply(&ns, &two, &["--exit-code-from", "app"]);
-    assert_eq!(code(&out), 2, "{}", stderr(&out));
-    assert!(stderr(&out).contains("exactly one"), "{}", stderr(&out));
+    for flags in [&["--exit-code-from", "app"][..], &["--abort-on-container-exit"]] {
+        let out = state.apply(&ns, &two, flags);
+        assert_eq!(code(&out), 2, "{flags:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("exactly one"), "{flags:?}: {}", stderr(&out));
+    }
     assert_eq!(ns.containers(), Vec::<(String, String)>::new());
 }

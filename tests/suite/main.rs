@@ -50,6 +50,7 @@ mod e2e_url;
 mod e2e_userns;
 mod e2e_volume_life;
 mod e2e_wait;
+mod e2e_wait_policy;
 mod engine_caps;
 mod folder_cycles;
 mod layers;

@@ -2,8 +2,8 @@
 //! if any is invalid), then run each pod's driver concurrently and report. Beside the drivers,
 //! `--logs` shows the containers' output; after them, `--rm` and `--cleanup-on-failure` remove
 //! what they made (`cleanup`), `--prune` the pods no manifest names anymore (`prune`),
-//! `--exit-code-from` picks the exit code (`exit_code_from`) and `--supervise` keeps the pods
-//! (`supervision`). `--dry-run` stops after the look (`dry_run`).
+//! `--exit-code-from` and `--abort-on-container-exit` pick the exit code (`exit_code_from`)
+//! and `--supervise` keeps the pods (`supervision`). `--dry-run` stops after the look (`dry_run`).
 
 mod cleanup;
 mod dry_run;
@@ -79,6 +79,8 @@ pub struct ApplyOptions {
     pub rm: bool,
     pub logs: bool,
     pub exit_code_from: Option<String>,
+    /// `--abort-on-container-exit` (implied by `--exit-code-from`).
+    pub abort_on_container_exit: bool,
     pub output: Format,
     pub network: Option<String>,
     /// `--infra-image`, else podrun's own.
@@ -249,6 +251,9 @@ where
     if let (Some(name), [r]) = (&opts.exit_code_from, results.as_slice()) {
         return Ok(Pass::Ended(exit::from_container(&r.outcome, name, exit_code_from::last_exit(r, name))));
     }
+    if let (true, [r]) = (opts.abort_on_container_exit, results.as_slice()) {
+        return Ok(Pass::Ended(exit_code_from::aborted(r)));
+    }
     // The first failing pod, in manifest order, decides the exit code.
     let code = results.iter().find_map(|r| r.outcome.as_ref().err()).map_or(exit::SUCCESS, exit::for_pod);
     let code = if code == exit::SUCCESS { pruned } else { code };
@@ -333,6 +338,8 @@ fn read<E>(
     let (loaded, skipped) = mode.load(files, &opts.configs, &opts.load)?;
     if let Some(name) = &opts.exit_code_from {
         exit_code_from::check(name, &loaded.pods)?;
+    } else if opts.abort_on_container_exit {
+        exit_code_from::one_pod("--abort-on-container-exit", &loaded.pods)?;
     }
     for w in &loaded.warnings {
         reporter.warning(w);
@@ -417,7 +424,7 @@ async fn clean_up<R: Runtime>(
 fn drive_options(opts: &ApplyOptions, deadline: Instant, files: Option<PodFiles>) -> DriveOptions {
     DriveOptions {
         // A container's exit code is only there once it has exited.
-        wait_for: opts.wait_for.or_else(|| opts.exit_code_from.as_ref().map(|_| WaitFor::Complete)),
+        wait_for: opts.wait_for.or(opts.abort_on_container_exit.then_some(WaitFor::Complete)),
         retries: opts.retries,
         retry_delay: opts.retry_delay,
         backoff: opts.backoff,
@@ -427,6 +434,7 @@ fn drive_options(opts: &ApplyOptions, deadline: Instant, files: Option<PodFiles>
         min_uptime: opts.min_uptime,
         pulls: Arc::new(driver::pulls::Pulls::new()),
         updates: opts.auto_update.as_ref().map_or_else(Arc::default, |a| a.state.clone()),
+        abort_on_exit: opts.abort_on_container_exit,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The driver against the recording fake runtime: what it calls, in what order, and how each
 //! run ends. Time is paused, so backoff waits cost nothing.
 
+mod abort;
 mod auto_update;
 mod deadlines;
 mod engine_away;
@@ -71,6 +72,7 @@ fn opts(retries: u32) -> DriveOptions {
         min_uptime: Duration::from_millis(200),
         pulls: Arc::new(super::pulls::Pulls::new()),
         updates: Arc::default(),
+        abort_on_exit: false,
     }
 }
 

@@ -8,6 +8,7 @@ mod config;
 pub mod int32;
 mod meta;
 mod probe;
+mod restart;
 mod scheduling;
 mod security;
 mod volume;
@@ -20,6 +21,7 @@ use serde::{Deserialize, Serialize};
 pub use config::*;
 pub use meta::*;
 pub use probe::*;
+pub use restart::*;
 pub use scheduling::*;
 pub use security::*;
 pub use volume::*;
@@ -423,7 +425,7 @@ pub enum ContainerRestartPolicy {
 
 /// One of a container's `restartPolicyRules`. The action and operator are kept as written, so
 /// that validation can name a value it does not support as the API server does.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerRestartRule {
     #[serde(default, deserialize_with = "strict::string")]
@@ -432,7 +434,7 @@ pub struct ContainerRestartRule {
     pub exit_codes: Option<ContainerRestartRuleOnExitCodes>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerRestartRuleOnExitCodes {
     #[serde(default, deserialize_with = "strict::string")]
@@ -442,31 +444,20 @@ pub struct ContainerRestartRuleOnExitCodes {
 }
 
 impl Container {
-    /// Whether the kubelet restarts this container after it exited with `exit_code`
-    /// (pkg/api/v1/pod/util.go: ContainerShouldRestart): the first matching `Restart` rule,
-    /// else the container's own restartPolicy, else the pod's. A sidecar's `Always` is the
-    /// container's own policy too.
-    pub fn restarts_after(&self, pod_policy: RestartPolicy, exit_code: i64) -> bool {
-        let Some(own) = self.restart_policy else { return pod_policy.restarts_after(exit_code) };
-        let matched = self.restart_policy_rules.iter().find(|r| r.matches(exit_code));
-        if matched.is_some_and(|r| r.action == "Restart") {
-            return true;
-        }
-        match own {
-            ContainerRestartPolicy::Always => true,
-            ContainerRestartPolicy::OnFailure => exit_code != 0,
-            ContainerRestartPolicy::Never => false,
-        }
+    /// What decides whether this container is restarted after an exit (`OwnRestart`).
+    pub fn own_restart(&self) -> OwnRestart<'_> {
+        OwnRestart { policy: self.restart_policy, rules: &self.restart_policy_rules }
     }
 
-    /// Whether any exit at all may be followed by a restart (util.go: IsContainerRestartable).
+    /// Whether the kubelet restarts this container after it exited with `exit_code`
+    /// (`OwnRestart::restarts_after`).
+    pub fn restarts_after(&self, pod_policy: RestartPolicy, exit_code: i64) -> bool {
+        self.own_restart().restarts_after(pod_policy, exit_code)
+    }
+
+    /// Whether any exit at all may be followed by a restart (`OwnRestart::may_restart`).
     pub fn may_restart(&self, pod_policy: RestartPolicy) -> bool {
-        match self.restart_policy {
-            Some(own) => {
-                own != ContainerRestartPolicy::Never || self.restart_policy_rules.iter().any(|r| r.action == "Restart")
-            }
-            None => pod_policy != RestartPolicy::Never,
-        }
+        self.own_restart().may_restart(pod_policy)
     }
 }
 
