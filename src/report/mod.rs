@@ -110,6 +110,7 @@ pub(crate) fn state_style(summary: &str) -> console::Style {
             | Reason::CrashLoopBackOff
             | Reason::ErrImagePull
             | Reason::ErrImageNeverPull
+            | Reason::InvalidImageName
             | Reason::ImagePullBackOff
             | Reason::CreateContainerError
             | Reason::RunContainerError,
