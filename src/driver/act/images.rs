@@ -52,6 +52,9 @@ pub(super) async fn ensure_images<R: Runtime>(
         let (reason, message, for_good) = match &e {
             never @ RuntimeError::ImageNeverPull { .. } => (Reason::ErrImageNeverPull, never.to_string(), true),
             RuntimeError::ImageNotFound { detail, .. } => (Reason::ErrImagePull, format!("not found: {detail}"), true),
+            RuntimeError::ImageDenied { detail, .. } => {
+                (Reason::ErrImagePull, format!("access denied: {detail}"), true)
+            }
             RuntimeError::RegistryUnreachable { detail, .. } => {
                 (Reason::ErrImagePull, format!("registry unreachable: {detail}"), false)
             }
