@@ -31,12 +31,24 @@ pub struct MissingConfig {
 pub struct MissingConfigs(pub Vec<MissingConfig>);
 
 fn describe(all: &[MissingConfig]) -> String {
+    lines(all, |m| format!("{}: pod {}: {}: {}", m.doc, m.pod, m.field, m.what))
+}
+
+fn lines(all: &[MissingConfig], line: impl Fn(&MissingConfig) -> String) -> String {
     let supply = if all.len() == 1 { SUPPLY } else { SUPPLY_ALL };
     let mut s = format!("missing ConfigMaps and Secrets ({supply}):");
     for m in all {
-        s.push_str(&format!("\n  {}: pod {}: {}: {}", m.doc, m.pod, m.field, m.what));
+        s.push_str("\n  ");
+        s.push_str(&line(m));
     }
     s
+}
+
+impl MissingConfigs {
+    /// The report where the pod is named already (a refusal of one pod): the fields only.
+    pub fn of_the_pod(&self) -> String {
+        lines(&self.0, |m| format!("{}: {}", m.field, m.what))
+    }
 }
 
 /// [`SUPPLY`], for several.

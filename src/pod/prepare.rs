@@ -138,7 +138,7 @@ fn prepare_pod(
         name: name.clone(),
         message,
     };
-    needed_configs::check(std::slice::from_ref(p), &env.configs).map_err(|e| refuse(e.to_string()))?;
+    needed_configs::check(std::slice::from_ref(p), &env.configs).map_err(|e| refuse(e.of_the_pod()))?;
     admit(&d, env, node).map_err(&refuse)?;
     d.resize_in_place = env.features.update_resources;
     d.recursive_read_only = env.features.recursive_read_only;
