@@ -90,36 +90,20 @@ fn missing_in(pod: &Pod, namespace: &str, configs: &ConfigStore) -> Vec<(String,
     }
     for (i, v) in pod.spec.volumes.iter().enumerate() {
         let field = format!("spec.volumes[{i}]");
+        let mut files = |f: String, r: Files| look.files(&f, &r, &mut out);
         if let Some(cm) = &v.config_map {
-            look.files(
-                Kind::ConfigMap,
-                &format!("{field}.configMap"),
-                "name",
-                &cm.name,
-                &cm.items,
-                cm.optional,
-                &mut out,
-            );
+            files(format!("{field}.configMap.name"), Files::of(Kind::ConfigMap, &cm.name, &cm.items, cm.optional));
         }
         if let Some(s) = &v.secret {
-            let f = format!("{field}.secret");
-            look.files(Kind::Secret, &f, "secretName", &s.secret_name, &s.items, s.optional, &mut out);
+            files(format!("{field}.secret.secretName"), Files::of(Kind::Secret, &s.secret_name, &s.items, s.optional));
         }
         for (k, src) in v.projected.iter().flat_map(|p| p.sources.iter().enumerate()) {
             let f = format!("{field}.projected.sources[{k}]");
             if let Some(cm) = &src.config_map {
-                look.files(
-                    Kind::ConfigMap,
-                    &format!("{f}.configMap"),
-                    "name",
-                    &cm.name,
-                    &cm.items,
-                    cm.optional,
-                    &mut out,
-                );
+                files(format!("{f}.configMap.name"), Files::of(Kind::ConfigMap, &cm.name, &cm.items, cm.optional));
             }
             if let Some(s) = &src.secret {
-                look.files(Kind::Secret, &format!("{f}.secret"), "name", &s.name, &s.items, s.optional, &mut out);
+                files(format!("{f}.secret.name"), Files::of(Kind::Secret, &s.name, &s.items, s.optional));
             }
         }
     }
@@ -198,29 +182,35 @@ impl Look<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn files(
-        &self,
-        kind: Kind,
-        field: &str,
-        name_field: &str,
-        name: &str,
-        items: &[KeyToPath],
-        optional: Option<bool>,
-        out: &mut Vec<(String, Absent)>,
-    ) {
-        if optional == Some(true) {
+    /// A volume's (or projection's) object and items; `name_field` is the path of its name.
+    fn files(&self, name_field: &str, r: &Files, out: &mut Vec<(String, Absent)>) {
+        if r.optional == Some(true) {
             return;
         }
-        let Some(keys) = self.file_keys(kind, name) else {
-            out.push((format!("{field}.{name_field}"), self.object(kind, name)));
+        let Some(keys) = self.file_keys(r.kind, r.name) else {
+            out.push((name_field.to_owned(), self.object(r.kind, r.name)));
             return;
         };
-        for (j, it) in items.iter().enumerate() {
+        let field = name_field.rsplit_once('.').map_or(name_field, |(f, _)| f);
+        for (j, it) in r.items.iter().enumerate() {
             if !keys.contains(&it.key) {
-                out.push((format!("{field}.items[{j}].key"), self.key(kind, name, &it.key)));
+                out.push((format!("{field}.items[{j}].key"), self.key(r.kind, r.name, &it.key)));
             }
         }
+    }
+}
+
+/// What a configMap or secret volume source (or projection) refers to.
+struct Files<'a> {
+    kind: Kind,
+    name: &'a str,
+    items: &'a [KeyToPath],
+    optional: Option<bool>,
+}
+
+impl<'a> Files<'a> {
+    fn of(kind: Kind, name: &'a str, items: &'a [KeyToPath], optional: Option<bool>) -> Self {
+        Files { kind, name, items, optional }
     }
 }
 
