@@ -3,6 +3,7 @@
 
 use crate::manifest::ManifestError;
 use crate::pod::files::StateError;
+use crate::pod::needed_configs::MissingConfigs;
 use crate::pod::prepare::PrepareError;
 use crate::report::output::OutputError;
 use crate::runtime::docker::context::ContextError;
@@ -41,6 +42,9 @@ pub enum UsageError {
     /// A pod that cannot run here, refused before anything is created.
     #[error(transparent)]
     Refused(#[from] PrepareError),
+    /// ConfigMaps, Secrets or keys the run's pods need and were not given: all of them.
+    #[error(transparent)]
+    MissingConfigs(#[from] MissingConfigs),
     /// A flag for what only the Docker API has, given with a CRI runtime.
     #[error("{flag}: {why}")]
     NotOnCri { flag: &'static str, why: &'static str },

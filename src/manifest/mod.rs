@@ -9,6 +9,7 @@ mod field_error;
 mod fuzz_tests;
 pub mod hostname;
 pub mod image;
+pub mod image_reference;
 pub mod load;
 pub mod names;
 pub mod quantity;

@@ -12,6 +12,7 @@ pub mod files;
 pub mod finished_spec;
 pub mod hosts;
 pub mod identity;
+pub mod needed_configs;
 pub mod node_features;
 pub mod observed;
 pub mod prepare;

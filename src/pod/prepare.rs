@@ -18,7 +18,7 @@ use super::admission::{self, Admission};
 use super::dns::{self, ResolvConf};
 use super::downward::PodFacts;
 use super::files::PodFiles;
-use super::{node_features, qos, rootless, settings, volumes, DesiredPod};
+use super::{needed_configs, node_features, qos, rootless, settings, volumes, DesiredPod};
 
 /// What preparation takes from the command line and the engine.
 #[derive(Debug, Clone)]
@@ -138,6 +138,7 @@ fn prepare_pod(
         name: name.clone(),
         message,
     };
+    needed_configs::check(std::slice::from_ref(p), &env.configs).map_err(|e| refuse(e.of_the_pod()))?;
     admit(&d, env, node).map_err(&refuse)?;
     d.resize_in_place = env.features.update_resources;
     d.recursive_read_only = env.features.recursive_read_only;

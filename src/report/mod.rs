@@ -120,6 +120,7 @@ fn is_failing(summary: &str) -> bool {
                 | Reason::CrashLoopBackOff
                 | Reason::ErrImagePull
                 | Reason::ErrImageNeverPull
+                | Reason::InvalidImageName
                 | Reason::ImagePullBackOff
                 | Reason::CreateContainerError
                 | Reason::RunContainerError,

@@ -29,6 +29,10 @@ pub enum RuntimeError {
     /// The registry answered that there is no such image (or tag): pulling again cannot help.
     #[error("image {image}: not found: {detail}")]
     ImageNotFound { image: String, detail: String },
+    /// The registry refused the credentials given (HTTP 401/403 to the engine): pulling again
+    /// with the same credentials cannot help.
+    #[error("image {image}: access denied: {detail}")]
+    ImageDenied { image: String, detail: String },
     /// The registry could not be reached at all (no answer, as opposed to "not found").
     #[error("image {image}: registry unreachable: {detail}")]
     RegistryUnreachable { image: String, detail: String },

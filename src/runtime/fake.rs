@@ -24,6 +24,8 @@ struct Inner {
     next_id: u64,
     images: BTreeSet<String>,
     pullable: BTreeSet<String>,
+    /// Images whose registry refuses the credentials given.
+    denied: BTreeSet<String>,
     /// Kubernetes container name -> exit code it exits with as soon as it starts.
     exits_on_start: BTreeMap<String, i64>,
     calls: Vec<Call>,
@@ -286,6 +288,12 @@ impl FakeRuntime {
         self
     }
 
+    /// The image is not present, and its registry refuses the credentials given.
+    pub fn with_denied(self, image: &str) -> Self {
+        self.lock().denied.insert(image.to_owned());
+        self
+    }
+
     /// The reference `image` names the image `id` from now on (a new image pushed under its tag).
     pub fn move_image(&self, image: &str, id: &str) {
         let mut inner = self.lock();
@@ -481,6 +489,8 @@ impl ImageRuntime for FakeRuntime {
         if inner.pullable.contains(image) {
             inner.images.insert(image.to_owned());
             Ok(())
+        } else if inner.denied.contains(image) {
+            Err(RuntimeError::ImageDenied { image: image.to_owned(), detail: "unauthorized".into() })
         } else if inner.images.contains(image) {
             // Present but not pullable: as if offline.
             Err(RuntimeError::RegistryUnreachable { image: image.to_owned(), detail: "no such host".into() })

@@ -54,7 +54,9 @@ pub trait ImageRuntime: Send + Sync {
     /// The USER an image runs as (`""` for root by default).
     fn image_user(&self, image: &str) -> impl Future<Output = Result<String, RuntimeError>> + Send;
     /// Pulls `image`, reporting progress as it goes. A registry that answered "no such image"
-    /// is `ImageNotFound`; one that gave no answer at all is `RegistryUnreachable`.
+    /// is `ImageNotFound`; one that refused the credentials given, `ImageDenied` (where the
+    /// engine says so by a status: see docs/images.md); one that gave no answer at all is
+    /// `RegistryUnreachable`.
     fn pull_image(
         &self,
         image: &str,

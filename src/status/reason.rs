@@ -25,6 +25,8 @@ pub enum Reason {
     ErrImageNeverPull,
     /// Waiting: for the next try of a pull that failed.
     ImagePullBackOff,
+    /// Waiting: its image is no image reference at all; it is never pulled.
+    InvalidImageName,
     /// Waiting: out the delay before a restart after a failure.
     CrashLoopBackOff,
     /// Terminated: the runtime could not start it.
@@ -38,7 +40,7 @@ pub enum Reason {
 }
 
 impl Reason {
-    const ALL: [Reason; 14] = [
+    const ALL: [Reason; 15] = [
         Reason::ContainerCreating,
         Reason::PodInitializing,
         Reason::CreateContainerConfigError,
@@ -48,6 +50,7 @@ impl Reason {
         Reason::ErrImagePull,
         Reason::ErrImageNeverPull,
         Reason::ImagePullBackOff,
+        Reason::InvalidImageName,
         Reason::CrashLoopBackOff,
         Reason::StartError,
         Reason::OOMKilled,
@@ -67,6 +70,7 @@ impl Reason {
             Reason::ErrImagePull => "ErrImagePull",
             Reason::ErrImageNeverPull => "ErrImageNeverPull",
             Reason::ImagePullBackOff => "ImagePullBackOff",
+            Reason::InvalidImageName => "InvalidImageName",
             Reason::CrashLoopBackOff => "CrashLoopBackOff",
             Reason::StartError => "StartError",
             Reason::OOMKilled => "OOMKilled",

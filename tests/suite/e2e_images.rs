@@ -34,6 +34,19 @@ impl Registry {
         Registry { dir, port, images: Vec::new() }
     }
 
+    /// Stops the registry, keeping what was pushed to it: its port answers nothing until
+    /// `resume`.
+    pub(crate) fn pause(&self) {
+        sh(&[concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/registry"), "stop", self.dir.to_str().unwrap()]);
+    }
+
+    /// Starts the registry again on its port, with what was pushed before `pause`.
+    pub(crate) fn resume(&self) {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/registry");
+        let out = sh(&[script, "start", self.dir.to_str().unwrap(), &self.port.to_string()]);
+        assert!(out.status.success(), "registry: {}", String::from_utf8_lossy(&out.stderr));
+    }
+
     /// Pushes the local busybox under `name:tag` in this registry, then forgets it locally so
     /// that podrun has to pull it. Returns the reference.
     pub(crate) fn push(&mut self, name: &str, login: Option<(&str, &str)>) -> String {

@@ -6,6 +6,7 @@ use futures_util::future::join_all;
 
 use crate::driver::PodFailure;
 use crate::error_chain::chain;
+use crate::manifest::image_reference;
 use crate::manifest::types::PullPolicy;
 use crate::plan::ImageNeed;
 use crate::report::PullEvent;
@@ -17,8 +18,8 @@ use crate::driver::pull_credentials::credentials_for;
 
 /// Makes every needed image present, concurrently, before anything is created: podrun leaves
 /// no half-created pod behind a missing image. Returns whether all are there. An image that
-/// can never be had (absent under Never, unknown to its registry) fails the run at once
-/// (exit 4); any other failed pull is noted (ErrImagePull, then ImagePullBackOff) and tried
+/// can never be had (no reference at all, absent under Never, unknown to its registry, or
+/// refused with the credentials given) fails the run at once (exit 4); any other failed pull is noted (ErrImagePull, then ImagePullBackOff) and tried
 /// again after the backoff delay, while the retries last.
 pub(super) async fn ensure_images<R: Runtime>(
     scope: Scope<'_, R>,
@@ -26,6 +27,7 @@ pub(super) async fn ensure_images<R: Runtime>(
     notes: &mut Notes,
 ) -> Result<bool, PodFailure> {
     let (reporter, key) = (scope.reporter, scope.key);
+    invalid_names(needs, notes)?;
     let results = join_all(needs.iter().map(|n| ensure_image(scope, n))).await;
     let mut all = true;
     for (need, r) in needs.iter().zip(results) {
@@ -50,6 +52,9 @@ pub(super) async fn ensure_images<R: Runtime>(
         let (reason, message, for_good) = match &e {
             never @ RuntimeError::ImageNeverPull { .. } => (Reason::ErrImageNeverPull, never.to_string(), true),
             RuntimeError::ImageNotFound { detail, .. } => (Reason::ErrImagePull, format!("not found: {detail}"), true),
+            RuntimeError::ImageDenied { detail, .. } => {
+                (Reason::ErrImagePull, format!("access denied: {detail}"), true)
+            }
             RuntimeError::RegistryUnreachable { detail, .. } => {
                 (Reason::ErrImagePull, format!("registry unreachable: {detail}"), false)
             }
@@ -77,6 +82,28 @@ pub(super) async fn ensure_images<R: Runtime>(
         all = false;
     }
     Ok(all)
+}
+
+/// An image that is no reference at all is refused before any pull, as the kubelet refuses
+/// it (InvalidImageName, in its words): nothing could ever pull it.
+fn invalid_names(needs: &[ImageNeed], notes: &mut Notes) -> Result<(), PodFailure> {
+    for need in needs {
+        let Err(e) = image_reference::check(&need.image) else { continue };
+        let message = format!(
+            "Failed to apply default image tag {:?}: couldn't parse image name {:?}: {e}",
+            need.image, need.image
+        );
+        for c in &need.containers {
+            note(notes, c, Reason::InvalidImageName, message.clone());
+        }
+        return Err(PodFailure::Image {
+            container: need.containers.join(", "),
+            image: need.image.clone(),
+            reason: Reason::InvalidImageName.as_str().to_owned(),
+            message,
+        });
+    }
+    Ok(())
 }
 
 /// Makes one image present. `Ok(Some(why))`: the registry could not be reached, and the

@@ -7,6 +7,7 @@ use crate::driver::manifests;
 use crate::driver::manifests::static_dir::{self, Skipped};
 use crate::exit;
 use crate::manifest::{LoadOptions, Loaded, LoadedPod};
+use crate::pod::needed_configs;
 use crate::pod::prepare::{self, Environment};
 use crate::pod::DesiredPod;
 
@@ -53,7 +54,11 @@ impl Mode {
         warn: &mut dyn FnMut(String),
     ) -> Result<(Vec<DesiredPod>, Vec<Skipped>), exit::UsageError> {
         match self {
-            Mode::Once => Ok((prepare::prepare_pods(loaded, env, warn)?, Vec::new())),
+            Mode::Once => {
+                // Every missing one of every pod, in one report, before any pod is refused.
+                needed_configs::check(loaded, &env.configs)?;
+                Ok((prepare::prepare_pods(loaded, env, warn)?, Vec::new()))
+            }
             Mode::Supervise => Ok(static_dir::prepare_each(loaded, env, warn)),
         }
     }

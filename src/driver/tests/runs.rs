@@ -49,6 +49,29 @@ async fn an_absent_image_under_never_creates_nothing() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn an_invalid_image_name_is_never_pulled_and_creates_nothing() {
+    let rt = Arc::new(fake().with_pullable("./myimage"));
+    let r = run(&rt, desired("Always", "./myimage", "IfNotPresent"), opts(10)).await;
+    let Err(PodFailure::Image { reason, message, .. }) = &r.outcome else { panic!("{:?}", r.outcome) };
+    assert_eq!(reason, "InvalidImageName");
+    assert!(message.contains("invalid reference format"), "{message}");
+    assert_eq!(crate::exit::for_pod(r.outcome.as_ref().unwrap_err()), 4);
+    assert!(rt.containers().is_empty(), "nothing created");
+    assert!(!rt.calls().iter().any(|c| matches!(c, Call::Pull { .. })), "never pulled");
+}
+
+#[tokio::test(start_paused = true)]
+async fn refused_credentials_end_the_run_at_once_after_one_pull() {
+    let rt = Arc::new(fake().with_denied("private:1"));
+    let r = run(&rt, desired("Always", "private:1", "IfNotPresent"), opts(10)).await;
+    let Err(PodFailure::Image { reason, message, .. }) = &r.outcome else { panic!("{:?}", r.outcome) };
+    assert_eq!((reason.as_str(), message.as_str()), ("ErrImagePull", "access denied: unauthorized"));
+    assert_eq!(crate::exit::for_pod(r.outcome.as_ref().unwrap_err()), 4);
+    assert_eq!(rt.calls().iter().filter(|c| matches!(c, Call::Pull { .. })).count(), 1);
+    assert!(rt.containers().is_empty());
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_failed_pull_is_exit_4_and_a_good_one_proceeds() {
     let rt = Arc::new(fake());
     let r = run(&rt, desired("Always", "missing:1", "IfNotPresent"), opts(10)).await;

@@ -15,6 +15,7 @@ use crate::manifest::expansion::{self, Bound, Budget, TooLong, MAX_VALUE_BYTES};
 use crate::manifest::types::{Container, EnvFromSource, EnvVar, EnvVarSource, FileKeySelector, KeySelector, Pod};
 use crate::manifest::validate::is_env_var_name;
 use crate::pod::downward::{self, PodFacts};
+use crate::pod::volumes::{Absent, SUPPLY};
 
 pub mod file;
 
@@ -198,15 +199,24 @@ enum Kind {
 }
 
 impl Kind {
-    /// The API server's NotFound message as the kubelet's object managers word it.
-    fn not_found(self, name: &str) -> String {
-        match self {
-            Kind::ConfigMap => format!("configmap {name:?} not found"),
-            Kind::Secret => format!("secret {name:?} not found"),
-        }
+    /// The object is absent: in the words of every missing ConfigMap or Secret, with how to
+    /// supply it.
+    fn not_found(self, namespace: &str, name: &str) -> String {
+        let what = Absent::Object { kind: self.title(), namespace: namespace.to_owned(), name: name.to_owned() };
+        format!("{what} ({SUPPLY})")
     }
 
-    /// As in the kubelet's "couldn't find key k in ConfigMap ns/name".
+    /// The object lacks the key, worded as [`Kind::not_found`].
+    fn no_key(self, namespace: &str, name: &str, key: &str) -> String {
+        let what = Absent::Key {
+            kind: self.title(),
+            namespace: namespace.to_owned(),
+            name: name.to_owned(),
+            key: key.to_owned(),
+        };
+        format!("{what} ({SUPPLY})")
+    }
+
     fn title(self) -> &'static str {
         match self {
             Kind::ConfigMap => "ConfigMap",
@@ -272,7 +282,7 @@ fn add_env_from(
         if reference.optional == Some(true) {
             return Ok(());
         }
-        return Err(EnvError { path, message: kind.not_found(&reference.name) });
+        return Err(EnvError { path, message: kind.not_found(cx.namespace, &reference.name) });
     };
     let origin = format!("{} {}/{}", kind.env_from_word(), cx.namespace, reference.name);
     let prefix = source.prefix.as_deref().unwrap_or("");
@@ -405,14 +415,10 @@ fn key_value(
     let optional = selector.optional == Some(true);
     let error = |message: String| Err(EnvError { path: path.to_owned(), message });
     let Some(object) = Object::find(cx.configs, kind, cx.namespace, &selector.name) else {
-        return if optional { Ok(None) } else { error(kind.not_found(&selector.name)) };
+        return if optional { Ok(None) } else { error(kind.not_found(cx.namespace, &selector.name)) };
     };
     let Some(bytes) = object.get(&selector.key) else {
-        return if optional {
-            Ok(None)
-        } else {
-            error(format!("couldn't find key {} in {} {}/{}", selector.key, kind.title(), cx.namespace, selector.name))
-        };
+        return if optional { Ok(None) } else { error(kind.no_key(cx.namespace, &selector.name, &selector.key)) };
     };
     let origin = format!("{} {}/{} key {}", kind.title(), cx.namespace, selector.name, selector.key);
     Ok(Some(text(bytes, path, var, &origin, warnings)))

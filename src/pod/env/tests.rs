@@ -3,6 +3,7 @@
 use super::*;
 use crate::manifest::types::{ConfigMap, ObjectMeta, Secret};
 use crate::manifest::{load, LoadOptions, Source};
+use crate::pod::volumes::SUPPLY;
 use base64::Engine;
 use serde::Deserialize;
 
@@ -189,7 +190,10 @@ fn objects_are_looked_up_in_the_pods_namespace_only() {
     store.add_config_map("default", &config_map("cm", &[("A", "1")])).unwrap();
     let pod = inline_pod("  - name: c\n    image: x\n    envFrom:\n    - configMapRef: {name: cm}\n");
     let e = resolve_first(&pod, &store).unwrap_err();
-    assert_eq!(e.to_string(), "spec.containers[0].envFrom[0].configMapRef: configmap \"cm\" not found");
+    assert_eq!(
+        e.to_string(),
+        format!("spec.containers[0].envFrom[0].configMapRef: ConfigMap ns/cm not found ({SUPPLY})")
+    );
 }
 
 #[test]
@@ -204,7 +208,7 @@ fn a_config_maps_binary_data_is_not_in_the_environment() {
             "  - name: c\n    image: x\n    env:\n    - name: B\n      valueFrom: {configMapKeyRef: {name: cm, key: BIN}}\n",
         );
     let e = resolve_first(&pod, &store).unwrap_err();
-    assert_eq!(e.message, "couldn't find key BIN in ConfigMap ns/cm");
+    assert_eq!(e.message, format!("ConfigMap ns/cm has no key \"BIN\" ({SUPPLY})"));
 }
 
 #[test]
@@ -214,11 +218,11 @@ fn missing_env_from_sources_fail_unless_optional() {
         );
     let e = resolve_first(&pod, &ConfigStore::new()).unwrap_err();
     assert_eq!(e.path, "spec.containers[0].envFrom[2].secretRef");
-    assert_eq!(e.message, "secret \"gone\" not found");
+    assert_eq!(e.message, format!("Secret ns/gone not found ({SUPPLY})"));
     let pod =
         inline_pod("  - name: c\n    image: x\n    envFrom:\n    - configMapRef: {name: gone, optional: false}\n");
     let e = resolve_first(&pod, &ConfigStore::new()).unwrap_err();
-    assert_eq!(e.message, "configmap \"gone\" not found");
+    assert_eq!(e.message, format!("ConfigMap ns/gone not found ({SUPPLY})"));
     let pod = inline_pod("  - name: c\n    image: x\n    envFrom:\n    - configMapRef: {name: gone, optional: true}\n");
     assert_eq!(resolve_first(&pod, &ConfigStore::new()).unwrap(), ResolvedEnv::default());
 }
@@ -287,19 +291,19 @@ fn key_refs_fail_with_the_kubelets_messages_unless_optional() {
     };
     assert_eq!(
         message("configMapKeyRef: {name: nope, key: k}"),
-        "spec.containers[0].env[1].valueFrom.configMapKeyRef: configmap \"nope\" not found"
+        format!("spec.containers[0].env[1].valueFrom.configMapKeyRef: ConfigMap ns/nope not found ({SUPPLY})")
     );
     assert_eq!(
         message("configMapKeyRef: {name: cm, key: k}"),
-        "spec.containers[0].env[1].valueFrom.configMapKeyRef: couldn't find key k in ConfigMap ns/cm"
+        format!("spec.containers[0].env[1].valueFrom.configMapKeyRef: ConfigMap ns/cm has no key \"k\" ({SUPPLY})")
     );
     assert_eq!(
         message("secretKeyRef: {name: nope, key: k}"),
-        "spec.containers[0].env[1].valueFrom.secretKeyRef: secret \"nope\" not found"
+        format!("spec.containers[0].env[1].valueFrom.secretKeyRef: Secret ns/nope not found ({SUPPLY})")
     );
     assert_eq!(
         message("secretKeyRef: {name: s, key: k}"),
-        "spec.containers[0].env[1].valueFrom.secretKeyRef: couldn't find key k in Secret ns/s"
+        format!("spec.containers[0].env[1].valueFrom.secretKeyRef: Secret ns/s has no key \"k\" ({SUPPLY})")
     );
     // Optional and absent: the variable is not set at all.
     for source in [
@@ -339,7 +343,7 @@ fn a_missing_secret_key_error_shows_no_secret_value_nor_base64() {
             );
         let e = resolve_first(&pod, &store).unwrap_err();
         let shown = format!("{e} {e:?}");
-        assert!(shown.contains(&format!("couldn't find key missing in Secret default/{name}")), "{shown}");
+        assert!(shown.contains(&format!("Secret default/{name} has no key \"missing\"")), "{shown}");
         for v in &values {
             let b64 = base64::engine::general_purpose::STANDARD.encode(v);
             assert!(!shown.contains(&String::from_utf8_lossy(v).into_owned()), "{shown}");
@@ -481,7 +485,10 @@ fn manifest_env_config() {
     );
     assert!(env.warnings.is_empty(), "{:?}", env.warnings);
     let e = resolve_first(&pod, &ConfigStore::new()).unwrap_err();
-    assert_eq!(e.to_string(), "spec.containers[0].envFrom[0].configMapRef: configmap \"app-env\" not found");
+    assert_eq!(
+        e.to_string(),
+        format!("spec.containers[0].envFrom[0].configMapRef: ConfigMap default/app-env not found ({SUPPLY})")
+    );
 }
 
 #[test]
@@ -494,8 +501,10 @@ fn manifest_env_config_names_a_missing_key() {
     let e = resolve_first(&pod, &configs()).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "spec.containers[0].env[3].valueFrom.configMapKeyRef: couldn't find key no-such-key in ConfigMap \
-             default/app-files"
+        format!(
+            "spec.containers[0].env[3].valueFrom.configMapKeyRef: ConfigMap default/app-files has no key \
+             \"no-such-key\" ({SUPPLY})"
+        )
     );
 }
 

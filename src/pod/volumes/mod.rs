@@ -123,7 +123,7 @@ pub enum VolumeError {
     Checked(FieldError),
     /// A ConfigMap, Secret or key the pod needs is not there (the kubelet's
     /// CreateContainerConfigError).
-    #[error("{field}: {what}")]
+    #[error("{field}: {what} ({SUPPLY})")]
     Missing { field: String, what: Absent },
     /// Valid for Kubernetes, but podrun (or its engine) cannot provide it.
     #[error("{field}: {what}")]
@@ -149,11 +149,15 @@ fn invalid(field: impl Into<String>, reason: Reason) -> VolumeError {
     VolumeError::Invalid { field: field.into(), reason }
 }
 
-/// What a volume needs from the pod's namespace and does not find there. Part of the message
-/// of [`VolumeError::Missing`], not its cause: the field and this are one sentence.
+/// How to supply a missing ConfigMap, Secret or key, said wherever one is missing.
+pub const SUPPLY: &str = "supply it in a file given with --config FILE, or set optional: true to run without it";
+
+/// What a pod needs from its namespace and does not find there, in the one wording of every
+/// such refusal (volumes, the environment, `needed_configs`). Part of the message of
+/// [`VolumeError::Missing`], not its cause: the field and this are one sentence.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Absent {
-    #[error("{kind} {namespace}/{name} not found (set optional: true to run without it)")]
+    #[error("{kind} {namespace}/{name} not found")]
     Object { kind: &'static str, namespace: String, name: String },
     #[error("{kind} {namespace}/{name} has no key {key:?}")]
     Key { kind: &'static str, namespace: String, name: String, key: String },

@@ -353,14 +353,14 @@ fn config_map_all_keys_or_items_with_modes_and_nested_paths() {
 #[test]
 fn missing_objects_and_keys_fail_unless_optional() {
     let e = plan_err(&with_mounts("{name: v, configMap: {name: nope}}", ""));
-    assert_eq!(
-        e,
-        "spec.volumes[0].configMap.name: ConfigMap default/nope not found (set optional: true to run without it)"
-    );
+    assert_eq!(e, format!("spec.volumes[0].configMap.name: ConfigMap default/nope not found ({SUPPLY})"));
     let e = plan_err(&with_mounts("{name: v, secret: {secretName: nope}}", ""));
     assert!(e.starts_with("spec.volumes[0].secret.secretName: Secret default/nope not found"), "{e}");
     let e = plan_err(&with_mounts("{name: v, configMap: {name: cfg, items: [{key: zz, path: z}]}}", ""));
-    assert_eq!(e, "spec.volumes[0].configMap.items[0].key: ConfigMap default/cfg has no key \"zz\"");
+    assert_eq!(
+        e,
+        format!("spec.volumes[0].configMap.items[0].key: ConfigMap default/cfg has no key \"zz\" ({SUPPLY})")
+    );
     let s = Scratch::new("optional");
     let spec = with_mounts(
         "{name: gone, configMap: {name: nope, optional: true}}, {name: part, configMap: {name: cfg, optional: true, \

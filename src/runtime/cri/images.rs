@@ -110,6 +110,7 @@ pub(super) async fn ensure_sandbox_image(rt: &CriRuntime) -> Result<(), RuntimeE
         Ok(()) => Ok(()),
         Err(
             RuntimeError::ImageNotFound { detail, .. }
+            | RuntimeError::ImageDenied { detail, .. }
             | RuntimeError::Image { detail, .. }
             | RuntimeError::RegistryUnreachable { detail, .. },
         ) => Err(RuntimeError::SandboxImage { image, detail }),

@@ -5,6 +5,7 @@ use bollard::errors::Error as BollardError;
 use bollard::query_parameters::{CreateImageOptionsBuilder, ImportImageOptionsBuilder};
 use futures_util::StreamExt;
 
+use super::convert::Engine;
 use super::progress::LayerProgress;
 use super::DockerRuntime;
 use crate::manifest::image::pull_reference;
@@ -48,6 +49,7 @@ pub(super) async fn pull_image(
         identitytoken: c.identity_token.clone(),
         ..Default::default()
     });
+    let auth_again = auth.clone();
     let mut stream = rt.docker.create_image(Some(opts), None, auth);
     let mut layers = LayerProgress::default();
     while let Some(item) = stream.next().await {
@@ -70,6 +72,13 @@ pub(super) async fn pull_image(
                     {
                         RuntimeError::RegistryUnreachable { image: image.to_owned(), detail: message }
                     }
+                    // Docker answers a registry's 401 with 500 here; its distribution
+                    // endpoint passes the registry's status on.
+                    BollardError::DockerResponseServerError { status_code: 500, message }
+                        if rt.engine == Engine::Docker =>
+                    {
+                        refused(rt, image, &reference, auth_again, message).await
+                    }
                     BollardError::DockerResponseServerError { message, .. } => {
                         RuntimeError::Image { image: image.to_owned(), detail: message }
                     }
@@ -87,6 +96,25 @@ pub(super) async fn pull_image(
         }
     }
     Ok(())
+}
+
+/// What a Docker Engine's failed pull (500) was, as its distribution endpoint
+/// (`GET /distribution/{name}/json`, the registry's answer for the manifest) tells by status:
+/// 401 or 403, the credentials given were refused; 404, there is no such image. Anything else
+/// leaves it a failure to try again.
+async fn refused(
+    rt: &DockerRuntime,
+    image: &str,
+    reference: &str,
+    auth: Option<DockerCredentials>,
+    detail: String,
+) -> RuntimeError {
+    let (image, asked) = (image.to_owned(), rt.docker.inspect_registry_image(reference, auth).await);
+    match asked.as_ref().err().and_then(DockerRuntime::status_of) {
+        Some(401 | 403) => RuntimeError::ImageDenied { image, detail },
+        Some(404) => RuntimeError::ImageNotFound { image, detail },
+        _ => RuntimeError::Image { image, detail },
+    }
 }
 
 pub(super) async fn load_image(rt: &DockerRuntime, image: &str, archive: Vec<u8>) -> Result<(), RuntimeError> {
