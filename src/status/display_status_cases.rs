@@ -148,3 +148,18 @@ fn a_started_sidecar_does_not_hold_the_pod_back() {
     let st = pod(Phase::Pending, vec![side], vec![c(waiting("PodInitializing"), false)], &[]);
     assert_eq!(display_status(&st, &[true]), "Init:0/1");
 }
+
+#[test]
+fn containers_are_read_in_the_kubelets_order_by_name_not_the_pods() {
+    let named = |name: &str, state| ContainerStatus { name: name.into(), ..c(state, false) };
+    let st = pod(
+        Phase::Failed,
+        vec![],
+        vec![named("ok", terminated("Completed", 0)), named("fails", terminated("Error", 1))],
+        &[],
+    );
+    assert_eq!(display_status(&st, &[]), "Error");
+    let json = serde_json::to_value(&st).expect("a status");
+    assert_eq!(json["containerStatuses"][0]["name"], "fails", "{json}");
+    assert_eq!(st.container_statuses[0].name, "ok", "kept in the pod's order inside podrun");
+}

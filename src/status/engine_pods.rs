@@ -399,7 +399,8 @@ pub fn display_status(st: &PodStatus, sidecars: &[bool]) -> String {
     }
     if !initializing || initialized {
         let mut has_running = false;
-        for c in st.container_statuses.iter().rev() {
+        // In the kubelet's order (by name), which decides whose reason is shown.
+        for c in super::types::sorted_by_name(&st.container_statuses).into_iter().rev() {
             if let Some(w) = c.state.waiting.as_ref().filter(|w| !w.reason.is_empty()) {
                 reason = w.reason.clone();
             } else if let Some(t) = &c.state.terminated {

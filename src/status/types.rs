@@ -35,6 +35,9 @@ pub struct PodStatus {
     pub start_time: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub init_container_statuses: Vec<ContainerStatus>,
+    /// In the pod's order here; written sorted by name, as the kubelet reports them
+    /// (`SortedContainerStatuses`), so `-o json` lists them as a cluster does.
+    #[serde(serialize_with = "by_name")]
     pub container_statuses: Vec<ContainerStatus>,
     /// Guaranteed, Burstable or BestEffort (`pod::qos`).
     #[serde(rename = "qosClass", skip_serializing_if = "Option::is_none")]
@@ -42,6 +45,17 @@ pub struct PodStatus {
     /// The pod's `metadata.generation` this status was made for (`status::conditions`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
+}
+
+/// The app containers' statuses sorted by name (init containers keep the pod's order).
+pub fn sorted_by_name(statuses: &[ContainerStatus]) -> Vec<&ContainerStatus> {
+    let mut sorted: Vec<&ContainerStatus> = statuses.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    sorted
+}
+
+fn by_name<S: serde::Serializer>(statuses: &[ContainerStatus], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(sorted_by_name(statuses))
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
