@@ -1,5 +1,6 @@
 //! A pod as podrun runs it: identity (labels, names, uid) and the desired containers.
 
+pub mod absent;
 pub mod admission;
 pub mod deletion;
 pub mod desired;

@@ -11,7 +11,7 @@ use crate::manifest::config_store::ConfigStore;
 use crate::manifest::types::{Container, KeySelector, KeyToPath, Pod};
 use crate::manifest::LoadedPod;
 
-use super::volumes::{Absent, SUPPLY};
+use super::absent::{Absent, SUPPLY};
 
 /// One reference to what is not there.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,8 +14,8 @@ use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::manifest::expansion::{self, Bound, Budget, TooLong, MAX_VALUE_BYTES};
 use crate::manifest::types::{Container, EnvFromSource, EnvVar, EnvVarSource, FileKeySelector, KeySelector, Pod};
 use crate::manifest::validate::is_env_var_name;
+use crate::pod::absent::{Absent, SUPPLY};
 use crate::pod::downward::{self, PodFacts};
-use crate::pod::volumes::{Absent, SUPPLY};
 
 pub mod file;
 

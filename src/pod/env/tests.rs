@@ -3,7 +3,7 @@
 use super::*;
 use crate::manifest::types::{ConfigMap, ObjectMeta, Secret};
 use crate::manifest::{load, LoadOptions, Source};
-use crate::pod::volumes::SUPPLY;
+use crate::pod::absent::SUPPLY;
 use base64::Engine;
 use serde::Deserialize;
 

@@ -56,6 +56,7 @@ use crate::manifest::validate::{
 };
 use crate::runtime::{EngineFeatures, EngineInfo, Mount, Propagation, RECURSIVE_READ_ONLY_API};
 
+use super::absent::{Absent, SUPPLY};
 use super::downward::{self, PodFacts};
 use super::env::expand;
 use super::files::PodFiles;
@@ -147,20 +148,6 @@ pub enum VolumeError {
 
 fn invalid(field: impl Into<String>, reason: Reason) -> VolumeError {
     VolumeError::Invalid { field: field.into(), reason }
-}
-
-/// How to supply a missing ConfigMap, Secret or key, said wherever one is missing.
-pub const SUPPLY: &str = "supply it in a file given with --config FILE, or set optional: true to run without it";
-
-/// What a pod needs from its namespace and does not find there, in the one wording of every
-/// such refusal (volumes, the environment, `needed_configs`). Part of the message of
-/// [`VolumeError::Missing`], not its cause: the field and this are one sentence.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Absent {
-    #[error("{kind} {namespace}/{name} not found")]
-    Object { kind: &'static str, namespace: String, name: String },
-    #[error("{kind} {namespace}/{name} has no key {key:?}")]
-    Key { kind: &'static str, namespace: String, name: String, key: String },
 }
 
 fn missing(field: impl Into<String>, what: Absent) -> VolumeError {
