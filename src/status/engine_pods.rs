@@ -119,6 +119,13 @@ impl ListedPod {
     /// read a pod.
     #[must_use]
     pub fn with_files(self, files: Option<&PodFiles>) -> ListedPod {
+        self.with_files_then(files, |_| {})
+    }
+
+    /// [`ListedPod::with_files`], the record as `adjust` leaves it: `podrun wait` puts in the
+    /// readiness its own probes gave.
+    #[must_use]
+    pub fn with_files_then(self, files: Option<&PodFiles>, adjust: impl FnOnce(&mut PodRecord)) -> ListedPod {
         let Some(files) = files else { return self };
         let mut notes = Notes::new();
         for (name, inst) in self.init.iter().chain(&self.containers) {
@@ -128,7 +135,10 @@ impl ListedPod {
                 }
             }
         }
-        let record = files.read_record(&self.uid);
+        let mut record = files.read_record(&self.uid);
+        if let Some(r) = record.as_mut() {
+            adjust(r);
+        }
         self.with_record(record.as_ref(), &notes)
     }
 
@@ -663,6 +673,7 @@ mod tests {
             }],
             generation: Some(2),
             spec_digest: None,
+            probes: None,
         };
         // A failed init container: the pod failed (getPhase), and the app containers it held
         // back wait with PodInitializing, in the manifest's order.
