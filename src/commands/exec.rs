@@ -129,7 +129,8 @@ enum Ended {
 }
 
 /// Runs an attached session to its end: `stdin`'s chunks go to the command (then EOF), its
-/// output goes to `out` chunk by chunk (`None` when it pauses: nothing more is there yet), and
+/// output goes to `out` chunk by chunk (`None` when it pauses: nothing more for
+/// `output::PAUSE`), and
 /// once the output ends, the exit code is read.
 async fn attach<R: Runtime>(
     rt: &R,
@@ -151,11 +152,15 @@ async fn attach<R: Runtime>(
         });
     }
     loop {
-        let chunk = match output.next().now_or_never() {
+        let waiting = output.next().now_or_never();
+        let chunk = match waiting {
             Some(chunk) => chunk,
-            None => match out(None) {
-                Ok(()) => output.next().await,
-                Err(e) => return Ok(Ended::OutputGone(e)),
+            None => match tokio::time::timeout(output::PAUSE, output.next()).await {
+                Ok(chunk) => chunk,
+                Err(_) => match out(None) {
+                    Ok(()) => output.next().await,
+                    Err(e) => return Ok(Ended::OutputGone(e)),
+                },
             },
         };
         let Some(chunk) = chunk else { break };

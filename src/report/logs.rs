@@ -204,7 +204,7 @@ impl<R: Runtime> Watcher<R> {
 }
 
 /// Prints each line as it comes, whole, in batches written when the container's stream pauses
-/// (`output::Batch`): a batch is whole lines, written under the stdout lock, so lines of
+/// for [`output::PAUSE`] (as `output::Batch`): a batch is whole lines, written under the stdout lock, so lines of
 /// different containers never mix within a line.
 async fn follow(mut lines: BoxStream<'static, Followed>, prefix: String, progress: Arc<Progress>) {
     let mut batch = output::Batch::new();
@@ -216,13 +216,17 @@ async fn follow(mut lines: BoxStream<'static, Followed>, prefix: String, progres
         written
     };
     loop {
-        let item = match lines.next().now_or_never() {
+        let waiting = lines.next().now_or_never();
+        let item = match waiting {
             Some(item) => item,
-            // A closed or full stdout (`| head`) is no reason to fail the run: the failure is
-            // recorded (podrun exits 141, or 1, once its pods are settled) and the following
-            // ends.
-            None if write(&mut batch).is_err() => return,
-            None => lines.next().await,
+            None => match tokio::time::timeout(output::PAUSE, lines.next()).await {
+                Ok(item) => item,
+                // A closed or full stdout (`| head`) is no reason to fail the run: the failure
+                // is recorded (podrun exits 141, or 1, once its pods are settled) and the
+                // following ends.
+                Err(_) if write(&mut batch).is_err() => return,
+                Err(_) => lines.next().await,
+            },
         };
         let l = match item {
             None => {

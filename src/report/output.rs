@@ -15,8 +15,8 @@
 //!
 //! A stream relayed to standard output (a container's output: `logs`, `apply --logs`, `exec`)
 //! goes through a [`Batch`]: its pieces gather in a bounded buffer written at once when it
-//! fills, or when the stream pauses (nothing more ready), so many short lines cost one write,
-//! and what is followed or typed at still shows as soon as it comes.
+//! fills, or when the stream pauses (nothing more for [`PAUSE`]), so many short lines cost one
+//! write, and what is followed or typed at still shows as soon as it comes.
 
 use std::io::{self, Write};
 use std::sync::{Arc, OnceLock};
@@ -57,6 +57,10 @@ pub fn println(line: &str) -> Result<(), OutputError> {
 
 /// The most a [`Batch`] holds before it writes.
 pub const BATCH_BYTES: usize = 64 * 1024;
+/// How long a stream relayed through a [`Batch`] may have nothing new before the batch is
+/// written: a stream handed over from another thread is often not ready at once between two
+/// pieces, and a write at each such gap would be a write a line; a pause this short is not seen.
+pub const PAUSE: std::time::Duration = std::time::Duration::from_millis(5);
 
 /// Standard output in batches (see the module doc): whole pieces, so a piece (a line) of one
 /// batch never mixes with another writer's. What is left is written when the batch is
@@ -103,8 +107,8 @@ impl Batch {
         written
     }
 
-    /// The next item of `stream`; when none is ready at once, the batch is written first: the
-    /// output of a stream that pauses shows while it waits.
+    /// The next item of `stream`; when none comes within [`PAUSE`], the batch is written
+    /// first: the output of a stream that pauses shows while it waits.
     ///
     /// # Errors
     /// Standard output failed while the batch was written.
@@ -112,7 +116,13 @@ impl Batch {
         if let Some(item) = stream.next().now_or_never() {
             return Ok(item);
         }
-        self.flush()?;
+        if !self.buf.is_empty() {
+            // `next` is cancel-safe: an item not taken within the pause stays in the stream.
+            if let Ok(item) = tokio::time::timeout(PAUSE, stream.next()).await {
+                return Ok(item);
+            }
+            self.flush()?;
+        }
         Ok(stream.next().await)
     }
 }
