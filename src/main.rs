@@ -60,7 +60,12 @@ fn main() -> ExitCode {
         }
     };
     init_logging(cli.verbose);
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let mut builder = if cli.relays_only() {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => return end(Err(anyhow::anyhow!("cannot start: {e}"))),
     };

@@ -152,6 +152,12 @@ fn open_regular(path: &Path) -> Result<Option<fs::File>, PrivateFsError> {
     Ok(Some(f))
 }
 
+/// The regular file `path`, opened for reading as [`read_head`] opens it (for a lock, say);
+/// `None` when it does not exist.
+pub fn open_existing(path: &Path) -> Result<Option<fs::File>, PrivateFsError> {
+    open_regular(path)
+}
+
 /// At most the first `limit` bytes of the regular file `path`; `None` when it does not exist.
 pub fn read_head(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, PrivateFsError> {
     let Some(f) = open_regular(path)? else { return Ok(None) };

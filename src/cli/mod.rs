@@ -23,6 +23,16 @@ that are not podrun's to touch (another state directory's); 130/143 interrupted 
 SIGPIPE). With `apply --exit-code-from C`, C's exit code replaces 0 and 6 (when C is the
 container that failed).";
 
+impl Cli {
+    /// Whether the command only relays the engine's streams (`logs`): it runs on one thread,
+    /// where the engine connection's task hands each frame over without waking another thread
+    /// per frame.
+    #[must_use]
+    pub fn relays_only(&self) -> bool {
+        matches!(self.command, Command::Logs(_))
+    }
+}
+
 #[derive(Debug, Parser)]
 // The version names the commit podrun was built from, when built from a checkout (build.rs).
 #[command(name = "podrun", version = env!("PODRUN_BUILD_VERSION"), about = ABOUT, long_about = LONG_ABOUT, propagate_version = true)]

@@ -6,7 +6,7 @@ use std::io::{IsTerminal, Read};
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
 use tokio::io::AsyncWriteExt;
 use tokio::sync::mpsc;
 
@@ -73,8 +73,9 @@ pub async fn run(cli: &Cli, args: &ExecArgs) -> anyhow::Result<u8> {
         }
     }
     let stdin = args.stdin.then(read_stdin);
+    let mut batch = output::Batch::new();
     let ended = tokio::select! {
-        ended = attach(&*rt, session, stdin, write_local) => ended?,
+        ended = attach(&*rt, session, stdin, |chunk| write_local(&mut batch, chunk)) => ended?,
         sig = interrupt.wait() => {
             drop(raw);
             // The command goes on in the container: the engine has no way to signal an exec.
@@ -128,12 +129,14 @@ enum Ended {
 }
 
 /// Runs an attached session to its end: `stdin`'s chunks go to the command (then EOF), its
-/// output goes to `out` chunk by chunk, and once the output ends, the exit code is read.
+/// output goes to `out` chunk by chunk (`None` when it pauses: nothing more for
+/// `output::PAUSE`), and
+/// once the output ends, the exit code is read.
 async fn attach<R: Runtime>(
     rt: &R,
     session: ExecSession,
     stdin: Option<mpsc::Receiver<Vec<u8>>>,
-    mut out: impl FnMut(&LogChunk) -> Result<(), OutputError>,
+    mut out: impl FnMut(Option<&LogChunk>) -> Result<(), OutputError>,
 ) -> Result<Ended, RuntimeError> {
     let ExecSession { id, mut output, input } = session;
     if let (Some(mut input), Some(mut stdin)) = (input, stdin) {
@@ -148,10 +151,25 @@ async fn attach<R: Runtime>(
             let _ = input.shutdown().await;
         });
     }
-    while let Some(chunk) = output.next().await {
-        if let Err(e) = out(&chunk?) {
+    loop {
+        let waiting = output.next().now_or_never();
+        let chunk = match waiting {
+            Some(chunk) => chunk,
+            None => match tokio::time::timeout(output::PAUSE, output.next()).await {
+                Ok(chunk) => chunk,
+                Err(_) => match out(None) {
+                    Ok(()) => output.next().await,
+                    Err(e) => return Ok(Ended::OutputGone(e)),
+                },
+            },
+        };
+        let Some(chunk) = chunk else { break };
+        if let Err(e) = out(Some(&chunk?)) {
             return Ok(Ended::OutputGone(e));
         }
+    }
+    if let Err(e) = out(None) {
+        return Ok(Ended::OutputGone(e));
     }
     // The engine closes the output as the command ends; the exec's state can lag a moment.
     let mut delay = Duration::from_millis(5);
@@ -164,13 +182,16 @@ async fn attach<R: Runtime>(
     }
 }
 
-/// Writes a chunk of the command's output where it belongs, at once (an interactive command's
-/// prompt has no newline to wait for). Only stdout failing ends the session; what the command
-/// writes to a closed stderr is dropped.
-fn write_local(chunk: &LogChunk) -> Result<(), OutputError> {
+/// Writes a chunk of the command's output where it belongs: stdout in batches, written as soon
+/// as the output pauses (`None`: an interactive command's prompt has no newline to wait for),
+/// stderr at once, after what came before it on stdout. Only stdout failing ends the session;
+/// what the command writes to a closed stderr is dropped.
+fn write_local(batch: &mut output::Batch, chunk: Option<&LogChunk>) -> Result<(), OutputError> {
+    let Some(chunk) = chunk else { return batch.flush() };
     match chunk.stream {
-        LogStream::Stdout => output::out(&chunk.bytes),
+        LogStream::Stdout => batch.out(&chunk.bytes),
         LogStream::Stderr => {
+            batch.flush()?;
             output::err(&chunk.bytes);
             Ok(())
         }
@@ -329,7 +350,7 @@ mod tests {
         let session = rt.exec_attach("id-a", &req).await.unwrap();
         let mut got = Vec::new();
         let ended = attach(&rt, session, None, |c| {
-            got.push(c.clone());
+            got.extend(c.cloned());
             Ok(())
         })
         .await

@@ -48,14 +48,21 @@ pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
     // otherwise one after the other, each whole.
     let mut all: BoxStream<'static, Result<LogChunk, RuntimeError>> =
         if args.follow { stream::select_all(streams).boxed() } else { stream::iter(streams).flatten().boxed() };
-    while let Some(chunk) = all.next().await {
+    // Written in batches, at once when the engine pauses (`output::Batch`).
+    let mut batch = output::Batch::new();
+    while let Some(chunk) = batch.next(&mut all).await? {
         let chunk = chunk?;
         match chunk.stream {
             // A reader that went away (`| head`) has all it wanted: podrun stops, and exits 141.
-            LogStream::Stdout => output::out(&chunk.bytes)?,
-            LogStream::Stderr => output::err(&chunk.bytes),
+            LogStream::Stdout => batch.out(&chunk.bytes)?,
+            LogStream::Stderr => {
+                // What came before it on stdout shows first, as it came.
+                batch.flush()?;
+                output::err(&chunk.bytes);
+            }
         }
     }
+    batch.flush()?;
     Ok(exit::SUCCESS)
 }
 

@@ -15,6 +15,7 @@ pub mod log_rotation;
 pub mod manifests;
 mod messages;
 pub mod outage;
+mod own_probes;
 mod prober;
 mod pull_credentials;
 pub mod pulls;
@@ -88,6 +89,8 @@ pub async fn run_pod<R: Runtime>(
     reporter: Arc<dyn Reporter>,
     interrupt: Interrupt,
 ) -> PodResult {
+    // While it runs, `podrun wait` leaves the probes to this run (`pod::files::driving`).
+    let _driving = driving(opts.files.as_ref(), &desired.uid).await;
     let created = creations::Creations::new(rt.clone());
     let mut r = drive::drive(rt.clone(), desired, opts.clone(), reporter, interrupt, &created).await;
     // A create the engine was still working on when the run was cut short is the run's too.
@@ -100,6 +103,23 @@ pub async fn run_pod<R: Runtime>(
         }
     }
     r
+}
+
+/// This process's hold on the pod as its driver; a look holds the lock only for an instant, so
+/// a few tries get it. Without podrun's files (a remote engine) nothing is held: no `wait`
+/// there reads them either.
+async fn driving(files: Option<&PodFiles>, uid: &str) -> Option<crate::pod::files::Driving> {
+    for _ in 0..50 {
+        match files?.drive(uid) {
+            Ok(Some(hold)) => return Some(hold),
+            Ok(None) => tokio::time::sleep(Duration::from_millis(10)).await,
+            Err(e) => {
+                tracing::warn!("{}", crate::error_chain::chain(&e));
+                return None;
+            }
+        }
+    }
+    None
 }
 
 /// How long the end of a run waits for the creates still with the engine.

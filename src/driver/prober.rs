@@ -73,12 +73,25 @@ impl Prober {
     pub fn sync<R: Runtime>(&self, rt: &Arc<R>, desired: &DesiredPod, obs: &PodObservation) {
         let host_network = desired.network.mode == crate::runtime::NetworkMode::Host;
         let infra_ip = obs.infra.current.as_ref().and_then(|i| i.ip.as_deref());
-        let pod_ip = handlers::pod_address(host_network, infra_ip).unwrap_or_default();
+        let running = desired.init.iter().chain(&desired.containers).filter_map(|c| {
+            let m = desired.manifest_container(c)?;
+            Some((m, obs.get(&c.name).current.as_ref()?))
+        });
+        self.sync_running(rt, handlers::pod_address(host_network, infra_ip).unwrap_or_default(), running);
+    }
+
+    /// [`Prober::sync`] for `containers`, each with its current instance, whose network probes
+    /// go to `pod_ip`: the containers as the manifest gives them, or as a record keeps their
+    /// probes (`pod::record::ContainerProbes`).
+    pub fn sync_running<'a, R: Runtime>(
+        &self,
+        rt: &Arc<R>,
+        pod_ip: String,
+        containers: impl Iterator<Item = (&'a Container, &'a Observed)>,
+    ) {
         let mut workers = self.workers.lock().unwrap_or_else(|e| e.into_inner());
         let mut running = Vec::new();
-        for c in desired.init.iter().chain(&desired.containers) {
-            let Some(m) = desired.manifest_container(c).filter(|m| has_probes(m)) else { continue };
-            let Some(cur) = obs.get(&c.name).current.as_ref().filter(|o| o.is_running()) else { continue };
+        for (m, cur) in containers.filter(|(m, cur)| has_probes(m) && cur.is_running()) {
             running.push(cur.id.clone());
             if workers.contains_key(&cur.id) {
                 continue;

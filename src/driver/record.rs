@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::clock::parse_time;
 use crate::pod::observed::PodObservation;
-use crate::pod::record::{PodRecord, RecordedCondition, RecordedContainer};
+use crate::pod::record::{ContainerProbes, PodRecord, RecordedCondition, RecordedContainer, RecordedProbes};
 use crate::pod::DesiredPod;
 use crate::status::conditions::{api_time, engine_time};
 use crate::status::{Notes, Phase, PodStatus};
@@ -66,7 +66,21 @@ pub fn record_of(
         conditions: st.recorded_conditions(),
         generation: st.observed_generation,
         spec_digest: Some(spec_digest(desired)),
+        probes: recorded_probes(desired),
     }
+}
+
+/// The probes a `podrun wait` may run itself (see `pod::record`); `None` for a pod without
+/// startup or readiness probes.
+fn recorded_probes(desired: &DesiredPod) -> Option<RecordedProbes> {
+    let containers: std::collections::BTreeMap<String, ContainerProbes> = desired
+        .init
+        .iter()
+        .chain(&desired.containers)
+        .filter_map(|c| Some((c.name.clone(), ContainerProbes::of(desired.manifest_container(c)?)?)))
+        .collect();
+    let host_network = desired.network.mode == crate::runtime::NetworkMode::Host;
+    (!containers.is_empty()).then_some(RecordedProbes { host_network, containers })
 }
 
 /// What tells one spec from another for the pod's generation (`pod::record::generation`).

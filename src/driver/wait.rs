@@ -3,7 +3,8 @@
 //! them. Each pod is read as `podrun get` reads it (the engine, and the record podrun's runs
 //! keep). It looks again on each engine event for the pod, else after a wait that starts at
 //! 250 ms and doubles up to 2 s; an engine that goes away is waited for within the deadline,
-//! and SIGINT or SIGTERM end the wait, as they end apply.
+//! and SIGINT or SIGTERM end the wait, as they end apply. When no podrun drives the pod, wait
+//! runs its startup and readiness probes itself (`own_probes`), and looks again at each result.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -24,6 +25,7 @@ use crate::status::{waited, Uptime, Verdict, WaitFor};
 
 use super::awaited::not_converged;
 use super::drive::POLL as MAX_POLL;
+use super::own_probes::OwnProbes;
 use super::{deleted, outage, Interrupt, PodFailure};
 
 /// The first wait between looks; it doubles up to the driver's own poll.
@@ -63,8 +65,8 @@ pub async fn wait_all<R: Runtime>(
     let waits = pods.into_iter().map(|pod| {
         let (rt, reporter, mut interrupt) = (rt.clone(), reporter.clone(), interrupt.clone());
         async move {
-            let mut waited = wait_one(&*rt, pod, opts, &*reporter, &mut interrupt).await;
-            // Nothing probes beside a wait: the containers' output says why they failed.
+            let mut waited = wait_one(&rt, pod, opts, &*reporter, &mut interrupt).await;
+            // The containers' output says why they failed.
             let st = waited.pod.as_ref().map(|p| &p.status);
             waited.failed = super::explain::explain(&*rt, st, &waited.outcome, &BTreeMap::new()).await;
             reporter.done(&Ended {
@@ -112,7 +114,7 @@ struct Watched {
 
 /// Waits for one pod until its verdict, a deletion, the deadline or a signal.
 async fn wait_one<R: Runtime>(
-    rt: &R,
+    rt: &Arc<R>,
     first: ListedPod,
     opts: &WaitOptions,
     reporter: &dyn Reporter,
@@ -121,11 +123,13 @@ async fn wait_one<R: Runtime>(
     let key = PodKey { namespace: first.namespace.clone(), name: first.name.clone() };
     let removal_at_start = opts.files.as_ref().and_then(|f| f.deletion(&first.uid));
     let watched = Watched { key: key.clone(), uid: first.uid.clone(), removal_at_start };
-    let mut engine = outage::EngineLink::new(rt, key.clone(), Some(opts.deadline));
+    let mut engine = outage::EngineLink::new(&**rt, key.clone(), Some(opts.deadline));
     engine.answered();
     let wait_for = opts.wait_for.unwrap_or_else(|| waited::default_for(&first));
     let (start, mut poll, mut pod) = (Instant::now(), FIRST_POLL, first);
+    let mut own = OwnProbes::default();
     loop {
+        pod = own.judged(rt, pod, opts.files.as_ref(), reporter);
         reporter.status(&key, &pod.status);
         let uptime = Uptime { min: MIN_UPTIME, now: crate::clock::now() };
         let outcome = match waited::verdict(&pod, wait_for, uptime) {
@@ -148,9 +152,10 @@ async fn wait_one<R: Runtime>(
         tokio::select! {
             () = tokio::time::sleep_until(wake) => {}
             ev = engine.changes.next(), if engine.events_alive => engine.events_alive = ev.is_some(),
+            () = own.changed() => {}
             sig = interrupt.wait() => return Waited { key, pod: Some(pod), outcome: Err(PodFailure::Interrupted(sig)), failed: Vec::new() },
         }
-        match look(rt, &watched, opts, &mut engine, reporter, interrupt).await {
+        match look(&**rt, &watched, opts, &mut engine, reporter, interrupt).await {
             Look::Seen(now) => pod = *now,
             Look::Again => {}
             Look::Gone(by) => {

@@ -5,15 +5,18 @@
 //! restart policy (the pod's, and each container's own with its rules, which `podrun wait`
 //! judges by), the last readiness podrun's probes gave each probed container instance (once
 //! nothing probes, nothing else may claim readiness), the termination messages podrun read, and
-//! the pod's own failure (`DeadlineExceeded`) with its start.
+//! the pod's own failure (`DeadlineExceeded`) with its start, and the containers' startup and
+//! readiness probes, which `podrun wait` runs itself when no podrun drives the pod.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::manifest::types::{ContainerRestartPolicy, ContainerRestartRule, OwnRestart, RestartPolicy};
+use crate::manifest::types::{
+    Container, ContainerPort, ContainerRestartPolicy, ContainerRestartRule, OwnRestart, Probe, RestartPolicy,
+};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodRecord {
     pub restart_policy: RestartPolicy,
@@ -49,6 +52,57 @@ pub struct PodRecord {
     /// FNV-1a of the spec (as JSON) the generation was given for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spec_digest: Option<String>,
+    /// The startup and readiness probes, for a `podrun wait --for ready` that finds no podrun
+    /// running them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probes: Option<RecordedProbes>,
+}
+
+/// The probes that decide the containers' readiness, and where they go.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordedProbes {
+    /// A hostNetwork pod's network probes go to 127.0.0.1 (`probe::handlers::pod_address`).
+    #[serde(default)]
+    pub host_network: bool,
+    /// By container name: each container with a startup or readiness probe.
+    #[serde(default)]
+    pub containers: BTreeMap<String, ContainerProbes>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerProbes {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub startup_probe: Option<Probe>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readiness_probe: Option<Probe>,
+    /// The container's ports, which a probe may name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ports: Vec<ContainerPort>,
+}
+
+impl ContainerProbes {
+    /// `c`'s startup and readiness probes; `None` when it has neither.
+    pub fn of(c: &Container) -> Option<ContainerProbes> {
+        (c.startup_probe.is_some() || c.readiness_probe.is_some()).then(|| ContainerProbes {
+            startup_probe: c.startup_probe.clone(),
+            readiness_probe: c.readiness_probe.clone(),
+            ports: c.ports.clone(),
+        })
+    }
+
+    /// The container `name` as far as these probes tell it: no liveness probe, so whatever
+    /// probes it never asks for a restart.
+    pub fn container(&self, name: &str) -> Container {
+        Container {
+            name: name.to_owned(),
+            ports: self.ports.clone(),
+            startup_probe: self.startup_probe.clone(),
+            readiness_probe: self.readiness_probe.clone(),
+            ..Container::default()
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -167,6 +221,16 @@ mod tests {
             }],
             generation: Some(2),
             spec_digest: Some("abc".into()),
+            probes: Some(RecordedProbes {
+                host_network: false,
+                containers: BTreeMap::from([(
+                    "a".into(),
+                    ContainerProbes {
+                        readiness_probe: Some(Probe { period_seconds: Some(1), ..Probe::default() }),
+                        ..ContainerProbes::default()
+                    },
+                )]),
+            }),
         };
         assert_eq!(PodRecord::from_json(&r.to_json()), Some(r.clone()));
         assert_eq!(r.container("a").map(|c| c.probed), Some(true));

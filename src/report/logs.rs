@@ -7,8 +7,9 @@
 //! after a restart (a restart is a new container), are picked up as they appear. Containers
 //! that were already dead when the run began are an earlier run's, and are not shown.
 //!
-//! Memory stays bounded whatever a container writes: each follower prints a line before it
-//! takes the next (the engine's stream waits meanwhile), and a line is at most
+//! Memory stays bounded whatever a container writes: each follower holds at most a batch of
+//! lines ([`BATCH_BYTES`](output::BATCH_BYTES)), written before it takes more (the engine's
+//! stream waits meanwhile) and whenever the stream pauses, and a line is at most
 //! [`MAX_LINE`](crate::runtime::MAX_LINE) bytes. When the pods are done, a stopped container's
 //! output is shown to its end: its follower runs until the engine ends the stream, for as long
 //! as output keeps coming. One that stalls ([`STALL`] without a byte, the engine not ending the
@@ -21,7 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::stream::BoxStream;
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -202,21 +203,44 @@ impl<R: Runtime> Watcher<R> {
     }
 }
 
-/// Prints each line as it comes, whole: one write under the stdout lock, so lines of
+/// Prints each line as it comes, whole, in batches written when the container's stream pauses
+/// for [`output::PAUSE`] (as `output::Batch`): a batch is whole lines, written under the stdout lock, so lines of
 /// different containers never mix within a line.
 async fn follow(mut lines: BoxStream<'static, Followed>, prefix: String, progress: Arc<Progress>) {
-    while let Some(item) = lines.next().await {
+    let mut batch = output::Batch::new();
+    // While a batch is written, a slow reader of podrun's output holds the follower: no stall.
+    let write = |batch: &mut output::Batch| {
+        progress.printing.store(true, Ordering::Relaxed);
+        let written = batch.flush();
+        progress.printing.store(false, Ordering::Relaxed);
+        written
+    };
+    loop {
+        let waiting = lines.next().now_or_never();
+        let item = match waiting {
+            Some(item) => item,
+            None => match tokio::time::timeout(output::PAUSE, lines.next()).await {
+                Ok(item) => item,
+                // A closed or full stdout (`| head`) is no reason to fail the run: the failure
+                // is recorded (podrun exits 141, or 1, once its pods are settled) and the
+                // following ends.
+                Err(_) if write(&mut batch).is_err() => return,
+                Err(_) => lines.next().await,
+            },
+        };
         let l = match item {
-            Followed::Line(l) => l,
-            Followed::Skipped(n) => {
+            None => {
+                let _ = write(&mut batch);
+                return;
+            }
+            Some(Followed::Line(l)) => l,
+            Some(Followed::Skipped(n)) => {
                 progress.skipped.fetch_add(n as u64, Ordering::Relaxed);
                 continue;
             }
         };
         progress.printing.store(true, Ordering::Relaxed);
-        // A closed or full stdout (`| head`) is no reason to fail the run: the failure is
-        // recorded (podrun exits 141, or 1, once its pods are settled) and the following ends.
-        let printed = output::print(&format!("{prefix}{}\n", l.line));
+        let printed = batch.out(format!("{prefix}{}\n", l.line).as_bytes());
         progress.shown.fetch_add(l.line.len() as u64 + 1, Ordering::Relaxed);
         progress.printing.store(false, Ordering::Relaxed);
         if printed.is_err() {

@@ -12,9 +12,16 @@
 //!
 //! Once standard output has failed, later writes fail at once without trying, so a reader never
 //! gets output with a hole in it.
+//!
+//! A stream relayed to standard output (a container's output: `logs`, `apply --logs`, `exec`)
+//! goes through a [`Batch`]: its pieces gather in a bounded buffer written at once when it
+//! fills, or when the stream pauses (nothing more for [`PAUSE`]), so many short lines cost one
+//! write, and what is followed or typed at still shows as soon as it comes.
 
 use std::io::{self, Write};
 use std::sync::{Arc, OnceLock};
+
+use futures_util::{FutureExt, Stream, StreamExt};
 
 use crate::escape::{escape, escape_lines};
 
@@ -46,6 +53,85 @@ pub fn print(text: &str) -> Result<(), OutputError> {
 /// [`out`] for a line of text (the newline is added).
 pub fn println(line: &str) -> Result<(), OutputError> {
     print(&format!("{line}\n"))
+}
+
+/// The most a [`Batch`] holds before it writes.
+pub const BATCH_BYTES: usize = 64 * 1024;
+/// How long a stream relayed through a [`Batch`] may have nothing new before the batch is
+/// written: a stream handed over from another thread is often not ready at once between two
+/// pieces, and a write at each such gap would be a write a line; a pause this short is not seen.
+pub const PAUSE: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// Standard output in batches (see the module doc): whole pieces, so a piece (a line) of one
+/// batch never mixes with another writer's. What is left is written when the batch is
+/// dropped; a failure then is recorded as any other.
+#[derive(Default)]
+pub struct Batch {
+    buf: Vec<u8>,
+}
+
+impl Batch {
+    pub fn new() -> Batch {
+        Batch::default()
+    }
+
+    /// Adds `bytes`, writing the batch first when they would overfill it (a piece bigger than
+    /// the batch is written on its own).
+    ///
+    /// # Errors
+    /// Standard output failed (see [`out`]).
+    pub fn out(&mut self, bytes: &[u8]) -> Result<(), OutputError> {
+        if self.buf.len() + bytes.len() > BATCH_BYTES {
+            self.flush()?;
+        }
+        if bytes.len() >= BATCH_BYTES {
+            return out(bytes);
+        }
+        if self.buf.capacity() == 0 {
+            self.buf.reserve_exact(BATCH_BYTES);
+        }
+        self.buf.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    /// Writes what the batch holds.
+    ///
+    /// # Errors
+    /// Standard output failed (see [`out`]).
+    pub fn flush(&mut self) -> Result<(), OutputError> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let written = out(&self.buf);
+        self.buf.clear();
+        written
+    }
+
+    /// The next item of `stream`; when none comes within [`PAUSE`], the batch is written
+    /// first: the output of a stream that pauses shows while it waits.
+    ///
+    /// # Errors
+    /// Standard output failed while the batch was written.
+    pub async fn next<S: Stream + Unpin>(&mut self, stream: &mut S) -> Result<Option<S::Item>, OutputError> {
+        if let Some(item) = stream.next().now_or_never() {
+            return Ok(item);
+        }
+        if !self.buf.is_empty() {
+            // `next` is cancel-safe: an item not taken within the pause stays in the stream.
+            if let Ok(item) = tokio::time::timeout(PAUSE, stream.next()).await {
+                return Ok(item);
+            }
+            self.flush()?;
+        }
+        Ok(stream.next().await)
+    }
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        // A failure is recorded (`failure`), and the command ends with it.
+        let _ = self.flush();
+    }
 }
 
 /// Writes `bytes` to standard error at once; a failure is dropped.

@@ -18,7 +18,7 @@ use super::reason::Reason;
 use super::{ContainerStatus, Notes, Phase, PodStatus};
 
 /// One pod found in the engine, with its containers sorted out and its status.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ListedPod {
     pub namespace: String,
     pub name: String,
@@ -122,6 +122,13 @@ impl ListedPod {
     /// read a pod.
     #[must_use]
     pub fn with_files(self, files: Option<&PodFiles>) -> ListedPod {
+        self.with_files_then(files, |_| {})
+    }
+
+    /// [`ListedPod::with_files`], the record as `adjust` leaves it: `podrun wait` puts in the
+    /// readiness its own probes gave.
+    #[must_use]
+    pub fn with_files_then(self, files: Option<&PodFiles>, adjust: impl FnOnce(&mut PodRecord)) -> ListedPod {
         let Some(files) = files else { return self };
         let mut notes = Notes::new();
         for (name, inst) in self.init.iter().chain(&self.containers) {
@@ -131,7 +138,10 @@ impl ListedPod {
                 }
             }
         }
-        let record = files.read_record(&self.uid);
+        let mut record = files.read_record(&self.uid);
+        if let Some(r) = record.as_mut() {
+            adjust(r);
+        }
         self.with_record(record.as_ref(), &notes)
     }
 
@@ -668,6 +678,7 @@ mod tests {
             }],
             generation: Some(2),
             spec_digest: None,
+            probes: None,
         };
         // A failed init container: the pod failed (getPhase), and the app containers it held
         // back wait with PodInitializing, in the manifest's order.

@@ -11,8 +11,9 @@
 //!   a dead container is final, as `get` counts it: nothing restarts it once podrun has exited.
 //! - Readiness is the pod's Ready condition as `get` computes it: a container with a readiness
 //!   or startup probe is ready when podrun's prober last said so (kept in the record by the
-//!   `apply` or `apply --supervise` that runs the probes); once no podrun probes it, the last
-//!   word stands. A container without such a probe is ready while it runs.
+//!   `apply` or `apply --supervise` that runs the probes, or given by the probes `podrun wait`
+//!   runs itself when no podrun drives the pod: `driver::own_probes`). A container without
+//!   such a probe is ready while it runs.
 
 use super::compute::{judge, Restarts, Uptime};
 use super::engine_pods::ListedPod;
@@ -127,6 +128,7 @@ mod tests {
             conditions: vec![],
             generation: None,
             spec_digest: None,
+            probes: None,
         }
     }
 

@@ -1,6 +1,6 @@
 //! `podrun wait` on Docker, Podman and containerd (CRI): pods applied earlier, in every state
-//! (running, completed, failed, ready by a readiness probe that passes after a few seconds
-//! under `apply --supervise`), waited for by name, `-l` and `--all`, with apply's exit codes:
+//! (running, completed, failed, ready by a readiness probe that passes after a few seconds,
+//! probed by wait itself after a one-shot apply or by an `apply --supervise`), waited for by name, `-l` and `--all`, with apply's exit codes:
 //! 0 there, 6 failed for good (at once), 5 at the deadline, 7 deleted meanwhile, 130 on
 //! SIGINT, and kubectl's NotFound (exit 1, nothing waited for). wait never changes a pod: the
 //! containers are the same before and after.
@@ -24,25 +24,6 @@ spec:
   - name: app
     image: busybox
     command: [sh, -c, '{script}']
-"#
-    )
-}
-
-/// A pod whose readiness probe passes once the container has been up for `after` seconds.
-fn ready_later(after: u32) -> String {
-    format!(
-        r#"apiVersion: v1
-kind: Pod
-metadata: {{name: later}}
-spec:
-  terminationGracePeriodSeconds: 1
-  containers:
-  - name: app
-    image: busybox
-    command: [sh, -c, 'sleep {after}; touch /tmp/ok; {LOOP}']
-    readinessProbe:
-      exec: {{command: [cat, /tmp/ok]}}
-      periodSeconds: 1
 "#
     )
 }
@@ -194,32 +175,72 @@ fn deleted_and_interrupted(target: Target, ns: &Namespace) {
     assert!(said.contains("deleted while this run went on"), "{said}");
 }
 
-/// Readiness as podrun's prober says it: an `apply --supervise` runs the probe, and wait sees
-/// the pod turn ready; once that podrun has gone, its last word stands. After a one-shot apply
-/// that left the pod unready, nothing probes it: it stays unready for wait, as for get.
-fn ready_when_the_probe_passes(target: Target, ns: &Namespace) {
-    applied(target, ns, &ready_later(6), 0);
-    // Past the time the probe would pass, were anything probing.
-    std::thread::sleep(Duration::from_secs(8));
-    let o = waited(target, ns, &["later", "--for", "ready", "--timeout", "2s"], 5);
-    assert!(stderr(&o).contains("not ready after") && stderr(&o).contains("app: Running, not ready"), "{}", stderr(&o));
-    let o = run(target, &["delete", "later", "-n", ns.name()]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+/// A pod named `name` whose readiness probe passes once the container has been up for
+/// `after` seconds; `None`: never.
+fn probed(name: &str, after: Option<u32>) -> String {
+    let ready = after.map_or(String::new(), |after| format!("sleep {after}; touch /tmp/ok; "));
+    format!(
+        r#"apiVersion: v1
+kind: Pod
+metadata: {{name: {name}}}
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: app
+    image: busybox
+    command: [sh, -c, '{ready}{LOOP}']
+    readinessProbe:
+      exec: {{command: [cat, /tmp/ok]}}
+      periodSeconds: 1
+"#
+    )
+}
 
-    let f = TempFile::new("later.yaml", &ready_later(4));
-    let supervisor = Killed(spawn(target, &["apply", f.path(), "-n", ns.name(), "--supervise"], Stdio::null()));
-    wait_until("the pod to be there", Duration::from_secs(60), || {
-        let o = run(target, &["get", "later", "-n", ns.name()]);
-        if code(&o) == 0 {
+/// What wait says when it runs the probes itself.
+const PROBING: &str = "no podrun drives the pod: running its startup and readiness probes";
+
+/// After `apply --wait-for none`, nothing drives the pod: wait runs its readiness probe itself,
+/// and the pod turns ready when the probe passes (or stays unready to the deadline when it
+/// never does); the containers are not touched.
+fn ready_after_a_one_shot_apply(target: Target, ns: &Namespace) {
+    for (name, after) in [("later", Some(3)), ("never", None)] {
+        let f = TempFile::new("probed.yaml", &probed(name, after));
+        let o = run(target, &["apply", f.path(), "-n", ns.name(), "--wait-for", "none"]);
+        assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
+    }
+    let before = ns.containers();
+    let o = waited(target, ns, &["later", "--for", "ready", "--timeout", "60s"], 0);
+    assert!(stderr(&o).contains(PROBING), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Running") && !stdout(&o).contains("not ready"), "{}", stdout(&o));
+    let o = waited(target, ns, &["never", "--for", "ready", "--timeout", "4s"], 5);
+    assert!(stderr(&o).contains("not ready after") && stderr(&o).contains("app: Running, not ready"), "{}", stderr(&o));
+    assert_eq!(ns.containers(), before, "{}: wait probed, and changed nothing", target.name());
+    let o = run(target, &["delete", "--all", "-n", ns.name()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+/// Under `apply --supervise`, the supervisor runs the probe, and wait reads its verdict without
+/// probing itself; once that podrun has gone, wait probes again.
+fn ready_as_the_supervisor_says(target: Target, ns: &Namespace) {
+    let f = TempFile::new("later.yaml", &probed("later", Some(4)));
+    let log = TempFile::new("supervisor.log", "");
+    let file = std::fs::File::create(log.path()).expect("log");
+    let args = ["apply", f.path(), "-n", ns.name(), "--supervise"];
+    let supervisor = Killed(spawn(target, &args, Stdio::from(file)));
+    wait_until("the supervision to begin", Duration::from_secs(120), || {
+        let said = std::fs::read_to_string(log.path()).unwrap_or_default();
+        if said.contains("supervising:") {
             Ok(())
         } else {
-            Err(stderr(&o))
+            Err(said)
         }
     });
     let o = waited(target, ns, &["later", "--for", "ready", "--timeout", "60s"], 0);
     assert!(stdout(&o).contains("Running") && !stdout(&o).contains("not ready"), "{}", stdout(&o));
+    assert!(!stderr(&o).contains(PROBING), "{}", stderr(&o));
     drop(supervisor);
-    waited(target, ns, &["later", "--for", "ready", "--timeout", "10s"], 0);
+    let o = waited(target, ns, &["later", "--for", "ready", "--timeout", "30s"], 0);
+    assert!(stderr(&o).contains(PROBING), "{}", stderr(&o));
     let o = run(target, &["delete", "later", "-n", ns.name()]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
@@ -267,22 +288,43 @@ fn cri_wait_ends_on_deletion_and_interrupt() {
 }
 
 #[test]
-fn docker_wait_for_ready_follows_the_probe() {
+fn docker_wait_ready_after_a_one_shot_apply() {
     require_engine!();
-    let ns = Namespace::new("wait-docker-ready");
-    ready_when_the_probe_passes(Target::Engine(None), &ns);
+    let ns = Namespace::new("wait-docker-probes");
+    ready_after_a_one_shot_apply(Target::Engine(None), &ns);
 }
 
 #[test]
-fn podman_wait_for_ready_follows_the_probe() {
+fn podman_wait_ready_after_a_one_shot_apply() {
     require_podman!(host);
-    let ns = Namespace::on(Some(&host), "wait-podman-ready");
-    ready_when_the_probe_passes(Target::Engine(Some(&host)), &ns);
+    let ns = Namespace::on(Some(&host), "wait-podman-probes");
+    ready_after_a_one_shot_apply(Target::Engine(Some(&host)), &ns);
 }
 
 #[test]
-fn cri_wait_for_ready_follows_the_probe() {
+fn cri_wait_ready_after_a_one_shot_apply() {
     require_cri!(endpoint);
-    let ns = Namespace::on_cri(&endpoint, "wait-cri-ready");
-    ready_when_the_probe_passes(Target::Cri(&endpoint), &ns);
+    let ns = Namespace::on_cri(&endpoint, "wait-cri-probes");
+    ready_after_a_one_shot_apply(Target::Cri(&endpoint), &ns);
+}
+
+#[test]
+fn docker_wait_ready_as_the_supervisor_says() {
+    require_engine!();
+    let ns = Namespace::new("wait-docker-supervised");
+    ready_as_the_supervisor_says(Target::Engine(None), &ns);
+}
+
+#[test]
+fn podman_wait_ready_as_the_supervisor_says() {
+    require_podman!(host);
+    let ns = Namespace::on(Some(&host), "wait-podman-supervised");
+    ready_as_the_supervisor_says(Target::Engine(Some(&host)), &ns);
+}
+
+#[test]
+fn cri_wait_ready_as_the_supervisor_says() {
+    require_cri!(endpoint);
+    let ns = Namespace::on_cri(&endpoint, "wait-cri-supervised");
+    ready_as_the_supervisor_says(Target::Cri(&endpoint), &ns);
 }

@@ -26,7 +26,10 @@ use crate::manifest::defaults::is_pod_uid;
 use crate::private_fs::{self, PrivateFsError};
 use crate::runtime::seal::{Seal, SealError};
 
+mod driving;
 pub mod userns;
+
+pub use driving::Driving;
 
 /// The kubelet's limit for a termination message read from the file.
 pub const MAX_MESSAGE_BYTES: u64 = 4096;
