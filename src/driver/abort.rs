@@ -33,40 +33,22 @@ pub fn first_ended(status: &PodStatus, restarts: impl Fn(usize, i64) -> bool) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::status::{ContainerState, ContainerStatus, Phase, Running, Terminated};
+    use crate::status::{fixtures, ContainerState, ContainerStatus, Phase};
 
     fn status(name: &str, state: ContainerState) -> ContainerStatus {
-        ContainerStatus {
-            name: name.into(),
-            state,
-            last_state: ContainerState::default(),
-            ready: false,
-            restart_count: 0,
-            image: "busybox".into(),
-            image_id: String::new(),
-            container_id: None,
-            started: false,
-            resources: None,
-            allocated_resources: None,
-        }
+        fixtures::container(name, state)
     }
 
     fn up() -> ContainerState {
-        ContainerState { running: Some(Running { started_at: None }), ..Default::default() }
+        fixtures::running()
     }
 
     fn exited(code: i64, at: &str) -> ContainerState {
-        ContainerState {
-            terminated: Some(Terminated {
-                exit_code: code,
-                reason: if code == 0 { "Completed" } else { "Error" }.into(),
-                message: None,
-                started_at: None,
-                finished_at: Some(at.into()),
-                container_id: None,
-            }),
-            ..Default::default()
+        let mut state = fixtures::exited(code);
+        if let Some(t) = state.terminated.as_mut() {
+            t.finished_at = Some(at.into());
         }
+        state
     }
 
     const T1: &str = "2024-01-01T00:00:01Z";

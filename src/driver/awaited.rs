@@ -117,22 +117,10 @@ fn crash_looping(status: &PodStatus) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::status::{ContainerState, ContainerStatus, Phase, Running};
+    use crate::status::{fixtures, ContainerState, ContainerStatus, Phase};
 
     fn running(ready: bool) -> ContainerStatus {
-        ContainerStatus {
-            name: "c".into(),
-            state: ContainerState { running: Some(Running { started_at: None }), ..Default::default() },
-            last_state: ContainerState::default(),
-            ready,
-            restart_count: 0,
-            image: "busybox".into(),
-            image_id: String::new(),
-            container_id: None,
-            started: true,
-            resources: None,
-            allocated_resources: None,
-        }
+        ContainerStatus { ready, started: true, ..fixtures::container("c", fixtures::running()) }
     }
 
     fn pod(c: ContainerStatus, sandbox: bool) -> PodStatus {

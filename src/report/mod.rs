@@ -172,46 +172,15 @@ pub(crate) fn failed_mark(r: &Ended<'_>, c: &crate::status::ContainerStatus) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::status::{ContainerState, ContainerStatus, Phase, Running, Terminated};
-
-    fn c(name: &str, state: ContainerState) -> ContainerStatus {
-        ContainerStatus {
-            name: name.into(),
-            state,
-            last_state: ContainerState::default(),
-            ready: false,
-            restart_count: 0,
-            image: "busybox".into(),
-            image_id: String::new(),
-            container_id: None,
-            started: true,
-            resources: None,
-            allocated_resources: None,
-        }
-    }
-
-    fn exited(code: i64) -> ContainerState {
-        let reason = if code == 0 { "Completed" } else { "Error" };
-        ContainerState {
-            terminated: Some(Terminated {
-                exit_code: code,
-                reason: reason.into(),
-                message: None,
-                started_at: None,
-                finished_at: None,
-                container_id: None,
-            }),
-            ..Default::default()
-        }
-    }
+    use crate::status::fixtures::{container as c, exited, running};
+    use crate::status::{ContainerState, Phase};
 
     #[test]
     fn a_failed_container_never_gets_the_success_mark() {
-        let running = ContainerState { running: Some(Running { started_at: None }), ..Default::default() };
         let (fails, ok, up, pull) = (
             c("fails", exited(1)),
             c("ok", exited(0)),
-            c("up", running),
+            c("up", running()),
             c("pull", ContainerState::waiting("ImagePullBackOff", None)),
         );
         let st = PodStatus::assemble(Phase::Failed, true, None, None, (vec![], &[]), vec![]);

@@ -144,23 +144,11 @@ fn table(results: &[Ended<'_>], how: Table) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::status::{ContainerState, ContainerStatus, PodStatus, Running};
+    use crate::status::{fixtures, ContainerStatus, PodStatus};
 
     #[test]
     fn readiness_waited_for_has_its_column() {
-        let c = |name: &str, ready: bool| ContainerStatus {
-            name: name.into(),
-            state: ContainerState { running: Some(Running { started_at: None }), ..Default::default() },
-            last_state: ContainerState::default(),
-            ready,
-            restart_count: 0,
-            image: "busybox".into(),
-            image_id: String::new(),
-            container_id: None,
-            started: true,
-            resources: None,
-            allocated_resources: None,
-        };
+        let c = |name: &str, ready: bool| ContainerStatus { ready, ..fixtures::container(name, fixtures::running()) };
         let st =
             PodStatus::assemble(Phase::Running, true, None, None, (vec![], &[]), vec![c("web", true), c("db", false)]);
         let key = super::super::PodKey { namespace: "ns".into(), name: "p".into() };

@@ -3,44 +3,15 @@
 //! podrun's phase is one of the API's, so kubectl's stand-in phase `podPhase` is `Pending` here.
 
 use super::engine_pods::display_status;
-use super::{Condition, ContainerState, ContainerStatus, Phase, PodStatus, Running, Terminated};
-
-fn running() -> ContainerState {
-    ContainerState { running: Some(Running { started_at: None }), ..Default::default() }
-}
-
-fn terminated(reason: &str, exit_code: i64) -> ContainerState {
-    ContainerState {
-        terminated: Some(Terminated {
-            exit_code,
-            reason: reason.into(),
-            message: None,
-            started_at: None,
-            finished_at: None,
-            container_id: None,
-        }),
-        ..Default::default()
-    }
-}
+use super::fixtures::{container, running, terminated};
+use super::{Condition, ContainerState, ContainerStatus, Phase, PodStatus};
 
 fn waiting(reason: &str) -> ContainerState {
     ContainerState::waiting(reason, None)
 }
 
 fn c(state: ContainerState, ready: bool) -> ContainerStatus {
-    ContainerStatus {
-        name: "c".into(),
-        state,
-        last_state: ContainerState::default(),
-        ready,
-        restart_count: 0,
-        image: String::new(),
-        image_id: String::new(),
-        container_id: None,
-        started: false,
-        resources: None,
-        allocated_resources: None,
-    }
+    ContainerStatus { ready, ..container("c", state) }
 }
 
 /// A pod with these statuses, and only the conditions asked for (kubectl's cases set few).

@@ -146,36 +146,20 @@ fn failed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::status::{ContainerState, Phase, Running, Terminated};
+    use crate::status::{fixtures, ContainerState, Phase};
 
     fn terminated(reason: &str, code: i64, id: &str, message: Option<&str>) -> ContainerState {
-        ContainerState {
-            terminated: Some(Terminated {
-                exit_code: code,
-                reason: reason.into(),
-                message: message.map(str::to_owned),
-                started_at: None,
-                finished_at: None,
-                container_id: Some(format!("docker://{id}")),
-            }),
-            ..Default::default()
+        let mut state = fixtures::terminated(reason, code);
+        if let Some(t) = state.terminated.as_mut() {
+            t.message = message.map(str::to_owned);
+            t.container_id = Some(format!("docker://{id}"));
         }
+        state
     }
 
     fn status(name: &str, state: ContainerState, last: ContainerState, ready: bool) -> ContainerStatus {
-        ContainerStatus {
-            name: name.into(),
-            state,
-            last_state: last,
-            ready,
-            restart_count: 0,
-            image: "busybox".into(),
-            image_id: String::new(),
-            container_id: Some("docker://cur".into()),
-            started: true,
-            resources: None,
-            allocated_resources: None,
-        }
+        let c = fixtures::container(name, state);
+        ContainerStatus { last_state: last, ready, started: true, container_id: Some("docker://cur".into()), ..c }
     }
 
     fn pod(cs: Vec<ContainerStatus>) -> PodStatus {
@@ -183,7 +167,7 @@ mod tests {
     }
 
     fn running() -> ContainerState {
-        ContainerState { running: Some(Running { started_at: None }), ..Default::default() }
+        fixtures::running()
     }
 
     #[test]

@@ -6,6 +6,8 @@ pub mod conditions;
 mod display_status_cases;
 pub mod engine_pods;
 pub mod failed;
+#[cfg(test)]
+pub mod fixtures;
 pub mod outcome;
 pub mod reason;
 pub mod types;

@@ -6,7 +6,7 @@
 use std::time::{Duration, SystemTime};
 
 use super::compute::{verdict, Verdict, WaitFor};
-use super::{ContainerState, ContainerStatus, Phase, PodStatus, Running, Terminated};
+use super::{fixtures, ContainerState, ContainerStatus, Phase, PodStatus};
 use crate::manifest::{load, LoadOptions, Source};
 use crate::pod::DesiredPod;
 
@@ -146,44 +146,14 @@ fn desired(c: &Case) -> DesiredPod {
     DesiredPod::from_loaded(&loaded.pods[0], "pause", None)
 }
 
-fn terminated(code: i64) -> Terminated {
-    Terminated {
-        exit_code: code,
-        reason: if code == 0 { "Completed" } else { "Error" }.into(),
-        message: None,
-        started_at: None,
-        finished_at: None,
-        container_id: None,
-    }
-}
-
 fn status(name: &str, seen: Seen) -> ContainerStatus {
     let (state, last_state) = match seen {
-        Seen::Up => (
-            ContainerState { running: Some(Running { started_at: None }), ..Default::default() },
-            ContainerState::default(),
-        ),
-        Seen::Exited(code) => {
-            (ContainerState { terminated: Some(terminated(code)), ..Default::default() }, ContainerState::default())
-        }
-        Seen::BackOff(code) => (
-            ContainerState::waiting("CrashLoopBackOff", None),
-            ContainerState { terminated: Some(terminated(code)), ..Default::default() },
-        ),
+        Seen::Up => (fixtures::running(), ContainerState::default()),
+        Seen::Exited(code) => (fixtures::exited(code), ContainerState::default()),
+        Seen::BackOff(code) => (ContainerState::waiting("CrashLoopBackOff", None), fixtures::exited(code)),
     };
-    ContainerStatus {
-        name: name.into(),
-        state,
-        last_state,
-        ready: false,
-        restart_count: u32::from(matches!(seen, Seen::BackOff(_))),
-        image: "img:1".into(),
-        image_id: String::new(),
-        container_id: None,
-        started: false,
-        resources: None,
-        allocated_resources: None,
-    }
+    let restart_count = u32::from(matches!(seen, Seen::BackOff(_)));
+    ContainerStatus { last_state, restart_count, image: "img:1".into(), ..fixtures::container(name, state) }
 }
 
 #[test]

@@ -1,0 +1,45 @@
+//! Container statuses for unit tests, so each test names only what its case is about.
+
+use super::{ContainerState, ContainerStatus, Running, Terminated};
+
+/// `name` in `state`: not ready, not started, never restarted, no engine id.
+pub fn container(name: &str, state: ContainerState) -> ContainerStatus {
+    ContainerStatus {
+        name: name.into(),
+        state,
+        last_state: ContainerState::default(),
+        ready: false,
+        restart_count: 0,
+        image: "busybox".into(),
+        image_id: String::new(),
+        container_id: None,
+        started: false,
+        resources: None,
+        allocated_resources: None,
+    }
+}
+
+/// Running, since a time the test does not care about.
+pub fn running() -> ContainerState {
+    ContainerState { running: Some(Running { started_at: None }), ..Default::default() }
+}
+
+/// Terminated with `code` and `reason`.
+pub fn terminated(reason: &str, code: i64) -> ContainerState {
+    ContainerState {
+        terminated: Some(Terminated {
+            exit_code: code,
+            reason: reason.into(),
+            message: None,
+            started_at: None,
+            finished_at: None,
+            container_id: None,
+        }),
+        ..Default::default()
+    }
+}
+
+/// Terminated with `code`, with the runtime's reason for it (`Completed` or `Error`).
+pub fn exited(code: i64) -> ContainerState {
+    terminated(if code == 0 { "Completed" } else { "Error" }, code)
+}
