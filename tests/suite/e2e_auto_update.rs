@@ -38,7 +38,10 @@ impl Images<'_> {
     /// plain-HTTP registry unless configured to) it is built there, under a registry that does
     /// not answer.
     fn push(&mut self, file: &str) -> (String, String) {
-        std::fs::write(self.dir.join(file), file).unwrap();
+        // Content of this test's own: the same build on the shared Docker for another engine's
+        // test would hit the build cache and give the same image, which that test removes when
+        // it ends, maybe while this one still needs it to roll back to.
+        std::fs::write(self.dir.join(file), format!("{file} {}", self.dir.display())).unwrap();
         std::fs::write(self.dir.join("Dockerfile"), format!("FROM busybox:1.28\nCOPY {file} /{file}\n")).unwrap();
         let on = match self.target {
             Target::Engine(Some(host)) => Some(host),
