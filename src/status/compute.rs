@@ -65,6 +65,11 @@ pub fn container_id(c: &Observed) -> String {
     format!("docker://{}", c.id)
 }
 
+/// The engine's own id in a status's `containerID` ([`container_id`]'s inverse).
+pub fn engine_id(container_id: &str) -> &str {
+    container_id.strip_prefix("docker://").unwrap_or(container_id)
+}
+
 fn terminated(c: &Observed, messages: &BTreeMap<String, String>) -> Option<Terminated> {
     let State::Exited { exit_code, started_at, finished_at, oom_killed, error } = &c.state else {
         return match c.state {
