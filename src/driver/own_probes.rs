@@ -40,7 +40,8 @@ impl OwnProbes {
     ) -> ListedPod {
         let Some(files) = files else { return pod };
         let key = PodKey { namespace: pod.namespace.clone(), name: pod.name.clone() };
-        let Some(probes) = files.read_record(&pod.uid).and_then(|r| r.probes) else {
+        // The record this look read with the pod: not read again.
+        let Some(probes) = pod.record.as_ref().and_then(|r| r.probes.clone()) else {
             self.prober = None;
             return pod;
         };
