@@ -1,3 +1,15 @@
+
+_podrun_names() {
+    local names
+    names=$(podrun __complete -- "${COMP_WORDS[@]:0:COMP_CWORD+1}" 2>/dev/null)
+    if [[ -n $names ]]; then
+        local IFS=$'\n'
+        COMPREPLY=($(compgen -W "$names" -- "${COMP_WORDS[COMP_CWORD]}"))
+    else
+        _podrun "$@"
+    fi
+}
+
 _podrun() {
     local i cur prev opts cmd
     COMPREPLY=()
@@ -15,6 +27,9 @@ _podrun() {
         case "${cmd},${i}" in
             ",$1")
                 cmd="podrun"
+                ;;
+            podrun,__complete)
+                cmd="podrun__subcmd____complete"
                 ;;
             podrun,apply)
                 cmd="podrun__subcmd__apply"
@@ -48,6 +63,9 @@ _podrun() {
                 ;;
             podrun,wait)
                 cmd="podrun__subcmd__wait"
+                ;;
+            podrun__subcmd__help,__complete)
+                cmd="podrun__subcmd__help__subcmd____complete"
                 ;;
             podrun__subcmd__help,apply)
                 cmd="podrun__subcmd__help__subcmd__apply"
@@ -89,8 +107,50 @@ _podrun() {
 
     case "${cmd}" in
         podrun)
-            opts="-H -q -v -h -V --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version apply validate delete get wait logs exec gc completions man help"
+            opts="-H -q -v -h -V --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version apply validate delete get wait logs exec gc completions man __complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -H)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --runtime-endpoint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlskey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        podrun__subcmd____complete)
+            opts="-H -q -v -h -V --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -567,8 +627,22 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__help)
-            opts="apply validate delete get wait logs exec gc completions man help"
+            opts="apply validate delete get wait logs exec gc completions man __complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        podrun__subcmd__help__subcmd____complete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -994,7 +1068,7 @@ _podrun() {
 }
 
 if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
-    complete -F _podrun -o nosort -o bashdefault -o default podrun
+    complete -F _podrun_names -o nosort -o bashdefault -o default podrun
 else
-    complete -F _podrun -o bashdefault -o default podrun
+    complete -F _podrun_names -o bashdefault -o default podrun
 fi

@@ -24,8 +24,8 @@ function __fish_podrun_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c podrun -n "__fish_podrun_needs_command" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
-complete -c podrun -n "__fish_podrun_needs_command" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
+complete -c podrun -n "__fish_podrun_needs_command" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_needs_command" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
 complete -c podrun -n "__fish_podrun_needs_command" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_needs_command" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_needs_command" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -46,19 +46,20 @@ complete -c podrun -n "__fish_podrun_needs_command" -f -a "exec" -d 'Run a comma
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "gc" -d 'Remove podrun\'s dead containers and leftover files, as the kubelet\'s container GC does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "completions" -d 'Print the completion script for a shell on stdout'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
+complete -c podrun -n "__fish_podrun_needs_command" -f -a "__complete" -d 'The pod or container names that fit the last of WORDS (the words of a command line being completed); for the completion scripts'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s f -l filename -d 'Manifest file (as kubectl takes it)' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l header -d 'An HTTP header sent with every request for a URL manifest, as the kubelet\'s --manifest-url-header (repeatable; the value is never printed)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l header -d 'An HTTP header for URL manifests, as the kubelet\'s --manifest-url-header' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s n -l namespace -d 'Namespace for pods whose manifest names none' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l timeout -d 'Overall deadline (e.g. 90s, 5m)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l retries -d 'How many times to repair the pod (restart, recreate) after the first sync' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l retry-delay -d 'Wait before the first repair; later waits grow by --backoff' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l backoff -d 'Factor by which the wait grows after each repair' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l crash-backoff -d 'Wait before restarting a crashed container the second time; it doubles each restart (the first restart is immediate)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l crash-backoff -d 'Wait before restarting a crashed container the second time' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l crash-backoff-max -d 'The longest wait between restarts of a crashing container' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l min-uptime -d 'How long a container must have been up (from its start as the engine records it) before it counts as running; a container restarted after a crash must stay up five times as long. 0 counts a container as running as soon as the engine says it runs' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l exit-code-from -d 'Exit with this container\'s exit code (its last termination) once the run ends successfully or this container failed; implies --abort-on-container-exit' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l wait-for -d 'What to wait for [default: each container by its restart policy (its own, else the pod\'s): running when every exit is restarted, complete otherwise]' -r -f -a "running\t'Every container running (or completed with exit 0 where it is not restarted)'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l min-uptime -d 'How long a container must have been up before it counts as running' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l exit-code-from -d 'Exit with this container\'s exit code; implies --abort-on-container-exit' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l wait-for -d 'What to wait for' -r -f -a "running\t'Every container running (or completed with exit 0 where it is not restarted)'
 complete\t'Every container terminated for good; success when all exited 0'
 ready\t'Every container ready: its readiness probe passes (running, without one)'
 none\t'Nothing: create and start the pod, then return'"
@@ -66,34 +67,34 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -s o -l output -d '
 json\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l network -d 'Attach pods to this user-defined engine network (so static pods reach each other by name)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l infra-image -d 'Image for the pod\'s infra container [default: podrun\'s own, built locally]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l pull -d 'Override every container\'s imagePullPolicy for this run: always (Always), missing (IfNotPresent) or never (Never)' -r -f -a "always\t''
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l pull -d 'Override every container\'s imagePullPolicy for this run' -r -f -a "always\t''
 missing\t''
 never\t''"
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l allowed-unsafe-sysctls -d 'Sysctls a pod may set beyond the safe ones, as the kubelet\'s --allowed-unsafe-sysctls: names or prefixes ending in * (kernel.msg*), comma-separated; only sysctls the kernel keeps per pod (net.*, kernel.shm*, kernel.msg*, kernel.sem, fs.mqueue.*). Any other is refused before anything is created (SysctlForbidden)' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l validate -d 'Fields Kubernetes does not know, as kubectl has it: strict refuses them; warn drops each with a warning naming its place; ignore drops them silently, as a kubelet\'s file source does (true and false stand for strict and ignore). Default: strict, and warn under --supervise, which keeps pods as a kubelet keeps its static pods' -r -f -a "strict\t''
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l allowed-unsafe-sysctls -d 'Sysctls a pod may set beyond the safe ones, as the kubelet\'s --allowed-unsafe-sysctls' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l validate -d 'Fields Kubernetes does not know: strict, warn or ignore, as kubectl\'s --validate' -r -f -a "strict\t''
 warn\t''
 ignore\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l config -d 'A file of ConfigMaps and Secrets the pods refer to (repeatable)' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l container-log-max-size -d 'Under --supervise on a CRI runtime, a container\'s log is rotated once it is this large (a quantity: 500Ki, 10Mi), as the kubelet\'s --container-log-max-size' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l container-log-max-files -d 'Under --supervise on a CRI runtime, the most files a container\'s log is kept in, the one being written included (at least 2), as the kubelet\'s --container-log-max-files' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l container-log-monitor-interval -d 'Under --supervise on a CRI runtime, how often the containers\' logs are looked at for rotation, as the kubelet\'s containerLogMonitorInterval' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l auto-update -d 'Under --supervise, every INTERVAL the images of containers pulled Always are pulled again, and a container whose image moved is restarted on it (rolled back when it fails within --auto-update-settle); `off` (the default) leaves them, as a kubelet does. At least 1s' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l auto-update-settle -d 'How long a container updated by --auto-update must start, run without restarting and (with a readiness probe) be ready before its update counts; else it is rolled back. At least 1s' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l container-log-max-size -d 'CRI runtimes: rotate a container\'s log once it is this large (500Ki, 10Mi)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l container-log-max-files -d 'CRI runtimes: the most files a container\'s log is kept in (at least 2)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l container-log-monitor-interval -d 'CRI runtimes: how often the containers\' logs are looked at for rotation' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l auto-update -d 'Pull Always images again every INTERVAL and restart containers whose image moved' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l auto-update-settle -d 'How long an auto-updated container must run before its update counts' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l cleanup-on-failure -d 'Remove what this run created when the pod fails or the run is interrupted'
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l rm -d 'Remove the pods (their containers and podrun\'s files for them) when podrun exits: after completion, failure or interrupt'
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l logs -d 'Show the containers\' output (init containers too) on stdout while waiting, each line prefixed with its container\'s name'
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l abort-on-container-exit -d 'Once an app container has terminated for good (its restart policy will not start it again), stop the pod\'s other containers within their grace periods and exit with that container\'s exit code, as `docker compose up --abort-on-container-exit`; implies --wait-for complete. The manifest must hold one pod'
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l strict -d 'Refuse Kubernetes fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l seccomp-default -d 'Run containers for which neither the pod nor the container sets a seccompProfile under the engine\'s default profile (RuntimeDefault), as a kubelet with seccompDefault does; without it they run Unconfined, as under a kubelet\'s default settings'
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l prune -d 'After applying, delete podrun\'s pods that no longer have a manifest among the given files or directories, in the namespaces those manifests use (and -n); never others'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l rm -d 'Remove the pods when podrun exits: after completion, failure or interrupt'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l logs -d 'Show the containers\' output on stdout while waiting'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l abort-on-container-exit -d 'Stop the pod when an app container ends for good, as `docker compose up` does'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l strict -d 'Refuse Kubernetes fields podrun ignores'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l seccomp-default -d 'Run containers without a seccompProfile under the engine\'s default (RuntimeDefault)'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l prune -d 'After applying, delete podrun\'s pods that no longer have a manifest here'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l dry-run -d 'Print what apply would do to each pod (containers to create, recreate, start, stop or remove, images to pull) and change nothing'
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l supervise -d 'After the first pass, stay and keep repairing the pods as a kubelet does (restarts with CrashLoopBackOff, lost containers recreated), until SIGINT or SIGTERM (then exit 0, leaving the pods running). Tells systemd when the first pass is done (Type=notify). Changed manifests are applied again (checked every 20 s, and on SIGHUP)'
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l supervise -d 'Stay after the first pass and keep repairing the pods, as a kubelet does'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
@@ -101,7 +102,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -s v -l verbose -d 
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s f -l filename -d 'Manifest file (as kubectl takes it)' -r
-complete -c podrun -n "__fish_podrun_using_subcommand validate" -l header -d 'An HTTP header sent with every request for a URL manifest, as the kubelet\'s --manifest-url-header (repeatable; the value is never printed)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -l header -d 'An HTTP header for URL manifests, as the kubelet\'s --manifest-url-header' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l config -d 'A file of ConfigMaps and Secrets the pods refer to (repeatable)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s n -l namespace -d 'Namespace for pods whose manifest names none' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l pull -d 'Override every container\'s imagePullPolicy for this run: always (Always), missing (IfNotPresent) or never (Never)' -r -f -a "always\t''
@@ -110,8 +111,8 @@ never\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l validate -d 'Fields Kubernetes does not know, as kubectl has it: strict refuses them; warn drops each with a warning naming its place; ignore drops them silently, as a kubelet\'s file source does (true and false stand for strict and ignore)' -r -f -a "strict\t''
 warn\t''
 ignore\t''"
-complete -c podrun -n "__fish_podrun_using_subcommand validate" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand validate" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -130,8 +131,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand delete" -s f -l filename -
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s n -l namespace -d 'Namespace of the pod [default: the manifest\'s, or default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l grace-period -d 'Seconds to wait after SIGTERM before SIGKILL [default: the pod\'s terminationGracePeriodSeconds]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l header -d 'An HTTP header sent with every request for a URL manifest (repeatable; the value is never printed)' -r
-complete -c podrun -n "__fish_podrun_using_subcommand delete" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand delete" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -149,8 +150,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand get" -s n -l namespace -d 
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s o -l output -d 'Output format: the table, the table with IP and IMAGES (wide), or the Pod (one POD) or a List of Pods (json, yaml)' -r -f -a "wide\t''
 json\t''
 yaml\t''"
-complete -c podrun -n "__fish_podrun_using_subcommand get" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand get" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand get" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -170,8 +171,8 @@ complete\t'Every container terminated for good; success when all exited 0'"
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -l timeout -d 'Overall deadline (e.g. 90s, 5m)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s o -l output -d 'Output format of the result on stdout (json: the List of Pod objects `get -o json` gives)' -r -f -a "text\t''
 json\t''"
-complete -c podrun -n "__fish_podrun_using_subcommand wait" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand wait" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand wait" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand wait" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -187,8 +188,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand logs" -s c -l container -d
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s n -l namespace -d 'Namespace of the pod [default: default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tail -d 'Only the last N lines' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l since -d 'Only output newer than this (e.g. 10s, 5m)' -r
-complete -c podrun -n "__fish_podrun_using_subcommand logs" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand logs" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -206,8 +207,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand logs" -s h -l help -d 'Pri
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s c -l container -d 'The container [default: the pod\'s default container]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s n -l namespace -d 'Namespace of the pod [default: default]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand exec" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand exec" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand exec" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -222,8 +223,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand exec" -s h -l help -d 'Pri
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l max-dead -d 'Dead instances kept per pod container (besides the newest instance), for lastState and `logs --previous`' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l min-age -d 'Only remove what finished (or, for files, changed) at least this long ago' -r
-complete -c podrun -n "__fish_podrun_using_subcommand gc" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand gc" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand gc" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand gc" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -235,8 +236,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand gc" -s q -l quiet -d 'Show
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand completions" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand completions" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand completions" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -247,8 +248,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand completions" -s q -l quiet
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand man" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand man" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand man" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand man" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
 complete -c podrun -n "__fish_podrun_using_subcommand man" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand man" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand man" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
@@ -259,14 +260,28 @@ complete -c podrun -n "__fish_podrun_using_subcommand man" -s q -l quiet -d 'Sho
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand man" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man help" -f -a "apply" -d 'Start a pod from a manifest and wait until it runs (or completes)'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man help" -f -a "validate" -d 'Check manifests as apply would, without a container engine'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man help" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man help" -f -a "get" -d 'List the pods podrun runs, as `kubectl get pods` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man help" -f -a "wait" -d 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man help" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man help" -f -a "exec" -d 'Run a command in a container of a pod, as `kubectl exec` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man help" -f -a "gc" -d 'Remove podrun\'s dead containers and leftover files, as the kubelet\'s container GC does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man help" -f -a "completions" -d 'Print the completion script for a shell on stdout'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man help" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand __complete" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
+complete -c podrun -n "__fish_podrun_using_subcommand __complete" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand __complete" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand __complete" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand __complete" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand __complete" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand __complete" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
+complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "apply" -d 'Start a pod from a manifest and wait until it runs (or completes)'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "validate" -d 'Check manifests as apply would, without a container engine'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "get" -d 'List the pods podrun runs, as `kubectl get pods` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "wait" -d 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "exec" -d 'Run a command in a container of a pod, as `kubectl exec` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "gc" -d 'Remove podrun\'s dead containers and leftover files, as the kubelet\'s container GC does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "completions" -d 'Print the completion script for a shell on stdout'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "__complete" -d 'The pod or container names that fit the last of WORDS (the words of a command line being completed); for the completion scripts'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c podrun -a '(podrun __complete -- (commandline -opc) (commandline -ct) 2>/dev/null)'

@@ -124,7 +124,7 @@ fn every_flag_is_documented_in_docs_commands_md_and_every_documented_flag_exists
         }
     }
 
-    for sub in root.get_subcommands().filter(|s| s.get_name() != "help") {
+    for sub in root.get_subcommands().filter(|s| s.get_name() != "help" && !s.is_hide_set()) {
         let name = sub.get_name();
         let Some(section) = sections.iter().find(|s| s.commands.iter().any(|c| c == name)) else {
             problems.push(format!("`podrun {name}` has no section (\"## `podrun {name} ...`\")"));

@@ -7,21 +7,44 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::manifest::types::{LabelSelector, LabelSelectorRequirement};
 use crate::manifest::FieldValidation;
 
-const ABOUT: &str = "Run a Kubernetes Pod manifest once on the local container engine";
+const ABOUT: &str = "Run Kubernetes Pod manifests once on a container engine, as a kubelet would";
 
 const LONG_ABOUT: &str = "\
-Run a Kubernetes Pod manifest once on the local container engine (Docker, or Podman's
-Docker-compatible API), the way a kubelet would: an infra container that holds the pod's
-network and IPC namespaces, then the pod's containers joined to it. podrun then watches and
-repairs the pod, with exponential backoff, until it is running (or complete) or the retry
-budget runs out, and exits with a code a script can act on.
+Run Kubernetes Pod manifests once on a container engine, the way a kubelet would: an infra
+container that holds the pod's network and IPC namespaces, then the pod's init and app
+containers joined to it. podrun then watches and repairs the pod, with exponential backoff,
+until it is running (or complete) or the retry budget runs out, and exits with a code a script
+can act on.
+
+Engines: Docker (local socket, tcp://, TLS, ssh://), Podman's Docker-compatible API (root and
+rootless), and containerd or CRI-O through the CRI (--runtime-endpoint), as the kubelet uses
+them. Without an address podrun takes $DOCKER_HOST, the Docker context, Docker's socket, then
+containerd's and CRI-O's sockets.
+
+podrun keeps what it knows of each pod (its record, termination messages, volumes, events) in
+its state directory: $PODRUN_STATE_DIR, else /var/lib/podrun as root, else
+$XDG_STATE_HOME/podrun. get, wait, logs and delete find pods in the engine by podrun's labels
+and claim only those this state directory made: use the same state directory for every command.
 
 Exit codes: 0 success; 1 internal error; 2 invalid usage or manifest (nothing created);
 3 container engine unreachable; 4 image unavailable; 5 not converged in time;
 6 a container failed; 7 the pod was deleted while apply ran; 8 delete left containers
-that are not podrun's to touch (another state directory's); 130/143 interrupted by SIGINT/SIGTERM; 141 standard output closed (as
-SIGPIPE). With `apply --exit-code-from C`, C's exit code replaces 0 and 6 (when C is the
-container that failed).";
+that are not podrun's to touch (another state directory's); 130/143 interrupted by
+SIGINT/SIGTERM; 141 standard output closed (as SIGPIPE). With `apply --exit-code-from C`, C's
+exit code replaces 0 and 6 (when C is the container that failed).
+
+`podrun man` prints the manual page, with examples, the environment and the files podrun uses.";
+
+/// The heading of the flags that say which engine to talk to and how; in every command's help.
+const CONNECTION: &str = "Engine connection";
+/// The heading of the flags that say how much podrun prints and in what form.
+const OUTPUT: &str = "Output";
+/// apply's headings: where the pods come from, how long and for what it waits, what the node
+/// gives the pods, and what `--supervise` does.
+const MANIFESTS: &str = "Manifests";
+const WAITING: &str = "Waiting and retries";
+const POD_ON_NODE: &str = "Pods on this node";
+const SUPERVISION: &str = "Supervision";
 
 impl Cli {
     /// Whether the command only relays the engine's streams (`logs`): it runs on one thread,
@@ -40,51 +63,55 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 
-    /// Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port])
-    /// [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]
-    #[arg(short = 'H', long, global = true, value_name = "ADDRESS")]
+    /// Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)
+    ///
+    /// Default: $DOCKER_HOST, else the Docker context (--context), else unix:///var/run/docker.sock
+    /// (then containerd's and CRI-O's sockets, through the CRI). A tcp:// engine takes --tls or
+    /// --tlsverify and the certificates below, as docker does.
+    #[arg(help_heading = CONNECTION, short = 'H', long, global = true, value_name = "ADDRESS")]
     pub host: Option<String>,
 
-    /// CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the
-    /// Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker
-    /// socket, the first of containerd's and CRI-O's sockets found]
-    #[arg(long, global = true, value_name = "ADDRESS", env = "CONTAINER_RUNTIME_ENDPOINT", hide_env = true, conflicts_with_all = ["host", "context"])]
+    /// CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it
+    ///
+    /// Default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of
+    /// containerd's and CRI-O's sockets found.
+    #[arg(help_heading = CONNECTION, long, global = true, value_name = "ADDRESS", env = "CONTAINER_RUNTIME_ENDPOINT", hide_env = true, conflicts_with_all = ["host", "context"])]
     pub runtime_endpoint: Option<String>,
 
     /// Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT,
     /// else the Docker config's currentContext, unless --host or DOCKER_HOST is given]
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(help_heading = CONNECTION, hide_short_help = true, long, global = true, value_name = "NAME")]
     pub context: Option<String>,
 
     /// Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify
     /// [default: on if $DOCKER_TLS is set]
-    #[arg(long, global = true)]
+    #[arg(help_heading = CONNECTION, hide_short_help = true, long, global = true)]
     pub tls: bool,
 
     /// Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY
     /// is set]
-    #[arg(long, global = true)]
+    #[arg(help_heading = CONNECTION, hide_short_help = true, long, global = true)]
     pub tlsverify: bool,
 
     /// Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem,
     /// else ~/.docker/ca.pem]
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(help_heading = CONNECTION, hide_short_help = true, long, global = true, value_name = "FILE")]
     pub tlscacert: Option<String>,
 
     /// Client certificate for TLS [default: cert.pem beside ca.pem, if there]
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(help_heading = CONNECTION, hide_short_help = true, long, global = true, value_name = "FILE")]
     pub tlscert: Option<String>,
 
     /// Client certificate's key for TLS [default: key.pem beside ca.pem, if there]
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(help_heading = CONNECTION, hide_short_help = true, long, global = true, value_name = "FILE")]
     pub tlskey: Option<String>,
 
     /// Show only warnings and errors (and `-o json` output)
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    #[arg(help_heading = OUTPUT, short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
 
     /// Say more: -v shows each action podrun takes, -vv adds debug logs
-    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    #[arg(help_heading = OUTPUT, short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 }
 
@@ -194,6 +221,13 @@ Print the completion script for SHELL on stdout, e.g.
 Print the man page, podrun(1) with every command and option, in roff on stdout, e.g.
 `podrun man > /usr/local/share/man/man1/podrun.1`.")]
     Man,
+    /// The pod or container names that fit the last of WORDS (the words of a command line being
+    /// completed); for the completion scripts
+    #[command(name = "__complete", hide = true)]
+    Complete {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "WORDS")]
+        words: Vec<String>,
+    },
 }
 
 /// Where the manifests come from: positional FILEs (or directories), or `-f FILE`.
@@ -206,12 +240,13 @@ pub struct ManifestArgs {
     pub files: Vec<String>,
 
     /// Manifest file (as kubectl takes it)
-    #[arg(short = 'f', long = "filename", value_name = "FILE")]
+    #[arg(help_heading = MANIFESTS, short = 'f', long = "filename", value_name = "FILE")]
     pub filename: Option<String>,
 
-    /// An HTTP header sent with every request for a URL manifest, as the kubelet's
-    /// --manifest-url-header (repeatable; the value is never printed)
-    #[arg(long = "header", value_name = "NAME:VALUE")]
+    /// An HTTP header for URL manifests, as the kubelet's --manifest-url-header
+    ///
+    /// Repeatable; the value is never printed.
+    #[arg(help_heading = MANIFESTS, long = "header", value_name = "NAME:VALUE")]
     pub headers: Vec<String>,
 }
 
@@ -232,165 +267,189 @@ pub struct ApplyArgs {
     pub manifest: ManifestArgs,
 
     /// Namespace for pods whose manifest names none
-    #[arg(short, long, value_name = "NS", value_parser = parse_namespace)]
+    #[arg(help_heading = MANIFESTS, short, long, value_name = "NS", value_parser = parse_namespace)]
     pub namespace: Option<String>,
 
     /// Overall deadline (e.g. 90s, 5m)
-    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_duration)]
+    #[arg(help_heading = WAITING, long, value_name = "DURATION", default_value = "5m", value_parser = parse_duration)]
     pub timeout: Duration,
 
     /// How many times to repair the pod (restart, recreate) after the first sync
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(help_heading = WAITING, long, value_name = "N", default_value_t = 10)]
     pub retries: u32,
 
     /// Wait before the first repair; later waits grow by --backoff
-    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = parse_duration)]
+    #[arg(help_heading = WAITING, long, value_name = "DURATION", default_value = "1s", value_parser = parse_duration)]
     pub retry_delay: Duration,
 
     /// Factor by which the wait grows after each repair
-    #[arg(long, value_name = "FACTOR", default_value_t = 2.0, value_parser = parse_backoff)]
+    #[arg(help_heading = WAITING, long, value_name = "FACTOR", default_value_t = 2.0, value_parser = parse_backoff)]
     pub backoff: f64,
 
-    /// Wait before restarting a crashed container the second time; it doubles each restart
-    /// (the first restart is immediate)
-    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = parse_duration)]
+    /// Wait before restarting a crashed container the second time
+    ///
+    /// It doubles each restart, up to --crash-backoff-max; the first restart is immediate.
+    #[arg(help_heading = WAITING, long, value_name = "DURATION", default_value = "1s", value_parser = parse_duration)]
     pub crash_backoff: Duration,
 
     /// The longest wait between restarts of a crashing container
-    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
+    #[arg(help_heading = WAITING, long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
     pub crash_backoff_max: Duration,
 
-    /// How long a container must have been up (from its start as the engine records it) before
-    /// it counts as running; a container restarted after a crash must stay up five times as
-    /// long. 0 counts a container as running as soon as the engine says it runs
-    #[arg(long, value_name = "DURATION", default_value = "200ms", value_parser = parse_duration)]
+    /// How long a container must have been up before it counts as running
+    ///
+    /// Measured from its start as the engine records it; a container restarted after a crash must
+    /// stay up five times as long. 0 counts a container as running as soon as the engine says it
+    /// runs.
+    #[arg(help_heading = WAITING, long, value_name = "DURATION", default_value = "200ms", value_parser = parse_duration)]
     pub min_uptime: Duration,
 
     /// Remove what this run created when the pod fails or the run is interrupted
-    #[arg(long)]
+    #[arg(help_heading = WAITING, long)]
     pub cleanup_on_failure: bool,
 
-    /// Remove the pods (their containers and podrun's files for them) when podrun exits:
-    /// after completion, failure or interrupt
-    #[arg(long)]
+    /// Remove the pods when podrun exits: after completion, failure or interrupt
+    ///
+    /// Their containers and podrun's files for them.
+    #[arg(help_heading = WAITING, long)]
     pub rm: bool,
 
-    /// Show the containers' output (init containers too) on stdout while waiting, each line
-    /// prefixed with its container's name
-    #[arg(long)]
+    /// Show the containers' output on stdout while waiting
+    ///
+    /// Init containers too, each line prefixed with its container's name.
+    #[arg(help_heading = OUTPUT, long)]
     pub logs: bool,
 
-    /// Exit with this container's exit code (its last termination) once the run ends
-    /// successfully or this container failed; implies --abort-on-container-exit
-    #[arg(long, value_name = "CONTAINER")]
+    /// Exit with this container's exit code; implies --abort-on-container-exit
+    ///
+    /// Its last termination's code, once the run ends successfully or this container failed.
+    #[arg(help_heading = WAITING, long, value_name = "CONTAINER")]
     pub exit_code_from: Option<String>,
 
-    /// Once an app container has terminated for good (its restart policy will not start it
-    /// again), stop the pod's other containers within their grace periods and exit with that
-    /// container's exit code, as `docker compose up --abort-on-container-exit`; implies
-    /// --wait-for complete. The manifest must hold one pod
-    #[arg(long)]
+    /// Stop the pod when an app container ends for good, as `docker compose up` does
+    ///
+    /// Once an app container has terminated and its restart policy will not start it again, the
+    /// pod's other containers are stopped within their grace periods and podrun exits with that
+    /// container's exit code; implies --wait-for complete. The manifest must hold one pod.
+    #[arg(help_heading = WAITING, long)]
     pub abort_on_container_exit: bool,
 
-    /// What to wait for [default: each container by its restart policy (its own, else the
-    /// pod's): running when every exit is restarted, complete otherwise]
-    #[arg(long, value_enum, value_name = "WHAT")]
+    /// What to wait for
+    ///
+    /// Default: each container by its restart policy (its own, else the pod's): running when every
+    /// exit is restarted, complete otherwise.
+    #[arg(help_heading = WAITING, long, value_enum, value_name = "WHAT")]
     pub wait_for: Option<WaitForArg>,
 
     /// Output format of the result on stdout
-    #[arg(short, long, value_enum, default_value = "text", value_name = "FORMAT")]
+    #[arg(help_heading = OUTPUT, short, long, value_enum, default_value = "text", value_name = "FORMAT")]
     pub output: OutputArg,
 
     /// Attach pods to this user-defined engine network (so static pods reach each other by name)
-    #[arg(long, value_name = "NAME")]
+    #[arg(help_heading = POD_ON_NODE, long, value_name = "NAME")]
     pub network: Option<String>,
 
     /// Image for the pod's infra container [default: podrun's own, built locally]
-    #[arg(long, value_name = "IMAGE")]
+    #[arg(help_heading = POD_ON_NODE, long, value_name = "IMAGE")]
     pub infra_image: Option<String>,
 
-    /// Override every container's imagePullPolicy for this run: always (Always), missing
-    /// (IfNotPresent) or never (Never)
-    #[arg(long, value_enum, value_name = "WHEN")]
+    /// Override every container's imagePullPolicy for this run
+    ///
+    /// always (Always), missing (IfNotPresent) or never (Never).
+    #[arg(help_heading = POD_ON_NODE, long, value_enum, value_name = "WHEN")]
     pub pull: Option<PullArg>,
 
-    /// Refuse Kubernetes fields podrun ignores (not yet implemented, or only meaningful on a
-    /// cluster)
-    #[arg(long)]
+    /// Refuse Kubernetes fields podrun ignores
+    ///
+    /// Fields podrun does not implement yet, or that mean something only on a cluster, are
+    /// otherwise accepted with a warning.
+    #[arg(help_heading = MANIFESTS, long)]
     pub strict: bool,
 
-    /// Run containers for which neither the pod nor the container sets a seccompProfile under
-    /// the engine's default profile (RuntimeDefault), as a kubelet with seccompDefault does;
-    /// without it they run Unconfined, as under a kubelet's default settings
-    #[arg(long)]
+    /// Run containers without a seccompProfile under the engine's default (RuntimeDefault)
+    ///
+    /// As a kubelet with seccompDefault does, for containers for which neither the pod nor the
+    /// container sets a profile; without it they run Unconfined, as under a kubelet's default
+    /// settings.
+    #[arg(help_heading = POD_ON_NODE, long)]
     pub seccomp_default: bool,
 
-    /// Sysctls a pod may set beyond the safe ones, as the kubelet's --allowed-unsafe-sysctls: names
-    /// or prefixes ending in * (kernel.msg*), comma-separated; only sysctls the kernel keeps per
-    /// pod (net.*, kernel.shm*, kernel.msg*, kernel.sem, fs.mqueue.*). Any other is refused
-    /// before anything is created (SysctlForbidden)
-    #[arg(long, value_name = "SYSCTLS", value_delimiter = ',', value_parser = parse_unsafe_sysctl)]
+    /// Sysctls a pod may set beyond the safe ones, as the kubelet's --allowed-unsafe-sysctls
+    ///
+    /// Names or prefixes ending in * (kernel.msg*), comma-separated; only sysctls the kernel keeps per
+    /// pod (net.*, kernel.shm*, kernel.msg*, kernel.sem, fs.mqueue.*). Any other is refused before
+    /// anything is created (SysctlForbidden).
+    #[arg(help_heading = POD_ON_NODE, long, value_name = "SYSCTLS", value_delimiter = ',', value_parser = parse_unsafe_sysctl)]
     pub allowed_unsafe_sysctls: Vec<String>,
 
-    /// Fields Kubernetes does not know, as kubectl has it: strict refuses them; warn drops
-    /// each with a warning naming its place; ignore drops them silently, as a kubelet's file
-    /// source does (true and false stand for strict and ignore). Default: strict, and warn
-    /// under --supervise, which keeps pods as a kubelet keeps its static pods
-    #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true,
+    /// Fields Kubernetes does not know: strict, warn or ignore, as kubectl's --validate
+    ///
+    /// strict refuses them; warn drops each with a warning naming its place; ignore drops them
+    /// silently, as a kubelet's file source does (true and false stand for strict and ignore).
+    /// Default: strict, and warn under --supervise, which keeps pods as a kubelet keeps its static
+    /// pods
+    #[arg(help_heading = MANIFESTS, long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true,
           default_missing_value = "strict")]
     pub validate: Option<ValidateArg>,
 
     /// A file of ConfigMaps and Secrets the pods refer to (repeatable)
-    #[arg(long = "config", value_name = "FILE")]
+    #[arg(help_heading = MANIFESTS, long = "config", value_name = "FILE")]
     pub configs: Vec<String>,
 
-    /// After applying, delete podrun's pods that no longer have a manifest among the given
-    /// files or directories, in the namespaces those manifests use (and -n); never others
-    #[arg(long, conflicts_with = "filename")]
+    /// After applying, delete podrun's pods that no longer have a manifest here
+    ///
+    /// Only pods of the namespaces the given files' manifests use (and -n) are considered;
+    /// never others.
+    #[arg(help_heading = MANIFESTS, long, conflicts_with = "filename")]
     pub prune: bool,
 
     /// Print what apply would do to each pod (containers to create, recreate, start, stop or
     /// remove, images to pull) and change nothing
-    #[arg(long, conflicts_with_all = ["prune", "rm", "logs", "exit_code_from", "abort_on_container_exit"])]
+    #[arg(help_heading = MANIFESTS, long, conflicts_with_all = ["prune", "rm", "logs", "exit_code_from", "abort_on_container_exit"])]
     pub dry_run: bool,
 
-    /// After the first pass, stay and keep repairing the pods as a kubelet does (restarts with
-    /// CrashLoopBackOff, lost containers recreated), until SIGINT or SIGTERM (then exit 0,
-    /// leaving the pods running). Tells systemd when the first pass is done (Type=notify).
-    /// Changed manifests are applied again (checked every 20 s, and on SIGHUP)
-    #[arg(
+    /// Stay after the first pass and keep repairing the pods, as a kubelet does
+    ///
+    /// Restarts with CrashLoopBackOff and recreates lost containers until SIGINT or SIGTERM (then
+    /// exits 0, leaving the pods running). Tells systemd when the first pass is done (Type=notify).
+    /// Changed manifests are applied again (checked every 20 s, and on SIGHUP).
+    #[arg(help_heading = SUPERVISION,
         long,
         conflicts_with_all = ["dry_run", "rm", "logs", "exit_code_from", "abort_on_container_exit", "cleanup_on_failure"]
     )]
     pub supervise: bool,
 
-    /// Under --supervise on a CRI runtime, a container's log is rotated once it is this large
-    /// (a quantity: 500Ki, 10Mi), as the kubelet's --container-log-max-size
-    #[arg(long, value_name = "SIZE", default_value = "10Mi", value_parser = parse_log_size, requires = "supervise")]
+    /// CRI runtimes: rotate a container's log once it is this large (500Ki, 10Mi)
+    ///
+    /// As the kubelet's --container-log-max-size.
+    #[arg(help_heading = SUPERVISION, long, value_name = "SIZE", default_value = "10Mi", value_parser = parse_log_size, requires = "supervise")]
     pub container_log_max_size: u64,
 
-    /// Under --supervise on a CRI runtime, the most files a container's log is kept in, the
-    /// one being written included (at least 2), as the kubelet's --container-log-max-files
-    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..),
+    /// CRI runtimes: the most files a container's log is kept in (at least 2)
+    ///
+    /// The one being written included, as the kubelet's --container-log-max-files.
+    #[arg(help_heading = SUPERVISION, long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..),
           requires = "supervise")]
     pub container_log_max_files: u32,
 
-    /// Under --supervise on a CRI runtime, how often the containers' logs are looked at for
-    /// rotation, as the kubelet's containerLogMonitorInterval
-    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_interval, requires = "supervise")]
+    /// CRI runtimes: how often the containers' logs are looked at for rotation
+    ///
+    /// As the kubelet's containerLogMonitorInterval.
+    #[arg(help_heading = SUPERVISION, long, value_name = "DURATION", default_value = "10s", value_parser = parse_interval, requires = "supervise")]
     pub container_log_monitor_interval: Duration,
 
-    /// Under --supervise, every INTERVAL the images of containers pulled Always are pulled
-    /// again, and a container whose image moved is restarted on it (rolled back when it fails
-    /// within --auto-update-settle); `off` (the default) leaves them, as a kubelet does. At
-    /// least 1s
-    #[arg(long, value_name = "INTERVAL", env = "PODRUN_AUTO_UPDATE", value_parser = parse_auto_update)]
+    /// Pull Always images again every INTERVAL and restart containers whose image moved
+    ///
+    /// A container updated is rolled back when it fails within --auto-update-settle; `off` (the
+    /// default) leaves images as they are, as a kubelet does. At least 1s.
+    #[arg(help_heading = SUPERVISION, long, value_name = "INTERVAL", env = "PODRUN_AUTO_UPDATE", value_parser = parse_auto_update)]
     pub auto_update: Option<Duration>,
 
-    /// How long a container updated by --auto-update must start, run without restarting and
-    /// (with a readiness probe) be ready before its update counts; else it is rolled back. At
-    /// least 1s
-    #[arg(long, value_name = "DURATION", env = "PODRUN_AUTO_UPDATE_SETTLE", default_value = "60s",
+    /// How long an auto-updated container must run before its update counts
+    ///
+    /// It must start, run without restarting and (with a readiness probe) be ready for this long;
+    /// else it is rolled back. At least 1s.
+    #[arg(help_heading = SUPERVISION, long, value_name = "DURATION", env = "PODRUN_AUTO_UPDATE_SETTLE", default_value = "60s",
           value_parser = parse_auto_update_settle)]
     pub auto_update_settle: Duration,
 }

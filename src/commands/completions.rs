@@ -14,6 +14,8 @@ use crate::cli::Cli;
 use crate::exit;
 use crate::report::output;
 
+use super::{completion_hooks, manual};
+
 /// The name completions are registered for and the man page is titled with.
 const BIN: &str = "podrun";
 
@@ -33,7 +35,7 @@ pub fn man() -> anyhow::Result<u8> {
 pub fn completion_script(shell: Shell) -> Vec<u8> {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), BIN, &mut out);
-    out
+    completion_hooks::with_names(shell, out)
 }
 
 /// podrun(1): the top-level page (synopsis, description, global options), then one subsection
@@ -74,8 +76,30 @@ pub fn man_page() -> std::io::Result<Vec<u8>> {
             }
         }
     }
+    for (title, entries) in manual::SECTIONS {
+        render_section(&mut out, title, entries)?;
+    }
     page.render_version_section(&mut out)?;
     Ok(out)
+}
+
+/// A section of tagged paragraphs (`.TP`), with roff's special characters escaped.
+fn render_section(out: &mut Vec<u8>, title: &str, entries: &[manual::Entry]) -> std::io::Result<()> {
+    writeln!(out, ".SH \"{title}\"")?;
+    for (tag, text) in entries {
+        writeln!(out, ".TP\n\\fB{}\\fR\n{}", roff_text(tag), roff_text(text))?;
+    }
+    Ok(())
+}
+
+/// `text` as roff reads it literally: backslashes and hyphens escaped, and a line that would
+/// start with a control character (`.` or `'`) guarded.
+fn roff_text(text: &str) -> String {
+    let escaped = text.replace('\\', "\\e").replace('-', "\\-");
+    match escaped.chars().next() {
+        Some('.' | '\'') => format!("\\&{escaped}"),
+        _ => escaped,
+    }
 }
 
 fn title_case(heading: &str) -> String {

@@ -1,12 +1,15 @@
 //! One module per subcommand; each returns the exit code, or an error that `exit` maps to one.
 
 pub mod apply;
+pub mod complete_names;
+mod completion_hooks;
 pub mod completions;
 pub mod delete;
 pub mod exec;
 pub mod gc;
 pub mod get;
 pub mod logs;
+mod manual;
 pub mod validate;
 pub mod wait;
 
@@ -37,6 +40,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Exec(args) => exec::run(&cli, args).await,
         Command::Completions { shell } => completions::completions(*shell),
         Command::Man => completions::man(),
+        Command::Complete { words } => complete_names::run(words).await,
     }
 }
 

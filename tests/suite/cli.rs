@@ -685,6 +685,44 @@ fn completions_take_a_known_shell() {
 }
 
 #[test]
+fn help_is_short_with_h_and_names_every_engine_and_the_state_directory() {
+    let long = stdout(&podrun(&["--help"], None));
+    for engine in ["Docker", "Podman", "containerd", "CRI-O", "PODRUN_STATE_DIR", "podrun man"] {
+        assert!(long.contains(engine), "--help does not name {engine}:\n{long}");
+    }
+    let short = stdout(&podrun(&["apply", "-h"], None));
+    let full = stdout(&podrun(&["apply", "--help"], None));
+    assert!(short.lines().count() * 2 < full.lines().count(), "apply -h is not short:\n{short}");
+    for heading in ["Manifests:", "Waiting and retries:", "Supervision:", "Output:", "Engine connection:"] {
+        assert!(short.contains(heading), "apply -h has no {heading:?}:\n{short}");
+    }
+    // The TLS flags and --context are in --help only.
+    assert!(!short.contains("--tlscacert") && full.contains("--tlscacert"), "{short}");
+    // The hidden completion helper is not offered anywhere.
+    assert!(!long.contains("__complete") && !stdout(&podrun(&["man"], None)).contains("__complete"));
+}
+
+#[test]
+fn the_man_page_has_exit_status_environment_files_and_examples() {
+    let page = stdout(&podrun(&["man"], None));
+    for section in ["EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES"] {
+        assert!(page.contains(&format!(".SH \"{section}\"\n")), "no {section} in podrun(1)");
+    }
+    for said in ["PODRUN_STATE_DIR", "CONTAINER_RUNTIME_ENDPOINT", "/var/lib/podrun", "podrun apply pod.yaml"] {
+        assert!(page.contains(&said.replace('-', "\\-")), "podrun(1) does not say {said}");
+    }
+}
+
+#[test]
+fn completion_offers_nothing_without_an_engine_or_a_place_for_a_name() {
+    // No engine: nothing, at once, exit 0 (a shell's Tab must not print errors).
+    let o = podrun_env(&["__complete", "--", "podrun", "logs", ""], None, NO_ENGINE);
+    assert_eq!((code(&o), stdout(&o).as_str(), stderr(&o).as_str()), (0, "", ""));
+    let o = podrun(&["__complete", "--", "podrun", "apply", ""], None);
+    assert_eq!((code(&o), stdout(&o).as_str()), (0, ""));
+}
+
+#[test]
 fn inputs_are_bounded_and_every_refusal_names_its_input() {
     // /dev/zero as a file, as standard input and as --config stops at the cap.
     let pod = TempFile::new("bounded-pod.yaml", POD);

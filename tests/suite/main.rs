@@ -14,6 +14,7 @@ mod cri_gen;
 mod e2e_apply;
 mod e2e_auto_update;
 mod e2e_boot_unit;
+mod e2e_completion;
 mod e2e_context;
 mod e2e_corpus;
 mod e2e_cri;
