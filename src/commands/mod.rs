@@ -6,6 +6,7 @@ pub mod delete;
 pub mod exec;
 pub mod gc;
 pub mod get;
+pub mod get_output;
 pub mod logs;
 pub mod validate;
 pub mod wait;
