@@ -40,7 +40,7 @@ fn output_forms(target: Target) {
     assert_eq!(get(target, &ns, &["-o", "name", sorted[0], sorted[1]]), "pod/db\npod/web\n");
     assert_eq!(get(target, &ns, &["web", "-o", "name"]), "pod/web\n");
     // One name: the Pod; none: the List.
-    assert_eq!(get(target, &ns, &["web", "-o", "jsonpath={.metadata.name} {.metadata.labels.app}"]), "web out");
+    assert_eq!(get(target, &ns, &["web", "-o", "jsonpath={.metadata.name} {.kind}"]), "web Pod");
     assert_eq!(get(target, &ns, &["-o", "jsonpath={.items[*].metadata.name}", sorted[0], sorted[1]]), "db web");
     let range = r#"jsonpath={range .items[*]}{.metadata.name}{"\t"}{.status.phase}{"\n"}{end}"#;
     assert_eq!(get(target, &ns, &["-o", range, "--sort-by", "{.metadata.name}"]), "db\tRunning\nweb\tRunning\n");
