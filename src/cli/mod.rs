@@ -137,7 +137,9 @@ CrashLoopBackOff, Error or Completed), RESTARTS and AGE, as `kubectl get pods` p
 
 With POD only that pod, with several only those (exit 1 when one does not exist). `-o json` and
 `-o yaml` give the Pod object for one POD, as `kubectl get pod POD -o json` does, and a
-Kubernetes List of Pod objects otherwise, as `apply -o json` does.")]
+Kubernetes List of Pod objects otherwise, as `apply -o json` does; `-o name`, `-o
+jsonpath=TEMPLATE` and `-o custom-columns=SPEC` print from the same objects, in kubectl's
+JSONPath, and `--sort-by=PATH` orders the pods.")]
     Get(GetArgs),
     /// Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does
     #[command(long_about = "\
@@ -149,9 +151,10 @@ started, restarted or deleted: the pods are only looked at, as `podrun get` read
 
 POD names the pods; --all takes every pod of the namespace and -l those whose labels match.
 A POD podrun does not run is an error at once, with kubectl's words (exit 1, nothing waited
-for); so is a selector that matches no pod. Without --for, each pod is waited for as apply
-waits for it: each container by its restart policy (its own, else the pod's), running when
-every exit is restarted, complete otherwise.")]
+for); so is a selector that matches no pod. --for=jsonpath='{.status.phase}'=Succeeded waits
+until the Pod object has that value, as kubectl's. Without --for, each pod is waited for as
+apply waits for it: each container by its restart policy (its own, else the pod's), running
+when every exit is restarted, complete otherwise.")]
     Wait(WaitArgs),
     /// Print a container's output, as `kubectl logs` does
     #[command(long_about = "\
