@@ -83,7 +83,7 @@ impl Eval {
     }
 
     fn field<'a>(&mut self, input: Vec<Val<'a>>, name: &str) -> Result<Vec<Val<'a>>, ExecError> {
-        if input.is_empty() || name.is_empty() {
+        if input.is_empty() {
             return Ok(input);
         }
         let found: Vec<Val<'a>> = input

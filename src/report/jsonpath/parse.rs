@@ -10,7 +10,7 @@ use super::{ParseError, MAX_DEPTH};
 pub(super) enum Node {
     /// Quoted text: printed as it is, or compared in a filter.
     Text(String),
-    /// A map's key; an empty name is the current value.
+    /// A map's key (`{.}` is the key "", as in client-go: `{@}` is the current value).
     Field(String),
     Array([Param; 3]),
     Filter(Box<Filter>),

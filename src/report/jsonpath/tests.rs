@@ -300,6 +300,7 @@ fn slices_and_bounds_as_client_go() {
             case("compare kinds", "{.a[?(@==1.0)]}", &a, Err("incompatible types for comparison")),
             case("filter a map", "{.a[0][?(@.x)]}", &a, Err("0 is not array or slice and cannot be filtered")),
             case("whole object", "{@}", &a, Ok(r#"{"a":[0,1,2,3]}"#)),
+            case("an empty key", "{.}", &a, Err(" is not found")),
             case("escapes", r#"{"a\tb\n"}{'\'x\''}{"\u00e9"}"#, &a, Ok("a\tb\n'x'é")),
         ],
         false,
