@@ -2,7 +2,7 @@
 //! containerd (CRI): pods applied from files, read back with `-o name`, `-o jsonpath` (the Pod
 //! for one name, the List otherwise, a range over it), `-o jsonpath-file`, `-o custom-columns`
 //! and `custom-columns-file`, `--sort-by`; a template kubectl refuses is refused with its
-//! words; `wait --for=jsonpath='{.status.phase}'=Succeeded` ends when a pod completes, and at
+//! words, and one that does not fit the pod fails with them; `wait --for=jsonpath='{.status.phase}'=Succeeded` ends when a pod completes, and at
 //! the deadline with what the path finds.
 
 use crate::common::*;
@@ -69,6 +69,16 @@ fn output_forms(target: Target) {
     assert_eq!(code(&bad), 2, "{}", stderr(&bad));
     assert!(stderr(&bad).contains("error parsing jsonpath {.metadata.name, unclosed action"), "{}", stderr(&bad));
     assert!(stdout(&bad).is_empty());
+    let past = target.podrun(&[
+        "get".into(),
+        "web".into(),
+        "-n".into(),
+        ns.name().into(),
+        "-o".into(),
+        "jsonpath={.spec.containers[5]}".into(),
+    ]);
+    assert_eq!(code(&past), 1, "{}", stderr(&past));
+    assert!(stderr(&past).contains("array index out of bounds: index 5, length 1"), "{}", stderr(&past));
     let unknown = target.podrun(&["get".into(), "-o".into(), "go-template={{.a}}".into()]);
     assert!(stderr(&unknown).contains("unable to match a printer"), "{}", stderr(&unknown));
     let nowhere =
