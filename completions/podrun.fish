@@ -147,9 +147,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand delete" -s v -l verbose -d
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s n -l namespace -d 'Namespace of the pods [default: default]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand get" -s o -l output -d 'Output format: the table, the table with IP and IMAGES (wide), or the Pod (one POD) or a List of Pods (json, yaml)' -r -f -a "wide\t''
-json\t''
-yaml\t''"
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s o -l output -d 'Output format: the table, the table with IP and IMAGES (wide), the Pod (one POD) or a List of Pods (json, yaml), pod/NAME lines (name), or kubectl\'s jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=HEADER:PATH,... and custom-columns-file=FILE' -r
+complete -c podrun -n "__fish_podrun_using_subcommand get" -l sort-by -d 'Sort the pods by the value at this JSONPath (e.g. .metadata.name, \'{.status.containerStatuses[0].restartCount}\'), as kubectl does' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
@@ -165,9 +164,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand get" -s h -l help -d 'Prin
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s l -l selector -d 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s n -l namespace -d 'Namespace of the pods [default: default]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand wait" -l for -d 'What to wait for [default: as apply, each container by its restart policy: running when every exit is restarted, complete otherwise]' -r -f -a "running\t'Every container running (or completed with exit 0 where it is not restarted)'
-ready\t'Every container ready: its readiness probe passes, as podrun\'s prober last said (running, without one)'
-complete\t'Every container terminated for good; success when all exited 0'"
+complete -c podrun -n "__fish_podrun_using_subcommand wait" -l for -d 'What to wait for: running, ready, complete, or jsonpath=\'{PATH}\'=VALUE (jsonpath=\'{PATH}\': any value) in the Pod `get POD -o json` prints, as kubectl\'s [default: as apply, each container by its restart policy: running when every exit is restarted, complete otherwise]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -l timeout -d 'Overall deadline (e.g. 90s, 5m)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s o -l output -d 'Output format of the result on stdout (json: the List of Pod objects `get -o json` gives)' -r -f -a "text\t''
 json\t''"

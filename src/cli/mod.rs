@@ -7,6 +7,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::manifest::types::{LabelSelector, LabelSelectorRequirement};
 use crate::manifest::FieldValidation;
 
+mod get_output;
+mod wait_for;
+pub use get_output::{parse_get_output, GetOutputArg};
+pub use wait_for::{parse_wait_for, WaitUntilArg};
+
 const ABOUT: &str = "Run Kubernetes Pod manifests once on a container engine, as a kubelet would";
 
 const LONG_ABOUT: &str = "\
@@ -159,7 +164,9 @@ CrashLoopBackOff, Error or Completed), RESTARTS and AGE, as `kubectl get pods` p
 
 With POD only that pod, with several only those (exit 1 when one does not exist). `-o json` and
 `-o yaml` give the Pod object for one POD, as `kubectl get pod POD -o json` does, and a
-Kubernetes List of Pod objects otherwise, as `apply -o json` does.")]
+Kubernetes List of Pod objects otherwise, as `apply -o json` does; `-o name`, `-o
+jsonpath=TEMPLATE` and `-o custom-columns=SPEC` print from the same objects, in kubectl's
+JSONPath, and `--sort-by=PATH` orders the pods.")]
     Get(GetArgs),
     /// Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does
     #[command(long_about = "\
@@ -171,9 +178,10 @@ started, restarted or deleted: the pods are only looked at, as `podrun get` read
 
 POD names the pods; --all takes every pod of the namespace and -l those whose labels match.
 A POD podrun does not run is an error at once, with kubectl's words (exit 1, nothing waited
-for); so is a selector that matches no pod. Without --for, each pod is waited for as apply
-waits for it: each container by its restart policy (its own, else the pod's), running when
-every exit is restarted, complete otherwise.")]
+for); so is a selector that matches no pod. --for=jsonpath='{.status.phase}'=Succeeded waits
+until the Pod object has that value, as kubectl's. Without --for, each pod is waited for as
+apply waits for it: each container by its restart policy (its own, else the pod's), running
+when every exit is restarted, complete otherwise.")]
     Wait(WaitArgs),
     /// Print a container's output, as `kubectl logs` does
     #[command(long_about = "\
@@ -597,17 +605,16 @@ pub struct GetArgs {
     #[arg(short = 'A', long, conflicts_with = "pods")]
     pub all_namespaces: bool,
 
-    /// Output format: the table, the table with IP and IMAGES (wide), or the Pod (one POD) or a
-    /// List of Pods (json, yaml)
-    #[arg(short, long, value_enum, value_name = "FORMAT")]
+    /// Output format: the table, the table with IP and IMAGES (wide), the Pod (one POD) or a
+    /// List of Pods (json, yaml), pod/NAME lines (name), or kubectl's jsonpath=TEMPLATE,
+    /// jsonpath-file=FILE, custom-columns=HEADER:PATH,... and custom-columns-file=FILE
+    #[arg(short, long, value_name = "FORMAT", value_parser = parse_get_output)]
     pub output: Option<GetOutputArg>,
-}
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GetOutputArg {
-    Wide,
-    Json,
-    Yaml,
+    /// Sort the pods by the value at this JSONPath (e.g. .metadata.name,
+    /// '{.status.containerStatuses[0].restartCount}'), as kubectl does
+    #[arg(long, value_name = "JSONPATH")]
+    pub sort_by: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -628,9 +635,10 @@ pub struct WaitArgs {
     #[arg(short, long, value_name = "NS", value_parser = parse_namespace)]
     pub namespace: Option<String>,
 
-    /// What to wait for [default: as apply, each container by its restart policy: running
-    /// when every exit is restarted, complete otherwise]
-    #[arg(long = "for", value_enum, value_name = "WHAT")]
+    /// What to wait for: running, ready, complete, or jsonpath='{PATH}'=VALUE (jsonpath='{PATH}':
+    /// any value) in the Pod `get POD -o json` prints, as kubectl's [default: as apply, each
+    /// container by its restart policy: running when every exit is restarted, complete otherwise]
+    #[arg(long = "for", value_name = "WHAT", value_parser = parse_wait_for)]
     pub wait_for: Option<WaitUntilArg>,
 
     /// Overall deadline (e.g. 90s, 5m)
@@ -640,18 +648,6 @@ pub struct WaitArgs {
     /// Output format of the result on stdout (json: the List of Pod objects `get -o json` gives)
     #[arg(short, long, value_enum, default_value = "text", value_name = "FORMAT")]
     pub output: OutputArg,
-}
-
-/// What `podrun wait --for` waits for: `--wait-for`'s states.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum WaitUntilArg {
-    /// Every container running (or completed with exit 0 where it is not restarted)
-    Running,
-    /// Every container ready: its readiness probe passes, as podrun's prober last said (running,
-    /// without one)
-    Ready,
-    /// Every container terminated for good; success when all exited 0
-    Complete,
 }
 
 #[derive(Debug, Args)]
@@ -1028,7 +1024,8 @@ mod tests {
             vec!["podrun", "validate", "x", "--config"],
             vec!["podrun", "get", "-A", "-n", "x"],
             vec!["podrun", "get", "p", "-A"],
-            vec!["podrun", "get", "-o", "name"],
+            vec!["podrun", "get", "-o", "go-template={{.a}}"],
+            vec!["podrun", "wait", "p", "--for", "jsonpath={.a}="],
             vec!["podrun", "logs"],
             vec!["podrun", "logs", "p", "-c", "a", "--all-containers"],
             vec!["podrun", "logs", "p", "--since", "soon"],

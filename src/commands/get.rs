@@ -17,6 +17,7 @@ use crate::status::engine_pods::{self, ListedPod};
 
 pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
+    let printer = super::get_output::printer(args.output.as_ref())?;
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     let one = match args.pods.as_slice() {
         [name] => Some(name.clone()),
@@ -36,13 +37,15 @@ pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
         return Ok(exit::INTERNAL);
     }
     // As kubectl: one pod by name is that Pod object; none named, or several, a List of them.
-    let object = match (args.pods.len(), pods.as_slice()) {
+    let mut object = match (args.pods.len(), pods.as_slice()) {
         (1, [pod]) => pod_object(pod),
         _ => list(&pods),
     };
-    match args.output {
+    let pods = super::get_output::sorted(pods, &mut object, args.sort_by.as_deref())?;
+    match &args.output {
         Some(GetOutputArg::Json) => output::println(&report::summary::json(&object))?,
         Some(GetOutputArg::Yaml) => output::print(&serde_yaml::to_string(&object)?)?,
+        _ if printer.is_some() => super::get_output::print(printer.as_ref(), &object, true)?,
         _ if pods.is_empty() && missing.is_empty() => {
             // As kubectl: on stderr, so a script reading stdout sees no rows.
             if args.all_namespaces {
@@ -52,9 +55,12 @@ pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
             }
         }
         _ if pods.is_empty() => {}
-        wide => {
-            output::print(&table(&pods, args.all_namespaces, wide == Some(GetOutputArg::Wide), crate::clock::now()))?
-        }
+        wide => output::print(&table(
+            &pods,
+            args.all_namespaces,
+            matches!(wide, Some(GetOutputArg::Wide)),
+            crate::clock::now(),
+        ))?,
     }
     // As kubectl: what was found is printed, then what was not, and that is a failure.
     for name in &missing {
@@ -81,7 +87,7 @@ fn named(pods: Vec<ListedPod>, names: &[String]) -> (Vec<ListedPod>, Vec<String>
 }
 
 /// The Pod object of a listed pod: what the labels and the engine tell, in the API's shape.
-fn pod_object(p: &ListedPod) -> Value {
+pub(crate) fn pod_object(p: &ListedPod) -> Value {
     let spec = |cs: &[(String, crate::pod::observed::Instances)]| -> Vec<Value> {
         cs.iter()
             .map(|(name, i)| json!({ "name": name, "image": i.current.as_ref().map(|c| c.image.as_str()) }))

@@ -8,6 +8,7 @@ pub mod delete;
 pub mod exec;
 pub mod gc;
 pub mod get;
+pub mod get_output;
 pub mod logs;
 mod manual;
 pub mod validate;

@@ -10,6 +10,7 @@ use tokio::time::Instant;
 
 use crate::cli::{Cli, OutputArg, WaitArgs, WaitUntilArg};
 use crate::driver::wait::{self, WaitOptions, Waited};
+use crate::driver::wait_until::Until;
 use crate::driver::Interrupt;
 use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
@@ -49,19 +50,28 @@ pub async fn run(cli: &Cli, args: &WaitArgs) -> anyhow::Result<u8> {
         }
     };
     let interrupt = Interrupt::listen()?;
-    let opts = WaitOptions { wait_for: args.wait_for.map(wait_for), deadline, files };
+    let until = match &args.wait_for {
+        Some(WaitUntilArg::JsonPath(cond)) => {
+            let cond = cond.clone();
+            Some(Until(Arc::new(move |pod: &ListedPod| cond.check(&super::get::pod_object(pod)))))
+        }
+        _ => None,
+    };
+    let opts = WaitOptions { wait_for: args.wait_for.as_ref().and_then(wait_for), deadline, files, until };
     let waited = wait::wait_all(&rt, pods, &opts, &reporter, &interrupt).await;
     reporter.finish();
-    print_summary(&waited, args.output, cli.quiet, args.wait_for == Some(WaitUntilArg::Ready));
+    print_summary(&waited, args.output, cli.quiet, matches!(args.wait_for, Some(WaitUntilArg::Ready)));
     // The first failing pod, in the order asked, decides the exit code, as in apply.
     Ok(waited.iter().find_map(|w| w.outcome.as_ref().err()).map_or(exit::SUCCESS, exit::for_pod))
 }
 
-fn wait_for(arg: WaitUntilArg) -> WaitFor {
+/// The containers' state `arg` waits for; none for a jsonpath condition, which decides alone.
+fn wait_for(arg: &WaitUntilArg) -> Option<WaitFor> {
     match arg {
-        WaitUntilArg::Running => WaitFor::Running,
-        WaitUntilArg::Ready => WaitFor::Ready,
-        WaitUntilArg::Complete => WaitFor::Complete,
+        WaitUntilArg::Running => Some(WaitFor::Running),
+        WaitUntilArg::Ready => Some(WaitFor::Ready),
+        WaitUntilArg::Complete => Some(WaitFor::Complete),
+        WaitUntilArg::JsonPath(_) => None,
     }
 }
 

@@ -42,6 +42,8 @@ pub struct WaitOptions {
     pub deadline: Instant,
     /// podrun's files on the host (records, termination messages), when the engine is local.
     pub files: Option<PodFiles>,
+    /// A condition on the Pod object that decides the end instead (`--for=jsonpath=...`).
+    pub until: Option<super::wait_until::Until>,
 }
 
 /// The end of the wait for one pod: the pod as last seen, and the outcome.
@@ -132,17 +134,18 @@ async fn wait_one<R: Runtime>(
         pod = own.judged(rt, pod, opts.files.as_ref(), reporter);
         reporter.status(&key, &pod.status);
         let uptime = Uptime { min: MIN_UPTIME, now: crate::clock::now() };
-        let outcome = match waited::verdict(&pod, wait_for, uptime) {
-            Verdict::Done => Some(Ok(())),
-            Verdict::Failed { container, state } => {
+        let outcome = match (&opts.until, waited::verdict(&pod, wait_for, uptime)) {
+            (Some(until), _) => super::wait_until::outcome(until, &pod, opts.deadline, start),
+            (None, Verdict::Done) => Some(Ok(())),
+            (None, Verdict::Failed { container, state }) => {
                 Some(Err(PodFailure::ContainerFailed { container, description: state.describe() }))
             }
-            Verdict::Pending if Instant::now() >= opts.deadline => {
+            (None, Verdict::Pending) if Instant::now() >= opts.deadline => {
                 let (_, outcome) =
                     not_converged(pod.status.clone(), wait_for, &waited::restarting_always(&pod), 0, start);
                 Some(outcome)
             }
-            Verdict::Pending => None,
+            (None, Verdict::Pending) => None,
         };
         if let Some(outcome) = outcome {
             return Waited { key, pod: Some(pod), outcome, failed: Vec::new() };

@@ -4,10 +4,12 @@
 //! `output` is the one writer of stdout and stderr, for every command.
 
 mod explained;
+pub mod jsonpath;
 mod live;
 pub mod logs;
 pub mod output;
 mod plain;
+pub mod printers;
 pub mod summary;
 
 use std::fmt;
