@@ -3,10 +3,14 @@
 pub mod apply;
 pub mod completions;
 pub mod delete;
+mod delete_targets;
+mod dry_run;
 pub mod exec;
 pub mod gc;
 pub mod get;
 pub mod logs;
+pub mod top;
+mod top_usage;
 pub mod validate;
 pub mod wait;
 
@@ -35,6 +39,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Wait(args) => wait::run(&cli, args).await,
         Command::Logs(args) => logs::run(&cli, args).await,
         Command::Exec(args) => exec::run(&cli, args).await,
+        Command::Top(args) => top::run(&cli, args).await,
         Command::Completions { shell } => completions::completions(*shell),
         Command::Man => completions::man(),
     }

@@ -1,15 +1,18 @@
 //! `podrun wait`: the pods its arguments name (by name, `--all`, `-l`), found in the engine as
 //! `get` finds them, waited for by `driver::wait`, with apply's report and exit codes. Missing
 //! pods and empty selections answer as `kubectl wait` does
-//! (`staging/src/k8s.io/kubectl/pkg/cmd/wait/wait.go`): NotFound, or no matching resources, exit 1.
+//! (`staging/src/k8s.io/kubectl/pkg/cmd/wait/wait.go`): NotFound, or no matching resources, exit 1;
+//! for `--for=delete` a pod not there is one waited for already. The kubectl forms of `--for`
+//! (condition, delete) end with kubectl's `pod/NAME condition met`.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::cli::{Cli, OutputArg, WaitArgs, WaitUntilArg};
+use crate::cli::{Cli, OutputArg, WaitArgs, WaitForSpec, WaitUntilArg};
 use crate::driver::wait::{self, WaitOptions, Waited};
+use crate::driver::wait_goal::Goal;
 use crate::driver::Interrupt;
 use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
@@ -49,19 +52,36 @@ pub async fn run(cli: &Cli, args: &WaitArgs) -> anyhow::Result<u8> {
         }
     };
     let interrupt = Interrupt::listen()?;
-    let opts = WaitOptions { wait_for: args.wait_for.map(wait_for), deadline, files };
+    let goal = goal(args.wait_for.as_ref());
+    let opts = WaitOptions { goal, deadline, files };
     let waited = wait::wait_all(&rt, pods, &opts, &reporter, &interrupt).await;
     reporter.finish();
-    print_summary(&waited, args.output, cli.quiet, args.wait_for == Some(WaitUntilArg::Ready));
+    if matches!(goal, Goal::State(_)) || args.output == OutputArg::Json {
+        let ready = args.wait_for == Some(WaitForSpec::State(WaitUntilArg::Ready));
+        print_summary(&waited, args.output, cli.quiet, ready);
+    } else if !cli.quiet {
+        print_met(&waited);
+    }
     // The first failing pod, in the order asked, decides the exit code, as in apply.
     Ok(waited.iter().find_map(|w| w.outcome.as_ref().err()).map_or(exit::SUCCESS, exit::for_pod))
 }
 
-fn wait_for(arg: WaitUntilArg) -> WaitFor {
+fn goal(arg: Option<&WaitForSpec>) -> Goal {
     match arg {
-        WaitUntilArg::Running => WaitFor::Running,
-        WaitUntilArg::Ready => WaitFor::Ready,
-        WaitUntilArg::Complete => WaitFor::Complete,
+        None => Goal::State(None),
+        Some(WaitForSpec::State(WaitUntilArg::Running)) => Goal::State(Some(WaitFor::Running)),
+        Some(WaitForSpec::State(WaitUntilArg::Ready)) => Goal::State(Some(WaitFor::Ready)),
+        Some(WaitForSpec::State(WaitUntilArg::Complete)) => Goal::State(Some(WaitFor::Complete)),
+        Some(WaitForSpec::Condition { type_, status }) => Goal::Condition { type_, status },
+        Some(WaitForSpec::Delete) => Goal::Delete,
+    }
+}
+
+/// kubectl's line for each pod that got there.
+fn print_met(waited: &[Waited]) {
+    for w in waited.iter().filter(|w| w.outcome.is_ok()) {
+        // A closed or full stdout is recorded, and ends podrun (141, or 1): see `output`.
+        let _ = output::println(&crate::escape::escape(&format!("pod/{} condition met", w.key.name)));
     }
 }
 
@@ -84,13 +104,16 @@ fn targets(
         }
         names.into_iter().map(|name| PodKey { namespace: namespace.to_owned(), name: name.clone() }).collect()
     };
-    if keys.is_empty() {
+    // A deletion is waited for already where there is nothing.
+    let deletion = args.wait_for == Some(WaitForSpec::Delete);
+    if keys.is_empty() && !deletion {
         return Err(vec!["error: no matching resources found".to_owned()]);
     }
     let (mut found, mut missing) = (Vec::new(), Vec::new());
     for key in keys {
         match wait::find(observed, &key, files) {
             Some(pod) => found.push(pod),
+            None if deletion => {}
             None => missing.push(super::pod_not_found(&key.name)),
         }
     }

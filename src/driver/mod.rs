@@ -26,6 +26,7 @@ mod termination;
 #[cfg(test)]
 mod tests;
 pub mod wait;
+pub mod wait_goal;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
