@@ -43,13 +43,14 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand logs 'Print a container''s output, as `kubectl logs` does'
             cand exec 'Run a command in a container of a pod, as `kubectl exec` does'
             cand gc 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does'
+            cand top 'Show the CPU and memory of pods now, as `kubectl top pod` does'
             cand completions 'Print the completion script for a shell on stdout'
             cand man 'Print the man page, podrun(1), on stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'podrun;apply'= {
-            cand -f 'Manifest file (as kubectl takes it)'
-            cand --filename 'Manifest file (as kubectl takes it)'
+            cand -f 'Manifest file, directory or URL (as kubectl takes it; repeatable)'
+            cand --filename 'Manifest file, directory or URL (as kubectl takes it; repeatable)'
             cand --header 'An HTTP header sent with every request for a URL manifest, as the kubelet''s --manifest-url-header (repeatable; the value is never printed)'
             cand -n 'Namespace for pods whose manifest names none'
             cand --namespace 'Namespace for pods whose manifest names none'
@@ -70,6 +71,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --allowed-unsafe-sysctls 'Sysctls a pod may set beyond the safe ones, as the kubelet''s --allowed-unsafe-sysctls: names or prefixes ending in * (kernel.msg*), comma-separated; only sysctls the kernel keeps per pod (net.*, kernel.shm*, kernel.msg*, kernel.sem, fs.mqueue.*). Any other is refused before anything is created (SysctlForbidden)'
             cand --validate 'Fields Kubernetes does not know, as kubectl has it: strict refuses them; warn drops each with a warning naming its place; ignore drops them silently, as a kubelet''s file source does (true and false stand for strict and ignore). Default: strict, and warn under --supervise, which keeps pods as a kubelet keeps its static pods'
             cand --config 'A file of ConfigMaps and Secrets the pods refer to (repeatable)'
+            cand --dry-run 'Change nothing: server (the bare flag) prints what apply would do to each pod (containers to create, recreate, start, stop or remove, images to pull); client only checks the manifests, without the engine, and prints each pod as kubectl does (`pod/web created (dry run)`); none is off'
             cand --container-log-max-size 'Under --supervise on a CRI runtime, a container''s log is rotated once it is this large (a quantity: 500Ki, 10Mi), as the kubelet''s --container-log-max-size'
             cand --container-log-max-files 'Under --supervise on a CRI runtime, the most files a container''s log is kept in, the one being written included (at least 2), as the kubelet''s --container-log-max-files'
             cand --container-log-monitor-interval 'Under --supervise on a CRI runtime, how often the containers'' logs are looked at for rotation, as the kubelet''s containerLogMonitorInterval'
@@ -82,6 +84,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --tlscacert 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]'
             cand --tlscert 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]'
             cand --tlskey 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]'
+            cand -R 'Read directories recursively: the manifests of their subdirectories too (sorted; links to directories are not followed)'
+            cand --recursive 'Read directories recursively: the manifests of their subdirectories too (sorted; links to directories are not followed)'
             cand --cleanup-on-failure 'Remove what this run created when the pod fails or the run is interrupted'
             cand --rm 'Remove the pods (their containers and podrun''s files for them) when podrun exits: after completion, failure or interrupt'
             cand --logs 'Show the containers'' output (init containers too) on stdout while waiting, each line prefixed with its container''s name'
@@ -89,7 +93,6 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --strict 'Refuse Kubernetes fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
             cand --seccomp-default 'Run containers for which neither the pod nor the container sets a seccompProfile under the engine''s default profile (RuntimeDefault), as a kubelet with seccompDefault does; without it they run Unconfined, as under a kubelet''s default settings'
             cand --prune 'After applying, delete podrun''s pods that no longer have a manifest among the given files or directories, in the namespaces those manifests use (and -n); never others'
-            cand --dry-run 'Print what apply would do to each pod (containers to create, recreate, start, stop or remove, images to pull) and change nothing'
             cand --supervise 'After the first pass, stay and keep repairing the pods as a kubelet does (restarts with CrashLoopBackOff, lost containers recreated), until SIGINT or SIGTERM (then exit 0, leaving the pods running). Tells systemd when the first pass is done (Type=notify). Changed manifests are applied again (checked every 20 s, and on SIGHUP)'
             cand --tls 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
             cand --tlsverify 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
@@ -103,8 +106,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --version 'Print version'
         }
         &'podrun;validate'= {
-            cand -f 'Manifest file (as kubectl takes it)'
-            cand --filename 'Manifest file (as kubectl takes it)'
+            cand -f 'Manifest file, directory or URL (as kubectl takes it; repeatable)'
+            cand --filename 'Manifest file, directory or URL (as kubectl takes it; repeatable)'
             cand --header 'An HTTP header sent with every request for a URL manifest, as the kubelet''s --manifest-url-header (repeatable; the value is never printed)'
             cand --config 'A file of ConfigMaps and Secrets the pods refer to (repeatable)'
             cand -n 'Namespace for pods whose manifest names none'
@@ -118,6 +121,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --tlscacert 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]'
             cand --tlscert 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]'
             cand --tlskey 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]'
+            cand -R 'Read directories recursively: the manifests of their subdirectories too (sorted; links to directories are not followed)'
+            cand --recursive 'Read directories recursively: the manifests of their subdirectories too (sorted; links to directories are not followed)'
             cand --strict 'Refuse Kubernetes fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
             cand --tls 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
             cand --tlsverify 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
@@ -134,8 +139,9 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand -l 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
             cand --selector 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
             cand --wait 'With --wait=false: no preStop hooks, no grace period; each container is removed with force (the engine kills it), and podrun returns once the engine has removed them'
-            cand -f 'Manifest file whose pods to delete'
-            cand --filename 'Manifest file whose pods to delete'
+            cand -f 'Manifest file, directory or URL whose pods to delete (repeatable)'
+            cand --filename 'Manifest file, directory or URL whose pods to delete (repeatable)'
+            cand --dry-run 'Delete nothing: server (the bare flag) finds the pods in the engine and says which would be deleted; client only says the pods named (no engine); none is off'
             cand -n 'Namespace of the pod [default: the manifest''s, or default]'
             cand --namespace 'Namespace of the pod [default: the manifest''s, or default]'
             cand --grace-period 'Seconds to wait after SIGTERM before SIGKILL [default: the pod''s terminationGracePeriodSeconds]'
@@ -149,6 +155,9 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --tlskey 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]'
             cand --all 'Every pod podrun runs in the namespace (-n, default: default)'
             cand --force 'Grace period 0: SIGKILL at once, without preStop hooks'
+            cand -R 'Read directories recursively: the manifests of their subdirectories too'
+            cand --recursive 'Read directories recursively: the manifests of their subdirectories too'
+            cand --ignore-not-found 'A pod named that does not exist is not an error, as kubectl''s flag'
             cand --delete-volumes 'Also remove the engine volumes of the pods'' persistentVolumeClaims (kept otherwise, as a claim outlives its pod)'
             cand --tls 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
             cand --tlsverify 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
@@ -191,7 +200,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --selector 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
             cand -n 'Namespace of the pods [default: default]'
             cand --namespace 'Namespace of the pods [default: default]'
-            cand --for 'What to wait for [default: as apply, each container by its restart policy: running when every exit is restarted, complete otherwise]'
+            cand --for 'What to wait for: running, ready or complete (as apply''s --wait-for), condition=TYPE[=STATUS] (a pod condition: Ready, ContainersReady, Initialized, PodScheduled, PodReadyToStartContainers; STATUS true by default), or delete (the pod gone) [default: as apply, each container by its restart policy: running when every exit is restarted, complete otherwise]'
             cand --timeout 'Overall deadline (e.g. 90s, 5m)'
             cand -o 'Output format of the result on stdout (json: the List of Pod objects `get -o json` gives)'
             cand --output 'Output format of the result on stdout (json: the List of Pod objects `get -o json` gives)'
@@ -295,6 +304,33 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'podrun;top'= {
+            cand -n 'Namespace of the pods [default: default]'
+            cand --namespace 'Namespace of the pods [default: default]'
+            cand -l 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
+            cand --selector 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
+            cand -H 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]'
+            cand --host 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]'
+            cand --runtime-endpoint 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd''s and CRI-O''s sockets found]'
+            cand --context 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config''s currentContext, unless --host or DOCKER_HOST is given]'
+            cand --tlscacert 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]'
+            cand --tlscert 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]'
+            cand --tlskey 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]'
+            cand -A 'Pods of every namespace, with a NAMESPACE column'
+            cand --all-namespaces 'Pods of every namespace, with a NAMESPACE column'
+            cand --containers 'A row per container: POD, NAME, CPU(cores), MEMORY(bytes)'
+            cand --no-headers 'No header line'
+            cand --tls 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+            cand --tlsverify 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
+            cand -q 'Show only warnings and errors (and `-o json` output)'
+            cand --quiet 'Show only warnings and errors (and `-o json` output)'
+            cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand --verbose 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'podrun;completions'= {
             cand -H 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]'
             cand --host 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]'
@@ -342,6 +378,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand logs 'Print a container''s output, as `kubectl logs` does'
             cand exec 'Run a command in a container of a pod, as `kubectl exec` does'
             cand gc 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does'
+            cand top 'Show the CPU and memory of pods now, as `kubectl top pod` does'
             cand completions 'Print the completion script for a shell on stdout'
             cand man 'Print the man page, podrun(1), on stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -361,6 +398,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
         &'podrun;help;exec'= {
         }
         &'podrun;help;gc'= {
+        }
+        &'podrun;help;top'= {
         }
         &'podrun;help;completions'= {
         }
