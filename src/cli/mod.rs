@@ -120,10 +120,12 @@ valid and 2 otherwise, with every error naming the file and a line:column or a f
     /// Stop and remove the containers podrun created for a pod
     #[command(long_about = "\
 Stop (SIGTERM, then SIGKILL after the grace period) and remove every container podrun created
-for a pod. TARGET is a manifest file (or - for standard input) when such a file exists, a
-directory (every pod of its *.yaml, *.yml and *.json files, as apply DIR), and a pod name
-otherwise; without TARGET, --all deletes every pod of the namespace and -l the pods whose labels
-match. --force stops with grace period 0 (SIGKILL at once); --wait=false skips the stop and
+for pods. Each TARGET is a manifest file (or - for standard input) when such a file exists, a
+directory (every pod of its *.yaml, *.yml and *.json files, as apply DIR; -R reads its
+subdirectories too), pod/NAME, and a pod name otherwise; kubectl's resource word first (pod,
+pods, po) makes every other TARGET a pod name. A pod named that is not there is kubectl's
+NotFound (the others are deleted; exit 1, or 0 with --ignore-not-found). Without TARGET, --all
+deletes every pod of the namespace and -l the pods whose labels match. --force stops with grace period 0 (SIGKILL at once); --wait=false skips the stop and
 removes each container with force. Exits 0 when there was nothing to remove. Containers podrun
 did not create are never touched.")]
     Delete(DeleteArgs),
@@ -149,7 +151,11 @@ POD names the pods; --all takes every pod of the namespace and -l those whose la
 A POD podrun does not run is an error at once, with kubectl's words (exit 1, nothing waited
 for); so is a selector that matches no pod. Without --for, each pod is waited for as apply
 waits for it: each container by its restart policy (its own, else the pod's), running when
-every exit is restarted, complete otherwise.")]
+every exit is restarted, complete otherwise.
+
+--for=condition=TYPE[=STATUS] (Ready, ContainersReady, Initialized, PodScheduled,
+PodReadyToStartContainers) and --for=delete wait as kubectl wait does, with no early end on a
+failure, and print `pod/NAME condition met`; for --for=delete a pod not there is done at once.")]
     Wait(WaitArgs),
     /// Print a container's output, as `kubectl logs` does
     #[command(long_about = "\
