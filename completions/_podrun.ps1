@@ -46,6 +46,7 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('logs', 'logs', [CompletionResultType]::ParameterValue, 'Print a container''s output, as `kubectl logs` does')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command in a container of a pod, as `kubectl exec` does')
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does')
+            [CompletionResult]::new('top', 'top', [CompletionResultType]::ParameterValue, 'Show the CPU and memory of pods now, as `kubectl top pod` does')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for a shell on stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page, podrun(1), on stdout')
             [CompletionResult]::new('__complete', '__complete', [CompletionResultType]::ParameterValue, 'The pod or container names that fit the last of WORDS (the words of a command line being completed); for the completion scripts')
@@ -53,8 +54,8 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             break
         }
         'podrun;apply' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file (as kubectl takes it)')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file (as kubectl takes it)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory or URL (as kubectl takes it; repeatable)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory or URL (as kubectl takes it; repeatable)')
             [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'An HTTP header for URL manifests, as the kubelet''s --manifest-url-header')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for pods whose manifest names none')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for pods whose manifest names none')
@@ -75,6 +76,7 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('--allowed-unsafe-sysctls', '--allowed-unsafe-sysctls', [CompletionResultType]::ParameterName, 'Sysctls a pod may set beyond the safe ones, as the kubelet''s --allowed-unsafe-sysctls')
             [CompletionResult]::new('--validate', '--validate', [CompletionResultType]::ParameterName, 'Fields Kubernetes does not know: strict, warn or ignore, as kubectl''s --validate')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'A file of ConfigMaps and Secrets the pods refer to (repeatable)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Change nothing: server (the bare flag), client or none')
             [CompletionResult]::new('--container-log-max-size', '--container-log-max-size', [CompletionResultType]::ParameterName, 'CRI runtimes: rotate a container''s log once it is this large (500Ki, 10Mi)')
             [CompletionResult]::new('--container-log-max-files', '--container-log-max-files', [CompletionResultType]::ParameterName, 'CRI runtimes: the most files a container''s log is kept in (at least 2)')
             [CompletionResult]::new('--container-log-monitor-interval', '--container-log-monitor-interval', [CompletionResultType]::ParameterName, 'CRI runtimes: how often the containers'' logs are looked at for rotation')
@@ -87,6 +89,8 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('--tlscacert', '--tlscacert', [CompletionResultType]::ParameterName, 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]')
             [CompletionResult]::new('--tlscert', '--tlscert', [CompletionResultType]::ParameterName, 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]')
             [CompletionResult]::new('--tlskey', '--tlskey', [CompletionResultType]::ParameterName, 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read directories recursively: the manifests of their subdirectories too (sorted; links to directories are not followed)')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read directories recursively: the manifests of their subdirectories too (sorted; links to directories are not followed)')
             [CompletionResult]::new('--cleanup-on-failure', '--cleanup-on-failure', [CompletionResultType]::ParameterName, 'Remove what this run created when the pod fails or the run is interrupted')
             [CompletionResult]::new('--rm', '--rm', [CompletionResultType]::ParameterName, 'Remove the pods when podrun exits: after completion, failure or interrupt')
             [CompletionResult]::new('--logs', '--logs', [CompletionResultType]::ParameterName, 'Show the containers'' output on stdout while waiting')
@@ -94,7 +98,6 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Refuse Kubernetes fields podrun ignores')
             [CompletionResult]::new('--seccomp-default', '--seccomp-default', [CompletionResultType]::ParameterName, 'Run containers without a seccompProfile under the engine''s default (RuntimeDefault)')
             [CompletionResult]::new('--prune', '--prune', [CompletionResultType]::ParameterName, 'After applying, delete podrun''s pods that no longer have a manifest here')
-            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what apply would do to each pod (containers to create, recreate, start, stop or remove, images to pull) and change nothing')
             [CompletionResult]::new('--supervise', '--supervise', [CompletionResultType]::ParameterName, 'Stay after the first pass and keep repairing the pods, as a kubelet does')
             [CompletionResult]::new('--tls', '--tls', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]')
             [CompletionResult]::new('--tlsverify', '--tlsverify', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]')
@@ -109,8 +112,8 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             break
         }
         'podrun;validate' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file (as kubectl takes it)')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file (as kubectl takes it)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory or URL (as kubectl takes it; repeatable)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory or URL (as kubectl takes it; repeatable)')
             [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'An HTTP header for URL manifests, as the kubelet''s --manifest-url-header')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'A file of ConfigMaps and Secrets the pods refer to (repeatable)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for pods whose manifest names none')
@@ -124,6 +127,8 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('--tlscacert', '--tlscacert', [CompletionResultType]::ParameterName, 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]')
             [CompletionResult]::new('--tlscert', '--tlscert', [CompletionResultType]::ParameterName, 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]')
             [CompletionResult]::new('--tlskey', '--tlskey', [CompletionResultType]::ParameterName, 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read directories recursively: the manifests of their subdirectories too (sorted; links to directories are not followed)')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read directories recursively: the manifests of their subdirectories too (sorted; links to directories are not followed)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Refuse Kubernetes fields podrun ignores (not yet implemented, or only meaningful on a cluster)')
             [CompletionResult]::new('--tls', '--tls', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]')
             [CompletionResult]::new('--tlsverify', '--tlsverify', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]')
@@ -141,8 +146,9 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'With --wait=false: no preStop hooks, no grace period; each container is removed with force (the engine kills it), and podrun returns once the engine has removed them')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file whose pods to delete')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file whose pods to delete')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory or URL whose pods to delete (repeatable)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory or URL whose pods to delete (repeatable)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Delete nothing: server (the bare flag) finds the pods in the engine and says which would be deleted; client only says the pods named (no engine); none is off')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the pod [default: the manifest''s, or default]')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the pod [default: the manifest''s, or default]')
             [CompletionResult]::new('--grace-period', '--grace-period', [CompletionResultType]::ParameterName, 'Seconds to wait after SIGTERM before SIGKILL [default: the pod''s terminationGracePeriodSeconds]')
@@ -156,6 +162,9 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('--tlskey', '--tlskey', [CompletionResultType]::ParameterName, 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every pod podrun runs in the namespace (-n, default: default)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Grace period 0: SIGKILL at once, without preStop hooks')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read directories recursively: the manifests of their subdirectories too')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read directories recursively: the manifests of their subdirectories too')
+            [CompletionResult]::new('--ignore-not-found', '--ignore-not-found', [CompletionResultType]::ParameterName, 'A pod named that does not exist is not an error, as kubectl''s flag')
             [CompletionResult]::new('--delete-volumes', '--delete-volumes', [CompletionResultType]::ParameterName, 'Also remove the engine volumes of the pods'' persistentVolumeClaims (kept otherwise, as a claim outlives its pod)')
             [CompletionResult]::new('--tls', '--tls', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]')
             [CompletionResult]::new('--tlsverify', '--tlsverify', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]')
@@ -201,7 +210,7 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the pods [default: default]')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the pods [default: default]')
-            [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'What to wait for: running, ready, complete, or jsonpath=''{PATH}''=VALUE (jsonpath=''{PATH}'': any value) in the Pod `get POD -o json` prints, as kubectl''s [default: as apply, each container by its restart policy: running when every exit is restarted, complete otherwise]')
+            [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'What to wait for: running, ready, complete, condition=TYPE[=STATUS], delete or jsonpath=''{PATH}''[=VALUE]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Overall deadline (e.g. 90s, 5m)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format of the result on stdout (json: the List of Pod objects `get -o json` gives)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format of the result on stdout (json: the List of Pod objects `get -o json` gives)')
@@ -309,6 +318,34 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'podrun;top' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the pods [default: default]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the pods [default: default]')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)')
+            [CompletionResult]::new('--runtime-endpoint', '--runtime-endpoint', [CompletionResultType]::ParameterName, 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config''s currentContext, unless --host or DOCKER_HOST is given]')
+            [CompletionResult]::new('--tlscacert', '--tlscacert', [CompletionResultType]::ParameterName, 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]')
+            [CompletionResult]::new('--tlscert', '--tlscert', [CompletionResultType]::ParameterName, 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]')
+            [CompletionResult]::new('--tlskey', '--tlskey', [CompletionResultType]::ParameterName, 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Pods of every namespace, with a NAMESPACE column')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Pods of every namespace, with a NAMESPACE column')
+            [CompletionResult]::new('--containers', '--containers', [CompletionResultType]::ParameterName, 'A row per container: POD, NAME, CPU(cores), MEMORY(bytes)')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'No header line')
+            [CompletionResult]::new('--tls', '--tls', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]')
+            [CompletionResult]::new('--tlsverify', '--tlsverify', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more: -v shows each action podrun takes, -vv adds debug logs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more: -v shows each action podrun takes, -vv adds debug logs')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'podrun;completions' {
             [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)')
@@ -378,6 +415,7 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('logs', 'logs', [CompletionResultType]::ParameterValue, 'Print a container''s output, as `kubectl logs` does')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command in a container of a pod, as `kubectl exec` does')
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does')
+            [CompletionResult]::new('top', 'top', [CompletionResultType]::ParameterValue, 'Show the CPU and memory of pods now, as `kubectl top pod` does')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for a shell on stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page, podrun(1), on stdout')
             [CompletionResult]::new('__complete', '__complete', [CompletionResultType]::ParameterValue, 'The pod or container names that fit the last of WORDS (the words of a command line being completed); for the completion scripts')
@@ -406,6 +444,9 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             break
         }
         'podrun;help;gc' {
+            break
+        }
+        'podrun;help;top' {
             break
         }
         'podrun;help;completions' {

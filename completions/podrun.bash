@@ -58,6 +58,9 @@ _podrun() {
             podrun,man)
                 cmd="podrun__subcmd__man"
                 ;;
+            podrun,top)
+                cmd="podrun__subcmd__top"
+                ;;
             podrun,validate)
                 cmd="podrun__subcmd__validate"
                 ;;
@@ -94,6 +97,9 @@ _podrun() {
             podrun__subcmd__help,man)
                 cmd="podrun__subcmd__help__subcmd__man"
                 ;;
+            podrun__subcmd__help,top)
+                cmd="podrun__subcmd__help__subcmd__top"
+                ;;
             podrun__subcmd__help,validate)
                 cmd="podrun__subcmd__help__subcmd__validate"
                 ;;
@@ -107,7 +113,7 @@ _podrun() {
 
     case "${cmd}" in
         podrun)
-            opts="-H -q -v -h -V --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version apply validate delete get wait logs exec gc completions man __complete help"
+            opts="-H -q -v -h -V --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version apply validate delete get wait logs exec gc top completions man __complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -191,7 +197,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__apply)
-            opts="-f -n -o -H -q -v -h -V --filename --header --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --min-uptime --cleanup-on-failure --rm --logs --exit-code-from --abort-on-container-exit --wait-for --output --network --infra-image --pull --strict --seccomp-default --allowed-unsafe-sysctls --validate --config --prune --dry-run --supervise --container-log-max-size --container-log-max-files --container-log-monitor-interval --auto-update --auto-update-settle --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
+            opts="-f -R -n -o -H -q -v -h -V --filename --recursive --header --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --min-uptime --cleanup-on-failure --rm --logs --exit-code-from --abort-on-container-exit --wait-for --output --network --infra-image --pull --strict --seccomp-default --allowed-unsafe-sysctls --validate --config --prune --dry-run --supervise --container-log-max-size --container-log-max-files --container-log-monitor-interval --auto-update --auto-update-settle --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -283,6 +289,10 @@ _podrun() {
                     ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dry-run)
+                    COMPREPLY=($(compgen -W "none client server" -- "${cur}"))
                     return 0
                     ;;
                 --container-log-max-size)
@@ -383,7 +393,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__delete)
-            opts="-l -f -n -H -q -v -h -V --all --selector --force --wait --filename --namespace --grace-period --delete-volumes --header --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
+            opts="-l -f -R -n -H -q -v -h -V --all --selector --force --wait --filename --recursive --ignore-not-found --dry-run --namespace --grace-period --delete-volumes --header --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -407,6 +417,10 @@ _podrun() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dry-run)
+                    COMPREPLY=($(compgen -W "none client server" -- "${cur}"))
                     return 0
                     ;;
                 --namespace)
@@ -631,7 +645,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__help)
-            opts="apply validate delete get wait logs exec gc completions man __complete help"
+            opts="apply validate delete get wait logs exec gc top completions man __complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -784,6 +798,20 @@ _podrun() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        podrun__subcmd__help__subcmd__top)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         podrun__subcmd__help__subcmd__validate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -920,8 +948,66 @@ _podrun() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        podrun__subcmd__top)
+            opts="-n -A -l -H -q -v -h -V --namespace --all-namespaces --selector --containers --no-headers --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version pod pods po"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -H)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --runtime-endpoint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlskey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         podrun__subcmd__validate)
-            opts="-f -n -H -q -v -h -V --filename --header --config --namespace --pull --strict --validate --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
+            opts="-f -R -n -H -q -v -h -V --filename --recursive --header --config --namespace --pull --strict --validate --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

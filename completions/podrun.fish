@@ -44,11 +44,12 @@ complete -c podrun -n "__fish_podrun_needs_command" -f -a "wait" -d 'Wait until 
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "exec" -d 'Run a command in a container of a pod, as `kubectl exec` does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "gc" -d 'Remove podrun\'s dead containers and leftover files, as the kubelet\'s container GC does'
+complete -c podrun -n "__fish_podrun_needs_command" -f -a "top" -d 'Show the CPU and memory of pods now, as `kubectl top pod` does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "completions" -d 'Print the completion script for a shell on stdout'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "__complete" -d 'The pod or container names that fit the last of WORDS (the words of a command line being completed); for the completion scripts'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -s f -l filename -d 'Manifest file (as kubectl takes it)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -s f -l filename -d 'Manifest file, directory or URL (as kubectl takes it; repeatable)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l header -d 'An HTTP header for URL manifests, as the kubelet\'s --manifest-url-header' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s n -l namespace -d 'Namespace for pods whose manifest names none' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l timeout -d 'Overall deadline (e.g. 90s, 5m)' -r
@@ -75,6 +76,9 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l validate -d 'Fie
 warn\t''
 ignore\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l config -d 'A file of ConfigMaps and Secrets the pods refer to (repeatable)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l dry-run -d 'Change nothing: server (the bare flag), client or none' -r -f -a "none\t'Off'
+client\t'Check the manifests only; the engine is not contacted'
+server\t'Ask the engine what would be done, and do nothing'"
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l container-log-max-size -d 'CRI runtimes: rotate a container\'s log once it is this large (500Ki, 10Mi)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l container-log-max-files -d 'CRI runtimes: the most files a container\'s log is kept in (at least 2)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l container-log-monitor-interval -d 'CRI runtimes: how often the containers\' logs are looked at for rotation' -r
@@ -86,6 +90,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l context -d 'Dock
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -s R -l recursive -d 'Read directories recursively: the manifests of their subdirectories too (sorted; links to directories are not followed)'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l cleanup-on-failure -d 'Remove what this run created when the pod fails or the run is interrupted'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l rm -d 'Remove the pods when podrun exits: after completion, failure or interrupt'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l logs -d 'Show the containers\' output on stdout while waiting'
@@ -93,7 +98,6 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l abort-on-contain
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l strict -d 'Refuse Kubernetes fields podrun ignores'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l seccomp-default -d 'Run containers without a seccompProfile under the engine\'s default (RuntimeDefault)'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l prune -d 'After applying, delete podrun\'s pods that no longer have a manifest here'
-complete -c podrun -n "__fish_podrun_using_subcommand apply" -l dry-run -d 'Print what apply would do to each pod (containers to create, recreate, start, stop or remove, images to pull) and change nothing'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l supervise -d 'Stay after the first pass and keep repairing the pods, as a kubelet does'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
@@ -101,7 +105,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -s q -l quiet -d 'S
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand validate" -s f -l filename -d 'Manifest file (as kubectl takes it)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -s f -l filename -d 'Manifest file, directory or URL (as kubectl takes it; repeatable)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l header -d 'An HTTP header for URL manifests, as the kubelet\'s --manifest-url-header' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l config -d 'A file of ConfigMaps and Secrets the pods refer to (repeatable)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s n -l namespace -d 'Namespace for pods whose manifest names none' -r
@@ -117,6 +121,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand validate" -l context -d 'D
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand validate" -s R -l recursive -d 'Read directories recursively: the manifests of their subdirectories too (sorted; links to directories are not followed)'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l strict -d 'Refuse Kubernetes fields podrun ignores (not yet implemented, or only meaningful on a cluster)'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
@@ -127,7 +132,10 @@ complete -c podrun -n "__fish_podrun_using_subcommand validate" -s V -l version 
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s l -l selector -d 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l wait -d 'With --wait=false: no preStop hooks, no grace period; each container is removed with force (the engine kills it), and podrun returns once the engine has removed them' -r -f -a "true\t''
 false\t''"
-complete -c podrun -n "__fish_podrun_using_subcommand delete" -s f -l filename -d 'Manifest file whose pods to delete' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -s f -l filename -d 'Manifest file, directory or URL whose pods to delete (repeatable)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -l dry-run -d 'Delete nothing: server (the bare flag) finds the pods in the engine and says which would be deleted; client only says the pods named (no engine); none is off' -r -f -a "none\t'Off'
+client\t'Check the manifests only; the engine is not contacted'
+server\t'Ask the engine what would be done, and do nothing'"
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s n -l namespace -d 'Namespace of the pod [default: the manifest\'s, or default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l grace-period -d 'Seconds to wait after SIGTERM before SIGKILL [default: the pod\'s terminationGracePeriodSeconds]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l header -d 'An HTTP header sent with every request for a URL manifest (repeatable; the value is never printed)' -r
@@ -139,6 +147,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand delete" -l tlscert -d 'Cli
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l all -d 'Every pod podrun runs in the namespace (-n, default: default)'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l force -d 'Grace period 0: SIGKILL at once, without preStop hooks'
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -s R -l recursive -d 'Read directories recursively: the manifests of their subdirectories too'
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -l ignore-not-found -d 'A pod named that does not exist is not an error, as kubectl\'s flag'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l delete-volumes -d 'Also remove the engine volumes of the pods\' persistentVolumeClaims (kept otherwise, as a claim outlives its pod)'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
@@ -164,7 +174,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand get" -s h -l help -d 'Prin
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s l -l selector -d 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s n -l namespace -d 'Namespace of the pods [default: default]' -r
-complete -c podrun -n "__fish_podrun_using_subcommand wait" -l for -d 'What to wait for: running, ready, complete, or jsonpath=\'{PATH}\'=VALUE (jsonpath=\'{PATH}\': any value) in the Pod `get POD -o json` prints, as kubectl\'s [default: as apply, each container by its restart policy: running when every exit is restarted, complete otherwise]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand wait" -l for -d 'What to wait for: running, ready, complete, condition=TYPE[=STATUS], delete or jsonpath=\'{PATH}\'[=VALUE]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -l timeout -d 'Overall deadline (e.g. 90s, 5m)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s o -l output -d 'Output format of the result on stdout (json: the List of Pod objects `get -o json` gives)' -r -f -a "text\t''
 json\t''"
@@ -233,6 +243,23 @@ complete -c podrun -n "__fish_podrun_using_subcommand gc" -s q -l quiet -d 'Show
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand top" -s n -l namespace -d 'Namespace of the pods [default: default]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand top" -s l -l selector -d 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand top" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand top" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
+complete -c podrun -n "__fish_podrun_using_subcommand top" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand top" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand top" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand top" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand top" -s A -l all-namespaces -d 'Pods of every namespace, with a NAMESPACE column'
+complete -c podrun -n "__fish_podrun_using_subcommand top" -l containers -d 'A row per container: POD, NAME, CPU(cores), MEMORY(bytes)'
+complete -c podrun -n "__fish_podrun_using_subcommand top" -l no-headers -d 'No header line'
+complete -c podrun -n "__fish_podrun_using_subcommand top" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand top" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand top" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
+complete -c podrun -n "__fish_podrun_using_subcommand top" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+complete -c podrun -n "__fish_podrun_using_subcommand top" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c podrun -n "__fish_podrun_using_subcommand top" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
 complete -c podrun -n "__fish_podrun_using_subcommand completions" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
@@ -269,16 +296,17 @@ complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s q -l quiet 
 complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "apply" -d 'Start a pod from a manifest and wait until it runs (or completes)'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "validate" -d 'Check manifests as apply would, without a container engine'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "get" -d 'List the pods podrun runs, as `kubectl get pods` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "wait" -d 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "exec" -d 'Run a command in a container of a pod, as `kubectl exec` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "gc" -d 'Remove podrun\'s dead containers and leftover files, as the kubelet\'s container GC does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "completions" -d 'Print the completion script for a shell on stdout'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "__complete" -d 'The pod or container names that fit the last of WORDS (the words of a command line being completed); for the completion scripts'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc completions man __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "apply" -d 'Start a pod from a manifest and wait until it runs (or completes)'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "validate" -d 'Check manifests as apply would, without a container engine'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "get" -d 'List the pods podrun runs, as `kubectl get pods` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "wait" -d 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "exec" -d 'Run a command in a container of a pod, as `kubectl exec` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "gc" -d 'Remove podrun\'s dead containers and leftover files, as the kubelet\'s container GC does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "top" -d 'Show the CPU and memory of pods now, as `kubectl top pod` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "completions" -d 'Print the completion script for a shell on stdout'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "__complete" -d 'The pod or container names that fit the last of WORDS (the words of a command line being completed); for the completion scripts'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c podrun -a '(podrun __complete -- (commandline -opc) (commandline -ct) 2>/dev/null)'

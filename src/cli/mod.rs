@@ -8,9 +8,9 @@ use crate::manifest::types::{LabelSelector, LabelSelectorRequirement};
 use crate::manifest::FieldValidation;
 
 mod get_output;
-mod wait_for;
+pub mod wait_for;
 pub use get_output::{parse_get_output, GetOutputArg};
-pub use wait_for::{parse_wait_for, WaitUntilArg};
+pub use wait_for::{WaitForSpec, WaitUntilArg};
 
 const ABOUT: &str = "Run Kubernetes Pod manifests once on a container engine, as a kubelet would";
 
@@ -149,10 +149,12 @@ valid and 2 otherwise, with every error naming the file and a line:column or a f
     /// Stop and remove the containers podrun created for a pod
     #[command(long_about = "\
 Stop (SIGTERM, then SIGKILL after the grace period) and remove every container podrun created
-for a pod. TARGET is a manifest file (or - for standard input) when such a file exists, a
-directory (every pod of its *.yaml, *.yml and *.json files, as apply DIR), and a pod name
-otherwise; without TARGET, --all deletes every pod of the namespace and -l the pods whose labels
-match. --force stops with grace period 0 (SIGKILL at once); --wait=false skips the stop and
+for pods. Each TARGET is a manifest file (or - for standard input) when such a file exists, a
+directory (every pod of its *.yaml, *.yml and *.json files, as apply DIR; -R reads its
+subdirectories too), pod/NAME, and a pod name otherwise; kubectl's resource word first (pod,
+pods, po) makes every other TARGET a pod name. A pod named that is not there is kubectl's
+NotFound (the others are deleted; exit 1, or 0 with --ignore-not-found). Without TARGET, --all
+deletes every pod of the namespace and -l the pods whose labels match. --force stops with grace period 0 (SIGKILL at once); --wait=false skips the stop and
 removes each container with force. Exits 0 when there was nothing to remove. Containers podrun
 did not create are never touched.")]
     Delete(DeleteArgs),
@@ -178,10 +180,15 @@ started, restarted or deleted: the pods are only looked at, as `podrun get` read
 
 POD names the pods; --all takes every pod of the namespace and -l those whose labels match.
 A POD podrun does not run is an error at once, with kubectl's words (exit 1, nothing waited
-for); so is a selector that matches no pod. --for=jsonpath='{.status.phase}'=Succeeded waits
-until the Pod object has that value, as kubectl's. Without --for, each pod is waited for as
-apply waits for it: each container by its restart policy (its own, else the pod's), running
-when every exit is restarted, complete otherwise.")]
+for); so is a selector that matches no pod. Without --for, each pod is waited for as apply
+waits for it: each container by its restart policy (its own, else the pod's), running when
+every exit is restarted, complete otherwise.
+
+--for=condition=TYPE[=STATUS] (Ready, ContainersReady, Initialized, PodScheduled,
+PodReadyToStartContainers), --for=delete and --for=jsonpath='{.status.phase}'=Succeeded (the
+Pod object `get POD -o json` prints has that value; without =VALUE, any value) wait as kubectl
+wait does, with no early end on a failure, and print `pod/NAME condition met`; for
+--for=delete a pod not there is done at once.")]
     Wait(WaitArgs),
     /// Print a container's output, as `kubectl logs` does
     #[command(long_about = "\
@@ -215,6 +222,14 @@ podrun's containers only (a container without podrun's ownership label is never 
 
 Only what finished at least --min-age ago is removed. --dry-run prints what would go.")]
     Gc(GcArgs),
+    /// Show the CPU and memory of pods now, as `kubectl top pod` does
+    #[command(long_about = "\
+`podrun top pod`: the CPU and memory the pods podrun runs use now, from the engine's statistics,
+as `kubectl top pod` prints them: CPU(cores) in millicores (the usage rate over about a second,
+or the engine's own rate where a CRI runtime gives one) and MEMORY(bytes), the working set in
+Mi (usage less inactive file pages, as cAdvisor counts it). The infra container is not counted;
+a pod without a running container has no row.")]
+    Top(TopArgs),
     /// Print the completion script for a shell on stdout
     #[command(long_about = "\
 Print the completion script for SHELL on stdout, e.g.
@@ -247,9 +262,14 @@ pub struct ManifestArgs {
     #[arg(value_name = "FILE", required_unless_present = "filename", conflicts_with = "filename")]
     pub files: Vec<String>,
 
-    /// Manifest file (as kubectl takes it)
+    /// Manifest file, directory or URL (as kubectl takes it; repeatable)
     #[arg(help_heading = MANIFESTS, short = 'f', long = "filename", value_name = "FILE")]
-    pub filename: Option<String>,
+    pub filename: Vec<String>,
+
+    /// Read directories recursively: the manifests of their subdirectories too (sorted; links
+    /// to directories are not followed)
+    #[arg(help_heading = MANIFESTS, short = 'R', long)]
+    pub recursive: bool,
 
     /// An HTTP header for URL manifests, as the kubelet's --manifest-url-header
     ///
@@ -261,11 +281,13 @@ pub struct ManifestArgs {
 impl ManifestArgs {
     /// The paths as given (files, directories or -).
     pub fn paths(&self) -> Vec<String> {
-        match &self.filename {
-            Some(f) => vec![f.clone()],
-            None if self.files.is_empty() => vec!["-".to_owned()],
-            None => self.files.clone(),
+        if !self.filename.is_empty() {
+            return self.filename.clone();
         }
+        if self.files.is_empty() {
+            return vec!["-".to_owned()];
+        }
+        self.files.clone()
     }
 }
 
@@ -411,10 +433,15 @@ pub struct ApplyArgs {
     #[arg(help_heading = MANIFESTS, long, conflicts_with = "filename")]
     pub prune: bool,
 
-    /// Print what apply would do to each pod (containers to create, recreate, start, stop or
-    /// remove, images to pull) and change nothing
-    #[arg(help_heading = MANIFESTS, long, conflicts_with_all = ["prune", "rm", "logs", "exit_code_from", "abort_on_container_exit"])]
-    pub dry_run: bool,
+    /// Change nothing: server (the bare flag), client or none
+    ///
+    /// server prints what apply would do to each pod (containers to create, recreate, start,
+    /// stop or remove, images to pull); client only checks the manifests, without the engine,
+    /// and prints each pod as kubectl does (`pod/web created (dry run)`); none is off.
+    #[arg(help_heading = MANIFESTS, long, value_enum, value_name = "WHEN", num_args = 0..=1, require_equals = true,
+          default_missing_value = "server",
+          conflicts_with_all = ["prune", "rm", "logs", "exit_code_from", "abort_on_container_exit"])]
+    pub dry_run: Option<DryRunArg>,
 
     /// Stay after the first pass and keep repairing the pods, as a kubelet does
     ///
@@ -493,7 +520,23 @@ pub struct ValidateArgs {
     pub validate: ValidateArg,
 }
 
+/// `--dry-run`: kubectl's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DryRunArg {
+    /// Off
+    None,
+    /// Check the manifests only; the engine is not contacted
+    Client,
+    /// Ask the engine what would be done, and do nothing
+    Server,
+}
+
 impl ApplyArgs {
+    /// `--dry-run`, `none` when not given.
+    pub fn dry_run(&self) -> DryRunArg {
+        self.dry_run.unwrap_or(DryRunArg::None)
+    }
+
     /// What becomes of unknown fields: `--validate`, else strict for one pass and warn under
     /// `--supervise`, where a manifest podrun keeps running is read as a kubelet's file source
     /// reads it (it drops them) and a field a newer Kubernetes added must not stop a boot.
@@ -524,14 +567,15 @@ impl From<ValidateArg> for FieldValidation {
 
 #[derive(Debug, Args)]
 pub struct DeleteArgs {
-    /// Manifest file (or -), a directory of manifests (as apply takes it), an http:// or
-    /// https:// URL of one, or the name of a pod
+    /// Manifest files (or -), directories of manifests (as apply takes them), http:// or
+    /// https:// URLs of some, or pod names: NAME, pod/NAME, or kubectl's resource word first
+    /// (`pod NAME...`, `pods`, `po`)
     #[arg(
         value_name = "TARGET",
         required_unless_present_any = ["filename", "all", "selector"],
         conflicts_with_all = ["filename", "all", "selector"]
     )]
-    pub target: Option<String>,
+    pub target: Vec<String>,
 
     /// Every pod podrun runs in the namespace (-n, default: default)
     #[arg(long, conflicts_with_all = ["filename", "selector"])]
@@ -551,9 +595,23 @@ pub struct DeleteArgs {
           num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub wait: bool,
 
-    /// Manifest file whose pods to delete
+    /// Manifest file, directory or URL whose pods to delete (repeatable)
     #[arg(short = 'f', long = "filename", value_name = "FILE")]
-    pub filename: Option<String>,
+    pub filename: Vec<String>,
+
+    /// Read directories recursively: the manifests of their subdirectories too
+    #[arg(short = 'R', long)]
+    pub recursive: bool,
+
+    /// A pod named that does not exist is not an error, as kubectl's flag
+    #[arg(long)]
+    pub ignore_not_found: bool,
+
+    /// Delete nothing: server (the bare flag) finds the pods in the engine and says which would
+    /// be deleted; client only says the pods named (no engine); none is off
+    #[arg(long, value_enum, value_name = "WHEN", num_args = 0..=1, require_equals = true,
+          default_missing_value = "server")]
+    pub dry_run: Option<DryRunArg>,
 
     /// Namespace of the pod [default: the manifest's, or default]
     #[arg(short, long, value_name = "NS", value_parser = parse_namespace)]
@@ -573,6 +631,37 @@ pub struct DeleteArgs {
     /// never printed)
     #[arg(long = "header", value_name = "NAME:VALUE")]
     pub headers: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct TopArgs {
+    /// What to show: pods (kubectl's words pod, pods, po)
+    #[arg(value_name = "RESOURCE", value_parser = ["pod", "pods", "po"])]
+    pub resource: String,
+
+    /// Only this pod
+    #[arg(value_name = "POD", conflicts_with_all = ["all_namespaces", "selector"])]
+    pub pod: Option<String>,
+
+    /// Namespace of the pods [default: default]
+    #[arg(short, long, value_name = "NS", value_parser = parse_namespace, conflicts_with = "all_namespaces")]
+    pub namespace: Option<String>,
+
+    /// Pods of every namespace, with a NAMESPACE column
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+
+    /// Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)
+    #[arg(short = 'l', long, value_name = "SELECTOR", value_parser = parse_selector)]
+    pub selector: Option<LabelSelector>,
+
+    /// A row per container: POD, NAME, CPU(cores), MEMORY(bytes)
+    #[arg(long)]
+    pub containers: bool,
+
+    /// No header line
+    #[arg(long)]
+    pub no_headers: bool,
 }
 
 #[derive(Debug, Args)]
@@ -635,11 +724,16 @@ pub struct WaitArgs {
     #[arg(short, long, value_name = "NS", value_parser = parse_namespace)]
     pub namespace: Option<String>,
 
-    /// What to wait for: running, ready, complete, or jsonpath='{PATH}'=VALUE (jsonpath='{PATH}':
-    /// any value) in the Pod `get POD -o json` prints, as kubectl's [default: as apply, each
-    /// container by its restart policy: running when every exit is restarted, complete otherwise]
-    #[arg(long = "for", value_name = "WHAT", value_parser = parse_wait_for)]
-    pub wait_for: Option<WaitUntilArg>,
+    /// What to wait for: running, ready, complete, condition=TYPE[=STATUS], delete or
+    /// jsonpath='{PATH}'[=VALUE]
+    ///
+    /// running, ready or complete as apply's --wait-for; condition=TYPE[=STATUS] a pod
+    /// condition (Ready, ContainersReady, Initialized, PodScheduled, PodReadyToStartContainers;
+    /// STATUS true by default); delete the pod gone; jsonpath='{PATH}'=VALUE the value in the Pod
+    /// `get POD -o json` prints (without =VALUE, any value), as kubectl's. Default: as apply, each
+    /// container by its restart policy: running when every exit is restarted, complete otherwise.
+    #[arg(long = "for", value_name = "WHAT", value_parser = wait_for::parse)]
+    pub wait_for: Option<WaitForSpec>,
 
     /// Overall deadline (e.g. 90s, 5m)
     #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_duration)]
@@ -937,7 +1031,7 @@ mod tests {
         let cli = Cli::parse_from(["podrun", "apply", "a.yaml", "b.yaml", "--prune"]);
         let Command::Apply(a) = cli.command else { panic!("not apply") };
         assert_eq!(a.manifest.paths(), ["a.yaml", "b.yaml"]);
-        assert!(a.prune && !a.dry_run);
+        assert!(a.prune && a.dry_run() == DryRunArg::None);
         assert!(!a.rm && !a.logs && a.exit_code_from.is_none());
         let cli = Cli::parse_from(["podrun", "apply", "x", "--rm", "--logs", "--exit-code-from", "app"]);
         let Command::Apply(a) = cli.command else { panic!("not apply") };
@@ -957,15 +1051,75 @@ mod tests {
         assert_eq!(w.pods, ["a", "b"]);
         assert_eq!(
             (w.wait_for, w.timeout, w.output),
-            (Some(WaitUntilArg::Ready), Duration::from_secs(300), OutputArg::Text)
+            (Some(WaitForSpec::State(WaitUntilArg::Ready)), Duration::from_secs(300), OutputArg::Text)
         );
+        let cli = Cli::parse_from(["podrun", "wait", "a", "--for=condition=Ready=false"]);
+        let Command::Wait(w) = cli.command else { panic!("not wait") };
+        assert_eq!(w.wait_for, Some(WaitForSpec::Condition { type_: "Ready", status: "False" }));
+        let cli = Cli::parse_from(["podrun", "wait", "a", "--for", "delete"]);
+        let Command::Wait(w) = cli.command else { panic!("not wait") };
+        assert_eq!(w.wait_for, Some(WaitForSpec::Delete));
         let cli = Cli::parse_from(["podrun", "wait", "-l", "app=web", "-n", "ns", "--timeout", "90s"]);
         let Command::Wait(w) = cli.command else { panic!("not wait") };
         assert!(w.pods.is_empty() && !w.all && w.selector.is_some() && w.wait_for.is_none());
         assert_eq!((w.namespace.as_deref(), w.timeout), (Some("ns"), Duration::from_secs(90)));
         let cli = Cli::parse_from(["podrun", "wait", "--all", "--for", "complete", "-o", "json"]);
         let Command::Wait(w) = cli.command else { panic!("not wait") };
-        assert!(w.all && w.wait_for == Some(WaitUntilArg::Complete) && w.output == OutputArg::Json);
+        assert!(w.all && w.wait_for == Some(WaitForSpec::State(WaitUntilArg::Complete)) && w.output == OutputArg::Json);
+    }
+
+    #[test]
+    fn dry_run_takes_kubectls_values_and_the_bare_flag_is_server() {
+        let apply = |extra: &[&str]| {
+            let args = ["podrun", "apply", "x"].into_iter().chain(extra.iter().copied());
+            Cli::try_parse_from(args).map(|cli| match cli.command {
+                Command::Apply(a) => a.dry_run(),
+                _ => panic!("not apply"),
+            })
+        };
+        assert_eq!(apply(&[]).unwrap(), DryRunArg::None);
+        assert_eq!(apply(&["--dry-run"]).unwrap(), DryRunArg::Server, "as before kubectl's values");
+        assert_eq!(apply(&["--dry-run=server"]).unwrap(), DryRunArg::Server);
+        assert_eq!(apply(&["--dry-run=client"]).unwrap(), DryRunArg::Client);
+        assert_eq!(apply(&["--dry-run=none"]).unwrap(), DryRunArg::None);
+        assert!(apply(&["--dry-run=yes"]).is_err());
+        let cli = Cli::parse_from(["podrun", "delete", "a", "b", "--dry-run=client"]);
+        let Command::Delete(d) = cli.command else { panic!("not delete") };
+        assert_eq!((d.target, d.dry_run), (vec!["a".to_owned(), "b".to_owned()], Some(DryRunArg::Client)));
+        let cli = Cli::parse_from(["podrun", "delete", "pod", "a", "--dry-run"]);
+        let Command::Delete(d) = cli.command else { panic!("not delete") };
+        assert_eq!(d.dry_run, Some(DryRunArg::Server));
+    }
+
+    #[test]
+    fn filename_repeats_and_recursive_is_r() {
+        let cli = Cli::parse_from(["podrun", "apply", "-f", "a.yaml", "-f", "b.yaml", "-R"]);
+        let Command::Apply(a) = cli.command else { panic!("not apply") };
+        assert_eq!(a.manifest.paths(), ["a.yaml", "b.yaml"]);
+        assert!(a.manifest.recursive);
+        let cli = Cli::parse_from(["podrun", "validate", "--filename", "a", "-f", "b", "--recursive"]);
+        let Command::Validate(v) = cli.command else { panic!("not validate") };
+        assert_eq!((v.manifest.paths(), v.manifest.recursive), (vec!["a".to_owned(), "b".to_owned()], true));
+        let cli = Cli::parse_from(["podrun", "delete", "-f", "a", "-f", "d", "-R"]);
+        let Command::Delete(d) = cli.command else { panic!("not delete") };
+        assert_eq!((d.filename, d.recursive), (vec!["a".to_owned(), "d".to_owned()], true));
+    }
+
+    #[test]
+    fn top_pod_takes_kubectls_words_and_flags() {
+        for word in ["pod", "pods", "po"] {
+            let cli = Cli::parse_from(["podrun", "top", word, "web", "-n", "ns", "--containers", "--no-headers"]);
+            let Command::Top(t) = cli.command else { panic!("not top pod") };
+            assert_eq!((t.pod.as_deref(), t.namespace.as_deref()), (Some("web"), Some("ns")));
+            assert!(t.containers && t.no_headers && !t.all_namespaces);
+        }
+        let cli = Cli::parse_from(["podrun", "top", "pod", "-A", "-l", "app=web"]);
+        let Command::Top(t) = cli.command else { panic!("not top pod") };
+        assert!(t.all_namespaces && t.selector.is_some() && t.pod.is_none());
+        for bad in [&["top"][..], &["top", "node"], &["top", "pod", "web", "-A"], &["top", "pod", "-A", "-n", "x"]] {
+            let args = ["podrun"].into_iter().chain(bad.iter().copied());
+            assert!(Cli::try_parse_from(args).is_err(), "{bad:?} taken");
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::cli::{ApplyArgs, Cli, OutputArg, PullArg, WaitForArg};
+use crate::cli::{ApplyArgs, Cli, DryRunArg, OutputArg, PullArg, WaitForArg};
 use crate::driver::apply::{self, ApplyOptions};
 use crate::driver::auto_update::{AutoUpdate, Updates};
 use crate::driver::manifests::remote::header;
@@ -10,12 +10,16 @@ use crate::driver::CrashBackoff;
 use crate::exit::UsageError;
 use crate::manifest::types::PullPolicy;
 use crate::manifest::LoadOptions;
-use crate::report::Format;
+use crate::report::{self, Format, ReportOptions};
 use crate::runtime::engine::Engine;
 use crate::runtime::{infra_image, LogRotation};
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
+    if args.dry_run() == DryRunArg::Client {
+        let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
+        return super::dry_run::applied_client(cli, args, &*reporter).await;
+    }
     let connect = || async {
         let (rt, files) = super::connect(cli).await?;
         if matches!(rt, Engine::Cri(_)) {
@@ -47,6 +51,7 @@ fn docker_only(args: &ApplyArgs) -> Result<(), UsageError> {
 fn options(cli: &Cli, args: &ApplyArgs) -> ApplyOptions {
     ApplyOptions {
         paths: args.manifest.paths(),
+        recursive: args.manifest.recursive,
         headers: Vec::new(),
         configs: args.configs.clone(),
         load: LoadOptions {
@@ -85,7 +90,7 @@ fn options(cli: &Cli, args: &ApplyArgs) -> ApplyOptions {
         seccomp_default: args.seccomp_default,
         allowed_unsafe_sysctls: args.allowed_unsafe_sysctls.clone(),
         prune: args.prune,
-        dry_run: args.dry_run,
+        dry_run: args.dry_run() == DryRunArg::Server,
         supervise: args.supervise,
         log_rotation: LogRotation {
             max_size: args.container_log_max_size,

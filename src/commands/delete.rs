@@ -6,14 +6,15 @@ use std::time::Duration;
 
 use futures_util::future::join_all;
 
-use crate::cli::{Cli, DeleteArgs};
+use super::delete_targets::{self, Target};
+use super::dry_run;
+use crate::cli::{Cli, DeleteArgs, DryRunArg};
 use crate::driver;
 use crate::driver::manifests::remote;
 use crate::error_chain::chain;
 use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::manifest::types::LabelSelector;
-use crate::manifest::validate::is_dns1123_subdomain;
 use crate::manifest::{FieldValidation, LoadOptions};
 use crate::pod::files::PodFiles;
 use crate::pod::volumes;
@@ -22,50 +23,72 @@ use crate::runtime::labels;
 use crate::runtime::{ContainerRuntime, Observed, Runtime, RuntimeError, Selector};
 use crate::status::engine_pods;
 
-/// The pods to delete: from a manifest when TARGET is an existing file (or -), a directory or
-/// a URL (read by `remote::refresh` before), else by name;
-/// with the engine volumes of their persistentVolumeClaims (known from a manifest only).
-fn targets(args: &DeleteArgs) -> anyhow::Result<(Vec<PodKey>, Vec<String>)> {
-    let file = match (&args.filename, &args.target) {
-        (Some(f), _) => Some(f.as_str()),
-        (None, Some(t)) if t == "-" || remote::is_url(t) || Path::new(t).is_file() || Path::new(t).is_dir() => {
-            Some(t.as_str())
+/// The pods to delete, and the engine volumes of their persistentVolumeClaims (known from a
+/// manifest only): those of the manifests given (`-f`, and TARGETs that are existing files or
+/// directories, `-` or URLs, read by `remote::refresh` before), then the pods named.
+struct Targets {
+    pods: Vec<PodKey>,
+    claims: Vec<String>,
+    /// The pods named (not from a manifest): one that is not there is kubectl's NotFound.
+    named: Vec<PodKey>,
+}
+
+fn is_manifest(t: &str) -> bool {
+    t == "-" || remote::is_url(t) || Path::new(t).is_file() || Path::new(t).is_dir()
+}
+
+fn targets(args: &DeleteArgs) -> anyhow::Result<Targets> {
+    let mut files = args.filename.clone();
+    let mut named = Vec::new();
+    let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
+    for target in delete_targets::classify(&args.target, is_manifest)? {
+        match target {
+            Target::Manifest(f) => files.push(f),
+            Target::Pod(name) => {
+                let key = PodKey { namespace: namespace.clone(), name };
+                if !named.contains(&key) {
+                    named.push(key);
+                }
+            }
         }
-        _ => None,
-    };
-    if let Some(file) = file {
-        // A directory stands for its manifests, as `apply DIR` takes them.
-        let files = driver::manifests::expand_paths(&[file.to_owned()], false)?;
-        // Only the pods' names matter here: a manifest applied with --validate=warn is found
-        // whatever fields it has that Kubernetes does not know, as `kubectl delete -f` finds it.
-        let opts =
-            LoadOptions { namespace: args.namespace.clone(), strict: false, unknown_fields: FieldValidation::Ignore };
-        let loaded = driver::manifests::load(&files, &[], &opts).map_err(driver::manifests::LoadError::into_cause)?;
-        let pods =
-            loaded.pods.iter().map(|p| PodKey { namespace: p.namespace().to_owned(), name: p.name().to_owned() });
-        let mut claims: Vec<String> = loaded
-            .pods
-            .iter()
-            .flat_map(|p| {
-                let ns = p.namespace().to_owned();
-                p.pod.spec.volumes.iter().filter_map(move |v| {
-                    v.persistent_volume_claim.as_ref().map(|c| volumes::claim_volume(&ns, &c.claim_name).name)
-                })
-            })
-            .collect();
-        claims.sort();
-        claims.dedup();
-        return Ok((pods.collect(), claims));
     }
-    if args.delete_volumes {
+    if args.delete_volumes && !named.is_empty() {
         return Err(UsageError::Said("--delete-volumes needs the manifest, which names the pod's claims".into()).into());
     }
-    let name = args.target.clone().unwrap_or_default();
-    if !is_dns1123_subdomain(&name) {
-        return Err(UsageError::Said(format!("{name:?} is neither a manifest file nor a valid pod name")).into());
+    let (mut pods, claims) = if files.is_empty() { (Vec::new(), Vec::new()) } else { from_manifests(&files, args)? };
+    pods.extend(named.iter().filter(|k| !pods.contains(k)).cloned().collect::<Vec<_>>());
+    Ok(Targets { pods, claims, named })
+}
+
+/// The pods of the manifests `files` (directories stand for their manifests, as `apply DIR`
+/// takes them), and their claims' engine volumes.
+fn from_manifests(files: &[String], args: &DeleteArgs) -> anyhow::Result<(Vec<PodKey>, Vec<String>)> {
+    let files = driver::manifests::expand_walk(files, false, args.recursive)?;
+    // Only the pods' names matter here: a manifest applied with --validate=warn is found
+    // whatever fields it has that Kubernetes does not know, as `kubectl delete -f` finds it.
+    let opts =
+        LoadOptions { namespace: args.namespace.clone(), strict: false, unknown_fields: FieldValidation::Ignore };
+    let loaded = driver::manifests::load(&files, &[], &opts).map_err(driver::manifests::LoadError::into_cause)?;
+    let mut pods: Vec<PodKey> = Vec::new();
+    for p in &loaded.pods {
+        let key = PodKey { namespace: p.namespace().to_owned(), name: p.name().to_owned() };
+        if !pods.contains(&key) {
+            pods.push(key);
+        }
     }
-    let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
-    Ok((vec![PodKey { namespace, name }], Vec::new()))
+    let mut claims: Vec<String> = loaded
+        .pods
+        .iter()
+        .flat_map(|p| {
+            let ns = p.namespace().to_owned();
+            p.pod.spec.volumes.iter().filter_map(move |v| {
+                v.persistent_volume_claim.as_ref().map(|c| volumes::claim_volume(&ns, &c.claim_name).name)
+            })
+        })
+        .collect();
+    claims.sort();
+    claims.dedup();
+    Ok((pods, claims))
 }
 
 /// Whether the labels a pod's infra container carries for the pod (`io.podrun.pod-label.KEY`)
@@ -104,19 +127,23 @@ pub(crate) fn pods_in_engine(
 
 pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     let by_engine = args.all || args.selector.is_some();
-    let (pods, claims) = if by_engine {
+    let Targets { pods, claims, named } = if by_engine {
         if args.delete_volumes {
             return Err(
                 UsageError::Said("--delete-volumes needs the manifest, which names the pod's claims".into()).into()
             );
         }
-        (Vec::new(), Vec::new())
+        Targets { pods: Vec::new(), claims: Vec::new(), named: Vec::new() }
     } else {
         let headers = remote::header::parse_all(&args.headers)?;
         let given: Vec<String> = args.filename.iter().chain(&args.target).cloned().collect();
         remote::refresh(&given, &headers, None, &|_| {}).await;
         targets(args)?
     };
+    let dry_run = args.dry_run.unwrap_or(DryRunArg::None);
+    if dry_run == DryRunArg::Client {
+        return dry_run::deleted_client(&pods);
+    }
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     let (rt, files) = super::connect(cli).await?;
     let selector = args.selector.as_ref();
@@ -132,6 +159,9 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     } else {
         (pods, None)
     };
+    if dry_run == DryRunArg::Server {
+        return dry_run::deleted_server(&rt, &pods, &named, args.ignore_not_found, &*reporter).await;
+    }
     let grace = if args.force { Some(Duration::ZERO) } else { args.grace_period.map(Duration::from_secs) };
     let wait = args.wait;
     let results = join_all(pods.iter().map(|p| {
@@ -160,7 +190,8 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     for w in engine_pods::unverified_report(&left, &PodFiles::default_root()) {
         reporter.warning(&w);
     }
-    Ok(tell_deleted(&pods, results, &left, &*reporter, code))
+    let not_found = if args.ignore_not_found { &[][..] } else { &named[..] };
+    Ok(tell_deleted(&pods, results, &left, &Told { reporter: &*reporter, not_found }, code))
 }
 
 /// Says that the pod's removal waits out a grace period, when one of its containers runs: a
@@ -194,19 +225,32 @@ async fn remove_claims<R: Runtime>(rt: &R, claims: &[String], pod: &PodKey, repo
     code
 }
 
+/// Where `tell_deleted` says it, and the pods named that must have been there.
+struct Told<'a> {
+    reporter: &'a dyn Reporter,
+    not_found: &'a [PodKey],
+}
+
 /// Says what became of each pod, and the exit code: `code` so far, else the first failure's,
-/// else NOT_OWNED where containers podrun may not delete are `left`.
+/// else 1 for a pod named that was not there (kubectl's NotFound), else NOT_OWNED where
+/// containers podrun may not delete are `left`.
 fn tell_deleted(
     pods: &[PodKey],
     results: Vec<Result<usize, RuntimeError>>,
     left: &[Observed],
-    reporter: &dyn Reporter,
+    told: &Told<'_>,
     mut code: u8,
 ) -> u8 {
+    let reporter = told.reporter;
+    let mut missing = false;
     for (pod, r) in pods.iter().zip(results) {
         match r {
             // Said above: what is there is not podrun's to delete.
             Ok(0) if left.iter().any(|c| key_of(c) == *pod) => {}
+            Ok(0) if told.not_found.contains(pod) => {
+                reporter.say(&super::pod_not_found(&pod.name));
+                missing = true;
+            }
             Ok(0) => reporter.event(pod, "nothing to delete"),
             Ok(n) => reporter.event(pod, &format!("deleted ({n} containers)")),
             Err(e) => {
@@ -216,6 +260,9 @@ fn tell_deleted(
                 }
             }
         }
+    }
+    if missing && code == exit::SUCCESS {
+        code = exit::INTERNAL;
     }
     // The pod is not gone: not the 0 of a delete done, or of one with nothing to do.
     if !left.is_empty() && code == exit::SUCCESS {

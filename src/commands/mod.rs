@@ -5,12 +5,16 @@ pub mod complete_names;
 mod completion_hooks;
 pub mod completions;
 pub mod delete;
+mod delete_targets;
+mod dry_run;
 pub mod exec;
 pub mod gc;
 pub mod get;
 pub mod get_output;
 pub mod logs;
 mod manual;
+pub mod top;
+mod top_usage;
 pub mod validate;
 pub mod wait;
 
@@ -39,6 +43,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Wait(args) => wait::run(&cli, args).await,
         Command::Logs(args) => logs::run(&cli, args).await,
         Command::Exec(args) => exec::run(&cli, args).await,
+        Command::Top(args) => top::run(&cli, args).await,
         Command::Completions { shell } => completions::completions(*shell),
         Command::Man => completions::man(),
         Command::Complete { words } => complete_names::run(words).await,

@@ -19,7 +19,7 @@ pub async fn run(cli: &Cli, args: &ValidateArgs) -> anyhow::Result<u8> {
     let paths = args.manifest.paths();
     let sources: Vec<String> = paths.iter().chain(&args.configs).cloned().collect();
     remote::refresh(&sources, &headers, None, &|w| reporter.warning(w)).await;
-    let listing = driver::manifests::listing::list(&paths, false)?;
+    let listing = driver::manifests::listing::list_walk(&paths, false, args.manifest.recursive)?;
     listing.tell(&|w| reporter.warning(w));
     // An invalid manifest is an error here, naming every bad one, which main reports and maps
     // to exit 2.

@@ -1,15 +1,18 @@
 //! `podrun wait`: the pods its arguments name (by name, `--all`, `-l`), found in the engine as
 //! `get` finds them, waited for by `driver::wait`, with apply's report and exit codes. Missing
 //! pods and empty selections answer as `kubectl wait` does
-//! (`staging/src/k8s.io/kubectl/pkg/cmd/wait/wait.go`): NotFound, or no matching resources, exit 1.
+//! (`staging/src/k8s.io/kubectl/pkg/cmd/wait/wait.go`): NotFound, or no matching resources, exit 1;
+//! for `--for=delete` a pod not there is one waited for already. The kubectl forms of `--for`
+//! (condition, delete) end with kubectl's `pod/NAME condition met`.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::cli::{Cli, OutputArg, WaitArgs, WaitUntilArg};
+use crate::cli::{Cli, OutputArg, WaitArgs, WaitForSpec, WaitUntilArg};
 use crate::driver::wait::{self, WaitOptions, Waited};
+use crate::driver::wait_goal::Goal;
 use crate::driver::wait_until::Until;
 use crate::driver::Interrupt;
 use crate::exit::{self, UsageError};
@@ -50,28 +53,47 @@ pub async fn run(cli: &Cli, args: &WaitArgs) -> anyhow::Result<u8> {
         }
     };
     let interrupt = Interrupt::listen()?;
+    let goal = goal(args.wait_for.as_ref());
     let until = match &args.wait_for {
-        Some(WaitUntilArg::JsonPath(cond)) => {
+        Some(WaitForSpec::JsonPath(cond)) => {
             let cond = cond.clone();
             Some(Until(Arc::new(move |pod: &ListedPod| cond.check(&super::get::pod_object(pod)))))
         }
         _ => None,
     };
-    let opts = WaitOptions { wait_for: args.wait_for.as_ref().and_then(wait_for), deadline, files, until };
+    // A state is reported as apply reports it; kubectl's forms with kubectl's line.
+    let as_apply = matches!(goal, Goal::State(_)) && until.is_none();
+    let opts = WaitOptions { goal, deadline, files, until };
     let waited = wait::wait_all(&rt, pods, &opts, &reporter, &interrupt).await;
     reporter.finish();
-    print_summary(&waited, args.output, cli.quiet, matches!(args.wait_for, Some(WaitUntilArg::Ready)));
+    if as_apply || args.output == OutputArg::Json {
+        let ready = args.wait_for == Some(WaitForSpec::State(WaitUntilArg::Ready));
+        print_summary(&waited, args.output, cli.quiet, ready);
+    } else if !cli.quiet {
+        print_met(&waited);
+    }
     // The first failing pod, in the order asked, decides the exit code, as in apply.
     Ok(waited.iter().find_map(|w| w.outcome.as_ref().err()).map_or(exit::SUCCESS, exit::for_pod))
 }
 
-/// The containers' state `arg` waits for; none for a jsonpath condition, which decides alone.
-fn wait_for(arg: &WaitUntilArg) -> Option<WaitFor> {
+/// The goal of `--for`; a jsonpath condition is decided by its own check (`Until`), beside the
+/// containers' states apply waits for.
+fn goal(arg: Option<&WaitForSpec>) -> Goal {
     match arg {
-        WaitUntilArg::Running => Some(WaitFor::Running),
-        WaitUntilArg::Ready => Some(WaitFor::Ready),
-        WaitUntilArg::Complete => Some(WaitFor::Complete),
-        WaitUntilArg::JsonPath(_) => None,
+        None | Some(WaitForSpec::JsonPath(_)) => Goal::State(None),
+        Some(WaitForSpec::State(WaitUntilArg::Running)) => Goal::State(Some(WaitFor::Running)),
+        Some(WaitForSpec::State(WaitUntilArg::Ready)) => Goal::State(Some(WaitFor::Ready)),
+        Some(WaitForSpec::State(WaitUntilArg::Complete)) => Goal::State(Some(WaitFor::Complete)),
+        Some(WaitForSpec::Condition { type_, status }) => Goal::Condition { type_, status },
+        Some(WaitForSpec::Delete) => Goal::Delete,
+    }
+}
+
+/// kubectl's line for each pod that got there.
+fn print_met(waited: &[Waited]) {
+    for w in waited.iter().filter(|w| w.outcome.is_ok()) {
+        // A closed or full stdout is recorded, and ends podrun (141, or 1): see `output`.
+        let _ = output::println(&crate::escape::escape(&format!("pod/{} condition met", w.key.name)));
     }
 }
 
@@ -94,13 +116,16 @@ fn targets(
         }
         names.into_iter().map(|name| PodKey { namespace: namespace.to_owned(), name: name.clone() }).collect()
     };
-    if keys.is_empty() {
+    // A deletion is waited for already where there is nothing.
+    let deletion = args.wait_for == Some(WaitForSpec::Delete);
+    if keys.is_empty() && !deletion {
         return Err(vec!["error: no matching resources found".to_owned()]);
     }
     let (mut found, mut missing) = (Vec::new(), Vec::new());
     for key in keys {
         match wait::find(observed, &key, files) {
             Some(pod) => found.push(pod),
+            None if deletion => {}
             None => missing.push(super::pod_not_found(&key.name)),
         }
     }

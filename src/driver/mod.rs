@@ -27,6 +27,7 @@ mod termination;
 mod tests;
 pub mod wait;
 pub mod wait_until;
+pub mod wait_goal;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

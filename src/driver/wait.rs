@@ -26,6 +26,7 @@ use crate::status::{waited, Uptime, Verdict, WaitFor};
 use super::awaited::not_converged;
 use super::drive::POLL as MAX_POLL;
 use super::own_probes::OwnProbes;
+use super::wait_goal::Goal;
 use super::{deleted, outage, Interrupt, PodFailure};
 
 /// The first wait between looks; it doubles up to the driver's own poll.
@@ -36,9 +37,9 @@ pub const MIN_UPTIME: Duration = Duration::from_millis(200);
 /// What to wait for, and until when.
 #[derive(Debug, Clone)]
 pub struct WaitOptions {
-    /// `None`: as apply's default, by the pod's restart policy (its record's; without one,
-    /// running).
-    pub wait_for: Option<WaitFor>,
+    /// A state (`None`: as apply's default, by the pod's restart policy, its record's; without
+    /// one, running), a condition, or the pod's deletion.
+    pub goal: Goal,
     pub deadline: Instant,
     /// podrun's files on the host (records, termination messages), when the engine is local.
     pub files: Option<PodFiles>,
@@ -97,6 +98,16 @@ pub fn find(observed: &[Observed], key: &PodKey, files: Option<&PodFiles>) -> Op
     Some(engine_pods::newest(mine)?.with_files(files))
 }
 
+/// The failure of a wait at its deadline: apply's words for a state, else the goal and where
+/// the pod stands.
+fn short_of(pod: &ListedPod, goal: Goal, wait_for: WaitFor, start: Instant) -> Result<(), PodFailure> {
+    let Some((goal, detail)) = goal.short_of(pod) else {
+        return not_converged(pod.status.clone(), wait_for, &waited::restarting_always(pod), 0, start).1;
+    };
+    let elapsed = humantime::format_duration(Duration::from_secs(start.elapsed().as_secs())).to_string();
+    Err(PodFailure::NotConverged { goal, retries: 0, elapsed, detail, crash_loop: false })
+}
+
 /// What a look at the pod came to.
 enum Look {
     Seen(Box<ListedPod>),
@@ -127,25 +138,28 @@ async fn wait_one<R: Runtime>(
     let watched = Watched { key: key.clone(), uid: first.uid.clone(), removal_at_start };
     let mut engine = outage::EngineLink::new(&**rt, key.clone(), Some(opts.deadline));
     engine.answered();
-    let wait_for = opts.wait_for.unwrap_or_else(|| waited::default_for(&first));
+    let wait_for = match opts.goal {
+        Goal::State(Some(w)) => w,
+        _ => waited::default_for(&first),
+    };
     let (start, mut poll, mut pod) = (Instant::now(), FIRST_POLL, first);
     let mut own = OwnProbes::default();
     loop {
         pod = own.judged(rt, pod, opts.files.as_ref(), reporter);
         reporter.status(&key, &pod.status);
         let uptime = Uptime { min: MIN_UPTIME, now: crate::clock::now() };
-        let outcome = match (&opts.until, waited::verdict(&pod, wait_for, uptime)) {
-            (Some(until), _) => super::wait_until::outcome(until, &pod, opts.deadline, start),
-            (None, Verdict::Done) => Some(Ok(())),
-            (None, Verdict::Failed { container, state }) => {
-                Some(Err(PodFailure::ContainerFailed { container, description: state.describe() }))
-            }
-            (None, Verdict::Pending) if Instant::now() >= opts.deadline => {
-                let (_, outcome) =
-                    not_converged(pod.status.clone(), wait_for, &waited::restarting_always(&pod), 0, start);
-                Some(outcome)
-            }
-            (None, Verdict::Pending) => None,
+        let outcome = match &opts.until {
+            Some(until) => super::wait_until::outcome(until, &pod, opts.deadline, start),
+            None => match opts.goal.verdict(&pod, wait_for, uptime) {
+                Verdict::Done => Some(Ok(())),
+                Verdict::Failed { container, state } => {
+                    Some(Err(PodFailure::ContainerFailed { container, description: state.describe() }))
+                }
+                Verdict::Pending if Instant::now() >= opts.deadline => {
+                    Some(short_of(&pod, opts.goal, wait_for, start))
+                }
+                Verdict::Pending => None,
+            },
         };
         if let Some(outcome) = outcome {
             return Waited { key, pod: Some(pod), outcome, failed: Vec::new() };
@@ -161,6 +175,10 @@ async fn wait_one<R: Runtime>(
         match look(&**rt, &watched, opts, &mut engine, reporter, interrupt).await {
             Look::Seen(now) => pod = *now,
             Look::Again => {}
+            // What a deletion waits for.
+            Look::Gone(_) if opts.goal == Goal::Delete => {
+                return Waited { key, pod: Some(pod), outcome: Ok(()), failed: Vec::new() }
+            }
             Look::Gone(by) => {
                 return Waited {
                     key,
@@ -200,7 +218,8 @@ async fn look<R: Runtime>(
             };
         }
     };
-    if let Some(d) = deleted::begun_since(opts.files.as_ref(), &watched.uid, watched.removal_at_start.as_ref()) {
+    let removal = || deleted::begun_since(opts.files.as_ref(), &watched.uid, watched.removal_at_start.as_ref());
+    if let Some(d) = (!opts.goal.waits_through_removal()).then(removal).flatten() {
         return Look::Gone(deleted::Sign::Removal(d.id).describe());
     }
     match find(&observed, key, opts.files.as_ref()) {

@@ -19,7 +19,8 @@ use tokio::time::Instant;
 use super::{
     auth, Capacity, ContainerRuntime, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession,
     Followed, ImageRuntime, LogChunk, LogOptions, LogRotation, LogRuntime, NodeRuntime, Observed, OomFloor,
-    PullProgress, Runtime, RuntimeError, Selector, StreamingRuntime, TermSize, Tmpfs, VolumeInfo, VolumeRuntime,
+    PullProgress, Runtime, RuntimeError, Selector, StatsRuntime, StreamingRuntime, TermSize, Tmpfs, VolumeInfo,
+    VolumeRuntime,
 };
 
 /// `inner`, with its calls cut off at the deadline.
@@ -234,6 +235,12 @@ impl<R: Runtime> VolumeRuntime for Bounded<R> {
 
     async fn remove_volume(&self, name: &str) -> Result<(), RuntimeError> {
         self.bound(|| format!("remove volume {name}"), self.inner.remove_volume(name)).await
+    }
+}
+
+impl<R: Runtime> StatsRuntime for Bounded<R> {
+    async fn stats(&self, id: &str) -> Result<Option<super::stats::Usage>, RuntimeError> {
+        self.bound(|| format!("stats of container {id}"), self.inner.stats(id)).await
     }
 }
 

@@ -12,7 +12,7 @@ use super::docker::DockerRuntime;
 use super::{
     Capacity, ContainerRuntime, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession,
     Followed, ImageRuntime, LogChunk, LogOptions, LogRotation, LogRuntime, NodeRuntime, Observed, OomFloor,
-    PullProgress, RuntimeError, Selector, StreamingRuntime, TermSize, Tmpfs, VolumeInfo, VolumeRuntime,
+    PullProgress, RuntimeError, Selector, StatsRuntime, StreamingRuntime, TermSize, Tmpfs, VolumeInfo, VolumeRuntime,
 };
 
 // One is made per command and passed by reference: its size costs nothing.
@@ -179,5 +179,11 @@ impl VolumeRuntime for Engine {
     }
     async fn remove_volume(&self, name: &str) -> Result<(), RuntimeError> {
         each!(self, rt => rt.remove_volume(name).await)
+    }
+}
+
+impl StatsRuntime for Engine {
+    async fn stats(&self, id: &str) -> Result<Option<super::stats::Usage>, RuntimeError> {
+        each!(self, rt => rt.stats(id).await)
     }
 }

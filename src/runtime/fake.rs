@@ -15,7 +15,7 @@ use crate::runtime::seal::{Kind, Seal};
 
 use super::{
     ContainerRuntime, CreateSpec, EngineInfo, ExecRequest, ExecSession, ImageRuntime, LogChunk, LogRuntime, LogStream,
-    NodeRuntime, Observed, RuntimeError, Selector, State, StreamingRuntime, TermSize, VolumeRuntime,
+    NodeRuntime, Observed, RuntimeError, Selector, State, StatsRuntime, StreamingRuntime, TermSize, VolumeRuntime,
 };
 
 #[derive(Debug, Default)]
@@ -759,6 +759,13 @@ impl StreamingRuntime for FakeRuntime {
     async fn exec_exit_code(&self, exec_id: &str) -> Result<Option<i64>, RuntimeError> {
         self.check(Call::ExecExitCode { exec_id: exec_id.to_owned() })?;
         Ok(self.lock().execs.get(exec_id).copied())
+    }
+}
+
+impl StatsRuntime for FakeRuntime {
+    async fn stats(&self, id: &str) -> Result<Option<super::stats::Usage>, RuntimeError> {
+        // A fake container uses nothing.
+        Ok(self.lock().containers.contains_key(id).then(super::stats::Usage::default))
     }
 }
 

@@ -26,6 +26,7 @@ pub mod pod_cgroup;
 pub mod registry;
 pub mod seal;
 mod services;
+pub mod stats;
 
 use std::collections::BTreeMap;
 
@@ -35,7 +36,7 @@ pub use self::error::{BadAnswer, Cause, NotSupported, RuntimeError, Unreachabili
 pub use self::features::{EngineFeatures, Unsupported};
 pub use self::pod_cgroup::PodCgroup;
 pub use self::services::{
-    ContainerRuntime, ImageRuntime, LogRuntime, NodeRuntime, Runtime, StreamingRuntime, VolumeRuntime,
+    ContainerRuntime, ImageRuntime, LogRuntime, NodeRuntime, Runtime, StatsRuntime, StreamingRuntime, VolumeRuntime,
 };
 
 /// What podrun asks the engine to create. Engine-neutral: the Docker implementation maps it.

@@ -201,16 +201,30 @@ pub trait VolumeRuntime: Send + Sync {
     fn remove_volume(&self, name: &str) -> impl Future<Output = Result<(), RuntimeError>> + Send;
 }
 
+/// What the containers use now (the CRI's ContainerStats).
+pub trait StatsRuntime: Send + Sync {
+    /// One sample of container `id`'s usage; None when the container is gone.
+    fn stats(&self, id: &str) -> impl Future<Output = Result<Option<super::stats::Usage>, RuntimeError>> + Send;
+}
+
 /// The container engine. Every call is one engine round trip or a short sequence of them.
 ///
 /// Made of one trait per kind of call, as the CRI groups them, so a forwarder or a fake implements
 /// each part on its own; any type with every part is a `Runtime`.
 pub trait Runtime:
-    NodeRuntime + ImageRuntime + ContainerRuntime + LogRuntime + StreamingRuntime + VolumeRuntime + 'static
+    NodeRuntime + ImageRuntime + ContainerRuntime + LogRuntime + StreamingRuntime + VolumeRuntime + StatsRuntime + 'static
 {
 }
 
-impl<T: NodeRuntime + ImageRuntime + ContainerRuntime + LogRuntime + StreamingRuntime + VolumeRuntime + 'static> Runtime
-    for T
+impl<
+        T: NodeRuntime
+            + ImageRuntime
+            + ContainerRuntime
+            + LogRuntime
+            + StreamingRuntime
+            + VolumeRuntime
+            + StatsRuntime
+            + 'static,
+    > Runtime for T
 {
 }

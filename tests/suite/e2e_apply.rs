@@ -89,7 +89,10 @@ fn e2e_reapply_keeps_container_ids_and_delete_removes_everything() {
     succeeded(&del);
     assert!(ns.containers().is_empty());
     let del = podrun(&["delete", "sleeper", "-n", ns.name()], None);
-    assert_eq!(code(&del), 0, "deleting nothing is fine: {}", stderr(&del));
+    assert_eq!(code(&del), 1, "a pod named that is not there is kubectl's NotFound: {}", stderr(&del));
+    assert!(stderr(&del).contains(r#"Error from server (NotFound): pods "sleeper" not found"#), "{}", stderr(&del));
+    let del = podrun(&["delete", "sleeper", "-n", ns.name(), "--ignore-not-found"], None);
+    assert_eq!(code(&del), 0, "as kubectl's --ignore-not-found: {}", stderr(&del));
 }
 
 #[test]

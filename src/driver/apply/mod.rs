@@ -61,6 +61,8 @@ const STOP_GRACE: Duration = Duration::from_secs(10);
 pub struct ApplyOptions {
     /// The manifest files, directories and URLs, `-` for standard input.
     pub paths: Vec<String>,
+    /// `-R`: directories' subdirectories too.
+    pub recursive: bool,
     /// `--header`: sent with every request for a URL source.
     pub headers: Vec<manifests::remote::Header>,
     /// `--config` files of ConfigMaps and Secrets.
@@ -222,8 +224,11 @@ where
     let check = |s: &_| manifests::static_dir::loads(s, &opts.configs, &opts.load);
     manifests::remote::refresh(&sources, &opts.headers, Some(&check), &|w| reporter.warning(w)).await;
     // Taken before reading, so a change made while the first pass runs is seen afterwards.
-    let fingerprint =
-        if mode == Mode::Supervise { supervision::Fingerprint::of(&opts.paths, &opts.configs) } else { None };
+    let fingerprint = if mode == Mode::Supervise {
+        supervision::Fingerprint::of(&opts.paths, &opts.configs, opts.recursive)
+    } else {
+        None
+    };
 
     let Ready { listing, loaded, skipped, pods, rt, files } = ready(opts, mode, connect, deadline, &*reporter).await?;
     if opts.dry_run {
@@ -332,7 +337,7 @@ fn read<E>(
     mode: Mode,
     reporter: &dyn Reporter,
 ) -> Result<(Listing, Loaded, Vec<Skipped>), ApplyError<E>> {
-    let listing = listing::list(&opts.paths, mode == Mode::Supervise)?;
+    let listing = listing::list_walk(&opts.paths, mode == Mode::Supervise, opts.recursive)?;
     listing.tell(&|w| reporter.warning(w));
     let files = &listing.files;
     let (loaded, skipped) = mode.load(files, &opts.configs, &opts.load)?;

@@ -49,11 +49,11 @@ pub struct Fingerprint(Stamps);
 
 impl Fingerprint {
     /// None when the manifests cannot be watched (standard input) or listed.
-    pub(super) fn of(paths: &[String], configs: &[String]) -> Option<Fingerprint> {
+    pub(super) fn of(paths: &[String], configs: &[String], recursive: bool) -> Option<Fingerprint> {
         if paths.iter().chain(configs).any(|p| p == "-") {
             return None;
         }
-        let mut files = manifests::expand_paths(paths, true).ok()?;
+        let mut files = manifests::expand_walk(paths, true, recursive).ok()?;
         files.extend(configs.iter().map(|c| remote::address::shown(c)));
         Some(Fingerprint(
             files
@@ -223,7 +223,7 @@ impl Watch {
             let check = |s: &_| manifests::static_dir::loads(s, &opts.configs, &opts.load);
             remote::refresh(&sources, &opts.headers, Some(&check), &|w| reporter.warning(w)).await;
         }
-        let now = Fingerprint::of(&opts.paths, &opts.configs);
+        let now = Fingerprint::of(&opts.paths, &opts.configs, opts.recursive);
         if !asked && (self.seen.is_none() || now == self.seen) {
             return false;
         }
@@ -265,7 +265,7 @@ impl Drop for AbortOnDrop {
 /// `--config` file that does not load), so podrun stays as it is instead. Warnings are left to
 /// that podrun, which shows them once.
 async fn check<R: Runtime>(rt: &R, opts: &ApplyOptions) -> Result<Vec<Skipped>, ApplyError<Infallible>> {
-    let files = manifests::expand_paths(&opts.paths, true)?;
+    let files = manifests::expand_walk(&opts.paths, true, opts.recursive)?;
     let (loaded, mut skipped) = Mode::Supervise.load(&files, &opts.configs, &opts.load)?;
     let engine = Engine::ask(rt, &loaded).await?;
     let env = engine.environment(opts, rt.local_files(), &loaded);
@@ -281,7 +281,7 @@ mod tests {
     fn a_new_changed_or_removed_manifest_changes_the_fingerprint() {
         let dir = crate::test_support::TempDir::new("fingerprint");
         let d = [dir.to_str().unwrap().to_owned()];
-        let of = |paths: &[String]| Fingerprint::of(paths, &[]);
+        let of = |paths: &[String]| Fingerprint::of(paths, &[], false);
         std::fs::write(dir.join("a.yaml"), "a").unwrap();
         let before = of(&d).unwrap();
         assert_eq!(of(&d), Some(before.clone()), "nothing changed");

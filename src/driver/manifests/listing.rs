@@ -2,7 +2,8 @@
 //! (pkg/kubelet/config/file.go): `*.yaml`, `*.yml` and `*.json`, not recursive, and never a
 //! name that starts with a dot (`.disabled.yaml`, an editor's `.pod.yaml.swp`). A name that is
 //! not UTF-8 cannot be named in a message or an error without loss, so it is skipped too, and
-//! said.
+//! said. With kubectl's `-R`, subdirectories are read too (not hidden ones, not through links,
+//! so no loop), within a bound on depth and on entries.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsStr;
@@ -48,11 +49,21 @@ pub struct Listing {
     pub unnamed: Vec<String>,
 }
 
+/// The deepest subdirectory `-R` reads, below the directory given.
+pub const MAX_DEPTH: usize = 16;
+/// The most directory entries `-R` looks at under one directory given.
+pub const MAX_ENTRIES: usize = 10_000;
+
 /// The manifest files `paths` name: a directory stands for its manifests (see [`classify`]),
-/// sorted by name; files, URLs and `-` stand for themselves. A directory without one is an error,
-/// unless `empty_ok`: a static pod directory watched by `apply --supervise` may be empty yet,
-/// as a kubelet's may (its pods come when their manifests do).
-pub fn list(paths: &[String], empty_ok: bool) -> Result<Listing, UsageError> {
+/// sorted by name, and with `recursive` (`-R`) those of every subdirectory too, sorted by path;
+/// files, URLs and `-` stand for themselves. A directory without one is an error, unless
+/// `empty_ok`: a static pod directory watched by `apply --supervise` may be empty yet, as a
+/// kubelet's may (its pods come when their manifests do).
+///
+/// # Errors
+/// A directory that cannot be read, holds no manifest (unless `empty_ok`), or is deeper or
+/// larger than `-R` reads.
+pub fn list_walk(paths: &[String], empty_ok: bool, recursive: bool) -> Result<Listing, UsageError> {
     let mut out = Listing { roots: paths.to_vec(), ..Listing::default() };
     for p in paths {
         let path = Path::new(p);
@@ -67,10 +78,55 @@ pub fn list(paths: &[String], empty_ok: bool) -> Result<Listing, UsageError> {
             out.given.insert(p.clone(), p.clone());
             continue;
         }
-        let entries = std::fs::read_dir(path).map_err(|source| UsageError::Unreadable { path: p.clone(), source })?;
         let mut found = Vec::new();
+        let mut walk = Walk { recursive, seen: 0 };
+        walk.read(p, path, 0, &mut found, &mut out)?;
+        if found.is_empty() && !empty_ok {
+            return Err(UsageError::Said(format!("{p}: no manifest (*.yaml, *.yml, *.json) in this directory")));
+        }
+        found.sort();
+        out.given.extend(found.iter().map(|f| (f.clone(), p.clone())));
+        out.files.extend(found);
+    }
+    Ok(out)
+}
+
+/// A directory's reading: how far it went.
+struct Walk {
+    recursive: bool,
+    /// Entries looked at so far.
+    seen: usize,
+}
+
+impl Walk {
+    /// Adds the manifests of `dir` (at `depth` below `given`) to `found`, and with `recursive`
+    /// those of its subdirectories: real ones only (a link to a directory is not followed).
+    fn read(
+        &mut self,
+        given: &str,
+        dir: &Path,
+        depth: usize,
+        found: &mut Vec<String>,
+        out: &mut Listing,
+    ) -> Result<(), UsageError> {
+        let shown = dir.to_string_lossy().into_owned();
+        let entries = std::fs::read_dir(dir).map_err(|source| UsageError::Unreadable { path: shown, source })?;
+        let mut subdirs = Vec::new();
         for entry in entries.filter_map(Result::ok) {
+            self.seen += 1;
+            if self.seen > MAX_ENTRIES {
+                return Err(UsageError::Said(format!(
+                    "{given}: more than {MAX_ENTRIES} entries under this directory, the most -R reads"
+                )));
+            }
             let file = entry.path();
+            if self.recursive && entry.file_type().is_ok_and(|t| t.is_dir()) {
+                match classify(&entry.file_name()) {
+                    Entry::Hidden | Entry::Unnamed => out.hidden.push(file.to_string_lossy().into_owned()),
+                    Entry::Manifest | Entry::Other => subdirs.push(file),
+                }
+                continue;
+            }
             if !file.is_file() {
                 continue;
             }
@@ -81,14 +137,16 @@ pub fn list(paths: &[String], empty_ok: bool) -> Result<Listing, UsageError> {
                 Entry::Unnamed => out.unnamed.push(file.to_string_lossy().into_owned()),
             }
         }
-        if found.is_empty() && !empty_ok {
-            return Err(UsageError::Said(format!("{p}: no manifest (*.yaml, *.yml, *.json) in this directory")));
+        if !subdirs.is_empty() && depth >= MAX_DEPTH {
+            return Err(UsageError::Said(format!(
+                "{given}: directories nested deeper than {MAX_DEPTH} levels, the most -R reads"
+            )));
         }
-        found.sort();
-        out.given.extend(found.iter().map(|f| (f.clone(), p.clone())));
-        out.files.extend(found);
+        for sub in subdirs {
+            self.read(given, &sub, depth + 1, found, out)?;
+        }
+        Ok(())
     }
-    Ok(out)
 }
 
 impl Listing {
@@ -153,7 +211,7 @@ mod tests {
         std::fs::write(dir.join(OsStr::from_bytes(b"\xff.yaml")), "x").unwrap();
         std::fs::create_dir(dir.join("sub.yaml")).unwrap();
         let d = dir.to_str().unwrap().to_owned();
-        let l = list(std::slice::from_ref(&d), false).unwrap();
+        let l = list_walk(std::slice::from_ref(&d), false, false).unwrap();
         assert_eq!(l.files, [format!("{d}/a.yaml"), format!("{d}/b.yml")]);
         assert_eq!(l.given[&format!("{d}/a.yaml")], d, "named by its directory");
         let canonical = std::fs::canonicalize(&d).unwrap().to_string_lossy().into_owned();
@@ -167,11 +225,44 @@ mod tests {
     }
 
     #[test]
+    fn recursive_reads_subdirectories_sorted_without_links_or_hidden_ones() {
+        let dir = crate::test_support::TempDir::new("manifest-tree");
+        std::fs::create_dir_all(dir.join("b/c")).unwrap();
+        std::fs::create_dir_all(dir.join(".git")).unwrap();
+        for n in ["z.yaml", "b/a.yaml", "b/c/x.json", ".git/h.yaml"] {
+            std::fs::write(dir.join(n), "x").unwrap();
+        }
+        // A link back up would loop, if followed.
+        std::os::unix::fs::symlink(&*dir, dir.join("b/up")).unwrap();
+        let d = dir.to_str().unwrap().to_owned();
+        let flat = list_walk(std::slice::from_ref(&d), false, false).unwrap();
+        assert_eq!(flat.files, [format!("{d}/z.yaml")], "not recursive without -R");
+        let l = list_walk(std::slice::from_ref(&d), false, true).unwrap();
+        assert_eq!(l.files, [format!("{d}/b/a.yaml"), format!("{d}/b/c/x.json"), format!("{d}/z.yaml")]);
+        assert_eq!(l.given[&format!("{d}/b/c/x.json")], d, "named by the directory given");
+        assert!(l.hidden.contains(&format!("{d}/.git")), "{:?}", l.hidden);
+    }
+
+    #[test]
+    fn recursion_is_bounded_in_depth() {
+        let dir = crate::test_support::TempDir::new("manifest-deep");
+        let mut deep = dir.to_path_buf();
+        for i in 0..=MAX_DEPTH {
+            deep.push(format!("d{i}"));
+        }
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("p.yaml"), "x").unwrap();
+        let d = dir.to_str().unwrap().to_owned();
+        let e = list_walk(&[d], false, true).unwrap_err().to_string();
+        assert!(e.contains("deeper than 16 levels"), "{e}");
+    }
+
+    #[test]
     fn a_directory_of_hidden_files_only_is_empty() {
         let dir = crate::test_support::TempDir::new("manifest-dir-hidden");
         std::fs::write(dir.join(".a.yaml"), "x").unwrap();
         let d = dir.to_str().unwrap().to_owned();
-        assert!(list(std::slice::from_ref(&d), false).is_err());
-        assert!(list(&[d], true).unwrap().files.is_empty());
+        assert!(list_walk(std::slice::from_ref(&d), false, false).is_err());
+        assert!(list_walk(&[d], true, false).unwrap().files.is_empty());
     }
 }

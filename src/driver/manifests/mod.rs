@@ -68,10 +68,12 @@ pub fn load(files: &[String], configs: &[String], opts: &LoadOptions) -> Result<
     Err(ManifestError::of(errors).map_or_else(|| unreachable!("no manifest loaded, and no error"), Into::into))
 }
 
-/// The manifest files `paths` name (see `listing::list`), without a word on what was left out.
+/// The manifest files `paths` name (see `listing::list_walk`), without a word on what was left
+/// out; subdirectories too when `recursive` (`-R`).
 ///
 /// # Errors
-/// A directory that cannot be read, or holds no manifest unless `empty_ok`.
-pub fn expand_paths(paths: &[String], empty_ok: bool) -> Result<Vec<String>, UsageError> {
-    Ok(listing::list(paths, empty_ok)?.files)
+/// A directory that cannot be read, holds no manifest unless `empty_ok`, or is deeper or larger
+/// than `-R` reads.
+pub fn expand_walk(paths: &[String], empty_ok: bool, recursive: bool) -> Result<Vec<String>, UsageError> {
+    Ok(listing::list_walk(paths, empty_ok, recursive)?.files)
 }

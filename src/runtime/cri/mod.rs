@@ -17,6 +17,7 @@ mod rotate;
 mod sandbox;
 mod spdy;
 mod spdy_exec;
+mod stats;
 mod stream;
 mod volumes;
 mod websocket;
@@ -474,6 +475,12 @@ impl ContainerRuntime for CriRuntime {
         // CRI v1's GetContainerEvents is newer than the runtimes podrun meets (containerd 1.6
         // lacks it): the driver polls.
         futures_util::stream::empty().boxed()
+    }
+}
+
+impl crate::runtime::StatsRuntime for CriRuntime {
+    async fn stats(&self, id: &str) -> Result<Option<crate::runtime::stats::Usage>, RuntimeError> {
+        stats::stats(self, id).await
     }
 }
 

@@ -20,6 +20,7 @@ mod raw;
 mod retry;
 mod security;
 mod ssh;
+mod stats;
 pub mod tls;
 mod transport;
 mod volumes;
@@ -182,6 +183,12 @@ impl ContainerRuntime for DockerRuntime {
 
     fn changes(&self, sel: &Selector) -> BoxStream<'static, ()> {
         events::changes(self, sel)
+    }
+}
+
+impl crate::runtime::StatsRuntime for DockerRuntime {
+    async fn stats(&self, id: &str) -> Result<Option<crate::runtime::stats::Usage>, RuntimeError> {
+        stats::stats(self, id).await
     }
 }
 
