@@ -2,6 +2,7 @@
 
 pub mod apply;
 pub mod completions;
+pub mod cp;
 pub mod delete;
 pub mod exec;
 pub mod gc;
@@ -35,6 +36,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Wait(args) => wait::run(&cli, args).await,
         Command::Logs(args) => logs::run(&cli, args).await,
         Command::Exec(args) => exec::run(&cli, args).await,
+        Command::Cp(args) => cp::run(&cli, args).await,
         Command::Completions { shell } => completions::completions(*shell),
         Command::Man => completions::man(),
     }
