@@ -190,6 +190,10 @@ impl Extractor {
     }
 
     fn directory(&mut self, path: &[OsString], mode: u32) -> Result<io::Result<()>, Blocked> {
+        // DEST that exists keeps its own mode: the user chose it, the archive did not.
+        if path.is_empty() {
+            return Ok(Ok(()));
+        }
         let dir = match self.open_dir(path, true)? {
             Ok(d) => d,
             Err(e) => return Ok(Err(e)),
@@ -262,8 +266,11 @@ impl Extractor {
             Ok(room) => room,
             Err(e) => return Ok(Err(e)),
         };
-        let linked = rustix::fs::linkat(&from_dir, to_name.as_os_str(), &dir, name.as_os_str(), AtFlags::empty());
-        Ok(linked.map_err(io::Error::from))
+        match rustix::fs::linkat(&from_dir, to_name.as_os_str(), &dir, name.as_os_str(), AtFlags::empty()) {
+            // Its target was skipped, or never was in the archive.
+            Err(rustix::io::Errno::NOENT) => Err(outside()),
+            linked => Ok(linked.map_err(io::Error::from)),
+        }
     }
 
     /// Gives the directories that were kept writable their own modes, deepest first.

@@ -258,3 +258,20 @@ impl<I: Iterator<Item = u8>> Read for Endless<I> {
         Ok(n)
     }
 }
+
+#[test]
+fn dest_that_exists_is_written_into_and_keeps_its_mode() {
+    let s = Scene::new("cp-existing");
+    std::fs::create_dir(&s.dest).unwrap();
+    std::fs::set_permissions(&s.dest, std::fs::Permissions::from_mode(0o711)).unwrap();
+    let tar = Hostile::new().dir("data/", 0o700).file("data/x", "x").hard_link("data/h", "data/gone").done();
+    let (result, warnings) = s.extract("data", &tar);
+    result.unwrap();
+    assert_eq!(mode(&s.dest), 0o711);
+    assert_eq!(std::fs::read_to_string(s.dest.join("x")).unwrap(), "x");
+    // A hard link to an entry not in the copy is skipped, not an error.
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    // A file where DEST is a directory is kubectl's error.
+    let (result, _) = s.extract("data/x", &Hostile::new().file("data/x", "x").done());
+    assert!(matches!(result, Err(ExtractError::Write { .. })), "{result:?}");
+}
