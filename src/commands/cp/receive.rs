@@ -27,15 +27,25 @@ pub struct Source {
 pub async fn receive(first: Bytes, source: Source, mut extractor: Extractor) -> Result<(), Failure> {
     let (tx, rx) = mpsc::channel::<Vec<u8>>(QUEUED);
     let writing = tokio::task::spawn_blocking(move || extractor.extract(Chunks { rx, chunk: Vec::new(), at: 0 }));
-    let pumped = pump(first, &source, tx).await;
+    let reopen = async || {
+        let missing = || Failure::NoSuchPath { path: source.path.clone() };
+        source.container.download(&source.path).await?.ok_or_else(missing)
+    };
+    let pumped = pump(first, source.retries, reopen, tx).await;
     let written = writing.await.map_err(|e| Failure::Local { path: source.path.clone(), source: e.into() })?;
     // The archive's own error (tar failed in the container) says more than a cut archive.
     pumped?;
     Ok(written?)
 }
 
-/// Sends the archive's chunks to the extractor, opening it again after a break.
-async fn pump(mut stream: Bytes, source: &Source, tx: mpsc::Sender<Vec<u8>>) -> Result<(), Failure> {
+/// Sends the archive's chunks to the extractor, opening it again (`reopen`) after a break, at
+/// most `retries` times (negative: without end).
+async fn pump(
+    mut stream: Bytes,
+    retries: i32,
+    mut reopen: impl AsyncFnMut() -> Result<Bytes, Failure>,
+    tx: mpsc::Sender<Vec<u8>>,
+) -> Result<(), Failure> {
     let (mut read, mut skip, mut tries) = (0u64, 0u64, 0i32);
     loop {
         let chunk = match stream.next().await {
@@ -43,17 +53,15 @@ async fn pump(mut stream: Bytes, source: &Source, tx: mpsc::Sender<Vec<u8>>) -> 
             Some(Ok(chunk)) => chunk,
             Some(Err(e @ (CopyError::Exec { .. } | CopyError::NoExitCode))) => return Err(e.into()),
             Some(Err(e)) => {
-                if source.retries >= 0 && tries >= source.retries {
-                    if source.retries > 0 {
+                if retries >= 0 && tries >= retries {
+                    if retries > 0 {
                         crate::report::output::eprintln(&format!("Dropping out copy after {tries} retries"));
                     }
                     return Err(e.into());
                 }
                 tries += 1;
-                let limit = source.retries;
-                crate::report::output::eprintln(&format!("Resuming copy at {read} bytes, retry {tries}/{limit}"));
-                let missing = || Failure::NoSuchPath { path: source.path.clone() };
-                stream = source.container.download(&source.path).await?.ok_or_else(missing)?;
+                crate::report::output::eprintln(&format!("Resuming copy at {read} bytes, retry {tries}/{retries}"));
+                stream = reopen().await?;
                 skip = read;
                 continue;
             }
@@ -92,5 +100,59 @@ impl Read for Chunks {
         buf[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
         self.at += n;
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::RuntimeError;
+
+    /// `whole` in chunks of 7 bytes, broken (a connection reset) after `breaks_at` chunks.
+    fn broken(whole: &[u8], breaks_at: Option<usize>) -> Bytes {
+        let mut items: Vec<Result<Vec<u8>, CopyError>> = whole.chunks(7).map(|c| Ok(c.to_vec())).collect();
+        if let Some(at) = breaks_at {
+            items.truncate(at);
+            items.push(Err(CopyError::Engine(RuntimeError::NotFound { what: "reset".into() })));
+        }
+        futures_util::stream::iter(items).boxed()
+    }
+
+    async fn pumped(retries: i32, breaks: &[usize]) -> (Result<(), Failure>, Vec<u8>, usize) {
+        let whole: Vec<u8> = (0..200u8).collect();
+        let (tx, mut rx) = mpsc::channel(1000);
+        let mut opened = 0;
+        let mut later = breaks.iter().skip(1).copied();
+        let reopen = async || {
+            opened += 1;
+            Ok(broken(&whole, later.next()))
+        };
+        let result = pump(broken(&whole, breaks.first().copied()), retries, reopen, tx).await;
+        let mut got = Vec::new();
+        while let Ok(chunk) = rx.try_recv() {
+            got.extend(chunk);
+        }
+        (result, got, opened)
+    }
+
+    #[tokio::test]
+    async fn a_broken_stream_is_read_on_where_it_broke() {
+        let whole: Vec<u8> = (0..200u8).collect();
+        let (result, got, opened) = pumped(2, &[3, 10]).await;
+        result.unwrap();
+        assert_eq!((got, opened), (whole.clone(), 2));
+        let (result, got, _) = pumped(-1, &[1, 2, 3, 4, 5]).await;
+        result.unwrap();
+        assert_eq!(got, whole);
+    }
+
+    #[tokio::test]
+    async fn without_retries_a_break_is_the_copys_error() {
+        let (result, got, opened) = pumped(0, &[3]).await;
+        assert!(matches!(result, Err(Failure::Copy(CopyError::Engine(_)))), "{result:?}");
+        assert_eq!((got.len(), opened), (21, 0));
+        let (result, _, opened) = pumped(1, &[3, 4]).await;
+        assert!(result.is_err());
+        assert_eq!(opened, 1);
     }
 }
