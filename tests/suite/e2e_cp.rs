@@ -141,6 +141,18 @@ fn errors(target: Target, ns: &Namespace, tmp: &Path) {
     assert_eq!((code(&o), stderr(&o).trim()), (1, "error: /no/such/file doesn't exist in local filesystem"));
     let o = run(target, &["cp", "-n", ns.name(), "-c", "zz", "files:/data", out.to_str().unwrap()]);
     assert_eq!((code(&o), stderr(&o).trim()), (1, r#"error: container "zz" is not valid for pod "files""#));
+    // Under another state directory the pod is not podrun's (its seal does not verify).
+    let other = StateDir::new(&format!("cp-{}", target.name()));
+    let from = format!("{}/files:/data", ns.name());
+    let mut args = vec!["cp", from.as_str(), out.to_str().unwrap()];
+    let mut env = vec![("PODRUN_STATE_DIR", other.path())];
+    match target {
+        Target::Cri(endpoint) => args.splice(0..0, ["--runtime-endpoint", endpoint]).for_each(drop),
+        _ => env.extend(target.host().map(|h| ("DOCKER_HOST", h))),
+    }
+    let o = podrun_env(&args, None, &env);
+    assert_eq!((code(&o), stderr(&o).trim()), (1, r#"Error from server (NotFound): pods "files" not found"#));
+    assert!(!out.exists());
     let o = run(target, &["cp", "a:/x", "b:/y"]);
     assert_eq!((code(&o), stderr(&o).trim()), (1, "error: one of src or dest must be a local file specification"));
 }
