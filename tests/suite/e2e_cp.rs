@@ -121,10 +121,15 @@ fn both_ways(target: Target, ns: &Namespace) {
     assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
     let o = run(target, &["cp", "-n", ns.name(), one.to_str().unwrap(), "files:/tmp/renamed.txt"]);
     assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
+    // A link to a directory is a directory to copy into, as `test -d` finds it.
+    let o = run(target, &["exec", "-n", ns.name(), "files", "-q", "--", "ln", "-s", "/tmp", "/tmplink"]);
+    assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
+    let o = run(target, &["cp", "-n", ns.name(), one.to_str().unwrap(), "files:/tmplink"]);
+    assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
     let script = "cat /tmp/upload/a/b.txt; echo; readlink /tmp/upload/l; stat -c %a /tmp/upload/a/b.txt; \
-                  cat /tmp/renamed.txt";
+                  cat /tmp/renamed.txt /tmp/one.txt; readlink /tmplink";
     let o = run(target, &["exec", "-n", ns.name(), "files", "-q", "--", "sh", "-c", script]);
-    assert_eq!(stdout(&o), "uploaded\na/b.txt\n604\nalpha\n", "{}: {}", target.name(), stderr(&o));
+    assert_eq!(stdout(&o), "uploaded\na/b.txt\n604\nalpha\nalpha\n/tmp\n", "{}: {}", target.name(), stderr(&o));
 
     errors(target, ns, &tmp.0);
 }

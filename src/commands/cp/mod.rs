@@ -107,7 +107,8 @@ async fn to_pod(container: &Container, copy: &Copy, args: &CpArgs) -> Result<(),
     let local_base = src.file_name().map(|b| b.to_string_lossy().into_owned()).unwrap_or_else(|| ".".to_owned());
     // As kubectl: into a directory that exists, under SRC's name; else as PATH itself.
     let (dir, name) = if container.is_dir(&copy.remote).await? {
-        (copy.remote.clone(), local_base)
+        // With a slash, a link to the directory is extracted through, not replaced.
+        (format!("{}/", copy.remote.trim_end_matches('/')), local_base)
     } else {
         match spec::base(&copy.remote) {
             Some(base) => (spec::dir(&copy.remote), base),

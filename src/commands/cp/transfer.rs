@@ -77,7 +77,25 @@ impl Container {
             let cmd = ["test", "-d", path].map(str::to_owned).to_vec();
             return Ok(self.rt.exec(&self.id, &cmd, Some(DIR_CHECK)).await? == 0);
         }
-        let Some(mut stream) = self.rt.get_archive_stream(&self.id, path).await? else { return Ok(false) };
+        match self.first_type(path).await? {
+            Some(b'5') => Ok(true),
+            // A link (Docker archives it as the link, Podman as what it leads to): with a
+            // slash, Docker archives what it leads to, and refuses a file.
+            Some(b'2') => {
+                let through = format!("{}/", path.trim_end_matches('/'));
+                match self.first_type(&through).await {
+                    Ok(kind) => Ok(kind == Some(b'5')),
+                    Err(CopyError::Engine(e @ RuntimeError::Unreachable { .. })) => Err(e.into()),
+                    Err(_) => Ok(false),
+                }
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// The type flag of the first entry of `path`'s archive; `None` when there is no such path.
+    async fn first_type(&self, path: &str) -> Result<Option<u8>, CopyError> {
+        let Some(mut stream) = self.rt.get_archive_stream(&self.id, path).await? else { return Ok(None) };
         let mut head = Vec::with_capacity(512);
         while head.len() < 512 {
             match stream.next().await {
@@ -85,8 +103,8 @@ impl Container {
                 None => break,
             }
         }
-        // A header's type flag is its byte 156; '5' is a directory.
-        Ok(head.len() >= 512 && head[156] == b'5')
+        // A header's type flag is its byte 156.
+        Ok((head.len() >= 512).then(|| head[156]))
     }
 
     /// A command's stdout as a stream, `input` written to its stdin; a failure of the command
