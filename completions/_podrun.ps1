@@ -45,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does')
             [CompletionResult]::new('logs', 'logs', [CompletionResultType]::ParameterValue, 'Print a container''s output, as `kubectl logs` does')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command in a container of a pod, as `kubectl exec` does')
+            [CompletionResult]::new('cp', 'cp', [CompletionResultType]::ParameterValue, 'Copy files and directories to and from containers, as `kubectl cp` does')
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does')
             [CompletionResult]::new('top', 'top', [CompletionResultType]::ParameterValue, 'Show the CPU and memory of pods now, as `kubectl top pod` does')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for a shell on stdout')
@@ -295,6 +296,32 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'podrun;cp' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'The container [default: the pod''s default container]')
+            [CompletionResult]::new('--container', '--container', [CompletionResultType]::ParameterName, 'The container [default: the pod''s default container]')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the pod [default: default]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the pod [default: default]')
+            [CompletionResult]::new('--retries', '--retries', [CompletionResultType]::ParameterName, 'Set number of retries to complete a copy operation from a container. Specify 0 to disable or any negative value for infinite retrying')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)')
+            [CompletionResult]::new('--runtime-endpoint', '--runtime-endpoint', [CompletionResultType]::ParameterName, 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config''s currentContext, unless --host or DOCKER_HOST is given]')
+            [CompletionResult]::new('--tlscacert', '--tlscacert', [CompletionResultType]::ParameterName, 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]')
+            [CompletionResult]::new('--tlscert', '--tlscert', [CompletionResultType]::ParameterName, 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]')
+            [CompletionResult]::new('--tlskey', '--tlskey', [CompletionResultType]::ParameterName, 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]')
+            [CompletionResult]::new('--no-preserve', '--no-preserve', [CompletionResultType]::ParameterName, 'The copied file/directory''s ownership and permissions will not be preserved in the container')
+            [CompletionResult]::new('--tls', '--tls', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]')
+            [CompletionResult]::new('--tlsverify', '--tlsverify', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more: -v shows each action podrun takes, -vv adds debug logs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more: -v shows each action podrun takes, -vv adds debug logs')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'podrun;gc' {
             [CompletionResult]::new('--max-dead', '--max-dead', [CompletionResultType]::ParameterName, 'Dead instances kept per pod container (besides the newest instance), for lastState and `logs --previous`')
             [CompletionResult]::new('--min-age', '--min-age', [CompletionResultType]::ParameterName, 'Only remove what finished (or, for files, changed) at least this long ago')
@@ -414,6 +441,7 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does')
             [CompletionResult]::new('logs', 'logs', [CompletionResultType]::ParameterValue, 'Print a container''s output, as `kubectl logs` does')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command in a container of a pod, as `kubectl exec` does')
+            [CompletionResult]::new('cp', 'cp', [CompletionResultType]::ParameterValue, 'Copy files and directories to and from containers, as `kubectl cp` does')
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does')
             [CompletionResult]::new('top', 'top', [CompletionResultType]::ParameterValue, 'Show the CPU and memory of pods now, as `kubectl top pod` does')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for a shell on stdout')
@@ -441,6 +469,9 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             break
         }
         'podrun;help;exec' {
+            break
+        }
+        'podrun;help;cp' {
             break
         }
         'podrun;help;gc' {

@@ -37,6 +37,9 @@ _podrun() {
             podrun,completions)
                 cmd="podrun__subcmd__completions"
                 ;;
+            podrun,cp)
+                cmd="podrun__subcmd__cp"
+                ;;
             podrun,delete)
                 cmd="podrun__subcmd__delete"
                 ;;
@@ -76,6 +79,9 @@ _podrun() {
             podrun__subcmd__help,completions)
                 cmd="podrun__subcmd__help__subcmd__completions"
                 ;;
+            podrun__subcmd__help,cp)
+                cmd="podrun__subcmd__help__subcmd__cp"
+                ;;
             podrun__subcmd__help,delete)
                 cmd="podrun__subcmd__help__subcmd__delete"
                 ;;
@@ -113,7 +119,7 @@ _podrun() {
 
     case "${cmd}" in
         podrun)
-            opts="-H -q -v -h -V --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version apply validate delete get wait logs exec gc top completions man __complete help"
+            opts="-H -q -v -h -V --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version apply validate delete get wait logs exec cp gc top completions man __complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -357,6 +363,68 @@ _podrun() {
                 return 0
             fi
             case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -H)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --runtime-endpoint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlskey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        podrun__subcmd__cp)
+            opts="-c -n -H -q -v -h -V --container --namespace --no-preserve --retries --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --container)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retries)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --host)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -645,7 +713,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__help)
-            opts="apply validate delete get wait logs exec gc top completions man __complete help"
+            opts="apply validate delete get wait logs exec cp gc top completions man __complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -687,6 +755,20 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        podrun__subcmd__help__subcmd__cp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -42,6 +42,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand wait 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
             cand logs 'Print a container''s output, as `kubectl logs` does'
             cand exec 'Run a command in a container of a pod, as `kubectl exec` does'
+            cand cp 'Copy files and directories to and from containers, as `kubectl cp` does'
             cand gc 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does'
             cand top 'Show the CPU and memory of pods now, as `kubectl top pod` does'
             cand completions 'Print the completion script for a shell on stdout'
@@ -284,6 +285,31 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'podrun;cp'= {
+            cand -c 'The container [default: the pod''s default container]'
+            cand --container 'The container [default: the pod''s default container]'
+            cand -n 'Namespace of the pod [default: default]'
+            cand --namespace 'Namespace of the pod [default: default]'
+            cand --retries 'Set number of retries to complete a copy operation from a container. Specify 0 to disable or any negative value for infinite retrying'
+            cand -H 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)'
+            cand --host 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)'
+            cand --runtime-endpoint 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it'
+            cand --context 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config''s currentContext, unless --host or DOCKER_HOST is given]'
+            cand --tlscacert 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]'
+            cand --tlscert 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]'
+            cand --tlskey 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]'
+            cand --no-preserve 'The copied file/directory''s ownership and permissions will not be preserved in the container'
+            cand --tls 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+            cand --tlsverify 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
+            cand -q 'Show only warnings and errors (and `-o json` output)'
+            cand --quiet 'Show only warnings and errors (and `-o json` output)'
+            cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand --verbose 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'podrun;gc'= {
             cand --max-dead 'Dead instances kept per pod container (besides the newest instance), for lastState and `logs --previous`'
             cand --min-age 'Only remove what finished (or, for files, changed) at least this long ago'
@@ -398,6 +424,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand wait 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
             cand logs 'Print a container''s output, as `kubectl logs` does'
             cand exec 'Run a command in a container of a pod, as `kubectl exec` does'
+            cand cp 'Copy files and directories to and from containers, as `kubectl cp` does'
             cand gc 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does'
             cand top 'Show the CPU and memory of pods now, as `kubectl top pod` does'
             cand completions 'Print the completion script for a shell on stdout'
@@ -418,6 +445,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
         &'podrun;help;logs'= {
         }
         &'podrun;help;exec'= {
+        }
+        &'podrun;help;cp'= {
         }
         &'podrun;help;gc'= {
         }

@@ -43,6 +43,7 @@ complete -c podrun -n "__fish_podrun_needs_command" -f -a "get" -d 'List the pod
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "wait" -d 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "exec" -d 'Run a command in a container of a pod, as `kubectl exec` does'
+complete -c podrun -n "__fish_podrun_needs_command" -f -a "cp" -d 'Copy files and directories to and from containers, as `kubectl cp` does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "gc" -d 'Remove podrun\'s dead containers and leftover files, as the kubelet\'s container GC does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "top" -d 'Show the CPU and memory of pods now, as `kubectl top pod` does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "completions" -d 'Print the completion script for a shell on stdout'
@@ -228,6 +229,22 @@ complete -c podrun -n "__fish_podrun_using_subcommand exec" -s q -l quiet -d 'Sh
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -s c -l container -d 'The container [default: the pod\'s default container]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -s n -l namespace -d 'Namespace of the pod [default: default]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -l retries -d 'Set number of retries to complete a copy operation from a container. Specify 0 to disable or any negative value for infinite retrying' -r
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -l no-preserve -d 'The copied file/directory\'s ownership and permissions will not be preserved in the container'
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c podrun -n "__fish_podrun_using_subcommand cp" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l max-dead -d 'Dead instances kept per pod container (besides the newest instance), for lastState and `logs --previous`' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -l min-age -d 'Only remove what finished (or, for files, changed) at least this long ago' -r
 complete -c podrun -n "__fish_podrun_using_subcommand gc" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
@@ -296,17 +313,18 @@ complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s q -l quiet 
 complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "apply" -d 'Start a pod from a manifest and wait until it runs (or completes)'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "validate" -d 'Check manifests as apply would, without a container engine'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "get" -d 'List the pods podrun runs, as `kubectl get pods` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "wait" -d 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "exec" -d 'Run a command in a container of a pod, as `kubectl exec` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "gc" -d 'Remove podrun\'s dead containers and leftover files, as the kubelet\'s container GC does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "top" -d 'Show the CPU and memory of pods now, as `kubectl top pod` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "completions" -d 'Print the completion script for a shell on stdout'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "__complete" -d 'The pod or container names that fit the last of WORDS (the words of a command line being completed); for the completion scripts'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec gc top completions man __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "apply" -d 'Start a pod from a manifest and wait until it runs (or completes)'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "validate" -d 'Check manifests as apply would, without a container engine'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "get" -d 'List the pods podrun runs, as `kubectl get pods` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "wait" -d 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "exec" -d 'Run a command in a container of a pod, as `kubectl exec` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "cp" -d 'Copy files and directories to and from containers, as `kubectl cp` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "gc" -d 'Remove podrun\'s dead containers and leftover files, as the kubelet\'s container GC does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "top" -d 'Show the CPU and memory of pods now, as `kubectl top pod` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "completions" -d 'Print the completion script for a shell on stdout'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "__complete" -d 'The pod or container names that fit the last of WORDS (the words of a command line being completed); for the completion scripts'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c podrun -a '(podrun __complete -- (commandline -opc) (commandline -ct) 2>/dev/null)'

@@ -209,6 +209,21 @@ put in raw mode (restored on exit), and resized with it. -t without a terminal t
 ignored with a warning, as kubectl does. Errors of podrun itself (no such pod or container,
 container not running) exit 1, an unreachable engine 3.")]
     Exec(ExecArgs),
+    /// Copy files and directories to and from containers, as `kubectl cp` does
+    #[command(long_about = "\
+Copy files and directories to and from a container of a pod podrun runs, as `kubectl cp`
+does: `podrun cp POD:PATH DEST` copies out, `podrun cp SRC POD:PATH` copies in; POD may be
+NAMESPACE/POD. Without -c, the pod's default container: the one its
+`kubectl.kubernetes.io/default-container` annotation names, else its first app container.
+
+Directories are copied recursively, with their modes; symbolic links are kept as links.
+Copying out, nothing is written outside DEST: entries with absolute names or `..`, links
+leading out and device nodes are skipped with a warning, and no link under DEST is written
+through. On Docker and Podman a container that exited can be copied from and to (a finished
+job's artefacts); on a CRI runtime (containerd, CRI-O) the copy runs `tar` in the running
+container, as kubectl does, so the image needs `tar`. Errors of podrun itself (no such pod,
+container or path) exit 1, an unreachable engine 3.")]
+    Cp(CpArgs),
     /// Remove podrun's dead containers and leftover files, as the kubelet's container GC does
     #[command(long_about = "\
 Remove what podrun no longer needs, as the kubelet's container garbage collection does, for
@@ -812,6 +827,35 @@ pub struct ExecArgs {
     /// Give the command a terminal (with -i, when standard input is one)
     #[arg(short, long)]
     pub tty: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CpArgs {
+    /// What to copy: a local path, or [NAMESPACE/]POD:PATH
+    #[arg(value_name = "SRC")]
+    pub src: String,
+
+    /// Where to copy it: [NAMESPACE/]POD:PATH, or a local path
+    #[arg(value_name = "DEST")]
+    pub dest: String,
+
+    /// The container [default: the pod's default container]
+    #[arg(short, long, value_name = "CONTAINER")]
+    pub container: Option<String>,
+
+    /// Namespace of the pod [default: default]
+    #[arg(short, long, value_name = "NS", value_parser = parse_namespace)]
+    pub namespace: Option<String>,
+
+    /// The copied file/directory's ownership and permissions will not be preserved in the
+    /// container
+    #[arg(long)]
+    pub no_preserve: bool,
+
+    /// Set number of retries to complete a copy operation from a container. Specify 0 to
+    /// disable or any negative value for infinite retrying
+    #[arg(long, value_name = "N", default_value_t = 0, allow_negative_numbers = true)]
+    pub retries: i32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

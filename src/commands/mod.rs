@@ -4,6 +4,7 @@ pub mod apply;
 pub mod complete_names;
 mod completion_hooks;
 pub mod completions;
+pub mod cp;
 pub mod delete;
 mod delete_targets;
 mod dry_run;
@@ -44,6 +45,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Logs(args) => logs::run(&cli, args).await,
         Command::Exec(args) => exec::run(&cli, args).await,
         Command::Top(args) => top::run(&cli, args).await,
+        Command::Cp(args) => cp::run(&cli, args).await,
         Command::Completions { shell } => completions::completions(*shell),
         Command::Man => completions::man(),
         Command::Complete { words } => complete_names::run(words).await,

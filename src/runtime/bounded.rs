@@ -17,10 +17,10 @@ use futures_util::stream::BoxStream;
 use tokio::time::Instant;
 
 use super::{
-    auth, Capacity, ContainerRuntime, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession,
-    Followed, ImageRuntime, LogChunk, LogOptions, LogRotation, LogRuntime, NodeRuntime, Observed, OomFloor,
-    PullProgress, Runtime, RuntimeError, Selector, StatsRuntime, StreamingRuntime, TermSize, Tmpfs, VolumeInfo,
-    VolumeRuntime,
+    auth, ArchiveStream, Capacity, ContainerRuntime, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity,
+    ExecRequest, ExecSession, Followed, ImageRuntime, LogChunk, LogOptions, LogRotation, LogRuntime, NodeRuntime,
+    Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, StatsRuntime, StreamingRuntime, TermSize, Tmpfs, UploadStream,
+    VolumeInfo, VolumeRuntime,
 };
 
 /// `inner`, with its calls cut off at the deadline.
@@ -176,6 +176,15 @@ impl<R: Runtime> ContainerRuntime for Bounded<R> {
 
     async fn get_archive(&self, id: &str, path: &str, max_bytes: usize) -> Result<Option<Vec<u8>>, RuntimeError> {
         self.bound(|| format!("copy from container {id}"), self.inner.get_archive(id, path, max_bytes)).await
+    }
+
+    async fn put_archive_stream(&self, id: &str, path: &str, tar: UploadStream) -> Result<(), RuntimeError> {
+        self.bound(|| format!("copy to container {id}"), self.inner.put_archive_stream(id, path, tar)).await
+    }
+
+    async fn get_archive_stream(&self, id: &str, path: &str) -> Result<Option<ArchiveStream>, RuntimeError> {
+        // The answer's head is bounded; its body is a stream, read as its consumer goes.
+        self.bound(|| format!("copy from container {id}"), self.inner.get_archive_stream(id, path)).await
     }
 
     fn changes(&self, sel: &Selector) -> BoxStream<'static, ()> {

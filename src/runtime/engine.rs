@@ -10,9 +10,10 @@ use super::auth::Credentials;
 use super::cri::CriRuntime;
 use super::docker::DockerRuntime;
 use super::{
-    Capacity, ContainerRuntime, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession,
-    Followed, ImageRuntime, LogChunk, LogOptions, LogRotation, LogRuntime, NodeRuntime, Observed, OomFloor,
-    PullProgress, RuntimeError, Selector, StatsRuntime, StreamingRuntime, TermSize, Tmpfs, VolumeInfo, VolumeRuntime,
+    ArchiveStream, Capacity, ContainerRuntime, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest,
+    ExecSession, Followed, ImageRuntime, LogChunk, LogOptions, LogRotation, LogRuntime, NodeRuntime, Observed,
+    OomFloor, PullProgress, RuntimeError, Selector, StatsRuntime, StreamingRuntime, TermSize, Tmpfs, UploadStream, VolumeInfo,
+    VolumeRuntime,
 };
 
 // One is made per command and passed by reference: its size costs nothing.
@@ -129,6 +130,12 @@ impl ContainerRuntime for Engine {
     }
     async fn get_archive(&self, id: &str, path: &str, max_bytes: usize) -> Result<Option<Vec<u8>>, RuntimeError> {
         each!(self, rt => rt.get_archive(id, path, max_bytes).await)
+    }
+    async fn put_archive_stream(&self, id: &str, path: &str, tar: UploadStream) -> Result<(), RuntimeError> {
+        each!(self, rt => rt.put_archive_stream(id, path, tar).await)
+    }
+    async fn get_archive_stream(&self, id: &str, path: &str) -> Result<Option<ArchiveStream>, RuntimeError> {
+        each!(self, rt => rt.get_archive_stream(id, path).await)
     }
     fn changes(&self, sel: &Selector) -> BoxStream<'static, ()> {
         each!(self, rt => rt.changes(sel))

@@ -667,6 +667,19 @@ impl ContainerRuntime for FakeRuntime {
         Ok(Some(out))
     }
 
+    async fn put_archive_stream(&self, id: &str, path: &str, tar: super::UploadStream) -> Result<(), RuntimeError> {
+        let chunks: Vec<std::io::Result<Vec<u8>>> = tar.collect().await;
+        let whole: std::io::Result<Vec<Vec<u8>>> = chunks.into_iter().collect();
+        self.put_archive(id, path, whole.map_err(fake_archive)?.concat()).await
+    }
+
+    async fn get_archive_stream(&self, id: &str, path: &str) -> Result<Option<super::ArchiveStream>, RuntimeError> {
+        let Some(whole) = self.get_archive(id, path, usize::MAX).await? else { return Ok(None) };
+        // In small chunks, so a reader meets headers cut between them.
+        let chunks: Vec<Result<Vec<u8>, RuntimeError>> = whole.chunks(100).map(|c| Ok(c.to_vec())).collect();
+        Ok(Some(futures_util::stream::iter(chunks).boxed()))
+    }
+
     fn changes(&self, _sel: &Selector) -> futures_util::stream::BoxStream<'static, ()> {
         self.lock().subscriptions += 1;
         // No events: the driver must work by polling alone.

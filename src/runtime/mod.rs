@@ -39,6 +39,12 @@ pub use self::services::{
     ContainerRuntime, ImageRuntime, LogRuntime, NodeRuntime, Runtime, StatsRuntime, StreamingRuntime, VolumeRuntime,
 };
 
+/// A tar archive coming from the engine, chunk by chunk (`ContainerRuntime::get_archive_stream`).
+pub type ArchiveStream = BoxStream<'static, Result<Vec<u8>, RuntimeError>>;
+/// A tar archive going to the engine, chunk by chunk; an error ends the upload unfinished
+/// (`ContainerRuntime::put_archive_stream`).
+pub type UploadStream = BoxStream<'static, std::io::Result<Vec<u8>>>;
+
 /// What podrun asks the engine to create. Engine-neutral: the Docker implementation maps it.
 /// Its `Debug` leaves out the values of `env` (see [`EnvNames`]).
 #[derive(Clone, PartialEq, Eq)]

@@ -9,6 +9,7 @@ use std::time::Duration;
 use futures_util::stream::BoxStream;
 
 use super::auth;
+use super::{ArchiveStream, UploadStream};
 use super::{
     Capacity, ContainerSettings, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest, ExecSession,
     Followed, ImageIdentity, LogChunk, LogOptions, LogRotation, NotSupported, Observed, OomFloor, PullProgress,
@@ -125,6 +126,21 @@ pub trait ContainerRuntime: Send + Sync {
         path: &str,
         max_bytes: usize,
     ) -> impl Future<Output = Result<Option<Vec<u8>>, RuntimeError>> + Send;
+    /// As `put_archive`, with the archive read from `tar` as it comes, so an archive of any
+    /// size costs the memory of a few chunks; an error in `tar` aborts the upload.
+    fn put_archive_stream(
+        &self,
+        id: &str,
+        path: &str,
+        tar: UploadStream,
+    ) -> impl Future<Output = Result<(), RuntimeError>> + Send;
+    /// As `get_archive`, whole and as it comes: `None` when the path does not exist, else the
+    /// archive's bytes chunk by chunk, read from the engine only as fast as they are taken.
+    fn get_archive_stream(
+        &self,
+        id: &str,
+        path: &str,
+    ) -> impl Future<Output = Result<Option<ArchiveStream>, RuntimeError>> + Send;
     /// A tick for every lifecycle event (create, start, die, destroy, oom) of a container
     /// matching `sel`, so the driver sees a crash or an exit at once instead of at its next
     /// poll. The stream may end at any time (the driver then polls); it never errors.

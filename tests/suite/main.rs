@@ -17,6 +17,7 @@ mod e2e_boot_unit;
 mod e2e_completion;
 mod e2e_context;
 mod e2e_corpus;
+mod e2e_cp;
 mod e2e_cri;
 mod e2e_engine_restart;
 mod e2e_engine_versions;

@@ -471,6 +471,29 @@ impl ContainerRuntime for CriRuntime {
         })
     }
 
+    async fn put_archive_stream(
+        &self,
+        id: &str,
+        _path: &str,
+        _tar: crate::runtime::UploadStream,
+    ) -> Result<(), RuntimeError> {
+        Err(RuntimeError::Unsupported {
+            what: format!("copy to container {id}"),
+            why: NotSupported::Cri("copy files into a container"),
+        })
+    }
+
+    async fn get_archive_stream(
+        &self,
+        id: &str,
+        _path: &str,
+    ) -> Result<Option<crate::runtime::ArchiveStream>, RuntimeError> {
+        Err(RuntimeError::Unsupported {
+            what: format!("copy from container {id}"),
+            why: NotSupported::Cri("copy files out of a container"),
+        })
+    }
+
     fn changes(&self, _sel: &Selector) -> BoxStream<'static, ()> {
         // CRI v1's GetContainerEvents is newer than the runtimes podrun meets (containerd 1.6
         // lacks it): the driver polls.

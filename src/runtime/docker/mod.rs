@@ -181,6 +181,23 @@ impl ContainerRuntime for DockerRuntime {
         archive::get_archive(self, id, path, max_bytes).await
     }
 
+    async fn put_archive_stream(
+        &self,
+        id: &str,
+        path: &str,
+        tar: crate::runtime::UploadStream,
+    ) -> Result<(), RuntimeError> {
+        archive::put_archive_stream(self, id, path, tar).await
+    }
+
+    async fn get_archive_stream(
+        &self,
+        id: &str,
+        path: &str,
+    ) -> Result<Option<crate::runtime::ArchiveStream>, RuntimeError> {
+        archive::get_archive_stream(self, id, path).await
+    }
+
     fn changes(&self, sel: &Selector) -> BoxStream<'static, ()> {
         events::changes(self, sel)
     }
