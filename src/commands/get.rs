@@ -81,7 +81,7 @@ fn named(pods: Vec<ListedPod>, names: &[String]) -> (Vec<ListedPod>, Vec<String>
 }
 
 /// The Pod object of a listed pod: what the labels and the engine tell, in the API's shape.
-fn pod_object(p: &ListedPod) -> Value {
+pub(crate) fn pod_object(p: &ListedPod) -> Value {
     let spec = |cs: &[(String, crate::pod::observed::Instances)]| -> Vec<Value> {
         cs.iter()
             .map(|(name, i)| json!({ "name": name, "image": i.current.as_ref().map(|c| c.image.as_str()) }))

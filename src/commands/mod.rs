@@ -3,6 +3,8 @@
 pub mod apply;
 pub mod completions;
 pub mod delete;
+pub mod describe;
+pub mod events;
 pub mod exec;
 pub mod gc;
 pub mod get;
@@ -34,6 +36,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Get(args) => get::run(&cli, args).await,
         Command::Wait(args) => wait::run(&cli, args).await,
         Command::Logs(args) => logs::run(&cli, args).await,
+        Command::Events(args) => events::run(&cli, args).await,
+        Command::Describe(args) => describe::run(&cli, args).await,
         Command::Exec(args) => exec::run(&cli, args).await,
         Command::Completions { shell } => completions::completions(*shell),
         Command::Man => completions::man(),

@@ -3,12 +3,15 @@
 //! result goes to stdout, as a table or, with `-o json`, as a Kubernetes `List` of Pods.
 //! `output` is the one writer of stdout and stderr, for every command.
 
+pub mod describe;
+pub mod events;
 mod explained;
 mod live;
 pub mod logs;
 pub mod output;
 mod plain;
 pub mod summary;
+mod tabwriter;
 
 use std::fmt;
 use std::sync::Arc;

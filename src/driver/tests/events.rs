@@ -1,0 +1,57 @@
+//! The events the driver records, as the kubelet words them, at the moments they happen.
+
+use super::*;
+use crate::driver::events::{Events, Memory};
+
+fn recording(retries: u32) -> (DriveOptions, Arc<Memory>) {
+    let memory = Arc::new(Memory::default());
+    (DriveOptions { events: Events::new(memory.clone()), ..opts(retries) }, memory)
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_pod_that_starts_records_its_images_creations_and_starts() {
+    let rt = Arc::new(fake().with_pullable("img:2"));
+    let (o, memory) = recording(10);
+    let r = run(&rt, desired("Always", "img:2", "IfNotPresent"), o).await;
+    assert_eq!(r.outcome, Ok(()));
+    let lines = memory.lines();
+    let expect = [
+        "Pulling Pulling image \"img:2\" @spec.containers{a}",
+        "Pulled Container image \"img:1\" already present on machine @spec.containers{b}",
+        "Created Created container: a @spec.containers{a}",
+        "Started Started container a @spec.containers{a}",
+        "Created Created container: b @spec.containers{b}",
+        "Started Started container b @spec.containers{b}",
+    ];
+    for e in expect {
+        assert!(lines.iter().any(|l| l == e), "{e} not in {lines:#?}");
+    }
+    let pulled = lines.iter().find(|l| l.starts_with("Pulled Successfully pulled image \"img:2\" in ")).unwrap();
+    assert!(pulled.contains(" including waiting)."), "{pulled}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_crash_loop_records_each_back_off() {
+    let rt = Arc::new(fake().exits_on_start("a", 1));
+    let (o, memory) = recording(3);
+    run(&rt, desired("Always", "img:1", "IfNotPresent"), o).await;
+    let lines = memory.lines();
+    let backoffs = lines
+        .iter()
+        .filter(|l| l.starts_with("BackOff Back-off restarting failed container a in pod web_default("))
+        .count();
+    assert!(backoffs >= 2, "{lines:#?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_absent_image_under_never_is_said() {
+    let rt = Arc::new(fake());
+    let (o, memory) = recording(10);
+    run(&rt, desired("Always", "missing:1", "Never"), o).await;
+    let lines = memory.lines();
+    assert!(lines.contains(
+        &"ErrImageNeverPull Container image \"missing:1\" is not present with pull policy of Never @spec.containers{a}"
+            .to_owned()
+    ));
+    assert!(lines.contains(&"Failed Error: ErrImageNeverPull @spec.containers{a}".to_owned()), "{lines:#?}");
+}
