@@ -25,6 +25,7 @@ spec:
   containers:
   - name: app
     image: busybox
+    imagePullPolicy: IfNotPresent
     command: [sh, -c, '{script}']
     readinessProbe:
       exec: {{command: [test, -e, /tmp/ok]}}
@@ -43,6 +44,7 @@ spec:
   containers:
   - name: crash
     image: busybox
+    imagePullPolicy: IfNotPresent
     command: [sh, -c, 'exit 1']
 "#;
 

@@ -44,6 +44,14 @@ impl<R> Said<'_, '_, R> {
         self.each(Warning, "Failed", "Error: ErrImagePull");
     }
 
+    /// The registry did not answer, and the image on the machine serves (podrun's offline
+    /// start, where the kubelet would wait): the failed pull, then the image used.
+    pub fn offline(&self, detail: &str) {
+        let message = format!("Failed to pull image {:?}: registry unreachable: {detail}", self.need.image);
+        self.each(Warning, "Failed", &message);
+        self.present();
+    }
+
     /// Says the image is absent under `imagePullPolicy: Never`, and gives the error back.
     pub fn never_pulled(&self, e: RuntimeError) -> RuntimeError {
         let message = format!("Container image {:?} is not present with pull policy of Never", self.need.image);

@@ -147,6 +147,7 @@ pub(super) async fn ensure_image<R: Runtime>(
                     Ok(None)
                 }
                 Err(RuntimeError::RegistryUnreachable { detail, .. }) if present => {
+                    said.offline(&detail);
                     reporter.pull(key, &need.image, PullEvent::Failed);
                     Ok(Some(detail))
                 }

@@ -28,7 +28,7 @@ use crate::pod::files::PodFiles;
 use crate::pod::finished_spec::{finish_spec, mount_sub_paths_again, Member, Prepared, SpecError};
 use crate::pod::identity::IdentityError;
 use crate::pod::volumes::VolumeSetup;
-use crate::pod::{DesiredPod, Hook, InfraRef};
+use crate::pod::{DesiredPod, Hook, InfraRef, Role};
 use crate::report::{PodKey, Reporter};
 use crate::runtime::labels;
 use crate::runtime::{CreateSpec, Observed, Runtime, RuntimeError, Selector, State};
@@ -341,7 +341,16 @@ async fn run_step<R: Runtime>(
             let spec = container_spec(scope, member, setup).await.inspect_err(|(_, e)| failed(scope, c, e))?;
             let id = scope.created.create(spec).await.map_err(|e| (Reason::CreateContainerError, e.into()));
             let id = id.inspect_err(|(_, e)| failed(scope, c, e))?;
-            scope.events.container(scope.desired, &c.name, Normal, "Created", format!("Created container: {}", c.name));
+            // The kubelet's sandbox has no events of its own when all goes well.
+            if c.role != Role::Infra {
+                scope.events.container(
+                    scope.desired,
+                    &c.name,
+                    Normal,
+                    "Created",
+                    format!("Created container: {}", c.name),
+                );
+            }
             id
         }
         Step::Start { id, attempt } => {
@@ -352,7 +361,9 @@ async fn run_step<R: Runtime>(
     };
     let started = scope.rt.start(&id).await.map_err(|e| (Reason::RunContainerError, e.into()));
     started.inspect_err(|(_, e)| failed(scope, c, e))?;
-    scope.events.container(scope.desired, &c.name, Normal, "Started", format!("Started container {}", c.name));
+    if c.role != Role::Infra {
+        scope.events.container(scope.desired, &c.name, Normal, "Started", format!("Started container {}", c.name));
+    }
     if let Some(hook) = &c.post_start {
         post_start(scope, &step.container, &id, hook, infra).await?;
     }
@@ -430,7 +441,7 @@ fn killing<R>(scope: Scope<'_, R>, c: &Observed) {
 
 /// The kubelet's event for a container it could not create or start.
 fn failed<R>(scope: Scope<'_, R>, c: &crate::pod::DesiredContainer, e: &StepError) {
-    if matches!(e, StepError::Runtime(RuntimeError::Conflict { .. })) {
+    if c.role == Role::Infra || matches!(e, StepError::Runtime(RuntimeError::Conflict { .. })) {
         return;
     }
     scope.events.container(scope.desired, &c.name, Warning, "Failed", format!("Error: {}", chain(e)));
