@@ -1,4 +1,5 @@
-//! `podrun events`: the events podrun recorded for the pods it runs (`pod::events`), printed as
+//! `podrun events`: the events podrun recorded for the pods it runs (`pod::events`), read from
+//! its files for the engine it connects to, printed as
 //! `kubectl events` prints them; `-w` follows them, looking once a second, until interrupted.
 
 use std::collections::BTreeMap;
@@ -12,8 +13,7 @@ use crate::manifest::defaults::DEFAULT_NAMESPACE;
 use crate::pod::files::PodFiles;
 use crate::report::events::{self as shown, PodEvent};
 use crate::report::{self, output, ReportOptions};
-use crate::runtime::{Runtime, Selector};
-use crate::status::engine_pods;
+use crate::runtime::Selector;
 
 /// How often `-w` looks for new events.
 const WATCH_EVERY: Duration = Duration::from_secs(1);
@@ -23,8 +23,8 @@ pub async fn run(cli: &Cli, args: &EventsArgs) -> anyhow::Result<u8> {
     let pod = args.for_object.as_deref().map(pod_named).transpose()?;
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     let sel = Selector { namespace: (!args.all_namespaces).then(|| namespace.clone()), pod };
-    let (rt, files) = super::connect(cli).await?;
-    let events = gather(&rt, &sel, files.as_ref()).await?;
+    let (_, files) = super::connect(cli).await?;
+    let events = gather(&sel, files.as_ref());
     match args.output {
         Some(EventsOutputArg::Json) => output::println(&report::summary::json(&shown::list(&events)))?,
         Some(EventsOutputArg::Yaml) => output::print(&serde_yaml::to_string(&shown::list(&events))?)?,
@@ -48,7 +48,7 @@ pub async fn run(cli: &Cli, args: &EventsArgs) -> anyhow::Result<u8> {
             sig = interrupt.wait() => return Ok(exit::for_pod(&crate::driver::PodFailure::Interrupted(sig))),
             () = tokio::time::sleep(WATCH_EVERY) => {}
         }
-        let now = gather(&rt, &sel, files.as_ref()).await?;
+        let now = gather(&sel, files.as_ref());
         let fresh: Vec<PodEvent> = now.iter().filter(|e| seen.get(&key(e)) != Some(&e.event.count)).cloned().collect();
         seen = counts(&now);
         for e in fresh {
@@ -81,21 +81,27 @@ fn pod_named(object: &str) -> Result<String, UsageError> {
     }
 }
 
-/// The events of every pod `sel` selects, sorted as kubectl sorts them.
-async fn gather<R: Runtime>(rt: &R, sel: &Selector, files: Option<&PodFiles>) -> anyhow::Result<Vec<PodEvent>> {
-    let Some(files) = files else { return Ok(Vec::new()) };
+/// The events of every pod `sel` selects, sorted as kubectl sorts them: found by their files,
+/// which name the pod, as a pod whose image is still being pulled has no container yet.
+fn gather(sel: &Selector, files: Option<&PodFiles>) -> Vec<PodEvent> {
+    let Some(files) = files else { return Vec::new() };
     let mut events = Vec::new();
-    for p in engine_pods::group(rt.list(sel).await?) {
-        let Some(kept) = files.read_events(&p.uid) else { continue };
+    for (uid, _) in files.pod_dirs().into_iter().filter(|(uid, _)| files.is_this_engines(uid)) {
+        let Some(kept) = files.read_events(&uid) else { continue };
+        let wanted = sel.namespace.as_ref().is_none_or(|ns| *ns == kept.namespace)
+            && sel.pod.as_ref().is_none_or(|name| *name == kept.name);
+        if !wanted {
+            continue;
+        }
         events.extend(kept.events.into_iter().map(|event| PodEvent {
-            namespace: p.namespace.clone(),
-            name: p.name.clone(),
-            uid: p.uid.clone(),
+            namespace: kept.namespace.clone(),
+            name: kept.name.clone(),
+            uid: uid.clone(),
             event,
         }));
     }
     shown::sort(&mut events);
-    Ok(events)
+    events
 }
 
 type Key = (String, String, String, String, Option<String>);

@@ -71,7 +71,7 @@ impl Recorder for ToFiles {
     fn record(&self, pod: &DesiredPod, event: NewEvent) {
         let now = humantime::format_rfc3339_seconds(crate::clock::now()).to_string();
         // An event that cannot be kept must not stop the pod: it is said, and the run goes on.
-        if let Err(e) = self.files.record_event(&pod.uid, event, &now, &self.host) {
+        if let Err(e) = self.files.record_event([&pod.namespace, &pod.name, &pod.uid], event, &now, &self.host) {
             tracing::warn!("events of {}/{}: {}", pod.namespace, pod.name, crate::error_chain::chain(&e));
         }
     }

@@ -76,6 +76,12 @@ pub struct RecordedEvent {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodEvents {
+    /// The pod's namespace and name: `podrun events` finds a pod's events by them, also while
+    /// the pod has no container (its image is being pulled).
+    #[serde(default)]
+    pub namespace: String,
+    #[serde(default)]
+    pub name: String,
     #[serde(default)]
     pub events: Vec<RecordedEvent>,
     /// How many older events were dropped to keep [`MAX_EVENTS`].

@@ -1,9 +1,10 @@
 //! Events and `describe` on Docker, Podman and containerd (CRI): the kubelet's events recorded
 //! for a pod's life (an image already present, creations, starts, readiness probe failures, a
 //! crash loop's back-offs, a container stopped for a changed spec), kept across apply runs and
-//! gone with the pod; `podrun events` as `kubectl events` prints them (table and EventList), and
-//! `podrun describe` in kubectl's layout. Pulls from a registry are the Docker and CRI tests'
-//! (`e2e_images`' registry is pushed to through Docker).
+//! gone with the pod, kept by `apply --supervise` and a second supervisor after the first was
+//! killed; `podrun events` as `kubectl events` prints them (table, EventList, `-w`), and `podrun
+//! describe` in kubectl's layout. Pulls come from a registry of the test's own (`e2e_images`', which Podman
+//! refuses over plain HTTP: there a registry that does not answer gives the failed pulls).
 
 use std::time::Duration;
 
@@ -166,14 +167,76 @@ fn a_pull(target: Target, ns: &Namespace, test: &str) {
     assert!(message.contains(" including waiting)."), "{message}");
 }
 
-/// `podrun events -w` prints what comes after it started, until interrupted.
-fn watched(target: Target, ns: &Namespace) {
+/// The events of a crash loop kept by `apply --supervise`, and by a second supervisor after the
+/// first was killed: the count goes on, from the same first time.
+fn supervised(target: Target, ns: &Namespace) {
+    let f = TempFile::new("crash.yaml", CRASH);
+    let supervise = |log: &TempFile| {
+        let file = std::fs::File::create(log.path()).expect("log");
+        let mut cmd = podrun_command(target);
+        cmd.args(["apply", f.path(), "-n", ns.name(), "--supervise", "--crash-backoff-max", "2s"]);
+        Killed(cmd.stdout(std::process::Stdio::null()).stderr(file).spawn().expect("spawn"))
+    };
+    let started = || find(&events_json(target, ns, "crash"), "Started", "Started container crash").cloned();
+    let count = |e: &serde_json::Value| e["count"].as_u64().unwrap_or(0);
+    let log = TempFile::new("supervisor.log", "");
+    let first = supervise(&log);
+    let before = wait_until("the supervisor to restart the container", Duration::from_secs(90), || {
+        started().filter(|e| count(e) >= 3).ok_or_else(|| std::fs::read_to_string(log.path()).unwrap_or_default())
+    });
+    drop(first);
+    let log = TempFile::new("supervisor2.log", "");
+    let second = supervise(&log);
+    let after = wait_until("the second supervisor to restart it", Duration::from_secs(90), || {
+        started()
+            .filter(|e| count(e) > count(&before) + 1)
+            .ok_or_else(|| std::fs::read_to_string(log.path()).unwrap_or_default())
+    });
+    drop(second);
+    assert_eq!(after["firstTimestamp"], before["firstTimestamp"], "one event, counted on");
+    let events = events_json(target, ns, "crash");
+    assert!(find(&events, "BackOff", "Back-off restarting failed container crash").is_some(), "{events:#?}");
+}
+
+/// podrun on `target`, to be started in the background.
+fn podrun_command(target: Target) -> std::process::Command {
     let mut cmd = std::process::Command::new(PODRUN);
     match target {
         Target::Engine(Some(host)) => drop(cmd.args(["--host", host])),
         Target::Cri(endpoint) => drop(cmd.args(["--runtime-endpoint", endpoint])),
         _ => {}
     }
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+/// A registry that does not answer: each pull tried fails (Failed, ErrImagePull), and the wait
+/// before the next is a BackOff.
+fn a_failed_pull(target: Target, ns: &Namespace) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let image = format!("127.0.0.1:{port}/nothing-{}:1", std::process::id());
+    let manifest = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: nopull}}\nspec:\n  containers:\n  - {{name: c, image: '{image}'}}\n"
+    );
+    let o = applied(target, ns, &manifest, &["--retries", "2", "--retry-delay", "100ms"]);
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+    let events = events_json(target, ns, "nopull");
+    let pulling = find(&events, "Pulling", &format!("Pulling image {image:?}")).expect("Pulling");
+    assert!(pulling["count"].as_u64() >= Some(2), "{events:#?}");
+    let failed = find(&events, "Failed", &format!("Failed to pull image {image:?}: ")).expect("Failed");
+    assert_eq!(failed["type"], "Warning");
+    assert!(find(&events, "Failed", "Error: ErrImagePull").is_some(), "{events:#?}");
+    assert!(find(&events, "BackOff", &format!("Back-off pulling image {image:?}")).is_some(), "{events:#?}");
+    assert!(find(&events, "Failed", "Error: ImagePullBackOff").is_some(), "{events:#?}");
+    // No container was made; deleted, the pod's events go all the same.
+    let o = run(target, &["delete", "nopull", "-n", ns.name()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(events_json(target, ns, "nopull").is_empty());
+}
+
+/// `podrun events -w` prints what comes after it started, until interrupted.
+fn watched(target: Target, ns: &Namespace) {
+    let mut cmd = podrun_command(target);
     let log = TempFile::new("watch.log", "");
     let file = std::fs::File::create(log.path()).expect("log");
     cmd.args(["events", "-w", "-n", ns.name()]).stdout(file).stderr(std::process::Stdio::null());
@@ -198,6 +261,7 @@ fn docker_events_of_a_pods_life() {
     a_pods_life(Target::Engine(None), &ns);
     a_crash_loop(Target::Engine(None), &ns);
     watched(Target::Engine(None), &ns);
+    supervised(Target::Engine(None), &ns);
 }
 
 #[test]
@@ -207,6 +271,7 @@ fn podman_events_of_a_pods_life() {
     a_pods_life(Target::Engine(Some(&host)), &ns);
     a_crash_loop(Target::Engine(Some(&host)), &ns);
     watched(Target::Engine(Some(&host)), &ns);
+    supervised(Target::Engine(Some(&host)), &ns);
 }
 
 #[test]
@@ -216,6 +281,7 @@ fn cri_events_of_a_pods_life() {
     a_pods_life(Target::Cri(&endpoint), &ns);
     a_crash_loop(Target::Cri(&endpoint), &ns);
     watched(Target::Cri(&endpoint), &ns);
+    supervised(Target::Cri(&endpoint), &ns);
 }
 
 #[test]
@@ -223,6 +289,7 @@ fn docker_events_of_a_pull() {
     require_engine!();
     let ns = Namespace::new("events-pull");
     a_pull(Target::Engine(None), &ns, "events-pull");
+    a_failed_pull(Target::Engine(None), &ns);
 }
 
 #[test]
@@ -231,4 +298,12 @@ fn cri_events_of_a_pull() {
     require_cri!(endpoint);
     let ns = Namespace::on_cri(&endpoint, "events-pull-cri");
     a_pull(Target::Cri(&endpoint), &ns, "events-pull-cri");
+    a_failed_pull(Target::Cri(&endpoint), &ns);
+}
+
+#[test]
+fn podman_events_of_a_failed_pull() {
+    require_podman!(host);
+    let ns = Namespace::on(Some(&host), "events-pullfail-podman");
+    a_failed_pull(Target::Engine(Some(&host)), &ns);
 }

@@ -30,9 +30,11 @@ impl PodFiles {
         }
     }
 
-    /// Adds `ev` (seen at `now`, RFC 3339, on `host`) to the pod `uid`'s events. `false`: the
-    /// pod has no directory (any more), and nothing was recorded.
-    pub fn record_event(&self, uid: &str, ev: NewEvent, now: &str, host: &str) -> Result<bool, PrivateFsError> {
+    /// Adds `ev` (seen at `now`, RFC 3339, on `host`) to the events of the pod `namespace/name`
+    /// (`pod`, with its uid). `false`: the pod has no directory (any more), and nothing was
+    /// recorded.
+    pub fn record_event(&self, pod: [&str; 3], ev: NewEvent, now: &str, host: &str) -> Result<bool, PrivateFsError> {
+        let [namespace, name, uid] = pod;
         let dir = self.events_dir(uid)?;
         if !fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
             return Ok(false);
@@ -45,9 +47,28 @@ impl PodFiles {
             source: e.into(),
         })?;
         let mut events = self.read_events(uid).unwrap_or_default();
+        namespace.clone_into(&mut events.namespace);
+        name.clone_into(&mut events.name);
         events.add(ev, now, host);
         private_fs::replace_file(&dir.join(EVENTS), events.to_json().as_bytes(), 0o600)?;
         Ok(true)
+    }
+
+    /// Removes the events of the pod `namespace/name` where no container of it is left to
+    /// remove them with its files (a pod whose image never came): a deleted pod's events go with
+    /// it. Under the events lock, so no addition is half done.
+    pub fn drop_events_of(&self, namespace: &str, name: &str) {
+        for (uid, _) in self.pod_dirs() {
+            let Some(kept) = self.read_events(&uid) else { continue };
+            if kept.namespace != namespace || kept.name != name {
+                continue;
+            }
+            let dir = self.pod_dir(&uid);
+            let Ok(lock) = private_fs::create_file(&dir.join(LOCK), 0o600) else { continue };
+            if flock(&lock, FlockOperation::LockExclusive).is_ok() {
+                let _ = fs::remove_file(dir.join(EVENTS));
+            }
+        }
     }
 
     /// The pod `uid`'s events, if it has any (and the file reads as them).
@@ -64,6 +85,7 @@ mod tests {
     use crate::pod::events::EventType;
 
     const UID: &str = "0f3c2b1a-1111-4222-8333-444455556677";
+    const POD: [&str; 3] = ["default", "web", UID];
 
     fn ev(i: usize) -> NewEvent {
         NewEvent::new(EventType::Normal, "Pulled", format!("m{i}"))
@@ -73,17 +95,23 @@ mod tests {
     fn events_are_kept_only_for_a_pod_with_a_directory_and_go_with_it() {
         let dir = crate::test_support::TempDir::new("events-files");
         let files = PodFiles::new(dir.join("state"));
-        assert!(!files.record_event(UID, ev(0), "2026-01-01T00:00:00Z", "h").unwrap());
+        assert!(!files.record_event(POD, ev(0), "2026-01-01T00:00:00Z", "h").unwrap());
         assert_eq!(files.read_events(UID), None);
         files.make_pod_dir(UID).unwrap();
-        assert!(files.record_event(UID, ev(0), "2026-01-01T00:00:00Z", "h").unwrap());
-        assert!(files.record_event(UID, ev(0), "2026-01-01T00:00:05Z", "h").unwrap());
+        assert!(files.record_event(POD, ev(0), "2026-01-01T00:00:00Z", "h").unwrap());
+        assert!(files.record_event(POD, ev(0), "2026-01-01T00:00:05Z", "h").unwrap());
         let kept = files.read_events(UID).unwrap();
         assert_eq!((kept.events.len(), kept.events[0].count), (1, 2));
+        assert_eq!((kept.namespace.as_str(), kept.name.as_str()), ("default", "web"));
+        files.drop_events_of("default", "other");
+        assert!(files.read_events(UID).is_some(), "another pod's");
+        files.drop_events_of("default", "web");
+        assert_eq!(files.read_events(UID), None);
+        assert!(files.record_event(POD, ev(0), "2026-01-01T00:00:07Z", "h").unwrap());
         files.remove_pod(UID);
-        assert!(!files.record_event(UID, ev(1), "2026-01-01T00:00:06Z", "h").unwrap());
+        assert!(!files.record_event(POD, ev(1), "2026-01-01T00:00:06Z", "h").unwrap());
         assert!(!files.pod_dir(UID).exists(), "a late event brings no directory back");
-        assert!(files.record_event("../x", ev(1), "t", "h").is_err());
+        assert!(files.record_event(["default", "web", "../x"], ev(1), "t", "h").is_err());
     }
 
     #[test]
@@ -96,7 +124,7 @@ mod tests {
                 let files = files.clone();
                 std::thread::spawn(move || {
                     for i in 0..20 {
-                        files.record_event(UID, ev(w * 100 + i), "2026-01-01T00:00:00Z", "h").unwrap();
+                        files.record_event(POD, ev(w * 100 + i), "2026-01-01T00:00:00Z", "h").unwrap();
                     }
                 })
             })
@@ -117,11 +145,11 @@ mod tests {
         let canary = dir.join("canary");
         fs::write(&canary, "keep").unwrap();
         symlink(&canary, pod.join(LOCK)).unwrap();
-        assert!(files.record_event(UID, ev(0), "t", "h").is_err());
+        assert!(files.record_event(POD, ev(0), "t", "h").is_err());
         fs::remove_file(pod.join(LOCK)).unwrap();
         symlink(&canary, pod.join(EVENTS)).unwrap();
         assert_eq!(files.read_events(UID), None);
-        assert!(files.record_event(UID, ev(0), "t", "h").unwrap(), "the link is replaced, not written through");
+        assert!(files.record_event(POD, ev(0), "t", "h").unwrap(), "the link is replaced, not written through");
         assert_eq!(fs::read_to_string(&canary).unwrap(), "keep");
     }
 }
