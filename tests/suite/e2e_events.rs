@@ -110,6 +110,15 @@ fn a_pods_life(target: Target, ns: &Namespace) {
     assert!(line("Containers:", "") && line("  app:", "") && line("    State:", "Running"), "{text}");
     assert!(line("    Ready:", "True") && line("    Restart Count:", "0"), "{text}");
     assert!(line("Events:", "") && line("  Type", "Reason") && line("  Normal", "Started container app"), "{text}");
+    let f = TempFile::new("ready.yaml", &up);
+    for by in [["-l", "app=events"], ["-f", f.path()]] {
+        let o = run(target, &["describe", by[0], by[1], "-n", ns.name()]);
+        assert!(
+            code(&o) == 0 && stdout(&o).starts_with("Name:") && stdout(&o).contains("Started container app"),
+            "{by:?}: {}",
+            stderr(&o)
+        );
+    }
     let o = run(target, &["describe", "ready", "nothere", "-n", ns.name()]);
     assert_eq!(code(&o), 1);
     assert!(stderr(&o).contains("pods \"nothere\" not found"), "{}", stderr(&o));

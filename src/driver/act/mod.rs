@@ -226,6 +226,10 @@ async fn create_and_start<R: Runtime>(
     let mut outcome = Acted::Clean;
     let mut fresh_infra = false;
     if let Some(step) = &plan.infra {
+        if scope.infra.is_some() {
+            let said = "Pod sandbox changed, it will be killed and re-created.";
+            scope.events.pod(desired, Normal, "SandboxChanged", said);
+        }
         match run_step(scope, step, None, setup).await {
             Ok(_) => fresh_infra = true,
             Err((_, StepError::Runtime(e))) if fatal(&e) => return Err(PodFailure::Runtime(e)),

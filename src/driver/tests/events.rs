@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::driver::events::{Events, Memory};
+use crate::runtime::ContainerRuntime;
 
 fn recording(retries: u32) -> (DriveOptions, Arc<Memory>) {
     let memory = Arc::new(Memory::default());
@@ -54,4 +55,26 @@ async fn an_absent_image_under_never_is_said() {
             .to_owned()
     ));
     assert!(lines.contains(&"Failed Error: ErrImageNeverPull @spec.containers{a}".to_owned()), "{lines:#?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_stopped_infra_container_is_a_changed_sandbox() {
+    use crate::runtime::labels;
+    let rt = Arc::new(fake());
+    let (o, memory) = recording(10);
+    let o = DriveOptions { wait_for: Some(WaitFor::Forever), ..o };
+    let running = tokio::spawn({
+        let rt = rt.clone();
+        async move { run(&rt, desired("Always", "img:1", "IfNotPresent"), o).await }
+    });
+    let is_infra = |c: &crate::runtime::Observed| c.label(labels::ROLE) == Some("infra");
+    until("the pod runs", || rt.containers().iter().filter(|c| c.is_running()).count() == 3).await;
+    assert!(!memory.lines().iter().any(|l| l.starts_with("SandboxChanged")), "not at the first start");
+    let infra = rt.containers().into_iter().find(is_infra).unwrap();
+    rt.kill(&infra).await.unwrap();
+    until("the sandbox changed", || {
+        memory.lines().contains(&"SandboxChanged Pod sandbox changed, it will be killed and re-created.".to_owned())
+    })
+    .await;
+    running.abort();
 }
