@@ -134,7 +134,8 @@ fn a_pods_life(target: Target, ns: &Namespace) {
     let o = applied(target, ns, &probed(&format!("touch /tmp/ok; {LOOP}")), &[]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let changed = events_json(target, ns, "ready");
-    assert!(find(&changed, "Killing", "Stopping container app").is_some(), "{changed:#?}");
+    let killing = find(&changed, "Killing", "Container app definition changed, will be restarted");
+    assert!(killing.is_some(), "{changed:#?}");
     assert!(find(&changed, "Started", "Started container app").is_some_and(|e| e["count"] == 2), "{changed:#?}");
 
     // Deleted: the events go with the pod.

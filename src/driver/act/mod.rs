@@ -138,7 +138,8 @@ pub async fn act<R: Runtime>(scope: Scope<'_, R>, plan: &Plan, notes: &mut Notes
 
     for c in &plan.stop {
         reporter.event(key, &format!("stopping {}", c.name));
-        killing(scope, c);
+        let probe = notes.probes.get(&c.id).and_then(|p| p.unhealthy.as_deref()).and_then(|u| u.split_once(' '));
+        killing(scope, plan, c, probe.map(|(kind, _)| format!("failed {kind} probe")));
     }
     // A container killed by its probe gets the probe's grace period where it sets one.
     let grace = |c: &Observed| notes.probes.get(&c.id).and_then(|p| p.kill_grace);
@@ -169,7 +170,8 @@ pub async fn act<R: Runtime>(scope: Scope<'_, R>, plan: &Plan, notes: &mut Notes
     for r in &plan.remove {
         reporter.event(key, &format!("removing {} ({})", r.container.name, r.reason));
         if r.container.is_running() {
-            killing(scope, &r.container);
+            let changed = (r.reason == "its spec changed").then(|| "definition changed".to_owned());
+            killing(scope, plan, &r.container, changed);
         }
     }
     // An older, dead instance of a pod member is in nobody's way (each instance has its own
@@ -437,10 +439,17 @@ async fn post_start<R: Runtime>(
     Ok(())
 }
 
-/// The kubelet's event for a container it stops.
-fn killing<R>(scope: Scope<'_, R>, c: &Observed) {
+/// The kubelet's event for a container it stops: why, when a probe or a changed spec is why
+/// (`Container C failed liveness probe, will be restarted`).
+fn killing<R>(scope: Scope<'_, R>, plan: &Plan, c: &Observed, why: Option<String>) {
     let name = c.label(labels::CONTAINER_NAME).unwrap_or(&c.name);
-    scope.events.container(scope.desired, name, Normal, "Killing", format!("Stopping container {name}"));
+    let again = plan.init.iter().chain(&plan.apps).any(|s| s.container == name);
+    let message = match why {
+        Some(why) if again => format!("Container {name} {why}, will be restarted"),
+        Some(why) => format!("Container {name} {why}"),
+        None => format!("Stopping container {name}"),
+    };
+    scope.events.container(scope.desired, name, Normal, "Killing", message);
 }
 
 /// The kubelet's event for a container it could not create or start.

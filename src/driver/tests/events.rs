@@ -78,3 +78,30 @@ async fn a_stopped_infra_container_is_a_changed_sandbox() {
     .await;
     running.abort();
 }
+
+fn pod(yaml: &str) -> DesiredPod {
+    let loaded = load(&Source::from_text("t.yaml", yaml), &LoadOptions::default()).unwrap();
+    DesiredPod::from_loaded(&loaded.pods[0], INFRA, None)
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_failed_liveness_probe_is_unhealthy_then_a_kill_that_restarts() {
+    let rt = Arc::new(fake());
+    let (o, memory) = recording(1);
+    let d = pod("apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: a\n    image: img:1\n    livenessProbe: {exec: {command: ['false']}, periodSeconds: 1, failureThreshold: 1}\n");
+    run(&rt, d, o).await;
+    let lines = memory.lines();
+    assert!(lines.iter().any(|l| l.starts_with("Unhealthy Liveness probe failed: ")), "{lines:#?}");
+    let kill = "Killing Container a failed liveness probe, will be restarted @spec.containers{a}";
+    assert!(lines.iter().any(|l| l == kill), "{lines:#?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_active_deadline_is_said() {
+    let rt = Arc::new(fake().runs_for("a", Duration::from_secs(100), 0));
+    let (o, memory) = recording(3);
+    let d = pod("apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  activeDeadlineSeconds: 2\n  containers:\n  - {name: a, image: 'img:1'}\n");
+    run(&rt, d, DriveOptions { wait_for: Some(WaitFor::Forever), ..o }).await;
+    let said = "DeadlineExceeded Pod was active on the node longer than the specified deadline".to_owned();
+    assert!(memory.lines().contains(&said), "{:#?}", memory.lines());
+}
