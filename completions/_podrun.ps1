@@ -44,6 +44,8 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'List the pods podrun runs, as `kubectl get pods` does')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does')
             [CompletionResult]::new('logs', 'logs', [CompletionResultType]::ParameterValue, 'Print a container''s output, as `kubectl logs` does')
+            [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'List the events of the pods podrun runs, as `kubectl events` does')
+            [CompletionResult]::new('describe', 'describe', [CompletionResultType]::ParameterValue, 'Show pods in detail with their events, as `kubectl describe pod` does')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command in a container of a pod, as `kubectl exec` does')
             [CompletionResult]::new('cp', 'cp', [CompletionResultType]::ParameterValue, 'Copy files and directories to and from containers, as `kubectl cp` does')
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does')
@@ -268,6 +270,61 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'podrun;events' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the pods [default: default]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the pods [default: default]')
+            [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'Only the events of this pod: pod/NAME (or NAME)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: an EventList of core/v1 Events [default: the table]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: an EventList of core/v1 Events [default: the table]')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)')
+            [CompletionResult]::new('--runtime-endpoint', '--runtime-endpoint', [CompletionResultType]::ParameterName, 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config''s currentContext, unless --host or DOCKER_HOST is given]')
+            [CompletionResult]::new('--tlscacert', '--tlscacert', [CompletionResultType]::ParameterName, 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]')
+            [CompletionResult]::new('--tlscert', '--tlscert', [CompletionResultType]::ParameterName, 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]')
+            [CompletionResult]::new('--tlskey', '--tlskey', [CompletionResultType]::ParameterName, 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Events of every namespace, with a NAMESPACE column')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Events of every namespace, with a NAMESPACE column')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'After the events so far, print each new one (or a repeat) as it comes, until interrupted')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'After the events so far, print each new one (or a repeat) as it comes, until interrupted')
+            [CompletionResult]::new('--tls', '--tls', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]')
+            [CompletionResult]::new('--tlsverify', '--tlsverify', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more: -v shows each action podrun takes, -vv adds debug logs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more: -v shows each action podrun takes, -vv adds debug logs')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'podrun;describe' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the pods [default: default]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the pods [default: default]')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'The pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'The pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The pods of a manifest file (or directory)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'The pods of a manifest file (or directory)')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)')
+            [CompletionResult]::new('--runtime-endpoint', '--runtime-endpoint', [CompletionResultType]::ParameterName, 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config''s currentContext, unless --host or DOCKER_HOST is given]')
+            [CompletionResult]::new('--tlscacert', '--tlscacert', [CompletionResultType]::ParameterName, 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]')
+            [CompletionResult]::new('--tlscert', '--tlscert', [CompletionResultType]::ParameterName, 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]')
+            [CompletionResult]::new('--tlskey', '--tlskey', [CompletionResultType]::ParameterName, 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]')
+            [CompletionResult]::new('--tls', '--tls', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]')
+            [CompletionResult]::new('--tlsverify', '--tlsverify', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more: -v shows each action podrun takes, -vv adds debug logs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more: -v shows each action podrun takes, -vv adds debug logs')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'podrun;exec' {
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'The container [default: the pod''s default container]')
             [CompletionResult]::new('--container', '--container', [CompletionResultType]::ParameterName, 'The container [default: the pod''s default container]')
@@ -440,6 +497,8 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'List the pods podrun runs, as `kubectl get pods` does')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does')
             [CompletionResult]::new('logs', 'logs', [CompletionResultType]::ParameterValue, 'Print a container''s output, as `kubectl logs` does')
+            [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'List the events of the pods podrun runs, as `kubectl events` does')
+            [CompletionResult]::new('describe', 'describe', [CompletionResultType]::ParameterValue, 'Show pods in detail with their events, as `kubectl describe pod` does')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command in a container of a pod, as `kubectl exec` does')
             [CompletionResult]::new('cp', 'cp', [CompletionResultType]::ParameterValue, 'Copy files and directories to and from containers, as `kubectl cp` does')
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does')
@@ -466,6 +525,12 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             break
         }
         'podrun;help;logs' {
+            break
+        }
+        'podrun;help;events' {
+            break
+        }
+        'podrun;help;describe' {
             break
         }
         'podrun;help;exec' {

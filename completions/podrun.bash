@@ -43,6 +43,12 @@ _podrun() {
             podrun,delete)
                 cmd="podrun__subcmd__delete"
                 ;;
+            podrun,describe)
+                cmd="podrun__subcmd__describe"
+                ;;
+            podrun,events)
+                cmd="podrun__subcmd__events"
+                ;;
             podrun,exec)
                 cmd="podrun__subcmd__exec"
                 ;;
@@ -85,6 +91,12 @@ _podrun() {
             podrun__subcmd__help,delete)
                 cmd="podrun__subcmd__help__subcmd__delete"
                 ;;
+            podrun__subcmd__help,describe)
+                cmd="podrun__subcmd__help__subcmd__describe"
+                ;;
+            podrun__subcmd__help,events)
+                cmd="podrun__subcmd__help__subcmd__events"
+                ;;
             podrun__subcmd__help,exec)
                 cmd="podrun__subcmd__help__subcmd__exec"
                 ;;
@@ -119,7 +131,7 @@ _podrun() {
 
     case "${cmd}" in
         podrun)
-            opts="-H -q -v -h -V --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version apply validate delete get wait logs exec cp gc top completions man __complete help"
+            opts="-H -q -v -h -V --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version apply validate delete get wait logs events describe exec cp gc top completions man __complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -542,6 +554,134 @@ _podrun() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        podrun__subcmd__describe)
+            opts="-n -l -f -H -q -v -h -V --namespace --selector --filename --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -H)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --runtime-endpoint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlskey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        podrun__subcmd__events)
+            opts="-n -A -w -o -H -q -v -h -V --namespace --all-namespaces --for --watch --output --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --for)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -H)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --runtime-endpoint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlscert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tlskey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         podrun__subcmd__exec)
             opts="-c -n -i -t -H -q -v -h -V --container --namespace --stdin --tty --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -713,7 +853,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__help)
-            opts="apply validate delete get wait logs exec cp gc top completions man __complete help"
+            opts="apply validate delete get wait logs events describe exec cp gc top completions man __complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -783,6 +923,34 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        podrun__subcmd__help__subcmd__describe)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        podrun__subcmd__help__subcmd__events)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

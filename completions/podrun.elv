@@ -41,6 +41,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand get 'List the pods podrun runs, as `kubectl get pods` does'
             cand wait 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
             cand logs 'Print a container''s output, as `kubectl logs` does'
+            cand events 'List the events of the pods podrun runs, as `kubectl events` does'
+            cand describe 'Show pods in detail with their events, as `kubectl describe pod` does'
             cand exec 'Run a command in a container of a pod, as `kubectl exec` does'
             cand cp 'Copy files and directories to and from containers, as `kubectl cp` does'
             cand gc 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does'
@@ -258,6 +260,59 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'podrun;events'= {
+            cand -n 'Namespace of the pods [default: default]'
+            cand --namespace 'Namespace of the pods [default: default]'
+            cand --for 'Only the events of this pod: pod/NAME (or NAME)'
+            cand -o 'Output format: an EventList of core/v1 Events [default: the table]'
+            cand --output 'Output format: an EventList of core/v1 Events [default: the table]'
+            cand -H 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)'
+            cand --host 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)'
+            cand --runtime-endpoint 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it'
+            cand --context 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config''s currentContext, unless --host or DOCKER_HOST is given]'
+            cand --tlscacert 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]'
+            cand --tlscert 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]'
+            cand --tlskey 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]'
+            cand -A 'Events of every namespace, with a NAMESPACE column'
+            cand --all-namespaces 'Events of every namespace, with a NAMESPACE column'
+            cand -w 'After the events so far, print each new one (or a repeat) as it comes, until interrupted'
+            cand --watch 'After the events so far, print each new one (or a repeat) as it comes, until interrupted'
+            cand --tls 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+            cand --tlsverify 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
+            cand -q 'Show only warnings and errors (and `-o json` output)'
+            cand --quiet 'Show only warnings and errors (and `-o json` output)'
+            cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand --verbose 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'podrun;describe'= {
+            cand -n 'Namespace of the pods [default: default]'
+            cand --namespace 'Namespace of the pods [default: default]'
+            cand -l 'The pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
+            cand --selector 'The pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
+            cand -f 'The pods of a manifest file (or directory)'
+            cand --filename 'The pods of a manifest file (or directory)'
+            cand -H 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)'
+            cand --host 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)'
+            cand --runtime-endpoint 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it'
+            cand --context 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config''s currentContext, unless --host or DOCKER_HOST is given]'
+            cand --tlscacert 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]'
+            cand --tlscert 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]'
+            cand --tlskey 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]'
+            cand --tls 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+            cand --tlsverify 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
+            cand -q 'Show only warnings and errors (and `-o json` output)'
+            cand --quiet 'Show only warnings and errors (and `-o json` output)'
+            cand -v 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand --verbose 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'podrun;exec'= {
             cand -c 'The container [default: the pod''s default container]'
             cand --container 'The container [default: the pod''s default container]'
@@ -423,6 +478,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand get 'List the pods podrun runs, as `kubectl get pods` does'
             cand wait 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
             cand logs 'Print a container''s output, as `kubectl logs` does'
+            cand events 'List the events of the pods podrun runs, as `kubectl events` does'
+            cand describe 'Show pods in detail with their events, as `kubectl describe pod` does'
             cand exec 'Run a command in a container of a pod, as `kubectl exec` does'
             cand cp 'Copy files and directories to and from containers, as `kubectl cp` does'
             cand gc 'Remove podrun''s dead containers and leftover files, as the kubelet''s container GC does'
@@ -443,6 +500,10 @@ set edit:completion:arg-completer[podrun] = {|@words|
         &'podrun;help;wait'= {
         }
         &'podrun;help;logs'= {
+        }
+        &'podrun;help;events'= {
+        }
+        &'podrun;help;describe'= {
         }
         &'podrun;help;exec'= {
         }

@@ -42,6 +42,8 @@ complete -c podrun -n "__fish_podrun_needs_command" -f -a "delete" -d 'Stop and 
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "get" -d 'List the pods podrun runs, as `kubectl get pods` does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "wait" -d 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
+complete -c podrun -n "__fish_podrun_needs_command" -f -a "events" -d 'List the events of the pods podrun runs, as `kubectl events` does'
+complete -c podrun -n "__fish_podrun_needs_command" -f -a "describe" -d 'Show pods in detail with their events, as `kubectl describe pod` does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "exec" -d 'Run a command in a container of a pod, as `kubectl exec` does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "cp" -d 'Copy files and directories to and from containers, as `kubectl cp` does'
 complete -c podrun -n "__fish_podrun_needs_command" -f -a "gc" -d 'Remove podrun\'s dead containers and leftover files, as the kubelet\'s container GC does'
@@ -213,6 +215,39 @@ complete -c podrun -n "__fish_podrun_using_subcommand logs" -s q -l quiet -d 'Sh
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand events" -s n -l namespace -d 'Namespace of the pods [default: default]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand events" -l for -d 'Only the events of this pod: pod/NAME (or NAME)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand events" -s o -l output -d 'Output format: an EventList of core/v1 Events [default: the table]' -r -f -a "json\t''
+yaml\t''"
+complete -c podrun -n "__fish_podrun_using_subcommand events" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand events" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
+complete -c podrun -n "__fish_podrun_using_subcommand events" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand events" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand events" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand events" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand events" -s A -l all-namespaces -d 'Events of every namespace, with a NAMESPACE column'
+complete -c podrun -n "__fish_podrun_using_subcommand events" -s w -l watch -d 'After the events so far, print each new one (or a repeat) as it comes, until interrupted'
+complete -c podrun -n "__fish_podrun_using_subcommand events" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand events" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand events" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
+complete -c podrun -n "__fish_podrun_using_subcommand events" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+complete -c podrun -n "__fish_podrun_using_subcommand events" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c podrun -n "__fish_podrun_using_subcommand events" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand describe" -s n -l namespace -d 'Namespace of the pods [default: default]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand describe" -s l -l selector -d 'The pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand describe" -s f -l filename -d 'The pods of a manifest file (or directory)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand describe" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand describe" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
+complete -c podrun -n "__fish_podrun_using_subcommand describe" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand describe" -l tlscacert -d 'Trust engine certificates signed only by this CA [default: $DOCKER_CERT_PATH/ca.pem, else ~/.docker/ca.pem]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand describe" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand describe" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand describe" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand describe" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
+complete -c podrun -n "__fish_podrun_using_subcommand describe" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
+complete -c podrun -n "__fish_podrun_using_subcommand describe" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
+complete -c podrun -n "__fish_podrun_using_subcommand describe" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c podrun -n "__fish_podrun_using_subcommand describe" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s c -l container -d 'The container [default: the pod\'s default container]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s n -l namespace -d 'Namespace of the pod [default: default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand exec" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
@@ -313,18 +348,20 @@ complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s q -l quiet 
 complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand __complete" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "apply" -d 'Start a pod from a manifest and wait until it runs (or completes)'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "validate" -d 'Check manifests as apply would, without a container engine'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "get" -d 'List the pods podrun runs, as `kubectl get pods` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "wait" -d 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "exec" -d 'Run a command in a container of a pod, as `kubectl exec` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "cp" -d 'Copy files and directories to and from containers, as `kubectl cp` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "gc" -d 'Remove podrun\'s dead containers and leftover files, as the kubelet\'s container GC does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "top" -d 'Show the CPU and memory of pods now, as `kubectl top pod` does'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "completions" -d 'Print the completion script for a shell on stdout'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "__complete" -d 'The pod or container names that fit the last of WORDS (the words of a command line being completed); for the completion scripts'
-complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs exec cp gc top completions man __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "apply" -d 'Start a pod from a manifest and wait until it runs (or completes)'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "validate" -d 'Check manifests as apply would, without a container engine'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "delete" -d 'Stop and remove the containers podrun created for a pod'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "get" -d 'List the pods podrun runs, as `kubectl get pods` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "wait" -d 'Wait until pods podrun runs are running, ready or complete, as `kubectl wait` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "logs" -d 'Print a container\'s output, as `kubectl logs` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "events" -d 'List the events of the pods podrun runs, as `kubectl events` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "describe" -d 'Show pods in detail with their events, as `kubectl describe pod` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "exec" -d 'Run a command in a container of a pod, as `kubectl exec` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "cp" -d 'Copy files and directories to and from containers, as `kubectl cp` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "gc" -d 'Remove podrun\'s dead containers and leftover files, as the kubelet\'s container GC does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "top" -d 'Show the CPU and memory of pods now, as `kubectl top pod` does'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "completions" -d 'Print the completion script for a shell on stdout'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "man" -d 'Print the man page, podrun(1), on stdout'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "__complete" -d 'The pod or container names that fit the last of WORDS (the words of a command line being completed); for the completion scripts'
+complete -c podrun -n "__fish_podrun_using_subcommand help; and not __fish_seen_subcommand_from apply validate delete get wait logs events describe exec cp gc top completions man __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c podrun -a '(podrun __complete -- (commandline -opc) (commandline -ct) 2>/dev/null)'

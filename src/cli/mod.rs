@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub mod inspect;
+
 use crate::manifest::types::{LabelSelector, LabelSelectorRequirement};
 use crate::manifest::FieldValidation;
 
@@ -197,6 +199,24 @@ stderr. Without -c, the pod's default container: the one its
 `kubectl.kubernetes.io/default-container` annotation names, else its first app container.
 --previous prints the instance before the last restart.")]
     Logs(LogsArgs),
+    /// List the events of the pods podrun runs, as `kubectl events` does
+    #[command(long_about = "\
+List the events podrun recorded for the pods it runs, as the kubelet records them (Pulling,
+Pulled, Created, Started, Killing, Unhealthy, BackOff, Failed...), as `kubectl events` prints
+them: LAST SEEN, TYPE, REASON, OBJECT, MESSAGE, oldest first. A repeated event is one line with
+its count (`10s (x4 over 2m)`). Each pod keeps its last 100 events, in podrun's state directory
+beside its record; they go with the pod. -w prints each new event as it comes, until
+interrupted. -o json|yaml gives an EventList of core/v1 Event objects.")]
+    Events(inspect::EventsArgs),
+    /// Show pods in detail with their events, as `kubectl describe pod` does
+    #[command(long_about = "\
+Show pods podrun runs in kubectl's describe layout: the pod (labels, annotations, status, IP),
+each container (image, ports, command, state and last state, ready, restart count, resources,
+probes, environment, mounts), conditions, volumes, QoS class, tolerations, and the pod's events.
+An environment variable from a Secret or ConfigMap names its key, never its value. POD names
+the pods (`describe pod web`, `describe pod/web` too); -l takes the pods whose labels match and
+-f those of a manifest. Exit 1 when a pod named does not exist, as kubectl.")]
+    Describe(inspect::DescribeArgs),
     /// Run a command in a container of a pod, as `kubectl exec` does
     #[command(long_about = "\
 Run a command in a running container of a pod podrun runs, as `kubectl exec` does, and exit

@@ -175,6 +175,13 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
         }
     }))
     .await;
+    // A pod that never had a container (its image never came) has events, and nothing else
+    // that goes with it.
+    for (p, _) in pods.iter().zip(&results).filter(|(_, r)| matches!(r, Ok(0))) {
+        if let Some(files) = &files {
+            files.drop_events_of(&p.namespace, &p.name);
+        }
+    }
     let mut code = exit::SUCCESS;
     // Claims outlive their pods, as PersistentVolumeClaims do, unless asked.
     if args.delete_volumes && results.iter().all(Result::is_ok) {

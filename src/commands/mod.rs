@@ -8,6 +8,8 @@ pub mod cp;
 pub mod delete;
 mod delete_targets;
 mod dry_run;
+pub mod describe;
+pub mod events;
 pub mod exec;
 pub mod gc;
 pub mod get;
@@ -43,6 +45,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Get(args) => get::run(&cli, args).await,
         Command::Wait(args) => wait::run(&cli, args).await,
         Command::Logs(args) => logs::run(&cli, args).await,
+        Command::Events(args) => events::run(&cli, args).await,
+        Command::Describe(args) => describe::run(&cli, args).await,
         Command::Exec(args) => exec::run(&cli, args).await,
         Command::Top(args) => top::run(&cli, args).await,
         Command::Cp(args) => cp::run(&cli, args).await,

@@ -24,7 +24,7 @@ use crate::status::{self, Notes, PodStatus, Verdict, WaitFor};
 use super::awaited::{not_converged, still_stopping, End};
 use super::creations::Creations;
 use super::messages::read_messages;
-use super::{abort, act, deleted, outage, prober, record, DriveOptions, Interrupt, PodFailure, SETTLE};
+use super::{abort, act, deleted, outage, prober, record, status_events, DriveOptions, Interrupt, PodFailure, SETTLE};
 
 /// When nothing is to be done but wait, how often to look without an event.
 pub(super) const POLL: Duration = Duration::from_secs(2);
@@ -72,6 +72,8 @@ struct Run<'a, R> {
     reported: Reported,
     /// Ticks when `--auto-update` asks for an instance to be replaced.
     updated: tokio::sync::watch::Receiver<u64>,
+    /// The containers' waiting reasons at the last turn, for the backoff events.
+    waited: status_events::Waited,
 }
 
 /// The run's budget of repairs and its backoff.
@@ -150,7 +152,7 @@ impl<'a, R: Runtime> Run<'a, R> {
             start: Instant::now(),
             notes: Notes::new(),
             status: None,
-            prober: prober::Prober::new(),
+            prober: prober::Prober::recording(&opts.events, desired),
             retries: Retries { repairs: 0, delay: opts.retry_delay, hold_until: None, after_outage: false },
             once: Once { synced: false, refreshed: false, told_unverified: false },
             signs: DeletionSigns {
@@ -159,6 +161,7 @@ impl<'a, R: Runtime> Run<'a, R> {
             },
             reported: Reported { record: kept, generation, transitions },
             updated: opts.updates.subscribe(),
+            waited: status_events::Waited::default(),
         }
     }
 
@@ -201,6 +204,7 @@ impl<'a, R: Runtime> Run<'a, R> {
             }
             keep_record(self.files(), self.desired, &obs, &self.notes, &st, &mut self.reported.record);
             self.reporter.status(&self.key, &st);
+            self.waited.record(&self.opts.events, self.desired, &st);
             self.opts.updates.seen(&self.desired.uid, &st);
             self.refresh_volumes(&obs).await;
             if let Some(ended) = self.ended_for_good(&st) {
@@ -328,6 +332,8 @@ impl<'a, R: Runtime> Run<'a, R> {
         let seconds = desired.manifest.spec.active_deadline_seconds.unwrap_or_default();
         self.reporter
             .event(key, &format!("active for longer than activeDeadlineSeconds ({seconds}s): stopping the pod"));
+        let said = "Pod was active on the node longer than the specified deadline";
+        self.opts.events.pod(desired, crate::pod::events::EventType::Normal, "DeadlineExceeded", said);
         if let Err(e) = act::stop_pod(&**self.rt, observed).await {
             self.reporter.warning(&format!("{key}: {e}"));
         }
@@ -464,6 +470,7 @@ impl<'a, R: Runtime> Run<'a, R> {
             updates: &self.opts.updates,
             infra: obs.infra.current.as_ref(),
             created: self.created,
+            events: &self.opts.events,
         };
         let acted = tokio::select! {
             r = act::act(scope, plan, &mut self.notes) => r,

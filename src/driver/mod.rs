@@ -10,6 +10,7 @@ mod awaited;
 mod creations;
 mod deleted;
 mod drive;
+pub mod events;
 mod explain;
 pub mod log_rotation;
 pub mod manifests;
@@ -21,6 +22,7 @@ mod pull_credentials;
 pub mod pulls;
 mod record;
 pub mod signals;
+mod status_events;
 pub mod supervise;
 mod termination;
 #[cfg(test)]
@@ -79,6 +81,8 @@ pub struct DriveOptions {
     /// `--abort-on-container-exit`: the run ends once an app container has terminated for
     /// good, the others stopped within their grace periods (`abort`).
     pub abort_on_exit: bool,
+    /// Where the pod's events go (`events`).
+    pub events: events::Events,
 }
 
 /// Runs one pod to its goal. Never returns early on a transient engine error: a failed action

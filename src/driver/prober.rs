@@ -14,7 +14,9 @@ use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 use crate::clock::parse_time;
+use crate::driver::events::Events;
 use crate::manifest::types::{Container, Probe};
+use crate::pod::events::EventType;
 use crate::pod::observed::PodObservation;
 use crate::pod::DesiredPod;
 use crate::probe::handlers::{self, Outcome, Target};
@@ -30,6 +32,14 @@ pub struct Prober {
     workers: Mutex<HashMap<String, JoinHandle<()>>>,
     changed: Arc<Notify>,
     failures: Failures,
+    events: Option<ProbeEvents>,
+}
+
+/// Where the probes' events go (`Unhealthy`, `ProbeWarning`), for the pod they are about.
+#[derive(Clone)]
+struct ProbeEvents {
+    events: Events,
+    pod: Arc<DesiredPod>,
 }
 
 /// What each instance's probes said when they last failed (`readiness probe failed: ...`), by
@@ -52,6 +62,14 @@ fn has_probes(c: &Container) -> bool {
 impl Prober {
     pub fn new() -> Prober {
         Prober::default()
+    }
+
+    /// A prober that records its failures and warnings as the kubelet's prober does, as
+    /// events of `pod`.
+    pub fn recording(events: &Events, pod: &DesiredPod) -> Prober {
+        let mut prober = Prober::default();
+        prober.events = Some(ProbeEvents { events: events.clone(), pod: Arc::new(pod.clone()) });
+        prober
     }
 
     pub fn results(&self) -> ProbeResults {
@@ -105,6 +123,7 @@ impl Prober {
                 results: self.results.clone(),
                 changed: self.changed.clone(),
                 failures: self.failures.clone(),
+                events: self.events.clone(),
             };
             workers.insert(cur.id.clone(), tokio::spawn(worker.run()));
         }
@@ -141,6 +160,7 @@ struct Worker<R> {
     results: Arc<Mutex<ProbeResults>>,
     changed: Arc<Notify>,
     failures: Failures,
+    events: Option<ProbeEvents>,
 }
 
 /// A probe's numbers with the API's defaults.
@@ -191,7 +211,9 @@ impl<R: Runtime> Worker<R> {
     /// period.
     async fn attempt(&self, kind: &str, probe: &Probe, warned: &mut bool) -> Outcome {
         let target = Target { container_id: &self.id, pod_ip: &self.pod_ip, ports: &self.container.ports };
-        match handlers::run(&*self.rt, probe, &target).await {
+        let outcome = handlers::run(&*self.rt, probe, &target).await;
+        self.record(kind, &outcome);
+        match outcome {
             Outcome::Warning(why) => {
                 if !std::mem::replace(warned, true) {
                     tracing::warn!("container {}: {kind} probe warning: {why}", self.container.name);
@@ -205,6 +227,18 @@ impl<R: Runtime> Worker<R> {
             }
             other => other,
         }
+    }
+
+    /// The kubelet's event for an attempt that failed (`Unhealthy`) or warned (`ProbeWarning`).
+    fn record(&self, kind: &str, outcome: &Outcome) {
+        let Some(ProbeEvents { events, pod }) = &self.events else { return };
+        let kind = kind.get(..1).unwrap_or_default().to_uppercase() + kind.get(1..).unwrap_or_default();
+        let (reason, message) = match outcome {
+            Outcome::Failure(why) => ("Unhealthy", format!("{kind} probe failed: {why}")),
+            Outcome::Warning(why) => ("ProbeWarning", format!("{kind} probe warning: {why}")),
+            _ => return,
+        };
+        events.container(pod, &self.container.name, EventType::Warning, reason, message);
     }
 
     /// Waits until `delay` after the container's start.

@@ -9,6 +9,7 @@ pub mod downward;
 #[cfg(test)]
 mod e2e_tests;
 pub mod env;
+pub mod events;
 pub mod files;
 pub mod finished_spec;
 pub mod hosts;

@@ -3,6 +3,8 @@
 //! result goes to stdout, as a table or, with `-o json`, as a Kubernetes `List` of Pods.
 //! `output` is the one writer of stdout and stderr, for every command.
 
+pub mod describe;
+pub mod events;
 mod explained;
 pub mod jsonpath;
 mod live;
@@ -11,6 +13,7 @@ pub mod output;
 mod plain;
 pub mod printers;
 pub mod summary;
+mod tabwriter;
 
 use std::fmt;
 use std::sync::Arc;

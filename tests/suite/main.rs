@@ -24,6 +24,7 @@ mod e2e_engine_versions;
 mod e2e_engine_volumes;
 mod e2e_env_files;
 mod e2e_escapes;
+mod e2e_events;
 mod e2e_exec;
 mod e2e_failure_report;
 mod e2e_fast_fail;

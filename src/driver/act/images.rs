@@ -13,7 +13,7 @@ use crate::report::PullEvent;
 use crate::runtime::{infra_image, PullProgress, Runtime, RuntimeError};
 use crate::status::{Notes, Reason};
 
-use super::{fatal, note, Scope};
+use super::{fatal, image_events, note, Scope};
 use crate::driver::pull_credentials::credentials_for;
 
 /// Makes every needed image present, concurrently, before anything is created: podrun leaves
@@ -115,10 +115,17 @@ pub(super) async fn ensure_image<R: Runtime>(
 ) -> Result<Option<String>, RuntimeError> {
     let Scope { rt, desired, reporter, key, pulls, .. } = scope;
     let present = rt.image_present(&need.image).await?;
+    let said = image_events::Said { scope, need };
     match (need.policy, present) {
-        (PullPolicy::Never, false) => Err(RuntimeError::ImageNeverPull { image: need.image.clone() }),
-        (PullPolicy::Never | PullPolicy::IfNotPresent, true) => Ok(None),
+        (PullPolicy::Never, false) => {
+            Err(said.never_pulled(RuntimeError::ImageNeverPull { image: need.image.clone() }))
+        }
+        (PullPolicy::Never | PullPolicy::IfNotPresent, true) => {
+            said.present();
+            Ok(None)
+        }
         (PullPolicy::Always, _) | (PullPolicy::IfNotPresent, false) => {
+            said.pulling();
             reporter.pull(key, &need.image, PullEvent::Started);
             let started = std::time::Instant::now();
             let last = std::sync::Mutex::new(PullProgress::default());
@@ -131,6 +138,7 @@ pub(super) async fn ensure_image<R: Runtime>(
             let done = *last.lock().unwrap_or_else(|e| e.into_inner());
             match r {
                 Ok(()) => {
+                    said.pulled(started.elapsed(), done.bytes_total);
                     reporter.pull(
                         key,
                         &need.image,
@@ -139,10 +147,12 @@ pub(super) async fn ensure_image<R: Runtime>(
                     Ok(None)
                 }
                 Err(RuntimeError::RegistryUnreachable { detail, .. }) if present => {
+                    said.offline(&detail);
                     reporter.pull(key, &need.image, PullEvent::Failed);
                     Ok(Some(detail))
                 }
                 Err(e) => {
+                    said.failed(&e);
                     reporter.pull(key, &need.image, PullEvent::Failed);
                     Err(e)
                 }

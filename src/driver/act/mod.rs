@@ -6,6 +6,7 @@
 
 mod env_files;
 mod hooks;
+mod image_events;
 mod images;
 mod preflight;
 mod teardown;
@@ -22,11 +23,12 @@ use crate::driver::PodFailure;
 use crate::error_chain::chain;
 use crate::plan::{ContainerStep, Plan, Step};
 use crate::pod::env::EnvError;
+use crate::pod::events::EventType::{Normal, Warning};
 use crate::pod::files::PodFiles;
 use crate::pod::finished_spec::{finish_spec, mount_sub_paths_again, Member, Prepared, SpecError};
 use crate::pod::identity::IdentityError;
 use crate::pod::volumes::VolumeSetup;
-use crate::pod::{DesiredPod, Hook, InfraRef};
+use crate::pod::{DesiredPod, Hook, InfraRef, Role};
 use crate::report::{PodKey, Reporter};
 use crate::runtime::labels;
 use crate::runtime::{CreateSpec, Observed, Runtime, RuntimeError, Selector, State};
@@ -114,6 +116,8 @@ pub struct Scope<'a, R> {
     pub infra: Option<&'a Observed>,
     /// What the run has created (for --cleanup-on-failure): every create goes through it.
     pub created: &'a Creations<R>,
+    /// Where the pod's events go.
+    pub events: &'a crate::driver::events::Events,
 }
 
 impl<R> Clone for Scope<'_, R> {
@@ -134,6 +138,8 @@ pub async fn act<R: Runtime>(scope: Scope<'_, R>, plan: &Plan, notes: &mut Notes
 
     for c in &plan.stop {
         reporter.event(key, &format!("stopping {}", c.name));
+        let probe = notes.probes.get(&c.id).and_then(|p| p.unhealthy.as_deref()).and_then(|u| u.split_once(' '));
+        killing(scope, plan, c, probe.map(|(kind, _)| format!("failed {kind} probe")));
     }
     // A container killed by its probe gets the probe's grace period where it sets one.
     let grace = |c: &Observed| notes.probes.get(&c.id).and_then(|p| p.kill_grace);
@@ -163,6 +169,10 @@ pub async fn act<R: Runtime>(scope: Scope<'_, R>, plan: &Plan, notes: &mut Notes
     resize(scope, &plan.resize).await?;
     for r in &plan.remove {
         reporter.event(key, &format!("removing {} ({})", r.container.name, r.reason));
+        if r.container.is_running() {
+            let changed = (r.reason == "its spec changed").then(|| "definition changed".to_owned());
+            killing(scope, plan, &r.container, changed);
+        }
     }
     // An older, dead instance of a pod member is in nobody's way (each instance has its own
     // name and files): it is removed while the rest goes on, rather than first (a restart under
@@ -218,12 +228,18 @@ async fn create_and_start<R: Runtime>(
     let mut outcome = Acted::Clean;
     let mut fresh_infra = false;
     if let Some(step) = &plan.infra {
+        if scope.infra.is_some() {
+            let said = "Pod sandbox changed, it will be killed and re-created.";
+            scope.events.pod(desired, Normal, "SandboxChanged", said);
+        }
         match run_step(scope, step, None, setup).await {
             Ok(_) => fresh_infra = true,
             Err((_, StepError::Runtime(e))) if fatal(&e) => return Err(PodFailure::Runtime(e)),
             // Created by a podrun running beside us: use it at the next look.
             Err((_, StepError::Runtime(RuntimeError::Conflict { .. }))) => return Ok(Acted::Clean),
             Err((_, e)) => {
+                let message = format!("Failed to create pod sandbox: {}", chain(&e));
+                scope.events.pod(desired, Warning, "FailedCreatePodSandBox", message);
                 reporter.warning(&format!("{key}: infra container: {}", chain(&e)));
                 return Ok(Acted::WithErrors);
             }
@@ -328,8 +344,20 @@ async fn run_step<R: Runtime>(
         Step::Create { attempt, reason } => {
             scope.reporter.event(scope.key, &format!("creating {} ({reason})", step.container));
             let member = Member { desired: scope.desired, container: c, attempt: *attempt, infra };
-            let spec = container_spec(scope, member, setup).await?;
-            scope.created.create(spec).await.map_err(|e| (Reason::CreateContainerError, e.into()))?
+            let spec = container_spec(scope, member, setup).await.inspect_err(|(_, e)| failed(scope, c, e))?;
+            let id = scope.created.create(spec).await.map_err(|e| (Reason::CreateContainerError, e.into()));
+            let id = id.inspect_err(|(_, e)| failed(scope, c, e))?;
+            // The kubelet's sandbox has no events of its own when all goes well.
+            if c.role != Role::Infra {
+                scope.events.container(
+                    scope.desired,
+                    &c.name,
+                    Normal,
+                    "Created",
+                    format!("Created container: {}", c.name),
+                );
+            }
+            id
         }
         Step::Start { id, attempt } => {
             let member = Member { desired: scope.desired, container: c, attempt: *attempt, infra };
@@ -337,7 +365,11 @@ async fn run_step<R: Runtime>(
             id.clone()
         }
     };
-    scope.rt.start(&id).await.map_err(|e| (Reason::RunContainerError, e.into()))?;
+    let started = scope.rt.start(&id).await.map_err(|e| (Reason::RunContainerError, e.into()));
+    started.inspect_err(|(_, e)| failed(scope, c, e))?;
+    if c.role != Role::Infra {
+        scope.events.container(scope.desired, &c.name, Normal, "Started", format!("Started container {}", c.name));
+    }
     if let Some(hook) = &c.post_start {
         post_start(scope, &step.container, &id, hook, infra).await?;
     }
@@ -397,12 +429,35 @@ async fn post_start<R: Runtime>(
     let infra_ip = infra.and_then(|i| i.ip.as_deref());
     if let Err(e) = run_hook(rt, id, hook, grace, infra_ip).await {
         reporter.event(key, &format!("postStart hook of {name} failed: {}", chain(&e)));
+        // The kubelet leaves the hook's output out: it may carry what should stay secret.
+        scope.events.container(desired, name, Warning, "FailedPostStartHook", "PostStartHook failed");
         if let Some(o) = this().await {
             let _ = rt.kill(&o).await;
         }
         return Err((Reason::PostStartHookError, StepError::PostStart(e)));
     }
     Ok(())
+}
+
+/// The kubelet's event for a container it stops: why, when a probe or a changed spec is why
+/// (`Container C failed liveness probe, will be restarted`).
+fn killing<R>(scope: Scope<'_, R>, plan: &Plan, c: &Observed, why: Option<String>) {
+    let name = c.label(labels::CONTAINER_NAME).unwrap_or(&c.name);
+    let again = plan.init.iter().chain(&plan.apps).any(|s| s.container == name);
+    let message = match why {
+        Some(why) if again => format!("Container {name} {why}, will be restarted"),
+        Some(why) => format!("Container {name} {why}"),
+        None => format!("Stopping container {name}"),
+    };
+    scope.events.container(scope.desired, name, Normal, "Killing", message);
+}
+
+/// The kubelet's event for a container it could not create or start.
+fn failed<R>(scope: Scope<'_, R>, c: &crate::pod::DesiredContainer, e: &StepError) {
+    if c.role == Role::Infra || matches!(e, StepError::Runtime(RuntimeError::Conflict { .. })) {
+        return;
+    }
+    scope.events.container(scope.desired, &c.name, Warning, "Failed", format!("Error: {}", chain(e)));
 }
 
 async fn current_infra<R: Runtime>(rt: &R, desired: &DesiredPod) -> Result<Option<InfraRef>, PodFailure> {

@@ -435,6 +435,7 @@ fn drive_options(opts: &ApplyOptions, deadline: Instant, files: Option<PodFiles>
         backoff: opts.backoff,
         deadline,
         crash: opts.crash,
+        events: driver::events::Events::to_files(files.as_ref()),
         files,
         min_uptime: opts.min_uptime,
         pulls: Arc::new(driver::pulls::Pulls::new()),

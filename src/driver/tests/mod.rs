@@ -5,6 +5,7 @@ mod abort;
 mod auto_update;
 mod deadlines;
 mod engine_away;
+mod events;
 mod hooks;
 mod removal;
 mod runs;
@@ -73,6 +74,7 @@ fn opts(retries: u32) -> DriveOptions {
         pulls: Arc::new(super::pulls::Pulls::new()),
         updates: Arc::default(),
         abort_on_exit: false,
+        events: super::events::Events::none(),
     }
 }
 

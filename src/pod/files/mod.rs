@@ -2,7 +2,7 @@
 //! writes its termination message to (bind-mounted at its terminationMessagePath, as the
 //! kubelet does, because a file written inside the container is gone once it stops), the pod's
 //! /etc/hosts (`etc-hosts`, as the kubelet names it), and what podrun last saw of the pod
-//! (`record.json`, see `pod::record`).
+//! (`record.json`, see `pod::record`), and its events (`events.json`, see `pod::events`).
 //!
 //! Layout: `<root>/pods/<pod uid>/<container>-<attempt>/termination-log`, `<root>/pods/<pod
 //! uid>/etc-hosts`, `<root>/pods/<pod uid>/record.json`, and the ownership key
@@ -27,6 +27,7 @@ use crate::private_fs::{self, PrivateFsError};
 use crate::runtime::seal::{Seal, SealError};
 
 mod driving;
+mod events;
 pub mod userns;
 
 pub use driving::Driving;
