@@ -3,8 +3,6 @@
 
 use std::time::SystemTime;
 
-use serde_json::{json, Value};
-
 use crate::cli::{Cli, GetArgs, GetOutputArg};
 use crate::clock::parse_time;
 use crate::escape::escape;
@@ -14,6 +12,7 @@ use crate::pod::files::PodFiles;
 use crate::report::{self, output, ReportOptions};
 use crate::runtime::{ContainerRuntime, Selector};
 use crate::status::engine_pods::{self, ListedPod};
+pub(crate) use crate::status::pod_object::{list, pod_object};
 
 pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
@@ -78,40 +77,6 @@ fn named(pods: Vec<ListedPod>, names: &[String]) -> (Vec<ListedPod>, Vec<String>
         }
     }
     (found, missing)
-}
-
-/// The Pod object of a listed pod: what the labels and the engine tell, in the API's shape.
-fn pod_object(p: &ListedPod) -> Value {
-    let spec = |cs: &[(String, crate::pod::observed::Instances)]| -> Vec<Value> {
-        cs.iter()
-            .map(|(name, i)| json!({ "name": name, "image": i.current.as_ref().map(|c| c.image.as_str()) }))
-            .collect()
-    };
-    let mut spec_obj = json!({ "containers": spec(&p.containers) });
-    if !p.init.is_empty() {
-        spec_obj["initContainers"] = Value::Array(spec(&p.init));
-    }
-    let mut metadata = json!({ "name": p.name, "namespace": p.namespace, "uid": p.uid });
-    if let Some(g) = p.status.observed_generation {
-        metadata["generation"] = g.into();
-    }
-    json!({
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": metadata,
-        "spec": spec_obj,
-        "status": serde_json::to_value(&p.status).unwrap_or(Value::Null),
-    })
-}
-
-/// The same `List` shape as `apply -o json` (see `report::summary::list`).
-pub(crate) fn list(pods: &[ListedPod]) -> Value {
-    json!({
-        "apiVersion": "v1",
-        "kind": "List",
-        "items": pods.iter().map(pod_object).collect::<Vec<_>>(),
-        "metadata": { "resourceVersion": "" },
-    })
 }
 
 fn table(pods: &[ListedPod], namespaces: bool, wide: bool, now: SystemTime) -> String {

@@ -9,6 +9,7 @@ pub mod failed;
 #[cfg(test)]
 pub mod fixtures;
 pub mod outcome;
+pub mod pod_object;
 pub mod reason;
 pub mod types;
 #[cfg(test)]

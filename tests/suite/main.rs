@@ -28,6 +28,7 @@ mod e2e_fast_fail;
 mod e2e_fidelity;
 mod e2e_field_pods;
 mod e2e_gc;
+mod e2e_get_pods;
 mod e2e_hostname;
 mod e2e_identity;
 mod e2e_images;
