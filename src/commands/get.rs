@@ -1,47 +1,55 @@
 //! `podrun get`: the pods podrun runs, found by its labels, printed as `kubectl get pods`
 //! prints them.
 
-use std::time::SystemTime;
-
 use crate::cli::{Cli, GetArgs, GetOutputArg};
-use crate::clock::parse_time;
-use crate::escape::escape;
-use crate::exit;
+use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
+use crate::manifest::types::LabelSelector;
 use crate::pod::files::PodFiles;
 use crate::report::{self, output, ReportOptions};
+use crate::runtime::engine::Engine;
 use crate::runtime::{ContainerRuntime, Selector};
 use crate::status::engine_pods::{self, ListedPod};
 pub(crate) use crate::status::pod_object::{list, pod_object};
 
+use super::get_table::{self, Columns};
+
 pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
+    let names = super::pod_args::pod_names(&args.pods)?;
+    check(args, &names)?;
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
-    let one = match args.pods.as_slice() {
+    let one = match names.as_slice() {
         [name] => Some(name.clone()),
         _ => None,
     };
-    let sel = Selector { namespace: (!args.all_namespaces).then(|| namespace.clone()), pod: one };
     let (rt, files) = super::connect(cli).await?;
-    let observed = rt.list(&sel).await?;
-    for w in engine_pods::unverified_report(&observed, &PodFiles::default_root()) {
-        reporter.warning(&w);
+    let look = Look {
+        sel: Selector { namespace: (!args.all_namespaces).then(|| namespace.clone()), pod: one },
+        files,
+        names,
+        selector: args.selector.clone(),
+    };
+    let (pods, missing, foreign) = look.pods(&rt).await?;
+    if let Some(line) = foreign {
+        reporter.warning(&line);
     }
-    let (pods, missing) = named(engine_pods::group(observed), &args.pods);
-    let pods: Vec<ListedPod> = pods.into_iter().map(|p| p.with_files(files.as_ref())).collect();
-    if args.pods.len() == 1 && !missing.is_empty() {
+    if args.watch || args.watch_only {
+        return super::get_watch::watch(&rt, &look, &columns(args), args, pods).await;
+    }
+    if look.names.len() == 1 && !missing.is_empty() {
         // As kubectl: one pod asked for and not there is an error, with nothing on stdout.
-        reporter.say(&super::pod_not_found(&args.pods[0]));
+        reporter.say(&super::pod_not_found(&look.names[0]));
         return Ok(exit::INTERNAL);
     }
     // As kubectl: one pod by name is that Pod object; none named, or several, a List of them.
-    let object = match (args.pods.len(), pods.as_slice()) {
+    let object = || match (look.names.len(), pods.as_slice()) {
         (1, [pod]) => pod_object(pod),
         _ => list(&pods),
     };
     match args.output {
-        Some(GetOutputArg::Json) => output::println(&report::summary::json(&object))?,
-        Some(GetOutputArg::Yaml) => output::print(&serde_yaml::to_string(&object)?)?,
+        Some(GetOutputArg::Json) => output::println(&report::summary::json(&object()))?,
+        Some(GetOutputArg::Yaml) => output::print(&serde_yaml::to_string(&object())?)?,
         _ if pods.is_empty() && missing.is_empty() => {
             // As kubectl: on stderr, so a script reading stdout sees no rows.
             if args.all_namespaces {
@@ -51,15 +59,61 @@ pub async fn run(cli: &Cli, args: &GetArgs) -> anyhow::Result<u8> {
             }
         }
         _ if pods.is_empty() => {}
-        wide => {
-            output::print(&table(&pods, args.all_namespaces, wide == Some(GetOutputArg::Wide), crate::clock::now()))?
-        }
+        _ => output::print(&get_table::table(&pods, &columns(args), args.no_headers, crate::clock::now()))?,
     }
     // As kubectl: what was found is printed, then what was not, and that is a failure.
     for name in &missing {
         reporter.say(&super::pod_not_found(name));
     }
     Ok(if missing.is_empty() { exit::SUCCESS } else { exit::INTERNAL })
+}
+
+/// kubectl's refusals of names beside `-l` or `-A`; watching prints the table only.
+fn check(args: &GetArgs, names: &[String]) -> Result<(), UsageError> {
+    let said = |s: &str| Err(UsageError::Said(s.to_owned()));
+    if args.selector.is_some() && !names.is_empty() {
+        return said("name cannot be provided when a selector is specified");
+    }
+    if args.all_namespaces && !names.is_empty() {
+        return said("a resource cannot be retrieved by name across all namespaces");
+    }
+    if (args.watch || args.watch_only) && matches!(args.output, Some(GetOutputArg::Json | GetOutputArg::Yaml)) {
+        return said("--watch prints the table (or -o wide); for JSON, run get -o json again");
+    }
+    Ok(())
+}
+
+fn columns(args: &GetArgs) -> Columns {
+    Columns {
+        namespaces: args.all_namespaces,
+        wide: args.output == Some(GetOutputArg::Wide),
+        label_columns: args.label_columns.clone(),
+        show_labels: args.show_labels,
+    }
+}
+
+/// What `get` looks at: the engine's containers `sel` selects, as pods, those `names` names
+/// (or every one) whose labels `selector` selects.
+pub(crate) struct Look {
+    pub sel: Selector,
+    pub files: Option<PodFiles>,
+    pub names: Vec<String>,
+    pub selector: Option<LabelSelector>,
+}
+
+impl Look {
+    /// The pods found, the names not found, and the line saying what another state
+    /// directory's pods are not shown.
+    pub async fn pods(&self, rt: &Engine) -> anyhow::Result<(Vec<ListedPod>, Vec<String>, Option<String>)> {
+        let observed = rt.list(&self.sel).await?;
+        let foreign = crate::status::unverified_summary::unverified_summary(&observed, &PodFiles::default_root());
+        let mut pods = engine_pods::group(observed);
+        if let Some(sel) = &self.selector {
+            pods.retain(|p| sel.matches(&crate::status::pod_object::labels(p)) == Some(true));
+        }
+        let (pods, missing) = named(pods, &self.names);
+        Ok((pods.into_iter().map(|p| p.with_files(self.files.as_ref())).collect(), missing, foreign))
+    }
 }
 
 /// The pods `names` asks for, in its order, and the names of those not found; every pod when
@@ -79,63 +133,11 @@ fn named(pods: Vec<ListedPod>, names: &[String]) -> (Vec<ListedPod>, Vec<String>
     (found, missing)
 }
 
-fn table(pods: &[ListedPod], namespaces: bool, wide: bool, now: SystemTime) -> String {
-    let mut header = vec!["NAME", "READY", "STATUS", "RESTARTS", "AGE"];
-    if namespaces {
-        header.insert(0, "NAMESPACE");
-    }
-    if wide {
-        header.extend(["IP", "IMAGES"]);
-    }
-    let mut rows = vec![header.into_iter().map(String::from).collect::<Vec<_>>()];
-    for p in pods {
-        let st = &p.status;
-        // A start in the future (clocks apart) reads as 0s rather than failing.
-        let age = p
-            .started_at()
-            .and_then(parse_time)
-            .map(|t| engine_pods::human_age(now.duration_since(t).unwrap_or_default()))
-            .unwrap_or_else(|| "<unknown>".into());
-        let mut row = vec![
-            p.name.clone(),
-            engine_pods::display_ready(st, &p.sidecars()),
-            engine_pods::display_status(st, &p.sidecars()),
-            engine_pods::restarts(st, &p.sidecars()).to_string(),
-            age,
-        ];
-        if namespaces {
-            row.insert(0, p.namespace.clone());
-        }
-        if wide {
-            let images: Vec<&str> = st.container_statuses.iter().map(|c| c.image.as_str()).collect();
-            row.push(st.pod_ip.clone().unwrap_or_else(|| "<none>".into()));
-            row.push(if images.is_empty() { "<none>".into() } else { images.join(",") });
-        }
-        rows.push(row.iter().map(|cell| escape(cell).into_owned()).collect());
-    }
-    let widths: Vec<usize> =
-        (0..rows[0].len()).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
-    let mut out = String::new();
-    for row in rows {
-        // Three spaces between columns, as kubectl's tabwriter pads them.
-        let line: Vec<String> = row.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
-        out.push_str(line.join("   ").trim_end());
-        out.push('\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
     use crate::runtime::labels;
     use crate::runtime::{Observed, State};
-
-    fn infra(ns: &str) -> Observed {
-        infra_of(ns, "web", "u", "2024-01-01T00:00:00Z")
-    }
 
     fn infra_of(ns: &str, name: &str, uid: &str, started: &str) -> Observed {
         let labels = [
@@ -160,26 +162,6 @@ mod tests {
             gateway: None,
             sealed: true,
         }
-    }
-
-    #[test]
-    fn the_table_has_kubectls_columns() {
-        let pods = engine_pods::group(vec![infra("ns")]);
-        let now = parse_time("2024-01-01T00:05:00Z").unwrap_or(SystemTime::UNIX_EPOCH) + Duration::ZERO;
-        let t = table(&pods, true, true, now);
-        let lines: Vec<&str> = t.lines().collect();
-        assert_eq!(
-            lines[0].split_whitespace().collect::<Vec<_>>(),
-            ["NAMESPACE", "NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "IMAGES"]
-        );
-        assert_eq!(
-            lines[1].split_whitespace().collect::<Vec<_>>(),
-            ["ns", "web", "0/0", "Pending", "0", "5m", "10.0.0.2", "<none>"]
-        );
-        let v = list(&pods);
-        assert_eq!(v["kind"], "List");
-        assert_eq!(v["items"][0]["metadata"]["namespace"], "ns");
-        assert!(v["items"][0]["status"]["containerStatuses"].is_array());
     }
 
     #[test]

@@ -6,7 +6,10 @@ pub mod delete;
 pub mod exec;
 pub mod gc;
 pub mod get;
+mod get_table;
+mod get_watch;
 pub mod logs;
+mod pod_args;
 pub mod validate;
 pub mod wait;
 

@@ -12,6 +12,7 @@ pub mod outcome;
 pub mod pod_object;
 pub mod reason;
 pub mod types;
+pub mod unverified_summary;
 #[cfg(test)]
 mod verdict_cases;
 pub mod waited;

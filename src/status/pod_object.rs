@@ -2,6 +2,8 @@
 //! metadata and defaulted spec as the pod's record keeps them (`pod::record`), and the status
 //! as the engine and the record tell it. `get -o json|yaml`, `describe` and JSONPath read it.
 
+use std::collections::BTreeMap;
+
 use serde_json::{json, Map, Value};
 
 use super::engine_pods::ListedPod;
@@ -35,6 +37,22 @@ pub fn pod_object(p: &ListedPod) -> Value {
         "spec": spec,
         "status": serde_json::to_value(&p.status).unwrap_or(Value::Null),
     })
+}
+
+/// The pod's labels: those its infra container carries (`io.podrun.pod-label.KEY`, what
+/// `-l` selects by everywhere), else, with its infra container gone, those its record keeps.
+pub fn labels(p: &ListedPod) -> BTreeMap<String, String> {
+    if let Some(infra) = &p.infra.current {
+        return infra
+            .labels
+            .iter()
+            .filter_map(|(k, v)| {
+                Some((k.strip_prefix(crate::runtime::labels::POD_LABEL_PREFIX)?.to_owned(), v.clone()))
+            })
+            .collect();
+    }
+    let recorded = p.record.as_ref().and_then(|r| r.metadata.as_ref()?.get("labels")?.as_object().cloned());
+    recorded.into_iter().flatten().filter_map(|(k, v)| Some((k, v.as_str()?.to_owned()))).collect()
 }
 
 /// The pods as a `List`, the same shape as `apply -o json` (`report::summary::list`).
