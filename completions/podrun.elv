@@ -131,8 +131,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --version 'Print version'
         }
         &'podrun;delete'= {
-            cand -l 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
-            cand --selector 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
+            cand -l 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)'
+            cand --selector 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)'
             cand --wait 'With --wait=false: no preStop hooks, no grace period; each container is removed with force (the engine kills it), and podrun returns once the engine has removed them'
             cand -f 'Manifest file whose pods to delete'
             cand --filename 'Manifest file whose pods to delete'
@@ -164,8 +164,12 @@ set edit:completion:arg-completer[podrun] = {|@words|
         &'podrun;get'= {
             cand -n 'Namespace of the pods [default: default]'
             cand --namespace 'Namespace of the pods [default: default]'
+            cand -l 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)'
+            cand --selector 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)'
             cand -o 'Output format: the table, the table with IP and IMAGES (wide), or the Pod (one POD) or a List of Pods (json, yaml)'
             cand --output 'Output format: the table, the table with IP and IMAGES (wide), or the Pod (one POD) or a List of Pods (json, yaml)'
+            cand -L 'A column per label KEY, headed by the key upper-cased'
+            cand --label-columns 'A column per label KEY, headed by the key upper-cased'
             cand -H 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]'
             cand --host 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]'
             cand --runtime-endpoint 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd''s and CRI-O''s sockets found]'
@@ -175,6 +179,11 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --tlskey 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]'
             cand -A 'Pods of every namespace, with a NAMESPACE column'
             cand --all-namespaces 'Pods of every namespace, with a NAMESPACE column'
+            cand --no-headers 'The table without its header line'
+            cand --show-labels 'A LABELS column: each pod''s labels, KEY=VALUE comma-joined'
+            cand -w 'After the table, a line for each pod whose row changes, until interrupted'
+            cand --watch 'After the table, a line for each pod whose row changes, until interrupted'
+            cand --watch-only 'As --watch, without the table first'
             cand --tls 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
             cand --tlsverify 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
             cand -q 'Show only warnings and errors (and `-o json` output)'
@@ -187,8 +196,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --version 'Print version'
         }
         &'podrun;wait'= {
-            cand -l 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
-            cand --selector 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
+            cand -l 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)'
+            cand --selector 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)'
             cand -n 'Namespace of the pods [default: default]'
             cand --namespace 'Namespace of the pods [default: default]'
             cand --for 'What to wait for [default: as apply, each container by its restart policy: running when every exit is restarted, complete otherwise]'

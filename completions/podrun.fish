@@ -123,7 +123,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand validate" -s q -l quiet -d
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand delete" -s l -l selector -d 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -s l -l selector -d 'Only the pods whose labels match, as kubectl\'s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l wait -d 'With --wait=false: no preStop hooks, no grace period; each container is removed with force (the engine kills it), and podrun returns once the engine has removed them' -r -f -a "true\t''
 false\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s f -l filename -d 'Manifest file whose pods to delete' -r
@@ -146,9 +146,11 @@ complete -c podrun -n "__fish_podrun_using_subcommand delete" -s v -l verbose -d
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s n -l namespace -d 'Namespace of the pods [default: default]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s l -l selector -d 'Only the pods whose labels match, as kubectl\'s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s o -l output -d 'Output format: the table, the table with IP and IMAGES (wide), or the Pod (one POD) or a List of Pods (json, yaml)' -r -f -a "wide\t''
 json\t''
 yaml\t''"
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s L -l label-columns -d 'A column per label KEY, headed by the key upper-cased' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s H -l host -d 'Container engine address (unix:///path, tcp://host:port or ssh://[user@]host[:port]) [default: $DOCKER_HOST, else the Docker context, else unix:///var/run/docker.sock]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l runtime-endpoint -d 'CRI runtime socket (unix:///path), as crictl takes it: containerd or CRI-O instead of the Docker API [default: $CONTAINER_RUNTIME_ENDPOINT; with no engine named and no Docker socket, the first of containerd\'s and CRI-O\'s sockets found]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l context -d 'Docker context to use (as `docker --context`; not with --host) [default: $DOCKER_CONTEXT, else the Docker config\'s currentContext, unless --host or DOCKER_HOST is given]' -r
@@ -156,13 +158,17 @@ complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlscacert -d 'Trus
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s A -l all-namespaces -d 'Pods of every namespace, with a NAMESPACE column'
+complete -c podrun -n "__fish_podrun_using_subcommand get" -l no-headers -d 'The table without its header line'
+complete -c podrun -n "__fish_podrun_using_subcommand get" -l show-labels -d 'A LABELS column: each pod\'s labels, KEY=VALUE comma-joined'
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s w -l watch -d 'After the table, a line for each pod whose row changes, until interrupted'
+complete -c podrun -n "__fish_podrun_using_subcommand get" -l watch-only -d 'As --watch, without the table first'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand wait" -s l -l selector -d 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand wait" -s l -l selector -d 'Only the pods whose labels match, as kubectl\'s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s n -l namespace -d 'Namespace of the pods [default: default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -l for -d 'What to wait for [default: as apply, each container by its restart policy: running when every exit is restarted, complete otherwise]' -r -f -a "running\t'Every container running (or completed with exit 0 where it is not restarted)'
 ready\t'Every container ready: its readiness probe passes, as podrun\'s prober last said (running, without one)'

@@ -16,7 +16,7 @@ use crate::runtime::engine::Engine;
 use crate::runtime::ContainerRuntime;
 use crate::status::engine_pods::ListedPod;
 
-use super::get::Look;
+use super::get_look::Look;
 use super::get_table::{render, Columns};
 
 /// How often podrun looks without an event.

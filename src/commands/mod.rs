@@ -6,6 +6,7 @@ pub mod delete;
 pub mod exec;
 pub mod gc;
 pub mod get;
+mod get_look;
 mod get_table;
 mod get_watch;
 pub mod logs;
