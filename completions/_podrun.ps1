@@ -233,6 +233,9 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             break
         }
         'podrun;logs' {
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'The pods whose labels match, as get -l; each one''s output (the last 10 lines unless --tail says), as kubectl logs -l')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'The pods whose labels match, as get -l; each one''s output (the last 10 lines unless --tail says), as kubectl logs -l')
+            [CompletionResult]::new('--max-log-requests', '--max-log-requests', [CompletionResultType]::ParameterName, 'With -l and -f: the most containers followed at once')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'The container [default: the pod''s default container]')
             [CompletionResult]::new('--container', '--container', [CompletionResultType]::ParameterName, 'The container [default: the pod''s default container]')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the pod [default: default]')

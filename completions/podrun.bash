@@ -751,12 +751,24 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__logs)
-            opts="-c -n -f -p -H -q -v -h -V --container --namespace --follow --tail --since --previous --timestamps --all-containers --prefix --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
+            opts="-l -c -n -f -p -H -q -v -h -V --selector --max-log-requests --container --namespace --follow --tail --since --previous --timestamps --all-containers --prefix --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-log-requests)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --container)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -224,6 +224,9 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --version 'Print version'
         }
         &'podrun;logs'= {
+            cand -l 'The pods whose labels match, as get -l; each one''s output (the last 10 lines unless --tail says), as kubectl logs -l'
+            cand --selector 'The pods whose labels match, as get -l; each one''s output (the last 10 lines unless --tail says), as kubectl logs -l'
+            cand --max-log-requests 'With -l and -f: the most containers followed at once'
             cand -c 'The container [default: the pod''s default container]'
             cand --container 'The container [default: the pod''s default container]'
             cand -n 'Namespace of the pod [default: default]'

@@ -189,6 +189,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand wait" -s q -l quiet -d 'Sh
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -s l -l selector -d 'The pods whose labels match, as get -l; each one\'s output (the last 10 lines unless --tail says), as kubectl logs -l' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -l max-log-requests -d 'With -l and -f: the most containers followed at once' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s c -l container -d 'The container [default: the pod\'s default container]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s n -l namespace -d 'Namespace of the pod [default: default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tail -d 'Only the last N lines' -r

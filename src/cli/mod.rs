@@ -626,8 +626,17 @@ pub enum WaitUntilArg {
 #[derive(Debug, Args)]
 pub struct LogsArgs {
     /// The pod
-    #[arg(value_name = "POD")]
-    pub pod: String,
+    #[arg(value_name = "POD", required_unless_present = "selector", conflicts_with = "selector")]
+    pub pod: Option<String>,
+
+    /// The pods whose labels match, as get -l; each one's output (the last 10 lines unless
+    /// --tail says), as kubectl logs -l
+    #[arg(short = 'l', long, value_name = "SELECTOR", value_parser = parse_selector)]
+    pub selector: Option<LabelSelector>,
+
+    /// With -l and -f: the most containers followed at once
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_log_requests: usize,
 
     /// The container [default: the pod's default container]
     #[arg(short, long, value_name = "CONTAINER", conflicts_with = "all_containers")]

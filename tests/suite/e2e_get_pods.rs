@@ -183,6 +183,14 @@ fn words_selectors_and_columns(target: Target, ns: &Namespace) {
     assert_eq!(rows[1][5..], ["front", "web", "app=web,tier=front"], "{text}");
     assert_eq!(rows[2][0], "job");
     assert_eq!(rows[2].last(), Some(&"<none>"), "{text}");
+    // logs -l: each selected pod's default container; following more than allowed is refused.
+    let o = run(target, &["logs", "-n", ns.name(), "-l", "app", "--prefix"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = run(target, &["logs", "-n", ns.name(), "-l", "app=none"]);
+    assert!(code(&o) == 0 && stderr(&o).contains("No resources found"), "{}", stderr(&o));
+    let o = run(target, &["logs", "-n", ns.name(), "-l", "app", "-f", "--max-log-requests", "1"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("you are attempting to follow 2 log streams"), "{}", stderr(&o));
     let o = get(target, ns, &["web", "--no-headers"], 0);
     assert!(stdout(&o).starts_with("web ") && stdout(&o).lines().count() == 1, "{}", stdout(&o));
 }
