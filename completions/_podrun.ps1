@@ -146,8 +146,8 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             break
         }
         'podrun;delete' {
-            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)')
-            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'With --wait=false: no preStop hooks, no grace period; each container is removed with force (the engine kills it), and podrun returns once the engine has removed them')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory or URL whose pods to delete (repeatable)')
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory or URL whose pods to delete (repeatable)')
@@ -184,8 +184,12 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
         'podrun;get' {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the pods [default: default]')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the pods [default: default]')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: the table, the table with IP and IMAGES (wide), the Pod (one POD) or a List of Pods (json, yaml), pod/NAME lines (name), or kubectl''s jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=HEADER:PATH,... and custom-columns-file=FILE')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: the table, the table with IP and IMAGES (wide), the Pod (one POD) or a List of Pods (json, yaml), pod/NAME lines (name), or kubectl''s jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=HEADER:PATH,... and custom-columns-file=FILE')
+            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'A column per label KEY, headed by the key upper-cased')
+            [CompletionResult]::new('--label-columns', '--label-columns', [CompletionResultType]::ParameterName, 'A column per label KEY, headed by the key upper-cased')
             [CompletionResult]::new('--sort-by', '--sort-by', [CompletionResultType]::ParameterName, 'Sort the pods by the value at this JSONPath (e.g. .metadata.name, ''{.status.containerStatuses[0].restartCount}''), as kubectl does')
             [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)')
@@ -196,6 +200,11 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('--tlskey', '--tlskey', [CompletionResultType]::ParameterName, 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Pods of every namespace, with a NAMESPACE column')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Pods of every namespace, with a NAMESPACE column')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'The table without its header line')
+            [CompletionResult]::new('--show-labels', '--show-labels', [CompletionResultType]::ParameterName, 'A LABELS column: each pod''s labels, KEY=VALUE comma-joined')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'After the table, a line for each pod whose row changes, until interrupted')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'After the table, a line for each pod whose row changes, until interrupted')
+            [CompletionResult]::new('--watch-only', '--watch-only', [CompletionResultType]::ParameterName, 'As --watch, without the table first')
             [CompletionResult]::new('--tls', '--tls', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]')
             [CompletionResult]::new('--tlsverify', '--tlsverify', [CompletionResultType]::ParameterName, 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Show only warnings and errors (and `-o json` output)')
@@ -209,8 +218,8 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             break
         }
         'podrun;wait' {
-            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)')
-            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the pods [default: default]')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the pods [default: default]')
             [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'What to wait for: running, ready, complete, condition=TYPE[=STATUS], delete or jsonpath=''{PATH}''[=VALUE]')
@@ -238,6 +247,9 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             break
         }
         'podrun;logs' {
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'The pods whose labels match, as get -l; each one''s output (the last 10 lines unless --tail says), as kubectl logs -l')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'The pods whose labels match, as get -l; each one''s output (the last 10 lines unless --tail says), as kubectl logs -l')
+            [CompletionResult]::new('--max-log-requests', '--max-log-requests', [CompletionResultType]::ParameterName, 'With -l and -f: the most containers followed at once')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'The container [default: the pod''s default container]')
             [CompletionResult]::new('--container', '--container', [CompletionResultType]::ParameterName, 'The container [default: the pod''s default container]')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the pod [default: default]')

@@ -140,8 +140,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --version 'Print version'
         }
         &'podrun;delete'= {
-            cand -l 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
-            cand --selector 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
+            cand -l 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)'
+            cand --selector 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)'
             cand --wait 'With --wait=false: no preStop hooks, no grace period; each container is removed with force (the engine kills it), and podrun returns once the engine has removed them'
             cand -f 'Manifest file, directory or URL whose pods to delete (repeatable)'
             cand --filename 'Manifest file, directory or URL whose pods to delete (repeatable)'
@@ -177,8 +177,12 @@ set edit:completion:arg-completer[podrun] = {|@words|
         &'podrun;get'= {
             cand -n 'Namespace of the pods [default: default]'
             cand --namespace 'Namespace of the pods [default: default]'
+            cand -l 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)'
+            cand --selector 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)'
             cand -o 'Output format: the table, the table with IP and IMAGES (wide), the Pod (one POD) or a List of Pods (json, yaml), pod/NAME lines (name), or kubectl''s jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=HEADER:PATH,... and custom-columns-file=FILE'
             cand --output 'Output format: the table, the table with IP and IMAGES (wide), the Pod (one POD) or a List of Pods (json, yaml), pod/NAME lines (name), or kubectl''s jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=HEADER:PATH,... and custom-columns-file=FILE'
+            cand -L 'A column per label KEY, headed by the key upper-cased'
+            cand --label-columns 'A column per label KEY, headed by the key upper-cased'
             cand --sort-by 'Sort the pods by the value at this JSONPath (e.g. .metadata.name, ''{.status.containerStatuses[0].restartCount}''), as kubectl does'
             cand -H 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)'
             cand --host 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)'
@@ -189,6 +193,11 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --tlskey 'Client certificate''s key for TLS [default: key.pem beside ca.pem, if there]'
             cand -A 'Pods of every namespace, with a NAMESPACE column'
             cand --all-namespaces 'Pods of every namespace, with a NAMESPACE column'
+            cand --no-headers 'The table without its header line'
+            cand --show-labels 'A LABELS column: each pod''s labels, KEY=VALUE comma-joined'
+            cand -w 'After the table, a line for each pod whose row changes, until interrupted'
+            cand --watch 'After the table, a line for each pod whose row changes, until interrupted'
+            cand --watch-only 'As --watch, without the table first'
             cand --tls 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
             cand --tlsverify 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
             cand -q 'Show only warnings and errors (and `-o json` output)'
@@ -201,8 +210,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --version 'Print version'
         }
         &'podrun;wait'= {
-            cand -l 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
-            cand --selector 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)'
+            cand -l 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)'
+            cand --selector 'Only the pods whose labels match, as kubectl''s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)'
             cand -n 'Namespace of the pods [default: default]'
             cand --namespace 'Namespace of the pods [default: default]'
             cand --for 'What to wait for: running, ready, complete, condition=TYPE[=STATUS], delete or jsonpath=''{PATH}''[=VALUE]'
@@ -229,6 +238,9 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --version 'Print version'
         }
         &'podrun;logs'= {
+            cand -l 'The pods whose labels match, as get -l; each one''s output (the last 10 lines unless --tail says), as kubectl logs -l'
+            cand --selector 'The pods whose labels match, as get -l; each one''s output (the last 10 lines unless --tail says), as kubectl logs -l'
+            cand --max-log-requests 'With -l and -f: the most containers followed at once'
             cand -c 'The container [default: the pod''s default container]'
             cand --container 'The container [default: the pod''s default container]'
             cand -n 'Namespace of the pod [default: default]'

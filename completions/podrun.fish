@@ -132,7 +132,7 @@ complete -c podrun -n "__fish_podrun_using_subcommand validate" -s q -l quiet -d
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand validate" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand delete" -s l -l selector -d 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand delete" -s l -l selector -d 'Only the pods whose labels match, as kubectl\'s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -l wait -d 'With --wait=false: no preStop hooks, no grace period; each container is removed with force (the engine kills it), and podrun returns once the engine has removed them' -r -f -a "true\t''
 false\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s f -l filename -d 'Manifest file, directory or URL whose pods to delete (repeatable)' -r
@@ -160,7 +160,9 @@ complete -c podrun -n "__fish_podrun_using_subcommand delete" -s v -l verbose -d
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand delete" -s V -l version -d 'Print version'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s n -l namespace -d 'Namespace of the pods [default: default]' -r
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s l -l selector -d 'Only the pods whose labels match, as kubectl\'s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s o -l output -d 'Output format: the table, the table with IP and IMAGES (wide), the Pod (one POD) or a List of Pods (json, yaml), pod/NAME lines (name), or kubectl\'s jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=HEADER:PATH,... and custom-columns-file=FILE' -r
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s L -l label-columns -d 'A column per label KEY, headed by the key upper-cased' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l sort-by -d 'Sort the pods by the value at this JSONPath (e.g. .metadata.name, \'{.status.containerStatuses[0].restartCount}\'), as kubectl does' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s H -l host -d 'Container engine address: unix:///path, tcp://HOST:PORT, ssh://[USER@]HOST (--help: TLS)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l runtime-endpoint -d 'CRI runtime socket (unix:///path): containerd or CRI-O, as crictl takes it' -r
@@ -169,13 +171,17 @@ complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlscacert -d 'Trus
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlscert -d 'Client certificate for TLS [default: cert.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlskey -d 'Client certificate\'s key for TLS [default: key.pem beside ca.pem, if there]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s A -l all-namespaces -d 'Pods of every namespace, with a NAMESPACE column'
+complete -c podrun -n "__fish_podrun_using_subcommand get" -l no-headers -d 'The table without its header line'
+complete -c podrun -n "__fish_podrun_using_subcommand get" -l show-labels -d 'A LABELS column: each pod\'s labels, KEY=VALUE comma-joined'
+complete -c podrun -n "__fish_podrun_using_subcommand get" -s w -l watch -d 'After the table, a line for each pod whose row changes, until interrupted'
+complete -c podrun -n "__fish_podrun_using_subcommand get" -l watch-only -d 'As --watch, without the table first'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l tls -d 'Use TLS to a tcp:// engine, without verifying its certificate; implied by --tlsverify [default: on if $DOCKER_TLS is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -l tlsverify -d 'Use TLS to a tcp:// engine and verify its certificate [default: on if $DOCKER_TLS_VERIFY is set]'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s q -l quiet -d 'Show only warnings and errors (and `-o json` output)'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand get" -s V -l version -d 'Print version'
-complete -c podrun -n "__fish_podrun_using_subcommand wait" -s l -l selector -d 'Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)' -r
+complete -c podrun -n "__fish_podrun_using_subcommand wait" -s l -l selector -d 'Only the pods whose labels match, as kubectl\'s -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...), KEY notin (V,...), KEY, !KEY, comma-joined (all must match)' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s n -l namespace -d 'Namespace of the pods [default: default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -l for -d 'What to wait for: running, ready, complete, condition=TYPE[=STATUS], delete or jsonpath=\'{PATH}\'[=VALUE]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -l timeout -d 'Overall deadline (e.g. 90s, 5m)' -r
@@ -194,6 +200,8 @@ complete -c podrun -n "__fish_podrun_using_subcommand wait" -s q -l quiet -d 'Sh
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s v -l verbose -d 'Say more: -v shows each action podrun takes, -vv adds debug logs'
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c podrun -n "__fish_podrun_using_subcommand wait" -s V -l version -d 'Print version'
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -s l -l selector -d 'The pods whose labels match, as get -l; each one\'s output (the last 10 lines unless --tail says), as kubectl logs -l' -r
+complete -c podrun -n "__fish_podrun_using_subcommand logs" -l max-log-requests -d 'With -l and -f: the most containers followed at once' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s c -l container -d 'The container [default: the pod\'s default container]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -s n -l namespace -d 'Namespace of the pod [default: default]' -r
 complete -c podrun -n "__fish_podrun_using_subcommand logs" -l tail -d 'Only the last N lines' -r

@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub mod inspect;
 
-use crate::manifest::types::{LabelSelector, LabelSelectorRequirement};
+use crate::manifest::types::LabelSelector;
 use crate::manifest::FieldValidation;
 
 mod get_output;
@@ -616,7 +616,8 @@ pub struct DeleteArgs {
     #[arg(long, conflicts_with_all = ["filename", "selector"])]
     pub all: bool,
 
-    /// Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)
+    /// Only the pods whose labels match, as kubectl's -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...),
+    /// KEY notin (V,...), KEY, !KEY, comma-joined (all must match)
     #[arg(short = 'l', long, value_name = "SELECTOR", value_parser = parse_selector, conflicts_with = "filename")]
     pub selector: Option<LabelSelector>,
 
@@ -717,7 +718,8 @@ pub struct GcArgs {
 
 #[derive(Debug, Args)]
 pub struct GetArgs {
-    /// Only these pods
+    /// Only these pods: NAME..., or kubectl's forms `pods [NAME...]` (also `pod`, `po`) and
+    /// `pod/NAME...`
     #[arg(value_name = "POD")]
     pub pods: Vec<String>,
 
@@ -726,14 +728,39 @@ pub struct GetArgs {
     pub namespace: Option<String>,
 
     /// Pods of every namespace, with a NAMESPACE column
-    #[arg(short = 'A', long, conflicts_with = "pods")]
+    #[arg(short = 'A', long)]
     pub all_namespaces: bool,
+
+    /// Only the pods whose labels match, as kubectl's -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...),
+    /// KEY notin (V,...), KEY, !KEY, comma-joined (all must match)
+    #[arg(short = 'l', long, value_name = "SELECTOR", value_parser = parse_any_selector)]
+    pub selector: Option<LabelSelector>,
 
     /// Output format: the table, the table with IP and IMAGES (wide), the Pod (one POD) or a
     /// List of Pods (json, yaml), pod/NAME lines (name), or kubectl's jsonpath=TEMPLATE,
     /// jsonpath-file=FILE, custom-columns=HEADER:PATH,... and custom-columns-file=FILE
     #[arg(short, long, value_name = "FORMAT", value_parser = parse_get_output)]
     pub output: Option<GetOutputArg>,
+
+    /// The table without its header line
+    #[arg(long)]
+    pub no_headers: bool,
+
+    /// A LABELS column: each pod's labels, KEY=VALUE comma-joined
+    #[arg(long)]
+    pub show_labels: bool,
+
+    /// A column per label KEY, headed by the key upper-cased
+    #[arg(short = 'L', long, value_name = "KEY", value_delimiter = ',')]
+    pub label_columns: Vec<String>,
+
+    /// After the table, a line for each pod whose row changes, until interrupted
+    #[arg(short, long)]
+    pub watch: bool,
+
+    /// As --watch, without the table first
+    #[arg(long, conflicts_with = "watch")]
+    pub watch_only: bool,
 
     /// Sort the pods by the value at this JSONPath (e.g. .metadata.name,
     /// '{.status.containerStatuses[0].restartCount}'), as kubectl does
@@ -751,7 +778,8 @@ pub struct WaitArgs {
     #[arg(long, conflicts_with = "selector")]
     pub all: bool,
 
-    /// Only the pods whose labels match, KEY=VALUE[,KEY=VALUE] (all must match)
+    /// Only the pods whose labels match, as kubectl's -l: KEY=VALUE, KEY!=VALUE, KEY in (V,...),
+    /// KEY notin (V,...), KEY, !KEY, comma-joined (all must match)
     #[arg(short = 'l', long, value_name = "SELECTOR", value_parser = parse_selector)]
     pub selector: Option<LabelSelector>,
 
@@ -782,8 +810,17 @@ pub struct WaitArgs {
 #[derive(Debug, Args)]
 pub struct LogsArgs {
     /// The pod
-    #[arg(value_name = "POD")]
-    pub pod: String,
+    #[arg(value_name = "POD", required_unless_present = "selector", conflicts_with = "selector")]
+    pub pod: Option<String>,
+
+    /// The pods whose labels match, as get -l; each one's output (the last 10 lines unless
+    /// --tail says), as kubectl logs -l
+    #[arg(short = 'l', long, value_name = "SELECTOR", value_parser = parse_selector)]
+    pub selector: Option<LabelSelector>,
+
+    /// With -l and -f: the most containers followed at once
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_log_requests: usize,
 
     /// The container [default: the pod's default container]
     #[arg(short, long, value_name = "CONTAINER", conflicts_with = "all_containers")]
@@ -913,8 +950,10 @@ enum FlagError {
     UnsafeSysctl(#[from] crate::pod::admission::SysctlPatternError),
     #[error("{0} (examples: 90s, 5m, 1h30m)")]
     Duration(#[source] humantime::DurationError),
-    #[error("{0:?} is not KEY=VALUE (e.g. app=web,tier=front)")]
-    Selector(String),
+    #[error("{0} (e.g. app=web,tier!=back,env in (ci,dev))")]
+    Selector(#[source] crate::manifest::label_selector::SelectorError),
+    #[error("an empty selector selects every pod: say --all for that")]
+    EmptySelector,
     #[error("must be a number of at least 1 (e.g. 2)")]
     Backoff,
     #[error("must be a size above 0 (a quantity: 500Ki, 10Mi)")]
@@ -972,28 +1011,20 @@ fn parse_log_size(s: &str) -> Result<u64, FlagError> {
     u64::try_from(q.value_ceil()).ok().filter(|&n| n > 0).ok_or(FlagError::LogSize)
 }
 
-/// `-l KEY=VALUE[,KEY=VALUE]`: every pair must match. A key said twice must hold both values
-/// (so no pod matches, as with kubectl's `-l`): the second goes beside the label map as a
-/// requirement.
+/// `-l` of a command that changes or waits on what it selects: a label selector with kubectl's
+/// syntax (`manifest::label_selector`), not empty: an empty one selects every pod, which
+/// `--all` says.
 fn parse_selector(s: &str) -> Result<LabelSelector, FlagError> {
-    let mut selector = LabelSelector::default();
-    for term in s.split(',') {
-        let Some((k, v)) = term.split_once('=').filter(|(k, _)| !k.trim().is_empty()) else {
-            return Err(FlagError::Selector(term.to_owned()));
-        };
-        let (key, value) = (k.trim().to_owned(), v.trim().to_owned());
-        match selector.match_labels.get(&key) {
-            Some(first) if *first != value => selector.match_expressions.push(LabelSelectorRequirement {
-                key,
-                operator: "In".to_owned(),
-                values: vec![value],
-            }),
-            _ => {
-                selector.match_labels.insert(key, value);
-            }
-        }
+    let selector = parse_any_selector(s)?;
+    if selector.is_empty() {
+        return Err(FlagError::EmptySelector);
     }
     Ok(selector)
+}
+
+/// `get -l`: any selector, the empty one selecting every pod, as kubectl's `-l ''`.
+fn parse_any_selector(s: &str) -> Result<LabelSelector, FlagError> {
+    crate::manifest::label_selector::parse(s).map_err(FlagError::Selector)
 }
 
 fn parse_backoff(s: &str) -> Result<f64, FlagError> {
@@ -1023,7 +1054,8 @@ mod tests {
         assert!(selected("app=x,app=x", &[("app", "x")]));
         assert!(!selected("app=x,app=y", &[("app", "x")]), "a key said twice holds both values");
         assert!(!selected("app=x,app=y", &[("app", "y")]), "a key said twice holds both values");
-        for bad in ["app", "=x", " =x", "app=x,", "app=x,,tier=y"] {
+        assert!(selected("app,!gone,tier in (front,back)", &[("app", "x"), ("tier", "front")]));
+        for bad in ["=x", " =x", "app=x,", "app=x,,tier=y", "", " "] {
             assert!(parse_selector(bad).is_err(), "{bad:?} taken");
         }
     }
@@ -1241,7 +1273,6 @@ mod tests {
             vec!["podrun", "validate"],
             vec!["podrun", "validate", "x", "--config"],
             vec!["podrun", "get", "-A", "-n", "x"],
-            vec!["podrun", "get", "p", "-A"],
             vec!["podrun", "get", "-o", "go-template={{.a}}"],
             vec!["podrun", "wait", "p", "--for", "jsonpath={.a}="],
             vec!["podrun", "logs"],

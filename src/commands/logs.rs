@@ -6,10 +6,14 @@ use futures_util::StreamExt;
 
 use crate::cli::{Cli, LogsArgs};
 use crate::escape::Escaped;
-use crate::exit;
+use crate::exit::{self, UsageError};
 use crate::manifest::defaults::DEFAULT_NAMESPACE;
+use crate::manifest::types::LabelSelector;
 use crate::report::{self, output, ReportOptions};
-use crate::runtime::{LineSplitter, LogChunk, LogOptions, LogRuntime, LogStream, Observed, RuntimeError};
+use crate::runtime::engine::Engine;
+use crate::runtime::{
+    ContainerRuntime, LineSplitter, LogChunk, LogOptions, LogRuntime, LogStream, Observed, RuntimeError, Selector,
+};
 use crate::status::engine_pods::ListedPod;
 
 use super::Refusal;
@@ -18,29 +22,58 @@ pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     let rt = super::connect(cli).await?.0;
-    let Some(pod) = super::find_pod(&rt, &namespace, &args.pod).await? else {
-        reporter.say(&super::pod_not_found(&args.pod));
-        return Ok(exit::INTERNAL);
-    };
-    let targets = match targets(&pod, args) {
-        Ok(t) => t,
-        Err(Refusal::Failed(e)) => {
-            reporter.say(&e.to_string());
-            return Ok(exit::INTERNAL);
+    let pods = match (&args.pod, &args.selector) {
+        (Some(name), _) => {
+            let Some(pod) = super::find_pod(&rt, &namespace, name).await? else {
+                reporter.say(&super::pod_not_found(name));
+                return Ok(exit::INTERNAL);
+            };
+            vec![pod]
         }
-        Err(Refusal::Usage(e)) => return Err(e.into()),
+        (None, selector) => {
+            let pods = selected(&rt, &namespace, selector.as_ref()).await?;
+            if pods.is_empty() {
+                reporter.say(&format!("No resources found in {namespace} namespace."));
+                return Ok(exit::SUCCESS);
+            }
+            pods
+        }
     };
-    if let (None, false, false, [(name, _)]) = (&args.container, args.all_containers, cli.quiet, targets.as_slice()) {
+    let mut targets = Vec::new();
+    for pod in &pods {
+        match self::targets(pod, args) {
+            Ok(t) => targets.extend(t.into_iter().map(|(name, c)| (pod.name.clone(), name, c))),
+            Err(Refusal::Failed(e)) => {
+                reporter.say(&e.to_string());
+                return Ok(exit::INTERNAL);
+            }
+            Err(Refusal::Usage(e)) => return Err(e.into()),
+        }
+    }
+    if let (None, false, false, [pod], [(_, name, _)]) =
+        (&args.container, args.all_containers, cli.quiet, pods.as_slice(), targets.as_slice())
+    {
         if let Some(note) = pod.defaulted_note(name) {
             reporter.say(&note);
         }
     }
+    if args.follow && targets.len() > args.max_log_requests {
+        return Err(UsageError::Said(format!(
+            "you are attempting to follow {} log streams, but maximum allowed concurrency is {}, use \
+             --max-log-requests to increase the limit",
+            targets.len(),
+            args.max_log_requests
+        ))
+        .into());
+    }
     let since = args.since.map(|d| crate::clock::now().checked_sub(d).unwrap_or(std::time::UNIX_EPOCH));
-    let opts = LogOptions { tail: args.tail, since, timestamps: args.timestamps, follow: args.follow };
+    // As kubectl: with a selector, the last 10 lines unless --tail says.
+    let tail = args.tail.or(args.selector.as_ref().map(|_| SELECTED_TAIL));
+    let opts = LogOptions { tail, since, timestamps: args.timestamps, follow: args.follow };
     let streams: Vec<_> = targets
         .into_iter()
-        .map(|(name, c)| {
-            let prefix = args.prefix.then(|| format!("[pod/{}/{}] ", Escaped(&pod.name), Escaped(&name)));
+        .map(|(pod, name, c)| {
+            let prefix = args.prefix.then(|| format!("[pod/{}/{}] ", Escaped(&pod), Escaped(&name)));
             prefixed(rt.logs(&c.id, &opts), prefix)
         })
         .collect();
@@ -64,6 +97,20 @@ pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
     }
     batch.flush()?;
     Ok(exit::SUCCESS)
+}
+
+/// The lines each selected pod's container shows without --tail, as kubectl's `-l`.
+const SELECTED_TAIL: usize = 10;
+
+/// The pods of `namespace` whose labels `selector` selects (every one without), by name.
+async fn selected(rt: &Engine, namespace: &str, selector: Option<&LabelSelector>) -> anyhow::Result<Vec<ListedPod>> {
+    let observed = rt.list(&Selector { namespace: Some(namespace.to_owned()), pod: None }).await?;
+    let mut pods: Vec<ListedPod> = crate::status::engine_pods::group(observed)
+        .into_iter()
+        .filter(|p| selector.is_none_or(|s| s.matches(&crate::status::pod_object::labels(p)) == Some(true)))
+        .collect();
+    pods.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(pods)
 }
 
 /// Why a container's output cannot be printed, as the API server answers kubectl.

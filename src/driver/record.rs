@@ -67,8 +67,27 @@ pub fn record_of(
         generation: st.observed_generation,
         spec_digest: Some(spec_digest(desired)),
         probes: recorded_probes(desired),
+        metadata: Some(recorded_metadata(desired, earlier)),
+        spec: serde_json::to_value(&desired.manifest.spec).ok(),
     }
 }
+
+/// The Pod's metadata as the API server gives it back: the manifest's, with the time the pod
+/// was first recorded as its `creationTimestamp`, kept as the API server keeps it (a record
+/// from before it was kept: the pod's start).
+fn recorded_metadata(desired: &DesiredPod, earlier: Option<&PodRecord>) -> serde_json::Value {
+    let created = earlier
+        .and_then(|r| r.metadata.as_ref()?.get(CREATED)?.as_str().map(str::to_owned))
+        .or_else(|| earlier.and_then(|r| r.start_time.clone()))
+        .unwrap_or_else(|| api_time(crate::clock::now()));
+    let mut meta = serde_json::to_value(&desired.manifest.metadata).unwrap_or_else(|_| serde_json::json!({}));
+    if let Some(m) = meta.as_object_mut() {
+        m.insert(CREATED.to_owned(), created.into());
+    }
+    meta
+}
+
+const CREATED: &str = "creationTimestamp";
 
 /// The probes a `podrun wait` may run itself (see `pod::record`); `None` for a pod without
 /// startup or readiness probes.

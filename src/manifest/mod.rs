@@ -10,6 +10,7 @@ mod fuzz_tests;
 pub mod hostname;
 pub mod image;
 pub mod image_reference;
+pub mod label_selector;
 pub mod load;
 pub mod names;
 pub mod quantity;

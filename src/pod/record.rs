@@ -56,6 +56,15 @@ pub struct PodRecord {
     /// running them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probes: Option<RecordedProbes>,
+    /// The Pod's `metadata` as the API would give it back (name, namespace, uid, labels,
+    /// annotations, creationTimestamp), and its `spec` as defaulted: `podrun get -o json`
+    /// shows the Pod podrun ran. Kept as JSON, so a record whose spec a later podrun would
+    /// read differently still reads. The spec holds only references to Secrets and
+    /// ConfigMaps, never what they resolved to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<serde_json::Value>,
 }
 
 /// The probes that decide the containers' readiness, and where they go.
@@ -231,6 +240,8 @@ mod tests {
                     },
                 )]),
             }),
+            metadata: Some(serde_json::json!({ "name": "p", "labels": { "app": "web" } })),
+            spec: Some(serde_json::json!({ "containers": [{ "name": "a", "image": "busybox" }] })),
         };
         assert_eq!(PodRecord::from_json(&r.to_json()), Some(r.clone()));
         assert_eq!(r.container("a").map(|c| c.probed), Some(true));

@@ -679,6 +679,8 @@ mod tests {
             generation: Some(2),
             spec_digest: None,
             probes: None,
+            metadata: None,
+            spec: None,
         };
         // A failed init container: the pod failed (getPhase), and the app containers it held
         // back wait with PodInitializing, in the manifest's order.

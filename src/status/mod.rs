@@ -9,8 +9,10 @@ pub mod failed;
 #[cfg(test)]
 pub mod fixtures;
 pub mod outcome;
+pub mod pod_object;
 pub mod reason;
 pub mod types;
+pub mod unverified_summary;
 #[cfg(test)]
 mod verdict_cases;
 pub mod waited;

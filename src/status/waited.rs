@@ -129,6 +129,8 @@ mod tests {
             generation: None,
             spec_digest: None,
             probes: None,
+            metadata: None,
+            spec: None,
         }
     }
 

@@ -33,6 +33,7 @@ mod e2e_field_pods;
 mod e2e_gc;
 mod e2e_get_output;
 mod e2e_habits;
+mod e2e_get_pods;
 mod e2e_hostname;
 mod e2e_identity;
 mod e2e_images;

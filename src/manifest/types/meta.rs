@@ -27,7 +27,7 @@ pub struct LabelSelectorRequirement {
 }
 
 impl LabelSelector {
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.match_labels.is_empty() && self.match_expressions.is_empty()
     }
 
@@ -43,6 +43,15 @@ impl LabelSelector {
                 "NotIn" => value.is_none_or(|v| !r.values.contains(v)),
                 "Exists" => value.is_some(),
                 "DoesNotExist" => value.is_none(),
+                // Only `-l` gives these (`label_selector`): API objects' selectors refuse them.
+                "Gt" | "Lt" => value.and_then(|v| v.parse::<i64>().ok()).is_some_and(|v| {
+                    let Some(n) = r.values.first().and_then(|n| n.parse::<i64>().ok()) else { return false };
+                    if r.operator == "Gt" {
+                        v > n
+                    } else {
+                        v < n
+                    }
+                }),
                 _ => return None,
             };
             if !ok {
