@@ -28,8 +28,8 @@ mod termination;
 #[cfg(test)]
 mod tests;
 pub mod wait;
-pub mod wait_until;
 pub mod wait_goal;
+pub mod wait_until;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

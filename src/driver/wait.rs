@@ -155,9 +155,7 @@ async fn wait_one<R: Runtime>(
                 Verdict::Failed { container, state } => {
                     Some(Err(PodFailure::ContainerFailed { container, description: state.describe() }))
                 }
-                Verdict::Pending if Instant::now() >= opts.deadline => {
-                    Some(short_of(&pod, opts.goal, wait_for, start))
-                }
+                Verdict::Pending if Instant::now() >= opts.deadline => Some(short_of(&pod, opts.goal, wait_for, start)),
                 Verdict::Pending => None,
             },
         };

@@ -19,8 +19,8 @@ use tokio::time::Instant;
 use super::{
     auth, ArchiveStream, Capacity, ContainerRuntime, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity,
     ExecRequest, ExecSession, Followed, ImageRuntime, LogChunk, LogOptions, LogRotation, LogRuntime, NodeRuntime,
-    Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, StatsRuntime, StreamingRuntime, TermSize, Tmpfs, UploadStream,
-    VolumeInfo, VolumeRuntime,
+    Observed, OomFloor, PullProgress, Runtime, RuntimeError, Selector, StatsRuntime, StreamingRuntime, TermSize, Tmpfs,
+    UploadStream, VolumeInfo, VolumeRuntime,
 };
 
 /// `inner`, with its calls cut off at the deadline.

@@ -12,8 +12,8 @@ use super::docker::DockerRuntime;
 use super::{
     ArchiveStream, Capacity, ContainerRuntime, CreateSpec, EngineFeatures, EngineInfo, EngineSecurity, ExecRequest,
     ExecSession, Followed, ImageRuntime, LogChunk, LogOptions, LogRotation, LogRuntime, NodeRuntime, Observed,
-    OomFloor, PullProgress, RuntimeError, Selector, StatsRuntime, StreamingRuntime, TermSize, Tmpfs, UploadStream, VolumeInfo,
-    VolumeRuntime,
+    OomFloor, PullProgress, RuntimeError, Selector, StatsRuntime, StreamingRuntime, TermSize, Tmpfs, UploadStream,
+    VolumeInfo, VolumeRuntime,
 };
 
 // One is made per command and passed by reference: its size costs nothing.
