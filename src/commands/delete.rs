@@ -177,9 +177,10 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     .await;
     // A pod that never had a container (its image never came) has events, and nothing else
     // that goes with it.
+    let mut only_events = Vec::new();
     for (p, _) in pods.iter().zip(&results).filter(|(_, r)| matches!(r, Ok(0))) {
-        if let Some(files) = &files {
-            files.drop_events_of(&p.namespace, &p.name);
+        if files.as_ref().is_some_and(|f| f.drop_events_of(&p.namespace, &p.name)) {
+            only_events.push(p.clone());
         }
     }
     let mut code = exit::SUCCESS;
@@ -197,8 +198,10 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     for w in engine_pods::unverified_report(&left, &PodFiles::default_root()) {
         reporter.warning(&w);
     }
-    let not_found = if args.ignore_not_found { &[][..] } else { &named[..] };
-    Ok(tell_deleted(&pods, results, &left, &Told { reporter: &*reporter, not_found }, code))
+    // A pod that had only events was there: deleting it is no NotFound.
+    let not_found: Vec<_> =
+        if args.ignore_not_found { Vec::new() } else { named.into_iter().filter(|p| !only_events.contains(p)).collect() };
+    Ok(tell_deleted(&pods, results, &left, &Told { reporter: &*reporter, not_found: &not_found }, code))
 }
 
 /// Says that the pod's removal waits out a grace period, when one of its containers runs: a

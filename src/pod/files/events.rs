@@ -56,8 +56,10 @@ impl PodFiles {
 
     /// Removes the events of the pod `namespace/name` where no container of it is left to
     /// remove them with its files (a pod whose image never came): a deleted pod's events go with
-    /// it. Under the events lock, so no addition is half done.
-    pub fn drop_events_of(&self, namespace: &str, name: &str) {
+    /// it. Under the events lock, so no addition is half done. Whether there were any: such a
+    /// pod was there to delete.
+    pub fn drop_events_of(&self, namespace: &str, name: &str) -> bool {
+        let mut dropped = false;
         for (uid, _) in self.pod_dirs() {
             let Some(kept) = self.read_events(&uid) else { continue };
             if kept.namespace != namespace || kept.name != name {
@@ -66,9 +68,10 @@ impl PodFiles {
             let dir = self.pod_dir(&uid);
             let Ok(lock) = private_fs::create_file(&dir.join(LOCK), 0o600) else { continue };
             if flock(&lock, FlockOperation::LockExclusive).is_ok() {
-                let _ = fs::remove_file(dir.join(EVENTS));
+                dropped |= fs::remove_file(dir.join(EVENTS)).is_ok();
             }
         }
+        dropped
     }
 
     /// The pod `uid`'s events, if it has any (and the file reads as them).
