@@ -16,6 +16,21 @@ fn anchor() -> &'static (SystemTime, Instant) {
 pub fn parse_time(t: &str) -> Option<SystemTime> {
     humantime::parse_rfc3339_weak(t).ok()
 }
+/// The proleptic Gregorian date (year, month, day) `days` after 1970-01-01, for the timestamps
+/// podrun writes in the API's and Go's formats (Howard Hinnant's `civil_from_days`).
+#[must_use]
+pub fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
 
 pub fn now() -> SystemTime {
     let (wall, mono) = anchor();

@@ -199,8 +199,11 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
         reporter.warning(&w);
     }
     // A pod that had only events was there: deleting it is no NotFound.
-    let not_found: Vec<_> =
-        if args.ignore_not_found { Vec::new() } else { named.into_iter().filter(|p| !only_events.contains(p)).collect() };
+    let not_found: Vec<_> = if args.ignore_not_found {
+        Vec::new()
+    } else {
+        named.into_iter().filter(|p| !only_events.contains(p)).collect()
+    };
     Ok(tell_deleted(&pods, results, &left, &Told { reporter: &*reporter, not_found: &not_found }, code))
 }
 

@@ -76,26 +76,12 @@ pub(super) fn rfc1123z(t: &str) -> String {
     };
     let days = secs / 86_400;
     let (h, m, sec) = ((secs % 86_400) / 3600, (secs % 3600) / 60, secs % 60);
-    let (year, month, day) = civil(days);
+    let (year, month, day) = crate::clock::civil_from_days(days);
     const WEEKDAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
     const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
     let weekday = WEEKDAYS[usize::try_from(days % 7).unwrap_or(0)];
     let month = MONTHS[usize::try_from(month - 1).unwrap_or(0)];
     format!("{weekday}, {day:02} {month} {year} {h:02}:{m:02}:{sec:02} +0000")
-}
-
-/// The civil date of `days` since 1970-01-01 (Howard Hinnant's `civil_from_days`).
-fn civil(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + u64::from(month <= 2);
-    (year, month, day)
 }
 
 #[cfg(test)]
