@@ -51,26 +51,11 @@ pub async fn run(cli: &Cli, args: &DescribeArgs) -> anyhow::Result<u8> {
 /// The pod names given: `NAME...`, `pod/NAME...`, or `pod NAME...` (`pods`, `po`) as kubectl
 /// takes a resource and names.
 fn names(given: &[String]) -> Result<Vec<String>, UsageError> {
-    let rest = match given.first().map(String::as_str) {
-        Some("pod" | "pods" | "po") => &given[1..],
-        _ => given,
-    };
-    rest.iter()
-        .map(|g| {
-            let name = match g.split_once('/') {
-                Some(("pod" | "pods" | "po", name)) => name,
-                Some((kind, _)) => {
-                    return Err(UsageError::Said(format!("{g:?}: podrun describes pods only, not {kind:?}")))
-                }
-                None => g,
-            };
-            if crate::manifest::validate::is_dns1123_subdomain(name) {
-                Ok(name.to_owned())
-            } else {
-                Err(UsageError::Said(format!("{g:?} is not a pod name")))
-            }
-        })
-        .collect()
+    let names = super::pod_args::pod_names(given)?;
+    match names.iter().find(|n| !crate::manifest::validate::is_dns1123_subdomain(n)) {
+        Some(bad) => Err(UsageError::Said(format!("{bad:?} is not a pod name"))),
+        None => Ok(names),
+    }
 }
 
 /// The pods of the manifests at `file` (a file, a directory, or -), found by name only.

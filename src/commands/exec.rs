@@ -27,9 +27,10 @@ use super::Refusal;
 pub async fn run(cli: &Cli, args: &ExecArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
+    let name = super::pod_args::pod_name(&args.pod)?;
     let rt = Arc::new(super::connect(cli).await?.0);
-    let Some(pod) = super::find_pod(&*rt, &namespace, &args.pod).await? else {
-        reporter.say(&super::pod_not_found(&args.pod));
+    let Some(pod) = super::find_pod(&*rt, &namespace, &name).await? else {
+        reporter.say(&super::pod_not_found(&name));
         return Ok(exit::INTERNAL);
     };
     let (name, container) = match target(&pod, args.container.as_deref()) {

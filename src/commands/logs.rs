@@ -22,7 +22,8 @@ pub async fn run(cli: &Cli, args: &LogsArgs) -> anyhow::Result<u8> {
     let namespace = args.namespace.clone().unwrap_or_else(|| DEFAULT_NAMESPACE.to_owned());
     let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
     let rt = super::connect(cli).await?.0;
-    let pods = match (&args.pod, &args.selector) {
+    let named = args.pod.as_deref().map(super::pod_args::pod_name).transpose()?;
+    let pods = match (&named, &args.selector) {
         (Some(name), _) => {
             let Some(pod) = super::find_pod(&rt, &namespace, name).await? else {
                 reporter.say(&super::pod_not_found(name));

@@ -1,4 +1,5 @@
-//! The pod arguments of `get` as kubectl reads them: bare names, the resource word first
+//! The pod arguments of `get`, `wait` and `describe` (and the one pod of `logs` and `exec`) as
+//! kubectl reads them: bare names, the resource word first
 //! (`pods`, `pod`, `po`) and then names, or `pods/NAME` (`pod/`, `po/`) for each. A word for
 //! any other resource is refused with kubectl's error, as are the forms mixed.
 
@@ -32,6 +33,15 @@ pub fn pod_names(args: &[String]) -> Result<Vec<String>, UsageError> {
     }
 }
 
+/// The one pod a command takes: NAME, or `pod/NAME` as kubectl takes it (`logs pod/web`).
+pub fn pod_name(arg: &str) -> Result<String, UsageError> {
+    if arg.contains('/') {
+        slashed_name(arg)
+    } else {
+        Ok(arg.to_owned())
+    }
+}
+
 /// `pod/NAME`'s name.
 fn slashed_name(arg: &str) -> Result<String, UsageError> {
     match arg.split_once('/') {
@@ -56,6 +66,15 @@ fn unknown_kind(kind: &str) -> UsageError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_pod_is_a_name_or_pod_slash_name() {
+        assert_eq!(pod_name("web").unwrap(), "web");
+        assert_eq!(pod_name("pod/web").unwrap(), "web");
+        assert_eq!(pod_name("po/web").unwrap(), "web");
+        assert!(pod_name("svc/web").is_err());
+        assert!(pod_name("pod/").is_err());
+    }
 
     fn names(args: &[&str]) -> Result<Vec<String>, String> {
         pod_names(&args.iter().map(|a| (*a).to_owned()).collect::<Vec<_>>()).map_err(|e| e.to_string())

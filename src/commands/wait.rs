@@ -29,7 +29,8 @@ use crate::status::WaitFor;
 const ENGINE_GRACE: Duration = Duration::from_secs(2);
 
 pub async fn run(cli: &Cli, args: &WaitArgs) -> anyhow::Result<u8> {
-    if let Some(name) = args.pods.iter().find(|n| !is_dns1123_subdomain(n)) {
+    let names = super::pod_args::pod_names(&args.pods)?;
+    if let Some(name) = names.iter().find(|n| !is_dns1123_subdomain(n)) {
         return Err(UsageError::Said(format!("{name:?} is not a valid pod name")).into());
     }
     let deadline = Instant::now() + args.timeout;
@@ -42,7 +43,7 @@ pub async fn run(cli: &Cli, args: &WaitArgs) -> anyhow::Result<u8> {
     for w in engine_pods::unverified_report(&observed, &PodFiles::default_root()) {
         reporter.warning(&w);
     }
-    let pods = match targets(&observed, &namespace, args, files.as_ref()) {
+    let pods = match targets(&observed, &namespace, &names, args, files.as_ref()) {
         Ok(pods) => pods,
         Err(lines) => {
             // As kubectl: nothing is waited for when a pod is not there, and that is exit 1.
@@ -102,19 +103,20 @@ fn print_met(waited: &[Waited]) {
 fn targets(
     observed: &[Observed],
     namespace: &str,
+    names: &[String],
     args: &WaitArgs,
     files: Option<&PodFiles>,
 ) -> Result<Vec<ListedPod>, Vec<String>> {
     let keys = if args.all || args.selector.is_some() {
         super::delete::pods_in_engine(observed, namespace, args.selector.as_ref(), Observed::is_owned)
     } else {
-        let mut names: Vec<&String> = Vec::new();
-        for name in &args.pods {
-            if !names.contains(&name) {
-                names.push(name);
+        let mut unique: Vec<&String> = Vec::new();
+        for name in names {
+            if !unique.contains(&name) {
+                unique.push(name);
             }
         }
-        names.into_iter().map(|name| PodKey { namespace: namespace.to_owned(), name: name.clone() }).collect()
+        unique.into_iter().map(|name| PodKey { namespace: namespace.to_owned(), name: name.clone() }).collect()
     };
     // A deletion is waited for already where there is nothing.
     let deletion = args.wait_for == Some(WaitForSpec::Delete);

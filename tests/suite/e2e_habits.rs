@@ -150,6 +150,14 @@ fn waits(target: Target, ns: &Namespace) {
         assert_eq!(stdout(&o), "pod/a condition met\n", "{}", target.name());
     }
     ran(target, ns, &["wait", "a", "b", "--for=condition=PodScheduled"], 0);
+    // kubectl's forms of the pod: `pod/NAME`, and the resource word first.
+    let o = ran(target, ns, &["wait", "--for=condition=Ready", "pod/a", "pod/b"], 0);
+    assert_eq!(stdout(&o), "pod/a condition met\npod/b condition met\n", "{}", target.name());
+    ran(target, ns, &["wait", "pods", "a", "--for=condition=Ready"], 0);
+    ran(target, ns, &["logs", "pod/a"], 0);
+    let o = run(target, &["exec", "-n", ns.name(), "pod/a", "--", "true"]);
+    assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
+    ran(target, ns, &["wait", "svc/a", "--for=condition=Ready"], 2);
     ran(target, ns, &["wait", "a", "--for=condition=PodReadyToStartContainers"], 0);
     let o = ran(target, ns, &["wait", "done", "--for=condition=Ready=false"], 0);
     assert_eq!(stdout(&o), "pod/done condition met\n");
