@@ -481,7 +481,12 @@ fn e2e_cri_a_pod_of_another_state_directory_is_named_and_left_running() {
     assert!(!stderr(&out).contains("nothing to delete"), "{}", stderr(&out));
     let out = with(&b, &["get", "-n", ns.name()]);
     succeeded(&out);
-    told(&out);
+    let shown = format!(
+        "1 pod of another state directory is not shown: {}/web (this state directory is {};",
+        ns.name(),
+        b.path()
+    );
+    assert!(stderr(&out).contains(&shown), "{}", stderr(&out));
     let out = with(&b, &["gc", "--min-age", "0s"]);
     succeeded(&out);
     told(&out);

@@ -268,7 +268,8 @@ fn e2e_containers_with_forged_or_copied_labels_are_never_touched() {
     // Every command that removes, stops or hooks: none may touch the strangers.
     let out = state.run(&["get", "-n", ns.name()]);
     succeeded(&out);
-    assert!(stderr(&out).contains(&format!("2 container(s) of pod {}/victim", ns.name())), "{}", stderr(&out));
+    let shown = format!("1 pod of another state directory is not shown: {}/victim (", ns.name());
+    assert!(stderr(&out).contains(&shown), "{}", stderr(&out));
     succeeded(&state.apply(&ns, &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"), &["--timeout", "60s"]));
     let dir = TempFile::new("victim.yaml", &sleeper("victim", "app: x", 1, "trap \"exit 0\" TERM;"));
     let out = state.run(&["apply", dir.path(), "--prune", "-n", ns.name(), "--timeout", "60s"]);
@@ -346,9 +347,17 @@ fn e2e_containers_of_another_state_directory_are_named_and_left_alone() {
     assert_eq!(code(&out), 8, "{}", stderr(&out));
     told(&out, false);
     assert!(!stderr(&out).contains("nothing to delete"), "{}", stderr(&out));
+    // get says it in one line for the namespace, the forged name escaped.
     let out = b.run(&["get", "-n", ns.name()]);
     succeeded(&out);
-    told(&out, true);
+    let err = stderr(&out);
+    let shown = format!("2 pods of another state directory are not shown: {0}/web, {0}/web\\u{{1b}}[2J (", ns.name());
+    assert!(err.contains(&shown), "{err}");
+    assert!(
+        err.contains(&format!("this state directory is {}", b.path())) && err.contains("PODRUN_STATE_DIR"),
+        "{err}"
+    );
+    assert!(!err.contains('\u{1b}'), "escaped: {err:?}");
     let out = b.run(&["gc", "--min-age", "0s"]);
     succeeded(&out);
     told(&out, true);

@@ -117,8 +117,12 @@ fn e2e_podman_runs_a_pod_reapplies_it_idempotently_and_deletes_it() {
     let del = podrun_on(&host, &["delete", f.path(), "-n", ns.name()]);
     succeeded(&del);
     assert!(ns.containers().is_empty(), "{:?}", ns.containers());
+    // As kubectl: a pod named that is not there is NotFound, exit 1, unless --ignore-not-found.
     let del = podrun_on(&host, &["delete", "web", "-n", ns.name()]);
-    assert_eq!(code(&del), 0, "deleting nothing is fine: {}", stderr(&del));
+    assert_eq!(code(&del), 1, "{}", stderr(&del));
+    assert!(stderr(&del).contains(r#"pods "web" not found"#), "{}", stderr(&del));
+    let del = podrun_on(&host, &["delete", "web", "--ignore-not-found", "-n", ns.name()]);
+    assert_eq!(code(&del), 0, "{}", stderr(&del));
 }
 
 #[test]
