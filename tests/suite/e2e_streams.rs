@@ -284,7 +284,8 @@ fn many_lines_whole_and_in_order(target: Target, ns: &Namespace) {
     // curl, is so): what follows a container there is not checked line by line.
     let follows_whole = target.name() != "podman";
     let shown = stdout(&o);
-    assert!(shown.lines().any(|l| l == "lines | gone"), "{}: {}", target.name(), stderr(&o));
+    // Podman may end the followed stream before its last lines (the same answer).
+    assert!(!follows_whole || shown.lines().any(|l| l == "lines | gone"), "{}: {}", target.name(), stderr(&o));
     let numbers: String = shown
         .lines()
         .filter_map(|l| l.strip_prefix("lines | ").filter(|n| n.bytes().all(|b| b.is_ascii_digit())))

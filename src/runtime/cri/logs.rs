@@ -21,6 +21,10 @@ use crate::runtime::{LogChunk, LogOptions, LogStream, RuntimeError};
 
 /// How often a followed log is read again for what was written since.
 const FOLLOW_POLL: Duration = Duration::from_millis(100);
+/// How many polls a stopped container's log may keep growing for (see `settle`): 5 s at most.
+const SETTLE_POLLS: usize = 50;
+/// How many polls in a row must find a stopped container's log unchanged before it ends.
+const SETTLE_QUIET: usize = 3;
 /// How much of a file is read at once.
 const BLOCK: usize = 64 * 1024;
 /// The longest record kept while its end is awaited: the runtime splits lines at 16 KiB, so
@@ -355,10 +359,35 @@ where
             current = None;
         }
         if !still {
-            return Ok(());
+            return settle(current.as_mut(), &mut reader, tx).await;
         }
         tokio::time::sleep(FOLLOW_POLL).await;
     }
+}
+
+/// Reads what a stopped container's log file still gains. The runtime says the container has
+/// stopped once its process is gone, while its shim may still be copying the last output from
+/// the pipes into the file (stdout and stderr each on their own): the stream ends once the file
+/// has not grown for `SETTLE_QUIET` polls, or after `SETTLE_POLLS`.
+async fn settle(
+    file: Option<&mut File>,
+    reader: &mut Reader,
+    tx: &Sender<Result<LogChunk, RuntimeError>>,
+) -> std::io::Result<()> {
+    let Some(file) = file else { return Ok(()) };
+    let mut quiet = 0;
+    for _ in 0..SETTLE_POLLS {
+        let before = std::io::Seek::stream_position(file)?;
+        tokio::time::sleep(FOLLOW_POLL).await;
+        if !send_rest(file, reader, tx).await? {
+            break;
+        }
+        quiet = if std::io::Seek::stream_position(file)? == before { quiet + 1 } else { 0 };
+        if quiet == SETTLE_QUIET {
+            break;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
