@@ -3,8 +3,6 @@
 //! Neither changes anything.
 
 use crate::cli::{ApplyArgs, Cli};
-use crate::driver;
-use crate::driver::manifests::remote;
 use crate::escape::escape;
 use crate::exit;
 use crate::manifest::LoadOptions;
@@ -19,17 +17,7 @@ pub async fn applied_client(cli: &Cli, args: &ApplyArgs, reporter: &dyn Reporter
         strict: args.strict,
         unknown_fields: args.field_validation().into(),
     };
-    let headers = remote::header::parse_all(&args.manifest.headers)?;
-    let paths = args.manifest.paths();
-    let sources: Vec<String> = paths.iter().chain(&args.configs).cloned().collect();
-    remote::refresh(&sources, &headers, None, &|w| reporter.warning(w)).await;
-    let listing = driver::manifests::listing::list_walk(&paths, false, args.manifest.recursive)?;
-    listing.tell(&|w| reporter.warning(w));
-    let loaded = driver::manifests::load(&listing.files, &args.configs, &opts)
-        .map_err(driver::manifests::LoadError::into_cause)?;
-    for w in &loaded.warnings {
-        reporter.warning(w);
-    }
+    let loaded = super::validate::load_checked(&args.manifest, &args.configs, &opts, reporter).await?;
     if !cli.quiet {
         for p in &loaded.pods {
             output::println(&created_line(p.name()))?;
