@@ -15,6 +15,7 @@ pub mod load;
 pub mod names;
 pub mod quantity;
 pub mod schema;
+pub mod sysctl_name;
 pub mod template_pod;
 pub mod types;
 pub mod validate;

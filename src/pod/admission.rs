@@ -35,26 +35,6 @@ pub struct Rejected {
     pub message: String,
 }
 
-/// A sysctl name with `.` as its separator (`net/ipv4/ip_forward` is `net.ipv4.ip_forward`;
-/// in `net/ipv4/conf/eno2.100/rp_filter` the dot is part of a name).
-fn normalize(name: &str) -> String {
-    match name.find(['.', '/']) {
-        Some(i) if name.as_bytes()[i] == b'/' => name
-            .chars()
-            .map(|c| {
-                if c == '.' {
-                    '/'
-                } else if c == '/' {
-                    '.'
-                } else {
-                    c
-                }
-            })
-            .collect(),
-        _ => name.to_owned(),
-    }
-}
-
 /// Whether the kernel namespaces the sysctl (or every sysctl with this prefix): only those may
 /// be allowed (component-helpers/node/util/sysctl: GetNamespace).
 fn namespaced(name: &str) -> bool {
@@ -85,7 +65,7 @@ pub fn check_unsafe_pattern(pattern: &str) -> Result<String, SysctlPatternError>
                     && b.iter().all(|&c| alnum(c) || c == b'-' || c == b'_')
             })
     };
-    let name = normalize(pattern);
+    let name = crate::manifest::sysctl_name::dotted(pattern);
     let (body, prefix) = match name.strip_suffix('*') {
         Some(p) => (p.trim_end_matches(['.', '/']), true),
         None => (name.as_str(), false),
@@ -124,7 +104,7 @@ impl Admission {
     }
 
     fn sysctl_allowed(&self, name: &str) -> bool {
-        let name = normalize(name);
+        let name = crate::manifest::sysctl_name::dotted(name);
         self.allowed.iter().any(|a| match a.strip_suffix('*') {
             Some(prefix) => name.starts_with(prefix),
             None => *a == name,
@@ -138,7 +118,10 @@ impl Admission {
         if let Some(s) = sysctls.iter().find(|s| !self.sysctl_allowed(&s.name)) {
             return Err(Rejected {
                 reason: "SysctlForbidden".into(),
-                message: format!("forbidden sysctl: {:?} not allowlisted", normalize(&s.name)),
+                message: format!(
+                    "forbidden sysctl: {:?} not allowlisted",
+                    crate::manifest::sysctl_name::dotted(&s.name)
+                ),
             });
         }
         other_os(pod)?;

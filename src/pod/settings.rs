@@ -53,8 +53,13 @@ pub fn pod_network(pod: &Pod, network: Option<&str>) -> PodNetwork {
     }
     let extra_hosts =
         spec.host_aliases.iter().flat_map(|a| a.hostnames.iter().map(move |h| format!("{h}:{}", a.ip))).collect();
-    let sysctls =
-        spec.security_context.iter().flat_map(|sc| &sc.sysctls).map(|s| (s.name.clone(), s.value.clone())).collect();
+    // Runtimes take a sysctl by its dotted name only, as the kubelet hands it on.
+    let sysctls = spec
+        .security_context
+        .iter()
+        .flat_map(|sc| &sc.sysctls)
+        .map(|s| (crate::manifest::sysctl_name::dotted(&s.name), s.value.clone()))
+        .collect();
     PodNetwork {
         hostname: (!host_network).then(|| names.kernel.clone()),
         domainname: names.domain.filter(|_| !host_network),

@@ -154,7 +154,7 @@ enum SysctlNamespace {
 
 fn sysctl_namespace(name: &str) -> Option<SysctlNamespace> {
     // `net/ipv4/ip_forward` is the same sysctl as `net.ipv4.ip_forward`.
-    let name = name.replace('/', ".");
+    let name = crate::manifest::sysctl_name::dotted(name);
     if name.starts_with("net.") {
         Some(SysctlNamespace::Net)
     } else if name == "kernel.sem"

@@ -1,0 +1,52 @@
+//! The same pod on every engine and version: what Docker, Podman and the CRI runtimes used to
+//! do differently for the same manifest, each case run on every engine it concerns.
+
+use crate::common::*;
+
+/// `kubectl exec`-style: what `cmd` prints in container `c` of pod `pod`.
+fn exec_in(target: Target, ns: &Namespace, pod: &str, c: &str, cmd: &str) -> String {
+    let args: Vec<String> =
+        ["exec", "-n", ns.name(), pod, "-c", c, "--", "sh", "-c", cmd].iter().map(|a| (*a).to_owned()).collect();
+    let o = target.podrun(&args);
+    assert_eq!(code(&o), 0, "{}: exec {cmd}: {}", target.name(), stderr(&o));
+    stdout(&o)
+}
+
+fn apply_on(target: Target, ns: &Namespace, manifest: &str) -> std::process::Output {
+    let f = TempFile::new("pod.yaml", manifest);
+    let args: Vec<String> =
+        ["apply", "-n", ns.name(), f.path(), "--timeout", "90s"].iter().map(|a| (*a).to_owned()).collect();
+    target.podrun(&args)
+}
+
+/// A sysctl named with slashes (valid in Kubernetes: `kernel/shm_rmid_forced`) reaches the
+/// engine dotted, as the kubelet converts it: Podman refuses the slashed form.
+fn a_slashed_sysctl_is_set(target: Target) {
+    let ns = Namespace::for_target(target, "parity-sysctl");
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: tuned}}\nspec:\n  terminationGracePeriodSeconds: 1\n  \
+         securityContext: {{sysctls: [{{name: kernel/shm_rmid_forced, value: '1'}}]}}\n  \
+         containers: [{{name: c, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}]\n"
+    );
+    let o = apply_on(target, &ns, &pod);
+    assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
+    assert_eq!(exec_in(target, &ns, "tuned", "c", "cat /proc/sys/kernel/shm_rmid_forced"), "1\n", "{}", target.name());
+}
+
+#[test]
+fn e2e_docker_a_slashed_sysctl_is_set() {
+    require_engine!();
+    a_slashed_sysctl_is_set(Target::Engine(None));
+}
+
+#[test]
+fn e2e_podman_a_slashed_sysctl_is_set() {
+    require_podman!(host);
+    a_slashed_sysctl_is_set(Target::Engine(Some(&host)));
+}
+
+#[test]
+fn e2e_cri_a_slashed_sysctl_is_set() {
+    require_cri!(endpoint);
+    a_slashed_sysctl_is_set(Target::Cri(&endpoint));
+}
