@@ -15,7 +15,7 @@ use crate::manifest::types::{
 };
 use crate::manifest::LoadedPod;
 use crate::probe::handlers::resolve_port;
-use crate::runtime::{ContainerSettings, CreateSpec, Namespaces, Observed, PidMode, PodNetwork};
+use crate::runtime::{ContainerSettings, CreateSpec, Namespaces, NetworkMode, Observed, PidMode, PodNetwork};
 
 use super::downward::PodFacts;
 use super::env::{self, EnvError, EnvFiles};
@@ -392,7 +392,13 @@ impl DesiredPod {
         let namespaces = match (c.role, infra) {
             (Role::App | Role::Init, Some(infra)) => {
                 let userns = self.manifest.spec.host_users == Some(false);
-                Namespaces::Join { infra_id: infra.id.clone(), pid: self.pid, ipc_host: self.network.ipc_host, userns }
+                Namespaces::Join {
+                    infra_id: infra.id.clone(),
+                    pid: self.pid,
+                    ipc_host: self.network.ipc_host,
+                    userns,
+                    uts_host: self.network.mode == NetworkMode::Host,
+                }
             }
             _ => Namespaces::Infra(Box::new(self.network.clone())),
         };
@@ -548,7 +554,13 @@ mod tests {
         assert_eq!(b.cmd, Some(vec![]), "command alone must drop the image CMD");
         assert_eq!(
             b.namespaces,
-            Namespaces::Join { infra_id: "infra".into(), pid: PidMode::Private, ipc_host: false, userns: false }
+            Namespaces::Join {
+                infra_id: "infra".into(),
+                pid: PidMode::Private,
+                ipc_host: false,
+                userns: false,
+                uts_host: false,
+            }
         );
     }
 

@@ -191,7 +191,9 @@ pub enum Namespaces {
     /// A pod member: joins the infra container's network (the engine copies its hostname,
     /// /etc/hosts and resolv.conf) and IPC namespaces.
     /// `userns`: joins the infra container's user namespace too (`hostUsers: false`).
-    Join { infra_id: String, pid: PidMode, ipc_host: bool, userns: bool },
+    /// `uts_host`: the pod is on the host's network, and its containers are in the host's UTS
+    /// namespace too (as cri-dockerd and the CRI runtimes make them).
+    Join { infra_id: String, pid: PidMode, ipc_host: bool, userns: bool, uts_host: bool },
 }
 
 /// The ids of a pod's own user namespace: container ids 0 to `size - 1` are host ids from

@@ -50,3 +50,37 @@ fn e2e_cri_a_slashed_sysctl_is_set() {
     require_cri!(endpoint);
     a_slashed_sysctl_is_set(Target::Cri(&endpoint));
 }
+
+/// A hostNetwork pod's containers are in the host's UTS namespace, as cri-dockerd and the CRI
+/// runtimes put them: on Docker a container that joins the infra's network kept a UTS
+/// namespace of its own.
+fn a_host_network_pod_shares_the_hosts_uts_namespace(target: Target) {
+    let ns = Namespace::for_target(target, "parity-uts");
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: hn}}\nspec:\n  terminationGracePeriodSeconds: 1\n  \
+         hostNetwork: true\n  containers: [{{name: c, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}]\n"
+    );
+    let o = apply_on(target, &ns, &pod);
+    assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
+    let host = std::fs::read_link("/proc/self/ns/uts").expect("this process's UTS namespace");
+    let inside = exec_in(target, &ns, "hn", "c", "readlink /proc/self/ns/uts");
+    assert_eq!(inside.trim(), host.to_string_lossy(), "{}", target.name());
+}
+
+#[test]
+fn e2e_docker_a_host_network_pod_shares_the_hosts_uts_namespace() {
+    require_engine!();
+    a_host_network_pod_shares_the_hosts_uts_namespace(Target::Engine(None));
+}
+
+#[test]
+fn e2e_podman_a_host_network_pod_shares_the_hosts_uts_namespace() {
+    require_podman!(host);
+    a_host_network_pod_shares_the_hosts_uts_namespace(Target::Engine(Some(&host)));
+}
+
+#[test]
+fn e2e_cri_a_host_network_pod_shares_the_hosts_uts_namespace() {
+    require_cri!(endpoint);
+    a_host_network_pod_shares_the_hosts_uts_namespace(Target::Cri(&endpoint));
+}

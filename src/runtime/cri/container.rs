@@ -221,7 +221,13 @@ mod tests {
             env: vec!["A=1=2".into(), "B".into()],
             working_dir: None,
             labels: BTreeMap::new(),
-            namespaces: Namespaces::Join { infra_id: "s".into(), pid: PidMode::Infra, ipc_host: false, userns: false },
+            namespaces: Namespaces::Join {
+                infra_id: "s".into(),
+                pid: PidMode::Infra,
+                ipc_host: false,
+                userns: false,
+                uts_host: false,
+            },
             stop_timeout: None,
             mounts: vec![
                 Mount::bind("/var/lib/podrun/x", "/data", true),

@@ -353,7 +353,7 @@ impl ContainerRuntime for CriRuntime {
                     .insert(id.clone(), sandbox::base(&spec.name, &labels_));
                 Ok(id)
             }
-            Namespaces::Join { infra_id, pid, ipc_host, userns } => {
+            Namespaces::Join { infra_id, pid, ipc_host, userns, .. } => {
                 let sandbox_config = self.sandbox_config(infra_id).await?;
                 let mut config = container::config(spec, labels_, *pid, *ipc_host, |v| self.volume_data(v))?;
                 if *userns {

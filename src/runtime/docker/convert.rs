@@ -189,7 +189,7 @@ fn namespaces(body: &mut ContainerCreateBody, hc: &mut HostConfig, ns: &Namespac
                 format!("auto:size={},uidmapping={map},gidmapping={map}", r.size)
             });
         }
-        Namespaces::Join { infra_id, pid, ipc_host, userns } => {
+        Namespaces::Join { infra_id, pid, ipc_host, userns, uts_host } => {
             if *userns {
                 hc.userns_mode = Some(format!("container:{infra_id}"));
             }
@@ -197,7 +197,11 @@ fn namespaces(body: &mut ContainerCreateBody, hc: &mut HostConfig, ns: &Namespac
             // The pod's hostname. Docker gives a container that joins another's network that
             // container's hostname (and refuses a `container:` UTS mode); Podman gives it a UTS
             // namespace of its own, named after its id, unless told to join the infra's.
-            if engine == Engine::Podman {
+            // On the host's network the pod's containers are in the host's UTS namespace, as
+            // cri-dockerd puts them (a joined network alone leaves each a UTS namespace of its own).
+            if *uts_host {
+                hc.uts_mode = Some("host".into());
+            } else if engine == Engine::Podman {
                 hc.uts_mode = Some(format!("container:{infra_id}"));
             }
             hc.ipc_mode = Some(if *ipc_host { "host".into() } else { format!("container:{infra_id}") });
