@@ -347,7 +347,8 @@ pub struct Observed {
     pub state: State,
     /// The pod IP, for an infra container that has one.
     pub ip: Option<String>,
-    /// The gateway of its network: the host, as the pod sees it.
+    /// The address of the engine's host, the pod's `hostIP`: the node IP when the engine is on
+    /// this host, else the gateway of the container's network (the host, as the pod sees it).
     pub gateway: Option<String>,
     /// Whether it carries podrun's seal (see `seal`): only then did podrun make it.
     pub sealed: bool,

@@ -22,7 +22,7 @@ pub struct PodStatus {
     pub message: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// The engine host's address on the pod's network (its gateway), as the node's address.
+    /// The node address of the engine's host (of a remote engine's, its network's gateway).
     #[serde(rename = "hostIP", skip_serializing_if = "Option::is_none")]
     pub host_ip: Option<String>,
     #[serde(rename = "hostIPs", skip_serializing_if = "Vec::is_empty")]

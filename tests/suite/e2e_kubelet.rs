@@ -32,26 +32,6 @@ fn e2e_host_aliases_are_written_as_the_kubelet_writes_them() {
 }
 
 #[test]
-fn e2e_host_ip_is_the_engine_hosts_address_on_the_pod_network() {
-    require_engine!();
-    let ns = Namespace::new("hostip");
-    let pod = format!(
-        "apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    env: [{{name: HOST_IP, valueFrom: {{fieldRef: {{fieldPath: status.hostIP}}}}}}]\n"
-    );
-    let out = apply(&ns, &pod, &["-o", "json"]);
-    succeeded(&out);
-    let infra = id_of(&ns, "POD");
-    let gateway = ns.inspect(&infra, "{{range .NetworkSettings.Networks}}{{.Gateway}}{{end}}");
-    assert!(!gateway.is_empty(), "the pod's network has a gateway");
-    let st = &applied(&out)["status"];
-    assert_eq!(st["hostIP"], gateway.as_str(), "{st}");
-    assert_eq!(st["hostIPs"][0]["ip"], gateway.as_str());
-    let got = get_json(&ns, "p");
-    assert_eq!(got["status"]["hostIP"], gateway.as_str(), "podrun get says the same");
-    assert_eq!(exec(&id_of(&ns, "c"), "echo $HOST_IP").trim(), gateway, "as the downward API gives it");
-}
-
-#[test]
 fn e2e_a_liveness_probes_grace_period_overrides_the_pods() {
     require_engine!();
     let ns = Namespace::new("probegrace");

@@ -20,7 +20,7 @@ fn sh(script: &str) -> String {
 /// The node IP as a kubelet without --node-ip picks it, by other means than podrun's: the host
 /// name's addresses that are this host's own and not loopback or link-local, else the address
 /// of the IPv4 default route's interface (iproute2 and getent).
-fn node_ip() -> String {
+pub fn node_ip() -> String {
     sh(r#"for a in $(getent ahostsv4 "$(hostname)" | awk '{print $1}' | sort -u); do
           case $a in 127.*|169.254.*) ;; *) ip -o addr | grep -q " inet $a/" && { echo "$a"; exit; } ;; esac
         done

@@ -91,7 +91,9 @@ async fn sandbox(rt: &CriRuntime, s: &api::PodSandbox) -> Result<Option<Observed
         image: String::new(),
         image_id: String::new(),
         state,
-        gateway: None,
+        // The runtime is on this host (the CRI is a local socket): its node address is the pod's
+        // host IP, as a kubelet reports it.
+        gateway: crate::runtime::node_ip::cached(),
         ip,
         sealed: false,
     }))

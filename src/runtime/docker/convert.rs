@@ -24,9 +24,9 @@ pub fn start_error(message: String) -> State {
     State::Exited { exit_code: 128, started_at: None, finished_at: None, oom_killed: false, error: Some(message) }
 }
 
-/// The container as podrun sees it. `node_ip`: the address of the engine's host, asked for a
-/// container on the host's network (which has no address of its own): a kubelet gives a
-/// hostNetwork pod the node's IP as its pod IP and host IP.
+/// The container as podrun sees it. `node_ip`: the node address of the engine's host (None
+/// when it is not this host): a kubelet gives every pod the node's IP as its host IP, and a
+/// hostNetwork pod (which has no address of its own) as its pod IP too.
 pub fn observed(c: ContainerInspectResponse, node_ip: impl FnOnce() -> Option<String>) -> Observed {
     let host_network = c.host_config.as_ref().and_then(|h| h.network_mode.as_deref()) == Some("host");
     let resources_now = c.host_config.as_ref().map(|h| {
@@ -63,11 +63,13 @@ pub fn observed(c: ContainerInspectResponse, node_ip: impl FnOnce() -> Option<St
     nets.sort_by(|a, b| a.0.cmp(&b.0));
     let endpoint = nets.into_iter().map(|(_, e)| e).find(|e| e.ip_address.as_deref().is_some_and(|ip| !ip.is_empty()));
     let mut ip = endpoint.as_ref().and_then(|e| e.ip_address.clone());
-    let mut gateway = endpoint.and_then(|e| e.gateway).filter(|g| !g.is_empty());
+    let node = node_ip();
     if host_network && ip.is_none() {
-        ip = node_ip();
-        gateway.clone_from(&ip);
+        ip.clone_from(&node);
     }
+    // The pod's host IP is the node's address, as a kubelet reports it on every runtime; of a
+    // remote engine's host podrun knows none, and its network's gateway stands for it.
+    let gateway = node.or_else(|| endpoint.and_then(|e| e.gateway).filter(|g| !g.is_empty()));
     Observed {
         id: c.id.unwrap_or_default(),
         name: c.name.unwrap_or_default().trim_start_matches('/').to_owned(),
