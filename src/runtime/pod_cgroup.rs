@@ -128,17 +128,18 @@ pub fn ensure(uid: &str, limits: &PodCgroup) -> io::Result<()> {
     Ok(())
 }
 
-/// The hierarchies a pod's cgroup can be in: the unified one at the mount itself (v2), and each
-/// hierarchy mounted under it (v1, and v2's `unified` beside them): real folders only, not
-/// their aliases (`cpu` is a link to `cpu,cpuacct`).
+/// The hierarchies a pod's cgroup can be in: the unified one at the mount (v2), or each
+/// hierarchy mounted under it (v1, and a hybrid host's `unified` among them): real folders
+/// only, not their aliases (`cpu` may be a link to `cpu,cpuacct`). On v2 the folders under the
+/// mount are cgroups, not hierarchies, and none of them is podrun's.
 fn hierarchies() -> Vec<PathBuf> {
     let root = Path::new(MOUNT);
-    let mut dirs = vec![root.to_path_buf()];
-    if let Ok(entries) = std::fs::read_dir(root) {
-        let real = entries.flatten().take(MAX_HIERARCHIES).filter(|e| e.file_type().is_ok_and(|t| t.is_dir()));
-        dirs.extend(real.map(|e| e.path()));
+    if is_v2() {
+        return vec![root.to_path_buf()];
     }
-    dirs
+    let Ok(entries) = std::fs::read_dir(root) else { return Vec::new() };
+    let real = entries.flatten().take(MAX_HIERARCHIES).filter(|e| e.file_type().is_ok_and(|t| t.is_dir()));
+    real.map(|e| e.path()).collect()
 }
 
 /// At most this many hierarchies, pods per hierarchy, and folders per level are looked at:

@@ -4,7 +4,8 @@
 //! gone. Each step is seen from outside (the pod's cgroup, its containers made, then running)
 //! and podrun is killed as soon as it is seen: no hook in podrun. On Docker and Podman the
 //! containers are then removed through the engine, behind podrun's back, and `gc` alone must
-//! clean up; on containerd (no such tool here) `delete` removes what still runs.
+//! clean up; on containerd (no such tool here) `delete` removes what still runs. `delete` alone
+//! takes what is left of a pod killed before its first container.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -202,6 +203,13 @@ fn nothing_left_behind(target: Target, test: &str) {
     if !cri {
         remove_through_engine(target, &ns);
     }
+    // `delete` alone takes what is left of the pod killed with only its cgroup made: its files
+    // and cgroup (no NotFound: it was there).
+    let first = uid(ns.name(), &names[0]);
+    let out = run(target, &state, &["delete", &names[0], "-n", ns.name(), "--grace-period", "0"]);
+    assert_eq!(code(&out), 0, "on {}: {}", target.name(), stderr(&out));
+    assert_eq!(cgroups_of(&first), Vec::<PathBuf>::new(), "on {}: {}", target.name(), stderr(&out));
+    assert!(!state.pod_dirs().contains(&first), "on {}: {}", target.name(), stderr(&out));
     // Everything is older than gc's --min-age by then.
     std::thread::sleep(Duration::from_secs(MIN_AGE_SECS + 1));
     let min_age = format!("{MIN_AGE_SECS}s");
