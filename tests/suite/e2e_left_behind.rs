@@ -188,10 +188,28 @@ fn left(ns: &Namespace, state: &StateDir, names: &[String]) -> Vec<String> {
     left
 }
 
+/// Deletes the test's pods with its state directory when dropped (the test failed or not): the
+/// namespace's own cleanup goes through the default state directory, which did not make them.
+struct DeletedAtEnd<'a> {
+    target: Target<'a>,
+    state: &'a StateDir,
+    ns: &'a Namespace,
+    names: &'a [String],
+}
+
+impl Drop for DeletedAtEnd<'_> {
+    fn drop(&mut self) {
+        for name in self.names {
+            run(self.target, self.state, &["delete", name, "-n", self.ns.name(), "--grace-period", "0", "-q"]);
+        }
+    }
+}
+
 fn nothing_left_behind(target: Target, test: &str) {
     let ns = Namespace::for_target(target, test);
     let state = StateDir::new(test);
     let names: Vec<String> = (0..STEPS.len()).map(|i| format!("kill-{i}")).collect();
+    let _delete = DeletedAtEnd { target, state: &state, ns: &ns, names: &names };
     let mut seen = Vec::new();
     for (step, name) in STEPS.iter().zip(&names) {
         if kill_at(*step, target, &state, &ns, name) {
