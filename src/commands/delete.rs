@@ -8,18 +8,20 @@ use futures_util::future::join_all;
 
 use super::delete_targets::{self, Target};
 use super::dry_run;
+use super::orphan_cgroups;
 use crate::cli::{Cli, DeleteArgs, DryRunArg};
 use crate::driver;
 use crate::driver::manifests::remote;
 use crate::error_chain::chain;
 use crate::exit::{self, UsageError};
-use crate::manifest::defaults::DEFAULT_NAMESPACE;
+use crate::manifest::defaults::{derive_uid, DEFAULT_NAMESPACE};
 use crate::manifest::types::LabelSelector;
 use crate::manifest::{FieldValidation, LoadOptions};
 use crate::pod::files::PodFiles;
 use crate::pod::volumes;
 use crate::report::{self, PodKey, ReportOptions, Reporter};
 use crate::runtime::labels;
+use crate::runtime::pod_cgroup;
 use crate::runtime::{ContainerRuntime, Observed, Runtime, RuntimeError, Selector};
 use crate::status::engine_pods;
 
@@ -175,14 +177,7 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
         }
     }))
     .await;
-    // A pod that never had a container (its image never came) has events, and nothing else
-    // that goes with it.
-    let mut only_events = Vec::new();
-    for (p, _) in pods.iter().zip(&results).filter(|(_, r)| matches!(r, Ok(0))) {
-        if files.as_ref().is_some_and(|f| f.drop_events_of(&p.namespace, &p.name)) {
-            only_events.push(p.clone());
-        }
-    }
+    let were_there = were_there(&rt, files.as_ref(), &pods, &results, &*reporter).await;
     let mut code = exit::SUCCESS;
     // Claims outlive their pods, as PersistentVolumeClaims do, unless asked.
     if args.delete_volumes && results.iter().all(Result::is_ok) {
@@ -198,13 +193,39 @@ pub async fn run(cli: &Cli, args: &DeleteArgs) -> anyhow::Result<u8> {
     for w in engine_pods::unverified_report(&left, &PodFiles::default_root()) {
         reporter.warning(&w);
     }
-    // A pod that had only events was there: deleting it is no NotFound.
+    // A pod that had only events, or files and a cgroup, was there: deleting it is no NotFound.
     let not_found: Vec<_> = if args.ignore_not_found {
         Vec::new()
     } else {
-        named.into_iter().filter(|p| !only_events.contains(p)).collect()
+        named.into_iter().filter(|p| !were_there.contains(p)).collect()
     };
     Ok(tell_deleted(&pods, results, &left, &Told { reporter: &*reporter, not_found: &not_found }, code))
+}
+
+/// The pods deleted without a container that still had something: events (a pod whose image
+/// never came), or the files and cgroup of a run cut short; those go now too.
+async fn were_there<R: Runtime>(
+    rt: &R,
+    files: Option<&PodFiles>,
+    pods: &[PodKey],
+    results: &[Result<usize, RuntimeError>],
+    reporter: &dyn Reporter,
+) -> Vec<PodKey> {
+    let Some(files) = files else { return Vec::new() };
+    let mut were = Vec::new();
+    for (p, r) in pods.iter().zip(results).filter(|(_, r)| r.is_ok()) {
+        let events = matches!(r, Ok(0)) && files.drop_events_of(&p.namespace, &p.name);
+        let deleted = *r.as_ref().unwrap_or(&0);
+        let left = orphan_cgroups::delete_leftovers(rt, files, p, deleted, reporter).await;
+        if left.cgroup {
+            let uid = derive_uid(&p.namespace, &p.name);
+            reporter.event(p, &format!("removed its cgroup {}", pod_cgroup::parent(&uid)));
+        }
+        if matches!(r, Ok(0)) && (events || left.files || left.cgroup) {
+            were.push(p.clone());
+        }
+    }
+    were
 }
 
 /// Says that the pod's removal waits out a grace period, when one of its containers runs: a

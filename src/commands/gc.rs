@@ -2,11 +2,13 @@
 //!
 //! The policy (`select`) is pure: it takes the engine's containers and the time, and says
 //! which containers go, and why. `run` lists, selects, removes (or, with --dry-run, prints),
-//! then removes the host files of pods that have no container left.
+//! then removes the host files and the cgroups of pods that have no container left
+//! (`orphan_cgroups`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, SystemTime};
 
+use super::orphan_cgroups::{self, Sweep};
 use crate::cli::{Cli, GcArgs};
 use crate::clock::parse_time;
 use crate::error_chain::chain;
@@ -209,15 +211,19 @@ pub async fn run(cli: &Cli, args: &GcArgs) -> anyhow::Result<u8> {
     if let Some(files) = &files {
         // Another engine's pods are not this engine's orphans.
         let dirs: Vec<_> = files.pod_dirs().into_iter().filter(|(uid, _)| files.is_this_engines(uid)).collect();
-        for uid in orphaned_files(&dirs, &remaining, now, args.min_age) {
+        let gone = orphaned_files(&dirs, &remaining, now, args.min_age);
+        for uid in &gone {
             if !args.dry_run {
-                volumes::remove_pod_volumes(files, &uid);
-                files.remove_pod(&uid);
+                volumes::remove_pod_volumes(files, uid);
+                files.remove_pod(uid);
             }
             if !cli.quiet {
                 let _ = output::println(&escape(&format!("{verb} files of pod uid {uid}: it has no container left")));
             }
         }
+        // Then the cgroups of the pods gone, as the kubelet's orphaned pod cgroups.
+        let sweep = Sweep { dry_run: args.dry_run, quiet: cli.quiet, min_age: args.min_age, verb };
+        orphan_cgroups::collect(files, &remaining, &gone, sweep, &*reporter);
     }
     Ok(code)
 }

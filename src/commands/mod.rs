@@ -19,6 +19,7 @@ mod get_table;
 mod get_watch;
 pub mod logs;
 mod manual;
+mod orphan_cgroups;
 mod pod_args;
 pub mod top;
 mod top_usage;

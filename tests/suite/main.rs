@@ -38,6 +38,7 @@ mod e2e_hostname;
 mod e2e_identity;
 mod e2e_images;
 mod e2e_kubelet;
+mod e2e_left_behind;
 mod e2e_manifests;
 mod e2e_node;
 mod e2e_node_volumes;
