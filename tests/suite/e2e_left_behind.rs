@@ -167,15 +167,24 @@ fn kill_at(step: Step, target: Target, state: &StateDir, ns: &Namespace, name: &
 /// Removes the namespace's containers through the engine, members before infra containers (as
 /// a user would with the engine's own tool).
 fn remove_through_engine(target: Target, ns: &Namespace) {
-    let (infra, members): (Vec<_>, Vec<_>) = ns.containers().into_iter().partition(|(_, n)| n.contains("_POD_"));
-    for batch in [members, infra] {
-        if !batch.is_empty() {
-            let mut args = vec!["rm", "-f", "-v"];
-            args.extend(batch.iter().map(|(id, _)| id.as_str()));
-            let out = docker_on(target.host(), &args);
-            assert!(out.status.success(), "{out:?}");
+    // Podman may refuse a removal while it still settles a container the killed run made
+    // (its cleanup process runs beside): a few tries, then nothing may be left.
+    let mut last = None;
+    for _ in 0..5 {
+        let (infra, members): (Vec<_>, Vec<_>) = ns.containers().into_iter().partition(|(_, n)| n.contains("_POD_"));
+        if infra.is_empty() && members.is_empty() {
+            return;
         }
+        for batch in [members, infra] {
+            if !batch.is_empty() {
+                let mut args = vec!["rm", "-f", "-v"];
+                args.extend(batch.iter().map(|(id, _)| id.as_str()));
+                last = Some(docker_on(target.host(), &args));
+            }
+        }
+        std::thread::sleep(Duration::from_millis(500));
     }
+    assert!(ns.containers().is_empty(), "on {}: {:?}: {last:?}", target.name(), ns.containers());
 }
 
 /// What is left of the pods `names`: cgroups, mounts, pod files, containers.
