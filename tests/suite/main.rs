@@ -41,6 +41,7 @@ mod e2e_kubelet;
 mod e2e_manifests;
 mod e2e_node;
 mod e2e_node_volumes;
+mod e2e_notify;
 mod e2e_podman;
 mod e2e_probes;
 mod e2e_remote;
