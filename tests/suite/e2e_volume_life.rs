@@ -1,8 +1,8 @@
 //! Volumes over a pod's life, on every local engine (Docker, Podman, containerd through CRI):
 //! a Memory emptyDir is a tmpfs of its size (at most the node's memory), shared by the pod's
-//! containers and unmounted when the pod goes; the files of a configMap volume, in the kubelet's layout, follow the ConfigMap
-//! on a re-apply, in place, without a container restart, while a subPath mount and the
-//! environment keep what they had.
+//! containers and unmounted when the pod goes; the files of a configMap volume, in the
+//! kubelet's layout, follow the ConfigMap on a re-apply, in place, without a container
+//! restart, while a subPath mount and the environment keep what they had.
 
 use std::process::Output;
 use std::time::Duration;
