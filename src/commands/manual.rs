@@ -38,7 +38,12 @@ const ENVIRONMENT: &[Entry] = &[
     ("PODRUN_LOG", "Log filter directives (podrun=debug, bollard=trace), beyond -v and -vv."),
     ("PODRUN_AUTO_UPDATE, PODRUN_AUTO_UPDATE_SETTLE", "Defaults of apply's --auto-update flags."),
     ("SSL_CERT_FILE", "The CA bundle for https:// manifests and registries, before the system's."),
-    ("NOTIFY_SOCKET", "systemd's notification socket: apply --supervise says READY=1 there."),
+    ("SSL_CERT_DIR", "Directories (colon-separated) of more CA certificates, one or more a file."),
+    (
+        "NOTIFY_SOCKET, WATCHDOG_USEC",
+        "systemd's notification socket and watchdog: apply --supervise says READY=1 there, never \
+         waiting on it, and WATCHDOG=1 at half WATCHDOG_USEC while it is healthy.",
+    ),
     ("NO_COLOR", "When set and not empty, no colours on a terminal."),
 ];
 

@@ -57,6 +57,12 @@ impl Interrupt {
         Interrupt(watch::channel(None).1)
     }
 
+    /// Whether a signal can still be heard: the task listening for them is alive (it ends
+    /// once it has passed one on).
+    pub fn listening(&self) -> bool {
+        self.0.has_changed().is_ok()
+    }
+
     pub fn fired(&self) -> Option<i32> {
         *self.0.borrow()
     }
@@ -108,6 +114,15 @@ mod tests {
         stop.fire(SIGTERM);
         assert_eq!(child.fired(), Some(SIGINT), "the first stays");
         assert_eq!(parent.fired(), None, "the process goes on");
+    }
+
+    #[tokio::test]
+    async fn listening_ends_with_the_listener() {
+        let (tx, parent) = Interrupt::manual();
+        assert!(parent.listening());
+        drop(tx);
+        assert!(!parent.listening());
+        assert!(!Interrupt::never().listening());
     }
 
     #[tokio::test]

@@ -109,9 +109,14 @@ struct Node {
 
 impl Node {
     fn of(env: &Environment) -> Node {
-        let host = PodFacts::of_host();
-        // The node is the engine's host: this one, or the one the engine reports.
-        let (cpus, memory) = env.capacity.map_or((host.host_cpus, host.host_memory), |c| (c.cpus, c.memory));
+        let mut host = PodFacts::of_host();
+        // The node is the engine's host: this one, or the one the engine reports. Its
+        // allocatable memory sizes Memory emptyDirs and stands for limits a container leaves
+        // unset.
+        if let Some(c) = env.capacity {
+            (host.host_cpus, host.host_memory) = (c.cpus, c.memory);
+        }
+        let (cpus, memory) = (host.host_cpus, host.host_memory);
         let kernel = if env.local_files { admission::kernel_release() } else { None };
         let admission = Admission::new(cpus, memory, kernel, &env.allowed_unsafe_sysctls);
         let port_start = rootless::unprivileged_port_start(env.local_files);

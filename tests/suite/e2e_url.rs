@@ -155,6 +155,12 @@ fn e2e_url_sources_that_cannot_be_read_exit_2_naming_the_url_and_create_nothing(
             tls.port
         ),
     );
+    // A CA bundle of 1 GiB (sparse): refused by name, not read whole.
+    let huge = std::env::temp_dir().join(format!("podrun-url-huge-ca-{}.pem", std::process::id()));
+    std::fs::File::create(&huge).unwrap().set_len(1 << 30).unwrap();
+    let said = format!("the CA certificate {}: larger than 4 MiB", huge.display());
+    refused(&ns, &tls.url("/pod.yaml"), huge.to_str().unwrap(), &said);
+    std::fs::remove_file(&huge).unwrap();
     // The same with the CA that signed it: read, and the pod runs (the refusals above were
     // the certificate's, not the server's).
     let out = run(&[], &["apply", &tls.url("/pod.yaml"), "-n", ns.name(), "--timeout", "90s"], &ca);

@@ -1,8 +1,8 @@
 //! Volumes over a pod's life, on every local engine (Docker, Podman, containerd through CRI):
-//! a Memory emptyDir is a tmpfs of its size, shared by the pod's containers and unmounted when
-//! the pod goes; the files of a configMap volume, in the kubelet's layout, follow the ConfigMap
-//! on a re-apply, in place, without a container restart, while a subPath mount and the
-//! environment keep what they had.
+//! a Memory emptyDir is a tmpfs of its size (at most the node's memory), shared by the pod's
+//! containers and unmounted when the pod goes; the files of a configMap volume, in the
+//! kubelet's layout, follow the ConfigMap on a re-apply, in place, without a container
+//! restart, while a subPath mount and the environment keep what they had.
 
 use std::process::Output;
 use std::time::Duration;
@@ -65,6 +65,33 @@ fn memory_empty_dir_is_a_tmpfs_of_its_size(target: Target, ns: &Namespace) {
     let o = run(target, &["delete", "mem", "-n", ns.name()]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(host_mounts(&uid), Vec::<String>::new(), "{}: nothing of the pod stays mounted", target.name());
+}
+
+/// This host's memory in KiB (MemTotal): the node's allocatable memory as podrun takes it.
+fn mem_total_kib() -> u64 {
+    let info = std::fs::read_to_string("/proc/meminfo").unwrap();
+    let line = info.lines().find_map(|l| l.strip_prefix("MemTotal:")).expect("MemTotal");
+    line.trim().trim_end_matches("kB").trim().parse().unwrap()
+}
+
+/// `sizeLimit: 100Gi` on a host with less memory: the tmpfs is the node's memory, as the
+/// kubelet caps it, not 100 GiB.
+fn memory_empty_dir_is_capped_at_the_node(target: Target, ns: &Namespace) {
+    let total = mem_total_kib();
+    assert!(total < 100 << 20, "the host has less than 100 GiB: {total} KiB");
+    let pod = MEMORY.replace("name: mem}", "name: big}").replace("sizeLimit: 16Mi", "sizeLimit: 100Gi");
+    let f = TempFile::new("big.yaml", &pod);
+    let o = run(target, &["apply", f.path(), "-n", ns.name()]);
+    assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
+    let df = exec(target, ns, "big", "a", "df -k /m | tail -1; grep ' /m ' /proc/mounts");
+    assert_eq!(code(&df), 0, "{}", stderr(&df));
+    let said = stdout(&df);
+    let size: u64 = said.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    // The kernel rounds the size up to whole pages.
+    assert!((total..total + 4).contains(&size), "{}: {size} KiB, the host has {total}: {said}", target.name());
+    assert!(said.contains(&format!("size={size}k")), "{}: {said}", target.name());
+    let o = run(target, &["delete", "big", "-n", ns.name()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
 
 /// The pod's uid, from `get -o json`.
@@ -172,4 +199,25 @@ fn cri_config_map_volume_follows_its_data() {
     require_cri!(endpoint);
     let ns = Namespace::on_cri(&endpoint, "vl-cri-cfg");
     config_map_volume_follows_its_data(Target::Cri(&endpoint), &ns);
+}
+
+#[test]
+fn docker_memory_empty_dir_is_capped_at_the_node() {
+    require_engine!();
+    let ns = Namespace::new("vl-docker-cap");
+    memory_empty_dir_is_capped_at_the_node(Target::Engine(None), &ns);
+}
+
+#[test]
+fn podman_memory_empty_dir_is_capped_at_the_node() {
+    require_podman!(host);
+    let ns = Namespace::on(Some(&host), "vl-podman-cap");
+    memory_empty_dir_is_capped_at_the_node(Target::Engine(Some(&host)), &ns);
+}
+
+#[test]
+fn cri_memory_empty_dir_is_capped_at_the_node() {
+    require_cri!(endpoint);
+    let ns = Namespace::on_cri(&endpoint, "vl-cri-cap");
+    memory_empty_dir_is_capped_at_the_node(Target::Cri(&endpoint), &ns);
 }

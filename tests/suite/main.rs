@@ -42,6 +42,7 @@ mod e2e_left_behind;
 mod e2e_manifests;
 mod e2e_node;
 mod e2e_node_volumes;
+mod e2e_notify;
 mod e2e_parity;
 mod e2e_podman;
 mod e2e_probes;

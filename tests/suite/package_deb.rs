@@ -161,6 +161,7 @@ fn the_debian_package_holds_the_binary_unit_completions_and_man_page() {
     );
     assert_eq!(line("ExecReload="), "ExecReload=/bin/kill -HUP $MAINPID");
     assert_eq!(line("Type="), "Type=notify");
+    assert_eq!(line("WatchdogSec="), "WatchdogSec=30s");
     assert!(!unit.contains("/usr/local"), "{unit}");
     let source =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("manifests/podrun-static-pods.service"))

@@ -13,6 +13,7 @@ mod exit_code_from;
 mod mode;
 mod prune;
 mod supervision;
+mod watchdog;
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -148,6 +149,7 @@ where
     // the process (tokio's handlers, once set, stay): a default action would end podrun, and a
     // signal sent while a pass runs is for the supervision after it.
     let mut signals = (signal(SignalKind::hangup())?, Interrupt::listen()?);
+    let _watchdog = watchdog::start(&signals.1);
     let mut started_over = false;
     loop {
         match supervised_pass(opts, connect(), &mut signals).await? {

@@ -10,7 +10,8 @@
 //! does not touch are not disturbed, since applying an unchanged pod changes nothing. A
 //! manifest that does not load (or whose pod cannot run here) is reported once and left out
 //! until it changes (`watch`): one that turned bad does not start podrun over, so the pod of
-//! its last good version stays supervised as it was.
+//! its last good version stays supervised as it was. While it runs, the loop and the engine
+//! say they are alive to systemd's watchdog (`watchdog`).
 
 use std::collections::BTreeSet;
 use std::convert::Infallible;
@@ -34,6 +35,7 @@ use crate::status::outcome::SIGHUP;
 
 use super::engine::Engine;
 use super::mode::Mode;
+use super::watchdog;
 use super::ApplyError;
 use super::ApplyOptions;
 use super::Pass;
@@ -114,7 +116,11 @@ pub(super) async fn run<R: Runtime>(
     let mut pods = Pods { task: tokio::spawn(pods), ended: false };
     let mut watch = Watch::new(seen, skipped);
     let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + CHECK_EVERY, CHECK_EVERY);
+    let _health = watchdog::HEALTH.supervising();
+    let _engine = watchdog::watch_engine(rt.clone());
+    let mut beat = tokio::time::interval(watchdog::LOOP_BEAT);
     loop {
+        watchdog::HEALTH.looped();
         let asked = tokio::select! {
             sig = interrupt.wait() => {
                 sd_notify::notify("STOPPING=1");
@@ -141,6 +147,7 @@ pub(super) async fn run<R: Runtime>(
             }
             _ = hangup.recv() => true,
             _ = tick.tick() => false,
+            _ = beat.tick() => continue,
         };
         // A URL source is read within its time limit; SIGTERM does not wait for it.
         let mut during = interrupt.clone();

@@ -105,7 +105,7 @@ impl VolumeSetup {
                 Some(EngineVolume {
                     name: engine_volume_name(&self.uid, &v.name),
                     labels,
-                    // The kubelet sizes a Memory emptyDir's tmpfs by its sizeLimit or the pod's memory limit.
+                    // Sized as the kubelet sizes a Memory emptyDir's tmpfs (`memory_size`).
                     tmpfs: tmpfs.then_some(Tmpfs { mode: mode & 0o7777, size }),
                 })
             })

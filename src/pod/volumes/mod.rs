@@ -422,7 +422,8 @@ fn plan_empty_dir(
         }
     };
     let dir = if memory { ctx.shm_dir.join(v.name) } else { ctx.pod_dir.join("volumes").join(v.name) };
-    let tmpfs_size = if memory { memory_size(size_limit, pod_memory_limit(ctx.pod)) } else { None };
+    let node = Some(ctx.facts.host_memory).filter(|m| *m > 0);
+    let tmpfs_size = if memory { memory_size(size_limit, pod_memory_limit(ctx.pod), node) } else { None };
     Ok(PlannedSource::EmptyDir { dir, memory, size_limit, tmpfs_size })
 }
 
@@ -460,13 +461,12 @@ fn projected_files(
 }
 
 /// The size of a Memory emptyDir's tmpfs, as the kubelet's `calculateEmptyDirMemorySize`: the
-/// pod's memory limit, or the volume's `sizeLimit` when that is smaller; with neither, no size
-/// (the kubelet's is the node's allocatable memory, the kernel's default serves here).
-fn memory_size(size_limit: Option<u64>, pod_limit: Option<u64>) -> Option<u64> {
-    match (size_limit, pod_limit) {
-        (Some(s), Some(p)) => Some(s.min(p)),
-        (s, p) => s.or(p),
-    }
+/// node's allocatable memory (`node`: on one host, its whole memory, MemTotal), or the pod's
+/// memory limit when that is smaller, or the volume's `sizeLimit` when that is smaller still:
+/// a tmpfs never promises more than the pod, or the node, could hold. None only when nothing
+/// is known (the kernel's default, half the memory, then serves).
+fn memory_size(size_limit: Option<u64>, pod_limit: Option<u64>, node: Option<u64>) -> Option<u64> {
+    [node, pod_limit, size_limit].into_iter().flatten().min()
 }
 
 /// The pod's memory limit as the kubelet sets its cgroup's: the pod-level limit when given;

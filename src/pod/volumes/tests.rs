@@ -213,17 +213,32 @@ fn a_memory_empty_dir_is_sized_as_the_kubelet_sizes_it() {
     };
     let mem = |q: &str| format!(", resources: {{limits: {{memory: {q}}}}}");
     let (m, l) = (mem("32Mi"), mem("48Mi"));
-    // No limit anywhere: the kernel's default (the kubelet's is the node's allocatable memory).
-    assert_eq!(size(["", ""], ""), None);
+    // No limit anywhere: the node's allocatable memory (1 GiB in `facts`).
+    assert_eq!(size(["", ""], ""), Some(1 << 30));
     assert_eq!(size(["", ""], ", sizeLimit: 16Mi"), Some(16 << 20));
+    // A sizeLimit or a pod limit above the node's memory: the node's.
+    assert_eq!(size(["", ""], ", sizeLimit: 100Gi"), Some(1 << 30));
+    assert_eq!(size([&mem("2Gi"), &mem("3Gi")], ", sizeLimit: 100Gi"), Some(1 << 30));
     // Every container limited: the pod's limit, the larger of the init container's and the
     // app containers' sum, unless sizeLimit is smaller.
     assert_eq!(size([&m, &l], ""), Some(48 << 20));
     assert_eq!(size([&l, &m], ", sizeLimit: 64Mi"), Some(48 << 20));
     assert_eq!(size([&l, &m], ", sizeLimit: 16Mi"), Some(16 << 20));
     // One container without a limit: the pod has none.
-    assert_eq!(size(["", &m], ""), None);
+    assert_eq!(size(["", &m], ""), Some(1 << 30));
     assert_eq!(size(["", &m], ", sizeLimit: 64Mi"), Some(64 << 20));
+}
+
+#[test]
+fn a_memory_empty_dir_is_the_least_of_what_is_known() {
+    let (gib, mib) = (1u64 << 30, 1u64 << 20);
+    assert_eq!(memory_size(Some(100 * gib), None, Some(24 * gib)), Some(24 * gib));
+    assert_eq!(memory_size(Some(100 * gib), Some(48 * mib), Some(24 * gib)), Some(48 * mib));
+    assert_eq!(memory_size(Some(16 * mib), Some(48 * mib), Some(24 * gib)), Some(16 * mib));
+    assert_eq!(memory_size(None, Some(48 * gib), Some(24 * gib)), Some(24 * gib));
+    // The node's memory unknown (0 from /proc/meminfo is None): the limits alone.
+    assert_eq!(memory_size(Some(100 * gib), Some(48 * mib), None), Some(48 * mib));
+    assert_eq!(memory_size(None, None, None), None);
 }
 
 #[test]
@@ -261,8 +276,9 @@ fn a_memory_empty_dir_on_the_engine_is_a_tmpfs_of_its_size_limit() {
         .into_iter()
         .filter_map(|v| Some((v.name.rsplit('-').next()?.to_owned(), v.tmpfs?.size)))
         .collect();
-    // The kubelet uses a sizeLimit above zero; without one the engine's default size serves.
-    assert_eq!(tmpfs, BTreeMap::from([("m".into(), Some(64 << 20)), ("n".into(), None), ("z".into(), None)]));
+    // The kubelet uses a sizeLimit above zero; without one the node's memory (1 GiB in `facts`).
+    let node = Some(1 << 30);
+    assert_eq!(tmpfs, BTreeMap::from([("m".into(), Some(64 << 20)), ("n".into(), node), ("z".into(), node)]));
     assert_eq!(setup.warnings().len(), 1, "only the disk-backed limit is not kept: {:?}", setup.warnings());
     assert!(setup.warnings()[0].starts_with("spec.volumes[3].emptyDir.sizeLimit: not enforced"));
 }

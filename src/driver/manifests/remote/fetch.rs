@@ -126,8 +126,9 @@ async fn request(
     }
 }
 
-/// The client configuration of HTTPS: the system's CAs, read at each use (the bundle may be
-/// renewed while supervision runs), and only for HTTPS (plain HTTP works without a bundle).
+/// The client configuration of HTTPS: the system's CAs, read again only when their files
+/// changed (a bundle renewed while supervision runs is taken; see the runtime's `ca_files`),
+/// and only for HTTPS (plain HTTP works without a bundle).
 fn trust() -> Result<Arc<ClientConfig>, FetchError> {
     let client = TlsClient::new(&TlsFiles { verify: true, ..TlsFiles::default() }).map_err(FetchError::Trust)?;
     Ok(client.config)

@@ -14,10 +14,13 @@ use std::error::Error as StdError;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+mod ca_files;
+
 use crate::runtime::insecure_tls::AcceptAnyCertificate;
+use ca_files::{certificates, read_capped};
 use rustls::crypto::ring;
 use rustls::pki_types::pem::{Error as PemError, PemObject};
-use rustls::pki_types::{CertificateDer, InvalidDnsNameError, PrivateKeyDer, ServerName};
+use rustls::pki_types::{InvalidDnsNameError, PrivateKeyDer, ServerName};
 use rustls::{AlertDescription, CertificateError, ClientConfig, RootCertStore};
 
 /// The TLS material of an endpoint, as paths (read when podrun connects).
@@ -31,10 +34,6 @@ pub struct TlsFiles {
     /// Whether the engine's certificate is verified.
     pub verify: bool,
 }
-
-/// Where the system keeps its CA bundle (Debian, then Fedora/RHEL), for a context that turns
-/// TLS on without a ca.pem of its own. SSL_CERT_FILE, if set, comes first, as in Go and OpenSSL.
-const SYSTEM_CA_FILES: [&str; 2] = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt"];
 
 /// TLS material that does not load, naming the file and what is wrong with it.
 #[derive(Debug, thiserror::Error)]
@@ -76,6 +75,10 @@ pub enum TlsError {
     Encrypted { path: PathBuf },
     #[error("client key {}: no PEM private key in it ({pem})", path.display())]
     NoKey { path: PathBuf, pem: PemError },
+    #[error("the {what} {}: larger than {} MiB, more than podrun reads", path.display(), limit >> 20)]
+    TooLarge { what: &'static str, path: PathBuf, limit: u64 },
+    #[error("the CA directory {}: more than {limit} entries, more than podrun reads", path.display())]
+    TooManyFiles { path: PathBuf, limit: usize },
     #[error("{host}: not a host name for TLS ({name})")]
     ServerName { host: String, name: InvalidDnsNameError },
 }
@@ -196,41 +199,20 @@ fn find_rustls_error<'a>(e: &'a (dyn StdError + 'static)) -> Option<&'a rustls::
     None
 }
 
-/// The CAs to trust: those in `ca`, else the system's bundle.
-fn roots(ca: Option<&Path>) -> Result<RootCertStore, TlsError> {
+/// The CAs to trust: those in `ca`, else the system's (`ca_files`).
+fn roots(ca: Option<&Path>) -> Result<Arc<RootCertStore>, TlsError> {
+    let Some(path) = ca else { return ca_files::system_roots() };
     let mut store = RootCertStore::empty();
-    let path = match ca {
-        Some(p) => p.to_path_buf(),
-        None => std::env::var_os("SSL_CERT_FILE")
-            .map(PathBuf::from)
-            .into_iter()
-            .chain(SYSTEM_CA_FILES.iter().map(PathBuf::from))
-            .find(|p| p.is_file())
-            .ok_or(TlsError::NoCa)?,
-    };
-    for cert in certificates(&path, "CA certificate")? {
-        store.add(cert).map_err(|source| TlsError::BadCa { path: path.clone(), source })?;
+    for cert in certificates(path, "CA certificate")? {
+        store.add(cert).map_err(|source| TlsError::BadCa { path: path.to_owned(), source })?;
     }
-    Ok(store)
-}
-
-/// The certificates in the PEM file `path`; at least one.
-fn certificates(path: &Path, what: &'static str) -> Result<Vec<CertificateDer<'static>>, TlsError> {
-    let text = std::fs::read(path).map_err(|source| TlsError::Read { what, path: path.to_owned(), source })?;
-    let certs = CertificateDer::pem_slice_iter(&text)
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|pem| TlsError::NotPem { what, path: path.to_owned(), pem })?;
-    if certs.is_empty() {
-        return Err(TlsError::NoCertificate { what, path: path.to_owned() });
-    }
-    Ok(certs)
+    Ok(Arc::new(store))
 }
 
 /// The private key in the PEM file `path` (PKCS#8, PKCS#1 or SEC1; not encrypted, as the Docker
 /// CLI no longer reads encrypted keys either).
 fn private_key(path: &Path) -> Result<PrivateKeyDer<'static>, TlsError> {
-    let text =
-        std::fs::read(path).map_err(|source| TlsError::Read { what: "client key", path: path.to_owned(), source })?;
+    let text = read_capped(path, "client key")?;
     if text.windows(9).any(|w| w == b"ENCRYPTED") {
         return Err(TlsError::Encrypted { path: path.to_owned() });
     }
