@@ -76,7 +76,7 @@ pub enum TlsError {
     Encrypted { path: PathBuf },
     #[error("client key {}: no PEM private key in it ({pem})", path.display())]
     NoKey { path: PathBuf, pem: PemError },
-    #[error("{host}: not a host name for TLS ({name})")]
+    #[error("{}: not a host name for TLS ({name})", crate::escape::Escaped(host))]
     ServerName { host: String, name: InvalidDnsNameError },
 }
 
