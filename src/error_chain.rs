@@ -50,7 +50,7 @@ mod tests {
     use super::*;
 
     #[derive(Debug, thiserror::Error)]
-    #[error("cannot read {path}")]
+    #[error("cannot read {}", crate::escape::Escaped(path))]
     struct Outer {
         path: &'static str,
         #[source]

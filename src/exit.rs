@@ -1,6 +1,7 @@
 //! podrun's exit codes, and which error maps to which. Documented in README.md; scripts rely
 //! on them, so they never change meaning.
 
+use crate::escape::Escaped;
 use crate::manifest::ManifestError;
 use crate::pod::files::StateError;
 use crate::pod::needed_configs::MissingConfigs;
@@ -33,7 +34,7 @@ pub enum UsageError {
     #[error("{0}")]
     Said(String),
     /// A path given that cannot be read as a directory of manifests.
-    #[error("{path}")]
+    #[error("{}", Escaped(path))]
     Unreadable {
         path: String,
         #[source]

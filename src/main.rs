@@ -56,7 +56,7 @@ fn main() -> ExitCode {
         // on a closed stdout.
         Err(e) => {
             let code = u8::try_from(e.exit_code()).unwrap_or(podrun::USAGE);
-            return end(podrun::clap_message(&e).map(|()| code).map_err(Into::into));
+            return end(podrun::clap_message(e).map(|()| code).map_err(Into::into));
         }
     };
     init_logging(cli.verbose);

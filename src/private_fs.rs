@@ -16,20 +16,20 @@ use std::path::{Path, PathBuf};
 /// Why a directory or file is not podrun's to use. The message names the path.
 #[derive(Debug, thiserror::Error)]
 pub enum PrivateFsError {
-    #[error("{path}: {what}")]
+    #[error("{}: {what}", crate::escape::Escaped(path.display()))]
     Io {
         path: PathBuf,
         what: &'static str,
         #[source]
         source: io::Error,
     },
-    #[error("refusing {path}: it belongs to uid {owner}, not to root or podrun's user (uid {me})")]
+    #[error("refusing {}: it belongs to uid {owner}, not to root or podrun's user (uid {me})", crate::escape::Escaped(path.display()))]
     Foreign { path: PathBuf, owner: u32, me: u32 },
-    #[error("refusing {path}: it is writable by other users (mode {mode:04o}) and not sticky")]
+    #[error("refusing {}: it is writable by other users (mode {mode:04o}) and not sticky", crate::escape::Escaped(path.display()))]
     Writable { path: PathBuf, mode: u32 },
-    #[error("refusing {path}: it is a {found}, not a {wanted}")]
+    #[error("refusing {}: it is a {found}, not a {wanted}", crate::escape::Escaped(path.display()))]
     WrongType { path: PathBuf, found: &'static str, wanted: &'static str },
-    #[error("{path}: not an absolute path")]
+    #[error("{}: not an absolute path", crate::escape::Escaped(path.display()))]
     Relative { path: PathBuf },
 }
 

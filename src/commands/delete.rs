@@ -251,7 +251,7 @@ async fn remove_claims<R: Runtime>(rt: &R, claims: &[String], pod: &PodKey, repo
         match rt.remove_volume(v).await {
             Ok(()) => reporter.event(pod, &format!("removed volume {v}")),
             Err(e) => {
-                reporter.warning(&format!("volume {v}: {}", chain(&e)));
+                reporter.warning(&format!("volume {}: {}", crate::escape::Escaped(v), chain(&e)));
                 code = exit::for_runtime(&e);
             }
         }

@@ -164,8 +164,15 @@ async fn attach<R: Runtime>(
                 },
             },
         };
-        let Some(chunk) = chunk else { break };
-        if let Err(e) = out(Some(&chunk?)) {
+        let chunk = match chunk {
+            Some(Ok(chunk)) => chunk,
+            Some(Err(e)) => {
+                let ended = broken_off(rt, &id, e).await?;
+                return Ok(out(None).map_or_else(Ended::OutputGone, |()| ended));
+            }
+            None => break,
+        };
+        if let Err(e) = out(Some(&chunk)) {
             return Ok(Ended::OutputGone(e));
         }
     }
@@ -181,6 +188,21 @@ async fn attach<R: Runtime>(
         tokio::time::sleep(delay).await;
         delay = (delay * 2).min(Duration::from_millis(500));
     }
+}
+
+/// A session that broke off: Podman resets it as the command ends while input the command did
+/// not read is still coming. The command's exit code when the engine says it has ended (asked
+/// a few times, under 3 s in all, as its state can lag), else the session's error.
+async fn broken_off<R: Runtime>(rt: &R, id: &str, e: RuntimeError) -> Result<Ended, RuntimeError> {
+    let mut delay = Duration::from_millis(10);
+    for _ in 0..8 {
+        if let Ok(Some(code)) = rt.exec_exit_code(id).await {
+            return Ok(Ended::Exited(code));
+        }
+        tokio::time::sleep(delay).await;
+        delay *= 2;
+    }
+    Err(e)
 }
 
 /// Writes a chunk of the command's output where it belongs: stdout in batches, written as soon

@@ -12,7 +12,7 @@ use super::orphan_cgroups::{self, Sweep};
 use crate::cli::{Cli, GcArgs};
 use crate::clock::parse_time;
 use crate::error_chain::chain;
-use crate::escape::escape;
+use crate::escape::{escape, Escaped};
 use crate::exit;
 use crate::pod::files::PodFiles;
 use crate::pod::observed::attempt_of;
@@ -118,10 +118,10 @@ pub fn orphaned_files(
 fn describe(c: &Observed) -> String {
     format!(
         "{} (pod {}/{}, container {})",
-        c.name,
-        c.label(labels::POD_NAMESPACE).unwrap_or("?"),
-        c.label(labels::POD_NAME).unwrap_or("?"),
-        c.label(labels::CONTAINER_NAME).unwrap_or("?")
+        Escaped(&c.name),
+        Escaped(c.label(labels::POD_NAMESPACE).unwrap_or("?")),
+        Escaped(c.label(labels::POD_NAME).unwrap_or("?")),
+        Escaped(c.label(labels::CONTAINER_NAME).unwrap_or("?"))
     )
 }
 
@@ -157,7 +157,7 @@ async fn collect_engine_volumes<R: Runtime>(
         }
         if !args.dry_run {
             if let Err(e) = rt.remove_volume(&v.name).await {
-                reporter.warning(&format!("volume {}: {e}", v.name));
+                reporter.warning(&format!("volume {}: {e}", Escaped(&v.name)));
                 code = Some(exit::for_runtime(&e));
                 continue;
             }

@@ -63,7 +63,11 @@ fn read(path: &Path) -> anyhow::Result<String> {
         .and_then(|f| f.take(MAX_TEMPLATE as u64 + 1).read_to_string(&mut text))
         .map_err(unreadable)?;
     if text.len() > MAX_TEMPLATE {
-        return Err(UsageError::Said(format!("{}: longer than {MAX_TEMPLATE} bytes", path.display())).into());
+        return Err(UsageError::Said(format!(
+            "{}: longer than {MAX_TEMPLATE} bytes",
+            crate::escape::Escaped(path.display())
+        ))
+        .into());
     }
     Ok(text)
 }

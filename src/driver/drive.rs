@@ -206,7 +206,9 @@ impl<'a, R: Runtime> Run<'a, R> {
             self.reporter.status(&self.key, &st);
             self.waited.record(&self.opts.events, self.desired, &st);
             self.opts.updates.seen(&self.desired.uid, &st);
-            self.refresh_volumes(&obs).await;
+            if let Some(failure) = self.refresh_volumes(&obs).await {
+                return (Some(st), Err(failure));
+            }
             if let Some(ended) = self.ended_for_good(&st) {
                 return self.abort(&observed, st, ended).await;
             }
@@ -403,17 +405,22 @@ impl<'a, R: Runtime> Run<'a, R> {
     }
 
     /// Once per run (an apply, a re-apply, a changed manifest under --supervise): the files of
-    /// a running pod's volumes follow the manifests and the ConfigMaps and Secrets.
-    async fn refresh_volumes(&mut self, obs: &PodObservation) {
-        let Some(infra) = obs.infra.current.as_ref().filter(|c| c.is_running()) else { return };
+    /// a running pod's volumes follow the manifests and the ConfigMaps and Secrets. Files that
+    /// could not be written (a full disk) fail the run as they would fail the pod's creation:
+    /// the apply did not do what was asked. The pod runs on with the files it had.
+    async fn refresh_volumes(&mut self, obs: &PodObservation) -> Option<PodFailure> {
+        let infra = obs.infra.current.as_ref().filter(|c| c.is_running())?;
         if self.once.refreshed {
-            return;
+            return None;
         }
         self.once.refreshed = true;
         match act::refresh_volumes(&**self.rt, self.desired, self.files(), &infra.id).await {
-            Ok(()) => {}
-            Err(PodFailure::Runtime(e)) if outage::away(&e, false) => {}
-            Err(e) => self.reporter.warning(&format!("{}: volumes not updated: {e}", self.key)),
+            Ok(()) => None,
+            Err(PodFailure::Runtime(e)) if outage::away(&e, false) => None,
+            Err(PodFailure::Config { container, cause, .. }) => {
+                Some(PodFailure::Config { container, cause, after: NOT_UPDATED.to_owned() })
+            }
+            Err(e) => Some(e),
         }
     }
 
@@ -627,6 +634,9 @@ impl<'a, R: Runtime> Run<'a, R> {
         format!("{removed}{left}")
     }
 }
+
+/// What became of a running pod whose volumes could not be brought up to date.
+const NOT_UPDATED: &str = "; its volumes were not updated: the pod runs on with the files it had";
 
 /// Running instances whose startup probe has not passed yet.
 fn not_started(desired: &DesiredPod, obs: &PodObservation, notes: &Notes) -> BTreeSet<String> {

@@ -3,6 +3,7 @@
 //! result goes to stdout, as a table or, with `-o json`, as a Kubernetes `List` of Pods.
 //! `output` is the one writer of stdout and stderr, for every command.
 
+mod clap_text;
 pub mod describe;
 pub mod events;
 mod explained;

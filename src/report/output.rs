@@ -174,19 +174,16 @@ pub fn report_error(e: &anyhow::Error) {
 
 /// Prints what clap has to say instead of running a command (help and version on standard
 /// output, usage errors on standard error), coloured as clap would colour it: only where that
-/// stream shows colours.
+/// stream shows colours. The arguments it quotes are escaped as every other line (`clap_text`).
 ///
 /// # Errors
 /// Standard output failed (closed, say) while help or the version was printed.
-pub fn clap_message(e: &clap::Error) -> Result<(), OutputError> {
-    let styled = e.render();
+pub fn clap_message(e: clap::Error) -> Result<(), OutputError> {
     if e.use_stderr() {
-        let text = if console::colors_enabled_stderr() { styled.ansi().to_string() } else { styled.to_string() };
-        err(text.as_bytes());
+        err(super::clap_text::render(e, console::colors_enabled_stderr()).as_bytes());
         Ok(())
     } else {
-        let text = if console::colors_enabled() { styled.ansi().to_string() } else { styled.to_string() };
-        print(&text)
+        print(&super::clap_text::render(e, console::colors_enabled()))
     }
 }
 

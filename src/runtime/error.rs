@@ -14,7 +14,7 @@ use crate::error_chain::{distinct, Chain};
 /// run; `NotFound`, `Conflict` and `Engine` come from the engine's HTTP status), never by text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RuntimeError {
-    #[error("cannot reach the container engine at {endpoint}: {why}")]
+    #[error("cannot reach the container engine at {}: {why}", crate::escape::Escaped(endpoint))]
     Unreachable { endpoint: String, why: Unreachability },
     #[error("{what}: not found")]
     NotFound { what: String },

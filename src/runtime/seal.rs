@@ -48,7 +48,7 @@ impl Kind {
 pub enum SealError {
     #[error("podrun's ownership key")]
     File(#[source] PrivateFsError),
-    #[error("podrun's ownership key {path}: it holds {len} bytes, not {KEY_BYTES}; remove it to make a new one (podrun then no longer recognises the containers it made with the old one)")]
+    #[error("podrun's ownership key {}: it holds {len} bytes, not {KEY_BYTES}; remove it to make a new one (podrun then no longer recognises the containers it made with the old one)", crate::escape::Escaped(path))]
     Damaged { path: String, len: usize },
     #[error("podrun's ownership key: the system's random number generator failed")]
     Random,

@@ -76,6 +76,36 @@ fn usage_errors_exit_2() {
     assert_eq!(code(&o), 2, "{}", stderr(&o));
 }
 
+/// clap's usage errors and suggestions quote the argument given: an ESC, a newline and a C1
+/// CSI (U+009B) in it come out escaped, uncoloured (NO_COLOR) as coloured (clap's own colours
+/// kept), as every other line podrun prints.
+#[test]
+fn usage_errors_quote_arguments_escaped_with_or_without_colours() {
+    let hostile = "x\x1b]0;owned\x07\x1b[2J\nforged\u{9b}31m";
+    let shown = r"x\x1b]0;owned\x07\x1b[2J\nforged\u{9b}31m";
+    let flag = format!("--{hostile}");
+    let cases = [
+        vec!["apply", "x.yaml", flag.as_str()],
+        vec!["apply", "x.yaml", "--timeout", hostile],
+        vec![hostile],
+        vec!["get", "pods", "-o", hostile],
+    ];
+    let coloured = [("NO_COLOR", ""), ("CLICOLOR_FORCE", "1")];
+    for args in &cases {
+        for (env, colours) in [(&[][..], false), (&coloured[..], true)] {
+            let o = podrun_env(args, None, env);
+            let err = stderr(&o);
+            assert_eq!(code(&o), 2, "{args:?}: {err}");
+            assert!(err.contains(shown), "{args:?}: the argument is not shown escaped:\n{err}");
+            assert!(!err.lines().any(|l| l.starts_with("forged")), "{args:?}: a forged line:\n{err}");
+            assert!(!o.stderr.windows(2).any(|w| w == [0xc2, 0x9b]), "{args:?}: a raw C1 CSI: {err:?}");
+            let bare = err.replace("\x1b[", "");
+            assert!(!bare.contains('\x1b') && !bare.contains('\x07'), "{args:?}: a raw escape: {err:?}");
+            assert_eq!(err.contains("\x1b["), colours, "{args:?}: clap's colours: {err:?}");
+        }
+    }
+}
+
 #[test]
 fn manifest_errors_exit_2_before_any_engine_is_contacted() {
     let typo = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: a, image: busybox, comand: [sh]}\n";

@@ -222,3 +222,86 @@ fn e2e_exec_it_gives_a_terminal_that_follows_podrun_s() {
     });
     assert_eq!(flag, "echo", "terminal not restored:\n{screen}");
 }
+
+/// podrun's words in front of the command on `target` (`--host`, `--runtime-endpoint`).
+fn engine_args(target: Target<'_>) -> Vec<String> {
+    match target {
+        Target::Engine(Some(host)) => vec!["--host".into(), host.into()],
+        Target::Cri(endpoint) => vec!["--runtime-endpoint".into(), endpoint.into()],
+        _ => Vec::new(),
+    }
+}
+
+/// `podrun exec -i` of a command that exits at once without reading its input, fed input
+/// that keeps coming (`flood`: as fast as podrun takes it; else none, the pipe held open)
+/// until podrun has exited. A podrun still running after 30 s is killed and the test fails.
+fn exec_ignoring_input(target: Target<'_>, ns: &Namespace, flood: bool) -> std::process::Output {
+    use std::io::Write;
+    let mut child = Command::new(PODRUN)
+        .args(engine_args(target))
+        .args(["exec", "-i", "-n", ns.name(), "sh", "--", "sh", "-c", "echo hi; exit 5"])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run podrun");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The feeder stops when podrun's end closes the pipe (or after 4 GiB, a bound of its own).
+    let feeder = std::thread::spawn(move || {
+        let chunk = vec![b'y'; 64 * 1024];
+        for _ in 0..(if flood { 65_536 } else { 0 }) {
+            if stdin.write_all(&chunk).is_err() {
+                return None;
+            }
+        }
+        Some(stdin)
+    });
+    let out = bounded::drain(child.stdout.take().expect("stdout"));
+    let err = bounded::drain(child.stderr.take().expect("stderr"));
+    let Some(status) = bounded::wait(&mut child, Duration::from_secs(30)) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("{}: podrun exec did not end within 30 s of a command that ended at once", target.name());
+    };
+    drop(feeder.join());
+    std::process::Output { status, stdout: out.join().expect("stdout"), stderr: err.join().expect("stderr") }
+}
+
+/// A command that exits without reading its input ends the exec, and podrun exits with its
+/// code, whatever input is still coming; on a CRI runtime that withholds the status until
+/// the input is taken (containerd), podrun ends within seconds and says so.
+fn exec_ends_when_the_command_ends(target: Target<'_>, ns: &Namespace) {
+    let pod = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: sh}}\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n  - {{name: c, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}\n");
+    let f = TempFile::new("sh.yaml", &pod);
+    let out = target.podrun(&["apply".into(), f.path().into(), "-n".into(), ns.name().into(), "-q".into()]);
+    assert_eq!(code(&out), 0, "{}: {}", target.name(), stderr(&out));
+    for flood in [false, true, true, true, true] {
+        let out = exec_ignoring_input(target, ns, flood);
+        let (name, err) = (target.name(), stderr(&out));
+        assert_eq!(stdout(&out), "hi\n", "{name}: {err}");
+        let withheld = matches!(target, Target::Cri(_)) && err.contains("the runtime gave no exit status within 5s");
+        assert!(code(&out) == 5 || (flood && withheld && code(&out) == 1), "{name}: exit {}: {err}", code(&out));
+    }
+}
+
+#[test]
+fn e2e_exec_ends_when_the_command_ends_whatever_input_is_coming() {
+    require_engine!();
+    let ns = Namespace::new("exec-ends");
+    exec_ends_when_the_command_ends(Target::Engine(None), &ns);
+}
+
+#[test]
+fn e2e_podman_exec_ends_when_the_command_ends_whatever_input_is_coming() {
+    require_podman!(host);
+    let ns = Namespace::on(Some(&host), "exec-ends-podman");
+    exec_ends_when_the_command_ends(Target::Engine(Some(&host)), &ns);
+}
+
+#[test]
+fn e2e_cri_exec_ends_when_the_command_ends_whatever_input_is_coming() {
+    require_cri!(endpoint);
+    let ns = Namespace::on_cri(&endpoint, "exec-ends-cri");
+    exec_ends_when_the_command_ends(Target::Cri(&endpoint), &ns);
+}

@@ -492,6 +492,25 @@ fn e2e_supervise_leaves_out_a_half_written_manifest_until_it_is_fixed() {
     assert_eq!(sup.exit_code(), Some(0));
 }
 
+/// A manifest file name with a newline and an escape sequence is said escaped in the
+/// supervisor's warning that leaves it out: it cannot forge a line of the journal.
+#[test]
+fn e2e_supervise_says_a_skipped_file_name_escaped() {
+    require_engine!();
+    let ns = Namespace::new("forged-name");
+    let dir = Dir::new("forged-name");
+    dir.write("a.yaml", &sleeper("a", LOOP));
+    dir.write("bad\nforged: \x1b[2J.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec: {containers: 1}\n");
+    let mut sup = Supervisor::start(&dir, &ns, &[]);
+    sup.ready();
+    sup.wait_said(r"bad\nforged: \x1b[2J.yaml: skipped until it changes (it does not load): ");
+    let log = sup.log();
+    assert!(!log.lines().any(|l| l.starts_with("forged")), "a forged line:\n{log}");
+    assert!(!log.contains('\x1b'), "a raw ESC: {log:?}");
+    sup.signal("-TERM");
+    assert_eq!(sup.exit_code(), Some(0));
+}
+
 /// Names that start with a dot are not manifests (`.disabled.yaml`, an editor's swap file), as
 /// for the kubelet; a name that is not UTF-8 is skipped, with a warning.
 #[test]

@@ -2,8 +2,11 @@
 //! a Memory emptyDir is a tmpfs of its size (at most the node's memory), shared by the pod's
 //! containers and unmounted when the pod goes; the files of a configMap volume, in the
 //! kubelet's layout, follow the ConfigMap on a re-apply, in place, without a container
-//! restart, while a subPath mount and the environment keep what they had.
+//! restart, while a subPath mount and the environment keep what they had; a re-apply whose new
+//! files cannot be written fails (exit 2, with the cause), the pod running on with the files it
+//! had.
 
+use std::path::PathBuf;
 use std::process::Output;
 use std::time::Duration;
 
@@ -157,6 +160,90 @@ fn config_map_volume_follows_its_data(target: Target, ns: &Namespace) {
     assert!(second != first && second.ends_with("\n..data/greeting\n"), "{}: {second}", target.name());
     let o = run(target, &["delete", "cfg", "-n", ns.name()]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+/// podrun's state directory, where a pod's configMap volumes are (run as root, as the suite).
+fn state_root() -> PathBuf {
+    std::env::var_os("PODRUN_STATE_DIR")
+        .filter(|d| !d.is_empty())
+        .map_or_else(|| "/var/lib/podrun".into(), PathBuf::from)
+}
+
+/// A directory of podrun's made immutable (`chattr +i`: nothing can be made in it, by root
+/// either), as a full disk would refuse the volume's new files; made writable again when
+/// dropped, so the pod can be deleted.
+struct Frozen(PathBuf);
+
+impl Frozen {
+    fn new(dir: PathBuf) -> Frozen {
+        let ok = std::process::Command::new("chattr").arg("+i").arg(&dir).status().is_ok_and(|s| s.success());
+        assert!(ok, "chattr +i {}", dir.display());
+        Frozen(dir)
+    }
+}
+
+impl Drop for Frozen {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("chattr").arg("-i").arg(&self.0).status();
+    }
+}
+
+fn config_map_update_that_cannot_be_written_fails_the_apply(target: Target, ns: &Namespace) {
+    let f = TempFile::new("cfg.yaml", &config_pod("one"));
+    let o = run(target, &["apply", f.path(), "-n", ns.name()]);
+    assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
+    let before = instance(target, ns);
+    let show = || stdout(&exec(target, ns, "cfg", "c", "cat /cfg/greeting; echo; cat /one/greeting; echo; echo $G"));
+    let dir = state_root().join("pods").join(get_uid(target, ns, "cfg")).join("volumes").join("v");
+    assert!(dir.is_dir(), "{}: {} is not the volume's directory", target.name(), dir.display());
+
+    let frozen = Frozen::new(dir);
+    let f = TempFile::new("cfg.yaml", &config_pod("two"));
+    let o = run(target, &["apply", f.path(), "-n", ns.name()]);
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2, "{}: a re-apply that could not write the volume: {err}", target.name());
+    assert!(
+        err.contains("spec.volumes[0]: ") && err.contains("its volumes were not updated"),
+        "{}: {err}",
+        target.name()
+    );
+    assert_eq!(show(), "one\none\none\n", "{}: the pod runs on with the files it had", target.name());
+    assert_eq!(instance(target, ns), before, "{}: the same container, not restarted", target.name());
+
+    drop(frozen);
+    let o = run(target, &["apply", f.path(), "-n", ns.name()]);
+    assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
+    wait_until("the new content", Duration::from_secs(30), || {
+        let seen = show();
+        if seen == "two\none\none\n" {
+            Ok(())
+        } else {
+            Err(seen)
+        }
+    });
+    let o = run(target, &["delete", "cfg", "-n", ns.name()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn docker_config_map_update_that_cannot_be_written_fails_the_apply() {
+    require_engine!();
+    let ns = Namespace::new("vl-docker-frozen");
+    config_map_update_that_cannot_be_written_fails_the_apply(Target::Engine(None), &ns);
+}
+
+#[test]
+fn podman_config_map_update_that_cannot_be_written_fails_the_apply() {
+    require_podman!(host);
+    let ns = Namespace::on(Some(&host), "vl-podman-frozen");
+    config_map_update_that_cannot_be_written_fails_the_apply(Target::Engine(Some(&host)), &ns);
+}
+
+#[test]
+fn cri_config_map_update_that_cannot_be_written_fails_the_apply() {
+    require_cri!(endpoint);
+    let ns = Namespace::on_cri(&endpoint, "vl-cri-frozen");
+    config_map_update_that_cannot_be_written_fails_the_apply(Target::Cri(&endpoint), &ns);
 }
 
 #[test]

@@ -13,9 +13,11 @@ use crate::common::rust_source::{paths, sources, without_comments};
 const LAYERS: &[&[&str]] = &[
     // Helpers for unit tests (temp dirs, the test manifests).
     &["test_support"],
+    // Text made safe to print: the other leaves' errors quote paths with it.
+    &["escape"],
     // Leaves: a hash, tokio-aware wall-clock time, systemd's notify socket, an error with its
-    // causes on one line, podrun's own files opened safely, text made safe to print.
-    &["fnv", "clock", "sd_notify", "error_chain", "private_fs", "escape"],
+    // causes on one line, podrun's own files opened safely.
+    &["fnv", "clock", "sd_notify", "error_chain", "private_fs"],
     // Kubernetes types: loading the user's YAML, validation, defaults; knows nothing of engines.
     &["manifest"],
     // The engine behind one trait: its engine-neutral container model, podrun's label scheme

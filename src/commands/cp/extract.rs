@@ -32,7 +32,7 @@ pub enum ExtractError {
     Corrupted,
     #[error("reading the archive: {0}")]
     Read(#[source] io::Error),
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", crate::escape::Escaped(path))]
     Write {
         path: String,
         #[source]

@@ -79,7 +79,7 @@ enum Failure {
     Copy(#[from] CopyError),
     #[error(transparent)]
     Extract(#[from] extract::ExtractError),
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", crate::escape::Escaped(path))]
     Local {
         path: String,
         #[source]

@@ -20,10 +20,10 @@ pub(super) enum HookError {
     #[error("did not finish within {0}s")]
     TimedOut(u64),
     /// The kubelet's words, for the same situation.
-    #[error("GET {path}: failed to find networking container (the pod has no IP)")]
+    #[error("GET {}: failed to find networking container (the pod has no IP)", crate::escape::Escaped(path))]
     NoPodIp { path: String },
     /// The probes' HTTP client says why in words of its own.
-    #[error("GET {path}: {why}")]
+    #[error("GET {}: {why}", crate::escape::Escaped(path))]
     Http { path: String, why: handlers::HookError },
 }
 

@@ -38,8 +38,9 @@ pub(super) async fn ensure_images<R: Runtime>(
             Ok(Some(detail)) => {
                 if notes.offline_images.insert(need.image.clone()) {
                     reporter.warning(&format!(
-                        "{key}: image {}: registry unreachable ({detail}); using the local image",
-                        need.image
+                        "{key}: image {}: registry unreachable ({}); using the local image",
+                        crate::escape::Escaped(&need.image),
+                        crate::escape::Escaped(&detail)
                     ));
                 }
                 continue;

@@ -354,7 +354,7 @@ fn read<E>(
     if files.is_empty() {
         reporter.warning(&format!(
             "{}: no manifest (*.yaml, *.yml, *.json) yet; supervising the directory until one appears",
-            opts.paths.join(", ")
+            crate::escape::Escaped(opts.paths.join(", "))
         ));
     }
     Ok((listing, loaded, skipped))

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsStr;
 use std::path::Path;
 
+use crate::escape::Escaped;
 use crate::exit::UsageError;
 
 /// What a directory entry is to podrun.
@@ -82,7 +83,10 @@ pub fn list_walk(paths: &[String], empty_ok: bool, recursive: bool) -> Result<Li
         let mut walk = Walk { recursive, seen: 0 };
         walk.read(p, path, 0, &mut found, &mut out)?;
         if found.is_empty() && !empty_ok {
-            return Err(UsageError::Said(format!("{p}: no manifest (*.yaml, *.yml, *.json) in this directory")));
+            return Err(UsageError::Said(format!(
+                "{}: no manifest (*.yaml, *.yml, *.json) in this directory",
+                Escaped(p)
+            )));
         }
         found.sort();
         out.given.extend(found.iter().map(|f| (f.clone(), p.clone())));
@@ -116,7 +120,8 @@ impl Walk {
             self.seen += 1;
             if self.seen > MAX_ENTRIES {
                 return Err(UsageError::Said(format!(
-                    "{given}: more than {MAX_ENTRIES} entries under this directory, the most -R reads"
+                    "{}: more than {MAX_ENTRIES} entries under this directory, the most -R reads",
+                    Escaped(given)
                 )));
             }
             let file = entry.path();
@@ -139,7 +144,8 @@ impl Walk {
         }
         if !subdirs.is_empty() && depth >= MAX_DEPTH {
             return Err(UsageError::Said(format!(
-                "{given}: directories nested deeper than {MAX_DEPTH} levels, the most -R reads"
+                "{}: directories nested deeper than {MAX_DEPTH} levels, the most -R reads",
+                Escaped(given)
             )));
         }
         for sub in subdirs {
@@ -168,7 +174,7 @@ impl Listing {
             tracing::debug!(file = %h, "hidden (its name starts with a dot): not a manifest");
         }
         for u in &self.unnamed {
-            warn(&format!("{u}: skipped: the file name is not UTF-8"));
+            warn(&format!("{}: skipped: the file name is not UTF-8", Escaped(u)));
         }
     }
 }

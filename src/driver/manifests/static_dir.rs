@@ -35,7 +35,7 @@ impl Skipped {
             Unusable::Load(e) => crate::error_chain::chain(e),
             Unusable::Prepare(e) => crate::error_chain::chain(e),
         };
-        format!("{}: skipped until it changes ({}): {cause}", self.file, self.why)
+        format!("{}: skipped until it changes ({}): {cause}", crate::escape::Escaped(&self.file), self.why)
     }
 }
 

@@ -80,15 +80,18 @@ pub enum AuthError {
     SecretJson { namespace: String, name: String, key: String, problem: JsonProblem },
     #[error("image pull secret {namespace}/{name}: the entry for {server:?}: `auth` is not base64 of user:password")]
     SecretAuth { namespace: String, name: String, server: String },
-    #[error("docker config {path}: cannot read it")]
+    #[error("docker config {}: cannot read it", crate::escape::Escaped(path))]
     ConfigRead {
         path: String,
         #[source]
         source: super::Cause,
     },
-    #[error("docker config {path}: not a docker config: {problem}")]
+    #[error("docker config {}: not a docker config: {problem}", crate::escape::Escaped(path))]
     ConfigJson { path: String, problem: JsonProblem },
-    #[error("docker config {path}: the entry for {server:?}: `auth` is not base64 of user:password")]
+    #[error(
+        "docker config {}: the entry for {server:?}: `auth` is not base64 of user:password",
+        crate::escape::Escaped(path)
+    )]
     ConfigAuth { path: String, server: String },
     #[error("credential helper {helper}: not found on PATH")]
     HelperMissing { helper: String },

@@ -35,6 +35,10 @@ const RESIZE: u32 = 9;
 const MAX_STATUS: usize = 64 * 1024;
 /// Control frames waiting to be written at most (pings answered, streams refused).
 const MAX_CONTROL: usize = 16;
+/// How long the status may take once the output has ended and the input was cut: it comes
+/// within milliseconds of the command's end, unless the runtime holds it (`no_status`); a
+/// command that closed its output and still runs has this long to end.
+const STATUS_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// What opening a session gave.
 pub enum Opened {
@@ -83,9 +87,10 @@ pub async fn open(url: &str, id: &str, what: &str, shape: Shape, execs: &Arc<Exe
     if shape.tty {
         execs.set_resizer(id, Resizer::Spdy { tx: tx.clone(), stream: RESIZE });
     }
+    let output_ended = Arc::new(Notify::new());
     let input = shape.input.then(|| {
         let (local, remote) = tokio::io::duplex(super::stream::INPUT_CHUNK);
-        tokio::spawn(pump_input(remote, tx, Arc::clone(&window)));
+        tokio::spawn(pump_input(remote, tx, Arc::clone(&window), Arc::clone(&output_ended)));
         Box::pin(local) as std::pin::Pin<Box<dyn AsyncWrite + Send>>
     });
     let reader = Reader {
@@ -98,6 +103,10 @@ pub async fn open(url: &str, id: &str, what: &str, shape: Shape, execs: &Arc<Exe
         id: id.to_owned(),
         what: what.to_owned(),
         status: Vec::new(),
+        outputs_open: if shape.tty { 1 } else { 2 },
+        output_ended,
+        input: shape.input,
+        status_due: None,
         done: false,
         buf: vec![0u8; 32 * 1024],
     };
@@ -356,23 +365,43 @@ async fn write_loop(mut write: OwnedWriteHalf, mut rx: mpsc::Receiver<Vec<u8>>, 
 }
 
 /// Passes what is written to the exec's input on as DATA frames on the stdin stream, within the
-/// server's window; its end as a FIN.
-async fn pump_input(mut remote: tokio::io::DuplexStream, tx: mpsc::Sender<Vec<u8>>, window: Arc<SendWindow>) {
-    let mut buf = vec![0u8; super::stream::INPUT_CHUNK];
-    loop {
-        let n = remote.read(&mut buf).await.unwrap_or(0);
-        if n == 0 {
-            let _ = tx.send(spdy::data(STDIN, &[], true)).await;
-            return;
-        }
-        let mut sent = 0;
-        while sent < n {
-            let k = window.take(n - sent).await;
-            if tx.send(spdy::data(STDIN, &buf[sent..sent + k], false)).await.is_err() {
-                return;
+/// server's window; its end as a FIN. The input also ends once the command's output has
+/// (`output_ended`): containerd sends the exit status only once it has handed over all the
+/// input it was sent, which a command that exited without reading never takes.
+async fn pump_input(
+    mut remote: tokio::io::DuplexStream,
+    tx: mpsc::Sender<Vec<u8>>,
+    window: Arc<SendWindow>,
+    output_ended: Arc<Notify>,
+) {
+    let pump = async {
+        let mut buf = vec![0u8; super::stream::INPUT_CHUNK];
+        loop {
+            let n = remote.read(&mut buf).await.unwrap_or(0);
+            if n == 0 {
+                return true;
             }
-            sent += k;
+            let mut sent = 0;
+            while sent < n {
+                let k = window.take(n - sent).await;
+                if tx.send(spdy::data(STDIN, &buf[sent..sent + k], false)).await.is_err() {
+                    return false;
+                }
+                sent += k;
+            }
         }
+    };
+    let input_ended = tokio::select! {
+        biased;
+        () = output_ended.notified() => {
+            // The rest of the input is not wanted: the writer's next write fails.
+            drop(remote);
+            true
+        }
+        ended = pump => ended,
+    };
+    if input_ended {
+        let _ = tx.send(spdy::data(STDIN, &[], true)).await;
     }
 }
 
@@ -397,6 +426,13 @@ struct Reader {
     what: String,
     /// The error stream's bytes so far: the status.
     status: Vec<u8>,
+    /// Output streams the server has not ended yet; at none, the input ends (`pump_input`).
+    outputs_open: u8,
+    output_ended: Arc<Notify>,
+    /// podrun's caller writes the input.
+    input: bool,
+    /// When the status must have come, once the output ended with input given (`STATUS_WAIT`).
+    status_due: Option<tokio::time::Instant>,
     done: bool,
     /// One read buffer for the whole session.
     buf: Vec<u8>,
@@ -410,7 +446,15 @@ impl Reader {
                 None => match self.decoder.next_frame() {
                     Ok(Some(frame)) => frame,
                     Ok(None) => {
-                        match self.read.read(&mut self.buf).await {
+                        let read = self.read.read(&mut self.buf);
+                        let read = match self.status_due {
+                            Some(due) => match tokio::time::timeout_at(due, read).await {
+                                Ok(read) => read,
+                                Err(_) => return self.no_status(),
+                            },
+                            None => read.await,
+                        };
+                        match read {
                             Ok(n) if n > 0 => self.decoder.push(&self.buf[..n]),
                             // The connection's end (the server closes it after the status).
                             _ => return self.end(),
@@ -435,9 +479,12 @@ impl Reader {
         // Kinds and sizes only: the output may hold a Secret's value.
         tracing::trace!(exec = %self.id, "streaming server: {}", describe(&frame));
         match frame {
-            Frame::Data { stream, data, .. } => {
+            Frame::Data { stream, data, fin } => {
                 if !data.is_empty() && self.window.kept() {
                     self.control.credit(stream, data.len());
+                }
+                if fin && matches!(stream, STDOUT | STDERR) {
+                    self.output_stream_ended();
                 }
                 let to = match stream {
                     STDOUT => LogStream::Stdout,
@@ -479,6 +526,30 @@ impl Reader {
             Frame::GoAway { .. } => Step::Give(self.end()),
             _ => Step::More,
         }
+    }
+
+    fn output_stream_ended(&mut self) {
+        self.outputs_open = self.outputs_open.saturating_sub(1);
+        if self.outputs_open == 0 {
+            self.output_ended.notify_one();
+            if self.input {
+                self.status_due = Some(tokio::time::Instant::now() + STATUS_WAIT);
+            }
+        }
+    }
+
+    /// The output ended, input was given, and no status came within `STATUS_WAIT`: the
+    /// session ends without it.
+    fn no_status(&mut self) -> Option<Result<LogChunk, RuntimeError>> {
+        self.done = true;
+        self.execs.forget(&self.id);
+        self.control.close();
+        Some(Err(self.failed(format!(
+            "the command's output ended, but the runtime gave no exit status within {}s: it holds the \
+             status until the command has taken all the input sent to it (a command that exits \
+             without reading its input never does)",
+            STATUS_WAIT.as_secs()
+        ))))
     }
 
     /// The end of the server's frames: the output's end, or an error when no status came (the
@@ -702,6 +773,54 @@ mod tests {
         assert_eq!(execs.exit(&id), Some(0));
         let got = server.await.unwrap();
         assert_eq!(stream_data(&got, 3), (Vec::new(), false), "no input, and no end of it");
+    }
+
+    /// The output's end ends the input, the caller's still open; a status that then comes ends
+    /// the session with it, and one withheld ends it after `STATUS_WAIT`, saying so.
+    #[tokio::test]
+    async fn the_end_of_the_output_ends_the_input_and_a_withheld_status_the_session() {
+        for withheld in [false, true] {
+            let (listener, url) = server().await;
+            let server = tokio::spawn(async move {
+                let (mut conn, _) = listener.accept().await.unwrap();
+                request_head(&mut conn).await;
+                conn.write_all(UPGRADED.as_bytes()).await.unwrap();
+                let (mut dec, mut enc, mut got) = (spdy::Decoder::new(), spdy::Encoder::new(), Vec::new());
+                read_until(&mut conn, &mut dec, &mut got, |g| opened(g).len() == 4).await;
+                for stream in [1, 3, 5, 7] {
+                    conn.write_all(&enc.syn_reply(stream, false, &[])).await.unwrap();
+                }
+                read_until(&mut conn, &mut dec, &mut got, |g| !stream_data(g, 3).0.is_empty()).await;
+                conn.write_all(&[spdy::data(5, b"hi\n", false), spdy::data(5, b"", true)].concat()).await.unwrap();
+                conn.write_all(&spdy::data(7, b"", true)).await.unwrap();
+                read_until(&mut conn, &mut dec, &mut got, |g| stream_data(g, 3).1).await;
+                if !withheld {
+                    conn.write_all(&[spdy::data(1, STATUS_7, false), spdy::goaway(0)].concat()).await.unwrap();
+                }
+                let mut rest = Vec::new();
+                let _ = conn.read_to_end(&mut rest).await;
+            });
+            let execs = Arc::new(Execs::default());
+            let id = execs.new_id();
+            let shape = Shape { stdin: true, input: true, tty: false };
+            let Opened::Session(mut s) = open(&url, &id, "exec", shape, &execs).await.unwrap() else { panic!() };
+            let mut input = s.input.take().unwrap();
+            input.write_all(b"unread").await.unwrap();
+            let started = std::time::Instant::now();
+            let items: Vec<Result<LogChunk, RuntimeError>> = s.output.collect().await;
+            assert!(matches!(&items[0], Ok(c) if c.bytes == b"hi\n"), "{items:?}");
+            if withheld {
+                let said = items.get(1).and_then(|r| r.as_ref().err()).map(|e| crate::error_chain::chain(e));
+                assert!(said.is_some_and(|s| s.contains("gave no exit status within 5s")), "{items:?}");
+                assert!(started.elapsed() >= STATUS_WAIT, "{:?}", started.elapsed());
+                assert_eq!(execs.exit(&id), None);
+            } else {
+                assert_eq!(items.len(), 1, "{items:?}");
+                assert_eq!(execs.exit(&id), Some(7));
+            }
+            assert!(input.write_all(&vec![b'x'; 256 * 1024]).await.is_err(), "the rest of the input is not taken");
+            server.await.unwrap();
+        }
     }
 
     #[tokio::test]

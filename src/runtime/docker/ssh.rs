@@ -52,7 +52,7 @@ struct Stderr {
 
 /// An ssh URL the Docker CLI refuses, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid ssh URL {url}: {why}")]
+#[error("invalid ssh URL {}: {why}", crate::escape::Escaped(url))]
 pub struct UrlError {
     url: String,
     why: &'static str,

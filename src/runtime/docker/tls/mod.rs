@@ -79,7 +79,7 @@ pub enum TlsError {
     TooLarge { what: &'static str, path: PathBuf, limit: u64 },
     #[error("the CA directory {}: more than {limit} entries, more than podrun reads", path.display())]
     TooManyFiles { path: PathBuf, limit: usize },
-    #[error("{host}: not a host name for TLS ({name})")]
+    #[error("{}: not a host name for TLS ({name})", crate::escape::Escaped(host))]
     ServerName { host: String, name: InvalidDnsNameError },
 }
 
