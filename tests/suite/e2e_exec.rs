@@ -279,7 +279,10 @@ fn exec_ends_when_the_command_ends(target: Target<'_>, ns: &Namespace) {
     for flood in [false, true, true, true, true] {
         let out = exec_ignoring_input(target, ns, flood);
         let (name, err) = (target.name(), stderr(&out));
-        assert_eq!(stdout(&out), "hi\n", "{name}: {err}");
+        // Podman 4.3 flooded with input may reset its own attach session before it has sent
+        // the output, and says so itself: the exit code must still be the command's.
+        let reset = name == "podman" && flood && err.contains("connection reset by peer");
+        assert!(stdout(&out) == "hi\n" || (reset && stdout(&out).is_empty()), "{name}: {}: {err}", stdout(&out));
         let withheld = matches!(target, Target::Cri(_)) && err.contains("the runtime gave no exit status within 5s");
         assert!(code(&out) == 5 || (flood && withheld && code(&out) == 1), "{name}: exit {}: {err}", code(&out));
     }
