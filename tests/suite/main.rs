@@ -43,6 +43,7 @@ mod e2e_node;
 mod e2e_node_volumes;
 mod e2e_podman;
 mod e2e_probes;
+mod e2e_pull_verify;
 mod e2e_remote;
 mod e2e_resources;
 mod e2e_restart_rules;

@@ -158,7 +158,7 @@ impl<R: Runtime> Checker<R> {
     /// compared: pulled, or the registry unreachable, where the local image serves as it
     /// serves the driver (an image loaded or tagged on an offline host is taken up).
     async fn pull(&mut self, pod: &DesiredPod, key: &PodKey, image: &str) -> bool {
-        let credentials = super::pull_credentials::credentials_for(pod, image, &*self.reporter, key).await;
+        let credentials = super::pull_credentials::credentials_for(pod, image, &*self.reporter, key).await.credentials;
         let e = match self.rt.pull_image(image, credentials.as_ref(), &|_| {}).await {
             Ok(()) => {
                 self.failing.retain(|i| i != image);
