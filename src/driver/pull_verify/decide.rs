@@ -10,7 +10,11 @@ use crate::manifest::types::PullPolicy;
 /// Whether the pod must pull the image (with its own credentials) before it may use the copy
 /// on the node. `pod`: the pod's pull Secret for the image (hashed), `None` when it has none.
 pub fn must_pull(policy: &Policy, repository: &str, known: Known<'_>, pod: Option<&SecretHashes>) -> bool {
-    if !policy.requires_verification(repository, known != Known::Preloaded) {
+    // An image pulled under other names only came by this name from elsewhere (a tag, a load,
+    // a build on the host): under this name it is preloaded. Locally built images share ids
+    // with pulled ones, and a manifest cannot make a name the host does not have.
+    let pulled_by_podrun = matches!(known, Known::Pulling | Known::Pulled(Some(_)));
+    if !policy.requires_verification(repository, pulled_by_podrun) {
         return false;
     }
     let secrets = match known {
@@ -77,7 +81,8 @@ mod tests {
             (&preloaded, Known::Pulled(Some(&by_a)), None, true, "no Secret"),
             (&preloaded, Known::Pulled(Some(&by_a)), Some(&wrong), true, "other credentials"),
             (&preloaded, Known::Pulled(Some(&anyone)), None, false, "pulled anonymously: anyone's"),
-            (&preloaded, Known::Pulled(None), Some(&a), true, "pulled under another name only"),
+            (&preloaded, Known::Pulled(None), None, false, "pulled under another name only: preloaded here"),
+            (&Policy::AlwaysVerify, Known::Pulled(None), Some(&a), true, "AlwaysVerify: under another name too"),
             (&preloaded, Known::Pulling, Some(&a), true, "a pull that never ended"),
             (&allow, Known::Pulled(Some(&by_a)), None, false, "allowlisted"),
             (&allow_other, Known::Pulled(Some(&by_a)), None, true, "not allowlisted"),

@@ -4,8 +4,7 @@
 //!
 //! Bounds: at most [`MAX_IMAGES`] images (an image id under one repository name), each with at
 //! most [`MAX_SECRETS`] Secrets, and [`MAX_INTENTS`] pulls under way; past them the oldest are
-//! dropped. A dropped image counts as pulled by podrun with no credentials known, as long as
-//! the record holds any other repository name of it; otherwise it is as if preloaded.
+//! dropped, and a dropped image is as if preloaded.
 
 use serde::{Deserialize, Serialize};
 
@@ -17,7 +16,8 @@ pub enum Known<'a> {
     /// A pull of it was started and never recorded as ended (podrun stopped mid-pull): pulled
     /// by podrun, with credentials unknown.
     Pulling,
-    /// Pulled by podrun; who may use it under this repository name, if the record says.
+    /// Pulled by podrun; who may use it under this repository name, if the record says (None:
+    /// pulled under other names only).
     Pulled(Option<&'a Access>),
 }
 
