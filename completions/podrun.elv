@@ -72,6 +72,8 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --network 'Attach pods to this user-defined engine network (so static pods reach each other by name)'
             cand --infra-image 'Image for the pod''s infra container [default: podrun''s own, built locally]'
             cand --pull 'Override every container''s imagePullPolicy for this run'
+            cand --image-pull-credentials-verification-policy 'Which images on the node a pod must be shown to be allowed before it uses them, as the kubelet''s imagePullCredentialsVerificationPolicy'
+            cand --preloaded-images-verification-allowlist 'Images anyone may use under NeverVerifyAllowlistedImages, comma-separated'
             cand --allowed-unsafe-sysctls 'Sysctls a pod may set beyond the safe ones, as the kubelet''s --allowed-unsafe-sysctls'
             cand --validate 'Fields Kubernetes does not know: strict, warn or ignore, as kubectl''s --validate'
             cand --config 'A file of ConfigMaps and Secrets the pods refer to (repeatable)'

@@ -74,6 +74,11 @@ complete -c podrun -n "__fish_podrun_using_subcommand apply" -l infra-image -d '
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l pull -d 'Override every container\'s imagePullPolicy for this run' -r -f -a "always\t''
 missing\t''
 never\t''"
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l image-pull-credentials-verification-policy -d 'Which images on the node a pod must be shown to be allowed before it uses them, as the kubelet\'s imagePullCredentialsVerificationPolicy' -r -f -a "NeverVerify\t''
+NeverVerifyPreloadedImages\t''
+NeverVerifyAllowlistedImages\t''
+AlwaysVerify\t''"
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l preloaded-images-verification-allowlist -d 'Images anyone may use under NeverVerifyAllowlistedImages, comma-separated' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l allowed-unsafe-sysctls -d 'Sysctls a pod may set beyond the safe ones, as the kubelet\'s --allowed-unsafe-sysctls' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l validate -d 'Fields Kubernetes does not know: strict, warn or ignore, as kubectl\'s --validate' -r -f -a "strict\t''
 warn\t''

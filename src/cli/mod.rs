@@ -424,6 +424,25 @@ pub struct ApplyArgs {
     #[arg(help_heading = POD_ON_NODE, long, value_enum, value_name = "WHEN")]
     pub pull: Option<PullArg>,
 
+    /// Which images on the node a pod must be shown to be allowed before it uses them, as the
+    /// kubelet's imagePullCredentialsVerificationPolicy
+    ///
+    /// An image podrun pulled with a pod's imagePullSecret serves another pod only with the same
+    /// credentials; without them the pod pulls it with its own (IfNotPresent) or fails
+    /// (ErrImageNeverPull). NeverVerifyPreloadedImages: images on the node before podrun pulled
+    /// them are anyone's; NeverVerifyAllowlistedImages: only those of
+    /// --preloaded-images-verification-allowlist are; AlwaysVerify: none; NeverVerify: no check.
+    #[arg(help_heading = POD_ON_NODE, long, value_enum, value_name = "POLICY",
+          default_value = "NeverVerifyPreloadedImages")]
+    pub image_pull_credentials_verification_policy: CredentialsPolicyArg,
+
+    /// Images anyone may use under NeverVerifyAllowlistedImages, comma-separated
+    ///
+    /// Full repository names (docker.io/library/busybox) or prefixes ending in /*
+    /// (registry.example/*), as the kubelet's preloadedImagesVerificationAllowlist.
+    #[arg(help_heading = POD_ON_NODE, long, value_name = "IMAGES", value_delimiter = ',')]
+    pub preloaded_images_verification_allowlist: Vec<String>,
+
     /// Refuse Kubernetes fields podrun ignores
     ///
     /// Fields podrun does not implement yet, or that mean something only on a cluster, are
@@ -925,6 +944,19 @@ pub enum WaitForArg {
     Ready,
     /// Nothing: create and start the pod, then return
     None,
+}
+
+/// The kubelet's imagePullCredentialsVerificationPolicy names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CredentialsPolicyArg {
+    #[value(name = "NeverVerify")]
+    NeverVerify,
+    #[value(name = "NeverVerifyPreloadedImages")]
+    NeverVerifyPreloadedImages,
+    #[value(name = "NeverVerifyAllowlistedImages")]
+    NeverVerifyAllowlistedImages,
+    #[value(name = "AlwaysVerify")]
+    AlwaysVerify,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

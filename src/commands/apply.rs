@@ -2,10 +2,11 @@
 
 use std::sync::Arc;
 
-use crate::cli::{ApplyArgs, Cli, DryRunArg, OutputArg, PullArg, WaitForArg};
+use crate::cli::{ApplyArgs, Cli, CredentialsPolicyArg, DryRunArg, OutputArg, PullArg, WaitForArg};
 use crate::driver::apply::{self, ApplyOptions};
 use crate::driver::auto_update::{AutoUpdate, Updates};
 use crate::driver::manifests::remote::header;
+use crate::driver::pull_verify;
 use crate::driver::CrashBackoff;
 use crate::exit::UsageError;
 use crate::manifest::types::PullPolicy;
@@ -16,6 +17,7 @@ use crate::runtime::{infra_image, LogRotation};
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
+    let verification = pull_verification(args)?;
     if args.dry_run() == DryRunArg::Client {
         let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
         return super::dry_run::applied_client(cli, args, &*reporter).await;
@@ -27,7 +29,11 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         }
         Ok::<_, anyhow::Error>((rt, files))
     };
-    let opts = ApplyOptions { headers: header::parse_all(&args.manifest.headers)?, ..options(cli, args) };
+    let opts = ApplyOptions {
+        headers: header::parse_all(&args.manifest.headers)?,
+        pull_verification: verification,
+        ..options(cli, args)
+    };
     apply::run(&opts, connect).await.map_err(apply::ApplyError::into_cause)
 }
 
@@ -46,6 +52,18 @@ fn docker_only(args: &ApplyArgs) -> Result<(), UsageError> {
         });
     }
     Ok(())
+}
+
+/// `--image-pull-credentials-verification-policy` with its allowlist.
+fn pull_verification(args: &ApplyArgs) -> Result<pull_verify::Policy, UsageError> {
+    let name = match args.image_pull_credentials_verification_policy {
+        CredentialsPolicyArg::NeverVerify => "NeverVerify",
+        CredentialsPolicyArg::NeverVerifyPreloadedImages => "NeverVerifyPreloadedImages",
+        CredentialsPolicyArg::NeverVerifyAllowlistedImages => "NeverVerifyAllowlistedImages",
+        CredentialsPolicyArg::AlwaysVerify => "AlwaysVerify",
+    };
+    pull_verify::Policy::named(name, &args.preloaded_images_verification_allowlist)
+        .map_err(|e| UsageError::Said(crate::escape::escape(&e.to_string()).into_owned()))
 }
 
 fn options(cli: &Cli, args: &ApplyArgs) -> ApplyOptions {
@@ -102,6 +120,7 @@ fn options(cli: &Cli, args: &ApplyArgs) -> ApplyOptions {
             settle: args.auto_update_settle,
             state: Arc::new(Updates::new(true)),
         }),
+        pull_verification: pull_verify::Policy::default(),
         quiet: cli.quiet,
         verbose: cli.verbose > 0,
     }

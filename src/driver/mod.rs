@@ -19,6 +19,7 @@ pub mod outage;
 mod own_probes;
 mod prober;
 mod pull_credentials;
+pub mod pull_verify;
 pub mod pulls;
 mod record;
 pub mod signals;

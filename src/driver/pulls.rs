@@ -10,6 +10,9 @@
 //! `--retry-delay` tries the network again (a host booting before its network is up). Any
 //! other failure is shared only by the pods that waited for it, and the next retry pulls anew.
 //! Pulls with different credentials (imagePullSecrets) are not shared.
+//!
+//! The run's `pull_verify::Verifier` (the policy and the record of who pulled what) goes with
+//! its pulls, so every pod of the run is judged by one record.
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -17,6 +20,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
+use super::pull_verify::Verifier;
 use crate::runtime::{auth::Credentials, PullProgress, Runtime, RuntimeError};
 
 /// How long an outcome serves later requests: the default `--timeout`, so one run of
@@ -50,6 +54,7 @@ struct Slot {
 #[derive(Debug, Default)]
 pub struct Pulls {
     slots: Mutex<Vec<Slot>>,
+    verifier: Verifier,
 }
 
 /// What a request found.
@@ -60,8 +65,18 @@ enum Found {
 }
 
 impl Pulls {
+    #[cfg(test)]
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The pulls of a run whose pods are judged by `verifier`.
+    pub fn verified_by(verifier: Verifier) -> Self {
+        Pulls { slots: Mutex::default(), verifier }
+    }
+
+    pub fn verifier(&self) -> &Verifier {
+        &self.verifier
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Slot>> {

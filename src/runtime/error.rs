@@ -26,6 +26,13 @@ pub enum RuntimeError {
     /// The image is not there, and imagePullPolicy Never forbids pulling it.
     #[error("{image}: the image is not present and imagePullPolicy is Never")]
     ImageNeverPull { image: String },
+    /// The image is present, but imagePullPolicy Never forbids the pull that would show the pod
+    /// may use it (it was pulled with credentials the pod does not have).
+    #[error(
+        "{image}: the image is present, but the pod does not have the credentials that pulled it, and \
+         imagePullPolicy Never forbids pulling it with its own"
+    )]
+    ImageNeverPullUnverified { image: String },
     /// The registry answered that there is no such image (or tag): pulling again cannot help.
     #[error("image {image}: not found: {detail}")]
     ImageNotFound { image: String, detail: String },

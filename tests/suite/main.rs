@@ -46,6 +46,7 @@ mod e2e_notify;
 mod e2e_parity;
 mod e2e_podman;
 mod e2e_probes;
+mod e2e_pull_verify;
 mod e2e_remote;
 mod e2e_resources;
 mod e2e_restart_rules;

@@ -59,6 +59,18 @@ impl<R> Said<'_, '_, R> {
         self.each(Warning, "Failed", "Error: ErrImageNeverPull");
         e
     }
+
+    /// Says the image is present under `imagePullPolicy: Never` but the pod may not use it
+    /// (it was pulled with credentials the pod does not have), and gives the error back.
+    pub fn never_verified(&self, e: RuntimeError) -> RuntimeError {
+        let message = format!(
+            "Container image {:?} is present with pull policy of Never but does not have the proper auth (image secret) that was used to pull the image",
+            self.need.image
+        );
+        self.each(Warning, "ErrImageNeverPull", &message);
+        self.each(Warning, "Failed", "Error: ErrImageNeverPull");
+        e
+    }
 }
 
 /// A duration as Go prints one cut to the millisecond (`1.234s`, `512ms`, `1m2.5s`): the

@@ -13,8 +13,9 @@ use crate::report::PullEvent;
 use crate::runtime::{infra_image, PullProgress, Runtime, RuntimeError};
 use crate::status::{Notes, Reason};
 
-use super::{fatal, image_events, note, Scope};
+use super::{fatal, image_events, image_verify, note, Scope};
 use crate::driver::pull_credentials::credentials_for;
+use crate::driver::pull_verify::{self, Step as PullStep};
 
 /// Makes every needed image present, concurrently, before anything is created: podrun leaves
 /// no half-created pod behind a missing image. Returns whether all are there. An image that
@@ -51,7 +52,9 @@ pub(super) async fn ensure_images<R: Runtime>(
             return Err(PodFailure::Runtime(e));
         }
         let (reason, message, for_good) = match &e {
-            never @ RuntimeError::ImageNeverPull { .. } => (Reason::ErrImageNeverPull, never.to_string(), true),
+            never @ (RuntimeError::ImageNeverPull { .. } | RuntimeError::ImageNeverPullUnverified { .. }) => {
+                (Reason::ErrImageNeverPull, never.to_string(), true)
+            }
             RuntimeError::ImageNotFound { detail, .. } => (Reason::ErrImagePull, format!("not found: {detail}"), true),
             RuntimeError::ImageDenied { detail, .. } => {
                 (Reason::ErrImagePull, format!("access denied: {detail}"), true)
@@ -109,55 +112,73 @@ fn invalid_names(needs: &[ImageNeed], notes: &mut Notes) -> Result<(), PodFailur
 
 /// Makes one image present. `Ok(Some(why))`: the registry could not be reached, and the
 /// local copy serves. The pull is the run's (see `pulls`): pods that need the image at the
-/// same time wait for one pull.
+/// same time wait for one pull. An image on the node that was pulled with credentials serves
+/// only a pod that shows it may use it (see `pull_verify`); another pulls it with its own.
 pub(super) async fn ensure_image<R: Runtime>(
     scope: Scope<'_, R>,
     need: &ImageNeed,
 ) -> Result<Option<String>, RuntimeError> {
-    let Scope { rt, desired, reporter, key, pulls, .. } = scope;
-    let present = rt.image_present(&need.image).await?;
+    let present = scope.rt.image_present(&need.image).await?;
     let said = image_events::Said { scope, need };
-    match (need.policy, present) {
-        (PullPolicy::Never, false) => {
-            Err(said.never_pulled(RuntimeError::ImageNeverPull { image: need.image.clone() }))
+    let asked = present && need.policy != PullPolicy::Always;
+    let must_pull = asked && !image_verify::may_use_local(scope, &need.image).await?;
+    match pull_verify::step(need.policy, present, must_pull) {
+        PullStep::NeverPull if present => {
+            Err(said.never_verified(RuntimeError::ImageNeverPullUnverified { image: need.image.clone() }))
         }
-        (PullPolicy::Never | PullPolicy::IfNotPresent, true) => {
+        PullStep::NeverPull => Err(said.never_pulled(RuntimeError::ImageNeverPull { image: need.image.clone() })),
+        PullStep::UseLocal => {
             said.present();
             Ok(None)
         }
-        (PullPolicy::Always, _) | (PullPolicy::IfNotPresent, false) => {
-            said.pulling();
-            reporter.pull(key, &need.image, PullEvent::Started);
-            let started = std::time::Instant::now();
-            let last = std::sync::Mutex::new(PullProgress::default());
-            let progress = |p: PullProgress| {
-                *last.lock().unwrap_or_else(|e| e.into_inner()) = p;
-                reporter.pull(key, &need.image, PullEvent::Progress(p));
-            };
-            let credentials = credentials_for(desired, &need.image, reporter, key).await;
-            let r = pulls.pull(rt, &need.image, credentials.as_ref(), &progress).await;
-            let done = *last.lock().unwrap_or_else(|e| e.into_inner());
-            match r {
-                Ok(()) => {
-                    said.pulled(started.elapsed(), done.bytes_total);
-                    reporter.pull(
-                        key,
-                        &need.image,
-                        PullEvent::Done { bytes: done.bytes_total, elapsed: started.elapsed() },
-                    );
-                    Ok(None)
-                }
-                Err(RuntimeError::RegistryUnreachable { detail, .. }) if present => {
-                    said.offline(&detail);
-                    reporter.pull(key, &need.image, PullEvent::Failed);
-                    Ok(Some(detail))
-                }
-                Err(e) => {
-                    said.failed(&e);
-                    reporter.pull(key, &need.image, PullEvent::Failed);
-                    Err(e)
-                }
-            }
+        PullStep::Pull => pull(scope, need, present && !must_pull).await,
+    }
+}
+
+/// Pulls one image with the pod's credentials, and records the pull. `local_serves`: the copy
+/// on the node may serve this pod should the registry not answer (asked only then under
+/// Always).
+async fn pull<R: Runtime>(
+    scope: Scope<'_, R>,
+    need: &ImageNeed,
+    local_serves: bool,
+) -> Result<Option<String>, RuntimeError> {
+    let Scope { rt, desired, reporter, key, pulls, .. } = scope;
+    let said = image_events::Said { scope, need };
+    said.pulling();
+    reporter.pull(key, &need.image, PullEvent::Started);
+    let started = std::time::Instant::now();
+    let last = std::sync::Mutex::new(PullProgress::default());
+    let progress = |p: PullProgress| {
+        *last.lock().unwrap_or_else(|e| e.into_inner()) = p;
+        reporter.pull(key, &need.image, PullEvent::Progress(p));
+    };
+    let found = credentials_for(desired, &need.image, reporter, key).await;
+    let r = match image_verify::intend(scope, &need.image) {
+        Ok(()) => pulls.pull(rt, &need.image, found.credentials.as_ref(), &progress).await,
+        Err(e) => Err(e),
+    };
+    let from = found.credentials.as_ref().zip(found.secret.as_deref());
+    image_verify::ended(scope, &need.image, r.is_ok(), from).await;
+    let done = *last.lock().unwrap_or_else(|e| e.into_inner());
+    match r {
+        Ok(()) => {
+            said.pulled(started.elapsed(), done.bytes_total);
+            reporter.pull(key, &need.image, PullEvent::Done { bytes: done.bytes_total, elapsed: started.elapsed() });
+            Ok(None)
+        }
+        Err(RuntimeError::RegistryUnreachable { detail, .. })
+            if local_serves
+                && (need.policy != PullPolicy::Always || image_verify::may_use_local(scope, &need.image).await?) =>
+        {
+            said.offline(&detail);
+            reporter.pull(key, &need.image, PullEvent::Failed);
+            Ok(Some(detail))
+        }
+        Err(e) => {
+            said.failed(&e);
+            reporter.pull(key, &need.image, PullEvent::Failed);
+            Err(e)
         }
     }
 }

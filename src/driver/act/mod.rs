@@ -7,6 +7,7 @@
 mod env_files;
 mod hooks;
 mod image_events;
+mod image_verify;
 mod images;
 mod preflight;
 mod teardown;

@@ -100,6 +100,9 @@ pub struct ApplyOptions {
     pub log_monitor: Duration,
     /// `--auto-update`: under `--supervise`, the images kept current.
     pub auto_update: Option<driver::auto_update::AutoUpdate>,
+    /// `--image-pull-credentials-verification-policy`: who may use an image pulled with
+    /// credentials (`pull_verify`).
+    pub pull_verification: driver::pull_verify::Policy,
     pub quiet: bool,
     pub verbose: bool,
 }
@@ -429,6 +432,9 @@ async fn clean_up<R: Runtime>(
 
 /// How each pod's driver runs, from apply's options.
 fn drive_options(opts: &ApplyOptions, deadline: Instant, files: Option<PodFiles>) -> DriveOptions {
+    // The record of image pulls lives in the state directory when the engine is this host's.
+    let verifier =
+        driver::pull_verify::Verifier::new(opts.pull_verification.clone(), files.as_ref().map(PodFiles::root));
     DriveOptions {
         // A container's exit code is only there once it has exited.
         wait_for: opts.wait_for.or(opts.abort_on_container_exit.then_some(WaitFor::Complete)),
@@ -440,7 +446,7 @@ fn drive_options(opts: &ApplyOptions, deadline: Instant, files: Option<PodFiles>
         events: driver::events::Events::to_files(files.as_ref()),
         files,
         min_uptime: opts.min_uptime,
-        pulls: Arc::new(driver::pulls::Pulls::new()),
+        pulls: Arc::new(driver::pulls::Pulls::verified_by(verifier)),
         updates: opts.auto_update.as_ref().map_or_else(Arc::default, |a| a.state.clone()),
         abort_on_exit: opts.abort_on_container_exit,
     }

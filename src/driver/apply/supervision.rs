@@ -108,10 +108,10 @@ pub(super) async fn run<R: Runtime>(
     // Ends with supervision, however that ends.
     let _rotation = AbortOnDrop(tokio::spawn(rotation));
     let kept: Vec<_> = results.iter().filter(|r| supervise::needs_supervision(r)).map(|r| r.desired.clone()).collect();
-    let _updates = opts
-        .auto_update
-        .clone()
-        .map(|au| AbortOnDrop(tokio::spawn(auto_update::keep_current(rt.clone(), kept, au, reporter.clone()))));
+    let _updates = opts.auto_update.clone().map(|au| {
+        let pulls = first_pass.pulls.clone();
+        AbortOnDrop(tokio::spawn(auto_update::keep_current(rt.clone(), kept, au, reporter.clone(), pulls)))
+    });
     let pods = supervise::supervise(rt.clone(), results, supervise::forever(first_pass), reporter.clone(), drivers);
     let mut pods = Pods { task: tokio::spawn(pods), ended: false };
     let mut watch = Watch::new(seen, skipped);

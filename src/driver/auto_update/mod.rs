@@ -21,6 +21,9 @@ use tokio::time::Instant;
 pub use judge::{judge, moved, Verdict, Watch};
 pub use state::Updates;
 
+use super::pull_credentials::PullCredentials;
+use super::pull_verify::PodSecret;
+use super::pulls::Pulls;
 use crate::escape::escape;
 use crate::manifest::types::PullPolicy;
 use crate::pod::observed::PodObservation;
@@ -48,10 +51,17 @@ pub fn targets(pod: &DesiredPod) -> impl Iterator<Item = &DesiredContainer> {
 }
 
 /// Keeps the images of `pods` current until dropped (it runs beside their supervision).
-pub async fn keep_current<R: Runtime>(rt: Arc<R>, pods: Vec<DesiredPod>, au: AutoUpdate, reporter: Arc<dyn Reporter>) {
+/// Its pulls are recorded in the run's record of image pulls (`pulls`, see `pull_verify`).
+pub async fn keep_current<R: Runtime>(
+    rt: Arc<R>,
+    pods: Vec<DesiredPod>,
+    au: AutoUpdate,
+    reporter: Arc<dyn Reporter>,
+    pulls: Arc<Pulls>,
+) {
     // The updates being settled when podrun started over are settled on.
     let watches = au.state.take_watches();
-    let mut checker = Checker { rt, au, reporter, watches, failing: Vec::new() };
+    let mut checker = Checker { rt, au, reporter, pulls, watches, failing: Vec::new() };
     let mut next_check = Instant::now() + checker.au.every;
     let mut tick = tokio::time::interval(JUDGE_EVERY.min(checker.au.every));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -73,6 +83,7 @@ struct Checker<R> {
     rt: Arc<R>,
     au: AutoUpdate,
     reporter: Arc<dyn Reporter>,
+    pulls: Arc<Pulls>,
     /// The updates being settled.
     watches: Vec<Watch>,
     /// The references whose last pull failed (said once, until one succeeds).
@@ -158,8 +169,8 @@ impl<R: Runtime> Checker<R> {
     /// compared: pulled, or the registry unreachable, where the local image serves as it
     /// serves the driver (an image loaded or tagged on an offline host is taken up).
     async fn pull(&mut self, pod: &DesiredPod, key: &PodKey, image: &str) -> bool {
-        let credentials = super::pull_credentials::credentials_for(pod, image, &*self.reporter, key).await;
-        let e = match self.rt.pull_image(image, credentials.as_ref(), &|_| {}).await {
+        let found = super::pull_credentials::credentials_for(pod, image, &*self.reporter, key).await;
+        let e = match self.recorded_pull(pod, image, &found).await {
             Ok(()) => {
                 self.failing.retain(|i| i != image);
                 return true;
@@ -177,6 +188,34 @@ impl<R: Runtime> Checker<R> {
             ));
         }
         offline
+    }
+
+    /// Pulls `image` with `found`, recorded as the drivers' pulls are: an image a pod's Secret
+    /// pulled stays that Secret's. A pull that cannot be recorded is not made.
+    async fn recorded_pull(&self, pod: &DesiredPod, image: &str, found: &PullCredentials) -> Result<(), RuntimeError> {
+        let verifier = self.pulls.verifier();
+        verifier.intend(image).map_err(|e| RuntimeError::Image {
+            image: image.to_owned(),
+            detail: format!("cannot record the pull: {}", crate::error_chain::chain(&e)),
+        })?;
+        let r = self.rt.pull_image(image, found.credentials.as_ref(), &|_| {}).await;
+        let id = match &r {
+            Ok(()) => match self.rt.image_identity(image).await {
+                Ok(Some(identity)) => Some(identity.id),
+                // Left as a pull under way: pulled by podrun, credentials unknown.
+                _ => return r,
+            },
+            Err(_) => None,
+        };
+        let secret = found.credentials.as_ref().zip(found.secret.as_deref()).map(|(credentials, name)| PodSecret {
+            namespace: &pod.namespace,
+            name,
+            credentials,
+        });
+        if let Err(e) = verifier.ended(image, id.as_deref(), secret) {
+            tracing::warn!(image = %escape(image), error = %crate::error_chain::chain(&e), "auto-update: pull not recorded");
+        }
+        r
     }
 
     /// Judges the pod's updates being settled, and rolls back those that failed.

@@ -37,7 +37,8 @@ async fn a_moved_image_restarts_its_container_and_a_crashing_one_is_rolled_back_
         interrupt,
     ));
     let au = AutoUpdate { every: Duration::from_secs(1), settle: Duration::from_secs(3), state: state.clone() };
-    let checker = tokio::spawn(auto_update::keep_current(rt.clone(), vec![d.clone()], au, reporter.clone()));
+    let pulls = Arc::new(crate::driver::pulls::Pulls::new());
+    let checker = tokio::spawn(auto_update::keep_current(rt.clone(), vec![d.clone()], au, reporter.clone(), pulls));
     let events = || reporter.events.lock().unwrap().clone();
 
     tokio::time::sleep(Duration::from_secs(5)).await;

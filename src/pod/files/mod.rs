@@ -159,7 +159,7 @@ impl PodFiles {
     }
 
     /// The state directory (checked, when made by [`PodFiles::open`]).
-    pub(super) fn root(&self) -> &Path {
+    pub fn root(&self) -> &Path {
         &self.root
     }
 
