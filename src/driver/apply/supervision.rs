@@ -30,7 +30,7 @@ use crate::runtime::{Runtime, Selector};
 use crate::sd_notify;
 
 use super::reread::{self, News};
-use super::workers::Workers;
+use super::workers::{self, Workers};
 use super::ApplyOptions;
 
 /// How often the manifests are looked at: the kubelet's file check frequency.
@@ -140,7 +140,12 @@ pub(super) async fn run<R: Runtime + 'static>(
         let Some(news) = news else { continue };
         let why = if asked { "SIGHUP" } else { "the manifests changed" };
         sd_notify::notify(&format!("RELOADING=1\nSTATUS={why}: applying them again"));
-        let changed = workers.reread(news.pods.clone(), &news.bad()).await;
+        let (started, changed) = workers.reread(news.pods.clone(), &news.bad()).await;
+        // Told to systemd once the new pods show; SIGTERM does not wait for them.
+        tokio::select! {
+            () = workers::settled(&*rt, &started) => {}
+            _ = during.wait() => {}
+        }
         if changed > 0 {
             reporter.note(&format!("{why}: {changed} pods changed"));
             all_ended = false;

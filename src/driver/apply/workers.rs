@@ -173,9 +173,13 @@ impl<R: Runtime + 'static> Workers<R> {
 
     /// Hands a re-read to the workers: `pods` (each with its manifest file) are what the
     /// manifests say now; `bad` the files that do not load now, whose pods keep their last good
-    /// version. Returns (once the workers of pods no manifest names any more have stopped) how
-    /// many pods changed.
-    pub(super) async fn reread(&mut self, pods: Vec<(DesiredPod, Option<String>)>, bad: &BTreeSet<String>) -> usize {
+    /// version. Returns (once the workers of pods no manifest names any more have stopped) the
+    /// pods started or replaced, and how many pods changed in all.
+    pub(super) async fn reread(
+        &mut self,
+        pods: Vec<(DesiredPod, Option<String>)>,
+        bad: &BTreeSet<String>,
+    ) -> (Vec<DesiredPod>, usize) {
         let named: BTreeSet<PodKey> = pods.iter().map(|(d, _)| PodKey::of(d)).collect();
         let gone: Vec<PodKey> = self
             .pods
@@ -183,7 +187,7 @@ impl<R: Runtime + 'static> Workers<R> {
             .filter(|(k, w)| !named.contains(*k) && !w.file.as_ref().is_some_and(|f| bad.contains(f)))
             .map(|(k, _)| k.clone())
             .collect();
-        let mut changed = 0;
+        let mut changed = Vec::new();
         let mut stopping = Vec::new();
         for key in &gone {
             if let Some(w) = self.pods.remove(key) {
@@ -206,12 +210,13 @@ impl<R: Runtime + 'static> Workers<R> {
                 Change::Refreshed => "what it refers to changed: applying it again",
             };
             self.reporter.event(&key, said);
-            changed += 1;
+            changed.push(desired.clone());
             let before = self.pods.remove(&key);
             self.start(desired, file, before, how == Change::Edited);
         }
         join_all(stopping).await;
-        changed + gone.len()
+        let count = changed.len() + gone.len();
+        (changed, count)
     }
 
     /// The pods known, and how many of them are supervised (their worker runs).
@@ -229,6 +234,26 @@ impl<R: Runtime + 'static> Workers<R> {
         let tasks = self.pods.values_mut().filter(|w| !w.task.is_finished()).map(|w| &mut w.task);
         let _ = tokio::time::timeout(STOP_BOUND, join_all(tasks)).await;
     }
+}
+
+/// How long a re-read waits for the pods it started or replaced to show on the engine.
+const SETTLE: Duration = Duration::from_secs(30);
+
+/// Resolves once the engine shows a container of each of `pods` made from what it is now (a
+/// container spec of theirs), or after `SETTLE`: what a re-read tells systemd it has done.
+pub(super) async fn settled<R: Runtime>(rt: &R, pods: &[DesiredPod]) {
+    let shown = |d: &DesiredPod, all: &[crate::runtime::Observed]| {
+        let hashes: BTreeSet<&str> = d.init.iter().chain(&d.containers).map(|c| c.spec_hash.as_str()).collect();
+        all.iter().any(|c| c.label(crate::runtime::labels::SPEC_HASH).is_some_and(|h| hashes.contains(h)))
+    };
+    let _ = tokio::time::timeout(SETTLE, async {
+        for d in pods {
+            while !rt.list(&Selector::pod(&d.namespace, &d.name)).await.is_ok_and(|all| shown(d, &all)) {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    })
+    .await;
 }
 
 /// Removes the pod as its old manifest made it, so that the new one starts as a new pod.
@@ -304,18 +329,20 @@ mod tests {
         };
         let untouched = ids(&["steady", "bad", "gone"]);
 
-        // crash edited, steady the same, gone's manifest removed, bad's turned bad.
-        let now =
-            vec![(pod("crash", "2"), Some("crash.yaml".into())), (pod("steady", "1"), Some("steady.yaml".into()))];
-        let changed = w.reread(now, &BTreeSet::from(["bad.yaml".to_owned()])).await;
-        assert_eq!(changed, 2, "crash edited, gone stopped");
-        assert_eq!(w.counts(), (3, 3), "crash, steady and bad supervised");
         let hash = pod("crash", "2").containers[0].spec_hash.clone();
         let edited = || -> Vec<String> {
             let new = |c: &&crate::runtime::Observed| c.label(labels::SPEC_HASH) == Some(hash.as_str());
             rt.containers().iter().filter(new).filter_map(|c| c.label(labels::ATTEMPT).map(str::to_owned)).collect()
         };
-        until("the edited crash running", || !edited().is_empty()).await;
+        // crash edited, steady the same, gone's manifest removed, bad's turned bad.
+        let now =
+            vec![(pod("crash", "2"), Some("crash.yaml".into())), (pod("steady", "1"), Some("steady.yaml".into()))];
+        let (started, changed) = w.reread(now, &BTreeSet::from(["bad.yaml".to_owned()])).await;
+        assert_eq!(changed, 2, "crash edited, gone stopped");
+        assert_eq!(started.len(), 1);
+        settled(&*rt, &started).await;
+        assert!(!edited().is_empty(), "settled once the engine shows the new version");
+        assert_eq!(w.counts(), (3, 3), "crash, steady and bad supervised");
         assert!(edited().contains(&"0".to_owned()), "a new pod starts at attempt 0: {:?}", edited());
         let events = said.events.lock().unwrap().clone();
         assert_eq!(crate::driver::tests::count(&events, "replacing it with a new pod"), 1, "{events:?}");
