@@ -139,8 +139,13 @@ pub(super) async fn run<R: Runtime + 'static>(
         };
         let Some(news) = news else { continue };
         let why = if asked { "SIGHUP" } else { "the manifests changed" };
-        sd_notify::notify(&format!("RELOADING=1\nSTATUS={why}: applying them again"));
         let (started, changed) = workers.reread(news.pods.clone(), &news.bad()).await;
+        // systemd hears of a reload asked for, or one that changed pods; not of a file that
+        // turned bad, which changes nothing.
+        let reloads = asked || changed > 0;
+        if reloads {
+            sd_notify::notify(&format!("RELOADING=1\nSTATUS={why}: applying them again"));
+        }
         // Told to systemd once the new pods show; SIGTERM does not wait for them.
         tokio::select! {
             () = workers::settled(&*rt, &started) => {}
@@ -156,13 +161,20 @@ pub(super) async fn run<R: Runtime + 'static>(
             let News { loaded, listing, skipped, .. } = &news;
             super::prune_after(&*rt, opts, loaded, listing, skipped, files, &*reporter).await;
         }
-        let (total, live) = workers.counts();
-        let mut status = format!("{live} of {total} pods supervised");
-        if !news.skipped.is_empty() {
-            status.push_str(&format!("; {} manifests skipped", news.skipped.len()));
+        if reloads {
+            ready_again(&workers, &news);
         }
-        sd_notify::notify(&format!("READY=1\nSTATUS={status}"));
     }
+}
+
+/// Tells systemd the reload is done, with what is supervised now.
+fn ready_again<R: Runtime + 'static>(workers: &Workers<R>, news: &News) {
+    let (total, live) = workers.counts();
+    let mut status = format!("{live} of {total} pods supervised");
+    if !news.skipped.is_empty() {
+        status.push_str(&format!("; {} manifests skipped", news.skipped.len()));
+    }
+    sd_notify::notify(&format!("READY=1\nSTATUS={status}"));
 }
 
 /// What runs beside the workers, for the pods they supervise: the log rotation (only where
