@@ -137,7 +137,7 @@ fn workers(target: Target, test: &str) {
         &ns,
         test,
         &files,
-        &["--crash-backoff", "60s", "--crash-backoff-max", "60s", "--timeout", "10s"],
+        &["--crash-backoff", "60s", "--crash-backoff-max", "60s", "--timeout", "20s"],
     );
     sup.wait_said("supervising: ", 1);
     sup.wait_said("/crash/main: Waiting: CrashLoopBackOff (back-off 1m", 1);
@@ -145,8 +145,10 @@ fn workers(target: Target, test: &str) {
         running_again(target, &ns, "steady", 0).then_some(()).ok_or(())
     });
 
-    // A SIGHUP, and a kill of steady's container while crash waits: steady is back at once.
+    // A SIGHUP, and a moment later a kill of steady's container while crash waits out its
+    // backoff (and, once, a re-read's pass on crash until --timeout): steady is back at once.
     sup.signal("-HUP");
+    std::thread::sleep(Duration::from_secs(3));
     kill(target, &current(&ns, "steady", "main"));
     let killed = Instant::now();
     wait_until("steady restarted", Duration::from_secs(30), || {
