@@ -15,9 +15,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures_util::future::join_all;
 use tokio::time::Instant;
 
+use crate::pod::DesiredPod;
 use crate::report::{PodKey, Reporter};
 use crate::runtime::Runtime;
 use crate::status::{Phase, WaitFor};
@@ -53,7 +53,10 @@ pub fn forever(first_pass: &DriveOptions) -> DriveOptions {
 }
 
 /// Keeps every pod of `first_pass` that needs it until `interrupt` fires. Returns (once no
-/// pod is supervised any more) whether one ended past its activeDeadlineSeconds.
+/// pod is supervised any more) whether one ended past its activeDeadlineSeconds. For the
+/// driver's tests: `apply --supervise` keeps each pod by a worker of its own (`apply::workers`),
+/// which a re-read of the manifests can stop or replace alone.
+#[cfg(test)]
 pub async fn supervise<R: Runtime>(
     rt: Arc<R>,
     first_pass: Vec<PodResult>,
@@ -64,23 +67,26 @@ pub async fn supervise<R: Runtime>(
     let runs = first_pass
         .into_iter()
         .filter(needs_supervision)
-        .map(|r| keep(rt.clone(), r, opts.clone(), reporter.clone(), interrupt.clone()));
-    join_all(runs).await.into_iter().any(|past_deadline| past_deadline)
+        .map(|r| keep(rt.clone(), r.desired, opts.clone(), reporter.clone(), interrupt.clone()));
+    futures_util::future::join_all(runs).await.into_iter().any(|past_deadline| past_deadline)
 }
 
-async fn keep<R: Runtime>(
+/// Keeps one pod (`opts` those of `forever`) until `interrupt` fires (false) or it has finished
+/// for good (true when past its activeDeadlineSeconds): one pod's worker under supervision.
+pub async fn keep<R: Runtime>(
     rt: Arc<R>,
-    mut last: PodResult,
+    desired: DesiredPod,
     opts: DriveOptions,
     reporter: Arc<dyn Reporter>,
     mut interrupt: Interrupt,
 ) -> bool {
-    let key = PodKey::of(&last.desired);
+    let key = PodKey::of(&desired);
     let base = opts.retry_delay.max(Duration::from_secs(1));
     let mut delay = base;
+    let mut desired = desired;
     loop {
         let started = Instant::now();
-        last = run_pod(rt.clone(), last.desired, opts.clone(), reporter.clone(), interrupt.clone()).await;
+        let last = run_pod(rt.clone(), desired, opts.clone(), reporter.clone(), interrupt.clone()).await;
         let why = match &last.outcome {
             Err(PodFailure::Interrupted(_)) => return false,
             _ if !needs_supervision(&last) => {
@@ -97,6 +103,7 @@ async fn keep<R: Runtime>(
                 match outage::wait_for_engine(&*rt, &sel, e.clone(), None, &mut interrupt).await {
                     Ok(()) => {
                         reporter.event(&key, "the engine answers again; supervising the pod again");
+                        desired = last.desired;
                         continue;
                     }
                     Err(PodFailure::Interrupted(_)) => return false,
@@ -106,6 +113,7 @@ async fn keep<R: Runtime>(
             Err(e) => e.to_string(),
             Ok(()) => "the driver stopped".to_owned(),
         };
+        desired = last.desired;
         if started.elapsed() >= STEADY {
             delay = base;
         }

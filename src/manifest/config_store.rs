@@ -27,7 +27,7 @@ pub enum ConfigError {
 /// The decoded contents of one ConfigMap or Secret: key to bytes.
 pub type Entries = BTreeMap<String, Vec<u8>>;
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ConfigStore {
     config_maps: BTreeMap<(String, String), Entries>,
     /// Each ConfigMap's `binaryData` keys: volumes show them, the environment does not.

@@ -208,6 +208,10 @@ impl<R: Runtime> LogRuntime for Bounded<R> {
     async fn rotate_log(&self, c: &Observed, policy: LogRotation) -> Result<bool, RuntimeError> {
         self.bound(|| format!("rotate the log of container {}", c.name), self.inner.rotate_log(c, policy)).await
     }
+
+    fn rotates_logs(&self) -> bool {
+        self.inner.rotates_logs()
+    }
 }
 
 impl<R: Runtime> StreamingRuntime for Bounded<R> {

@@ -155,6 +155,9 @@ impl LogRuntime for Engine {
     async fn rotate_log(&self, c: &Observed, policy: LogRotation) -> Result<bool, RuntimeError> {
         each!(self, rt => rt.rotate_log(c, policy).await)
     }
+    fn rotates_logs(&self) -> bool {
+        each!(self, rt => rt.rotates_logs())
+    }
 }
 
 impl StreamingRuntime for Engine {

@@ -172,6 +172,11 @@ pub trait LogRuntime: Send + Sync {
     ) -> impl Future<Output = Result<bool, RuntimeError>> + Send {
         async { Ok(false) }
     }
+    /// Whether the engine writes container logs where podrun asks (a CRI runtime), so that
+    /// `rotate_log` has anything to do: the Docker API keeps its own.
+    fn rotates_logs(&self) -> bool {
+        false
+    }
 }
 
 /// Interactive execs, attached to a terminal or to podrun's own streams (the CRI's streaming

@@ -55,6 +55,7 @@ mod e2e_sidecars;
 mod e2e_static;
 mod e2e_status;
 mod e2e_streams;
+mod e2e_supervise_workers;
 mod e2e_sync;
 mod e2e_toolbox;
 mod e2e_url;

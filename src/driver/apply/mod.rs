@@ -12,8 +12,10 @@ mod error;
 mod exit_code_from;
 mod mode;
 mod prune;
+mod reread;
 mod supervision;
 mod watchdog;
+mod workers;
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -40,7 +42,6 @@ use crate::report::logs::{self, LogPod, LogStreamer};
 use crate::report::{self, output, summary, Format, ReportOptions, Reporter};
 use crate::runtime::bounded::Bounded;
 use crate::runtime::{LogRotation, NodeRuntime, Runtime, RuntimeError, Selector};
-use crate::sd_notify;
 use crate::status::WaitFor;
 
 use mode::Mode;
@@ -107,21 +108,12 @@ pub struct ApplyOptions {
     pub verbose: bool,
 }
 
-/// What one pass of apply came to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Pass {
-    /// podrun ends with this exit code.
-    Ended(u8),
-    /// Supervision saw the manifests change (or SIGHUP): apply runs again.
-    StartOver,
-}
-
 /// Runs apply as `opts` says; `connect` reaches the engine (and podrun's state directory), and
-/// is awaited only once every pod has loaded, at each pass. Ok is the exit code.
+/// is awaited only once every pod has loaded. Ok is the exit code.
 ///
 /// # Errors
 /// What ended the run before its pods did: bad input, an engine podrun cannot reach, ...
-pub async fn run<R, E, C>(opts: &ApplyOptions, mut connect: impl FnMut() -> C) -> Result<u8, ApplyError<E>>
+pub async fn run<R, E, C>(opts: &ApplyOptions, connect: impl FnOnce() -> C) -> Result<u8, ApplyError<E>>
 where
     R: Runtime + 'static,
     C: Future<Output = Result<(R, Option<PodFiles>), E>>,
@@ -132,49 +124,25 @@ where
         );
     }
     match Mode::of(opts) {
-        // Without supervision a pass never starts over: the first ends podrun.
-        Mode::Once => loop {
-            if let Pass::Ended(code) = pass(opts, Mode::Once, connect(), None, &AtomicBool::new(false)).await? {
-                return Ok(code);
-            }
-        },
-        Mode::Supervise => supervised(opts, connect).await,
-    }
-}
-
-/// `apply --supervise`: passes, each supervising its pods until podrun ends or starts over.
-async fn supervised<R, E, C>(opts: &ApplyOptions, mut connect: impl FnMut() -> C) -> Result<u8, ApplyError<E>>
-where
-    R: Runtime + 'static,
-    C: Future<Output = Result<(R, Option<PodFiles>), E>>,
-{
-    // SIGHUP, SIGINT and SIGTERM are listened to before anything else, once for the life of
-    // the process (tokio's handlers, once set, stay): a default action would end podrun, and a
-    // signal sent while a pass runs is for the supervision after it.
-    let mut signals = (signal(SignalKind::hangup())?, Interrupt::listen()?);
-    let _watchdog = watchdog::start(&signals.1);
-    let mut started_over = false;
-    loop {
-        match supervised_pass(opts, connect(), &mut signals).await? {
-            // SIGINT or SIGTERM while supervision started over: its normal end, as between
-            // passes (the first pass's own is the 130 or 143 of any apply).
-            Pass::Ended(_) if started_over && signals.1.fired().is_some() => {
-                sd_notify::notify("STOPPING=1");
-                return Ok(exit::SUCCESS);
-            }
-            Pass::Ended(code) => return Ok(code),
-            Pass::StartOver => started_over = true,
+        Mode::Once => pass(opts, Mode::Once, connect(), None, &AtomicBool::new(false)).await,
+        Mode::Supervise => {
+            // SIGHUP, SIGINT and SIGTERM are listened to before anything else, once for the life
+            // of the process (tokio's handlers, once set, stay): a default action would end
+            // podrun, and a signal sent while the first pass runs is for the supervision after it.
+            let mut signals = (signal(SignalKind::hangup())?, Interrupt::listen()?);
+            let _watchdog = watchdog::start(&signals.1);
+            supervised_pass(opts, connect(), &mut signals).await
         }
     }
 }
 
-/// One pass under supervision. Before the drivers run (loading, connecting) a signal ends the
+/// The pass under supervision. Before the drivers run (loading, connecting) a signal ends the
 /// pass at once, as its default action would have; drivers stop on it themselves.
 async fn supervised_pass<R, E, C>(
     opts: &ApplyOptions,
     connect: C,
     signals: &mut (Signal, Interrupt),
-) -> Result<Pass, ApplyError<E>>
+) -> Result<u8, ApplyError<E>>
 where
     R: Runtime + 'static,
     C: Future<Output = Result<(R, Option<PodFiles>), E>>,
@@ -189,7 +157,7 @@ where
             let grace = if driving.load(Ordering::Relaxed) { STOP_GRACE } else { Duration::ZERO };
             match tokio::time::timeout(grace, &mut pass).await {
                 Ok(r) => r,
-                Err(_) => Ok(Pass::Ended(u8::try_from(128 + sig).unwrap_or(exit::INTERNAL))),
+                Err(_) => Ok(u8::try_from(128 + sig).unwrap_or(exit::INTERNAL)),
             }
         }
     }
@@ -206,15 +174,14 @@ struct Ready<R> {
     files: Option<PodFiles>,
 }
 
-/// One pass: read and prepare, drive, report, and under `--supervise` supervise until the end
-/// or a start over.
+/// The pass: read and prepare, drive, report, and under `--supervise` supervise until the end.
 async fn pass<R, E, C>(
     opts: &ApplyOptions,
     mode: Mode,
     connect: C,
     signals: Option<&mut (Signal, Interrupt)>,
     driving: &AtomicBool,
-) -> Result<Pass, ApplyError<E>>
+) -> Result<u8, ApplyError<E>>
 where
     R: Runtime + 'static,
     C: Future<Output = Result<(R, Option<PodFiles>), E>>,
@@ -237,7 +204,7 @@ where
 
     let Ready { listing, loaded, skipped, pods, rt, files } = ready(opts, mode, connect, deadline, &*reporter).await?;
     if opts.dry_run {
-        return dry_run::dry_run(&*rt, &pods, opts.crash, opts.quiet).await.map(Pass::Ended);
+        return dry_run::dry_run(&*rt, &pods, opts.crash, opts.quiet).await;
     }
     driver::ensure_infra_image(&*rt, &opts.infra_image).await?;
 
@@ -259,10 +226,10 @@ where
 
     print_summary(&results, opts);
     if let (Some(name), [r]) = (&opts.exit_code_from, results.as_slice()) {
-        return Ok(Pass::Ended(exit::from_container(&r.outcome, name, exit_code_from::last_exit(r, name))));
+        return Ok(exit::from_container(&r.outcome, name, exit_code_from::last_exit(r, name)));
     }
     if let (true, [r]) = (opts.abort_on_container_exit, results.as_slice()) {
-        return Ok(Pass::Ended(exit_code_from::aborted(r)));
+        return Ok(exit_code_from::aborted(r));
     }
     // The first failing pod, in manifest order, decides the exit code.
     let code = results.iter().find_map(|r| r.outcome.as_ref().err()).map_or(exit::SUCCESS, exit::for_pod);
@@ -273,9 +240,10 @@ where
         // a bound instead, so a frozen engine is ridden out as an outage.
         rt.set_deadline(None);
         rt.set_per_call(Some(SUPERVISED_CALL_LIMIT));
-        return Ok(supervision::run(rt, results, &drive, opts, (fingerprint, &skipped), hangup, interrupt).await);
+        let seen = (fingerprint, skipped.as_slice(), &loaded);
+        return Ok(supervision::run(rt, results, &drive, opts, seen, hangup, interrupt).await);
     }
-    Ok(Pass::Ended(code))
+    Ok(code)
 }
 
 /// The shared phases of a pass: the manifests read and loaded, the engine reached (within the

@@ -1,20 +1,16 @@
-//! `apply --supervise` after the first pass: tells systemd podrun is ready, keeps the pods (see
-//! `driver::supervise`), and watches the manifests as a kubelet watches its static pod
-//! directory: every 20 s, and at once on SIGHUP (`systemctl reload`); a URL source is read
-//! again at the same times (`manifests::remote`), and its answer stands for its file. When a manifest that
-//! loads was added or changed, or one was removed, podrun starts over: the drivers stop as on
-//! SIGTERM, and the same process runs apply again with its arguments, whose first pass applies
-//! the new set (with `--prune`, removing pods whose manifest is gone) and supervision goes on.
-//! It starts over in place rather than through exec: a signal's handlers do not survive exec,
-//! and a SIGHUP in the new process before its own were set would end it (129). Pods the change
-//! does not touch are not disturbed, since applying an unchanged pod changes nothing. A
-//! manifest that does not load (or whose pod cannot run here) is reported once and left out
-//! until it changes (`watch`): one that turned bad does not start podrun over, so the pod of
-//! its last good version stays supervised as it was. While it runs, the loop and the engine
-//! say they are alive to systemd's watchdog (`watchdog`).
+//! `apply --supervise` after the first pass: tells systemd podrun is ready, keeps each pod by
+//! a worker of its own (`workers`), and watches the manifests as a kubelet watches its static
+//! pod directory: every 20 s, and at once on SIGHUP (`systemctl reload`); a URL source is read
+//! again at the same times (`manifests::remote`), and its answer stands for its file. When the
+//! manifests changed (or on SIGHUP) they are read again (`reread`) and each worker hears only
+//! its own pod's news, while every other pod stays supervised: a new manifest starts its pod, an
+//! edited one replaces its pod with a new one, a removed one ends its pod's supervision (and
+//! with `--prune` the pod). A manifest that does not load (or whose pod cannot run here) is
+//! reported once and left out until it changes (`watch`); one that turned bad keeps the pod of
+//! its last good version supervised as it was. While it runs, the loop and the engine say they
+//! are alive to systemd's watchdog (`watchdog`).
 
 use std::collections::BTreeSet;
-use std::convert::Infallible;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,17 +24,16 @@ use crate::driver::manifests::watch::{self, Stamps};
 use crate::driver::{auto_update, log_rotation, supervise, DriveOptions, Interrupt, PodResult};
 use crate::error_chain::chain;
 use crate::exit;
+use crate::manifest::Loaded;
+use crate::pod::DesiredPod;
 use crate::report::{self, ReportOptions, Reporter};
 use crate::runtime::{Runtime, Selector};
 use crate::sd_notify;
-use crate::status::outcome::SIGHUP;
 
-use super::engine::Engine;
-use super::mode::Mode;
+use super::reread::{self, News};
 use super::watchdog;
-use super::ApplyError;
+use super::workers::{self, Workers};
 use super::ApplyOptions;
-use super::Pass;
 
 /// How often the manifests are looked at: the kubelet's file check frequency.
 const CHECK_EVERY: Duration = Duration::from_secs(20);
@@ -74,11 +69,6 @@ impl Fingerprint {
                 .collect(),
         ))
     }
-
-    /// The stamps of the files not in `left_out`.
-    fn without(&self, left_out: &BTreeSet<PathBuf>) -> Stamps {
-        self.0.iter().filter(|(p, _)| !left_out.contains(*p)).map(|(p, s)| (p.clone(), *s)).collect()
-    }
 }
 
 /// The manifests podrun left out (they did not load, or their pod cannot run here).
@@ -86,36 +76,38 @@ fn left_out(skipped: &[Skipped]) -> BTreeSet<PathBuf> {
     skipped.iter().map(|s| PathBuf::from(&s.file)).collect()
 }
 
-/// Supervises the pods of the first pass until SIGINT or SIGTERM (exit 0), or until the
-/// manifests change: then the drivers are stopped and apply is to start over, as the module
-/// says. `skipped` are the manifests the first pass left out, already reported; `hangup` and
-/// `interrupt` were listened to from the start of the process, so a SIGHUP during the first
-/// pass is not lost (and did not kill podrun).
-pub(super) async fn run<R: Runtime>(
+/// Supervises the pods of the first pass until SIGINT or SIGTERM (exit 0), or until every pod
+/// ended past its activeDeadlineSeconds, taking up the manifests' changes as the module says.
+/// `skipped` are the manifests the first pass left out, already reported, `loaded` what it
+/// loaded; `hangup` and `interrupt` were listened to from the start of the process, so a SIGHUP
+/// during the first pass is not lost (and did not kill podrun).
+pub(super) async fn run<R: Runtime + 'static>(
     rt: Arc<R>,
     results: Vec<PodResult>,
     first_pass: &DriveOptions,
     opts: &ApplyOptions,
-    (seen, skipped): (Option<Fingerprint>, &[Skipped]),
+    (seen, skipped, loaded): (Option<Fingerprint>, &[Skipped], &Loaded),
     hangup: &mut Signal,
     mut interrupt: Interrupt,
-) -> Pass {
+) -> u8 {
     let reporter = announce(&results, skipped, opts);
-    // The drivers stop on SIGINT and SIGTERM, and when podrun starts over.
-    let (stop, drivers) = interrupt.stoppable();
-    let selectors = results.iter().map(|r| Selector::pod(&r.desired.namespace, &r.desired.name)).collect();
-    let rotation = log_rotation::rotate(rt.clone(), selectors, opts.log_rotation, opts.log_monitor, reporter.clone());
-    // Ends with supervision, however that ends.
-    let _rotation = AbortOnDrop(tokio::spawn(rotation));
-    let kept: Vec<_> = results.iter().filter(|r| supervise::needs_supervision(r)).map(|r| r.desired.clone()).collect();
-    let _updates = opts.auto_update.clone().map(|au| {
-        let pulls = first_pass.pulls.clone();
-        AbortOnDrop(tokio::spawn(auto_update::keep_current(rt.clone(), kept, au, reporter.clone(), pulls)))
-    });
-    let pods = supervise::supervise(rt.clone(), results, supervise::forever(first_pass), reporter.clone(), drivers);
-    let mut pods = Pods { task: tokio::spawn(pods), ended: false };
+    let mut workers = Workers::new(rt.clone(), supervise::forever(first_pass), reporter.clone(), interrupt.clone());
+    let files = reread::files_of(loaded);
+    workers.first(
+        results
+            .into_iter()
+            .map(|r| {
+                let kept = supervise::needs_supervision(&r);
+                let file = files.get(&crate::report::PodKey::of(&r.desired)).cloned();
+                (r.desired, file, kept)
+            })
+            .collect(),
+    );
+    let mut beside = Beside::start(&rt, &workers.supervised(), opts, &reporter, &first_pass.pulls);
+    let running = workers.running();
     let mut watch = Watch::new(seen, skipped);
     let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + CHECK_EVERY, CHECK_EVERY);
+    let mut all_ended = false;
     let _health = watchdog::HEALTH.supervising();
     let _engine = watchdog::watch_engine(rt.clone());
     let mut beat = tokio::time::interval(watchdog::LOOP_BEAT);
@@ -124,24 +116,21 @@ pub(super) async fn run<R: Runtime>(
         let asked = tokio::select! {
             sig = interrupt.wait() => {
                 sd_notify::notify("STOPPING=1");
-                // The drivers stop where they are on the same signal; their last look is short.
-                // (A task that ended already must not be polled again: tokio panics.)
-                if !pods.ended {
-                    let _ = tokio::time::timeout(Duration::from_secs(5), &mut pods.task).await;
-                }
+                // The workers stop where they are on the same signal; their last look is short.
+                workers.stopped().await;
                 // Asked to stop: the normal end of supervision, not a failure.
                 reporter.note(&format!("{}: supervision ends; the pods keep running", crate::status::outcome::signal_name(sig)));
                 reporter.finish();
-                return Pass::Ended(exit::SUCCESS);
+                return exit::SUCCESS;
             }
-            ended = &mut pods.task, if !pods.ended => {
-                pods.ended = true;
+            past_deadline = running.all_ended(), if !all_ended => {
+                all_ended = true;
                 // A pod past its active deadline has failed for good (the kubelet never runs
                 // it again): supervision ends with the container-failure code, as apply's.
-                if matches!(ended, Ok(true)) {
+                if past_deadline {
                     reporter.note("a pod was active longer than its activeDeadlineSeconds: supervision ends");
                     reporter.finish();
-                    return Pass::Ended(exit::CONTAINER_FAILED);
+                    return exit::CONTAINER_FAILED;
                 }
                 continue;
             }
@@ -151,26 +140,88 @@ pub(super) async fn run<R: Runtime>(
         };
         // A URL source is read within its time limit; SIGTERM does not wait for it.
         let mut during = interrupt.clone();
-        let starts_over = tokio::select! {
-            s = watch.starts_over(&*rt, opts, asked, &*reporter) => s,
-            _ = during.wait() => false,
+        let news = tokio::select! {
+            n = watch.reread(&*rt, opts, asked, &*reporter) => n,
+            _ = during.wait() => None,
         };
-        if !starts_over {
-            continue;
-        }
+        let Some(news) = news else { continue };
         let why = if asked { "SIGHUP" } else { "the manifests changed" };
-        reporter.note(&format!("{why}: applying them again"));
-        sd_notify::notify(&format!("RELOADING=1\nSTATUS={why}: applying them again"));
-        stop.fire(SIGHUP);
-        if !pods.ended {
-            // Stopped where they are, as on SIGTERM; one that does not stop within the bound is
-            // dropped where it waits (the next pass finds its pod as the engine shows it).
-            if tokio::time::timeout(Duration::from_secs(5), &mut pods.task).await.is_err() {
-                pods.task.abort();
-            }
+        let (started, changed) = workers.reread(news.pods.clone(), &news.bad()).await;
+        // systemd hears of a reload asked for, or one that changed pods; not of a file that
+        // turned bad, which changes nothing.
+        let reloads = asked || changed > 0;
+        if reloads {
+            sd_notify::notify(&format!("RELOADING=1\nSTATUS={why}: applying them again"));
         }
-        reporter.finish();
-        return Pass::StartOver;
+        // Told to systemd once the new pods show; SIGTERM does not wait for them.
+        tokio::select! {
+            () = workers::settled(&*rt, &started) => {}
+            _ = during.wait() => {}
+        }
+        if changed > 0 {
+            reporter.note(&format!("{why}: {changed} pods changed"));
+            all_ended = false;
+            beside.restart(&rt, &workers.supervised(), opts, &reporter, &first_pass.pulls);
+        }
+        if opts.prune {
+            let files = first_pass.files.as_ref();
+            let News { loaded, listing, skipped, .. } = &news;
+            super::prune_after(&*rt, opts, loaded, listing, skipped, files, &*reporter).await;
+        }
+        if reloads {
+            ready_again(&workers, &news);
+        }
+    }
+}
+
+/// Tells systemd the reload is done, with what is supervised now.
+fn ready_again<R: Runtime + 'static>(workers: &Workers<R>, news: &News) {
+    let (total, live) = workers.counts();
+    let mut status = format!("{live} of {total} pods supervised");
+    if !news.skipped.is_empty() {
+        status.push_str(&format!("; {} manifests skipped", news.skipped.len()));
+    }
+    sd_notify::notify(&format!("READY=1\nSTATUS={status}"));
+}
+
+/// What runs beside the workers, for the pods they supervise: the log rotation (only where
+/// podrun writes the logs: elsewhere each look would be engine requests for nothing) and
+/// `--auto-update`. Started again when the pods change; ends when dropped.
+struct Beside {
+    _rotation: Option<AbortOnDrop>,
+    _updates: Option<AbortOnDrop>,
+}
+
+impl Beside {
+    fn start<R: Runtime + 'static>(
+        rt: &Arc<R>,
+        pods: &[DesiredPod],
+        opts: &ApplyOptions,
+        reporter: &Arc<dyn Reporter>,
+        pulls: &Arc<crate::driver::pulls::Pulls>,
+    ) -> Beside {
+        let selectors = pods.iter().map(|d| Selector::pod(&d.namespace, &d.name)).collect();
+        let rotation = rt.rotates_logs().then(|| {
+            let (policy, every) = (opts.log_rotation, opts.log_monitor);
+            AbortOnDrop(tokio::spawn(log_rotation::rotate(rt.clone(), selectors, policy, every, reporter.clone())))
+        });
+        let updates = opts.auto_update.clone().map(|au| {
+            let (pods, reporter) = (pods.to_vec(), reporter.clone());
+            AbortOnDrop(tokio::spawn(auto_update::keep_current(rt.clone(), pods, au, reporter, pulls.clone())))
+        });
+        Beside { _rotation: rotation, _updates: updates }
+    }
+
+    /// Ends what runs and starts it again for `pods`.
+    fn restart<R: Runtime + 'static>(
+        &mut self,
+        rt: &Arc<R>,
+        pods: &[DesiredPod],
+        opts: &ApplyOptions,
+        reporter: &Arc<dyn Reporter>,
+        pulls: &Arc<crate::driver::pulls::Pulls>,
+    ) {
+        *self = Beside::start(rt, pods, opts, reporter, pulls);
     }
 }
 
@@ -189,72 +240,57 @@ fn announce(results: &[PodResult], skipped: &[Skipped], opts: &ApplyOptions) -> 
     reporter
 }
 
-/// The task supervising the pods, and whether it ended (a task that ended must not be polled
-/// again).
-struct Pods {
-    task: tokio::task::JoinHandle<bool>,
-    ended: bool,
-}
-
-/// The manifests as supervision watches them: as last seen, as this podrun applied them, and
-/// the bad ones already said (the first pass said its own).
+/// The manifests as supervision watches them: as last seen, and the bad ones already said (the
+/// first pass said its own).
 struct Watch {
     seen: Option<Fingerprint>,
-    applied: Stamps,
     reported: Stamps,
 }
 
 impl Watch {
     fn new(seen: Option<Fingerprint>, skipped: &[Skipped]) -> Watch {
-        let applied = seen.as_ref().map(|f| f.without(&left_out(skipped))).unwrap_or_default();
         let mut reported = Stamps::new();
         if let Some(f) = &seen {
             watch::newly_bad(&mut reported, &f.0, &left_out(skipped));
         }
-        Watch { seen, applied, reported }
+        Watch { seen, reported }
     }
 
-    /// Whether podrun starts over: asked to (SIGHUP), or a manifest that loads was added or
-    /// changed, or one was removed. A manifest newly bad is said, and changes nothing.
-    async fn starts_over<R: Runtime>(
+    /// The manifests read again, when asked to (SIGHUP) or when they changed; a manifest newly
+    /// bad is said, once. None when nothing changed, or they do not load at all.
+    async fn reread<R: Runtime>(
         &mut self,
         rt: &R,
         opts: &ApplyOptions,
         asked: bool,
         reporter: &dyn Reporter,
-    ) -> bool {
-        // URL sources are read again now, as the kubelet's http source is every 20 s; on SIGHUP
-        // the pass that starts over reads them.
-        if !asked {
-            let sources: Vec<String> = opts.paths.iter().chain(&opts.configs).cloned().collect();
-            let check = |s: &_| manifests::static_dir::loads(s, &opts.configs, &opts.load);
-            remote::refresh(&sources, &opts.headers, Some(&check), &|w| reporter.warning(w)).await;
-        }
+    ) -> Option<News> {
+        // URL sources are read again now, as the kubelet's http source is every 20 s.
+        let sources: Vec<String> = opts.paths.iter().chain(&opts.configs).cloned().collect();
+        let check = |s: &_| manifests::static_dir::loads(s, &opts.configs, &opts.load);
+        remote::refresh(&sources, &opts.headers, Some(&check), &|w| reporter.warning(w)).await;
         let now = Fingerprint::of(&opts.paths, &opts.configs, opts.recursive);
         if !asked && (self.seen.is_none() || now == self.seen) {
-            return false;
+            return None;
         }
         self.seen.clone_from(&now);
-        let skipped = match check(rt, opts).await {
-            Ok(skipped) => skipped,
+        let news = match reread::read_now(rt, opts, reporter).await {
+            Ok(news) => news,
             Err(e) => {
                 reporter.warning(&format!(
                     "the manifests changed but do not load; the pods stay as they are: {}",
                     chain(&e)
                 ));
-                return false;
+                return None;
             }
         };
-        let bad = left_out(&skipped);
         let now = now.map(|f| f.0).unwrap_or_default();
-        if !asked && !watch::starts_over(&self.applied, &now, &bad) {
-            let new: BTreeSet<PathBuf> = watch::newly_bad(&mut self.reported, &now, &bad).into_iter().collect();
-            for s in skipped.iter().filter(|s| new.contains(&PathBuf::from(&s.file))) {
-                reporter.warning(&format!("{}; the pods stay as they are", s.describe()));
-            }
-            return false;
+        let new: BTreeSet<PathBuf> =
+            watch::newly_bad(&mut self.reported, &now, &left_out(&news.skipped)).into_iter().collect();
+        for s in news.skipped.iter().filter(|s| new.contains(&PathBuf::from(&s.file))) {
+            reporter.warning(&format!("{}; the pod of its last good version, if any, stays supervised", s.describe()));
         }
-        true
+        Some(news)
     }
 }
 
@@ -265,19 +301,6 @@ impl Drop for AbortOnDrop {
     fn drop(&mut self) {
         self.0.abort();
     }
-}
-
-/// The manifests that would be left out, loaded and prepared as the first pass of a podrun
-/// started over would (nothing created): an error is one that would end that podrun (a
-/// `--config` file that does not load), so podrun stays as it is instead. Warnings are left to
-/// that podrun, which shows them once.
-async fn check<R: Runtime>(rt: &R, opts: &ApplyOptions) -> Result<Vec<Skipped>, ApplyError<Infallible>> {
-    let files = manifests::expand_walk(&opts.paths, true, opts.recursive)?;
-    let (loaded, mut skipped) = Mode::Supervise.load(&files, &opts.configs, &opts.load)?;
-    let engine = Engine::ask(rt, &loaded).await?;
-    let env = engine.environment(opts, rt.local_files(), &loaded);
-    skipped.extend(Mode::Supervise.prepare(&loaded.pods, &env, &mut |_| {})?.1);
-    Ok(skipped)
 }
 
 #[cfg(test)]

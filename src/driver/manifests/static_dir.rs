@@ -74,13 +74,17 @@ pub fn load_each(
     Ok((together(&kept, &config_sources, opts)?, skipped))
 }
 
-/// Whether `s` loads on its own with the `--config` files: a new answer of a URL source must,
-/// to replace the last good one (`remote::refresh`).
+/// Whether `s` loads on its own with the `--config` files (but `s`'s own last version, when
+/// it is one of them): a new answer of a URL source must, to replace the last good one
+/// (`remote::refresh`).
 ///
 /// # Errors
 /// Why it does not (or a `--config` file that does not load).
 pub fn loads(s: &Source, configs: &[String], opts: &LoadOptions) -> Result<(), ManifestError> {
-    let config_sources = configs.iter().map(|p| read_source(p)).collect::<Result<Vec<_>, _>>()?;
+    // A `--config` URL's new answer replaces its last good one: it is checked against the
+    // other sources, not against its own old version (which defines the same objects).
+    let others = configs.iter().filter(|p| super::remote::address::shown(p) != s.name);
+    let config_sources = others.map(|p| read_source(p)).collect::<Result<Vec<_>, _>>()?;
     alone(s, &config_sources, opts)
 }
 

@@ -23,11 +23,11 @@ use crate::pod::Hook;
 use crate::runtime::fake::{Call, FakeRuntime};
 use crate::runtime::RuntimeError;
 
-const INFRA: &str = "localhost/podrun-pause:test";
+pub(super) const INFRA: &str = "localhost/podrun-pause:test";
 
 #[derive(Default)]
-struct Recorder {
-    events: Mutex<Vec<String>>,
+pub(super) struct Recorder {
+    pub(super) events: Mutex<Vec<String>>,
 }
 
 impl Reporter for Recorder {
@@ -61,7 +61,7 @@ fn desired(policy: &str, image_a: &str, pull: &str) -> DesiredPod {
     DesiredPod::from_loaded(&loaded.pods[0], INFRA, None)
 }
 
-fn opts(retries: u32) -> DriveOptions {
+pub(super) fn opts(retries: u32) -> DriveOptions {
     DriveOptions {
         wait_for: None,
         retries,
@@ -82,7 +82,7 @@ async fn run(rt: &Arc<FakeRuntime>, d: DesiredPod, o: DriveOptions) -> PodResult
     run_pod(rt.clone(), d, o, Arc::new(Recorder::default()), Interrupt::never()).await
 }
 
-fn fake() -> FakeRuntime {
+pub(super) fn fake() -> FakeRuntime {
     FakeRuntime::new().with_image(INFRA).with_image("img:1")
 }
 
@@ -112,12 +112,12 @@ fn with_init(policy: &str) -> DesiredPod {
     DesiredPod::from_loaded(&loaded.pods[0], INFRA, None)
 }
 
-fn count(events: &[String], needle: &str) -> usize {
+pub(super) fn count(events: &[String], needle: &str) -> usize {
     events.iter().filter(|e| e.contains(needle)).count()
 }
 
 /// Waits (time paused: at no cost) until `done` holds, at most a simulated minute.
-async fn until(what: &str, done: impl Fn() -> bool) {
+pub(super) async fn until(what: &str, done: impl Fn() -> bool) {
     for _ in 0..600 {
         if done() {
             return;

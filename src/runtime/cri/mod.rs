@@ -547,6 +547,10 @@ impl LogRuntime for CriRuntime {
     async fn rotate_log(&self, c: &Observed, policy: LogRotation) -> Result<bool, RuntimeError> {
         rotate::rotate(self, c, policy).await
     }
+
+    fn rotates_logs(&self) -> bool {
+        true
+    }
 }
 
 impl StreamingRuntime for CriRuntime {

@@ -4,11 +4,35 @@ use bollard::container::LogOutput;
 use bollard::exec::{CreateExecOptions, ResizeExecOptions, StartExecOptions, StartExecResults};
 use futures_util::StreamExt;
 
-use super::exec_end::EndOnDrop;
+use super::exec_end;
 use super::{raw, DockerRuntime};
-use crate::runtime::{BadAnswer, ExecRequest, ExecSession, LogChunk, LogStream, RuntimeError, TermSize};
+use crate::runtime::{BadAnswer, Cause, ExecRequest, ExecSession, LogChunk, LogStream, RuntimeError, TermSize};
 
+/// Runs `cmd` in container `id` to its exit code. The exec is created, started and waited for
+/// in a task of its own, so a caller that stops waiting (a probe's timeout, a driver stopped)
+/// never leaves it created and not started: the engine keeps such an exec, listed among the
+/// container's `ExecIDs`, until the container is removed. One started whose caller went is
+/// ended (`exec_end`), or ends on its own.
 pub(super) async fn exec(rt: &DockerRuntime, id: &str, cmd: &[String]) -> Result<i64, RuntimeError> {
+    let (rt, id, cmd) = (rt.clone(), id.to_owned(), cmd.to_vec());
+    // Dropped with this call: the task hears its caller went.
+    let (_waiting, gone) = tokio::sync::oneshot::channel::<()>();
+    let what = format!("exec in container {id}");
+    tokio::spawn(async move { exec_to_end(&rt, &id, &cmd, gone).await })
+        .await
+        .map_err(|e| RuntimeError::Client { what, source: Cause(std::sync::Arc::new(e)) })?
+}
+
+/// How often a command whose caller went is looked for, to be ended, before it is left to end
+/// on its own: the engine may start its process a moment after the start call answered.
+const END_TRIES: u32 = 10;
+
+async fn exec_to_end(
+    rt: &DockerRuntime,
+    id: &str,
+    cmd: &[String],
+    mut gone: tokio::sync::oneshot::Receiver<()>,
+) -> Result<i64, RuntimeError> {
     let what = format!("exec in container {id}");
     let opts = CreateExecOptions::<String> {
         cmd: Some(cmd.to_vec()),
@@ -17,15 +41,27 @@ pub(super) async fn exec(rt: &DockerRuntime, id: &str, cmd: &[String]) -> Result
         ..Default::default()
     };
     let exec = rt.docker.create_exec(id, opts).await.map_err(|e| rt.error(&what, e))?;
-    // A caller that stops waiting (a probe's timeout) ends the command too.
-    let end = EndOnDrop::new(rt, id, &exec.id);
-    // Attached, so the call returns when the command ends; its output is not needed.
+    // Attached, so the output ends when the command does; the output is not needed.
     if let StartExecResults::Attached { mut output, .. } =
         rt.docker.start_exec(&exec.id, None).await.map_err(|e| rt.error(&what, e))?
     {
-        while output.next().await.is_some() {}
+        let ended = tokio::select! {
+            () = async { while output.next().await.is_some() {} } => true,
+            _ = &mut gone => false,
+        };
+        if !ended {
+            // The caller stopped waiting: the command is ended too, as containerd's ExecSync
+            // ends one at its timeout.
+            for _ in 0..END_TRIES {
+                if exec_end::end(rt, id, &exec.id).await {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            let why = std::io::Error::other("the caller stopped waiting");
+            return Err(RuntimeError::Client { what, source: Cause(std::sync::Arc::new(why)) });
+        }
     }
-    end.done();
     let info = rt.docker.inspect_exec(&exec.id).await.map_err(|e| rt.error(&what, e))?;
     Ok(info.exit_code.unwrap_or(-1))
 }

@@ -2,7 +2,7 @@
 //! exec and no call to end one, so a probe's `sleep 3600` run every second with a 1 s timeout
 //! left a new process in the container each time. containerd and CRI-O kill an `ExecSync` at its
 //! timeout; podrun does the same on the Docker API when the call is dropped before the command
-//! ended: it asks the engine for the exec's process (`Pid` of `GET /exec/{id}/json`, in the
+//! ended (`exec::exec`): it asks the engine for the exec's process (`Pid` of `GET /exec/{id}/json`, in the
 //! host's pid namespace on Docker and on Podman, rootful or rootless) and kills it, but only
 //! when it can prove that process is the exec's, in that container:
 //!
@@ -21,36 +21,11 @@ use rustix::process::{pidfd_open, pidfd_send_signal, Pid, PidfdFlags, Signal};
 use super::transport::Dialer;
 use super::DockerRuntime;
 
-/// Kills exec `exec_id`'s command in container `container` if it is still running when this
-/// is dropped, unless [`EndOnDrop::done`] came first.
-pub(super) struct EndOnDrop {
-    armed: Option<(DockerRuntime, String, String)>,
-}
-
-impl EndOnDrop {
-    pub(super) fn new(rt: &DockerRuntime, container: &str, exec_id: &str) -> EndOnDrop {
-        let local = matches!(rt.dialer, Dialer::Unix(_));
-        EndOnDrop { armed: local.then(|| (rt.clone(), container.to_owned(), exec_id.to_owned())) }
-    }
-
-    /// The command ended: nothing to do.
-    pub(super) fn done(mut self) {
-        self.armed = None;
-    }
-}
-
-impl Drop for EndOnDrop {
-    fn drop(&mut self) {
-        let Some((rt, container, exec_id)) = self.armed.take() else { return };
-        // Dropped outside a runtime (the process is ending): nothing can be asked of the engine.
-        if let Ok(handle) = tokio::runtime::Handle::try_current() {
-            handle.spawn(async move { end(&rt, &container, &exec_id).await });
-        }
-    }
-}
-
 /// Kills the exec's process if it still runs and is provably the exec's; true if it did.
 pub(super) async fn end(rt: &DockerRuntime, container: &str, exec_id: &str) -> bool {
+    if !matches!(rt.dialer, Dialer::Unix(_)) {
+        return false;
+    }
     let Some(pid) = running_pid(rt, container, exec_id).await else { return false };
     let Some(main) = main_pid(rt, container).await else { return false };
     let Some(raw) = i32::try_from(pid).ok().and_then(Pid::from_raw) else { return false };

@@ -196,6 +196,19 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_changed_config_url_is_checked_against_the_other_sources_not_itself() {
+        const V1: &str = "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {k: one}\n";
+        const V2: &str = "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {k: two}\n";
+        let url = serve(vec![(200, V1), (200, V2)]).await;
+        let configs = [url.clone()];
+        let opts = crate::manifest::LoadOptions::default();
+        let check = |s: &Source| super::super::static_dir::loads(s, &configs, &opts);
+        refresh(&configs, &[], Some(&check), &|w| panic!("{w}")).await;
+        refresh(&configs, &[], Some(&check), &|w| panic!("the new version is refused: {w}")).await;
+        assert_eq!(source(&url).unwrap().unwrap().text, V2, "taken");
+    }
+
+    #[tokio::test]
     async fn a_url_never_read_is_an_error_naming_it() {
         let url = serve(vec![(404, "")]).await;
         refresh(std::slice::from_ref(&url), &[], None, &|w| panic!("said by the load: {w}")).await;
