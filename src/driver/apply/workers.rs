@@ -246,10 +246,14 @@ pub(super) async fn settled<R: Runtime>(rt: &R, pods: &[DesiredPod]) {
         let hashes: BTreeSet<&str> = d.init.iter().chain(&d.containers).map(|c| c.spec_hash.as_str()).collect();
         all.iter().any(|c| c.label(crate::runtime::labels::SPEC_HASH).is_some_and(|h| hashes.contains(h)))
     };
+    // The first looks come soon (a container shows within a pass), later ones less often: a
+    // slow pod must not cost the engine ten lists a second for the whole of `SETTLE`.
     let _ = tokio::time::timeout(SETTLE, async {
+        let mut pause = Duration::from_millis(100);
         for d in pods {
             while !rt.list(&Selector::pod(&d.namespace, &d.name)).await.is_ok_and(|all| shown(d, &all)) {
-                tokio::time::sleep(Duration::from_millis(100)).await;
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(1));
             }
         }
     })
