@@ -346,6 +346,7 @@ mod tests {
             ip: None,
             gateway: None,
             sealed: true,
+            scheme: crate::runtime::IdScheme::default(),
         }
     }
 

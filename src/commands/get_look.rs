@@ -77,6 +77,7 @@ mod tests {
             ip: Some("10.0.0.2".into()),
             gateway: None,
             sealed: true,
+            scheme: crate::runtime::IdScheme::default(),
         }
     }
 

@@ -40,7 +40,7 @@ pub(super) async fn explain<R: Runtime>(
     }
     let probe = |c: &crate::status::ContainerStatus| {
         let id = c.container_id.as_deref()?;
-        probes.get(crate::status::compute::engine_id(id)).cloned()
+        probes.get(crate::status::ids::engine_id(id)).cloned()
     };
     let mut failed = failed::failed_containers(st, &probe);
     for f in &mut failed {

@@ -105,6 +105,7 @@ mod tests {
             ip: None,
             gateway: None,
             sealed: true,
+            scheme: crate::runtime::IdScheme::default(),
         }
     }
 

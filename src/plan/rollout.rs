@@ -62,6 +62,8 @@ fn carry_out(desired: &DesiredPod, p: &Plan, now: &mut Vec<Observed>, round: usi
                 l.insert(labels::SPEC_HASH.to_owned(), c.spec_hash.clone());
                 l.insert(labels::ROLE.to_owned(), c.role.as_str().to_owned());
                 l.insert(labels::ATTEMPT.to_owned(), attempt.to_string());
+                // The runtime of the pod's other containers: a dry run makes none.
+                let scheme = now.first().map(|o| o.scheme.clone()).unwrap_or_default();
                 now.push(Observed {
                     id: format!("dry-run-{round}-{i}"),
                     name: format!("{}-{attempt}", c.name),
@@ -72,6 +74,7 @@ fn carry_out(desired: &DesiredPod, p: &Plan, now: &mut Vec<Observed>, round: usi
                     ip: None,
                     gateway: None,
                     sealed: true,
+                    scheme,
                 });
             }
         }

@@ -75,6 +75,7 @@ fn instance(d: &DesiredPod, name: &str, attempt: u32, state: State) -> Observed 
         ip: None,
         gateway: None,
         sealed: true,
+        scheme: crate::runtime::IdScheme::default(),
     }
 }
 

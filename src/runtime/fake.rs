@@ -560,6 +560,7 @@ impl ContainerRuntime for FakeRuntime {
             ip: matches!(spec.namespaces, super::Namespaces::Infra { .. }).then(|| "10.0.0.2".to_owned()),
             gateway: matches!(spec.namespaces, super::Namespaces::Infra { .. }).then(|| "10.0.0.1".to_owned()),
             sealed: false,
+            scheme: crate::runtime::IdScheme::default(),
         };
         inner.containers.insert(id.clone(), c);
         Ok(id)

@@ -17,6 +17,7 @@ mod error;
 pub mod fake;
 mod features;
 mod hyper_conn;
+pub mod id_scheme;
 pub mod infra_image;
 pub mod insecure_tls;
 pub mod labels;
@@ -34,6 +35,7 @@ use futures_util::stream::BoxStream;
 
 pub use self::error::{BadAnswer, Cause, NotSupported, RuntimeError, Unreachability};
 pub use self::features::{EngineFeatures, Unsupported};
+pub use self::id_scheme::IdScheme;
 pub use self::pod_cgroup::PodCgroup;
 pub use self::services::{
     ContainerRuntime, ImageRuntime, LogRuntime, NodeRuntime, Runtime, StatsRuntime, StreamingRuntime, VolumeRuntime,
@@ -352,6 +354,8 @@ pub struct Observed {
     pub gateway: Option<String>,
     /// Whether it carries podrun's seal (see `seal`): only then did podrun make it.
     pub sealed: bool,
+    /// The runtime it runs on, which names it in a pod's status.
+    pub scheme: IdScheme,
 }
 
 impl Observed {

@@ -11,6 +11,7 @@ use crate::pod::observed::{attempt_of, Instances, PodObservation};
 use crate::pod::{DesiredContainer, DesiredPod};
 use crate::runtime::{Observed, State};
 
+use super::ids::{container_id, image_id};
 use super::reason::Reason;
 use super::types::{
     ContainerResources, ContainerState, ContainerStatus, Phase, PodStatus, Running, Terminated, Waiting,
@@ -49,25 +50,6 @@ impl Notes {
     pub fn new() -> Notes {
         Notes::default()
     }
-}
-
-/// As the kubelet's Docker runtime reported it: `docker-pullable://repo@sha256:...` for an image
-/// from a registry, `docker://sha256:...` for one built or imported locally.
-fn image_id(id: &str) -> String {
-    match id {
-        "" => String::new(),
-        id if id.contains('@') => format!("docker-pullable://{id}"),
-        id => format!("docker://{id}"),
-    }
-}
-
-pub fn container_id(c: &Observed) -> String {
-    format!("docker://{}", c.id)
-}
-
-/// The engine's own id in a status's `containerID` ([`container_id`]'s inverse).
-pub fn engine_id(container_id: &str) -> &str {
-    container_id.strip_prefix("docker://").unwrap_or(container_id)
 }
 
 fn terminated(c: &Observed, messages: &BTreeMap<String, String>) -> Option<Terminated> {
@@ -217,7 +199,7 @@ pub(crate) fn container_status(
         ready: running,
         restart_count: current.map_or(0, attempt_of),
         image: image.to_owned(),
-        image_id: current.map(|c| image_id(&c.image_id)).unwrap_or_default(),
+        image_id: current.map(image_id).unwrap_or_default(),
         container_id: current.map(container_id),
         started: running,
         resources: current.and_then(applied_resources),

@@ -519,6 +519,7 @@ mod tests {
             ip: (role == "infra").then(|| "172.17.0.5".into()),
             gateway: (role == "infra").then(|| "172.17.0.1".into()),
             sealed: true,
+            scheme: crate::runtime::IdScheme::default(),
         }
     }
 

@@ -69,7 +69,7 @@ fn is_step(reason: &str) -> bool {
 }
 
 fn engine_id(container_id: Option<&String>) -> Option<String> {
-    container_id.map(|id| super::compute::engine_id(id).to_owned())
+    container_id.map(|id| super::ids::engine_id(id).to_owned())
 }
 
 /// The containers of `st` that failed the run, in the pod's order: those waiting for a reason

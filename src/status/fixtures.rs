@@ -69,5 +69,6 @@ pub fn engine_container(ns: &str, pod: &str, container: &str, role: &str, at: &s
         ip: (role == "infra").then(|| "172.17.0.5".into()),
         gateway: None,
         sealed: true,
+        scheme: crate::runtime::IdScheme::default(),
     }
 }

@@ -52,7 +52,7 @@ pub fn judge(
     settle: Duration,
 ) -> Verdict {
     let Some(st) = st else { return Verdict::Settling };
-    if st.container_id.as_deref().and_then(|id| id.rsplit("://").next()) == Some(w.instance.as_str()) {
+    if st.container_id.as_deref().map(crate::status::ids::engine_id) == Some(w.instance.as_str()) {
         return Verdict::Settling;
     }
     let (since, restarts) = *w.since.get_or_insert((now, st.restart_count));

@@ -69,6 +69,7 @@ fn rt_observed(name: &str) -> crate::runtime::Observed {
         ip: None,
         gateway: None,
         sealed: false,
+        scheme: crate::runtime::IdScheme::default(),
     }
 }
 

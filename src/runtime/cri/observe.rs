@@ -7,7 +7,7 @@ use super::api;
 use super::CriRuntime;
 use crate::runtime::concurrency::bounded;
 use crate::runtime::seal::Kind;
-use crate::runtime::{labels, Observed, RuntimeError, Selector, State};
+use crate::runtime::{labels, IdScheme, Observed, RuntimeError, Selector, State};
 
 /// The CRI's label selector for `sel`: podrun's ownership label and the pod's.
 fn selector(sel: &Selector) -> HashMap<String, String> {
@@ -48,6 +48,7 @@ pub(super) async fn list(rt: &CriRuntime, sel: &Selector) -> Result<Vec<Observed
     for r in bounded(sandbox_calls).await.into_iter().chain(bounded(container_calls).await) {
         if let Some(mut o) = r?.filter(|o| o.label(labels::MANAGED) == Some(labels::MANAGED_VALUE)) {
             o.sealed = rt.seal.verify(Kind::Container, &o.name, &o.labels);
+            o.scheme = IdScheme::cri(&rt.info.name);
             out.push(o);
         }
     }
@@ -96,6 +97,8 @@ async fn sandbox(rt: &CriRuntime, s: &api::PodSandbox) -> Result<Option<Observed
         gateway: crate::runtime::node_ip::cached(),
         ip,
         sealed: false,
+        // Set by the list, which knows the runtime's name.
+        scheme: crate::runtime::IdScheme::default(),
     }))
 }
 
@@ -194,6 +197,8 @@ pub fn observed(status: api::ContainerStatus) -> Observed {
         ip: None,
         gateway: None,
         sealed: false,
+        // Set by the list, which knows the runtime's name.
+        scheme: crate::runtime::IdScheme::default(),
     }
 }
 

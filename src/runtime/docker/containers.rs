@@ -15,7 +15,8 @@ use crate::runtime::concurrency::bounded;
 use crate::runtime::labels;
 use crate::runtime::seal::Kind;
 use crate::runtime::{
-    CreateSpec, Mount, NodeRuntime, NotSupported, Observed, RuntimeError, Selector, State, RECURSIVE_READ_ONLY_API,
+    CreateSpec, IdScheme, Mount, NodeRuntime, NotSupported, Observed, RuntimeError, Selector, State,
+    RECURSIVE_READ_ONLY_API,
 };
 
 /// How many more times (200 ms apart) Podman is asked again to remove a container it could
@@ -30,6 +31,9 @@ impl DockerRuntime {
         match decoded(|| self.docker.inspect_container(id, None)).await {
             Ok(c) => {
                 let mut c = convert::observed(c, || self.node_ip());
+                if self.engine == convert::Engine::Podman {
+                    c.scheme = IdScheme::Podman;
+                }
                 if self.engine != convert::Engine::Docker {
                     // Podman's inspect says what it could give, not what was asked (a rootless
                     // engine on cgroup v1 gives no limits at all): only what the container was

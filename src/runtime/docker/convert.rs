@@ -87,6 +87,8 @@ pub fn observed(c: ContainerInspectResponse, node_ip: impl FnOnce() -> Option<St
         gateway,
         // Decided by the list, which holds the key.
         sealed: false,
+        // Docker's; the runtime says when it is Podman.
+        scheme: crate::runtime::IdScheme::Docker,
     }
 }
 
