@@ -17,6 +17,10 @@ use crate::runtime::{infra_image, LogRotation};
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
+    // Before any pod is looked at: the node's addresses are fixed for the process.
+    if let Some(choice) = &args.node_ip {
+        crate::runtime::node_ip::configure(choice.clone());
+    }
     let verification = pull_verification(args)?;
     if args.dry_run() == DryRunArg::Client {
         let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });

@@ -260,9 +260,14 @@ impl PodStatus {
         }
     }
 
-    /// Sets `hostIP` and `hostIPs`.
+    /// Sets `hostIP` and `hostIPs` (the node's addresses, `hostIP` first). A pod whose IP is
+    /// the host's is a hostNetwork pod: its `podIPs` are the host's, as the kubelet sets them.
     pub fn with_host_ip(mut self, host_ip: Option<String>) -> PodStatus {
-        self.host_ips = host_ip.iter().map(|ip| PodIp { ip: ip.clone() }).collect();
+        let all = host_ip.as_deref().map(crate::runtime::node_ip::host_ips).unwrap_or_default();
+        self.host_ips = all.iter().map(|ip| PodIp { ip: ip.clone() }).collect();
+        if self.pod_ip.is_some() && self.pod_ip == host_ip {
+            self.pod_ips.clone_from(&self.host_ips);
+        }
         self.host_ip = host_ip;
         self
     }
