@@ -31,6 +31,14 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         if matches!(rt, Engine::Cri(_)) {
             docker_only(args)?;
         }
+        if args.node_ip.is_some() && files.is_none() {
+            // Checked against this host's interfaces, they say nothing of the engine's host.
+            return Err(UsageError::Said(format!(
+                "--node-ip: the engine at {} is not on this host; its pods' host IP is its network's gateway",
+                crate::escape::escape(&rt.address())
+            ))
+            .into());
+        }
         Ok::<_, anyhow::Error>((rt, files))
     };
     let opts = ApplyOptions {

@@ -56,6 +56,12 @@ fn apply_with_node_ip(
     assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
     let list: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(&o)));
     let status = list["items"][0]["status"].clone();
+    // `get`, run without the flag, shows the addresses the pod was made with.
+    let o = target.podrun(&args(&["get", "-n", ns.name(), "ips", "-o", "json"]));
+    let got: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(&o)));
+    for field in ["hostIP", "hostIPs", "podIP", "podIPs"] {
+        assert_eq!(got["status"][field], status[field], "{}: get's {field}", target.name());
+    }
     let o = target.podrun(&args(&[
         "exec",
         "-n",

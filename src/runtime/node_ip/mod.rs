@@ -55,6 +55,15 @@ fn addresses(choice: Option<&NodeIpChoice>, pick: impl Fn(bool) -> Option<IpAddr
     ips.iter().map(ToString::to_string).collect()
 }
 
+/// The addresses `--node-ip` named, if it named them, comma-separated: what a pod's infra
+/// container records for commands run without the flag.
+pub fn named() -> Option<String> {
+    match CHOICE.get() {
+        Some(NodeIpChoice::Named(_)) => Some(all().join(",")),
+        _ => None,
+    }
+}
+
 /// The node's primary address: the pods' `hostIP`.
 pub fn cached() -> Option<String> {
     all().first().cloned()
