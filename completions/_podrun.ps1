@@ -78,6 +78,7 @@ Register-ArgumentCompleter -Native -CommandName 'podrun' -ScriptBlock {
             [CompletionResult]::new('--pull', '--pull', [CompletionResultType]::ParameterName, 'Override every container''s imagePullPolicy for this run')
             [CompletionResult]::new('--image-pull-credentials-verification-policy', '--image-pull-credentials-verification-policy', [CompletionResultType]::ParameterName, 'Which images on the node a pod must be shown to be allowed before it uses them, as the kubelet''s imagePullCredentialsVerificationPolicy')
             [CompletionResult]::new('--preloaded-images-verification-allowlist', '--preloaded-images-verification-allowlist', [CompletionResultType]::ParameterName, 'Images anyone may use under NeverVerifyAllowlistedImages, comma-separated')
+            [CompletionResult]::new('--node-ip', '--node-ip', [CompletionResultType]::ParameterName, 'The node''s IP addresses, the pods'' hostIP and hostIPs, as the kubelet''s --node-ip')
             [CompletionResult]::new('--allowed-unsafe-sysctls', '--allowed-unsafe-sysctls', [CompletionResultType]::ParameterName, 'Sysctls a pod may set beyond the safe ones, as the kubelet''s --allowed-unsafe-sysctls')
             [CompletionResult]::new('--validate', '--validate', [CompletionResultType]::ParameterName, 'Fields Kubernetes does not know: strict, warn or ignore, as kubectl''s --validate')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'A file of ConfigMaps and Secrets the pods refer to (repeatable)')

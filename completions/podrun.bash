@@ -215,7 +215,7 @@ _podrun() {
             return 0
             ;;
         podrun__subcmd__apply)
-            opts="-f -R -n -o -H -q -v -h -V --filename --recursive --header --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --min-uptime --cleanup-on-failure --rm --logs --exit-code-from --abort-on-container-exit --wait-for --output --network --infra-image --pull --image-pull-credentials-verification-policy --preloaded-images-verification-allowlist --strict --seccomp-default --allowed-unsafe-sysctls --validate --config --prune --dry-run --supervise --container-log-max-size --container-log-max-files --container-log-monitor-interval --auto-update --auto-update-settle --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
+            opts="-f -R -n -o -H -q -v -h -V --filename --recursive --header --namespace --timeout --retries --retry-delay --backoff --crash-backoff --crash-backoff-max --min-uptime --cleanup-on-failure --rm --logs --exit-code-from --abort-on-container-exit --wait-for --output --network --infra-image --pull --image-pull-credentials-verification-policy --preloaded-images-verification-allowlist --node-ip --strict --seccomp-default --allowed-unsafe-sysctls --validate --config --prune --dry-run --supervise --container-log-max-size --container-log-max-files --container-log-monitor-interval --auto-update --auto-update-settle --host --runtime-endpoint --context --tls --tlsverify --tlscacert --tlscert --tlskey --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -302,6 +302,10 @@ _podrun() {
                     return 0
                     ;;
                 --preloaded-images-verification-allowlist)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-ip)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -74,6 +74,7 @@ set edit:completion:arg-completer[podrun] = {|@words|
             cand --pull 'Override every container''s imagePullPolicy for this run'
             cand --image-pull-credentials-verification-policy 'Which images on the node a pod must be shown to be allowed before it uses them, as the kubelet''s imagePullCredentialsVerificationPolicy'
             cand --preloaded-images-verification-allowlist 'Images anyone may use under NeverVerifyAllowlistedImages, comma-separated'
+            cand --node-ip 'The node''s IP addresses, the pods'' hostIP and hostIPs, as the kubelet''s --node-ip'
             cand --allowed-unsafe-sysctls 'Sysctls a pod may set beyond the safe ones, as the kubelet''s --allowed-unsafe-sysctls'
             cand --validate 'Fields Kubernetes does not know: strict, warn or ignore, as kubectl''s --validate'
             cand --config 'A file of ConfigMaps and Secrets the pods refer to (repeatable)'

@@ -79,6 +79,7 @@ NeverVerifyPreloadedImages\t''
 NeverVerifyAllowlistedImages\t''
 AlwaysVerify\t''"
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l preloaded-images-verification-allowlist -d 'Images anyone may use under NeverVerifyAllowlistedImages, comma-separated' -r
+complete -c podrun -n "__fish_podrun_using_subcommand apply" -l node-ip -d 'The node\'s IP addresses, the pods\' hostIP and hostIPs, as the kubelet\'s --node-ip' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l allowed-unsafe-sysctls -d 'Sysctls a pod may set beyond the safe ones, as the kubelet\'s --allowed-unsafe-sysctls' -r
 complete -c podrun -n "__fish_podrun_using_subcommand apply" -l validate -d 'Fields Kubernetes does not know: strict, warn or ignore, as kubectl\'s --validate' -r -f -a "strict\t''
 warn\t''

@@ -443,6 +443,16 @@ pub struct ApplyArgs {
     #[arg(help_heading = POD_ON_NODE, long, value_name = "IMAGES", value_delimiter = ',')]
     pub preloaded_images_verification_allowlist: Vec<String>,
 
+    /// The node's IP addresses, the pods' hostIP and hostIPs, as the kubelet's --node-ip
+    ///
+    /// One address of this host, or a dual-stack pair (an IPv4 and an IPv6 address, the first
+    /// the primary: hostIP). Default: one address, the host name's if it is one of this host's,
+    /// else the default route's (IPv4 first); 0.0.0.0 and :: pick it so, :: preferring IPv6 among
+    /// the host name's addresses. Loopback, link-local, multicast and addresses that are not this
+    /// host's are refused. hostNetwork pods get them as their podIPs.
+    #[arg(help_heading = POD_ON_NODE, long, value_name = "IP[,IP]", value_parser = parse_node_ip)]
+    pub node_ip: Option<crate::runtime::node_ip::NodeIpChoice>,
+
     /// Refuse Kubernetes fields podrun ignores
     ///
     /// Fields podrun does not implement yet, or that mean something only on a cluster, are
@@ -979,6 +989,8 @@ enum FlagError {
     #[error("{}", .0.join("; "))]
     Namespace(Vec<String>),
     #[error(transparent)]
+    NodeIp(#[from] crate::runtime::node_ip::NodeIpError),
+    #[error(transparent)]
     UnsafeSysctl(#[from] crate::pod::admission::SysctlPatternError),
     #[error("{0} (examples: 90s, 5m, 1h30m)")]
     Duration(#[source] humantime::DurationError),
@@ -1005,6 +1017,10 @@ fn parse_namespace(s: &str) -> Result<String, FlagError> {
     } else {
         Err(FlagError::Namespace(problems))
     }
+}
+
+fn parse_node_ip(s: &str) -> Result<crate::runtime::node_ip::NodeIpChoice, FlagError> {
+    crate::runtime::node_ip::parse_flag(s).map_err(FlagError::NodeIp)
 }
 
 fn parse_unsafe_sysctl(s: &str) -> Result<String, FlagError> {

@@ -17,6 +17,10 @@ use crate::runtime::{infra_image, LogRotation};
 use crate::status::WaitFor;
 
 pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
+    // Before any pod is looked at: the node's addresses are fixed for the process.
+    if let Some(choice) = &args.node_ip {
+        crate::runtime::node_ip::configure(choice.clone());
+    }
     let verification = pull_verification(args)?;
     if args.dry_run() == DryRunArg::Client {
         let reporter = report::reporter(ReportOptions { quiet: cli.quiet, verbose: cli.verbose > 0, live: false });
@@ -26,6 +30,14 @@ pub async fn run(cli: &Cli, args: &ApplyArgs) -> anyhow::Result<u8> {
         let (rt, files) = super::connect(cli).await?;
         if matches!(rt, Engine::Cri(_)) {
             docker_only(args)?;
+        }
+        if args.node_ip.is_some() && files.is_none() {
+            // Checked against this host's interfaces, they say nothing of the engine's host.
+            return Err(UsageError::Said(format!(
+                "--node-ip: the engine at {} is not on this host; its pods' host IP is its network's gateway",
+                crate::escape::escape(&rt.address())
+            ))
+            .into());
         }
         Ok::<_, anyhow::Error>((rt, files))
     };

@@ -382,6 +382,9 @@ impl DesiredPod {
                 l.insert(format!("{}{k}", labels::POD_LABEL_PREFIX), v.clone());
             }
             l.insert(labels::QOS_CLASS.to_owned(), super::qos::pod_qos(&self.manifest).as_str().to_owned());
+            if let Some(ips) = crate::runtime::node_ip::named() {
+                l.insert(labels::HOST_IPS.to_owned(), ips);
+            }
             if let Some(name) = self.default_container() {
                 l.insert(labels::DEFAULT_CONTAINER.to_owned(), name.to_owned());
             }

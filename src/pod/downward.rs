@@ -34,6 +34,11 @@ impl PodFacts {
             .map_or(0, |kb| kb * 1024);
         PodFacts { pod_ip: None, host_ip: None, node_name, host_cpus, host_memory }
     }
+
+    /// The pod's `hostIPs`: the node's addresses, `host_ip` first.
+    fn host_ips(&self) -> Vec<String> {
+        self.host_ip.as_deref().map(crate::runtime::node_ip::host_ips).unwrap_or_default()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -71,8 +76,12 @@ pub fn field_value(pod: &Pod, path: &str, facts: &PodFacts, whole_maps: bool) ->
         "metadata.annotations" if whole_maps => format_map(&meta.annotations),
         "spec.nodeName" => pod.spec.node_name.clone().unwrap_or_else(|| facts.node_name.clone()),
         "spec.serviceAccountName" => pod.spec.service_account_name.clone().unwrap_or_else(|| "default".to_owned()),
-        "status.podIP" | "status.podIPs" => facts.pod_ip.clone().unwrap_or_default(),
-        "status.hostIP" | "status.hostIPs" => facts.host_ip.clone().unwrap_or_default(),
+        "status.podIP" => facts.pod_ip.clone().unwrap_or_default(),
+        "status.hostIP" => facts.host_ip.clone().unwrap_or_default(),
+        "status.hostIPs" => facts.host_ips().join(","),
+        // A hostNetwork pod's IPs are the host's (its IP is the host's).
+        "status.podIPs" if facts.pod_ip.is_some() && facts.pod_ip == facts.host_ip => facts.host_ips().join(","),
+        "status.podIPs" => facts.pod_ip.clone().unwrap_or_default(),
         other => {
             return err(format!(
                 "Unsupported value: {other:?}: supported values: \"metadata.name\", \"metadata.namespace\", \

@@ -73,6 +73,11 @@ pub const DEFAULT_CONTAINER: &str = "io.podrun.default-container";
 /// compared, never used as a path. Not part of any spec hash.
 pub const SOURCE: &str = "io.podrun.source";
 
+/// The node's addresses `apply --node-ip` named when the pod was made (comma-separated, the
+/// primary first), on its infra container: the pod's `hostIPs` for `get`, which has no
+/// `--node-ip`. Only reported, and not part of any spec hash.
+pub const HOST_IPS: &str = "io.podrun.host-ips";
+
 /// The pod's QoS class, on its infra container, for `get`, which has no manifest. Only
 /// reported (an unsealed label decides nothing), and not part of any spec hash.
 pub const QOS_CLASS: &str = "io.podrun.qos-class";

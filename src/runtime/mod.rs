@@ -21,7 +21,7 @@ pub mod id_scheme;
 pub mod infra_image;
 pub mod insecure_tls;
 pub mod labels;
-mod node_ip;
+pub mod node_ip;
 mod oom_floor;
 pub mod pod_cgroup;
 pub mod registry;

@@ -251,7 +251,6 @@ pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes, plan: 
     } else {
         phase(&container_statuses, |i, code| desired.containers.get(i).is_some_and(|c| desired.restarts_after(c, code)))
     };
-    let host_ip = infra.and_then(|c| c.gateway.clone());
     // podrun's infra container gets its network before it runs: running, it is networked.
     let sandbox = infra.is_some();
     let sidecars: Vec<bool> = desired.init.iter().map(|c| c.sidecar).collect();
@@ -263,7 +262,7 @@ pub fn compute(desired: &DesiredPod, obs: &PodObservation, notes: &Notes, plan: 
         (init_container_statuses, &sidecars),
         container_statuses,
     )
-    .with_host_ip(host_ip)
+    .with_host_ips(super::host_ips::of(infra))
     .with_qos_class(Some(crate::pod::qos::pod_qos(&desired.manifest).as_str()))
     .with_sandbox(sandbox)
 }

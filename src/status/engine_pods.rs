@@ -312,7 +312,6 @@ fn status(
     } else {
         phase_seen(init_failed, initialized, &container_statuses)
     };
-    let host_ip = infra_running.and_then(|c| c.gateway.clone());
     let sidecars: Vec<bool> =
         init.iter().map(|(name, inst)| is_sidecar(inst) || recorded(name).is_some_and(|c| c.sidecar)).collect();
     let st = PodStatus::assemble(
@@ -323,7 +322,7 @@ fn status(
         (init_container_statuses, &sidecars),
         container_statuses,
     )
-    .with_host_ip(host_ip)
+    .with_host_ips(super::host_ips::of(infra_running))
     .with_qos_class(
         infra
             .current

@@ -8,6 +8,7 @@ pub mod engine_pods;
 pub mod failed;
 #[cfg(test)]
 pub mod fixtures;
+mod host_ips;
 pub mod ids;
 pub mod outcome;
 pub mod pod_object;

@@ -260,10 +260,15 @@ impl PodStatus {
         }
     }
 
-    /// Sets `hostIP` and `hostIPs`.
-    pub fn with_host_ip(mut self, host_ip: Option<String>) -> PodStatus {
-        self.host_ips = host_ip.iter().map(|ip| PodIp { ip: ip.clone() }).collect();
-        self.host_ip = host_ip;
+    /// Sets `hostIP` and `hostIPs` (`super::host_ips::of`: the node's addresses, the primary
+    /// first); a hostNetwork pod's `podIP` and `podIPs` are the same, as the kubelet sets them.
+    pub fn with_host_ips(mut self, (ips, host_network): (Vec<String>, bool)) -> PodStatus {
+        self.host_ips = ips.iter().map(|ip| PodIp { ip: ip.clone() }).collect();
+        self.host_ip = ips.first().cloned();
+        if host_network && self.pod_ip.is_some() {
+            self.pod_ip.clone_from(&self.host_ip);
+            self.pod_ips.clone_from(&self.host_ips);
+        }
         self
     }
 
