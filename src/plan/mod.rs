@@ -48,14 +48,17 @@ pub struct Context<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Removal {
     pub container: Observed,
-    pub reason: &'static str,
+    pub reason: Reason,
 }
+
+/// Why a container is made or removed, as the events say it.
+pub type Reason = std::borrow::Cow<'static, str>;
 
 /// What to do with one container.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
     /// Create instance number `attempt`, then start it.
-    Create { attempt: u32, reason: &'static str },
+    Create { attempt: u32, reason: Reason },
     /// Start an instance that was created but never started (an interrupted earlier run).
     /// `attempt`: its instance number, so its configuration can be made again as it was
     /// created (its sub-path mounts are prepared anew before the start).
@@ -130,7 +133,8 @@ impl Plan {
     }
 }
 
-fn create(c: &DesiredContainer, inst: &Instances, reason: &'static str) -> ContainerStep {
+fn create(c: &DesiredContainer, inst: &Instances, reason: impl Into<Reason>) -> ContainerStep {
+    let reason = reason.into();
     ContainerStep { container: c.name.clone(), step: Step::Create { attempt: inst.next_attempt(), reason } }
 }
 
@@ -138,8 +142,8 @@ fn start(c: &DesiredContainer, cur: &Observed) -> ContainerStep {
     ContainerStep { container: c.name.clone(), step: Step::Start { id: cur.id.clone(), attempt: attempt_of(cur) } }
 }
 
-fn remove(c: &Observed, reason: &'static str) -> Removal {
-    Removal { container: c.clone(), reason }
+fn remove(c: &Observed, reason: impl Into<Reason>) -> Removal {
+    Removal { container: c.clone(), reason: reason.into() }
 }
 
 /// Whether the pod's infra container must be (re)created, and why.
@@ -184,7 +188,7 @@ fn restarts_on_failure(desired: &DesiredPod) -> bool {
 }
 
 pub fn plan(desired: &DesiredPod, obs: &PodObservation, ctx: &Context) -> Plan {
-    let mut p = Plan { remove: obs.stale.iter().map(|(c, why)| remove(c, why)).collect(), ..Plan::default() };
+    let mut p = Plan { remove: obs.stale.iter().map(|(c, why)| remove(c, *why)).collect(), ..Plan::default() };
     let fresh = match infra_needs_create(desired, &obs.infra) {
         Some(why) => {
             let infra_dead = obs.infra.current.as_ref().is_some_and(Observed::is_dead);
@@ -252,7 +256,7 @@ fn app_step(
             resize::Need::Nothing => {}
             resize::Need::InPlace => p.resize.push(cur.clone()),
             resize::Need::Restart(why) => {
-                p.remove.push(remove(cur, why));
+                p.remove.push(remove(cur, why.clone()));
                 return Some(create(c, inst, why));
             }
         }

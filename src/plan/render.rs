@@ -186,17 +186,20 @@ mod tests {
                 ImageNeed { image: "here:1".into(), policy: PullPolicy::IfNotPresent, containers: vec!["b".into()] },
             ],
             stop: vec![observed("side")],
-            remove: vec![Removal { container: observed("a"), reason: "its spec changed" }],
+            remove: vec![Removal { container: observed("a"), reason: "its spec changed".into() }],
             infra: Some(ContainerStep {
                 container: "POD".into(),
-                step: Step::Create { attempt: 0, reason: "the pod has no infra container" },
+                step: Step::Create { attempt: 0, reason: "the pod has no infra container".into() },
             }),
             init: vec![ContainerStep { container: "i".into(), step: Step::Start { id: "x".into(), attempt: 0 } }],
             apps: vec![
-                ContainerStep { container: "a".into(), step: Step::Create { attempt: 1, reason: "its spec changed" } },
+                ContainerStep {
+                    container: "a".into(),
+                    step: Step::Create { attempt: 1, reason: "its spec changed".into() },
+                },
                 ContainerStep {
                     container: "b".into(),
-                    step: Step::Create { attempt: 0, reason: "the pod is being created" },
+                    step: Step::Create { attempt: 0, reason: "the pod is being created".into() },
                 },
             ],
             backoff: vec![BackOff {
@@ -214,7 +217,7 @@ mod tests {
             }],
             apps: vec![ContainerStep {
                 container: "d".into(),
-                step: Step::Create { attempt: 0, reason: "the pod is being created" },
+                step: Step::Create { attempt: 0, reason: "the pod is being created".into() },
             }],
             ..Plan::default()
         };

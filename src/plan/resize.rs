@@ -9,12 +9,12 @@ use crate::pod::{DesiredContainer, DesiredPod};
 use crate::runtime::{labels, Observed};
 
 /// What a running container's resources need.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Need {
     Nothing,
     InPlace,
     /// A restart, and why.
-    Restart(&'static str),
+    Restart(super::Reason),
 }
 
 /// The `cpu=`/`memory=` parts of a resources text (`ContainerSettings::resources_text`).
@@ -54,16 +54,19 @@ pub fn need(desired: &DesiredPod, c: &DesiredContainer, cur: &Observed) -> Need 
         return Need::Nothing;
     }
     if changes.iter().any(|r| c.restart_on_resize.iter().any(|p| p == r)) {
-        return Need::Restart("its resources changed and its resizePolicy restarts it");
+        return Need::Restart("its resources changed and its resizePolicy restarts it".into());
     }
     let toggled = [(now_cpu, cpu), (now_memory, memory)]
         .into_iter()
         .any(|(old, new)| matches!((old, new), (Some(o), Some(n)) if limit_toggled(o, n)));
     if toggled {
-        return Need::Restart("a limit of its resources was added or removed, which a running container cannot take");
+        return Need::Restart(
+            "a limit of its resources was added or removed, which a running container cannot take".into(),
+        );
     }
     if !desired.resize_in_place {
-        return Need::Restart("its resources changed and the engine cannot resize a container in place");
+        let engine = if desired.engine.is_empty() { "the engine" } else { desired.engine.as_str() };
+        return Need::Restart(format!("its resources changed and {engine} cannot resize a container in place").into());
     }
     Need::InPlace
 }

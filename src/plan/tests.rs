@@ -792,6 +792,20 @@ fn the_planner_plans_every_case() {
 
 // --- what is not a case of the table ---
 
+/// A resize the engine cannot do in place restarts the container, and the reason names the
+/// engine and its version, not "the engine".
+#[test]
+fn a_resize_the_engine_cannot_do_names_the_engine() {
+    let made = desired(&resizable(BURSTABLE, "[]"));
+    let mut d = desired(&resizable(MEMORY_LIMIT_UP, "[]"));
+    d.engine = "Podman Engine 4.3.1".into();
+    let seen = instance(&made, "a", 0, running());
+    let why = "its resources changed and Podman Engine 4.3.1 cannot resize a container in place";
+    assert_eq!(resize::need(&d, &d.containers[0], &seen), resize::Need::Restart(why.into()));
+    d.resize_in_place = true;
+    assert_eq!(resize::need(&d, &d.containers[0], &seen), resize::Need::InPlace);
+}
+
 /// `Plan::is_repair` is the plan's own verdict on itself, not a planner rule: first starts
 /// are progress, restarts are repairs (they use up the retries).
 #[test]

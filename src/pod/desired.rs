@@ -174,6 +174,9 @@ pub struct DesiredPod {
     /// Whether the engine changes a running container's resources in place
     /// (`EngineFeatures::update_resources`); else a resize restarts the container.
     pub resize_in_place: bool,
+    /// The engine's name and version (`Podman Engine 4.3.1`), escaped, for what the pod's
+    /// messages say it cannot do.
+    pub engine: String,
     /// Whether the engine makes mounts recursively read-only
     /// (`EngineFeatures::recursive_read_only`): `recursiveReadOnly: IfPossible` is then recursive.
     pub recursive_read_only: bool,
@@ -263,6 +266,7 @@ impl DesiredPod {
             source: None,
             pod_cgroup: super::resources::pod_cgroup(pod),
             resize_in_place: false,
+            engine: String::new(),
             recursive_read_only: false,
         }
     }

@@ -146,6 +146,7 @@ fn prepare_pod(
     needed_configs::check(std::slice::from_ref(p), &env.configs).map_err(|e| refuse(e.of_the_pod()))?;
     admit(&d, env, node).map_err(&refuse)?;
     d.resize_in_place = env.features.update_resources;
+    d.engine = crate::escape::escape(&format!("{} {}", env.engine.name, env.engine.version)).into_owned();
     d.recursive_read_only = env.features.recursive_read_only;
     add_host_resolver(&mut d, env, node, &key, warn);
     if let Some(security) = &env.security {

@@ -24,7 +24,7 @@ pub struct EngineFeatures {
     /// Pod-level resources: the pod's containers under a cgroup of the pod's own with its limits.
     pub pod_cgroup: bool,
     /// In-place resize: a running container's resources changed without a restart (Docker's
-    /// container update, the CRI's UpdateContainerResources).
+    /// and Podman 5's container update, every CRI runtime's UpdateContainerResources).
     pub update_resources: bool,
     /// `recursiveReadOnly`: a read-only mount read-only all the way down, submounts included
     /// (Docker API 1.44+, a CRI runtime handler announcing `recursive_read_only_mounts`).

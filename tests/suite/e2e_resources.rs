@@ -213,15 +213,8 @@ fn e2e_resources_resize_policy_restart_container_on_docker() {
 }
 
 #[test]
-fn e2e_resources_resize_restarts_on_podman() {
-    require_engine!();
-    require_podman!(host);
-    a_new_memory_limit_is_applied(Target::Engine(Some(&host)), "rz-podman", "NotRequired", false);
-}
-
-#[test]
-fn e2e_resources_resize_restarts_on_containerd() {
+fn e2e_resources_resize_policy_restart_container_on_containerd() {
     require_engine!();
     require_cri!(endpoint);
-    a_new_memory_limit_is_applied(Target::Cri(&endpoint), "rz-cri", "NotRequired", false);
+    a_new_memory_limit_is_applied(Target::Cri(&endpoint), "rz-cri-restart", "RestartContainer", false);
 }

@@ -109,20 +109,26 @@ pub fn mounts_images(runtime_name: &str, runtime_version: &str) -> bool {
     }
 }
 
+/// The container's CPU and memory as the kubelet gives them to the runtime, on create and on
+/// an in-place resize alike (kuberuntime's generateLinuxContainerResources): CFS quota and
+/// period, shares, the memory limit. The memory request has no cgroup v1 knob there.
+pub(super) fn resources(s: &ContainerSettings) -> api::LinuxContainerResources {
+    api::LinuxContainerResources {
+        cpu_period: s.cpu.period.unwrap_or(0),
+        cpu_quota: s.cpu.quota.unwrap_or(0),
+        cpu_shares: s.cpu.shares.unwrap_or(0),
+        memory_limit_in_bytes: s.memory_limit.unwrap_or(0),
+        ..Default::default()
+    }
+}
+
 fn linux(
     name: &str,
     s: &ContainerSettings,
     pid: PidMode,
     ipc_host: bool,
 ) -> Result<api::LinuxContainerConfig, RuntimeError> {
-    let resources = api::LinuxContainerResources {
-        cpu_period: s.cpu.period.unwrap_or(0),
-        cpu_quota: s.cpu.quota.unwrap_or(0),
-        cpu_shares: s.cpu.shares.unwrap_or(0),
-        memory_limit_in_bytes: s.memory_limit.unwrap_or(0),
-        oom_score_adj: s.oom_score_adj.unwrap_or(0),
-        ..Default::default()
-    };
+    let resources = api::LinuxContainerResources { oom_score_adj: s.oom_score_adj.unwrap_or(0), ..resources(s) };
     let mut security = api::LinuxContainerSecurityContext {
         capabilities: Some(api::Capability {
             add_capabilities: s.cap_add.clone(),

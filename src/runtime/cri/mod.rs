@@ -13,6 +13,7 @@ mod images;
 pub mod logs;
 mod observe;
 pub mod paths;
+mod resize;
 mod rotate;
 mod sandbox;
 mod spdy;
@@ -66,6 +67,9 @@ pub struct CriRuntime {
     sandboxes: Arc<Mutex<HashMap<String, api::PodSandboxConfig>>>,
     /// The execs `exec_attach` started: their terminals, and their exit codes once they end.
     execs: Arc<stream::Execs>,
+    /// Containers this process resized in place, with what they were given
+    /// (`ContainerSettings::resources_text`): see `resize::report`.
+    resized: Arc<Mutex<HashMap<String, String>>>,
 }
 
 impl CriRuntime {
@@ -110,6 +114,7 @@ impl CriRuntime {
             volumes: state.join("volumes"),
             sandboxes: Arc::default(),
             execs: Arc::default(),
+            resized: Arc::default(),
         })
     }
 
@@ -258,6 +263,8 @@ impl NodeRuntime for CriRuntime {
             .map_err(|s| self.error("runtime status", s))?
             .into_inner();
         Ok(crate::runtime::EngineFeatures {
+            // UpdateContainerResources is in every CRI v1 runtime (containerd 1.6+, CRI-O).
+            update_resources: true,
             image_volumes: container::mounts_images(&self.info.name, &self.info.version),
             // Sandboxes go under a cgroupfs parent of podrun's, which podrun makes with the pod's
             // limits as the kubelet makes its pod cgroups.
@@ -436,11 +443,20 @@ impl ContainerRuntime for CriRuntime {
         self.stop(c, Duration::ZERO).await
     }
 
+    async fn update_resources(
+        &self,
+        c: &Observed,
+        settings: &crate::runtime::ContainerSettings,
+    ) -> Result<(), RuntimeError> {
+        resize::update(self, c, settings).await
+    }
+
     async fn remove(&self, c: &Observed) -> Result<(), RuntimeError> {
         self.ensure_owned("remove", c)?;
         if is_sandbox(c) {
             return self.remove_sandbox(c).await;
         }
+        self.resized.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&c.id);
         match self
             .channel
             .runtime

@@ -164,7 +164,12 @@ async fn container(rt: &CriRuntime, c: &api::Container) -> Result<Option<Observe
             }
         }
     }
-    Ok(Some(observed(r.status.unwrap_or_default())))
+    let st = r.status.unwrap_or_default();
+    let reported = st.resources.as_ref().and_then(|res| res.linux.clone());
+    let mut o = observed(st);
+    let set = rt.resized.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(&o.id).cloned();
+    super::resize::report(&mut o, reported.as_ref(), set.as_deref());
+    Ok(Some(o))
 }
 
 /// A container's status as podrun's `Observed`.

@@ -34,8 +34,8 @@ impl DockerRuntime {
                 if self.engine == convert::Engine::Podman {
                     c.scheme = IdScheme::Podman;
                 }
-                if self.engine != convert::Engine::Docker {
-                    // Podman's inspect says what it could give, not what was asked (a rootless
+                if !super::info::updates_in_place(self.engine, &self.info.version) {
+                    // Podman 4's inspect says what it could give, not what was asked (a rootless
                     // engine on cgroup v1 gives no limits at all): only what the container was
                     // made with, podrun's label, tells whether the pod's resources changed.
                     c.labels.remove(labels::RESOURCES_NOW);

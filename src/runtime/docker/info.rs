@@ -16,14 +16,24 @@ pub(super) fn features(rt: &DockerRuntime) -> EngineFeatures {
         // Podman's compatible API takes `type: image` at any version it speaks (a sub-path
         // it ignores: see `pod/volumes`); Docker from API 1.48 (Engine 28.1).
         image_volumes: rt.engine == convert::Engine::Podman || rt.api >= crate::runtime::IMAGE_MOUNT_API,
-        // Docker's container update (`docker update`). Podman 4.3's compat API has none, and
-        // its own (`podman update`) leaves what inspect reports as it was, so a resized
-        // container could not be told from one still to resize: a resize restarts it there.
-        update_resources: rt.engine == convert::Engine::Docker,
+        update_resources: updates_in_place(rt.engine, &rt.info.version),
         // Docker from API 1.44 (Engine 25). Podman's compatible API speaks 1.41 and has no
         // such mount option (tried on 4.3 and 5.4).
         recursive_read_only: rt.engine == convert::Engine::Docker && rt.api >= crate::runtime::RECURSIVE_READ_ONLY_API,
         ..EngineFeatures::NONE
+    }
+}
+
+/// Whether the engine's compatible container update (`POST /containers/{id}/update`) changes
+/// a running container's CPU and memory, and its inspect then reports them: Docker's, and
+/// Podman's from 5 (tried on 5.4). Podman 4.3's compatible API has no such call (404), and its
+/// own (`podman update`) leaves what inspect reports as it was, so a resized container could
+/// not be told from one still to resize: a resize restarts it there.
+pub(super) fn updates_in_place(engine: convert::Engine, version: &str) -> bool {
+    let major = version.trim_start_matches('v').split('.').next().and_then(|m| m.parse::<u32>().ok());
+    match engine {
+        convert::Engine::Docker => true,
+        convert::Engine::Podman => major.is_some_and(|m| m >= 5),
     }
 }
 
@@ -95,5 +105,19 @@ pub(super) async fn security(rt: &DockerRuntime) -> Result<EngineSecurity, Runti
             })?;
             Ok(security::of_podman(&info))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn podman_updates_in_place_from_5() {
+        assert!(updates_in_place(convert::Engine::Docker, "20.10.24"));
+        assert!(updates_in_place(convert::Engine::Podman, "5.4.2"));
+        assert!(updates_in_place(convert::Engine::Podman, "v6.0.0-rc1"));
+        assert!(!updates_in_place(convert::Engine::Podman, "4.3.1"));
+        assert!(!updates_in_place(convert::Engine::Podman, "unknown"));
     }
 }
