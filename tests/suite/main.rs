@@ -44,6 +44,7 @@ mod e2e_node;
 mod e2e_node_volumes;
 mod e2e_notify;
 mod e2e_parity;
+mod e2e_parity_podman;
 mod e2e_podman;
 mod e2e_probes;
 mod e2e_pull_verify;
