@@ -1,8 +1,9 @@
 //! The same pod on every engine: the volumes the kubelet sets up (only those a container uses),
-//! and what Podman's Docker-compatible API adds to every container that Kubernetes' runtimes do
-//! not. The Podman additions cannot be switched off through that API: these cases pin them per
-//! engine as docs/engines.md ("What differs under Podman") describes them, so a Podman release
-//! that changes one fails here and the documentation is brought up to date.
+//! a manifest's own `HOSTNAME`, and what Podman's Docker-compatible API adds to every container
+//! that Kubernetes' runtimes do not. Those additions cannot be switched off through that API:
+//! these cases pin them per engine as docs/engines.md ("What differs under Podman") describes
+//! them, so a Podman release that changes one fails here and the documentation is brought up
+//! to date.
 
 use crate::common::*;
 
@@ -94,7 +95,7 @@ fn podmans_additions_are_pinned(target: Target) {
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: adds}}\nspec:\n  terminationGracePeriodSeconds: 1\n  \
          containers:\n  - name: c\n    image: busybox:1.28\n    command: [sh, -c, '{LOOP}']\n    env: [{{name: \
          HOSTNAME, value: from-manifest}}]\n    securityContext: {{readOnlyRootFilesystem: true, runAsUser: 4321, \
-         runAsGroup: 4322}}\n"
+         runAsGroup: 4322}}\n  - {{name: plain, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}\n"
     );
     let o = apply_on(target, &ns, &pod);
     assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
@@ -110,10 +111,7 @@ fn podmans_additions_are_pinned(target: Target) {
     let has = |v: &str| env.contains(&v);
     assert_eq!(has("container=podman"), podman, "{}: {env:?}", target.name());
     assert_eq!(has("TERM=xterm"), podman && podman_major(target) == 4, "{}: {env:?}", target.name());
-    // Podman sets HOSTNAME to the pod's hostname over the manifest's own in a container that
-    // joins the infra container's UTS namespace.
-    assert_eq!(has("HOSTNAME=from-manifest"), !podman, "{}: {env:?}", target.name());
-    assert_eq!(has("HOSTNAME=adds"), podman, "{}: {env:?}", target.name());
+    assert!(has("HOSTNAME=from-manifest"), "{}: the manifest's HOSTNAME wins: {env:?}", target.name());
     let (_, passwd) = run("grep -c '^4321:' /etc/passwd; grep -c '^4322:' /etc/group; true");
     let counts: Vec<&str> = passwd.lines().collect();
     let want = if podman { ["1", "1"] } else { ["0", "0"] };
@@ -136,4 +134,47 @@ fn e2e_podman_podmans_additions_are_pinned() {
 fn e2e_cri_podmans_additions_are_pinned() {
     require_cri!(endpoint);
     podmans_additions_are_pinned(Target::Cri(&endpoint));
+}
+
+/// A container's own `HOSTNAME` (from its manifest's `env`) is the one it sees, on every
+/// engine, and the pod keeps one hostname: on Podman such a container joins the infra's UTS
+/// namespace by its path, as Podman writes its own value over the container's when it joins by
+/// `container:<infra>` (`podman_uts`). Where the pod shares one UTS namespace (Podman, the CRI),
+/// both containers are in it; Docker gives each container a namespace of its own, as
+/// cri-dockerd does.
+fn a_manifests_hostname_env_wins(target: Target) {
+    let ns = Namespace::for_target(target, "parity-hostname-env");
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: named}}\nspec:\n  terminationGracePeriodSeconds: 1\n  \
+         containers:\n  - {{name: own, image: busybox:1.28, command: [sh, -c, '{LOOP}'], env: [{{name: HOSTNAME, \
+         value: mine}}]}}\n  - {{name: plain, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}\n"
+    );
+    let o = apply_on(target, &ns, &pod);
+    assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
+    let look = "tr '\\0' '\\n' < /proc/1/environ | grep ^HOSTNAME=; hostname; readlink /proc/1/ns/uts";
+    let own = exec_in(target, &ns, "named", "own", look).1;
+    let plain = exec_in(target, &ns, "named", "plain", look).1;
+    let (own, plain): (Vec<&str>, Vec<&str>) = (own.lines().collect(), plain.lines().collect());
+    assert_eq!(own[..2], ["HOSTNAME=mine", "named"], "{}: {own:?}", target.name());
+    assert_eq!(plain[..2], ["HOSTNAME=named", "named"], "{}: {plain:?}", target.name());
+    let shared = !matches!(target, Target::Engine(None));
+    assert_eq!(own[2] == plain[2], shared, "{}: UTS namespaces {own:?} {plain:?}", target.name());
+}
+
+#[test]
+fn e2e_docker_a_manifests_hostname_env_wins() {
+    require_engine!();
+    a_manifests_hostname_env_wins(Target::Engine(None));
+}
+
+#[test]
+fn e2e_podman_a_manifests_hostname_env_wins() {
+    require_podman!(host);
+    a_manifests_hostname_env_wins(Target::Engine(Some(&host)));
+}
+
+#[test]
+fn e2e_cri_a_manifests_hostname_env_wins() {
+    require_cri!(endpoint);
+    a_manifests_hostname_env_wins(Target::Cri(&endpoint));
 }

@@ -29,6 +29,9 @@ pub fn config(
 ) -> api::PodSandboxConfig {
     let mut cfg = base(name, labels_);
     cfg.hostname = if net.mode == NetworkMode::Host { String::new() } else { net.hostname.clone().unwrap_or_default() };
+    if !cfg.hostname.is_empty() {
+        cfg.annotations.insert(super::HOSTNAME_ANNOTATION.to_owned(), cfg.hostname.clone());
+    }
     if !(net.dns.servers.is_empty() && net.dns.searches.is_empty() && net.dns.options.is_empty()) {
         cfg.dns_config = Some(api::DnsConfig {
             servers: net.dns.servers.clone(),
