@@ -178,3 +178,9 @@ fn e2e_cri_a_manifests_hostname_env_wins() {
     require_cri!(endpoint);
     a_manifests_hostname_env_wins(Target::Cri(&endpoint));
 }
+
+#[test]
+fn e2e_rootless_a_manifests_hostname_env_wins() {
+    require_rootless!(user);
+    a_manifests_hostname_env_wins(Target::Rootless(&user));
+}

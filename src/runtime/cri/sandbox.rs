@@ -145,4 +145,18 @@ mod tests {
         assert_eq!(user_namespace_of(&base("s", &labels_)), None);
         assert_eq!(user_namespace_of(&config("s", &labels_, &PodNetwork::default(), false)), None);
     }
+
+    /// The hostname a later podrun gives CreateContainer with the sandbox's config, from which
+    /// the runtime sets the container's `HOSTNAME`, is kept with the sandbox; none on the host's
+    /// network, where the runtime gives the host's.
+    #[test]
+    fn the_sandbox_keeps_its_hostname_for_its_containers() {
+        let net = PodNetwork { hostname: Some("web".into()), ..Default::default() };
+        let made = config("s", &BTreeMap::new(), &net, false);
+        assert_eq!(made.hostname, "web");
+        assert_eq!(made.annotations.get(super::super::HOSTNAME_ANNOTATION).map(String::as_str), Some("web"));
+        let host = PodNetwork { mode: NetworkMode::Host, ..net };
+        let made = config("s", &BTreeMap::new(), &host, false);
+        assert!(made.hostname.is_empty() && !made.annotations.contains_key(super::super::HOSTNAME_ANNOTATION));
+    }
 }
