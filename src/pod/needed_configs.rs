@@ -2,7 +2,8 @@
 //! before anything is created and reported together: a run that lacks three objects says so
 //! once, not one refusal per try. What counts is what the kubelet would refuse (its
 //! CreateContainerConfigError and volume mount failures): env `configMapKeyRef`/`secretKeyRef`,
-//! `envFrom`, and configMap, secret and projected volumes, each unless `optional: true`.
+//! `envFrom`, and the configMap, secret and projected volumes a container uses (the kubelet
+//! sets up no other), each unless `optional: true`.
 //!
 //! Pure: the pods and the [`ConfigStore`] only. The wording is the volumes' ([`Absent`]), the
 //! one every such refusal uses.
@@ -88,7 +89,9 @@ fn missing_in(pod: &Pod, namespace: &str, configs: &ConfigStore) -> Vec<(String,
     for (path, c, _) in pod.spec.all_containers() {
         look.container(&path, c, &mut out);
     }
-    for (i, v) in pod.spec.volumes.iter().enumerate() {
+    // A volume no container uses is never set up, so what it names is never needed.
+    let used = crate::pod::volumes::used_volumes(&pod.spec);
+    for (i, v) in pod.spec.volumes.iter().enumerate().filter(|(_, v)| used.contains(v.name.as_str())) {
         let field = format!("spec.volumes[{i}]");
         let mut files = |f: String, r: Files| look.files(&f, &r, &mut out);
         if let Some(cm) = &v.config_map {
@@ -249,6 +252,7 @@ spec:
       sources:
       - secret: {name: proj-sec}
       - configMap: {name: have, items: [{key: nokey, path: x}]}
+  - {name: unused, configMap: {name: never-set-up}}
   containers:
   - name: c
     image: busybox

@@ -156,12 +156,13 @@ fn drop_fs_group(spec: &mut PodSpec) -> Option<String> {
     })
 }
 
-/// The hostPath volumes owned by another user than podrun's, which the containers see as
-/// owned by nobody.
+/// The hostPath volumes a container uses owned by another user than podrun's, which the
+/// containers see as owned by nobody.
 fn foreign_host_paths(spec: &PodSpec) -> Vec<String> {
     let mut warnings = Vec::new();
     let me = std::fs::metadata("/proc/self").map(|m| m.uid()).ok();
-    for (i, v) in spec.volumes.iter().enumerate() {
+    let used = super::volumes::used_volumes(spec);
+    for (i, v) in spec.volumes.iter().enumerate().filter(|(_, v)| used.contains(v.name.as_str())) {
         let Some(hp) = &v.host_path else { continue };
         let owner = std::fs::metadata(&hp.path).map(|m| m.uid()).ok();
         if let (Some(owner), Some(me)) = (owner, me) {

@@ -46,6 +46,7 @@ mod e2e_notify;
 mod e2e_parity;
 mod e2e_parity_ids;
 mod e2e_parity_nodeip;
+mod e2e_parity_podman;
 mod e2e_parity_resize;
 mod e2e_podman;
 mod e2e_probes;

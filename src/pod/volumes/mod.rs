@@ -3,7 +3,7 @@
 //! Three steps, so the part that decides stays pure:
 //!
 //! 1. [`plan_volumes`] reads the defaulted Pod (and the ConfigMaps and Secrets it may refer to)
-//!    and decides everything: where each volume lives on the host, which files podrun writes
+//!    and decides everything, for the volumes the containers use (`used`): where each volume lives on the host, which files podrun writes
 //!    into it, which named engine volumes exist, and each container's mounts. It plans the
 //!    volumes and mounts validation hands it checked and typed (`check_volumes`, the one rule
 //!    book), and refuses what only it can know (a missing ConfigMap or key) and what the engine
@@ -18,7 +18,7 @@
 //!
 //! Files: this one holds the plan and its types; `contents` (the files a volume holds) and
 //! `mounts` (a container's mounts) are parts of the plan, pure too, and `reason` says why the
-//! plan refuses a field; `host` holds the I/O of step 2, `subpath` that of the sub-paths of
+//! plan refuses a field, `used` which volumes it plans; `host` holds the I/O of step 2, `subpath` that of the sub-paths of
 //! step 3.
 //!
 //! Host layout (under the pod's private directory, `PodFiles::pod_dir`, mode 0700, which keeps
@@ -70,6 +70,7 @@ mod mounts;
 mod reason;
 mod subpath;
 mod tmpfs;
+mod used;
 
 use contents::{downward_files, key_files, FileSet, Keys};
 pub use host::{prepare, remove_pod_volumes, HostError};
@@ -77,6 +78,7 @@ use mounts::plan_mounts;
 use reason::{checked_rel_path, PathProblem};
 pub use reason::{PathValue, Reason};
 pub use subpath::SubPathError;
+pub use used::used_volumes;
 
 /// The label naming the claim a named volume was made for.
 pub const CLAIM_LABEL: &str = "io.podrun.claim";
@@ -313,8 +315,9 @@ struct Ctx<'a> {
 ///
 /// The volumes and mounts are validation's (`manifest::validate::check_volumes`): a pod that
 /// breaks one of its rules is refused with validation's error, and one that passes is planned
-/// from the typed result without further checks. Besides, it refuses what only podrun can know
-/// (a missing ConfigMap or key, a key that is no file name) and what the engine cannot do.
+/// from the typed result without further checks. Only the volumes the containers use are
+/// planned (`used`), as the kubelet sets up no other. Besides, it refuses what only podrun can
+/// know (a missing ConfigMap or key, a key that is no file name) and what the engine cannot do.
 pub fn plan_volumes(
     pod: &Pod,
     files: &PodFiles,
@@ -348,10 +351,12 @@ pub fn plan_volumes(
     // Validation's rules, once more only if the pod did not come through validation: what
     // passes is typed, and planned below without further checks.
     let checked = check_volumes(pod).map_err(|mut errors| VolumeError::Checked(errors.swap_remove(0)))?;
+    // Only what the containers use is planned, so nothing else is made or checked (`used`).
+    let used = used_volumes(&pod.spec);
     let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
     let mut volumes = Vec::with_capacity(checked.volumes.len());
-    for (i, v) in checked.volumes.iter().enumerate() {
-        by_name.insert(v.name, i);
+    for v in checked.volumes.iter().filter(|v| used.contains(v.name)) {
+        by_name.insert(v.name, volumes.len());
         let source = plan_source(&ctx, v)?;
         volumes.push(PlannedVolume { name: v.name.to_owned(), field: v.field.clone(), source });
     }

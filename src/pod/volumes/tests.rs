@@ -203,7 +203,7 @@ fn a_memory_empty_dir_is_sized_as_the_kubelet_sizes_it() {
     let size = |limits: [&str; 2], size_limit: &str| {
         let spec = format!(
             "  volumes: [{{name: m, emptyDir: {{medium: Memory{size_limit}}}}}]\n  initContainers:\n  - {{name: i, \
-             image: x:1{}}}\n  containers:\n  - {{name: c, image: x:1{}}}\n",
+             image: x:1{}}}\n  containers:\n  - {{name: c, image: x:1{}, volumeMounts: [{{name: m, mountPath: /m}}]}}\n",
             limits[0], limits[1]
         );
         match &plan(&s, &spec).unwrap().volumes()[0].source {
@@ -243,21 +243,22 @@ fn a_memory_empty_dir_is_the_least_of_what_is_known() {
 
 #[test]
 fn a_source_podrun_lacks_never_becomes_an_empty_dir() {
-    let spec = "  containers: [{name: c, image: b}]\n  volumes: [{name: v, nfs: {server: nas, path: /x}}]\n";
+    let c = "  containers: [{name: c, image: b, volumeMounts: [{name: v, mountPath: /v}]}]\n";
+    let spec = &format!("{c}  volumes: [{{name: v, nfs: {{server: nas, path: /x}}}}]\n");
     assert_eq!(plan_err(spec), "spec.volumes[0].nfs: not supported by podrun");
-    let spec = "  containers: [{name: c, image: b}]\n  volumes: [{name: v, nfs: null}]\n";
+    let spec = &format!("{c}  volumes: [{{name: v, nfs: null}}]\n");
     let s = Scratch::new("null-source");
     assert!(matches!(plan(&s, spec).unwrap().volumes()[0].source, PlannedSource::EmptyDir { .. }));
 }
 
 #[test]
 fn empty_dir_medium_and_size_are_checked() {
-    let e = plan_err(&with_mounts("{name: m, emptyDir: {medium: Disk}}", ""));
+    let e = plan_err(&with_mounts("{name: m, emptyDir: {medium: Disk}}", "{name: m, mountPath: /mnt}"));
     assert!(e.starts_with("spec.volumes[0].emptyDir.medium: Unsupported value: \"Disk\""), "{e}");
-    let e = plan_err(&with_mounts("{name: m, emptyDir: {medium: HugePages-2Mi}}", ""));
+    let e = plan_err(&with_mounts("{name: m, emptyDir: {medium: HugePages-2Mi}}", "{name: m, mountPath: /mnt}"));
     assert!(e.contains("not supported by podrun"), "{e}");
     let s = Scratch::new("disk-size");
-    let setup = plan(&s, &with_mounts("{name: m, emptyDir: {sizeLimit: 1Gi}}", "")).unwrap();
+    let setup = plan(&s, &with_mounts("{name: m, emptyDir: {sizeLimit: 1Gi}}", "{name: m, mountPath: /mnt}")).unwrap();
     assert!(setup.warnings()[0].contains("evict"), "{:?}", setup.warnings());
     assert_eq!(setup.on_engine().warnings().len(), 1, "no engine evicts either");
 }
@@ -268,7 +269,7 @@ fn a_memory_empty_dir_on_the_engine_is_a_tmpfs_of_its_size_limit() {
     let spec = with_mounts(
         "{name: m, emptyDir: {medium: Memory, sizeLimit: 64Mi}}, {name: n, emptyDir: {medium: Memory}}, \
          {name: z, emptyDir: {medium: Memory, sizeLimit: '0'}}, {name: d, emptyDir: {sizeLimit: 1Gi}}",
-        "",
+        "{name: m, mountPath: /m}, {name: n, mountPath: /n}, {name: z, mountPath: /z}, {name: d, mountPath: /d}",
     );
     let setup = plan(&s, &spec).unwrap().on_engine();
     let tmpfs: BTreeMap<String, Option<u64>> = setup
@@ -287,7 +288,10 @@ fn a_memory_empty_dir_on_the_engine_is_a_tmpfs_of_its_size_limit() {
 fn host_path_types_are_checked_like_the_kubelet() {
     let s = Scratch::new("hostpath");
     let check = |path: &Path, t: &str| -> Result<(), String> {
-        let spec = with_mounts(&format!("{{name: h, hostPath: {{path: {:?}, type: {t:?}}}}}", path), "");
+        let spec = with_mounts(
+            &format!("{{name: h, hostPath: {{path: {:?}, type: {t:?}}}}}", path),
+            "{name: h, mountPath: /mnt}",
+        );
         prepare(&plan(&s, &spec).map_err(|e| e.to_string())?).map_err(|e| crate::error_chain::chain(&e))
     };
     let d = s.path("made/deep");
@@ -325,12 +329,13 @@ fn host_path_types_are_checked_like_the_kubelet() {
     check(&f, "").unwrap();
     let e = check(&d, "Dir").unwrap_err();
     assert!(e.starts_with("spec.volumes[0].hostPath.type: Unsupported value: \"Dir\": supported values: \"\""), "{e}");
-    let e = plan_err(&with_mounts("{name: h, hostPath: {path: rel/x}}", ""));
+    let e = plan_err(&with_mounts("{name: h, hostPath: {path: rel/x}}", "{name: h, mountPath: /mnt}"));
     assert!(
         e.starts_with("spec.volumes[0].hostPath.path: Invalid value: \"rel/x\": podrun needs an absolute path"),
         "{e}"
     );
-    assert!(plan_err(&with_mounts("{name: h, hostPath: {path: /a/../etc}}", "")).ends_with("must not contain '..'"));
+    assert!(plan_err(&with_mounts("{name: h, hostPath: {path: /a/../etc}}", "{name: h, mountPath: /mnt}"))
+        .ends_with("must not contain '..'"));
 }
 
 #[test]
@@ -358,7 +363,8 @@ fn config_map_all_keys_or_items_with_modes_and_nested_paths() {
     // Always mounted read-only, as the kubelet mounts them.
     assert!(setup.mounts_for("c", &[]).unwrap().iter().all(|m| matches!(m, Mount::Bind { read_only: true, .. })));
     // Modes are checked.
-    let e = plan_err(&with_mounts("{name: v, configMap: {name: cfg, defaultMode: 01777}}", ""));
+    let e =
+        plan_err(&with_mounts("{name: v, configMap: {name: cfg, defaultMode: 01777}}", "{name: v, mountPath: /mnt}"));
     assert_eq!(
         e,
         "spec.volumes[0].configMap.defaultMode: Invalid value: 1023: must be a number between 0 and 0777 (octal), both \
@@ -368,11 +374,14 @@ fn config_map_all_keys_or_items_with_modes_and_nested_paths() {
 
 #[test]
 fn missing_objects_and_keys_fail_unless_optional() {
-    let e = plan_err(&with_mounts("{name: v, configMap: {name: nope}}", ""));
+    let e = plan_err(&with_mounts("{name: v, configMap: {name: nope}}", "{name: v, mountPath: /mnt}"));
     assert_eq!(e, format!("spec.volumes[0].configMap.name: ConfigMap default/nope not found ({SUPPLY})"));
-    let e = plan_err(&with_mounts("{name: v, secret: {secretName: nope}}", ""));
+    let e = plan_err(&with_mounts("{name: v, secret: {secretName: nope}}", "{name: v, mountPath: /mnt}"));
     assert!(e.starts_with("spec.volumes[0].secret.secretName: Secret default/nope not found"), "{e}");
-    let e = plan_err(&with_mounts("{name: v, configMap: {name: cfg, items: [{key: zz, path: z}]}}", ""));
+    let e = plan_err(&with_mounts(
+        "{name: v, configMap: {name: cfg, items: [{key: zz, path: z}]}}",
+        "{name: v, mountPath: /mnt}",
+    ));
     assert_eq!(
         e,
         format!("spec.volumes[0].configMap.items[0].key: ConfigMap default/cfg has no key \"zz\" ({SUPPLY})")
@@ -381,7 +390,7 @@ fn missing_objects_and_keys_fail_unless_optional() {
     let spec = with_mounts(
         "{name: gone, configMap: {name: nope, optional: true}}, {name: part, configMap: {name: cfg, optional: true, \
          items: [{key: zz, path: z}, {key: a, path: a}]}}",
-        "{name: gone, mountPath: /g}",
+        "{name: gone, mountPath: /g}, {name: part, mountPath: /p}",
     );
     let setup = plan(&s, &spec).unwrap();
     prepare(&setup).unwrap();
@@ -426,7 +435,7 @@ fn fs_group_owns_what_podrun_creates() {
         with_mounts(
             "{name: e, emptyDir: {}}, {name: s, secret: {secretName: sec, defaultMode: 0400}}, {name: c, configMap: \
              {name: cfg, items: [{key: a, path: d/a}]}}, {name: h, hostPath: {path: HOST, type: DirectoryOrCreate}}",
-            "{name: e, mountPath: /e}",
+            "{name: e, mountPath: /e}, {name: s, mountPath: /s}, {name: c, mountPath: /c}, {name: h, mountPath: /h}",
         )
         .replace("HOST", s.path("h").to_str().unwrap())
     );
@@ -474,7 +483,7 @@ fn downward_api_files() {
         "",
     ));
     assert_eq!(e, "spec.volumes[0].downwardAPI.items[0].resourceFieldRef.containerName: Required value");
-    let e = plan_err(&with_mounts("{name: i, downwardAPI: {items: [{path: m}]}}", ""));
+    let e = plan_err(&with_mounts("{name: i, downwardAPI: {items: [{path: m}]}}", "{name: i, mountPath: /mnt}"));
     assert!(e.starts_with("spec.volumes[0].downwardAPI.items[0]: Required value"), "{e}");
 }
 
@@ -497,7 +506,7 @@ fn projected_merges_sources_and_refuses_conflicts() {
     let e = plan_err(&with_mounts(
         "{name: v, projected: {sources: [{configMap: {name: cfg}}, {secret: {name: sec, items: [{key: password, path: \
          a}]}}]}}",
-        "",
+        "{name: v, mountPath: /v}",
     ));
     assert_eq!(
         e,
@@ -505,10 +514,13 @@ fn projected_merges_sources_and_refuses_conflicts() {
     );
     let e = plan_err(&with_mounts(
         "{name: v, projected: {sources: [{configMap: {name: cfg, items: [{key: a, path: x}, {key: b, path: x/y}]}}]}}",
-        "",
+        "{name: v, mountPath: /v}",
     ));
     assert!(e.contains("conflicts with the file \"x\""), "{e}");
-    let e = plan_err(&with_mounts("{name: v, projected: {sources: [{serviceAccountToken: {path: t}}]}}", ""));
+    let e = plan_err(&with_mounts(
+        "{name: v, projected: {sources: [{serviceAccountToken: {path: t}}]}}",
+        "{name: v, mountPath: /mnt}",
+    ));
     assert!(e.starts_with("spec.volumes[0].projected.sources[0].serviceAccountToken: not supported by podrun"), "{e}");
 }
 
@@ -571,7 +583,7 @@ fn paths_can_never_escape_the_volume() {
 #[test]
 fn re_apply_swaps_files_atomically_in_the_kubelets_layout() {
     let s = Scratch::new("rewrite");
-    let spec = with_mounts("{name: v, configMap: {name: cfg}}", "");
+    let spec = with_mounts("{name: v, configMap: {name: cfg}}", "{name: v, mountPath: /mnt}");
     let setup = plan(&s, &spec).unwrap();
     prepare(&setup).unwrap();
     let d = dir_of(&setup, "v");
@@ -645,7 +657,7 @@ fn claims_are_named_volumes() {
     ));
     assert!(e.starts_with("spec.containers[0].volumeMounts[0].subPath: not supported by podrun"), "{e}");
     assert!(e.contains("cannot mount a sub-path of a named volume"), "{e}");
-    let e = plan_err(&with_mounts("{name: data, persistentVolumeClaim: {}}", ""));
+    let e = plan_err(&with_mounts("{name: data, persistentVolumeClaim: {}}", "{name: data, mountPath: /mnt}"));
     assert_eq!(e, "spec.volumes[0].persistentVolumeClaim.claimName: Required value");
 }
 
@@ -966,4 +978,39 @@ fn validation_refuses_what_the_planner_refuses_for_the_manifest() {
         with("projected: {sources: [{}, {configMap: {name: cfg, items: [{key: a, path: d/a}, {key: b, path: d/b}]}}]}");
     assert!(plan(&s, &fine).is_ok());
     assert_eq!(crate::manifest::validate::validate_pod(&pod(&fine)).0, []);
+}
+
+/// The kubelet sets up only the volumes a container uses: an unused one is neither made nor
+/// checked, on the host or on the engine, and validation still checks it.
+#[test]
+fn only_the_volumes_a_container_uses_are_set_up() {
+    let s = Scratch::new("unused");
+    let spec = with_mounts(
+        "{name: used, emptyDir: {}}, {name: gone, hostPath: {path: GONE, type: Directory}}, {name: made, hostPath: \
+         {path: MADE, type: DirectoryOrCreate}}, {name: file, hostPath: {path: FILE, type: FileOrCreate}}, {name: e, \
+         emptyDir: {medium: Memory}}, {name: cm, configMap: {name: nope}}, {name: claim, persistentVolumeClaim: \
+         {claimName: data}}, {name: dir, emptyDir: {}}",
+        "{name: used, mountPath: /u}",
+    )
+    .replace("GONE", s.path("gone").to_str().unwrap())
+    .replace("MADE", s.path("made").to_str().unwrap())
+    .replace("FILE", s.path("file").to_str().unwrap());
+    let setup = plan(&s, &spec).unwrap();
+    let names: Vec<&str> = setup.volumes().iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["used"]);
+    prepare(&setup).unwrap();
+    assert!(dir_of(&setup, "used").is_dir());
+    assert!(!s.path("gone").exists() && !s.path("made").exists() && !s.path("file").exists());
+    let volumes_dir = dir_of(&setup, "used").parent().unwrap().to_path_buf();
+    let made: Vec<_> = fs::read_dir(&volumes_dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(made, ["used"], "no emptyDir or configMap directory for an unused volume");
+    assert!(!setup.shm_dir.exists(), "no Memory emptyDir on /dev/shm");
+    assert!(setup.named_volumes().is_empty(), "no engine volume for an unused claim");
+    let on_engine = plan(&s, &spec).unwrap().on_engine();
+    let engine: Vec<String> = on_engine.engine_volumes("default", "p").into_iter().map(|v| v.name).collect();
+    let uid = &setup.uid;
+    assert_eq!(engine, [engine::engine_volume_name(uid, "used"), engine::termination_volume_name(uid)]);
+    // Validation's rules still hold for an unused volume.
+    let e = plan_err(&with_mounts("{name: u, hostPath: {path: rel}}", ""));
+    assert!(e.starts_with("spec.volumes[0].hostPath.path: Invalid value: \"rel\""), "{e}");
 }

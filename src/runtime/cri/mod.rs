@@ -45,6 +45,11 @@ use super::{
 /// (the sandbox's metadata holds the pod's name, as the kubelet's does).
 pub const NAME_ANNOTATION: &str = "io.podrun.name";
 
+/// The sandbox annotation holding the pod's hostname: each CreateContainer carries the
+/// sandbox's config, and the runtime takes the container's `HOSTNAME` from its hostname (the
+/// host's when it is empty), so it must be the one the sandbox was made with.
+pub const HOSTNAME_ANNOTATION: &str = "io.podrun.hostname";
+
 /// The container annotation holding the image as the pod names it: the runtime's status gives
 /// the first of the image's tags instead, which may be another name of the same image.
 pub const IMAGE_ANNOTATION: &str = "io.podrun.image";
@@ -154,7 +159,9 @@ impl CriRuntime {
         if !self.seal.verify(Kind::Container, &name, &labels_) {
             return Err(RuntimeError::NotOwned { what: "create a container in pod sandbox".into(), id: id.to_owned() });
         }
-        Ok(sandbox::base(&name, &labels_))
+        let mut config = sandbox::base(&name, &labels_);
+        config.hostname = status.annotations.get(HOSTNAME_ANNOTATION).cloned().unwrap_or_default();
+        Ok(config)
     }
 
     /// The log file of container `id`, from its sealed labels: podrun's own layout under
@@ -345,6 +352,8 @@ impl ContainerRuntime for CriRuntime {
                         ..Default::default()
                     });
                 }
+                let mut made = sandbox::base(&spec.name, &labels_);
+                made.hostname.clone_from(&config.hostname);
                 let id = self
                     .channel
                     .runtime
@@ -354,10 +363,7 @@ impl ContainerRuntime for CriRuntime {
                     .map_err(|s| self.error(&format!("run pod sandbox {}", spec.name), s))?
                     .into_inner()
                     .pod_sandbox_id;
-                self.sandboxes
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .insert(id.clone(), sandbox::base(&spec.name, &labels_));
+                self.sandboxes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id.clone(), made);
                 Ok(id)
             }
             Namespaces::Join { infra_id, pid, ipc_host, userns, .. } => {

@@ -29,6 +29,9 @@ pub fn config(
 ) -> api::PodSandboxConfig {
     let mut cfg = base(name, labels_);
     cfg.hostname = if net.mode == NetworkMode::Host { String::new() } else { net.hostname.clone().unwrap_or_default() };
+    if !cfg.hostname.is_empty() {
+        cfg.annotations.insert(super::HOSTNAME_ANNOTATION.to_owned(), cfg.hostname.clone());
+    }
     if !(net.dns.servers.is_empty() && net.dns.searches.is_empty() && net.dns.options.is_empty()) {
         cfg.dns_config = Some(api::DnsConfig {
             servers: net.dns.servers.clone(),
@@ -141,5 +144,19 @@ mod tests {
         labels_.remove(labels::USER_NAMESPACE);
         assert_eq!(user_namespace_of(&base("s", &labels_)), None);
         assert_eq!(user_namespace_of(&config("s", &labels_, &PodNetwork::default(), false)), None);
+    }
+
+    /// The hostname a later podrun gives CreateContainer with the sandbox's config, from which
+    /// the runtime sets the container's `HOSTNAME`, is kept with the sandbox; none on the host's
+    /// network, where the runtime gives the host's.
+    #[test]
+    fn the_sandbox_keeps_its_hostname_for_its_containers() {
+        let net = PodNetwork { hostname: Some("web".into()), ..Default::default() };
+        let made = config("s", &BTreeMap::new(), &net, false);
+        assert_eq!(made.hostname, "web");
+        assert_eq!(made.annotations.get(super::super::HOSTNAME_ANNOTATION).map(String::as_str), Some("web"));
+        let host = PodNetwork { mode: NetworkMode::Host, ..net };
+        let made = config("s", &BTreeMap::new(), &host, false);
+        assert!(made.hostname.is_empty() && !made.annotations.contains_key(super::super::HOSTNAME_ANNOTATION));
     }
 }

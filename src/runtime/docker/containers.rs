@@ -140,6 +140,9 @@ pub(super) async fn create(rt: &DockerRuntime, spec: &CreateSpec) -> Result<Stri
     }
     let opts = CreateContainerOptionsBuilder::default().name(&spec.name).build();
     let mut body = convert::create_body(spec, rt.engine, rt.api);
+    if let Some(uts) = super::podman_uts::uts_by_path(rt, spec).await? {
+        body.host_config.get_or_insert_with(Default::default).uts_mode = Some(uts);
+    }
     let mut labels = spec.labels.clone();
     rt.seal.stamp(Kind::Container, &spec.name, &mut labels);
     body.labels = Some(labels.into_iter().collect());

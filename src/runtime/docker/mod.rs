@@ -15,6 +15,7 @@ mod guard;
 mod images;
 mod info;
 mod logs;
+mod podman_uts;
 mod progress;
 mod raw;
 mod retry;
