@@ -3,20 +3,11 @@
 
 use crate::common::*;
 
-/// `kubectl exec`-style: what `cmd` prints in container `c` of pod `pod`.
+/// What `cmd` prints in container `c` of pod `pod`, which must exit 0.
 fn exec_in(target: Target, ns: &Namespace, pod: &str, c: &str, cmd: &str) -> String {
-    let args: Vec<String> =
-        ["exec", "-n", ns.name(), pod, "-c", c, "--", "sh", "-c", cmd].iter().map(|a| (*a).to_owned()).collect();
-    let o = target.podrun(&args);
-    assert_eq!(code(&o), 0, "{}: exec {cmd}: {}", target.name(), stderr(&o));
-    stdout(&o)
-}
-
-fn apply_on(target: Target, ns: &Namespace, manifest: &str) -> std::process::Output {
-    let f = TempFile::new("pod.yaml", manifest);
-    let args: Vec<String> =
-        ["apply", "-n", ns.name(), f.path(), "--timeout", "90s"].iter().map(|a| (*a).to_owned()).collect();
-    target.podrun(&args)
+    let (status, out) = target.exec_sh(ns, pod, c, cmd);
+    assert_eq!(status, 0, "{}: exec {cmd}: {out}", target.name());
+    out
 }
 
 /// A sysctl named with slashes (valid in Kubernetes: `kernel/shm_rmid_forced`) reaches the
@@ -28,7 +19,7 @@ fn a_slashed_sysctl_is_set(target: Target) {
          securityContext: {{sysctls: [{{name: kernel/shm_rmid_forced, value: '1'}}]}}\n  \
          containers: [{{name: c, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}]\n"
     );
-    let o = apply_on(target, &ns, &pod);
+    let o = target.apply_in(&ns, &pod);
     assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
     assert_eq!(exec_in(target, &ns, "tuned", "c", "cat /proc/sys/kernel/shm_rmid_forced"), "1\n", "{}", target.name());
 }
@@ -60,7 +51,7 @@ fn a_host_network_pod_shares_the_hosts_uts_namespace(target: Target) {
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: hn}}\nspec:\n  terminationGracePeriodSeconds: 1\n  \
          hostNetwork: true\n  containers: [{{name: c, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}]\n"
     );
-    let o = apply_on(target, &ns, &pod);
+    let o = target.apply_in(&ns, &pod);
     assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
     let host = std::fs::read_link("/proc/self/ns/uts").expect("this process's UTS namespace");
     let inside = exec_in(target, &ns, "hn", "c", "readlink /proc/self/ns/uts");
@@ -100,7 +91,7 @@ fn the_host_ip_is_the_nodes(target: Target) {
              - {{name: HOST_IP, valueFrom: {{fieldRef: {{fieldPath: status.hostIP}}}}}}\n    \
              - {{name: POD_IP, valueFrom: {{fieldRef: {{fieldPath: status.podIP}}}}}}\n"
         );
-        let o = apply_on(target, &ns, &pod);
+        let o = target.apply_in(&ns, &pod);
         assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
         let env = exec_in(target, &ns, name, "c", "echo $HOST_IP $POD_IP");
         let args: Vec<String> = ["get", "-n", ns.name(), name, "-o", "json"].iter().map(|a| (*a).to_owned()).collect();

@@ -4,8 +4,7 @@
 use crate::common::*;
 
 fn podrun_ok(target: Target, args: &[&str]) -> String {
-    let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
-    let o = target.podrun(&args);
+    let o = target.run(args);
     assert_eq!(code(&o), 0, "{}: {args:?}: {}", target.name(), stderr(&o));
     stdout(&o)
 }

@@ -20,10 +20,6 @@ fn host_address(family: u8) -> String {
     }
 }
 
-fn args(list: &[&str]) -> Vec<String> {
-    list.iter().map(|a| (*a).to_owned()).collect()
-}
-
 /// Applies a pod printing its host and pod IPs from the downward API, with `--node-ip`, and
 /// gives its status (from `apply -o json`) and what the container saw.
 fn apply_with_node_ip(
@@ -41,39 +37,18 @@ fn apply_with_node_ip(
          - {{name: POD_IPS, valueFrom: {{fieldRef: {{fieldPath: status.podIPs}}}}}}\n"
     );
     let f = TempFile::new("pod.yaml", &pod);
-    let o = target.podrun(&args(&[
-        "apply",
-        "-n",
-        ns.name(),
-        f.path(),
-        "--timeout",
-        "90s",
-        "--node-ip",
-        node_ip,
-        "-o",
-        "json",
-    ]));
+    let o = target.run(&["apply", "-n", ns.name(), f.path(), "--timeout", "90s", "--node-ip", node_ip, "-o", "json"]);
     assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
     let list: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(&o)));
     let status = list["items"][0]["status"].clone();
     // `get`, run without the flag, shows the addresses the pod was made with.
-    let o = target.podrun(&args(&["get", "-n", ns.name(), "ips", "-o", "json"]));
+    let o = target.run(&["get", "-n", ns.name(), "ips", "-o", "json"]);
     let got: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(&o)));
     for field in ["hostIP", "hostIPs", "podIP", "podIPs"] {
         assert_eq!(got["status"][field], status[field], "{}: get's {field}", target.name());
     }
-    let o = target.podrun(&args(&[
-        "exec",
-        "-n",
-        ns.name(),
-        "ips",
-        "-c",
-        "c",
-        "--",
-        "sh",
-        "-c",
-        "echo $HOST_IP $HOST_IPS $POD_IPS",
-    ]));
+    let o =
+        target.run(&["exec", "-n", ns.name(), "ips", "-c", "c", "--", "sh", "-c", "echo $HOST_IP $HOST_IPS $POD_IPS"]);
     assert_eq!(code(&o), 0, "{}: exec: {}", target.name(), stderr(&o));
     (status, stdout(&o))
 }
@@ -135,10 +110,10 @@ fn a_node_ip_the_kubelet_refuses_is_refused(target: Target) {
         ("192.0.2.1", "node IP: \"192.0.2.1\" not found in the host's network interfaces"),
         ("1.2.3.4,5.6.7.8", "must contain either a single IP or a dual-stack pair of IPs"),
     ] {
-        let o = target.podrun(&args(&["apply", "-n", ns.name(), f.path(), "--timeout", "30s", "--node-ip", bad]));
+        let o = target.run(&["apply", "-n", ns.name(), f.path(), "--timeout", "30s", "--node-ip", bad]);
         assert_eq!(code(&o), 2, "{} {bad}: {}", target.name(), stderr(&o));
         assert!(stderr(&o).contains(words), "{} {bad}: {}", target.name(), stderr(&o));
-        let o = target.podrun(&args(&["get", "-n", ns.name(), "-o", "json"]));
+        let o = target.run(&["get", "-n", ns.name(), "-o", "json"]);
         let list: serde_json::Value =
             serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(&o)));
         assert_eq!(list["items"], serde_json::json!([]), "{} {bad}: nothing made", target.name());

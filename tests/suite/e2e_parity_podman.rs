@@ -7,21 +7,6 @@
 
 use crate::common::*;
 
-/// `kubectl exec`-style: what `cmd` prints in container `c` of pod `pod`, and its exit code.
-fn exec_in(target: Target, ns: &Namespace, pod: &str, c: &str, cmd: &str) -> (i32, String) {
-    let args: Vec<String> =
-        ["exec", "-n", ns.name(), pod, "-c", c, "--", "sh", "-c", cmd].iter().map(|a| (*a).to_owned()).collect();
-    let o = target.podrun(&args);
-    (code(&o), stdout(&o))
-}
-
-fn apply_on(target: Target, ns: &Namespace, manifest: &str) -> std::process::Output {
-    let f = TempFile::new("pod.yaml", manifest);
-    let args: Vec<String> =
-        ["apply", "-n", ns.name(), f.path(), "--timeout", "90s"].iter().map(|a| (*a).to_owned()).collect();
-    target.podrun(&args)
-}
-
 /// A directory of the test's own, removed when dropped.
 struct ScratchDir(std::path::PathBuf);
 
@@ -54,9 +39,9 @@ fn an_unused_missing_host_path_does_not_refuse_the_pod(target: Target) {
          containers: [{{name: c, image: busybox:1.28, command: [sh, -c, '{LOOP}'], volumeMounts: [{{name: \
          scratch, mountPath: /scratch}}]}}]\n"
     );
-    let o = apply_on(target, &ns, &pod);
+    let o = target.apply_in(&ns, &pod);
     assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
-    assert_eq!(exec_in(target, &ns, "unused", "c", "touch /scratch/x && echo ok"), (0, "ok\n".into()));
+    assert_eq!(target.exec_sh(&ns, "unused", "c", "touch /scratch/x && echo ok"), (0, "ok\n".into()));
     assert!(!missing.exists(), "{}: {} was created", target.name(), missing.display());
     assert!(!create.exists(), "{}: {} was created for an unused volume", target.name(), create.display());
 }
@@ -97,10 +82,10 @@ fn podmans_additions_are_pinned(target: Target) {
          HOSTNAME, value: from-manifest}}]\n    securityContext: {{readOnlyRootFilesystem: true, runAsUser: 4321, \
          runAsGroup: 4322}}\n  - {{name: plain, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}\n"
     );
-    let o = apply_on(target, &ns, &pod);
+    let o = target.apply_in(&ns, &pod);
     assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
     let podman = matches!(target, Target::Engine(Some(_)));
-    let run = |cmd: &str| exec_in(target, &ns, "adds", "c", cmd);
+    let run = |cmd: &str| target.exec_sh(&ns, "adds", "c", cmd);
     for dir in ["/tmp", "/var/tmp", "/run"] {
         let (code, _) = run(&format!("touch {dir}/x"));
         assert_eq!(code == 0, podman, "{}: touch {dir}/x under readOnlyRootFilesystem exited {code}", target.name());
@@ -149,11 +134,11 @@ fn a_manifests_hostname_env_wins(target: Target) {
          containers:\n  - {{name: own, image: busybox:1.28, command: [sh, -c, '{LOOP}'], env: [{{name: HOSTNAME, \
          value: mine}}]}}\n  - {{name: plain, image: busybox:1.28, command: [sh, -c, '{LOOP}']}}\n"
     );
-    let o = apply_on(target, &ns, &pod);
+    let o = target.apply_in(&ns, &pod);
     assert_eq!(code(&o), 0, "{}: {}", target.name(), stderr(&o));
     let look = "tr '\\0' '\\n' < /proc/1/environ | grep ^HOSTNAME=; hostname; readlink /proc/1/ns/uts";
-    let own = exec_in(target, &ns, "named", "own", look).1;
-    let plain = exec_in(target, &ns, "named", "plain", look).1;
+    let own = target.exec_sh(&ns, "named", "own", look).1;
+    let plain = target.exec_sh(&ns, "named", "plain", look).1;
     let (own, plain): (Vec<&str>, Vec<&str>) = (own.lines().collect(), plain.lines().collect());
     assert_eq!(own[..2], ["HOSTNAME=mine", "named"], "{}: {own:?}", target.name());
     assert_eq!(plain[..2], ["HOSTNAME=named", "named"], "{}: {plain:?}", target.name());

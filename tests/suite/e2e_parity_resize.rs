@@ -6,10 +6,6 @@
 
 use crate::common::*;
 
-fn args(parts: &[&str]) -> Vec<String> {
-    parts.iter().map(|p| (*p).to_owned()).collect()
-}
-
 /// pod_resize.go's Burstable pod, with busybox: both resources resized without a restart.
 fn pod(cpu: &str, memory: &str) -> String {
     format!(
@@ -36,7 +32,7 @@ spec:
 fn limits_seen(target: Target, ns: &Namespace) -> String {
     let script = "cat /sys/fs/cgroup/memory/memory.limit_in_bytes 2>/dev/null || cat /sys/fs/cgroup/memory.max; \
                   cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us 2>/dev/null || cut -d' ' -f1 /sys/fs/cgroup/cpu.max";
-    let out = target.podrun(&args(&["exec", "rsz", "-n", ns.name(), "-c", "c", "--", "sh", "-c", script]));
+    let out = target.run(&["exec", "rsz", "-n", ns.name(), "-c", "c", "--", "sh", "-c", script]);
     assert_eq!(code(&out), 0, "{}: {}", target.name(), stderr(&out));
     stdout(&out).split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -44,7 +40,7 @@ fn limits_seen(target: Target, ns: &Namespace) -> String {
 /// The container's id and restart count, and the pod as `apply -o json` printed it.
 fn applied(target: Target, ns: &Namespace, cpu: &str, memory: &str) -> (String, u64, serde_json::Value, String) {
     let file = TempFile::new("rsz.yaml", &pod(cpu, memory));
-    let out = target.podrun(&args(&["apply", file.path(), "-n", ns.name(), "-o", "json", "--timeout", "90s"]));
+    let out = target.run(&["apply", file.path(), "-n", ns.name(), "-o", "json", "--timeout", "90s"]);
     assert_eq!(code(&out), 0, "{}: {}", target.name(), stderr(&out));
     let all: serde_json::Value =
         serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| panic!("{e}: {}", stdout(&out)));

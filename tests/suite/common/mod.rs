@@ -458,6 +458,23 @@ impl Target<'_> {
         }
     }
 
+    /// `podrun ARGS` on this target, with the arguments as written.
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.podrun(&args.iter().map(|a| (*a).to_owned()).collect::<Vec<_>>())
+    }
+
+    /// `apply -n NS` of the manifest text `manifest` on this target, waiting at most 90 s.
+    pub fn apply_in(&self, ns: &Namespace, manifest: &str) -> Output {
+        let f = TempFile::new("pod.yaml", manifest);
+        self.run(&["apply", "-n", ns.name(), f.path(), "--timeout", "90s"])
+    }
+
+    /// `kubectl exec`-style: `sh -c CMD` in container `c` of pod `pod`: its exit code and output.
+    pub fn exec_sh(&self, ns: &Namespace, pod: &str, c: &str, cmd: &str) -> (i32, String) {
+        let o = self.run(&["exec", "-n", ns.name(), pod, "-c", c, "--", "sh", "-c", cmd]);
+        (code(&o), stdout(&o))
+    }
+
     /// For messages: `docker`, `podman` or `rootless`.
     pub fn name(&self) -> &'static str {
         match self {
