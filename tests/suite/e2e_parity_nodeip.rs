@@ -72,11 +72,7 @@ fn a_named_node_ip_is_the_host_ip(target: Target) {
 fn a_dual_stack_pair_is_the_host_ips(target: Target) {
     let (v4, v6) = (host_address(4), host_address(6));
     if v6.is_empty() {
-        eprintln!(
-            "{}: this host has no global IPv6 address; the dual-stack case is left to the unit tests",
-            target.name()
-        );
-        return;
+        skip!("{}: this host has no global IPv6 address; the dual-stack case is left to the unit tests", target.name());
     }
     let ns = Namespace::for_target(target, "nodeip-dual");
     let host_network = !matches!(target, Target::Rootless(_));
