@@ -6,7 +6,7 @@
 //! update a container in place restarts it too.
 
 use crate::pod::{DesiredContainer, DesiredPod};
-use crate::runtime::{labels, Observed};
+use crate::runtime::{labels, resources_parts as parts, Observed};
 
 /// What a running container's resources need.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,20 +15,6 @@ pub enum Need {
     InPlace,
     /// A restart, and why.
     Restart(super::Reason),
-}
-
-/// The `cpu=`/`memory=` parts of a resources text (`ContainerSettings::resources_text`).
-fn parts(text: &str) -> (Option<&str>, Option<&str>) {
-    let mut cpu = None;
-    let mut memory = None;
-    for part in text.split(',') {
-        if let Some(v) = part.strip_prefix("cpu=") {
-            cpu = Some(v);
-        } else if let Some(v) = part.strip_prefix("memory=") {
-            memory = Some(v);
-        }
-    }
-    (cpu, memory)
 }
 
 /// Whether a limit (a part's first number) is set in one and not the other.

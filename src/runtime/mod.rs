@@ -312,6 +312,20 @@ pub fn resources_text(cpu: CpuSettings, memory_limit: Option<i64>, memory_reserv
     format!("cpu={}/{}/{},memory={}/{}", n(cpu.quota), period, n(cpu.shares), n(memory_limit), n(memory_reservation))
 }
 
+/// The `cpu=` and `memory=` parts of a [`resources_text`], each without its key.
+pub fn resources_parts(text: &str) -> (Option<&str>, Option<&str>) {
+    let mut cpu = None;
+    let mut memory = None;
+    for part in text.split(',') {
+        if let Some(v) = part.strip_prefix("cpu=") {
+            cpu = Some(v);
+        } else if let Some(v) = part.strip_prefix("memory=") {
+            memory = Some(v);
+        }
+    }
+    (cpu, memory)
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CpuSettings {
     /// CFS quota in microseconds per `period`.

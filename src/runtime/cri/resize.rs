@@ -48,7 +48,7 @@ pub(super) fn report(o: &mut Observed, reported: Option<&api::LinuxContainerReso
 
 /// The memory request of a resources text (`memory=LIMIT/RESERVATION`), if set.
 fn reservation_of(text: &str) -> Option<i64> {
-    let memory = text.split(',').find_map(|p| p.strip_prefix("memory="))?;
+    let memory = crate::runtime::resources_parts(text).1?;
     memory.split('/').nth(1)?.parse().ok().filter(|&v: &i64| v > 0)
 }
 
